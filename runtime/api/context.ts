@@ -1,0 +1,21 @@
+import type { DeliveryService } from '../delivery/delivery-service';
+import type { EventStore } from '../events/event-store';
+import type { LogStore } from '../events/log-store';
+import type { SourceManager } from '../sources/source-manager';
+import type { Metadata } from '../store/metadata';
+import type { SecretBox } from '../store/secrets';
+import type { AuthConfig } from './auth';
+
+/** What the HTTP layer reaches of the runtime. */
+export interface ApiContext {
+  metadata: Metadata;
+  sources: SourceManager;
+  events: EventStore;
+  logs: LogStore;
+  delivery: DeliveryService;
+  secrets: SecretBox;
+  auth: AuthConfig;
+  endpointUrl: (endpointId: string) => string;
+  /** The UI's page body limit for HTTP interface requests, in bytes. */
+  httpBodyLimit: number;
+}

@@ -1,0 +1,112 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import type { SourceRecord } from '../../store/metadata';
+import type { ApiContext } from '../context';
+import { isEventId } from '../../events/event-id';
+import { paginate } from '../pagination';
+import { booleanParam, objectParam, pageParams, parseParams } from '../params';
+import { HttpError, notFound } from '../problem';
+import { eventSummary, sourceView } from '../views';
+
+const code = z.string().min(1, 'must not be empty').max(5 * 1024 * 1024, 'is over 5 MB');
+const filename = z.string().regex(/^[\w.-]+\.(mjs|cjs|js|ts|mts|cts)$/, 'must be a file name ending in .mjs, .js, .cjs or .ts').optional();
+
+const deploySchema = z.object({
+  component_code: code,
+  component_filename: filename,
+  name: z.string().min(1).max(200).optional(),
+  configured_props: objectParam.optional(),
+});
+
+const updateSchema = z.object({
+  component_code: code.optional(),
+  component_filename: filename,
+  name: z.string().min(1).max(200).optional(),
+  configured_props: objectParam.optional(),
+  active: booleanParam.optional(),
+});
+
+const eventId = z.string().refine(isEventId, 'must be an event id such as 1700000000000-0');
+const summariesSchema = pageParams.extend({
+  before: eventId.optional(),
+  after: eventId.optional(),
+  expand: z.enum(['event']).optional(),
+  event_name: z.string().optional(),
+});
+
+/** Deployed sources: deploy, list, read, update, delete, run now, events and logs. */
+export function sourceRoutes(ctx: ApiContext): Router {
+  const router = Router();
+  const view = (s: SourceRecord) => sourceView(s, ctx.sources.component(s), ctx.endpointUrl);
+  const find = (idOrSlug: string): SourceRecord => {
+    const s = ctx.sources.find(idOrSlug);
+    if (!s) throw notFound('source', idOrSlug);
+    return s;
+  };
+
+  router.post('/sources', async (req, res) => {
+    const known = ['component_id', 'component_url', 'component_key'].find((k) => k in req.query || (req.body && k in req.body));
+    if (known) throw new HttpError(400, `${known} is not supported by this version; send the module text as component_code`);
+    const input = parseParams(req, deploySchema);
+    const source = await ctx.sources.deploy({
+      code: input.component_code,
+      filename: input.component_filename,
+      name: input.name,
+      configured_props: input.configured_props,
+    });
+    res.json({ data: view(source) });
+  });
+
+  router.get('/users/me/sources', (req, res) => {
+    res.json(paginate([...ctx.sources.list()].reverse(), parseParams(req, pageParams), view));
+  });
+
+  router.get('/sources/:id', (req, res) => {
+    res.json({ data: view(find(req.params.id)) });
+  });
+
+  router.put('/sources/:id', async (req, res) => {
+    const source = find(req.params.id);
+    const input = parseParams(req, updateSchema);
+    const updated = await ctx.sources.update(source, {
+      code: input.component_code,
+      filename: input.component_filename,
+      name: input.name,
+      configured_props: input.configured_props,
+      active: input.active,
+    });
+    res.json({ data: view(updated) });
+  });
+
+  router.delete('/sources/:id', async (req, res) => {
+    await ctx.sources.remove(find(req.params.id));
+    res.status(204).end();
+  });
+
+  router.post('/sources/:id/run', async (req, res) => {
+    const source = find(req.params.id);
+    const result = await ctx.sources.invoke(source, { timestamp: Math.floor(Date.now() / 1000) });
+    res.json({
+      data: {
+        invocation_id: result.invocationId,
+        error: result.error ? { name: result.error.name, message: result.error.message } : null,
+        emitted: result.stored.map((e) => e.id),
+      },
+    });
+  });
+
+  router.get('/sources/:id/event_summaries', (req, res) => {
+    const source = find(req.params.id);
+    const q = parseParams(req, summariesSchema);
+    const events = ctx.events.list(source.id, { eventName: q.event_name });
+    // Cursors are event ids, so paging is a walk over the (newest-first) list.
+    res.json(paginate(events, q, (e) => eventSummary(e, q.expand === 'event')));
+  });
+
+  router.get('/sources/:id/logs', (req, res) => {
+    const source = find(req.params.id);
+    res.json(paginate(ctx.logs.list(source.id), parseParams(req, pageParams), (l) => l));
+  });
+
+  return router;
+}

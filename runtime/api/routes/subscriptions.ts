@@ -1,0 +1,62 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { newId } from '../../ids';
+import type { SubscriptionRecord } from '../../store/metadata';
+import type { ApiContext } from '../context';
+import { paginate } from '../pagination';
+import { pageParams, parseParams } from '../params';
+import { HttpError, notFound } from '../problem';
+import { subscriptionView } from '../views';
+
+const subscriptionSchema = z.object({
+  emitter_id: z.string().regex(/^(dc|p)_(\*|[A-Za-z0-9]+)$/, 'must be a source id (dc_…), a workflow id (p_…), or the glob dc_* or p_*'),
+  listener_id: z.string().regex(/^(wh|dc|p)_[A-Za-z0-9]+$/, 'must be a webhook id (wh_…)'),
+  event_name: z.string().min(1).max(200).optional(),
+});
+
+/** Subscriptions link an emitter (or a glob of them) to a listener, on one channel. */
+export function subscriptionRoutes(ctx: ApiContext): Router {
+  const router = Router();
+  const data = () => ctx.metadata.data;
+
+  const check = (input: z.infer<typeof subscriptionSchema>) => {
+    const { emitter_id, listener_id } = input;
+    if (!emitter_id.endsWith('*')) {
+      if (emitter_id.startsWith('p_')) throw notFound('workflow', emitter_id);
+      if (!ctx.sources.find(emitter_id) || !emitter_id.startsWith('dc_')) throw notFound('source', emitter_id);
+    }
+    if (!listener_id.startsWith('wh_')) {
+      throw new HttpError(400, `listener_id: ${listener_id} is not a webhook; this version delivers to webhooks (wh_…) only`);
+    }
+    if (!data().webhooks.some((w) => w.id === listener_id)) throw notFound('webhook', listener_id);
+  };
+  const same = (input: z.infer<typeof subscriptionSchema>) => (s: SubscriptionRecord) =>
+    s.emitter_id === input.emitter_id && s.listener_id === input.listener_id && s.event_name === (input.event_name ?? null);
+
+  router.post('/subscriptions', async (req, res) => {
+    const input = parseParams(req, subscriptionSchema);
+    check(input);
+    let sub = data().subscriptions.find(same(input));
+    if (!sub) {
+      sub = { id: newId('sub'), emitter_id: input.emitter_id, listener_id: input.listener_id, event_name: input.event_name ?? null, created_at: Math.floor(Date.now() / 1000) };
+      data().subscriptions.push(sub);
+      await ctx.metadata.write();
+    }
+    res.status(200).json({ data: subscriptionView(sub) });
+  });
+
+  router.delete('/subscriptions', async (req, res) => {
+    const input = parseParams(req, subscriptionSchema);
+    const sub = data().subscriptions.find(same(input));
+    if (!sub) throw new HttpError(404, `no subscription of ${input.listener_id} to ${input.emitter_id}${input.event_name ? ` on ${input.event_name}` : ''}`);
+    data().subscriptions = data().subscriptions.filter((s) => s !== sub);
+    await ctx.metadata.write();
+    res.status(204).end();
+  });
+
+  router.get('/users/me/subscriptions', (req, res) => {
+    res.json(paginate([...data().subscriptions].reverse(), parseParams(req, pageParams), subscriptionView));
+  });
+
+  return router;
+}

@@ -1,0 +1,37 @@
+import express, { type Express } from 'express';
+import { httpInterfaceRoutes } from '../interfaces/http';
+import { hostGuard, requireAuth } from './auth';
+import type { ApiContext } from './context';
+import { errorHandler, notFound } from './problem';
+import { sourceRoutes } from './routes/sources';
+import { sseRoutes } from './routes/sse';
+import { subscriptionRoutes } from './routes/subscriptions';
+import { webhookRoutes } from './routes/webhooks';
+import { uiRoutes } from './ui';
+
+/**
+ * The one HTTP app of the service: HTTP interface endpoints under `/e` (open to anyone, as a
+ * public endpoint is), then the /v1 API, SSE and the UI, all behind the Host check and the key.
+ */
+export function createApp(ctx: ApiContext): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+
+  app.use('/e', httpInterfaceRoutes(ctx.sources, ctx.httpBodyLimit));
+  app.use(hostGuard(ctx.auth));
+
+  const v1 = express.Router();
+  v1.use(requireAuth(ctx.auth));
+  v1.use(express.json({ limit: '10mb', strict: false }));
+  v1.use(webhookRoutes(ctx), subscriptionRoutes(ctx), sourceRoutes(ctx));
+  v1.use((req) => {
+    throw notFound('route', `${req.method} /v1${req.path}`);
+  });
+  app.use('/v1', v1);
+
+  app.use('/sse', requireAuth(ctx.auth), sseRoutes(ctx));
+  app.use(uiRoutes(ctx.auth));
+  app.use(errorHandler);
+  return app;
+}

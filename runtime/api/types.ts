@@ -1,0 +1,70 @@
+// Shapes of /v1 responses, shared with the renderer (types only: the renderer imports no runtime code).
+
+export interface PageInfo {
+  total_count: number;
+  count: number;
+  start_cursor: string | null;
+  end_cursor: string | null;
+}
+
+export interface ListResponse<T> {
+  page_info: PageInfo;
+  data: T[];
+}
+
+export interface WebhookView {
+  id: string;
+  name: string;
+  description: string;
+  url: string;
+  active: boolean;
+  /** Present only in the response that created the webhook. */
+  signing_secret?: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SubscriptionView {
+  id: string;
+  emitter_id: string;
+  listener_id: string;
+  event_name: string | null;
+  created_at: number;
+}
+
+export interface SourceView {
+  id: string;
+  component_id: string;
+  component_key: string | null;
+  name: string;
+  name_slug: string;
+  /** User inputs as configured; an HTTP interface prop shows `{endpoint_url}`. */
+  configured_props: Record<string, unknown>;
+  active: boolean;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface EventSummary {
+  id: string;
+  indexed_at_ms: number;
+  /** The emitted data; a string preview with `truncated: true` when over 1 KB and not expanded. */
+  event: unknown;
+  truncated?: boolean;
+  metadata: {
+    emit_id: string;
+    id: string | number;
+    name: string | null;
+    summary: string | null;
+    emitter_id: string;
+    ts: number;
+  };
+}
+
+export interface LogLineView {
+  id: string;
+  ts: number;
+  level: string;
+  message: string;
+  invocation_id: string | null;
+}

@@ -1,0 +1,52 @@
+import type { StoredEvent } from '../events/event-store';
+import type { ComponentRecord, SourceRecord, SubscriptionRecord, WebhookRecord } from '../store/metadata';
+import type { EventSummary, SourceView, SubscriptionView, WebhookView } from './types';
+
+/** Unexpanded event data is cut to this many characters of JSON. */
+export const EVENT_PREVIEW_LIMIT = 1024;
+
+/** A webhook as the API shows it: the signing secret only when just created. */
+export function webhookView(w: WebhookRecord, signingSecret?: string): WebhookView {
+  return {
+    id: w.id,
+    name: w.name,
+    description: w.description,
+    url: w.url,
+    active: w.active,
+    ...(signingSecret ? { signing_secret: signingSecret } : {}),
+    created_at: w.created_at,
+    updated_at: w.updated_at,
+  };
+}
+
+export function subscriptionView(s: SubscriptionRecord): SubscriptionView {
+  return { id: s.id, emitter_id: s.emitter_id, listener_id: s.listener_id, event_name: s.event_name, created_at: s.created_at };
+}
+
+export function sourceView(s: SourceRecord, component: ComponentRecord | undefined, endpointUrl: (id: string) => string): SourceView {
+  const configured: Record<string, unknown> = { ...s.configured_props };
+  for (const [prop, id] of Object.entries(s.endpoints)) configured[prop] = { endpoint_url: endpointUrl(id) };
+  return {
+    id: s.id,
+    component_id: s.component_id,
+    component_key: component?.key ?? null,
+    name: s.name,
+    name_slug: s.name_slug,
+    configured_props: configured,
+    active: s.active,
+    created_at: s.created_at,
+    updated_at: s.updated_at,
+  };
+}
+
+/** An event summary; data over 1 KB becomes a preview unless `expand` is set. */
+export function eventSummary(e: StoredEvent, expand: boolean): EventSummary {
+  const long = !expand && e.json.length > EVENT_PREVIEW_LIMIT;
+  return {
+    id: e.id,
+    indexed_at_ms: e.indexed_at_ms,
+    event: long ? e.json.slice(0, EVENT_PREVIEW_LIMIT) : JSON.parse(e.json),
+    ...(long ? { truncated: true } : {}),
+    metadata: { ...e.meta, emitter_id: e.emitter_id },
+  };
+}

@@ -1,0 +1,68 @@
+import { parseArgs } from 'node:util';
+import { isLoopbackHost, parseRetrySchedule } from '../config';
+import { startService } from '../service';
+import { UsageError } from './usage';
+
+export const SERVE_HELP = `Usage: spout serve [options]
+
+Starts the Spout service: the runtime, the /v1 API, HTTP endpoints and the UI on one port.
+
+Options:
+  --port N             port to listen on (default 7620; 0 picks a free one)
+  --host HOST          address to bind (default 127.0.0.1)
+  --data-dir DIR       where state is kept (env SPOUT_DATA_DIR; default ~/.config/spout)
+  --api-key KEY        API key (env SPOUT_API_KEY; default: generated once into DATA_DIR/api-key)
+  --retry-schedule S   seconds between delivery attempts, e.g. 1,2,5 (env SPOUT_RETRY_SCHEDULE)
+  -h, --help           show this help
+`;
+
+/** `spout serve`: runs the service until SIGINT/SIGTERM. */
+export async function serve(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'api-key': { type: 'string' },
+      'retry-schedule': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(SERVE_HELP);
+    return;
+  }
+  const port = values.port === undefined ? 7620 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: "${values.port}" is not a port number (0-65535)`);
+  const host = values.host ?? '127.0.0.1';
+  if (!isLoopbackHost(host)) {
+    process.stderr.write(`warning: --host ${host} exposes the service beyond this machine; anyone who can reach it and has the API key controls it\n`);
+  }
+  const scheduleText = values['retry-schedule'] ?? process.env.SPOUT_RETRY_SCHEDULE;
+  let retrySchedule: number[] | undefined;
+  try {
+    retrySchedule = scheduleText === undefined ? undefined : parseRetrySchedule(scheduleText);
+  } catch (err) {
+    throw new UsageError(`--retry-schedule: ${(err as Error).message}`);
+  }
+
+  const service = await startService({ port, host, dataDir: values['data-dir'], apiKey: values['api-key'], retrySchedule });
+  process.stdout.write(`Spout listening on ${service.url}\nUI: ${service.uiUrl}\n`);
+
+  let signals = 0;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (++signals > 1) process.exit(130); // a second Ctrl-C does not wait
+    process.stderr.write(`${signal}: stopping…\n`);
+    service.stop().then(
+      () => process.exit(0),
+      (err: Error) => {
+        process.stderr.write(`stopping failed: ${err.message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}

@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto';
+import { build, type Message } from 'esbuild';
+
+/** A problem found in a component definition or its code, with where it is. */
+export interface ComponentProblem {
+  path: string;
+  message: string;
+}
+
+/** Thrown when a component cannot be loaded or fails validation; carries every problem found. */
+export class ComponentError extends Error {
+  constructor(readonly problems: ComponentProblem[]) {
+    super(problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; '));
+    this.name = 'ComponentError';
+  }
+}
+
+/** The CommonJS bundle the sandbox evaluates, and the hash identifying the source text. */
+export interface Bundle {
+  code: string;
+  codeHash: string;
+}
+
+/**
+ * Bundles component source text (ESM, CommonJS or TypeScript) into one CommonJS module for the
+ * sandbox. Bare imports stay as `require` calls, resolved inside the worker.
+ */
+export async function bundleComponent(source: string, filename = 'component.mjs'): Promise<Bundle> {
+  const loader = /\.(c|m)?tsx?$/.test(filename) ? 'ts' : 'js';
+  try {
+    const result = await build({
+      stdin: { contents: source, loader, sourcefile: filename, resolveDir: process.cwd() },
+      bundle: true,
+      packages: 'external',
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      write: false,
+      logLevel: 'silent',
+      sourcemap: 'inline',
+    });
+    const out = result.outputFiles[0];
+    if (!out) throw new ComponentError([{ path: '', message: 'the bundler produced no output' }]);
+    return { code: out.text, codeHash: createHash('sha256').update(source).digest('hex') };
+  } catch (err) {
+    const errors = (err as { errors?: Message[] }).errors;
+    if (!errors) throw err;
+    throw new ComponentError(
+      errors.map((e) => ({
+        path: e.location ? `${e.location.file}:${e.location.line}:${e.location.column + 1}` : filename,
+        message: e.text,
+      })),
+    );
+  }
+}

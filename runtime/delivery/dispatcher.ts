@@ -1,0 +1,191 @@
+import type { HttpSender, SendOutcome } from './http-sender';
+import type { Message, Outbox } from './outbox';
+import { nextRetryDelayMs } from './retry';
+import { signMessage } from './signing';
+
+/** What the dispatcher needs to know of a webhook at the moment it sends. */
+export interface WebhookTarget {
+  url: string;
+  secret: string;
+  active: boolean;
+}
+
+export interface DispatcherOptions {
+  /** Seconds between attempts; its length is the number of retries. */
+  retrySchedule: readonly number[];
+  /** Most requests in flight to one webhook, so a slow receiver holds only its own slots. */
+  concurrencyPerWebhook: number;
+}
+
+/** A min-heap of (due time, message id). */
+class DueQueue {
+  private heap: Array<[number, string]> = [];
+
+  push(at: number, id: string): void {
+    const h = this.heap;
+    h.push([at, id]);
+    for (let i = h.length - 1; i > 0; ) {
+      const parent = (i - 1) >> 1;
+      if ((h[parent] as [number, string])[0] <= at) break;
+      [h[i], h[parent]] = [h[parent] as [number, string], h[i] as [number, string]];
+      i = parent;
+    }
+  }
+
+  peek(): [number, string] | undefined {
+    return this.heap[0];
+  }
+
+  pop(): [number, string] | undefined {
+    const h = this.heap;
+    const top = h[0];
+    const last = h.pop();
+    if (h.length > 0 && last) {
+      h[0] = last;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < h.length && (h[l] as [number, string])[0] < (h[m] as [number, string])[0]) m = l;
+        if (r < h.length && (h[r] as [number, string])[0] < (h[m] as [number, string])[0]) m = r;
+        if (m === i) break;
+        [h[i], h[m]] = [h[m] as [number, string], h[i] as [number, string]];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+/**
+ * Sends outbox messages to their webhooks: each message on its own schedule, each webhook with its
+ * own concurrency limit, so a failing message or a hanging receiver never holds up the others.
+ */
+export class Dispatcher {
+  private readonly due = new DueQueue();
+  private readonly ready = new Map<string, string[]>();
+  private readonly inFlight = new Map<string, number>();
+  private timer: NodeJS.Timeout | null = null;
+  private timerAt = Infinity;
+  private stopped = false;
+  private readonly active = new Set<Promise<void>>();
+
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly sender: HttpSender,
+    private readonly webhook: (id: string) => WebhookTarget | undefined,
+    private readonly options: DispatcherOptions,
+  ) {}
+
+  /** Schedules every message the outbox still has to deliver (after a restart). */
+  start(): void {
+    for (const m of this.outbox.messages.values()) {
+      if (m.next_attempt_at !== null && (m.status === 'pending' || m.status === 'failing')) this.schedule(m, m.next_attempt_at);
+    }
+  }
+
+  /** Schedules messages for delivery now. */
+  enqueue(messages: Message[]): void {
+    for (const m of messages) this.makeReady(m);
+  }
+
+  /** Re-examines a webhook's messages, e.g. after it was re-enabled. */
+  wake(webhookId: string): void {
+    this.pump(webhookId);
+  }
+
+  /** Stops scheduling, aborts requests in flight and waits for them to unwind. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.sender.close();
+    await Promise.all(this.active);
+  }
+
+  private schedule(m: Message, at: number): void {
+    if (at <= Date.now()) return this.makeReady(m);
+    this.due.push(at, m.id);
+    this.arm();
+  }
+
+  private makeReady(m: Message): void {
+    const queue = this.ready.get(m.webhook_id) ?? [];
+    queue.push(m.id);
+    this.ready.set(m.webhook_id, queue);
+    this.pump(m.webhook_id);
+  }
+
+  private arm(): void {
+    const next = this.due.peek();
+    if (!next || this.stopped) return;
+    if (this.timer && this.timerAt <= next[0]) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = next[0];
+    this.timer = setTimeout(() => this.release(), Math.max(0, next[0] - Date.now()));
+  }
+
+  private release(): void {
+    this.timer = null;
+    this.timerAt = Infinity;
+    const now = Date.now();
+    for (let top = this.due.peek(); top && top[0] <= now; top = this.due.peek()) {
+      this.due.pop();
+      const m = this.outbox.messages.get(top[1]);
+      if (m && m.next_attempt_at !== null && m.next_attempt_at <= now) this.makeReady(m);
+    }
+    this.arm();
+  }
+
+  private pump(webhookId: string): void {
+    const queue = this.ready.get(webhookId);
+    if (!queue || this.stopped) return;
+    const target = this.webhook(webhookId);
+    if (!target) {
+      this.ready.delete(webhookId);
+      return;
+    }
+    if (!target.active) return; // kept queued until the webhook is enabled again
+    while (queue.length > 0 && (this.inFlight.get(webhookId) ?? 0) < this.options.concurrencyPerWebhook) {
+      const m = this.outbox.messages.get(queue.shift() as string);
+      if (!m || m.status === 'delivered' || m.status === 'failed') continue;
+      this.inFlight.set(webhookId, (this.inFlight.get(webhookId) ?? 0) + 1);
+      const work = this.attempt(m, target)
+        .catch((err: Error) => console.error(`delivery of ${m.id} to ${webhookId}: ${err.message}`))
+        .finally(() => {
+          this.active.delete(work);
+          this.inFlight.set(webhookId, (this.inFlight.get(webhookId) ?? 1) - 1);
+          this.pump(webhookId);
+        });
+      this.active.add(work);
+    }
+    if (queue.length === 0) this.ready.delete(webhookId);
+  }
+
+  private async attempt(m: Message, target: WebhookTarget): Promise<void> {
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': 'Spout-Webhooks/1',
+      'webhook-id': m.id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signMessage(target.secret, m.id, timestamp, m.body),
+      'x-spout-emitter-id': m.emitter_id,
+      'x-spout-event-id': m.event_id,
+      'x-spout-event-name': m.event_name ?? '',
+    };
+    const created_at = Date.now();
+    const outcome: SendOutcome = await this.sender.post(target.url, headers, m.body);
+    // A request cut short by shutdown is not an attempt: the message resumes after restart.
+    if (this.stopped) return;
+    const ok = outcome.status_code !== null && outcome.status_code >= 200 && outcome.status_code < 300;
+    const attempt = { ...outcome, trigger: 'scheduled' as const, created_at };
+    if (ok) {
+      await this.outbox.recordAttempt(m, attempt, 'delivered', null);
+      return;
+    }
+    const delay = nextRetryDelayMs(this.options.retrySchedule, m.attempts.length + 1);
+    const next = delay === null ? null : Date.now() + delay;
+    await this.outbox.recordAttempt(m, attempt, next === null ? 'failed' : 'failing', next);
+    if (next !== null && !this.stopped) this.schedule(m, next);
+  }
+}

@@ -1,0 +1,138 @@
+import { AppendLog } from '../store/append-log';
+
+export type MessageStatus = 'pending' | 'delivered' | 'failing' | 'failed';
+
+/** One event to be delivered to one webhook. Its id is the `webhook-id` header, the same on every attempt. */
+export interface Message {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  emitter_id: string;
+  event_name: string | null;
+  /** The request body, byte-for-byte the same on every attempt. */
+  body: string;
+  created_at: number;
+  status: MessageStatus;
+  attempts: Attempt[];
+  /** When the next attempt is due (ms), or null when none is planned. */
+  next_attempt_at: number | null;
+}
+
+/** One HTTP attempt to deliver a message. */
+export interface Attempt {
+  status_code: number | null;
+  duration_ms: number;
+  response_body: string | null;
+  error: string | null;
+  trigger: 'scheduled' | 'manual';
+  created_at: number;
+}
+
+type NewMessage = Omit<Message, 'status' | 'attempts' | 'next_attempt_at'>;
+
+type MessageLine = Omit<NewMessage, 'body'> & { t: 'm'; body: unknown };
+type AttemptLine = Attempt & { t: 'a'; message_id: string; status: MessageStatus; next_attempt_at: number | null };
+type Line = MessageLine | AttemptLine;
+
+/** Delivered messages kept per webhook for the attempt log; older ones are forgotten at compaction. */
+const DELIVERED_KEPT_PER_WEBHOOK = 1000;
+
+function messageLine(m: NewMessage): string {
+  const head = { t: 'm', id: m.id, webhook_id: m.webhook_id, event_id: m.event_id, emitter_id: m.emitter_id, event_name: m.event_name, created_at: m.created_at };
+  // The body is JSON made by JSON.stringify, a fixed point of parse-then-stringify: embedding it
+  // unescaped keeps lines small and it reads back byte-for-byte.
+  return `${JSON.stringify(head).slice(0, -1)},"body":${m.body}}`;
+}
+
+function attemptLine(messageId: string, a: Attempt, status: MessageStatus, next: number | null): string {
+  const line: AttemptLine = { t: 'a', message_id: messageId, ...a, status, next_attempt_at: next };
+  return JSON.stringify(line);
+}
+
+/**
+ * The durable record of deliveries (`deliveries.jsonl`): a line when a message is created and a
+ * line per attempt carrying the message's new state, so replaying the file restores every
+ * message, its attempts and its schedule after a crash.
+ */
+export class Outbox {
+  readonly messages = new Map<string, Message>();
+  private compacting = false;
+
+  private constructor(private readonly log: AppendLog<Line>) {}
+
+  /** Opens the outbox file and replays it. */
+  static async open(file: string): Promise<Outbox> {
+    const { log, records } = await AppendLog.open<Line>(file);
+    const outbox = new Outbox(log);
+    for (const r of records) {
+      if (r.t === 'm') {
+        const { t: _t, body, ...rest } = r;
+        outbox.messages.set(r.id, { ...rest, body: JSON.stringify(body), status: 'pending', attempts: [], next_attempt_at: r.created_at });
+      } else {
+        const m = outbox.messages.get(r.message_id);
+        if (!m) continue;
+        const { t: _t, message_id: _id, status, next_attempt_at, ...attempt } = r;
+        m.attempts.push(attempt);
+        m.status = status;
+        m.next_attempt_at = next_attempt_at;
+      }
+    }
+    return outbox;
+  }
+
+  /** Records new messages; resolves once they are durable. */
+  async add(messages: NewMessage[]): Promise<Message[]> {
+    const created = messages.map((m): Message => ({ ...m, status: 'pending', attempts: [], next_attempt_at: m.created_at }));
+    for (const m of created) this.messages.set(m.id, m);
+    await this.log.appendLines(messages.map(messageLine));
+    return created;
+  }
+
+  /** Records an attempt and the state it leaves the message in. */
+  async recordAttempt(message: Message, attempt: Attempt, status: MessageStatus, next: number | null): Promise<void> {
+    message.attempts.push(attempt);
+    message.status = status;
+    message.next_attempt_at = next;
+    await this.log.appendLines([attemptLine(message.id, attempt, status, next)]);
+    this.maybeCompact();
+  }
+
+  /** Forgets every message of a deleted webhook. */
+  dropWebhook(webhookId: string): void {
+    for (const [id, m] of this.messages) if (m.webhook_id === webhookId) this.messages.delete(id);
+  }
+
+  /** Flushes and closes the file. */
+  close(): Promise<void> {
+    return this.log.close();
+  }
+
+  private maybeCompact(): void {
+    const live = this.messages.size * 3;
+    if (this.compacting || this.log.lineCount < 2 * live + 10_000) return;
+    this.compacting = true;
+    this.log
+      .rewrite(() => this.snapshot())
+      .catch((err: Error) => console.error(`compacting deliveries failed: ${err.message}`))
+      .finally(() => (this.compacting = false));
+  }
+
+  private snapshot(): string[] {
+    const delivered = new Map<string, Message[]>();
+    for (const m of this.messages.values()) {
+      if (m.status !== 'delivered') continue;
+      const list = delivered.get(m.webhook_id) ?? [];
+      list.push(m);
+      delivered.set(m.webhook_id, list);
+    }
+    for (const list of delivered.values()) {
+      for (const old of list.slice(0, Math.max(0, list.length - DELIVERED_KEPT_PER_WEBHOOK))) this.messages.delete(old.id);
+    }
+    const lines: string[] = [];
+    for (const m of this.messages.values()) {
+      lines.push(messageLine(m));
+      for (const a of m.attempts) lines.push(attemptLine(m.id, a, m.status, m.next_attempt_at));
+    }
+    return lines;
+  }
+}

@@ -1,0 +1,156 @@
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { AppendLog } from '../store/append-log';
+import { compareEventIds, EventIdClock } from './event-id';
+
+/** Metadata of a stored event (the `metadata` of an event summary, less `emitter_id`). */
+export interface EventMeta {
+  emit_id: string;
+  id: string | number;
+  name: string | null;
+  summary: string | null;
+  ts: number;
+}
+
+/** An event as the store keeps it: `json` is the emitted data exactly as serialised at `$emit`. */
+export interface StoredEvent {
+  id: string;
+  indexed_at_ms: number;
+  emitter_id: string;
+  json: string;
+  meta: EventMeta;
+}
+
+/** An event about to be stored; the store assigns its id. */
+export interface NewEvent {
+  json: string;
+  /** `id` defaults to the event id (no dedupe id given), `emit_id` likewise. */
+  meta: Omit<EventMeta, 'emit_id' | 'id'> & { id?: string | number; emit_id?: string };
+}
+
+type Listener = (event: StoredEvent) => void;
+
+interface SourceEvents {
+  log: AppendLog<unknown>;
+  /** Oldest first, at most `retention` (plus a little slack before trimming). */
+  events: StoredEvent[];
+  listeners: Set<Listener>;
+  compacting: boolean;
+}
+
+/** Serialises one event as a log line, embedding the emitted JSON without re-encoding it. */
+function toLine(e: StoredEvent): string {
+  return `{"id":${JSON.stringify(e.id)},"indexed_at_ms":${e.indexed_at_ms},"emitter_id":${JSON.stringify(e.emitter_id)},"meta":${JSON.stringify(e.meta)},"event":${e.json}}`;
+}
+
+function fromLine(line: { id: string; indexed_at_ms: number; emitter_id: string; meta: EventMeta; event: unknown }): StoredEvent {
+  return { id: line.id, indexed_at_ms: line.indexed_at_ms, emitter_id: line.emitter_id, meta: line.meta, json: JSON.stringify(line.event) };
+}
+
+/**
+ * Events of each source, in an append-only file per source (`events/<dc_id>.jsonl`) and in memory
+ * up to the retention limit. Appending costs the same however many events are stored: old
+ * events are trimmed from memory in batches and the file is compacted once it holds twice the limit.
+ */
+export class EventStore {
+  private readonly sources = new Map<string, SourceEvents>();
+  private readonly clock = new EventIdClock();
+
+  constructor(
+    private readonly dir: string,
+    private readonly retention: number,
+  ) {}
+
+  /** Opens (or creates) the event log of a source. */
+  async openSource(sourceId: string): Promise<void> {
+    if (this.sources.has(sourceId)) return;
+    await fsp.mkdir(this.dir, { recursive: true });
+    const { log, records } = await AppendLog.open<Parameters<typeof fromLine>[0]>(this.file(sourceId));
+    const events = records.slice(-this.retention).map(fromLine);
+    for (const e of events.slice(-1)) this.clock.observe(e.id);
+    this.sources.set(sourceId, { log, events, listeners: new Set(), compacting: false });
+  }
+
+  /**
+   * Stores the events of one run in order. Ids are assigned at once; `durable` resolves when the
+   * events are on disk, and only then are stream listeners told of them.
+   */
+  append(sourceId: string, batch: NewEvent[], now = Date.now()): { stored: StoredEvent[]; durable: Promise<void> } {
+    const source = this.get(sourceId);
+    const stored = batch.map((e): StoredEvent => {
+      const { id, ms } = this.clock.next(now);
+      const meta: EventMeta = { ...e.meta, id: e.meta.id ?? id, emit_id: e.meta.emit_id ?? id };
+      return { id, indexed_at_ms: ms, emitter_id: sourceId, json: e.json, meta };
+    });
+    source.events.push(...stored);
+    const durable = source.log.appendLines(stored.map(toLine)).then(() => {
+      for (const e of stored) for (const listener of source.listeners) listener(e);
+    });
+    this.trim(source);
+    return { stored, durable };
+  }
+
+  /** Retained events, newest first, filtered by channel and bounded by cursors (exclusive). */
+  list(sourceId: string, query: { before?: string; after?: string; eventName?: string | null } = {}): StoredEvent[] {
+    const { events } = this.get(sourceId);
+    const out: StoredEvent[] = [];
+    for (let i = events.length - 1; i >= 0; i--) {
+      const e = events[i] as StoredEvent;
+      if (query.after && compareEventIds(e.id, query.after) <= 0) break;
+      if (query.before && compareEventIds(e.id, query.before) >= 0) continue;
+      if (query.eventName !== undefined && e.meta.name !== query.eventName) continue;
+      out.push(e);
+    }
+    return out;
+  }
+
+  /** Retained events newer than `afterId`, oldest first (SSE resume). */
+  since(sourceId: string, afterId: string): StoredEvent[] {
+    return this.list(sourceId, { after: afterId }).reverse();
+  }
+
+  /** Calls `listener` with each event stored from now on; returns the unsubscribe function. */
+  subscribe(sourceId: string, listener: Listener): () => void {
+    const { listeners } = this.get(sourceId);
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  }
+
+  /** Closes the source's log and deletes its events. */
+  async removeSource(sourceId: string): Promise<void> {
+    const source = this.sources.get(sourceId);
+    if (!source) return;
+    this.sources.delete(sourceId);
+    await source.log.close();
+    await fsp.rm(this.file(sourceId), { force: true });
+  }
+
+  /** Flushes and closes every log. */
+  async close(): Promise<void> {
+    await Promise.all([...this.sources.values()].map((s) => s.log.close()));
+    this.sources.clear();
+  }
+
+  private get(sourceId: string): SourceEvents {
+    const source = this.sources.get(sourceId);
+    if (!source) throw new Error(`no event log is open for ${sourceId}`);
+    return source;
+  }
+
+  private trim(source: SourceEvents): void {
+    // Trimming in batches of a tenth keeps the cost of each append constant.
+    const slack = Math.max(1, Math.floor(this.retention / 10));
+    if (source.events.length > this.retention + slack) source.events.splice(0, source.events.length - this.retention);
+    if (!source.compacting && source.log.lineCount > 2 * this.retention + slack) {
+      source.compacting = true;
+      source.log
+        .rewrite(() => source.events.slice(-this.retention).map(toLine))
+        .catch((err: Error) => console.error(`compacting ${source.log.file} failed: ${err.message}`))
+        .finally(() => (source.compacting = false));
+    }
+  }
+
+  private file(sourceId: string): string {
+    return path.join(this.dir, `${sourceId}.jsonl`);
+  }
+}

@@ -1,0 +1,16 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Folder holding the built bundles (worker, renderer). The runtime is bundled into `dist/`, so
+ * there it is this module's own folder; when tests run the TypeScript sources it is `../dist`.
+ */
+export const distDir = path.basename(here) === 'runtime' ? path.join(here, '..', 'dist') : here;
+
+/** Entry script of the sandbox worker thread. */
+export const workerScript = path.join(distDir, 'worker.js');
+
+/** Folder of the built renderer (index.html and its assets). */
+export const rendererDir = path.join(distDir, 'renderer');

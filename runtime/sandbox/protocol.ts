@@ -1,0 +1,62 @@
+import type { ComponentDescription } from '../components/describe';
+
+/** Metadata passed as the second argument of `$emit` (spec 6.1). */
+export interface EmitMeta {
+  id?: string | number;
+  name?: string;
+  summary?: string;
+  ts?: number;
+}
+
+/** One `$emit` call: the event already serialised inside the worker, and its metadata. */
+export interface EmitPayload {
+  json: string;
+  meta: EmitMeta;
+}
+
+/** A response issued with `respond()` from an HTTP-triggered run. */
+export interface HttpResponsePayload {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Uint8Array | null;
+}
+
+/** What one invocation runs: the component's `run` with an event, or one of its hooks. */
+export type InvocationTarget =
+  | { kind: 'run'; event: unknown }
+  | { kind: 'hook'; name: 'deploy' | 'activate' | 'deactivate' };
+
+/** The values `this` exposes in the component, prepared by the host. */
+export interface SandboxContext {
+  sourceId: string;
+  /** User-input prop values by prop name. */
+  props: Record<string, unknown>;
+  /** Endpoint URL of each `$.interface.http` prop, by prop name. */
+  endpoints: Record<string, string>;
+}
+
+export interface SerializedError {
+  name: string;
+  message: string;
+  stack?: string;
+}
+
+export type LogLevel = 'log' | 'info' | 'warn' | 'error' | 'debug';
+
+export type HostMessage =
+  | { type: 'configure'; context: SandboxContext }
+  | { type: 'invoke'; invocationId: string; target: InvocationTarget };
+
+export type WorkerMessage =
+  | { type: 'loaded'; description: ComponentDescription }
+  | { type: 'load-failed'; error: SerializedError }
+  | { type: 'done'; invocationId: string; error: SerializedError | null; emits: EmitPayload[] }
+  | { type: 'respond'; invocationId: string; response: HttpResponsePayload }
+  | { type: 'emits'; emits: EmitPayload[] }
+  | { type: 'log'; invocationId: string | null; level: LogLevel; message: string };
+
+/** Data the worker starts with. */
+export interface WorkerData {
+  bundle: string;
+  filename: string;
+}

@@ -1,0 +1,205 @@
+// Entry of a sandbox worker thread: loads one component module and runs its code on request.
+// Component code runs only here, never on the service's main thread.
+import { createRequire, isBuiltin } from 'node:module';
+import vm from 'node:vm';
+import { format } from 'node:util';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { ComponentDescription, PropShape } from '../components/describe';
+import type {
+  EmitMeta,
+  EmitPayload,
+  HostMessage,
+  HttpResponsePayload,
+  InvocationTarget,
+  LogLevel,
+  SandboxContext,
+  SerializedError,
+  WorkerData,
+  WorkerMessage,
+} from './protocol';
+
+const port = parentPort!;
+const data = workerData as WorkerData;
+const nodeRequire = createRequire(import.meta.url);
+
+type AnyFn = (...args: unknown[]) => unknown;
+type Definition = Record<string, unknown> & {
+  props?: Record<string, unknown>;
+  methods?: Record<string, AnyFn>;
+  hooks?: Record<string, AnyFn>;
+  run?: AnyFn;
+};
+
+let current: { id: string; emits: EmitPayload[] } | null = null;
+let instance: Record<string, unknown> = {};
+
+function post(message: WorkerMessage): void {
+  port.postMessage(message);
+}
+
+function serializeError(err: unknown): SerializedError {
+  if (err instanceof Error) return { name: err.name, message: err.message, stack: err.stack };
+  return { name: 'Error', message: typeof err === 'string' ? err : format('%o', err) };
+}
+
+function sandboxRequire(name: string): unknown {
+  if (isBuiltin(name)) return nodeRequire(name);
+  throw new Error(`Cannot load package "${name}": this version of Spout runs components that import only Node's built-in modules`);
+}
+
+function loadDefinition(): Definition {
+  const module = { exports: {} as Record<string, unknown> };
+  const wrapper = vm.runInThisContext(`(function (module, exports, require) {${data.bundle}\n})`, {
+    filename: data.filename,
+  }) as (m: typeof module, e: unknown, r: typeof sandboxRequire) => void;
+  wrapper(module, module.exports, sandboxRequire);
+  const exported = (module.exports.default ?? module.exports) as unknown;
+  if (!exported || typeof exported !== 'object') {
+    throw new Error('the module must export the component object (`export default { … }` or `module.exports = { … }`)');
+  }
+  return exported as Definition;
+}
+
+/** Static shape of a prop; shorthand props (`db: "$.service.db"`) become `{type}`. */
+function propShape(prop: unknown): PropShape {
+  if (typeof prop === 'string') return { type: prop };
+  if (!prop || typeof prop !== 'object') return { type: String(prop) };
+  const shape: PropShape = { type: '' };
+  for (const [key, value] of Object.entries(prop)) {
+    if (typeof value === 'function') {
+      if (key === 'options') shape.hasOptionsMethod = true;
+      continue;
+    }
+    if (key === 'type') shape.type = String(value);
+    else if (value === undefined || (typeof value === 'object' && value !== null && !isPlain(value))) continue;
+    else shape[key] = value;
+  }
+  return shape;
+}
+
+function isPlain(value: object): boolean {
+  try {
+    structuredClone(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function describe(def: Definition): ComponentDescription {
+  const props: Record<string, PropShape> = {};
+  for (const [name, prop] of Object.entries(def.props ?? {})) props[name] = propShape(prop);
+  return {
+    name: def.name,
+    key: def.key,
+    version: def.version,
+    type: def.type,
+    description: def.description,
+    dedupe: def.dedupe,
+    props,
+    hooks: Object.keys(def.hooks ?? {}).filter((h) => typeof def.hooks?.[h] === 'function'),
+    hasRun: typeof def.run === 'function',
+  };
+}
+
+function emit(event: unknown, meta: unknown): void {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(event === undefined ? null : event);
+  } catch (err) {
+    throw new TypeError(`$emit: the event is not JSON-serialisable (${(err as Error).message})`);
+  }
+  const m = (meta ?? {}) as EmitMeta;
+  const payload: EmitPayload = {
+    json: json ?? 'null',
+    meta: { id: m.id, name: m.name, summary: m.summary, ts: m.ts },
+  };
+  if (current) current.emits.push(payload);
+  else post({ type: 'emits', emits: [payload] }); // emitted after its run ended (a stray timer, say)
+}
+
+function buildInstance(def: Definition, ctx: SandboxContext): Record<string, unknown> {
+  const self: Record<string, unknown> = {};
+  for (const [name, raw] of Object.entries(def.props ?? {})) {
+    const shape = propShape(raw);
+    if (shape.type === '$.interface.http') {
+      self[name] = {
+        endpoint: ctx.endpoints[name],
+        respond: (response: unknown) => respond(response),
+      };
+    } else {
+      self[name] = name in ctx.props ? ctx.props[name] : shape.default;
+    }
+  }
+  for (const [name, fn] of Object.entries(def.methods ?? {})) {
+    if (typeof fn === 'function') self[name] = fn;
+  }
+  self.$emit = emit;
+  return self;
+}
+
+function respond(response: unknown): void {
+  if (!current) throw new Error('respond() can be called only while run() is handling an HTTP request');
+  const r = (response ?? {}) as { status?: unknown; headers?: unknown; body?: unknown };
+  const status = Number(r.status ?? 200);
+  if (!Number.isInteger(status) || status < 100 || status > 599) {
+    throw new RangeError(`respond(): status must be an integer from 100 to 599, not ${String(r.status)}`);
+  }
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries((r.headers ?? {}) as Record<string, unknown>)) headers[k] = String(v);
+  let body: HttpResponsePayload['body'] = null;
+  if (typeof r.body === 'string') body = r.body;
+  else if (r.body instanceof Uint8Array) body = r.body;
+  else if (r.body !== undefined && r.body !== null) {
+    body = JSON.stringify(r.body);
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+  }
+  post({ type: 'respond', invocationId: current.id, response: { status, headers, body } });
+}
+
+async function invoke(def: Definition, invocationId: string, target: InvocationTarget): Promise<void> {
+  current = { id: invocationId, emits: [] };
+  let error: SerializedError | null = null;
+  try {
+    if (target.kind === 'run') await (def.run as AnyFn).call(instance, target.event);
+    else {
+      const hook = def.hooks?.[target.name];
+      if (typeof hook === 'function') await hook.call(instance);
+    }
+  } catch (err) {
+    error = serializeError(err);
+  }
+  const { emits } = current;
+  current = null;
+  post({ type: 'done', invocationId, error, emits });
+}
+
+function captureConsole(): void {
+  const levels: LogLevel[] = ['log', 'info', 'warn', 'error', 'debug'];
+  for (const level of levels) {
+    console[level] = (...args: unknown[]) => {
+      post({ type: 'log', invocationId: current?.id ?? null, level, message: format(...args) });
+    };
+  }
+  process.on('unhandledRejection', (reason) => {
+    post({ type: 'log', invocationId: current?.id ?? null, level: 'error', message: `Unhandled rejection: ${serializeError(reason).stack ?? String(reason)}` });
+  });
+}
+
+function main(): void {
+  captureConsole();
+  let def: Definition;
+  try {
+    def = loadDefinition();
+    post({ type: 'loaded', description: describe(def) });
+  } catch (err) {
+    post({ type: 'load-failed', error: serializeError(err) });
+    return;
+  }
+  port.on('message', (message: HostMessage) => {
+    if (message.type === 'configure') instance = buildInstance(def, message.context);
+    else void invoke(def, message.invocationId, message.target);
+  });
+}
+
+main();

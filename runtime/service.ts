@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import http from 'node:http';
+import path from 'node:path';
+import { createApp } from './api/server';
+import type { AuthConfig } from './api/auth';
+import { DEFAULT_RETRY_SCHEDULE, isLoopbackHost, resolveApiKey, resolveDataDir } from './config';
+import { DeliveryService } from './delivery/delivery-service';
+import { Emission } from './events/emission';
+import { EventStore } from './events/event-store';
+import { LogStore } from './events/log-store';
+import { SourceManager } from './sources/source-manager';
+import { openMetadata } from './store/metadata';
+import { SecretBox } from './store/secrets';
+
+export interface ServiceOptions {
+  /** 0 picks a free port. Default 7620. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  dataDir?: string;
+  apiKey?: string;
+  /** Seconds between delivery attempts. */
+  retrySchedule?: readonly number[];
+  /** Webhook request timeout. Default 15 s. */
+  deliveryTimeoutMs?: number;
+  /** Events kept per source. Default 10 000. */
+  eventRetention?: number;
+  /** Per-run limit of component code. Default 60 s. */
+  runTimeoutMs?: number;
+}
+
+/** A running Spout service. */
+export interface RunningService {
+  /** `http://HOST:PORT` */
+  url: string;
+  /** The UI address with the one-time `?token=` that signs a browser in. */
+  uiUrl: string;
+  apiKey: string;
+  dataDir: string;
+  /** Stops accepting requests, finishes what is under way, and closes the stores. */
+  stop(): Promise<void>;
+}
+
+/** Starts the runtime, the /v1 API, HTTP endpoints and the UI on one port. */
+export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
+  const host = options.host ?? '127.0.0.1';
+  const dataDir = resolveDataDir(options.dataDir);
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const apiKey = resolveApiKey(dataDir, options.apiKey);
+  const secrets = SecretBox.open(dataDir);
+  const metadata = await openMetadata(dataDir);
+
+  let port = options.port ?? 7620;
+  const displayHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  const baseUrl = () => `http://${displayHost}:${port}`;
+  const endpointUrl = (id: string) => `${baseUrl()}/e/${id}`;
+
+  const events = new EventStore(path.join(dataDir, 'events'), options.eventRetention ?? 10_000);
+  const logs = new LogStore();
+  const delivery = await DeliveryService.start({
+    dataDir,
+    retrySchedule: options.retrySchedule ?? DEFAULT_RETRY_SCHEDULE,
+    timeoutMs: options.deliveryTimeoutMs ?? 15_000,
+    webhook: (id) => {
+      const w = metadata.data.webhooks.find((x) => x.id === id);
+      return w && { url: w.url, active: w.active, secret: secrets.open(w.sealed_secret) };
+    },
+  });
+  const emission = new Emission(events, delivery, () => metadata.data.subscriptions);
+  const sources = new SourceManager({
+    metadata,
+    events,
+    emission,
+    logs,
+    endpointUrl,
+    limits: { timeoutMs: options.runTimeoutMs ?? 60_000, memoryMb: 256, maxQueue: 1000 },
+  });
+
+  const allowedHosts = new Set(['127.0.0.1', 'localhost', '[::1]', displayHost.toLowerCase()]);
+  if (!isLoopbackHost(host) && host !== '0.0.0.0' && host !== '::') allowedHosts.add(host.toLowerCase());
+  const auth: AuthConfig = { apiKey, allowedHosts, port: () => port };
+  const app = createApp({ metadata, sources, events, logs, delivery, secrets, auth, endpointUrl, httpBodyLimit: 5 * 1024 * 1024 });
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 65_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      port = (server.address() as AddressInfo).port;
+      resolve();
+    });
+  });
+  // Sources load after the port is known: their endpoint URLs include it.
+  await sources.loadAll();
+
+  const serverFile = path.join(dataDir, 'server.json');
+  fs.writeFileSync(serverFile, JSON.stringify({ url: baseUrl(), pid: process.pid }) + '\n', { mode: 0o600 });
+
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      server.closeIdleConnections();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Long-lived streams (SSE) would hold close() open forever.
+      setTimeout(() => server.closeAllConnections(), 2000).unref();
+      await sources.stop();
+      await delivery.stop();
+      await events.close();
+      await closed;
+      try {
+        const kept = JSON.parse(fs.readFileSync(serverFile, 'utf8')) as { pid?: number };
+        if (kept.pid === process.pid) fs.rmSync(serverFile);
+      } catch {
+        // already gone
+      }
+    })());
+
+  return { url: baseUrl(), uiUrl: `${baseUrl()}/?token=${encodeURIComponent(apiKey)}`, apiKey, dataDir, stop };
+}

@@ -1,0 +1,49 @@
+import type { ComponentProblem } from '../components/bundle';
+import type { ConfigurableProp } from '../components/describe';
+
+/** Prop types whose value the user enters at deploy time. */
+const USER_INPUT = new Set(['boolean', 'boolean[]', 'integer', 'integer[]', 'string', 'string[]', 'object', 'any']);
+
+function typeProblem(prop: ConfigurableProp, value: unknown): string | null {
+  const is = (v: unknown, t: string) =>
+    t === 'string' ? typeof v === 'string' : t === 'boolean' ? typeof v === 'boolean' : t === 'integer' ? Number.isInteger(v) : true;
+  if (prop.type.endsWith('[]')) {
+    const item = prop.type.slice(0, -2);
+    if (!Array.isArray(value)) return `must be an array of ${item}s`;
+    const bad = value.findIndex((v) => !is(v, item));
+    return bad === -1 ? null : `item ${bad} must be ${item === 'integer' ? 'an integer' : `a ${item}`}`;
+  }
+  if (prop.type === 'object') return value !== null && typeof value === 'object' && !Array.isArray(value) ? null : 'must be an object';
+  if (!is(value, prop.type)) return `must be ${prop.type === 'integer' ? 'an integer' : `a ${prop.type}`}, not ${JSON.stringify(value)}`;
+  return null;
+}
+
+/**
+ * Checks configured values against the component's props and returns the user-input values to
+ * keep; throws-free: every problem is returned, each naming the prop and what to do.
+ */
+export function checkConfiguredProps(
+  props: readonly ConfigurableProp[],
+  configured: Record<string, unknown>,
+): { values: Record<string, unknown>; problems: ComponentProblem[] } {
+  const problems: ComponentProblem[] = [];
+  const values: Record<string, unknown> = {};
+  const byName = new Map(props.map((p) => [p.name, p]));
+  for (const name of Object.keys(configured)) {
+    if (!byName.has(name)) problems.push({ path: `configured_props.${name}`, message: `the component has no prop \`${name}\`; remove it` });
+  }
+  for (const prop of props) {
+    if (!USER_INPUT.has(prop.type)) continue;
+    const value = configured[prop.name];
+    if (value === undefined || value === null) {
+      if (!prop.optional && prop.default === undefined) {
+        problems.push({ path: `configured_props.${prop.name}`, message: `prop \`${prop.name}\` is required; give it a value in configured_props` });
+      }
+      continue;
+    }
+    const problem = typeProblem(prop, value);
+    if (problem) problems.push({ path: `configured_props.${prop.name}`, message: `prop \`${prop.name}\` ${problem}` });
+    else values[prop.name] = value;
+  }
+  return { values, problems };
+}

@@ -1,0 +1,311 @@
+import { ComponentError, bundleComponent } from '../components/bundle';
+import { validateComponent, type ComponentDescription } from '../components/describe';
+import type { Emission } from '../events/emission';
+import type { EventStore, StoredEvent } from '../events/event-store';
+import type { LogStore } from '../events/log-store';
+import { newId } from '../ids';
+import { QueueFullError, Sandbox, type InvocationResult } from '../sandbox/sandbox';
+import type { HttpResponsePayload, InvocationTarget } from '../sandbox/protocol';
+import type { ComponentRecord, Metadata, SourceRecord } from '../store/metadata';
+import { checkConfiguredProps } from './configured-props';
+import { uniqueSlug } from './slug';
+
+export { QueueFullError };
+
+/** A lifecycle hook threw; the call that ran it fails with this message and nothing changes. */
+export class HookError extends Error {}
+
+export interface SandboxLimits {
+  timeoutMs: number;
+  memoryMb: number;
+  maxQueue: number;
+}
+
+export interface SourceManagerDeps {
+  metadata: Metadata;
+  events: EventStore;
+  emission: Emission;
+  logs: LogStore;
+  endpointUrl: (endpointId: string) => string;
+  limits: SandboxLimits;
+}
+
+export interface DeployInput {
+  code: string;
+  filename?: string;
+  name?: string;
+  configured_props?: Record<string, unknown>;
+}
+
+export interface UpdateInput {
+  code?: string;
+  filename?: string;
+  name?: string;
+  configured_props?: Record<string, unknown>;
+  active?: boolean;
+}
+
+/** What an invocation of a source came to, with the events it stored. */
+export interface Invocation extends InvocationResult {
+  stored: StoredEvent[];
+}
+
+interface Live {
+  sandbox: Sandbox;
+  component: ComponentRecord;
+}
+
+/**
+ * Deployed sources: their records, their sandboxes and their lifecycle (spec section 3). Every
+ * change runs the hooks first and is saved only if they succeed, so a failing hook leaves the
+ * source as it was.
+ */
+export class SourceManager {
+  private readonly live = new Map<string, Live>();
+
+  constructor(private readonly deps: SourceManagerDeps) {}
+
+  /** All deployed sources, oldest first. */
+  list(): SourceRecord[] {
+    return this.deps.metadata.data.sources;
+  }
+
+  /** A source by id or name slug. */
+  find(idOrSlug: string): SourceRecord | undefined {
+    return this.list().find((s) => s.id === idOrSlug || s.name_slug === idOrSlug);
+  }
+
+  /** The component a source runs. */
+  component(source: SourceRecord): ComponentRecord | undefined {
+    return this.deps.metadata.data.components.find((c) => c.id === source.component_id);
+  }
+
+  /** The source and prop behind an HTTP endpoint id. */
+  byEndpoint(endpointId: string): { source: SourceRecord; prop: string; customResponse: boolean } | undefined {
+    for (const source of this.list()) {
+      for (const [prop, id] of Object.entries(source.endpoints)) {
+        if (id !== endpointId) continue;
+        const def = this.component(source)?.configurable_props.find((p) => p.name === prop);
+        return { source, prop, customResponse: def?.customResponse === true };
+      }
+    }
+    return undefined;
+  }
+
+  /** Starts the sandbox of every saved source (after a restart); hooks do not run again. */
+  async loadAll(): Promise<void> {
+    for (const source of this.list()) {
+      await this.deps.events.openSource(source.id);
+      const component = this.component(source);
+      if (!component) continue;
+      try {
+        const { sandbox } = await this.loadSandbox(source.id, component);
+        sandbox.configure(this.context(source));
+        this.live.set(source.id, { sandbox, component });
+      } catch (err) {
+        this.deps.logs.add(source.id, { level: 'error', message: `could not load the component: ${(err as Error).message}`, invocation_id: null });
+      }
+    }
+  }
+
+  /** Deploys a source: saves its component, runs `deploy()` then `activate()`, and keeps it. */
+  async deploy(input: DeployInput): Promise<SourceRecord> {
+    const id = newId('dc');
+    const { component, sandbox } = await this.prepare(id, input.code, input.filename);
+    try {
+      const now = nowSeconds();
+      const name = input.name ?? component.name;
+      const record: SourceRecord = {
+        id,
+        component_id: component.id,
+        name,
+        name_slug: uniqueSlug(name, new Set(this.list().map((s) => s.name_slug))),
+        configured_props: this.checkProps(component, input.configured_props ?? {}),
+        endpoints: this.endpointsFor(component, {}),
+        active: true,
+        created_at: now,
+        updated_at: now,
+      };
+      sandbox.configure(this.context(record));
+      await this.deps.events.openSource(id);
+      await this.hook(id, sandbox, 'deploy');
+      await this.hook(id, sandbox, 'activate');
+      this.saveComponent(component);
+      this.deps.metadata.data.sources.push(record);
+      await this.deps.metadata.write();
+      this.live.set(id, { sandbox, component });
+      return record;
+    } catch (err) {
+      await sandbox.close();
+      await this.deps.events.removeSource(id);
+      throw err;
+    }
+  }
+
+  /** Updates code, name, props or the active flag; runs `deactivate()` then `activate()` (spec section 3). */
+  async update(source: SourceRecord, input: UpdateInput): Promise<SourceRecord> {
+    const current = this.live.get(source.id);
+    const replacement = input.code !== undefined ? await this.prepare(source.id, input.code, input.filename) : null;
+    const component = replacement?.component ?? current?.component ?? this.component(source);
+    if (!component) throw new Error(`the component of ${source.id} is missing`);
+    const next: SourceRecord = {
+      ...source,
+      component_id: component.id,
+      name: input.name ?? source.name,
+      name_slug: input.name && input.name !== source.name ? uniqueSlug(input.name, new Set(this.list().filter((s) => s.id !== source.id).map((s) => s.name_slug))) : source.name_slug,
+      configured_props: input.configured_props ? this.checkProps(component, input.configured_props) : source.configured_props,
+      endpoints: this.endpointsFor(component, source.endpoints),
+      active: input.active ?? source.active,
+      updated_at: nowSeconds(),
+    };
+    const sandbox = replacement?.sandbox ?? current?.sandbox;
+    if (!sandbox) throw new Error(`the component of ${source.id} could not be loaded; update its code`);
+    try {
+      if (source.active && current) await this.hook(source.id, current.sandbox, 'deactivate');
+      sandbox.configure(this.context(next));
+      if (next.active) await this.hook(source.id, sandbox, 'activate').catch(async (err: unknown) => {
+        // Put the previous version back as it was before failing the call.
+        if (current) {
+          current.sandbox.configure(this.context(source));
+          if (source.active) await this.hook(source.id, current.sandbox, 'activate').catch(() => undefined);
+        }
+        throw err;
+      });
+    } catch (err) {
+      if (replacement) await replacement.sandbox.close();
+      throw err;
+    }
+    if (replacement) {
+      this.saveComponent(component);
+      if (current) void current.sandbox.close();
+      this.live.set(source.id, { sandbox, component });
+    }
+    Object.assign(source, next);
+    await this.deps.metadata.write();
+    return source;
+  }
+
+  /** Runs `deactivate()` (a failure is logged, not fatal: a broken source can always be deleted) and removes the source. */
+  async remove(source: SourceRecord): Promise<void> {
+    const current = this.live.get(source.id);
+    if (current && source.active) {
+      await this.hook(source.id, current.sandbox, 'deactivate').catch((err: Error) => {
+        this.deps.logs.add(source.id, { level: 'error', message: err.message, invocation_id: null });
+      });
+    }
+    this.live.delete(source.id);
+    await current?.sandbox.close();
+    const data = this.deps.metadata.data;
+    data.sources = data.sources.filter((s) => s.id !== source.id);
+    data.subscriptions = data.subscriptions.filter((s) => s.emitter_id !== source.id && s.listener_id !== source.id);
+    await this.deps.metadata.write();
+    await this.deps.events.removeSource(source.id);
+    this.deps.logs.remove(source.id);
+  }
+
+  /** Runs the source with an event and stores what it emitted; `onRespond` gets a `respond()` call. */
+  async invoke(source: SourceRecord, event: unknown, onRespond?: (r: HttpResponsePayload) => void): Promise<Invocation> {
+    const live = this.live.get(source.id);
+    if (!live) throw new Error(`the component of ${source.id} could not be loaded; see its logs`);
+    const result = await live.sandbox.invoke({ kind: 'run', event }, onRespond);
+    if (result.error) {
+      this.deps.logs.add(source.id, { level: 'error', message: result.error.stack ?? result.error.message, invocation_id: result.invocationId });
+    }
+    const stored = await this.deps.emission.accept(source.id, result.emits);
+    return { ...result, stored };
+  }
+
+  /** Stops every sandbox. */
+  async stop(): Promise<void> {
+    await Promise.all([...this.live.values()].map((l) => l.sandbox.close()));
+    this.live.clear();
+  }
+
+  /** Bundles and loads code, validates it as a source, and returns its component record and sandbox. */
+  private async prepare(sourceId: string, code: string, filename = 'component.mjs'): Promise<{ component: ComponentRecord; sandbox: Sandbox }> {
+    const bundle = await bundleComponent(code, filename);
+    let loaded: { sandbox: Sandbox; description: ComponentDescription };
+    try {
+      loaded = await this.loadSandbox(sourceId, { bundle: bundle.code, filename });
+    } catch (err) {
+      throw new ComponentError([{ path: filename, message: (err as Error).message }]);
+    }
+    try {
+      const valid = validateComponent(loaded.description);
+      if (valid.type !== 'source') {
+        throw new ComponentError([{ path: 'type', message: 'this component is an action; actions are run, not deployed as sources' }]);
+      }
+      const existing = this.deps.metadata.data.components.find((c) => c.code_hash === bundle.codeHash);
+      const component: ComponentRecord = existing ?? {
+        id: newId('sc'),
+        key: valid.key,
+        name: valid.name,
+        version: valid.version,
+        type: valid.type,
+        code,
+        filename,
+        bundle: bundle.code,
+        code_hash: bundle.codeHash,
+        configurable_props: valid.configurable_props,
+        created_at: nowSeconds(),
+      };
+      return { component, sandbox: loaded.sandbox };
+    } catch (err) {
+      await loaded.sandbox.close();
+      throw err;
+    }
+  }
+
+  private loadSandbox(sourceId: string, component: Pick<ComponentRecord, 'bundle' | 'filename'>) {
+    return Sandbox.load({
+      bundle: component.bundle,
+      filename: component.filename,
+      ...this.deps.limits,
+      onLog: (log) => this.deps.logs.add(sourceId, { level: log.level, message: log.message, invocation_id: log.invocationId }),
+      onStrayEmits: (emits) => {
+        this.deps.emission.accept(sourceId, emits).catch((err: Error) => {
+          this.deps.logs.add(sourceId, { level: 'error', message: `storing emitted events failed: ${err.message}`, invocation_id: null });
+        });
+      },
+    });
+  }
+
+  private saveComponent(component: ComponentRecord): void {
+    const components = this.deps.metadata.data.components;
+    if (!components.some((c) => c.id === component.id)) components.push(component);
+  }
+
+  private checkProps(component: ComponentRecord, configured: Record<string, unknown>): Record<string, unknown> {
+    const { values, problems } = checkConfiguredProps(component.configurable_props, configured);
+    if (problems.length > 0) throw new ComponentError(problems);
+    return values;
+  }
+
+  /** Endpoint ids of the component's HTTP props, keeping those a previous version had. */
+  private endpointsFor(component: ComponentRecord, previous: Record<string, string>): Record<string, string> {
+    const endpoints: Record<string, string> = {};
+    for (const prop of component.configurable_props) {
+      if (prop.type === '$.interface.http') endpoints[prop.name] = previous[prop.name] ?? newId('en', 16);
+    }
+    return endpoints;
+  }
+
+  private context(source: SourceRecord) {
+    const endpoints: Record<string, string> = {};
+    for (const [prop, id] of Object.entries(source.endpoints)) endpoints[prop] = this.deps.endpointUrl(id);
+    return { sourceId: source.id, props: source.configured_props, endpoints };
+  }
+
+  private async hook(sourceId: string, sandbox: Sandbox, name: Extract<InvocationTarget, { kind: 'hook' }>['name']): Promise<void> {
+    const result = await sandbox.invoke({ kind: 'hook', name });
+    await this.deps.emission.accept(sourceId, result.emits);
+    if (result.error) {
+      this.deps.logs.add(sourceId, { level: 'error', message: result.error.stack ?? result.error.message, invocation_id: result.invocationId });
+      throw new HookError(`the ${name}() hook failed: ${result.error.message}`);
+    }
+  }
+}
+
+function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}

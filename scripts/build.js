@@ -1,0 +1,68 @@
+// Builds every bundle into dist/: the service and CLI, the sandbox worker, the Electron main
+// process and preload, and the renderer.
+import { build } from 'esbuild';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.join(root, 'dist');
+
+/** Builds all bundles; `quiet` silences the summary line. */
+export async function buildAll({ quiet = false } = {}) {
+  const started = Date.now();
+  const node = { bundle: true, platform: 'node', target: 'node20', sourcemap: 'linked', packages: 'external', logLevel: 'warning' };
+  await Promise.all([
+    build({ ...node, format: 'esm', entryPoints: { cli: 'runtime/cli/main.ts', worker: 'runtime/sandbox/worker.ts', runtime: 'runtime/index.ts' }, outdir: dist, absWorkingDir: root, splitting: false }),
+    build({ ...node, format: 'esm', entryPoints: { main: 'main/main.ts' }, outdir: dist, absWorkingDir: root, external: ['electron'] }),
+    // Sandboxed preloads must be CommonJS.
+    build({ ...node, format: 'cjs', entryPoints: { preload: 'main/preload.ts' }, outfile: path.join(dist, 'preload.cjs'), absWorkingDir: root, external: ['electron'] }),
+    build({
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      target: 'es2022',
+      entryPoints: { app: 'renderer/src/main.tsx' },
+      outdir: path.join(dist, 'renderer', 'assets'),
+      absWorkingDir: root,
+      sourcemap: 'linked',
+      minify: true,
+      jsx: 'automatic',
+      loader: { '.css': 'css' },
+      logLevel: 'warning',
+      define: { 'process.env.NODE_ENV': '"production"' },
+    }),
+  ]);
+  fs.copyFileSync(path.join(root, 'renderer', 'index.html'), path.join(dist, 'renderer', 'index.html'));
+  fs.writeFileSync(path.join(dist, 'build-stamp'), String(Date.now()));
+  if (!quiet) console.log(`built dist/ in ${Date.now() - started} ms`);
+}
+
+/** Newest modification time among the sources a build reads. */
+export function newestSource() {
+  let newest = 0;
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else newest = Math.max(newest, fs.statSync(full).mtimeMs);
+    }
+  };
+  for (const dir of ['runtime', 'main', 'renderer']) walk(path.join(root, dir));
+  return newest;
+}
+
+/** Builds unless dist/ is newer than every source file. */
+export async function ensureBuilt() {
+  let stamp = 0;
+  try {
+    stamp = fs.statSync(path.join(dist, 'build-stamp')).mtimeMs;
+  } catch {
+    // never built
+  }
+  if (stamp < newestSource()) await buildAll({ quiet: true });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await buildAll();
+}
