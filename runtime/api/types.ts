@@ -68,3 +68,24 @@ export interface LogLineView {
   message: string;
   invocation_id: string | null;
 }
+
+export interface MessageView {
+  id: string;
+  event_id: string;
+  emitter_id: string;
+  event_name: string | null;
+  status: 'pending' | 'delivered' | 'failing' | 'failed';
+  attempts: number;
+  next_attempt_at: number | null;
+  created_at: number;
+}
+
+export interface AttemptView {
+  id: string;
+  status_code: number | null;
+  duration_ms: number;
+  response_body: string | null;
+  error: string | null;
+  trigger: 'scheduled' | 'manual';
+  created_at: number;
+}

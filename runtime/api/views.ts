@@ -1,6 +1,7 @@
 import type { StoredEvent } from '../events/event-store';
 import type { ComponentRecord, SourceRecord, SubscriptionRecord, WebhookRecord } from '../store/metadata';
-import type { EventSummary, SourceView, SubscriptionView, WebhookView } from './types';
+import type { Attempt, Message } from '../delivery/outbox';
+import type { AttemptView, EventSummary, MessageView, SourceView, SubscriptionView, WebhookView } from './types';
 
 /** Unexpanded event data is cut to this many characters of JSON. */
 export const EVENT_PREVIEW_LIMIT = 1024;
@@ -49,4 +50,25 @@ export function eventSummary(e: StoredEvent, expand: boolean): EventSummary {
     ...(long ? { truncated: true } : {}),
     metadata: { ...e.meta, emitter_id: e.emitter_id },
   };
+}
+
+const seconds = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1000));
+
+/** A delivery message: its id is the `webhook-id` header the receiver saw. */
+export function messageView(m: Message): MessageView {
+  return {
+    id: m.id,
+    event_id: m.event_id,
+    emitter_id: m.emitter_id,
+    event_name: m.event_name,
+    status: m.status,
+    attempts: m.attempts.length,
+    next_attempt_at: seconds(m.next_attempt_at),
+    created_at: seconds(m.created_at) as number,
+  };
+}
+
+/** One delivery attempt. */
+export function attemptView(a: Attempt & { id: string }): AttemptView {
+  return { ...a, created_at: seconds(a.created_at) as number };
 }

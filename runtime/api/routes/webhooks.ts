@@ -7,7 +7,7 @@ import type { ApiContext } from '../context';
 import { paginate } from '../pagination';
 import { booleanParam, pageParams, parseParams } from '../params';
 import { notFound } from '../problem';
-import { webhookView } from '../views';
+import { attemptView, messageView, webhookView } from '../views';
 
 const webhookUrl = z.string().refine(
   (value) => {
@@ -99,6 +99,20 @@ export function webhookRoutes(ctx: ApiContext): Router {
     await ctx.metadata.write();
     ctx.delivery.dropWebhook(w.id);
     res.status(204).end();
+  });
+
+  router.get('/webhooks/:id/messages', (req, res) => {
+    const w = find(req.params.id);
+    const messages = [...ctx.delivery.outbox.messages.values()].filter((m) => m.webhook_id === w.id).reverse();
+    res.json(paginate(messages, parseParams(req, pageParams), messageView));
+  });
+
+  router.get('/webhooks/:id/messages/:msg/attempts', (req, res) => {
+    const w = find(req.params.id);
+    const m = ctx.delivery.outbox.messages.get(req.params.msg);
+    if (!m || m.webhook_id !== w.id) throw notFound('message', req.params.msg);
+    const attempts = m.attempts.map((a, i) => ({ id: `${m.id}.${i + 1}`, ...a })).reverse();
+    res.json(paginate(attempts, parseParams(req, pageParams), attemptView));
   });
 
   return router;

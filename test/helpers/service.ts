@@ -1,0 +1,116 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const cli = path.resolve('dist', 'cli.js');
+
+/** A `spout serve` process started by a test. */
+export interface SpoutProcess {
+  url: string;
+  uiUrl: string;
+  apiKey: string;
+  dataDir: string;
+  child: ChildProcess;
+  /** Output printed so far. */
+  output: () => string;
+  /** Calls /v1 with the key; `body` is sent as JSON. */
+  api: (method: string, route: string, body?: unknown, headers?: Record<string, string>) => Promise<{ status: number; json: any; headers: Headers }>;
+  /** SIGTERM and wait for exit; resolves the exit code. */
+  stop: () => Promise<number | null>;
+  /** SIGKILL and wait. */
+  kill: () => Promise<void>;
+}
+
+/** A fresh data dir under the OS temp folder. */
+export function tempDir(prefix = 'spout-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Starts the real `spout serve` on a free port and waits for its ready line. */
+export async function startSpout(options: { dataDir?: string; apiKey?: string; args?: string[] } = {}): Promise<SpoutProcess> {
+  const dataDir = options.dataDir ?? tempDir();
+  const apiKey = options.apiKey ?? 'test-key-123';
+  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--data-dir', dataDir, '--api-key', apiKey, ...(options.args ?? [])], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (c) => (out += c));
+  child.stderr!.on('data', (c) => (out += c));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const [url, uiUrl] = await new Promise<[string, string]>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`spout serve did not get ready:\n${out}`)), 15_000);
+    const check = () => {
+      const m = /Spout listening on (\S+)\nUI: (\S+)\n/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve([m[1] as string, m[2] as string]);
+      }
+    };
+    child.stdout!.on('data', check);
+    void exited.then((code) => reject(new Error(`spout serve exited (${code}):\n${out}`)));
+  });
+  const api: SpoutProcess['api'] = async (method, route, body, headers = {}) => {
+    const res = await fetch(url + route, {
+      method,
+      headers: { authorization: `Bearer ${apiKey}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let json: unknown = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = text;
+    }
+    return { status: res.status, json, headers: res.headers };
+  };
+  return {
+    url,
+    uiUrl,
+    apiKey,
+    dataDir,
+    child,
+    output: () => out,
+    api,
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+    kill: async () => {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/** Polls `check` until it returns a truthy value or `timeoutMs` passes. */
+export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs = 10_000, what = 'condition'): Promise<NonNullable<T>> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** An HTTP source component that emits each request's body (written for the tests). */
+export const ECHO_SOURCE = `
+export default {
+  name: "Request echo",
+  version: "0.1.0",
+  props: { http: { type: "$.interface.http" } },
+  async run(event) {
+    this.$emit({ method: event.method, path: event.path, body: event.body }, { summary: event.method + " " + event.path });
+  },
+};
+`;
+
+/** Deploys `code` and returns the source id and its endpoint URL. */
+export async function deploySource(spout: SpoutProcess, code = ECHO_SOURCE, extra: Record<string, unknown> = {}): Promise<{ id: string; endpoint: string }> {
+  const res = await spout.api('POST', '/v1/sources', { component_code: code, ...extra });
+  if (res.status !== 200) throw new Error(`deploy failed: ${res.status} ${JSON.stringify(res.json)}`);
+  const data = res.json.data as { id: string; configured_props: Record<string, { endpoint_url?: string }> };
+  return { id: data.id, endpoint: data.configured_props.http?.endpoint_url ?? '' };
+}
