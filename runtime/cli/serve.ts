@@ -13,6 +13,7 @@ Options:
   --data-dir DIR       where state is kept (env SPOUT_DATA_DIR; default ~/.config/spout)
   --api-key KEY        API key (env SPOUT_API_KEY; default: generated once into DATA_DIR/api-key)
   --retry-schedule S   seconds between delivery attempts, e.g. 1,2,5 (env SPOUT_RETRY_SCHEDULE)
+  --event-retention N  events kept per source (default 10000)
   -h, --help           show this help
 `;
 
@@ -26,6 +27,7 @@ export async function serve(argv: string[]): Promise<void> {
       'data-dir': { type: 'string' },
       'api-key': { type: 'string' },
       'retry-schedule': { type: 'string' },
+      'event-retention': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -48,7 +50,12 @@ export async function serve(argv: string[]): Promise<void> {
     throw new UsageError(`--retry-schedule: ${(err as Error).message}`);
   }
 
-  const service = await startService({ port, host, dataDir: values['data-dir'], apiKey: values['api-key'], retrySchedule });
+  const retention = values['event-retention'] === undefined ? undefined : Number(values['event-retention']);
+  if (retention !== undefined && (!Number.isInteger(retention) || retention < 1)) {
+    throw new UsageError(`--event-retention: "${values['event-retention']}" is not a positive whole number`);
+  }
+
+  const service = await startService({ port, host, dataDir: values['data-dir'], apiKey: values['api-key'], retrySchedule, eventRetention: retention });
   process.stdout.write(`Spout listening on ${service.url}\nUI: ${service.uiUrl}\n`);
 
   let signals = 0;

@@ -1,0 +1,26 @@
+// A closed-loop load generator, run as its own process so that it does not share a thread with
+// what it measures: `node --import tsx bench/load.ts URL CONCURRENCY DURATION_MS [BODY]`.
+import { Pool } from 'undici';
+
+const [url, concurrencyText, durationText, body = '{"bench":true}'] = process.argv.slice(2);
+const target = new URL(url as string);
+const concurrency = Number(concurrencyText);
+const until = Date.now() + Number(durationText);
+const pool = new Pool(target.origin, { connections: concurrency });
+let ok = 0;
+let failed = 0;
+
+async function worker(): Promise<void> {
+  while (Date.now() < until) {
+    const res = await pool.request({ method: 'POST', path: target.pathname + target.search, headers: { 'content-type': 'application/json' }, body });
+    await res.body.dump();
+    if (res.statusCode >= 200 && res.statusCode < 300) ok++;
+    else failed++;
+  }
+}
+
+const started = Date.now();
+await Promise.all(Array.from({ length: concurrency }, worker));
+const seconds = (Date.now() - started) / 1000;
+await pool.close();
+process.stdout.write(JSON.stringify({ ok, failed, seconds, perSecond: ok / seconds }) + '\n');

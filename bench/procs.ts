@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** Runs a command to completion and returns its stdout parsed as JSON. */
+export function runJson<T>(args: string[]): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as T) : reject(new Error(`${args.join(' ')} exited ${code}`))));
+  });
+}
+
+/** Starts a long-running child and resolves once it prints a line matching `ready`. */
+export function startChild(args: string[], ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout!.on('data', (c) => {
+      out += c;
+      const m = ready.exec(out);
+      if (m) resolve({ child, match: m });
+    });
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code} before ready:\n${out}`)));
+  });
+}
+
+/** Stops a child and waits for it. */
+export function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** A running `spout serve` for a benchmark. */
+export async function startSpout(extra: string[] = []) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spout-bench-'));
+  const key = 'bench-key';
+  const { child, match } = await startChild(['dist/cli.js', 'serve', '--port', '0', '--data-dir', dataDir, '--api-key', key, ...extra], /Spout listening on (\S+)\n/);
+  const url = match[1] as string;
+  const api = async (method: string, route: string, body?: unknown) => {
+    const res = await fetch(url + route, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await res.json()) as { data: any };
+    if (!res.ok) throw new Error(`${method} ${route}: ${JSON.stringify(json)}`);
+    return json.data;
+  };
+  return { child, url, api, dataDir };
+}
+
+/** An HTTP source that emits `?n=` events per request (1 by default); written for the benchmarks. */
+export const BENCH_SOURCE = `
+export default {
+  name: "Bench emitter",
+  version: "1.0.0",
+  props: { http: { type: "$.interface.http" } },
+  async run(event) {
+    const n = Number(event.query.n ?? 1);
+    for (let i = 0; i < n; i++) this.$emit({ i, body: event.body });
+  },
+};
+`;

@@ -1,0 +1,78 @@
+// `npm run bench`: each figure beside a bare baseline measured in the same run, as a ratio.
+import { BENCH_SOURCE, runJson, startChild, startSpout, stopChild } from './procs';
+
+const LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const INGEST_CONCURRENCY = 32;
+const DELIVERY_CONCURRENCY = 16; // the dispatcher's per-webhook concurrency
+const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 20_000);
+
+interface Load {
+  ok: number;
+  failed: number;
+  perSecond: number;
+}
+
+const load = (url: string, concurrency: number, ms = LOAD_SECONDS * 1000) =>
+  runJson<Load>(['--import', 'tsx', 'bench/load.ts', url, String(concurrency), String(ms)]);
+
+const fmt = (n: number) => n.toFixed(0).padStart(8);
+
+async function ingest(): Promise<void> {
+  const bare = await startChild(['--import', 'tsx', 'bench/bare-http.ts'], /listening (\d+)\n/);
+  const baseline = await load(`http://127.0.0.1:${bare.match[1]}/`, INGEST_CONCURRENCY);
+  await stopChild(bare.child);
+
+  const spout = await startSpout(['--event-retention', '200000']);
+  const source = await spout.api('POST', '/v1/sources', { component_code: BENCH_SOURCE });
+  const endpoint = source.configured_props.http.endpoint_url as string;
+  await load(endpoint, INGEST_CONCURRENCY, 1000); // warm-up
+  const empty = await load(endpoint, INGEST_CONCURRENCY);
+
+  // Fill the store to 100 000 events, then measure again with the same load.
+  const before = (await spout.api('GET', `/v1/sources/${source.id}`)) && 0;
+  const stored = await fetch(`${spout.url}/v1/sources/${source.id}/event_summaries?limit=1`, { headers: { authorization: 'Bearer bench-key' } }).then((r) => r.json() as Promise<{ page_info: { total_count: number } }>);
+  let total = stored.page_info.total_count + before;
+  while (total < 100_000) {
+    const n = Math.min(1000, 100_000 - total);
+    await fetch(`${endpoint}?n=${n}`, { method: 'POST', body: '{}' });
+    total += n;
+  }
+  const full = await load(endpoint, INGEST_CONCURRENCY);
+  await stopChild(spout.child);
+
+  console.log(`\nIngest: POST to an HTTP source that emits each request durably (concurrency ${INGEST_CONCURRENCY}, ${LOAD_SECONDS} s)`);
+  console.log(`  bare node:http responder       ${fmt(baseline.perSecond)} req/s`);
+  console.log(`  spout, ${String(empty.ok + 1000).padStart(6)}+ events stored  ${fmt(empty.perSecond)} req/s   ratio ${(empty.perSecond / baseline.perSecond).toFixed(2)} (target >= 0.25)`);
+  console.log(`  spout, ${String(total).padStart(6)}+ events stored  ${fmt(full.perSecond)} req/s   ratio ${(full.perSecond / baseline.perSecond).toFixed(2)}`);
+  console.log(`  cost of an emit with 100k stored vs. near-empty store: ${(empty.perSecond / full.perSecond).toFixed(2)}x`);
+  if (empty.failed || full.failed) console.log(`  (non-2xx answers: ${empty.failed + full.failed})`);
+}
+
+async function delivery(): Promise<void> {
+  const receiver = await startChild(['--import', 'tsx', 'bench/receiver.ts'], /listening (\d+)\n/);
+  const base = `http://127.0.0.1:${receiver.match[1]}`;
+  const baseline = await load(`${base}/hook`, DELIVERY_CONCURRENCY);
+  const count = async () => Number(await fetch(`${base}/count`).then((r) => r.text()));
+
+  const spout = await startSpout();
+  const source = await spout.api('POST', '/v1/sources', { component_code: BENCH_SOURCE });
+  const endpoint = source.configured_props.http.endpoint_url as string;
+  const hook = await spout.api('POST', '/v1/webhooks', { url: `${base}/hook` });
+  await spout.api('POST', '/v1/subscriptions', { emitter_id: source.id, listener_id: hook.id });
+
+  const start = await count();
+  const started = performance.now();
+  for (let sent = 0; sent < DELIVERIES; sent += 1000) await fetch(`${endpoint}?n=${Math.min(1000, DELIVERIES - sent)}`, { method: 'POST', body: '{"x":1}' });
+  while ((await count()) - start < DELIVERIES) await new Promise((r) => setTimeout(r, 20));
+  const seconds = (performance.now() - started) / 1000;
+  const perSecond = DELIVERIES / seconds;
+  await stopChild(spout.child);
+  await stopChild(receiver.child);
+
+  console.log(`\nDelivery: ${DELIVERIES} events from emit to a local receiver (concurrency ${DELIVERY_CONCURRENCY})`);
+  console.log(`  bare undici POST loop          ${fmt(baseline.perSecond)} req/s`);
+  console.log(`  spout emit -> signed delivery  ${fmt(perSecond)} deliveries/s   ratio ${(perSecond / baseline.perSecond).toFixed(2)} (target >= 0.5)`);
+}
+
+await ingest();
+await delivery();
