@@ -8,6 +8,7 @@ import { DEFAULT_RETRY_SCHEDULE, isLoopbackHost, resolveApiKey, resolveDataDir }
 import { DeliveryService } from './delivery/delivery-service';
 import { Emission } from './events/emission';
 import { EventStore } from './events/event-store';
+import { ENDPOINT_PREFIX, httpInterfaceHandler } from './interfaces/http';
 import { LogStore } from './events/log-store';
 import { SourceManager } from './sources/source-manager';
 import { openMetadata } from './store/metadata';
@@ -29,6 +30,9 @@ export interface ServiceOptions {
   /** Per-run limit of component code. Default 60 s. */
   runTimeoutMs?: number;
 }
+
+/** Largest request body an HTTP interface endpoint accepts. */
+const HTTP_BODY_LIMIT = 5 * 1024 * 1024;
 
 /** A running Spout service. */
 export interface RunningService {
@@ -80,8 +84,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const allowedHosts = new Set(['127.0.0.1', 'localhost', '[::1]', displayHost.toLowerCase()]);
   if (!isLoopbackHost(host) && host !== '0.0.0.0' && host !== '::') allowedHosts.add(host.toLowerCase());
   const auth: AuthConfig = { apiKey, allowedHosts, port: () => port };
-  const app = createApp({ metadata, sources, events, logs, delivery, secrets, auth, endpointUrl, httpBodyLimit: 5 * 1024 * 1024 });
-  const server = http.createServer(app);
+  const app = createApp({ metadata, sources, events, logs, delivery, secrets, auth, endpointUrl });
+  const endpoints = httpInterfaceHandler(sources, HTTP_BODY_LIMIT);
+  const server = http.createServer((req, res) => (req.url?.startsWith(ENDPOINT_PREFIX) ? void endpoints(req, res) : app(req, res)));
   server.keepAliveTimeout = 65_000;
 
   await new Promise<void>((resolve, reject) => {

@@ -16,6 +16,4 @@ export interface ApiContext {
   secrets: SecretBox;
   auth: AuthConfig;
   endpointUrl: (endpointId: string) => string;
-  /** The UI's page body limit for HTTP interface requests, in bytes. */
-  httpBodyLimit: number;
 }

@@ -1,5 +1,4 @@
 import express, { type Express } from 'express';
-import { httpInterfaceRoutes } from '../interfaces/http';
 import { hostGuard, requireAuth } from './auth';
 import type { ApiContext } from './context';
 import { errorHandler, notFound } from './problem';
@@ -10,15 +9,14 @@ import { webhookRoutes } from './routes/webhooks';
 import { uiRoutes } from './ui';
 
 /**
- * The one HTTP app of the service: HTTP interface endpoints under `/e` (open to anyone, as a
- * public endpoint is), then the /v1 API, SSE and the UI, all behind the Host check and the key.
+ * The HTTP app of the service: the /v1 API, SSE and the UI, all behind the Host check and the
+ * key. (HTTP interface endpoints under `/e/` are served before it, see interfaces/http.)
  */
 export function createApp(ctx: ApiContext): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
 
-  app.use('/e', httpInterfaceRoutes(ctx.sources, ctx.httpBodyLimit));
   app.use(hostGuard(ctx.auth));
 
   const v1 = express.Router();

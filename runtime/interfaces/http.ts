@@ -1,7 +1,8 @@
-import express, { Router, type Request, type Response } from 'express';
-import type { SourceManager } from '../sources/source-manager';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES } from 'node:http';
+import querystring from 'node:querystring';
+import { QueueFullError, type SourceManager } from '../sources/source-manager';
 import type { HttpResponsePayload } from '../sandbox/protocol';
-import { sendProblem } from '../api/problem';
 
 /** The event a `$.interface.http` source receives (spec 2.9). */
 export interface HttpEvent {
@@ -13,16 +14,19 @@ export interface HttpEvent {
   body: unknown;
 }
 
-const CORS = {
+/** Path prefix of HTTP interface endpoints. */
+export const ENDPOINT_PREFIX = '/e/';
+
+const CORS: Record<string, string> = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS',
   'access-control-max-age': '86400',
 };
 
-function parseBody(req: Request, raw: Buffer): unknown {
+function parseBody(contentType: string, raw: Buffer): unknown {
   if (raw.length === 0) return undefined;
   const text = raw.toString('utf8');
-  const type = (req.headers['content-type'] ?? '').toLowerCase();
+  const type = contentType.toLowerCase();
   if (type.includes('json')) {
     try {
       return JSON.parse(text);
@@ -30,60 +34,95 @@ function parseBody(req: Request, raw: Buffer): unknown {
       return text;
     }
   }
-  if (type.startsWith('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
+  if (type.startsWith('application/x-www-form-urlencoded')) return { ...querystring.parse(text) };
   return text;
 }
 
-function sendResponse(res: Response, r: HttpResponsePayload): void {
-  res.status(r.status);
-  for (const [k, v] of Object.entries(r.headers)) res.setHeader(k, v);
+function answer(res: ServerResponse, status: number, body: unknown, type = 'application/json'): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { ...CORS, 'content-type': type });
+  res.end(JSON.stringify(body));
+}
+
+/** Same shape as the API's problem responses. */
+function problem(res: ServerResponse, status: number, detail: string): void {
+  answer(res, status, { type: 'about:blank', title: STATUS_CODES[status], status, detail, error: detail }, 'application/problem+json');
+}
+
+function sendResponse(res: ServerResponse, r: HttpResponsePayload): void {
+  res.writeHead(r.status, { ...CORS, ...r.headers });
   res.end(r.body === null ? undefined : typeof r.body === 'string' ? r.body : Buffer.from(r.body));
 }
 
-/**
- * HTTP interface endpoints `/e/{endpoint_id}[/sub/path]`: any method, answered once the run has
- * ended and what it emitted is stored, or by the component itself with `respond()`.
- */
-export function httpInterfaceRoutes(sources: SourceManager, bodyLimit: number): Router {
-  const router = Router();
-  router.use(express.raw({ type: () => true, limit: bodyLimit }));
-
-  const handle = async (req: Request, res: Response) => {
-    res.set(CORS);
-    const endpointId = String(req.params.endpointId);
-    const target = sources.byEndpoint(endpointId);
-    if (!target || !target.source.active) {
-      return sendProblem(res, 404, `no active source has the endpoint ${endpointId}`);
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > limit) {
+      req.resume();
+      return resolve(null);
     }
-    if (req.method === 'OPTIONS') {
-      res.set('access-control-allow-headers', req.headers['access-control-request-headers'] ?? '*');
-      return res.status(204).end();
-    }
-    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const rest = (req.params as Record<string, string[] | string | undefined>).rest;
-    const event: HttpEvent = {
-      method: req.method,
-      path: '/' + (Array.isArray(rest) ? rest.join('/') : (rest ?? '')),
-      query: req.query as Record<string, unknown>,
-      headers: req.headers,
-      bodyRaw: raw.toString('utf8'),
-      body: parseBody(req, raw),
-    };
-    let responded = false;
-    const result = await sources.invoke(target.source, event, (r) => {
-      if (responded || res.headersSent) return;
-      responded = true;
-      sendResponse(res, r);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.destroy();
+        resolve(null);
+      } else chunks.push(chunk);
     });
-    if (responded || res.headersSent) return;
-    if (target.customResponse) {
-      const why = result.error ? `its run failed: ${result.error.message}` : 'its run ended without calling respond()';
-      return sendProblem(res, 502, `the source did not respond: ${why}`);
-    }
-    res.status(200).json({ success: true });
-  };
+    req.on('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
 
-  router.all('/:endpointId', handle);
-  router.all('/:endpointId/*rest', handle);
-  return router;
+/**
+ * HTTP interface endpoints `/e/{endpoint_id}[/sub/path]`: any method and any Host (they are meant
+ * to be called from anywhere, tunnels included), answered once the run has ended and what it
+ * emitted is stored, or by the component itself with `respond()`. Served by plain node:http: this
+ * is the ingest path, and a router adds nothing here but cost.
+ */
+export function httpInterfaceHandler(sources: SourceManager, bodyLimit: number) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    try {
+      const url = req.url ?? '/';
+      const queryAt = url.indexOf('?');
+      const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
+      const rest = pathname.slice(ENDPOINT_PREFIX.length);
+      const slash = rest.indexOf('/');
+      const endpointId = decodeURIComponent(slash === -1 ? rest : rest.slice(0, slash));
+      const target = sources.byEndpoint(endpointId);
+      if (!target || !target.source.active) return problem(res, 404, `no active source has the endpoint ${endpointId}`);
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, { ...CORS, 'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '*' });
+        return void res.end();
+      }
+      const raw = await readBody(req, bodyLimit);
+      if (raw === null) return problem(res, 413, `the request body is over the ${Math.round(bodyLimit / 1024 / 1024)} MB limit`);
+      const event: HttpEvent = {
+        method: req.method ?? 'GET',
+        path: slash === -1 ? '/' : decodeURIComponent(rest.slice(slash)),
+        query: queryAt === -1 ? {} : { ...querystring.parse(url.slice(queryAt + 1)) },
+        headers: req.headers,
+        bodyRaw: raw.toString('utf8'),
+        body: parseBody(req.headers['content-type'] ?? '', raw),
+      };
+      let responded = false;
+      const result = await sources.invoke(target.source, event, (r) => {
+        if (responded || res.headersSent) return;
+        responded = true;
+        sendResponse(res, r);
+      });
+      if (responded || res.headersSent) return;
+      if (target.customResponse) {
+        const why = result.error ? `its run failed: ${result.error.message}` : 'its run ended without calling respond()';
+        return problem(res, 502, `the source did not respond: ${why}`);
+      }
+      answer(res, 200, { success: true });
+    } catch (err) {
+      if (err instanceof QueueFullError) return problem(res, 429, err.message);
+      if (err instanceof URIError) return problem(res, 400, 'the request path is not valid percent-encoding');
+      console.error(err);
+      problem(res, 500, 'internal error; the service log has the details');
+    }
+  };
 }

@@ -28,7 +28,7 @@ export interface SandboxOptions {
   timeoutMs: number;
   /** Heap limit of the worker. */
   memoryMb: number;
-  /** Most invocations waiting for their turn; more are refused. */
+  /** Most invocations waiting or running; more are refused. */
   maxQueue: number;
   onLog: (log: SandboxLog) => void;
   /** Emits made outside any invocation (after a run ended). */
@@ -45,25 +45,32 @@ export interface InvocationResult {
 /** Thrown when a source's queue of waiting invocations is full. */
 export class QueueFullError extends Error {}
 
-interface Running {
-  invocationId: string;
+interface Pending {
+  message: HostMessage & { type: 'invoke' };
   resolve: (result: InvocationResult) => void;
   onRespond?: (response: HttpResponsePayload) => void;
-  timer: NodeJS.Timeout;
+  posted: boolean;
 }
 
 /**
- * One component's worker thread. Invocations run one at a time in arrival order. A worker that
- * dies (timeout, out of memory, `process.exit`) is replaced on the next invocation and
- * reconfigured with the same context; the service never shares a thread with component code.
+ * One component's worker thread. Invocations are posted to the worker as they come and it runs
+ * them one at a time in arrival order, so the service's event loop is not on the path between
+ * two runs. The oldest unfinished invocation is the running one and carries the timeout. A worker
+ * that dies (timeout, out of memory, `process.exit`) fails the running invocation only: a new
+ * worker is started, configured with the same context, and given the ones still waiting.
  */
 export class Sandbox {
   private worker: Worker | null = null;
+  private spawning: Promise<void> | null = null;
   private context: SandboxContext | null = null;
-  private running: Running | null = null;
-  private tail: Promise<unknown> = Promise.resolve();
-  private waiting = 0;
+  /** Unfinished invocations in arrival order; the first is running. */
+  private readonly pending = new Map<string, Pending>();
+  private timer: NodeJS.Timeout | null = null;
+  private timedId: string | null = null;
   private closed = false;
+  private onDrained: (() => void) | null = null;
+  private readonly idPrefix = newId('inv', 8);
+  private seq = 0;
 
   private constructor(private readonly options: SandboxOptions) {}
 
@@ -74,65 +81,89 @@ export class Sandbox {
     return { sandbox, description };
   }
 
-  /** Sets the values `this` exposes to the component for later invocations. */
+  /** Sets the values `this` exposes to the component for invocations made from now on. */
   configure(context: SandboxContext): void {
     this.context = context;
-    this.send({ type: 'configure', context });
+    this.worker?.postMessage({ type: 'configure', context } satisfies HostMessage);
   }
 
   /** Queues an invocation; `onRespond` receives a `respond()` made during it. */
   invoke(target: InvocationTarget, onRespond?: (response: HttpResponsePayload) => void): Promise<InvocationResult> {
     if (this.closed) return Promise.reject(new Error('the source is being removed'));
-    if (this.waiting >= this.options.maxQueue) {
+    if (this.pending.size >= this.options.maxQueue) {
       return Promise.reject(new QueueFullError(`more than ${this.options.maxQueue} invocations are waiting; try again shortly`));
     }
-    this.waiting++;
-    const result = this.tail.then(() => {
-      this.waiting--;
-      return this.start(target, onRespond);
+    const invocationId = `${this.idPrefix}${(this.seq++).toString(36)}`;
+    return new Promise<InvocationResult>((resolve) => {
+      this.pending.set(invocationId, { message: { type: 'invoke', invocationId, target }, resolve, onRespond, posted: false });
+      this.postPending();
     });
-    this.tail = result.catch(() => undefined);
-    return result;
   }
 
-  /** Stops the worker once queued invocations have finished. */
+  /** Refuses new invocations, waits for queued ones to finish, and stops the worker. */
   async close(): Promise<void> {
     this.closed = true;
-    await this.tail;
+    if (this.pending.size > 0) await new Promise<void>((resolve) => (this.onDrained = resolve));
     await this.worker?.terminate();
     this.worker = null;
   }
 
-  private async start(target: InvocationTarget, onRespond?: (r: HttpResponsePayload) => void): Promise<InvocationResult> {
+  /** Posts invocations the current worker has not been given; starts one if there is none. */
+  private postPending(): void {
     if (!this.worker) {
-      await this.spawn();
-      if (this.context) this.send({ type: 'configure', context: this.context });
+      this.spawning ??= this.spawn().then(
+        () => {
+          this.spawning = null;
+          if (this.context) this.configure(this.context);
+          this.postPending();
+        },
+        (err: Error) => {
+          this.spawning = null;
+          for (const [id] of this.pending) this.finish(id, { name: 'Error', message: `the component could not be loaded: ${err.message}` }, []);
+        },
+      );
+      return;
     }
-    const invocationId = newId('inv', 12);
-    return new Promise<InvocationResult>((resolve) => {
-      const timer = setTimeout(() => {
-        this.fail(`timed out after ${Math.round(this.options.timeoutMs / 1000)} s; the run was stopped`);
-      }, this.options.timeoutMs);
-      this.running = { invocationId, resolve, onRespond, timer };
-      this.send({ type: 'invoke', invocationId, target });
-    });
+    for (const p of this.pending.values()) {
+      if (p.posted) continue;
+      p.posted = true;
+      this.worker.postMessage(p.message);
+    }
+    this.armTimeout();
   }
 
-  private send(message: HostMessage): void {
-    this.worker?.postMessage(message);
+  /** Keeps the timeout on the oldest unfinished invocation, which is the one running. */
+  private armTimeout(): void {
+    const head = this.worker ? (this.pending.keys().next().value as string | undefined) : undefined;
+    if ((head ?? null) === this.timedId) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.timedId = head ?? null;
+    if (!head) return;
+    this.timer = setTimeout(() => this.fail(`timed out after ${Math.round(this.options.timeoutMs / 1000)} s; the run was stopped`), this.options.timeoutMs);
   }
 
-  /** Ends the running invocation with an error and discards its worker. */
+  /** Ends the running invocation with an error, discards its worker and hands the rest to a new one. */
   private fail(message: string): void {
-    const running = this.running;
     const worker = this.worker;
+    const head = this.pending.keys().next().value as string | undefined;
     this.worker = null;
     void worker?.terminate();
-    if (!running) return;
-    this.running = null;
-    clearTimeout(running.timer);
-    this.options.onLog({ invocationId: running.invocationId, level: 'error', message });
-    running.resolve({ invocationId: running.invocationId, error: { name: 'Error', message }, emits: [] });
+    for (const p of this.pending.values()) p.posted = false;
+    if (head) {
+      this.options.onLog({ invocationId: head, level: 'error', message });
+      this.finish(head, { name: 'Error', message }, []);
+    }
+    if (this.pending.size > 0) this.postPending();
+  }
+
+  private finish(invocationId: string, error: SerializedError | null, emits: EmitPayload[]): void {
+    const p = this.pending.get(invocationId);
+    if (!p) return;
+    this.pending.delete(invocationId);
+    p.resolve({ invocationId, error, emits });
+    this.armTimeout();
+    if (this.pending.size === 0) this.onDrained?.();
   }
 
   private spawn(): Promise<ComponentDescription> {
@@ -143,13 +174,13 @@ export class Sandbox {
       stdout: false,
       stderr: false,
     });
-    this.worker = worker;
     return new Promise<ComponentDescription>((resolve, reject) => {
       let loaded = false;
       worker.on('message', (message: WorkerMessage) => {
         switch (message.type) {
           case 'loaded':
             loaded = true;
+            this.worker = worker;
             resolve(message.description);
             break;
           case 'load-failed':
@@ -160,7 +191,7 @@ export class Sandbox {
             this.finish(message.invocationId, message.error, message.emits);
             break;
           case 'respond':
-            if (this.running?.invocationId === message.invocationId) this.running.onRespond?.(message.response);
+            this.pending.get(message.invocationId)?.onRespond?.(message.response);
             break;
           case 'emits':
             this.options.onStrayEmits(message.emits);
@@ -176,16 +207,8 @@ export class Sandbox {
       });
       worker.on('exit', (code) => {
         if (!loaded) reject(new Error(`the component's worker exited (code ${code}) while loading`));
-        else if (this.worker === worker) this.fail(`the component's worker exited with code ${code} (process.exit?)`);
+        else if (this.worker === worker && !this.closed) this.fail(`the component's worker exited with code ${code} (process.exit?)`);
       });
     });
-  }
-
-  private finish(invocationId: string, error: SerializedError | null, emits: EmitPayload[]): void {
-    const running = this.running;
-    if (!running || running.invocationId !== invocationId) return;
-    this.running = null;
-    clearTimeout(running.timer);
-    running.resolve({ invocationId, error, emits });
   }
 }

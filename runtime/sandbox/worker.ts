@@ -196,9 +196,21 @@ function main(): void {
     post({ type: 'load-failed', error: serializeError(err) });
     return;
   }
+  // Messages are handled strictly in order, one invocation at a time: a `configure` posted after
+  // an invocation applies only to the ones after it.
+  const queue: HostMessage[] = [];
+  let busy = false;
+  const drain = async () => {
+    busy = true;
+    for (let message = queue.shift(); message; message = queue.shift()) {
+      if (message.type === 'configure') instance = buildInstance(def, message.context);
+      else await invoke(def, message.invocationId, message.target);
+    }
+    busy = false;
+  };
   port.on('message', (message: HostMessage) => {
-    if (message.type === 'configure') instance = buildInstance(def, message.context);
-    else void invoke(def, message.invocationId, message.target);
+    queue.push(message);
+    if (!busy) void drain();
   });
 }
 

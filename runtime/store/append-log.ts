@@ -8,15 +8,22 @@ interface Pending {
   reject: (err: Error) => void;
 }
 
+/** At most this many fdatasync calls overlap; each covers every write made before it. */
+const MAX_SYNCS = 2;
+
 /**
  * An append-only file of JSON lines with group commit: appends made in the same tick are written
- * with one write and made durable with one fdatasync, and each append resolves only once its line
- * is on disk. A torn last line (a crash mid-write) is ignored when the file is read back.
+ * together and made durable with one fdatasync, and each append resolves only once its lines are
+ * on disk. Writes are synchronous (small appends to the page cache) so lines keep their order;
+ * the syncs run off the event loop and overlap, so a batch never waits for a whole earlier sync.
+ * A torn last line (a crash mid-write) is dropped when the file is read back.
  */
 export class AppendLog<T> {
   private fd: number;
   private queue: Pending[] = [];
-  private flushing: Promise<void> | null = null;
+  private readonly syncs = new Set<Promise<void>>();
+  /** Set while compaction swaps the file: appends wait. */
+  private rewriting: Promise<void> | null = null;
   private scheduled = false;
   private lines: number;
 
@@ -85,12 +92,12 @@ export class AppendLog<T> {
    * made while the new file is written wait and land after it.
    */
   async rewrite(snapshot: () => string[]): Promise<void> {
-    for (;;) {
-      await this.drain();
-      if (!this.flushing && this.queue.length === 0) break;
-    }
+    while (this.rewriting) await this.rewriting;
+    await this.drain();
+    this.flush(); // anything queued since the drain goes to the old file first
+    await Promise.all(this.syncs);
     const lines = snapshot();
-    const work = (async () => {
+    this.rewriting = (async () => {
       const tmp = `${this.file}.tmp`;
       const handle = await fsp.open(tmp, 'w', 0o600);
       try {
@@ -103,19 +110,19 @@ export class AppendLog<T> {
       fs.closeSync(this.fd);
       this.fd = fs.openSync(this.file, 'a', 0o600);
       this.lines = lines.length + this.queue.reduce((n, p) => n + p.count, 0);
-    })();
-    this.flushing = work.finally(() => {
-      this.flushing = null;
+    })().finally(() => {
+      this.rewriting = null;
       if (this.queue.length > 0) this.schedule();
     });
-    await this.flushing;
+    await this.rewriting;
   }
 
   /** Waits for every queued append to be durable. */
   async drain(): Promise<void> {
-    while (this.flushing || this.queue.length > 0) {
-      if (this.flushing) await this.flushing;
-      else await this.flush();
+    while (this.rewriting || this.queue.length > 0 || this.syncs.size > 0) {
+      if (this.rewriting) await this.rewriting;
+      else if (this.queue.length > 0 && this.syncs.size < MAX_SYNCS) this.flush();
+      else await Promise.race(this.syncs);
     }
   }
 
@@ -126,41 +133,39 @@ export class AppendLog<T> {
   }
 
   private schedule(): void {
-    if (this.scheduled || this.flushing) return;
+    if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      void this.flush();
+      this.flush();
     });
   }
 
-  private flush(): Promise<void> {
-    if (this.flushing) return this.flushing;
+  /** Writes the queued lines and starts their sync; with too many syncs under way, waits for one. */
+  private flush(): void {
+    if (this.rewriting || this.queue.length === 0 || this.syncs.size >= MAX_SYNCS) return;
     const batch = this.queue;
     this.queue = [];
-    if (batch.length === 0) return Promise.resolve();
-    this.flushing = (async () => {
-      try {
-        const buffer = Buffer.from(batch.map((p) => p.line).join(''));
-        await writeAll(this.fd, buffer);
-        await new Promise<void>((resolve, reject) => fs.fdatasync(this.fd, (err) => (err ? reject(err) : resolve())));
-        for (const p of batch) p.resolve();
-      } catch (err) {
-        for (const p of batch) p.reject(err as Error);
-      } finally {
-        this.flushing = null;
-        if (this.queue.length > 0) this.schedule();
-      }
-    })();
-    return this.flushing;
+    try {
+      writeAllSync(this.fd, Buffer.from(batch.map((p) => p.line).join('')));
+    } catch (err) {
+      for (const p of batch) p.reject(err as Error);
+      return;
+    }
+    const sync = new Promise<void>((resolve) => {
+      fs.fdatasync(this.fd, (err) => {
+        for (const p of batch) if (err) p.reject(err);
+        else p.resolve();
+        resolve();
+      });
+    }).finally(() => {
+      this.syncs.delete(sync);
+      if (this.queue.length > 0) this.schedule();
+    });
+    this.syncs.add(sync);
   }
 }
 
-async function writeAll(fd: number, buffer: Buffer): Promise<void> {
-  let offset = 0;
-  while (offset < buffer.length) {
-    offset += await new Promise<number>((resolve, reject) =>
-      fs.write(fd, buffer, offset, buffer.length - offset, null, (err, written) => (err ? reject(err) : resolve(written))),
-    );
-  }
+function writeAllSync(fd: number, buffer: Buffer): void {
+  for (let offset = 0; offset < buffer.length; ) offset += fs.writeSync(fd, buffer, offset, buffer.length - offset);
 }

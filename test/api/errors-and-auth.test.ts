@@ -21,7 +21,7 @@ describe('/v1 guard rails', () => {
   it('answers 401 without the key or with a wrong one', async () => {
     const none = await fetch(`${spout.url}/v1/users/me/webhooks`);
     assert.equal(none.status, 401);
-    assert.equal((await none.json()).status, 401);
+    assert.equal(((await none.json()) as { status: number }).status, 401);
     assertProblem(await spout.api('GET', '/v1/users/me/webhooks', undefined, { authorization: 'Bearer wrong' }), 401);
     assert.equal((await fetch(`${spout.url}/sse/dc/dc_x/emits`)).status, 401);
   });
