@@ -55,6 +55,14 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const secrets = SecretBox.open(dataDir);
   const metadata = await openMetadata(dataDir);
 
+  // Decrypting a signing secret for every attempt would cost more than the signature itself.
+  const opened = new Map<string, string>();
+  const openSecret = (sealed: string) => {
+    let secret = opened.get(sealed);
+    if (secret === undefined) opened.set(sealed, (secret = secrets.open(sealed)));
+    return secret;
+  };
+
   let port = options.port ?? 7620;
   const displayHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   const baseUrl = () => `http://${displayHost}:${port}`;
@@ -68,7 +76,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     timeoutMs: options.deliveryTimeoutMs ?? 15_000,
     webhook: (id) => {
       const w = metadata.data.webhooks.find((x) => x.id === id);
-      return w && { url: w.url, active: w.active, secret: secrets.open(w.sealed_secret) };
+      return w && { url: w.url, active: w.active, secret: openSecret(w.sealed_secret) };
     },
   });
   const emission = new Emission(events, delivery, () => metadata.data.subscriptions);

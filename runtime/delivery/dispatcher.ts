@@ -57,13 +57,36 @@ class DueQueue {
   }
 }
 
+/** A FIFO of message ids with O(1) take, unlike Array#shift on long backlogs. */
+class IdQueue {
+  private items: string[] = [];
+  private head = 0;
+
+  get size(): number {
+    return this.items.length - this.head;
+  }
+
+  push(id: string): void {
+    this.items.push(id);
+  }
+
+  take(): string | undefined {
+    const id = this.items[this.head++];
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return id;
+  }
+}
+
 /**
  * Sends outbox messages to their webhooks: each message on its own schedule, each webhook with its
  * own concurrency limit, so a failing message or a hanging receiver never holds up the others.
  */
 export class Dispatcher {
   private readonly due = new DueQueue();
-  private readonly ready = new Map<string, string[]>();
+  private readonly ready = new Map<string, IdQueue>();
   private readonly inFlight = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private timerAt = Infinity;
@@ -109,9 +132,9 @@ export class Dispatcher {
   }
 
   private makeReady(m: Message): void {
-    const queue = this.ready.get(m.webhook_id) ?? [];
+    let queue = this.ready.get(m.webhook_id);
+    if (!queue) this.ready.set(m.webhook_id, (queue = new IdQueue()));
     queue.push(m.id);
-    this.ready.set(m.webhook_id, queue);
     this.pump(m.webhook_id);
   }
 
@@ -145,8 +168,8 @@ export class Dispatcher {
       return;
     }
     if (!target.active) return; // kept queued until the webhook is enabled again
-    while (queue.length > 0 && (this.inFlight.get(webhookId) ?? 0) < this.options.concurrencyPerWebhook) {
-      const m = this.outbox.messages.get(queue.shift() as string);
+    while (queue.size > 0 && (this.inFlight.get(webhookId) ?? 0) < this.options.concurrencyPerWebhook) {
+      const m = this.outbox.messages.get(queue.take() as string);
       if (!m || m.status === 'delivered' || m.status === 'failed') continue;
       this.inFlight.set(webhookId, (this.inFlight.get(webhookId) ?? 0) + 1);
       const work = this.attempt(m, target)
@@ -158,7 +181,7 @@ export class Dispatcher {
         });
       this.active.add(work);
     }
-    if (queue.length === 0) this.ready.delete(webhookId);
+    if (queue.size === 0) this.ready.delete(webhookId);
   }
 
   private async attempt(m: Message, target: WebhookTarget): Promise<void> {
@@ -180,12 +203,12 @@ export class Dispatcher {
     const ok = outcome.status_code !== null && outcome.status_code >= 200 && outcome.status_code < 300;
     const attempt = { ...outcome, trigger: 'scheduled' as const, created_at };
     if (ok) {
-      await this.outbox.recordAttempt(m, attempt, 'delivered', null);
+      this.outbox.recordAttempt(m, attempt, 'delivered', null);
       return;
     }
     const delay = nextRetryDelayMs(this.options.retrySchedule, m.attempts.length + 1);
     const next = delay === null ? null : Date.now() + delay;
-    await this.outbox.recordAttempt(m, attempt, next === null ? 'failed' : 'failing', next);
+    this.outbox.recordAttempt(m, attempt, next === null ? 'failed' : 'failing', next);
     if (next !== null && !this.stopped) this.schedule(m, next);
   }
 }

@@ -27,7 +27,8 @@ export class HttpSender {
         headers,
         body,
         dispatcher: this.agent,
-        signal: AbortSignal.timeout(this.timeoutMs),
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
       });
       const chunks: Buffer[] = [];
       let size = 0;
@@ -39,8 +40,8 @@ export class HttpSender {
       return { status_code: res.statusCode, duration_ms: elapsed(), response_body: text, error: null };
     } catch (err) {
       const e = err as Error & { code?: string; cause?: { code?: string; message?: string } };
-      const message =
-        e.name === 'TimeoutError' || e.name === 'AbortError'
+      const timedOut = e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT';
+      const message = timedOut
           ? `no response within ${this.timeoutMs / 1000} s`
           : [e.code ?? e.cause?.code, e.cause?.message ?? e.message].filter(Boolean).join(': ');
       return { status_code: null, duration_ms: elapsed(), response_body: null, error: message };

@@ -88,12 +88,18 @@ export class Outbox {
     return created;
   }
 
-  /** Records an attempt and the state it leaves the message in. */
-  async recordAttempt(message: Message, attempt: Attempt, status: MessageStatus, next: number | null): Promise<void> {
+  /**
+   * Records an attempt and the state it leaves the message in. Not awaited by the sender: if the
+   * service dies before the line is on disk, the message is simply sent again after restart
+   * (at least once), which costs less than holding a delivery slot for every sync.
+   */
+  recordAttempt(message: Message, attempt: Attempt, status: MessageStatus, next: number | null): void {
     message.attempts.push(attempt);
     message.status = status;
     message.next_attempt_at = next;
-    await this.log.appendLines([attemptLine(message.id, attempt, status, next)]);
+    this.log.appendLines([attemptLine(message.id, attempt, status, next)], { sync: false }).catch((err: Error) => {
+      console.error(`recording an attempt of ${message.id} failed: ${err.message}`);
+    });
     this.maybeCompact();
   }
 

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 
 const PREFIX = 'whsec_';
 
@@ -9,7 +9,19 @@ export function newSigningSecret(): string {
 
 /** The `webhook-signature` value for one message: `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`. */
 export function signMessage(secret: string, messageId: string, timestampSec: number, body: string): string {
-  const key = Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, 'base64');
-  const mac = createHmac('sha256', key).update(`${messageId}.${timestampSec}.${body}`).digest('base64');
+  const mac = createHmac('sha256', signingKey(secret)).update(`${messageId}.${timestampSec}.${body}`).digest('base64');
   return `v1,${mac}`;
+}
+
+// Decoded keys by secret: every delivery signs, and decoding the secret each time is wasted work.
+const keys = new Map<string, KeyObject>();
+
+function signingKey(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size > 1000) keys.clear();
+    key = createSecretKey(Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, 'base64'));
+    keys.set(secret, key);
+  }
+  return key;
 }

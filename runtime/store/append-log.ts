@@ -4,6 +4,8 @@ import fsp from 'node:fs/promises';
 interface Pending {
   line: string;
   count: number;
+  /** False for lines whose loss in a power cut is harmless: they are written but not synced. */
+  sync: boolean;
   resolve: () => void;
   reject: (err: Error) => void;
 }
@@ -75,13 +77,17 @@ export class AppendLog<T> {
     return this.appendLines(records.map((r) => JSON.stringify(r)));
   }
 
-  /** Appends lines already serialised as JSON (each must be one `T` without newlines). */
-  appendLines(lines: string[]): Promise<void> {
+  /**
+   * Appends lines already serialised as JSON (each must be one `T` without newlines). With
+   * `sync: false` the lines are written in order but the promise does not wait for a disk sync
+   * (a later synced append, or the OS, flushes them); a process crash still keeps them.
+   */
+  appendLines(lines: string[], { sync = true }: { sync?: boolean } = {}): Promise<void> {
     if (lines.length === 0) return Promise.resolve();
     const line = lines.join('\n') + '\n';
     this.lines += lines.length;
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ line, count: lines.length, resolve, reject });
+      this.queue.push({ line, count: lines.length, sync, resolve, reject });
       this.schedule();
     });
   }
@@ -152,9 +158,12 @@ export class AppendLog<T> {
       for (const p of batch) p.reject(err as Error);
       return;
     }
+    const durable = batch.filter((p) => p.sync);
+    for (const p of batch) if (!p.sync) p.resolve();
+    if (durable.length === 0) return;
     const sync = new Promise<void>((resolve) => {
       fs.fdatasync(this.fd, (err) => {
-        for (const p of batch) if (err) p.reject(err);
+        for (const p of durable) if (err) p.reject(err);
         else p.resolve();
         resolve();
       });
