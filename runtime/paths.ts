@@ -12,5 +12,8 @@ export const distDir = path.basename(here) === 'runtime' ? path.join(here, '..',
 /** Entry script of the sandbox worker thread. */
 export const workerScript = path.join(distDir, 'worker.js');
 
+/** Entry script of the webhook delivery thread. */
+export const senderWorkerScript = path.join(distDir, 'sender-worker.js');
+
 /** Folder of the built renderer (index.html and its assets). */
 export const rendererDir = path.join(distDir, 'renderer');

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { newId } from '../ids';
 import type { StoredEvent } from '../events/event-store';
 import { Dispatcher, type WebhookTarget } from './dispatcher';
-import { HttpSender } from './http-sender';
 import { Outbox } from './outbox';
+import { ThreadedSender } from './sender-thread';
 
 export interface DeliveryOptions {
   dataDir: string;
@@ -24,7 +24,7 @@ export class DeliveryService {
   static async start(options: DeliveryOptions): Promise<DeliveryService> {
     const outbox = await Outbox.open(path.join(options.dataDir, 'deliveries.jsonl'));
     for (const m of outbox.messages.values()) if (!options.webhook(m.webhook_id)) outbox.dropWebhook(m.webhook_id);
-    const sender = new HttpSender(options.timeoutMs);
+    const sender = new ThreadedSender(options.timeoutMs);
     const dispatcher = new Dispatcher(outbox, sender, options.webhook, {
       retrySchedule: options.retrySchedule,
       concurrencyPerWebhook: 16,

@@ -1,6 +1,7 @@
-import type { HttpSender, SendOutcome } from './http-sender';
+import type { SendOutcome } from './http-sender';
 import type { Message, Outbox } from './outbox';
 import { nextRetryDelayMs } from './retry';
+import type { Sender } from './sender-thread';
 import { signMessage } from './signing';
 
 /** What the dispatcher needs to know of a webhook at the moment it sends. */
@@ -95,7 +96,7 @@ export class Dispatcher {
 
   constructor(
     private readonly outbox: Outbox,
-    private readonly sender: HttpSender,
+    private readonly sender: Sender,
     private readonly webhook: (id: string) => WebhookTarget | undefined,
     private readonly options: DispatcherOptions,
   ) {}

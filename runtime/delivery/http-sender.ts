@@ -1,4 +1,4 @@
-import { Agent, request } from 'undici';
+import { Pool } from 'undici';
 
 /** What one POST to a webhook URL came to. */
 export interface SendOutcome {
@@ -11,45 +11,79 @@ export interface SendOutcome {
 /** Response bodies are kept up to this many bytes in the attempt log. */
 export const RESPONSE_BODY_LIMIT = 20 * 1024;
 
-/** Posts webhook messages over pooled keep-alive connections; redirects are never followed. */
-export class HttpSender {
-  private readonly agent = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: 10_000 } });
+/** Pools idle this long are closed; webhooks come and go. */
+const POOL_IDLE_MS = 60_000;
 
-  constructor(private readonly timeoutMs: number) {}
+/** Posts webhook messages over keep-alive connection pools, one per origin; redirects are never followed. */
+export class HttpSender {
+  private readonly pools = new Map<string, { pool: Pool; used: number }>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly timeoutMs: number) {
+    this.sweeper = setInterval(() => this.sweep(), POOL_IDLE_MS);
+    this.sweeper.unref();
+  }
 
   /** POSTs `body` with `headers`; never throws, failures come back in `error`. */
   async post(url: string, headers: Record<string, string>, body: string): Promise<SendOutcome> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
-      const res = await request(url, {
+      const target = new URL(url);
+      const res = await this.pool(target.origin).request({
         method: 'POST',
+        path: target.pathname + target.search,
         headers,
         body,
-        dispatcher: this.agent,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
       });
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of res.body as AsyncIterable<Buffer>) {
-        if (size < RESPONSE_BODY_LIMIT) chunks.push(chunk);
-        size += chunk.length;
+      let text: string;
+      if (Number(res.headers['content-length'] ?? Infinity) <= RESPONSE_BODY_LIMIT) text = await res.body.text();
+      else {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        for await (const chunk of res.body as AsyncIterable<Buffer>) {
+          if (size < RESPONSE_BODY_LIMIT) chunks.push(chunk);
+          size += chunk.length;
+        }
+        text = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
       }
-      const text = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
       return { status_code: res.statusCode, duration_ms: elapsed(), response_body: text, error: null };
     } catch (err) {
       const e = err as Error & { code?: string; cause?: { code?: string; message?: string } };
       const timedOut = e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT';
       const message = timedOut
-          ? `no response within ${this.timeoutMs / 1000} s`
-          : [e.code ?? e.cause?.code, e.cause?.message ?? e.message].filter(Boolean).join(': ');
+        ? `no response within ${this.timeoutMs / 1000} s`
+        : [e.code ?? e.cause?.code, e.cause?.message ?? e.message].filter(Boolean).join(': ');
       return { status_code: null, duration_ms: elapsed(), response_body: null, error: message };
     }
   }
 
-  /** Aborts requests in flight and closes pooled connections. */
+  /** Aborts requests in flight and closes every pool. */
   async close(): Promise<void> {
-    await this.agent.destroy();
+    clearInterval(this.sweeper);
+    await Promise.all([...this.pools.values()].map((p) => p.pool.destroy()));
+    this.pools.clear();
+  }
+
+  private pool(origin: string): Pool {
+    let entry = this.pools.get(origin);
+    if (!entry) {
+      entry = { pool: new Pool(origin, { keepAliveTimeout: 10_000, connect: { timeout: 10_000 } }), used: 0 };
+      this.pools.set(origin, entry);
+    }
+    entry.used = Date.now();
+    return entry.pool;
+  }
+
+  private sweep(): void {
+    const cutoff = Date.now() - POOL_IDLE_MS;
+    for (const [origin, entry] of this.pools) {
+      if (entry.used < cutoff) {
+        this.pools.delete(origin);
+        void entry.pool.close();
+      }
+    }
   }
 }
