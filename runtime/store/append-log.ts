@@ -93,17 +93,22 @@ export class AppendLog<T> {
   }
 
   /**
-   * Compaction: replaces the whole file, atomically, with the lines `snapshot` returns. It is
-   * called once every earlier append is on disk, so the snapshot already holds them; appends
-   * made while the new file is written wait and land after it.
+   * Compaction: replaces the whole file, atomically, with the lines `snapshot` returns. The
+   * snapshot must reflect every append made so far (callers update their state before appending).
+   * Appends queued but not yet written are covered by the snapshot and resolve with the new file;
+   * appends made during the swap wait and land after it. It never waits for the queue to empty,
+   * so it finishes under a steady stream of appends.
    */
   async rewrite(snapshot: () => string[]): Promise<void> {
     while (this.rewriting) await this.rewriting;
-    await this.drain();
-    this.flush(); // anything queued since the drain goes to the old file first
-    await Promise.all(this.syncs);
-    const lines = snapshot();
-    this.rewriting = (async () => {
+    let release = () => {};
+    this.rewriting = new Promise<void>((resolve) => (release = resolve));
+    let carried: Pending[] = [];
+    try {
+      await Promise.all(this.syncs);
+      carried = this.queue;
+      this.queue = [];
+      const lines = snapshot();
       const tmp = `${this.file}.tmp`;
       const handle = await fsp.open(tmp, 'w', 0o600);
       try {
@@ -116,11 +121,15 @@ export class AppendLog<T> {
       fs.closeSync(this.fd);
       this.fd = fs.openSync(this.file, 'a', 0o600);
       this.lines = lines.length + this.queue.reduce((n, p) => n + p.count, 0);
-    })().finally(() => {
+      for (const p of carried) p.resolve();
+      carried = [];
+    } finally {
+      // On failure the old file stays, and what was carried is written to it as usual.
+      this.queue = carried.concat(this.queue);
       this.rewriting = null;
+      release();
       if (this.queue.length > 0) this.schedule();
-    });
-    await this.rewriting;
+    }
   }
 
   /** Waits for every queued append to be durable. */
