@@ -13,7 +13,7 @@ export const distDir = path.basename(here) === 'runtime' ? path.join(here, '..',
 export const workerScript = path.join(distDir, 'worker.js');
 
 /** Entry script of the webhook delivery thread. */
-export const senderWorkerScript = path.join(distDir, 'sender-worker.js');
+export const deliveryWorkerScript = path.join(distDir, 'delivery-worker.js');
 
 /** Folder of the built renderer (index.html and its assets). */
 export const rendererDir = path.join(distDir, 'renderer');

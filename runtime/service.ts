@@ -55,7 +55,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const secrets = SecretBox.open(dataDir);
   const metadata = await openMetadata(dataDir);
 
-  // Decrypting a signing secret for every attempt would cost more than the signature itself.
+  // Secrets are opened once each, not every time the webhook table goes to the delivery thread.
   const opened = new Map<string, string>();
   const openSecret = (sealed: string) => {
     let secret = opened.get(sealed);
@@ -74,10 +74,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     dataDir,
     retrySchedule: options.retrySchedule ?? DEFAULT_RETRY_SCHEDULE,
     timeoutMs: options.deliveryTimeoutMs ?? 15_000,
-    webhook: (id) => {
-      const w = metadata.data.webhooks.find((x) => x.id === id);
-      return w && { url: w.url, active: w.active, secret: openSecret(w.sealed_secret) };
-    },
+    webhooks: () => metadata.data.webhooks.map((w) => ({ id: w.id, url: w.url, active: w.active, secret: openSecret(w.sealed_secret) })),
   });
   const emission = new Emission(events, delivery, () => metadata.data.subscriptions);
   const sources = new SourceManager({

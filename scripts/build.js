@@ -13,7 +13,7 @@ export async function buildAll({ quiet = false } = {}) {
   const started = Date.now();
   const node = { bundle: true, platform: 'node', target: 'node20', sourcemap: 'linked', packages: 'external', logLevel: 'warning' };
   await Promise.all([
-    build({ ...node, format: 'esm', entryPoints: { cli: 'runtime/cli/main.ts', worker: 'runtime/sandbox/worker.ts', 'sender-worker': 'runtime/delivery/sender-worker.ts', runtime: 'runtime/index.ts' }, outdir: dist, absWorkingDir: root, splitting: false }),
+    build({ ...node, format: 'esm', entryPoints: { cli: 'runtime/cli/main.ts', worker: 'runtime/sandbox/worker.ts', 'delivery-worker': 'runtime/delivery/delivery-worker.ts', runtime: 'runtime/index.ts' }, outdir: dist, absWorkingDir: root, splitting: false }),
     build({ ...node, format: 'esm', entryPoints: { main: 'main/main.ts' }, outdir: dist, absWorkingDir: root, external: ['electron'] }),
     // Sandboxed preloads must be CommonJS.
     build({ ...node, format: 'cjs', entryPoints: { preload: 'main/preload.ts' }, outfile: path.join(dist, 'preload.cjs'), absWorkingDir: root, external: ['electron'] }),

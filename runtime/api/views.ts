@@ -1,6 +1,7 @@
 import type { StoredEvent } from '../events/event-store';
 import type { ComponentRecord, SourceRecord, SubscriptionRecord, WebhookRecord } from '../store/metadata';
-import type { Attempt, Message } from '../delivery/outbox';
+import type { Attempt } from '../delivery/outbox';
+import type { MessageSummary } from '../delivery/protocol';
 import type { AttemptView, EventSummary, MessageView, SourceView, SubscriptionView, WebhookView } from './types';
 
 /** Unexpanded event data is cut to this many characters of JSON. */
@@ -55,14 +56,14 @@ export function eventSummary(e: StoredEvent, expand: boolean): EventSummary {
 const seconds = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1000));
 
 /** A delivery message: its id is the `webhook-id` header the receiver saw. */
-export function messageView(m: Message): MessageView {
+export function messageView(m: MessageSummary): MessageView {
   return {
     id: m.id,
     event_id: m.event_id,
     emitter_id: m.emitter_id,
     event_name: m.event_name,
     status: m.status,
-    attempts: m.attempts.length,
+    attempts: m.attempts,
     next_attempt_at: seconds(m.next_attempt_at),
     created_at: seconds(m.created_at) as number,
   };

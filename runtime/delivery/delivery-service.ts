@@ -1,68 +1,164 @@
-import path from 'node:path';
-import { newId } from '../ids';
+import { Worker } from 'node:worker_threads';
 import type { StoredEvent } from '../events/event-store';
-import { Dispatcher, type WebhookTarget } from './dispatcher';
-import { Outbox } from './outbox';
-import { ThreadedSender } from './sender-thread';
+import { newId } from '../ids';
+import { deliveryWorkerScript } from '../paths';
+import type { Page } from '../pagination';
+import type { Attempt, NewMessage } from './outbox';
+import type { DeliveryAnswer, DeliveryQuery, DeliveryWorkerData, FromDelivery, MessageSummary, PageQuery, ToDelivery, WebhookTarget } from './protocol';
 
 export interface DeliveryOptions {
   dataDir: string;
   retrySchedule: readonly number[];
   /** A receiver that has not answered within this is a failed attempt. */
   timeoutMs: number;
-  webhook: (id: string) => WebhookTarget | undefined;
+  /** The current webhooks, with their secrets in clear; read again on every `syncWebhooks()`. */
+  webhooks: () => WebhookTarget[];
 }
 
-/** Webhook delivery: a durable outbox, and a dispatcher sending from it with retries and signatures. */
-export class DeliveryService {
-  private constructor(
-    readonly outbox: Outbox,
-    private readonly dispatcher: Dispatcher,
-  ) {}
+/** Most requests in flight to one webhook, so a slow receiver holds only its own slots. */
+const CONCURRENCY_PER_WEBHOOK = 16;
 
-  /** Opens the outbox and resumes every delivery that was pending when the service stopped. */
+interface Waiter<T> {
+  resolve: (value: T) => void;
+  reject: (err: Error) => void;
+}
+
+/**
+ * Webhook delivery, run on its own thread (delivery-worker.ts) that owns the durable outbox and
+ * sends from it with retries and signatures. This side hands it new messages, in one batch per
+ * tick, and resolves once they are durable; it also keeps the thread's view of webhooks current
+ * and answers the API's questions about messages. A thread that dies is started again: the
+ * outbox on disk has every message it had accepted.
+ */
+export class DeliveryService {
+  private worker!: Worker;
+  private seq = 0;
+  private readonly adds = new Map<number, Waiter<void>>();
+  private readonly queries = new Map<number, Waiter<DeliveryAnswer>>();
+  private batch: NewMessage[] = [];
+  private batchWaiters: Array<Waiter<void>> = [];
+  private stopping = false;
+
+  private constructor(private readonly options: DeliveryOptions) {}
+
+  /** Starts the delivery thread; resolves once it has resumed the deliveries left pending. */
   static async start(options: DeliveryOptions): Promise<DeliveryService> {
-    const outbox = await Outbox.open(path.join(options.dataDir, 'deliveries.jsonl'));
-    for (const m of outbox.messages.values()) if (!options.webhook(m.webhook_id)) outbox.dropWebhook(m.webhook_id);
-    const sender = new ThreadedSender(options.timeoutMs);
-    const dispatcher = new Dispatcher(outbox, sender, options.webhook, {
-      retrySchedule: options.retrySchedule,
-      concurrencyPerWebhook: 16,
-    });
-    dispatcher.start();
-    return new DeliveryService(outbox, dispatcher);
+    const service = new DeliveryService(options);
+    await service.spawn();
+    return service;
   }
 
-  /** Creates one message per webhook for the event; resolves once they are durable, then sends them. */
-  async deliver(event: StoredEvent, webhookIds: readonly string[]): Promise<void> {
-    if (webhookIds.length === 0) return;
-    const messages = await this.outbox.add(
-      webhookIds.map((webhook_id) => ({
+  /** Creates one message per webhook for the event; resolves once they are durable. */
+  deliver(event: StoredEvent, webhookIds: readonly string[]): Promise<void> {
+    if (webhookIds.length === 0) return Promise.resolve();
+    const created_at = Date.now();
+    for (const webhook_id of webhookIds) {
+      this.batch.push({
         id: newId('msg', 20),
         webhook_id,
         event_id: event.id,
         emitter_id: event.emitter_id,
         event_name: event.meta.name,
         body: event.json,
-        created_at: Date.now(),
-      })),
-    );
-    this.dispatcher.enqueue(messages);
+        created_at,
+      });
+    }
+    if (this.batchWaiters.length === 0) queueMicrotask(() => this.flush());
+    return new Promise((resolve, reject) => this.batchWaiters.push({ resolve, reject }));
   }
 
-  /** Forgets the messages of a deleted webhook. */
-  dropWebhook(webhookId: string): void {
-    this.outbox.dropWebhook(webhookId);
+  /** Tells the thread the webhooks as they are now (after a create, update or delete). */
+  syncWebhooks(): void {
+    this.send({ type: 'webhooks', webhooks: this.options.webhooks() });
   }
 
-  /** Resumes a webhook's deliveries (after it was enabled again). */
-  wake(webhookId: string): void {
-    this.dispatcher.wake(webhookId);
+  /** A page of a webhook's messages, newest first. */
+  messages(webhookId: string, page: PageQuery): Promise<Page<MessageSummary>> {
+    return this.ask({ kind: 'messages', webhookId, page }) as Promise<Page<MessageSummary>>;
   }
 
-  /** Waits for requests in flight, then closes the outbox. */
+  /** A page of a message's attempts, newest first; null if the webhook has no such message. */
+  attempts(webhookId: string, messageId: string, page: PageQuery): Promise<Page<Attempt & { id: string }> | null> {
+    return this.ask({ kind: 'attempts', webhookId, messageId, page }) as Promise<Page<Attempt & { id: string }> | null>;
+  }
+
+  private ask(query: DeliveryQuery): Promise<DeliveryAnswer> {
+    const seq = this.seq++;
+    return new Promise((resolve, reject) => {
+      this.queries.set(seq, { resolve, reject });
+      this.send({ type: 'query', seq, query });
+    });
+  }
+
+  /** Stops the thread: requests in flight are aborted and resume after the next start. */
   async stop(): Promise<void> {
-    await this.dispatcher.stop();
-    await this.outbox.close();
+    this.stopping = true;
+    const stopped = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+    this.send({ type: 'stop' });
+    await stopped;
+  }
+
+  private flush(): void {
+    const messages = this.batch;
+    const waiters = this.batchWaiters;
+    this.batch = [];
+    this.batchWaiters = [];
+    const seq = this.seq++;
+    this.adds.set(seq, {
+      resolve: () => waiters.forEach((w) => w.resolve()),
+      reject: (err) => waiters.forEach((w) => w.reject(err)),
+    });
+    this.send({ type: 'add', seq, messages });
+  }
+
+  private send(message: ToDelivery): void {
+    this.worker.postMessage(message);
+  }
+
+  private spawn(): Promise<void> {
+    const data: DeliveryWorkerData = {
+      dataDir: this.options.dataDir,
+      retrySchedule: this.options.retrySchedule,
+      timeoutMs: this.options.timeoutMs,
+      concurrencyPerWebhook: CONCURRENCY_PER_WEBHOOK,
+    };
+    // The host's flags (a loader, --input-type, …) are not the thread's business.
+    const worker = new Worker(deliveryWorkerScript, { workerData: data, execArgv: [] });
+    this.worker = worker;
+    const ready = new Promise<void>((resolve, reject) => {
+      worker.on('message', (message: FromDelivery) => {
+        switch (message.type) {
+          case 'ready':
+            resolve();
+            break;
+          case 'added': {
+            const waiter = this.adds.get(message.seq);
+            this.adds.delete(message.seq);
+            if (message.error) waiter?.reject(new Error(`storing delivery messages failed: ${message.error}`));
+            else waiter?.resolve();
+            break;
+          }
+          case 'answer':
+            this.queries.get(message.seq)?.resolve(message.answer);
+            this.queries.delete(message.seq);
+            break;
+          case 'stopped':
+            break;
+        }
+      });
+      worker.on('error', (err) => {
+        console.error(`the delivery thread failed: ${err.stack ?? err.message}`);
+        reject(err);
+      });
+      worker.on('exit', () => {
+        const lost = new Error('the delivery thread stopped before answering');
+        for (const w of [...this.adds.values(), ...this.queries.values()]) w.reject(lost);
+        this.adds.clear();
+        this.queries.clear();
+        if (!this.stopping) setTimeout(() => void this.spawn().catch(() => undefined), 1000).unref();
+      });
+    });
+    this.syncWebhooks();
+    return ready;
   }
 }

@@ -1,15 +1,9 @@
-import type { SendOutcome } from './http-sender';
+import type { HttpSender, SendOutcome } from './http-sender';
 import type { Message, Outbox } from './outbox';
+import { IdQueue } from './id-queue';
+import type { WebhookTarget } from './protocol';
 import { nextRetryDelayMs } from './retry';
-import type { Sender } from './sender-thread';
 import { signMessage } from './signing';
-
-/** What the dispatcher needs to know of a webhook at the moment it sends. */
-export interface WebhookTarget {
-  url: string;
-  secret: string;
-  active: boolean;
-}
 
 export interface DispatcherOptions {
   /** Seconds between attempts; its length is the number of retries. */
@@ -58,29 +52,6 @@ class DueQueue {
   }
 }
 
-/** A FIFO of message ids with O(1) take, unlike Array#shift on long backlogs. */
-class IdQueue {
-  private items: string[] = [];
-  private head = 0;
-
-  get size(): number {
-    return this.items.length - this.head;
-  }
-
-  push(id: string): void {
-    this.items.push(id);
-  }
-
-  take(): string | undefined {
-    const id = this.items[this.head++];
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-    return id;
-  }
-}
-
 /**
  * Sends outbox messages to their webhooks: each message on its own schedule, each webhook with its
  * own concurrency limit, so a failing message or a hanging receiver never holds up the others.
@@ -96,7 +67,7 @@ export class Dispatcher {
 
   constructor(
     private readonly outbox: Outbox,
-    private readonly sender: Sender,
+    private readonly sender: HttpSender,
     private readonly webhook: (id: string) => WebhookTarget | undefined,
     private readonly options: DispatcherOptions,
   ) {}

@@ -1,4 +1,5 @@
 import { AppendLog } from '../store/append-log';
+import { IdQueue } from './id-queue';
 
 export type MessageStatus = 'pending' | 'delivered' | 'failing' | 'failed';
 
@@ -28,13 +29,14 @@ export interface Attempt {
   created_at: number;
 }
 
-type NewMessage = Omit<Message, 'status' | 'attempts' | 'next_attempt_at'>;
+/** A message as created, before any attempt. */
+export type NewMessage = Omit<Message, 'status' | 'attempts' | 'next_attempt_at'>;
 
 type MessageLine = Omit<NewMessage, 'body'> & { t: 'm'; body: unknown };
 type AttemptLine = Attempt & { t: 'a'; message_id: string; status: MessageStatus; next_attempt_at: number | null };
 type Line = MessageLine | AttemptLine;
 
-/** Delivered messages kept per webhook for the attempt log; older ones are forgotten at compaction. */
+/** Delivered messages kept per webhook for the attempt log; older ones are forgotten. */
 const DELIVERED_KEPT_PER_WEBHOOK = 1000;
 
 function messageLine(m: NewMessage): string {
@@ -52,10 +54,16 @@ function attemptLine(messageId: string, a: Attempt, status: MessageStatus, next:
 /**
  * The durable record of deliveries (`deliveries.jsonl`): a line when a message is created and a
  * line per attempt carrying the message's new state, so replaying the file restores every
- * message, its attempts and its schedule after a crash.
+ * message, its attempts and its schedule after a crash. Undelivered messages are all kept; of the
+ * delivered ones, the latest 1000 per webhook (for the attempt log), in memory and, after
+ * compaction, on disk.
  */
 export class Outbox {
   readonly messages = new Map<string, Message>();
+  /** Delivered message ids per webhook, oldest first. */
+  private readonly delivered = new Map<string, IdQueue>();
+  /** Lines a compacted file would hold: one per kept message and per kept attempt. */
+  private liveLines = 0;
   private compacting = false;
 
   private constructor(private readonly log: AppendLog<Line>) {}
@@ -68,13 +76,12 @@ export class Outbox {
       if (r.t === 'm') {
         const { t: _t, body, ...rest } = r;
         outbox.messages.set(r.id, { ...rest, body: JSON.stringify(body), status: 'pending', attempts: [], next_attempt_at: r.created_at });
+        outbox.liveLines++;
       } else {
         const m = outbox.messages.get(r.message_id);
         if (!m) continue;
         const { t: _t, message_id: _id, status, next_attempt_at, ...attempt } = r;
-        m.attempts.push(attempt);
-        m.status = status;
-        m.next_attempt_at = next_attempt_at;
+        outbox.apply(m, attempt, status, next_attempt_at);
       }
     }
     return outbox;
@@ -84,28 +91,26 @@ export class Outbox {
   async add(messages: NewMessage[]): Promise<Message[]> {
     const created = messages.map((m): Message => ({ ...m, status: 'pending', attempts: [], next_attempt_at: m.created_at }));
     for (const m of created) this.messages.set(m.id, m);
+    this.liveLines += created.length;
     await this.log.appendLines(messages.map(messageLine));
     return created;
   }
 
   /**
-   * Records an attempt and the state it leaves the message in. Not awaited by the sender: if the
+   * Records an attempt and the state it leaves the message in. Not synced one by one: if the
    * service dies before the line is on disk, the message is simply sent again after restart
    * (at least once), which costs less than holding a delivery slot for every sync.
    */
   recordAttempt(message: Message, attempt: Attempt, status: MessageStatus, next: number | null): void {
-    message.attempts.push(attempt);
-    message.status = status;
-    message.next_attempt_at = next;
-    this.log.appendLines([attemptLine(message.id, attempt, status, next)], { sync: false }).catch((err: Error) => {
-      console.error(`recording an attempt of ${message.id} failed: ${err.message}`);
-    });
+    this.apply(message, attempt, status, next);
+    this.log.appendUnsynced([attemptLine(message.id, attempt, status, next)]);
     this.maybeCompact();
   }
 
   /** Forgets every message of a deleted webhook. */
   dropWebhook(webhookId: string): void {
-    for (const [id, m] of this.messages) if (m.webhook_id === webhookId) this.messages.delete(id);
+    for (const m of this.messages.values()) if (m.webhook_id === webhookId) this.forget(m);
+    this.delivered.delete(webhookId);
   }
 
   /** Flushes and closes the file. */
@@ -113,9 +118,28 @@ export class Outbox {
     return this.log.close();
   }
 
+  private apply(m: Message, attempt: Attempt, status: MessageStatus, next: number | null): void {
+    m.attempts.push(attempt);
+    m.status = status;
+    m.next_attempt_at = next;
+    this.liveLines++;
+    if (status !== 'delivered' || !this.messages.has(m.id)) return;
+    let done = this.delivered.get(m.webhook_id);
+    if (!done) this.delivered.set(m.webhook_id, (done = new IdQueue()));
+    done.push(m.id);
+    while (done.size > DELIVERED_KEPT_PER_WEBHOOK) {
+      const old = this.messages.get(done.take() as string);
+      if (old) this.forget(old);
+    }
+  }
+
+  private forget(m: Message): void {
+    if (!this.messages.delete(m.id)) return;
+    this.liveLines -= 1 + m.attempts.length;
+  }
+
   private maybeCompact(): void {
-    const live = this.messages.size * 3;
-    if (this.compacting || this.log.lineCount < 2 * live + 10_000) return;
+    if (this.compacting || this.log.lineCount < 2 * this.liveLines + 10_000) return;
     this.compacting = true;
     this.log
       .rewrite(() => this.snapshot())
@@ -124,16 +148,6 @@ export class Outbox {
   }
 
   private snapshot(): string[] {
-    const delivered = new Map<string, Message[]>();
-    for (const m of this.messages.values()) {
-      if (m.status !== 'delivered') continue;
-      const list = delivered.get(m.webhook_id) ?? [];
-      list.push(m);
-      delivered.set(m.webhook_id, list);
-    }
-    for (const list of delivered.values()) {
-      for (const old of list.slice(0, Math.max(0, list.length - DELIVERED_KEPT_PER_WEBHOOK))) this.messages.delete(old.id);
-    }
     const lines: string[] = [];
     for (const m of this.messages.values()) {
       lines.push(messageLine(m));

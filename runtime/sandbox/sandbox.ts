@@ -170,6 +170,8 @@ export class Sandbox {
     const data: WorkerData = { bundle: this.options.bundle, filename: this.options.filename };
     const worker = new Worker(workerScript, {
       workerData: data,
+      // The host's flags (a loader, --input-type, …) are not the worker's business.
+      execArgv: [],
       resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb },
       stdout: false,
       stderr: false,

@@ -77,19 +77,25 @@ export class AppendLog<T> {
     return this.appendLines(records.map((r) => JSON.stringify(r)));
   }
 
+  /** Appends lines already serialised as JSON (each one `T`, without newlines); resolves once durable. */
+  appendLines(lines: string[]): Promise<void> {
+    return new Promise<void>((resolve, reject) => this.enqueue(lines, true, resolve, reject));
+  }
+
   /**
-   * Appends lines already serialised as JSON (each must be one `T` without newlines). With
-   * `sync: false` the lines are written in order but the promise does not wait for a disk sync
-   * (a later synced append, or the OS, flushes them); a process crash still keeps them.
+   * Appends lines in order without waiting for a disk sync (a later synced append, or the OS,
+   * flushes them); a process crash still keeps them. For records whose loss in a power cut is
+   * harmless. A write error is logged.
    */
-  appendLines(lines: string[], { sync = true }: { sync?: boolean } = {}): Promise<void> {
-    if (lines.length === 0) return Promise.resolve();
-    const line = lines.join('\n') + '\n';
+  appendUnsynced(lines: string[]): void {
+    this.enqueue(lines, false, noop, (err) => console.error(`writing ${this.file} failed: ${err.message}`));
+  }
+
+  private enqueue(lines: string[], sync: boolean, resolve: () => void, reject: (err: Error) => void): void {
+    if (lines.length === 0) return resolve();
     this.lines += lines.length;
-    return new Promise<void>((resolve, reject) => {
-      this.queue.push({ line, count: lines.length, sync, resolve, reject });
-      this.schedule();
-    });
+    this.queue.push({ line: lines.join('\n') + '\n', count: lines.length, sync, resolve, reject });
+    this.schedule();
   }
 
   /**
@@ -183,6 +189,8 @@ export class AppendLog<T> {
     this.syncs.add(sync);
   }
 }
+
+const noop = () => {};
 
 function writeAllSync(fd: number, buffer: Buffer): void {
   for (let offset = 0; offset < buffer.length; ) offset += fs.writeSync(fd, buffer, offset, buffer.length - offset);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { SourceRecord } from '../../store/metadata';
 import type { ApiContext } from '../context';
 import { isEventId } from '../../events/event-id';
-import { paginate } from '../pagination';
+import { paginate } from '../../pagination';
 import { booleanParam, objectParam, pageParams, parseParams } from '../params';
 import { HttpError, notFound } from '../problem';
 import { eventSummary, sourceView } from '../views';

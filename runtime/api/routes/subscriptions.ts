@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { newId } from '../../ids';
 import type { SubscriptionRecord } from '../../store/metadata';
 import type { ApiContext } from '../context';
-import { paginate } from '../pagination';
+import { paginate } from '../../pagination';
 import { pageParams, parseParams } from '../params';
 import { HttpError, notFound } from '../problem';
 import { subscriptionView } from '../views';

@@ -4,7 +4,7 @@ import { newSigningSecret } from '../../delivery/signing';
 import { newId } from '../../ids';
 import type { WebhookRecord } from '../../store/metadata';
 import type { ApiContext } from '../context';
-import { paginate } from '../pagination';
+import { paginate } from '../../pagination';
 import { booleanParam, pageParams, parseParams } from '../params';
 import { notFound } from '../problem';
 import { attemptView, messageView, webhookView } from '../views';
@@ -60,6 +60,7 @@ export function webhookRoutes(ctx: ApiContext): Router {
     };
     data().webhooks.push(record);
     await ctx.metadata.write();
+    ctx.delivery.syncWebhooks();
     res.json({ data: webhookView(record, secret) });
   });
 
@@ -79,7 +80,6 @@ export function webhookRoutes(ctx: ApiContext): Router {
   router.put('/webhooks/:id', async (req, res) => {
     const w = find(req.params.id);
     const input = parseParams(req, updateSchema);
-    const wasActive = w.active;
     Object.assign(w, {
       ...(input.url !== undefined ? { url: input.url } : {}),
       ...(input.name !== undefined ? { name: input.name } : {}),
@@ -88,7 +88,7 @@ export function webhookRoutes(ctx: ApiContext): Router {
       updated_at: Math.floor(Date.now() / 1000),
     });
     await ctx.metadata.write();
-    if (!wasActive && w.active) ctx.delivery.wake(w.id);
+    ctx.delivery.syncWebhooks();
     res.json({ data: webhookView(w) });
   });
 
@@ -97,22 +97,21 @@ export function webhookRoutes(ctx: ApiContext): Router {
     data().webhooks = data().webhooks.filter((x) => x.id !== w.id);
     data().subscriptions = data().subscriptions.filter((s) => s.listener_id !== w.id);
     await ctx.metadata.write();
-    ctx.delivery.dropWebhook(w.id);
+    ctx.delivery.syncWebhooks();
     res.status(204).end();
   });
 
-  router.get('/webhooks/:id/messages', (req, res) => {
+  router.get('/webhooks/:id/messages', async (req, res) => {
     const w = find(req.params.id);
-    const messages = [...ctx.delivery.outbox.messages.values()].filter((m) => m.webhook_id === w.id).reverse();
-    res.json(paginate(messages, parseParams(req, pageParams), messageView));
+    const page = await ctx.delivery.messages(w.id, parseParams(req, pageParams));
+    res.json({ ...page, data: page.data.map(messageView) });
   });
 
-  router.get('/webhooks/:id/messages/:msg/attempts', (req, res) => {
+  router.get('/webhooks/:id/messages/:msg/attempts', async (req, res) => {
     const w = find(req.params.id);
-    const m = ctx.delivery.outbox.messages.get(req.params.msg);
-    if (!m || m.webhook_id !== w.id) throw notFound('message', req.params.msg);
-    const attempts = m.attempts.map((a, i) => ({ id: `${m.id}.${i + 1}`, ...a })).reverse();
-    res.json(paginate(attempts, parseParams(req, pageParams), attemptView));
+    const page = await ctx.delivery.attempts(w.id, req.params.msg, parseParams(req, pageParams));
+    if (!page) throw notFound('message', req.params.msg);
+    res.json({ ...page, data: page.data.map(attemptView) });
   });
 
   return router;

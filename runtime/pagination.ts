@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { pageParams } from './params';
+import type { pageParams } from './api/params';
 
 /** The page envelope of every list response. */
 export interface Page<T> {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { paginate } from '../../../runtime/api/pagination';
+import { paginate } from '../../runtime/pagination';
 
 describe('paginate', () => {
   const items = ['e', 'd', 'c', 'b', 'a'].map((id) => ({ id }));
