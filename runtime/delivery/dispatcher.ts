@@ -1,5 +1,5 @@
 import type { HttpSender, SendOutcome } from './http-sender';
-import type { Message, Outbox } from './outbox';
+import type { Attempt, Message, Outbox } from './outbox';
 import { IdQueue } from './id-queue';
 import type { WebhookTarget } from './protocol';
 import { nextRetryDelayMs } from './retry';
@@ -56,14 +56,20 @@ class DueQueue {
  * Sends outbox messages to their webhooks: each message on its own schedule, each webhook with its
  * own concurrency limit, so a failing message or a hanging receiver never holds up the others.
  */
+/** A webhook's ready messages and its requests in flight. */
+interface Lane {
+  queue: IdQueue;
+  inFlight: number;
+}
+
 export class Dispatcher {
   private readonly due = new DueQueue();
-  private readonly ready = new Map<string, IdQueue>();
-  private readonly inFlight = new Map<string, number>();
+  private readonly lanes = new Map<string, Lane>();
+  private inFlight = 0;
+  private onIdle: (() => void) | null = null;
   private timer: NodeJS.Timeout | null = null;
   private timerAt = Infinity;
   private stopped = false;
-  private readonly active = new Set<Promise<void>>();
 
   constructor(
     private readonly outbox: Outbox,
@@ -86,7 +92,8 @@ export class Dispatcher {
 
   /** Re-examines a webhook's messages, e.g. after it was re-enabled. */
   wake(webhookId: string): void {
-    this.pump(webhookId);
+    const lane = this.lanes.get(webhookId);
+    if (lane) this.pump(webhookId, lane);
   }
 
   /** Stops scheduling, aborts requests in flight and waits for them to unwind. */
@@ -94,7 +101,7 @@ export class Dispatcher {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.sender.close();
-    await Promise.all(this.active);
+    if (this.inFlight > 0) await new Promise<void>((resolve) => (this.onIdle = resolve));
   }
 
   private schedule(m: Message, at: number): void {
@@ -104,10 +111,10 @@ export class Dispatcher {
   }
 
   private makeReady(m: Message): void {
-    let queue = this.ready.get(m.webhook_id);
-    if (!queue) this.ready.set(m.webhook_id, (queue = new IdQueue()));
-    queue.push(m.id);
-    this.pump(m.webhook_id);
+    let lane = this.lanes.get(m.webhook_id);
+    if (!lane) this.lanes.set(m.webhook_id, (lane = { queue: new IdQueue(), inFlight: 0 }));
+    lane.queue.push(m.id);
+    this.pump(m.webhook_id, lane);
   }
 
   private arm(): void {
@@ -131,56 +138,64 @@ export class Dispatcher {
     this.arm();
   }
 
-  private pump(webhookId: string): void {
-    const queue = this.ready.get(webhookId);
-    if (!queue || this.stopped) return;
+  private pump(webhookId: string, lane: Lane): void {
+    if (this.stopped) return;
     const target = this.webhook(webhookId);
     if (!target) {
-      this.ready.delete(webhookId);
+      lane.queue = new IdQueue(); // the webhook is gone, and its messages with it
       return;
     }
     if (!target.active) return; // kept queued until the webhook is enabled again
-    while (queue.size > 0 && (this.inFlight.get(webhookId) ?? 0) < this.options.concurrencyPerWebhook) {
-      const m = this.outbox.messages.get(queue.take() as string);
+    while (lane.queue.size > 0 && lane.inFlight < this.options.concurrencyPerWebhook) {
+      const m = this.outbox.messages.get(lane.queue.take() as string);
       if (!m || m.status === 'delivered' || m.status === 'failed') continue;
-      this.inFlight.set(webhookId, (this.inFlight.get(webhookId) ?? 0) + 1);
-      const work = this.attempt(m, target)
-        .catch((err: Error) => console.error(`delivery of ${m.id} to ${webhookId}: ${err.message}`))
-        .finally(() => {
-          this.active.delete(work);
-          this.inFlight.set(webhookId, (this.inFlight.get(webhookId) ?? 1) - 1);
-          this.pump(webhookId);
-        });
-      this.active.add(work);
+      lane.inFlight++;
+      this.inFlight++;
+      void this.attempt(m, target, lane);
     }
-    if (queue.size === 0) this.ready.delete(webhookId);
   }
 
-  private async attempt(m: Message, target: WebhookTarget): Promise<void> {
-    const timestamp = Math.floor(Date.now() / 1000);
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'user-agent': 'Spout-Webhooks/1',
-      'webhook-id': m.id,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': signMessage(target.secret, m.id, timestamp, m.body),
-      'x-spout-emitter-id': m.emitter_id,
-      'x-spout-event-id': m.event_id,
-      'x-spout-event-name': m.event_name ?? '',
-    };
-    const created_at = Date.now();
-    const outcome: SendOutcome = await this.sender.post(target.url, headers, m.body);
-    // A request cut short by shutdown is not an attempt: the message resumes after restart.
-    if (this.stopped) return;
-    const ok = outcome.status_code !== null && outcome.status_code >= 200 && outcome.status_code < 300;
-    const attempt = { ...outcome, trigger: 'scheduled' as const, created_at };
-    if (ok) {
-      this.outbox.recordAttempt(m, attempt, 'delivered', null);
-      return;
+  private async attempt(m: Message, target: WebhookTarget, lane: Lane): Promise<void> {
+    try {
+      const timestamp = Math.floor(Date.now() / 1000);
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'user-agent': 'Spout-Webhooks/1',
+        'webhook-id': m.id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signMessage(target.secret, m.id, timestamp, m.body),
+        'x-spout-emitter-id': m.emitter_id,
+        'x-spout-event-id': m.event_id,
+        'x-spout-event-name': m.event_name ?? '',
+      };
+      const created_at = Date.now();
+      const outcome: SendOutcome = await this.sender.post(target.url, headers, m.body);
+      // A request cut short by shutdown is not an attempt: the message resumes after restart.
+      if (this.stopped) return;
+      const attempt: Attempt = {
+        status_code: outcome.status_code,
+        duration_ms: outcome.duration_ms,
+        response_body: outcome.response_body,
+        error: outcome.error,
+        trigger: 'scheduled',
+        created_at,
+      };
+      const code = outcome.status_code;
+      if (code !== null && code >= 200 && code < 300) {
+        this.outbox.recordAttempt(m, attempt, 'delivered', null);
+        return;
+      }
+      const delay = nextRetryDelayMs(this.options.retrySchedule, m.attempts.length + 1);
+      const next = delay === null ? null : Date.now() + delay;
+      this.outbox.recordAttempt(m, attempt, next === null ? 'failed' : 'failing', next);
+      if (next !== null) this.schedule(m, next);
+    } catch (err) {
+      console.error(`delivery of ${m.id} to ${m.webhook_id}: ${(err as Error).message}`);
+    } finally {
+      lane.inFlight--;
+      this.inFlight--;
+      if (!this.stopped) this.pump(m.webhook_id, lane);
+      else if (this.inFlight === 0) this.onIdle?.();
     }
-    const delay = nextRetryDelayMs(this.options.retrySchedule, m.attempts.length + 1);
-    const next = delay === null ? null : Date.now() + delay;
-    this.outbox.recordAttempt(m, attempt, next === null ? 'failed' : 'failing', next);
-    if (next !== null && !this.stopped) this.schedule(m, next);
   }
 }

@@ -17,6 +17,7 @@ const POOL_IDLE_MS = 60_000;
 /** Posts webhook messages over keep-alive connection pools, one per origin; redirects are never followed. */
 export class HttpSender {
   private readonly pools = new Map<string, { pool: Pool; used: number }>();
+  private readonly targets = new Map<string, { origin: string; path: string }>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly timeoutMs: number) {
@@ -29,10 +30,10 @@ export class HttpSender {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
-      const target = new URL(url);
-      const res = await this.pool(target.origin).request({
+      const target = this.target(url);
+      const res = await target.pool.request({
         method: 'POST',
-        path: target.pathname + target.search,
+        path: target.path,
         headers,
         body,
         headersTimeout: this.timeoutMs,
@@ -67,14 +68,22 @@ export class HttpSender {
     this.pools.clear();
   }
 
-  private pool(origin: string): Pool {
-    let entry = this.pools.get(origin);
+  /** The pool and request path for a URL; URLs repeat (one per webhook), so parsing is cached. */
+  private target(url: string): { pool: Pool; path: string } {
+    let parsed = this.targets.get(url);
+    if (!parsed) {
+      const u = new URL(url);
+      parsed = { origin: u.origin, path: u.pathname + u.search };
+      if (this.targets.size > 1000) this.targets.clear();
+      this.targets.set(url, parsed);
+    }
+    let entry = this.pools.get(parsed.origin);
     if (!entry) {
-      entry = { pool: new Pool(origin, { keepAliveTimeout: 10_000, connect: { timeout: 10_000 } }), used: 0 };
-      this.pools.set(origin, entry);
+      entry = { pool: new Pool(parsed.origin, { keepAliveTimeout: 10_000, connect: { timeout: 10_000 } }), used: 0 };
+      this.pools.set(parsed.origin, entry);
     }
     entry.used = Date.now();
-    return entry.pool;
+    return { pool: entry.pool, path: parsed.path };
   }
 
   private sweep(): void {

@@ -39,16 +39,18 @@ type Line = MessageLine | AttemptLine;
 /** Delivered messages kept per webhook for the attempt log; older ones are forgotten. */
 const DELIVERED_KEPT_PER_WEBHOOK = 1000;
 
+const str = JSON.stringify;
+
+// Lines are assembled by hand: this runs for every message and attempt, and a generic
+// JSON.stringify of a fresh object costs several times more.
 function messageLine(m: NewMessage): string {
-  const head = { t: 'm', id: m.id, webhook_id: m.webhook_id, event_id: m.event_id, emitter_id: m.emitter_id, event_name: m.event_name, created_at: m.created_at };
   // The body is JSON made by JSON.stringify, a fixed point of parse-then-stringify: embedding it
   // unescaped keeps lines small and it reads back byte-for-byte.
-  return `${JSON.stringify(head).slice(0, -1)},"body":${m.body}}`;
+  return `{"t":"m","id":${str(m.id)},"webhook_id":${str(m.webhook_id)},"event_id":${str(m.event_id)},"emitter_id":${str(m.emitter_id)},"event_name":${str(m.event_name)},"created_at":${m.created_at},"body":${m.body}}`;
 }
 
 function attemptLine(messageId: string, a: Attempt, status: MessageStatus, next: number | null): string {
-  const line: AttemptLine = { t: 'a', message_id: messageId, ...a, status, next_attempt_at: next };
-  return JSON.stringify(line);
+  return `{"t":"a","message_id":${str(messageId)},"status_code":${a.status_code},"duration_ms":${a.duration_ms},"response_body":${str(a.response_body)},"error":${str(a.error)},"trigger":"${a.trigger}","created_at":${a.created_at},"status":"${status}","next_attempt_at":${next}}`;
 }
 
 /**
@@ -89,10 +91,27 @@ export class Outbox {
 
   /** Records new messages; resolves once they are durable. */
   async add(messages: NewMessage[]): Promise<Message[]> {
-    const created = messages.map((m): Message => ({ ...m, status: 'pending', attempts: [], next_attempt_at: m.created_at }));
-    for (const m of created) this.messages.set(m.id, m);
+    const created: Message[] = [];
+    const lines: string[] = [];
+    for (const n of messages) {
+      const m: Message = {
+        id: n.id,
+        webhook_id: n.webhook_id,
+        event_id: n.event_id,
+        emitter_id: n.emitter_id,
+        event_name: n.event_name,
+        body: n.body,
+        created_at: n.created_at,
+        status: 'pending',
+        attempts: [],
+        next_attempt_at: n.created_at,
+      };
+      this.messages.set(m.id, m);
+      created.push(m);
+      lines.push(messageLine(n));
+    }
     this.liveLines += created.length;
-    await this.log.appendLines(messages.map(messageLine));
+    await this.log.appendLines(lines);
     return created;
   }
 
