@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { isLoopbackHost, parseRetrySchedule } from '../config';
-import { startService } from '../service';
+import { startService, type RunningService } from '../service';
 import { UsageError } from './usage';
 
 export const SERVE_HELP = `Usage: spout serve [options]
@@ -55,12 +55,11 @@ export async function serve(argv: string[]): Promise<void> {
     throw new UsageError(`--event-retention: "${values['event-retention']}" is not a positive whole number`);
   }
 
-  const service = await startService({ port, host, dataDir: values['data-dir'], apiKey: values['api-key'], retrySchedule, eventRetention: retention });
-  process.stdout.write(`Spout listening on ${service.url}\nUI: ${service.uiUrl}\n`);
-
+  // Signal handlers go in before the ready line: whoever reads it may signal at once.
+  let service: RunningService | null = null;
   let signals = 0;
   const shutdown = (signal: NodeJS.Signals) => {
-    if (++signals > 1) process.exit(130); // a second Ctrl-C does not wait
+    if (++signals > 1 || !service) process.exit(130); // a second Ctrl-C, or nothing started yet: do not wait
     process.stderr.write(`${signal}: stopping…\n`);
     service.stop().then(
       () => process.exit(0),
@@ -72,4 +71,7 @@ export async function serve(argv: string[]): Promise<void> {
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+
+  service = await startService({ port, host, dataDir: values['data-dir'], apiKey: values['api-key'], retrySchedule, eventRetention: retention });
+  process.stdout.write(`Spout listening on ${service.url}\nUI: ${service.uiUrl}\n`);
 }
