@@ -1,3 +1,2 @@
-// The runtime's public entry: what main/ and tests import.
+// The runtime's public entry: what main/ and embedders import.
 export { startService, type RunningService, type ServiceOptions } from './service';
-export { isLoopbackHost, parseRetrySchedule, resolveDataDir } from './config';

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { createApp } from './api/server';
 import type { AuthConfig } from './api/auth';
@@ -87,7 +88,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   });
 
   const allowedHosts = new Set(['127.0.0.1', 'localhost', '[::1]', displayHost.toLowerCase()]);
-  if (!isLoopbackHost(host) && host !== '0.0.0.0' && host !== '::') allowedHosts.add(host.toLowerCase());
+  if (host === '0.0.0.0' || host === '::') {
+    // Bound to every interface: this machine's own addresses are its names, nothing else is.
+    for (const addrs of Object.values(os.networkInterfaces())) {
+      for (const a of addrs ?? []) allowedHosts.add(a.family === 'IPv6' ? `[${a.address.toLowerCase()}]` : a.address);
+    }
+  } else if (!isLoopbackHost(host)) allowedHosts.add(host.toLowerCase());
   const auth: AuthConfig = { apiKey, allowedHosts, port: () => port };
   const app = createApp({ metadata, sources, events, logs, delivery, secrets, auth, endpointUrl });
   const endpoints = httpInterfaceHandler(sources, HTTP_BODY_LIMIT);
