@@ -65,7 +65,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   };
 
   let port = options.port ?? 7620;
-  const displayHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  const wildcard = host === '0.0.0.0' || host === '::';
+  const displayHost = wildcard ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   const baseUrl = () => `http://${displayHost}:${port}`;
   const endpointUrl = (id: string) => `${baseUrl()}/e/${id}`;
 
@@ -88,7 +89,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   });
 
   const allowedHosts = new Set(['127.0.0.1', 'localhost', '[::1]', displayHost.toLowerCase()]);
-  if (host === '0.0.0.0' || host === '::') {
+  if (wildcard) {
     // Bound to every interface: this machine's own addresses are its names, nothing else is.
     for (const addrs of Object.values(os.networkInterfaces())) {
       for (const a of addrs ?? []) allowedHosts.add(a.family === 'IPv6' ? `[${a.address.toLowerCase()}]` : a.address);
@@ -100,13 +101,22 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const server = http.createServer((req, res) => (req.url?.startsWith(ENDPOINT_PREFIX) ? void endpoints(req, res) : app(req, res)));
   server.keepAliveTimeout = 65_000;
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      port = (server.address() as AddressInfo).port;
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        port = (server.address() as AddressInfo).port;
+        resolve();
+      });
     });
-  });
+  } catch (err) {
+    await delivery.stop();
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'EADDRINUSE') {
+      throw new Error(`port ${port} on ${host} is in use (another Spout? see ${path.join(dataDir, 'server.json')}); choose another with --port, or --port 0 for a free one`);
+    }
+    throw err;
+  }
   // Sources load after the port is known: their endpoint URLs include it.
   await sources.loadAll();
 

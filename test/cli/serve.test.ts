@@ -36,6 +36,18 @@ describe('spout serve', () => {
     assert.equal(stat.mode & 0o777, 0o600);
   });
 
+  it('exits 1 naming the fix when the port is taken', async () => {
+    const first = await startSpout();
+    try {
+      const port = new URL(first.url).port;
+      const second = spawnSync(process.execPath, ['dist/cli.js', 'serve', '--port', port, '--data-dir', tempDir(), '--api-key', 'k'], { encoding: 'utf8' });
+      assert.equal(second.status, 1);
+      assert.match(second.stderr, new RegExp(`port ${port} on 127.0.0.1 is in use.*--port 0`));
+    } finally {
+      await first.stop();
+    }
+  });
+
   it('exits 2 with a hint on bad usage', () => {
     const bad = spawnSync(process.execPath, ['dist/cli.js', 'serve', '--port', 'abc'], { encoding: 'utf8' });
     assert.equal(bad.status, 2);
