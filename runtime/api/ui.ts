@@ -7,7 +7,7 @@ import { type AuthConfig, isApiKey, isAuthorized, setSessionCookie } from './aut
 const CSP = [
   "default-src 'self'",
   "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
+  "style-src 'self'",
   "img-src 'self' data:",
   "connect-src 'self'",
   "worker-src 'self' blob:",

@@ -37,6 +37,9 @@ describe('UI in Chromium', () => {
     const source = await deploySource(spout);
     const context = await browser.newContext();
     const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (err) => problems.push(err.message));
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
     await page.goto(spout.uiUrl);
     assert.equal(new URL(page.url()).search, '', 'the token is dropped from the address bar');
     const html = await page.content();
@@ -53,6 +56,7 @@ describe('UI in Chromium', () => {
     await page.locator('.event', { hasText: '"hello": "ui"' }).waitFor({ timeout: 10_000 });
     assert.equal(navigations, 0, 'the event appeared without a reload');
     await page.screenshot({ path: `${SHOTS}/sources-and-events.png`, fullPage: true });
+    assert.deepEqual(problems, [], 'no script errors or CSP violations');
 
     // The session cookie signs in later visits and the UI's own /v1 calls; it is HttpOnly.
     const cookies = await context.cookies();
