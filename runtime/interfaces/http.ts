@@ -38,6 +38,9 @@ function parseBody(contentType: string, raw: Buffer): unknown {
   return text;
 }
 
+const SUCCESS_HEADERS = { ...CORS, 'content-type': 'application/json' };
+const SUCCESS_BODY = JSON.stringify({ success: true });
+
 function answer(res: ServerResponse, status: number, body: unknown, type = 'application/json'): void {
   if (res.headersSent) return;
   res.writeHead(status, { ...CORS, 'content-type': type });
@@ -117,7 +120,7 @@ export function httpInterfaceHandler(sources: SourceManager, bodyLimit: number) 
         const why = result.error ? `its run failed: ${result.error.message}` : 'its run ended without calling respond()';
         return problem(res, 502, `the source did not respond: ${why}`);
       }
-      answer(res, 200, { success: true });
+      if (!res.headersSent) res.writeHead(200, SUCCESS_HEADERS).end(SUCCESS_BODY);
     } catch (err) {
       if (err instanceof QueueFullError) return problem(res, 429, err.message);
       if (err instanceof URIError) return problem(res, 400, 'the request path is not valid percent-encoding');

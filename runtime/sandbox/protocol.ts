@@ -21,9 +21,13 @@ export interface HttpResponsePayload {
   body: string | Uint8Array | null;
 }
 
-/** What one invocation runs: the component's `run` with an event, or one of its hooks. */
+/**
+ * What one invocation runs: the component's `run` with an event, or one of its hooks. The event
+ * travels as JSON text: events are JSON by nature, and a string crosses threads far cheaper than
+ * a structured clone of the same object.
+ */
 export type InvocationTarget =
-  | { kind: 'run'; event: unknown }
+  | { kind: 'run'; eventJson: string }
   | { kind: 'hook'; name: 'deploy' | 'activate' | 'deactivate' };
 
 /** The values `this` exposes in the component, prepared by the host. */

@@ -161,7 +161,7 @@ async function invoke(def: Definition, invocationId: string, target: InvocationT
   current = { id: invocationId, emits: [] };
   let error: SerializedError | null = null;
   try {
-    if (target.kind === 'run') await (def.run as AnyFn).call(instance, target.event);
+    if (target.kind === 'run') await (def.run as AnyFn).call(instance, JSON.parse(target.eventJson));
     else {
       const hook = def.hooks?.[target.name];
       if (typeof hook === 'function') await hook.call(instance);

@@ -207,7 +207,7 @@ export class SourceManager {
   async invoke(source: SourceRecord, event: unknown, onRespond?: (r: HttpResponsePayload) => void): Promise<Invocation> {
     const live = this.live.get(source.id);
     if (!live) throw new Error(`the component of ${source.id} could not be loaded; see its logs`);
-    const result = await live.sandbox.invoke({ kind: 'run', event }, onRespond);
+    const result = await live.sandbox.invoke({ kind: 'run', eventJson: JSON.stringify(event) }, onRespond);
     if (result.error) {
       this.deps.logs.add(source.id, { level: 'error', message: result.error.stack ?? result.error.message, invocation_id: result.invocationId });
     }
