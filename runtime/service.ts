@@ -11,6 +11,8 @@ import { Emission } from './events/emission';
 import { EventStore } from './events/event-store';
 import { ENDPOINT_PREFIX, httpInterfaceHandler } from './interfaces/http';
 import { LogStore } from './events/log-store';
+import { ComponentLibrary, type SandboxFactory } from './components/library';
+import { Sandbox } from './sandbox/sandbox';
 import { SourceManager } from './sources/source-manager';
 import { openMetadata } from './store/metadata';
 import { SecretBox } from './store/secrets';
@@ -79,13 +81,19 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     webhooks: () => metadata.data.webhooks.map((w) => ({ id: w.id, url: w.url, active: w.active, secret: openSecret(w.sealed_secret) })),
   });
   const emission = new Emission(events, delivery, () => metadata.data.subscriptions);
+  const library = new ComponentLibrary(metadata);
+  const limits = { timeoutMs: options.runTimeoutMs ?? 60_000, memoryMb: 256, maxQueue: 1000 };
+  // Saving a component (no source yet) loads it only to learn what it declares.
+  const describeSandbox: SandboxFactory = (bundle) => Sandbox.load({ ...bundle, ...limits, onLog: () => {}, onStrayEmits: () => {} });
   const sources = new SourceManager({
     metadata,
+    library,
+    secrets,
     events,
     emission,
     logs,
     endpointUrl,
-    limits: { timeoutMs: options.runTimeoutMs ?? 60_000, memoryMb: 256, maxQueue: 1000 },
+    limits,
   });
 
   const allowedHosts = new Set(['127.0.0.1', 'localhost', '[::1]', displayHost.toLowerCase()]);
@@ -96,7 +104,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     }
   } else if (!isLoopbackHost(host)) allowedHosts.add(host.toLowerCase());
   const auth: AuthConfig = { apiKey, allowedHosts, port: () => port };
-  const app = createApp({ metadata, sources, events, logs, delivery, secrets, auth, endpointUrl });
+  const app = createApp({ metadata, library, describeSandbox, sources, events, logs, delivery, secrets, auth, endpointUrl });
   const endpoints = httpInterfaceHandler(sources, HTTP_BODY_LIMIT);
   const server = http.createServer((req, res) => (req.url?.startsWith(ENDPOINT_PREFIX) ? void endpoints(req, res) : app(req, res)));
   server.keepAliveTimeout = 65_000;

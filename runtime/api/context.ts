@@ -1,3 +1,4 @@
+import type { ComponentLibrary, SandboxFactory } from '../components/library';
 import type { DeliveryService } from '../delivery/delivery-service';
 import type { EventStore } from '../events/event-store';
 import type { LogStore } from '../events/log-store';
@@ -9,6 +10,9 @@ import type { AuthConfig } from './auth';
 /** What the HTTP layer reaches of the runtime. */
 export interface ApiContext {
   metadata: Metadata;
+  library: ComponentLibrary;
+  /** Starts a sandbox that only describes a module (saving a component). */
+  describeSandbox: SandboxFactory;
   sources: SourceManager;
   events: EventStore;
   logs: LogStore;

@@ -89,3 +89,24 @@ export interface AttemptView {
   trigger: 'scheduled' | 'manual';
   created_at: number;
 }
+
+export interface AccountView {
+  id: string;
+  app: string;
+  name: string;
+  /** The credential names, each value masked. */
+  credentials: Record<string, string>;
+  created_at: number;
+}
+
+export interface ComponentView {
+  id: string;
+  key: string | null;
+  name: string;
+  version: string;
+  type: 'source' | 'action';
+  description: string | null;
+  code_hash: string;
+  configurable_props: Array<Record<string, unknown> & { name: string; type: string }>;
+  created_at: number;
+}

@@ -1,6 +1,7 @@
 import type { StoredEvent } from '../events/event-store';
 import type { ComponentRecord, SourceRecord, SubscriptionRecord, WebhookRecord } from '../store/metadata';
 import type { Attempt } from '../delivery/outbox';
+import { maskSecrets } from '../sources/secret-props';
 import type { MessageSummary } from '../delivery/protocol';
 import type { AttemptView, EventSummary, MessageView, SourceView, SubscriptionView, WebhookView } from './types';
 
@@ -26,7 +27,7 @@ export function subscriptionView(s: SubscriptionRecord): SubscriptionView {
 }
 
 export function sourceView(s: SourceRecord, component: ComponentRecord | undefined, endpointUrl: (id: string) => string): SourceView {
-  const configured: Record<string, unknown> = { ...s.configured_props };
+  const configured = maskSecrets(component?.configurable_props ?? [], s.configured_props);
   for (const [prop, id] of Object.entries(s.endpoints)) configured[prop] = { endpoint_url: endpointUrl(id) };
   return {
     id: s.id,

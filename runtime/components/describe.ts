@@ -6,8 +6,13 @@ export const PROP_TYPES = [
   '$.interface.http', '$.interface.timer', '$.service.db', 'data_store', 'http_request', 'alert',
 ] as const;
 
-/** A prop as the sandbox reports it: its static fields, with functions replaced by flags. */
+/**
+ * A prop as the sandbox reports it: its static fields as written (JSON-safe), with functions
+ * replaced by flags. A prop using `propDefinition` is reported merged with the app's definition
+ * (the prop's own fields win), as the component sees it at run time.
+ */
 export interface PropShape {
+  /** As written; a shorthand prop (`db: "$.service.db"`) gives its string. '' when missing. */
   type: string;
   label?: string;
   description?: string;
@@ -16,9 +21,31 @@ export interface PropShape {
   secret?: boolean;
   min?: number;
   max?: number;
+  /** Static options as written. */
   options?: unknown[];
+  /** `options` is a method (async options). */
   hasOptionsMethod?: boolean;
+  useQuery?: boolean;
+  disabled?: boolean;
+  hidden?: boolean;
+  reloadProps?: boolean;
   customResponse?: boolean;
+  alertType?: unknown;
+  content?: unknown;
+  /** For `app` props: the app's name slug. */
+  app?: string;
+  /** For `app` props: names of the app's `propDefinitions` and `methods`. */
+  propDefinitions?: string[];
+  methods?: string[];
+  /** Present when the prop uses `propDefinition: [app, name, inputValues]`. */
+  propDefinition?: {
+    /** The referenced app object's `app` slug, or null if the first element is not an app object. */
+    app: string | null;
+    name: unknown;
+    /** False when the app has no propDefinition of that name. */
+    resolved: boolean;
+    hasInputValues: boolean;
+  };
   [extra: string]: unknown;
 }
 
@@ -31,8 +58,14 @@ export interface ComponentDescription {
   description: unknown;
   dedupe: unknown;
   props: Record<string, PropShape>;
+  /** Names of the functions in `hooks`. */
   hooks: string[];
+  /** Names in `hooks` that are not functions. */
+  badHooks: string[];
+  /** Names of the functions in `methods`. */
+  methods: string[];
   hasRun: boolean;
+  hasAdditionalProps: boolean;
 }
 
 /** A prop as the API describes it (`configurable_props`). */

@@ -37,6 +37,8 @@ export interface SandboxContext {
   props: Record<string, unknown>;
   /** Endpoint URL of each `$.interface.http` prop, by prop name. */
   endpoints: Record<string, string>;
+  /** Credentials of the connected account of each app prop (its `$auth`), by prop name. */
+  auth: Record<string, Record<string, unknown>>;
 }
 
 export interface SerializedError {

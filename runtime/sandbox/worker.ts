@@ -5,6 +5,8 @@ import vm from 'node:vm';
 import { format } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ComponentDescription, PropShape } from '../components/describe';
+import { appInstance } from '../services/app';
+import { propShape, resolveProp } from './props';
 import type {
   EmitMeta,
   EmitPayload,
@@ -60,35 +62,10 @@ function loadDefinition(): Definition {
   return exported as Definition;
 }
 
-/** Static shape of a prop; shorthand props (`db: "$.service.db"`) become `{type}`. */
-function propShape(prop: unknown): PropShape {
-  if (typeof prop === 'string') return { type: prop };
-  if (!prop || typeof prop !== 'object') return { type: String(prop) };
-  const shape: PropShape = { type: '' };
-  for (const [key, value] of Object.entries(prop)) {
-    if (typeof value === 'function') {
-      if (key === 'options') shape.hasOptionsMethod = true;
-      continue;
-    }
-    if (key === 'type') shape.type = String(value);
-    else if (value === undefined || (typeof value === 'object' && value !== null && !isPlain(value))) continue;
-    else shape[key] = value;
-  }
-  return shape;
-}
-
-function isPlain(value: object): boolean {
-  try {
-    structuredClone(value);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function describe(def: Definition): ComponentDescription {
   const props: Record<string, PropShape> = {};
   for (const [name, prop] of Object.entries(def.props ?? {})) props[name] = propShape(prop);
+  const hooks = def.hooks && typeof def.hooks === 'object' ? def.hooks : {};
   return {
     name: def.name,
     key: def.key,
@@ -97,8 +74,11 @@ function describe(def: Definition): ComponentDescription {
     description: def.description,
     dedupe: def.dedupe,
     props,
-    hooks: Object.keys(def.hooks ?? {}).filter((h) => typeof def.hooks?.[h] === 'function'),
+    hooks: Object.keys(hooks).filter((h) => typeof hooks[h] === 'function'),
+    badHooks: Object.keys(hooks).filter((h) => typeof hooks[h] !== 'function'),
+    methods: Object.keys(def.methods ?? {}).filter((m) => typeof def.methods?.[m] === 'function'),
     hasRun: typeof def.run === 'function',
+    hasAdditionalProps: typeof (def as { additionalProps?: unknown }).additionalProps === 'function',
   };
 }
 
@@ -121,8 +101,10 @@ function emit(event: unknown, meta: unknown): void {
 function buildInstance(def: Definition, ctx: SandboxContext): Record<string, unknown> {
   const self: Record<string, unknown> = {};
   for (const [name, raw] of Object.entries(def.props ?? {})) {
-    const shape = propShape(raw);
-    if (shape.type === '$.interface.http') {
+    const shape = resolveProp(raw).def;
+    if (shape.type === 'app') {
+      self[name] = appInstance(shape, ctx.auth[name] ?? {});
+    } else if (shape.type === '$.interface.http') {
       self[name] = {
         endpoint: ctx.endpoints[name],
         respond: (response: unknown) => respond(response),

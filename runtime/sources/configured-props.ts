@@ -1,5 +1,6 @@
 import type { ComponentProblem } from '../components/bundle';
 import type { ConfigurableProp } from '../components/describe';
+import { appPropProblem, type AccountLookup } from '../services/app';
 
 /** Prop types whose value the user enters at deploy time. */
 const USER_INPUT = new Set(['boolean', 'boolean[]', 'integer', 'integer[]', 'string', 'string[]', 'object', 'any']);
@@ -19,12 +20,13 @@ function typeProblem(prop: ConfigurableProp, value: unknown): string | null {
 }
 
 /**
- * Checks configured values against the component's props and returns the user-input values to
- * keep; throws-free: every problem is returned, each naming the prop and what to do.
+ * Checks configured values against the component's props and returns the values to keep (user
+ * inputs and app accounts); every problem is returned, each naming the prop and what to do.
  */
 export function checkConfiguredProps(
   props: readonly ConfigurableProp[],
   configured: Record<string, unknown>,
+  account: AccountLookup = () => undefined,
 ): { values: Record<string, unknown>; problems: ComponentProblem[] } {
   const problems: ComponentProblem[] = [];
   const values: Record<string, unknown> = {};
@@ -33,6 +35,12 @@ export function checkConfiguredProps(
     if (!byName.has(name)) problems.push({ path: `configured_props.${name}`, message: `the component has no prop \`${name}\`; remove it` });
   }
   for (const prop of props) {
+    if (prop.type === 'app') {
+      const problem = appPropProblem(prop, configured[prop.name], account);
+      if (problem) problems.push({ path: `configured_props.${prop.name}`, message: problem });
+      else values[prop.name] = { authProvisionId: (configured[prop.name] as { authProvisionId: string }).authProvisionId };
+      continue;
+    }
     if (!USER_INPUT.has(prop.type)) continue;
     const value = configured[prop.name];
     if (value === undefined || value === null) {

@@ -1,12 +1,14 @@
-import { ComponentError, bundleComponent } from '../components/bundle';
-import { validateComponent, type ComponentDescription } from '../components/describe';
+import { ComponentError } from '../components/bundle';
+import type { ComponentLibrary } from '../components/library';
 import type { Emission } from '../events/emission';
 import type { EventStore, StoredEvent } from '../events/event-store';
 import type { LogStore } from '../events/log-store';
 import { newId } from '../ids';
 import { QueueFullError, Sandbox, type InvocationResult } from '../sandbox/sandbox';
-import type { HttpResponsePayload, InvocationTarget } from '../sandbox/protocol';
+import type { HttpResponsePayload, InvocationTarget, SandboxContext } from '../sandbox/protocol';
 import type { ComponentRecord, Metadata, SourceRecord } from '../store/metadata';
+import type { SecretBox } from '../store/secrets';
+import { openSecrets, sealSecrets } from './secret-props';
 import { checkConfiguredProps } from './configured-props';
 import { uniqueSlug } from './slug';
 
@@ -23,6 +25,8 @@ export interface SandboxLimits {
 
 export interface SourceManagerDeps {
   metadata: Metadata;
+  library: ComponentLibrary;
+  secrets: SecretBox;
   events: EventStore;
   emission: Emission;
   logs: LogStore;
@@ -30,9 +34,11 @@ export interface SourceManagerDeps {
   limits: SandboxLimits;
 }
 
+/** What to deploy: module text, or a component saved before. */
 export interface DeployInput {
-  code: string;
+  code?: string;
   filename?: string;
+  component?: ComponentRecord;
   name?: string;
   configured_props?: Record<string, unknown>;
 }
@@ -100,7 +106,7 @@ export class SourceManager {
       if (!component) continue;
       try {
         const { sandbox } = await this.loadSandbox(source.id, component);
-        sandbox.configure(this.context(source));
+        sandbox.configure(this.context(source, component));
         this.live.set(source.id, { sandbox, component });
       } catch (err) {
         this.deps.logs.add(source.id, { level: 'error', message: `could not load the component: ${(err as Error).message}`, invocation_id: null });
@@ -111,7 +117,9 @@ export class SourceManager {
   /** Deploys a source: saves its component, runs `deploy()` then `activate()`, and keeps it. */
   async deploy(input: DeployInput): Promise<SourceRecord> {
     const id = newId('dc');
-    const { component, sandbox } = await this.prepare(id, input.code, input.filename);
+    const { component, sandbox } = input.component
+      ? await this.prepareSaved(id, input.component)
+      : await this.prepare(id, input.code ?? '', input.filename);
     try {
       const now = nowSeconds();
       const name = input.name ?? component.name;
@@ -120,17 +128,17 @@ export class SourceManager {
         component_id: component.id,
         name,
         name_slug: uniqueSlug(name, new Set(this.list().map((s) => s.name_slug))),
-        configured_props: this.checkProps(component, input.configured_props ?? {}),
+        configured_props: this.checkProps(component, input.configured_props ?? {}, {}),
         endpoints: this.endpointsFor(component, {}),
         active: true,
         created_at: now,
         updated_at: now,
       };
-      sandbox.configure(this.context(record));
+      sandbox.configure(this.context(record, component));
       await this.deps.events.openSource(id);
       await this.hook(id, sandbox, 'deploy');
       await this.hook(id, sandbox, 'activate');
-      this.saveComponent(component);
+      this.deps.library.remember(component);
       this.deps.metadata.data.sources.push(record);
       await this.deps.metadata.write();
       this.live.set(id, { sandbox, component });
@@ -153,7 +161,7 @@ export class SourceManager {
       component_id: component.id,
       name: input.name ?? source.name,
       name_slug: input.name && input.name !== source.name ? uniqueSlug(input.name, new Set(this.list().filter((s) => s.id !== source.id).map((s) => s.name_slug))) : source.name_slug,
-      configured_props: input.configured_props ? this.checkProps(component, input.configured_props) : source.configured_props,
+      configured_props: input.configured_props ? this.checkProps(component, input.configured_props, source.configured_props) : source.configured_props,
       endpoints: this.endpointsFor(component, source.endpoints),
       active: input.active ?? source.active,
       updated_at: nowSeconds(),
@@ -162,11 +170,11 @@ export class SourceManager {
     if (!sandbox) throw new Error(`the component of ${source.id} could not be loaded; update its code`);
     try {
       if (source.active && current) await this.hook(source.id, current.sandbox, 'deactivate');
-      sandbox.configure(this.context(next));
+      sandbox.configure(this.context(next, component));
       if (next.active) await this.hook(source.id, sandbox, 'activate').catch(async (err: unknown) => {
         // Put the previous version back as it was before failing the call.
         if (current) {
-          current.sandbox.configure(this.context(source));
+          current.sandbox.configure(this.context(source, current.component));
           if (source.active) await this.hook(source.id, current.sandbox, 'activate').catch(() => undefined);
         }
         throw err;
@@ -176,7 +184,7 @@ export class SourceManager {
       throw err;
     }
     if (replacement) {
-      this.saveComponent(component);
+      this.deps.library.remember(component);
       if (current) void current.sandbox.close();
       this.live.set(source.id, { sandbox, component });
     }
@@ -221,41 +229,26 @@ export class SourceManager {
     this.live.clear();
   }
 
-  /** Bundles and loads code, validates it as a source, and returns its component record and sandbox. */
+  /** Loads code as a source component, in a sandbox whose logs go to `sourceId`. */
   private async prepare(sourceId: string, code: string, filename = 'component.mjs'): Promise<{ component: ComponentRecord; sandbox: Sandbox }> {
-    const bundle = await bundleComponent(code, filename);
-    let loaded: { sandbox: Sandbox; description: ComponentDescription };
-    try {
-      loaded = await this.loadSandbox(sourceId, { bundle: bundle.code, filename });
-    } catch (err) {
-      throw new ComponentError([{ path: filename, message: (err as Error).message }]);
-    }
-    try {
-      const valid = validateComponent(loaded.description);
-      if (valid.type !== 'source') {
-        throw new ComponentError([{ path: 'type', message: 'this component is an action; actions are run, not deployed as sources' }]);
-      }
-      const existing = this.deps.metadata.data.components.find((c) => c.code_hash === bundle.codeHash);
-      const component: ComponentRecord = existing ?? {
-        id: newId('sc'),
-        key: valid.key,
-        name: valid.name,
-        version: valid.version,
-        type: valid.type,
-        code,
-        filename,
-        bundle: bundle.code,
-        code_hash: bundle.codeHash,
-        configurable_props: valid.configurable_props,
-        created_at: nowSeconds(),
-      };
-      return { component, sandbox: loaded.sandbox };
-    } catch (err) {
+    const loaded = await this.deps.library.load(code, filename, (bundle) => this.loadSandbox(sourceId, bundle));
+    if (loaded.component.type !== 'source') {
       await loaded.sandbox.close();
-      throw err;
+      throw new ComponentError([{ path: 'type', message: 'this component is an action; actions are run, not deployed as sources' }]);
     }
+    return loaded;
   }
 
+  /** Loads a saved source component, in a sandbox whose logs go to `sourceId`. */
+  private async prepareSaved(sourceId: string, component: ComponentRecord): Promise<{ component: ComponentRecord; sandbox: Sandbox }> {
+    if (component.type !== 'source') {
+      throw new ComponentError([{ path: 'component_id', message: `${component.id} is an action; actions are run, not deployed as sources` }]);
+    }
+    const { sandbox } = await this.loadSandbox(sourceId, component);
+    return { component, sandbox };
+  }
+
+  /** A sandbox for a component, its logs and stray emits going to `sourceId`. */
   private loadSandbox(sourceId: string, component: Pick<ComponentRecord, 'bundle' | 'filename'>) {
     return Sandbox.load({
       bundle: component.bundle,
@@ -270,15 +263,12 @@ export class SourceManager {
     });
   }
 
-  private saveComponent(component: ComponentRecord): void {
-    const components = this.deps.metadata.data.components;
-    if (!components.some((c) => c.id === component.id)) components.push(component);
-  }
-
-  private checkProps(component: ComponentRecord, configured: Record<string, unknown>): Record<string, unknown> {
-    const { values, problems } = checkConfiguredProps(component.configurable_props, configured);
+  /** Checks configured values and returns them ready to store (secrets sealed). */
+  private checkProps(component: ComponentRecord, configured: Record<string, unknown>, previous: Record<string, unknown>): Record<string, unknown> {
+    const accounts = this.deps.metadata.data.accounts;
+    const { values, problems } = checkConfiguredProps(component.configurable_props, configured, (id) => accounts.find((a) => a.id === id));
     if (problems.length > 0) throw new ComponentError(problems);
-    return values;
+    return sealSecrets(component.configurable_props, values, this.deps.secrets, previous);
   }
 
   /** Endpoint ids of the component's HTTP props, keeping those a previous version had. */
@@ -290,10 +280,18 @@ export class SourceManager {
     return endpoints;
   }
 
-  private context(source: SourceRecord) {
+  /** What the sandbox exposes as `this`: secrets opened, app props' credentials as `$auth`. */
+  private context(source: SourceRecord, component: ComponentRecord): SandboxContext {
     const endpoints: Record<string, string> = {};
     for (const [prop, id] of Object.entries(source.endpoints)) endpoints[prop] = this.deps.endpointUrl(id);
-    return { sourceId: source.id, props: source.configured_props, endpoints };
+    const props = component.configurable_props;
+    const auth: SandboxContext['auth'] = {};
+    for (const prop of props) {
+      const id = (source.configured_props[prop.name] as { authProvisionId?: string } | undefined)?.authProvisionId;
+      const account = prop.type === 'app' && id ? this.deps.metadata.data.accounts.find((a) => a.id === id) : undefined;
+      if (account) auth[prop.name] = JSON.parse(this.deps.secrets.open(account.sealed_credentials)) as Record<string, unknown>;
+    }
+    return { sourceId: source.id, props: openSecrets(props, source.configured_props, this.deps.secrets), endpoints, auth };
   }
 
   private async hook(sourceId: string, sandbox: Sandbox, name: Extract<InvocationTarget, { kind: 'hook' }>['name']): Promise<void> {

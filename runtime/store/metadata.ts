@@ -31,6 +31,7 @@ export interface ComponentRecord {
   name: string;
   version: string;
   type: 'source' | 'action';
+  description: string | null;
   code: string;
   /** Name the code is known by in stack traces. */
   filename: string;
@@ -45,7 +46,10 @@ export interface SourceRecord {
   component_id: string;
   name: string;
   name_slug: string;
-  /** User-input values as configured (interface props are not kept here). */
+  /**
+   * Configured values of user-input props (secret ones sealed) and of app props
+   * (`{authProvisionId}`); interface props are not kept here.
+   */
   configured_props: Record<string, unknown>;
   /** Endpoint id of each `$.interface.http` prop, by prop name. */
   endpoints: Record<string, string>;
@@ -54,14 +58,24 @@ export interface SourceRecord {
   updated_at: number;
 }
 
+/** A connected account (`apn_…`): credentials for one app, sealed. */
+export interface AccountRecord {
+  id: string;
+  app: string;
+  name: string;
+  sealed_credentials: string;
+  created_at: number;
+}
+
 export interface MetadataShape {
   webhooks: WebhookRecord[];
   subscriptions: SubscriptionRecord[];
   components: ComponentRecord[];
   sources: SourceRecord[];
+  accounts: AccountRecord[];
 }
 
-/** Account-level metadata (webhooks, subscriptions, components, sources) in `DATA_DIR/metadata.json`. */
+/** Account-level metadata (webhooks, subscriptions, components, sources, accounts) in `DATA_DIR/metadata.json`. */
 export type Metadata = Low<MetadataShape>;
 
 /** Opens the metadata file, creating it empty on first use. */
@@ -71,11 +85,13 @@ export async function openMetadata(dataDir: string): Promise<Metadata> {
     subscriptions: [],
     components: [],
     sources: [],
+    accounts: [],
   });
   // Files written by an older version may lack a collection added since.
   db.data.webhooks ??= [];
   db.data.subscriptions ??= [];
   db.data.components ??= [];
   db.data.sources ??= [];
+  db.data.accounts ??= [];
   return db;
 }

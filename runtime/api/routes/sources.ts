@@ -4,23 +4,24 @@ import type { SourceRecord } from '../../store/metadata';
 import type { ApiContext } from '../context';
 import { isEventId } from '../../events/event-id';
 import { paginate } from '../../pagination';
-import { booleanParam, objectParam, pageParams, parseParams } from '../params';
+import { booleanParam, objectParam, pageParams, params, parseParams } from '../params';
 import { HttpError, notFound } from '../problem';
 import { eventSummary, sourceView } from '../views';
+import { componentCode, componentFilename } from './component-input';
 
-const code = z.string().min(1, 'must not be empty').max(5 * 1024 * 1024, 'is over 5 MB');
-const filename = z.string().regex(/^[\w.-]+\.(mjs|cjs|js|ts|mts|cts)$/, 'must be a file name ending in .mjs, .js, .cjs or .ts').optional();
 
 const deploySchema = z.object({
-  component_code: code,
-  component_filename: filename,
+  component_code: componentCode.optional(),
+  component_id: z.string().min(1).optional(),
+  component_key: z.string().min(1).optional(),
+  component_filename: componentFilename,
   name: z.string().min(1).max(200).optional(),
   configured_props: objectParam.optional(),
 });
 
 const updateSchema = z.object({
-  component_code: code.optional(),
-  component_filename: filename,
+  component_code: componentCode.optional(),
+  component_filename: componentFilename,
   name: z.string().min(1).max(200).optional(),
   configured_props: objectParam.optional(),
   active: booleanParam.optional(),
@@ -45,10 +46,15 @@ export function sourceRoutes(ctx: ApiContext): Router {
   };
 
   router.post('/sources', async (req, res) => {
-    const known = ['component_id', 'component_url', 'component_key'].find((k) => k in req.query || (req.body && k in req.body));
-    if (known) throw new HttpError(400, `${known} is not supported by this version; send the module text as component_code`);
     const input = parseParams(req, deploySchema);
+    if ('component_url' in params(req)) throw new HttpError(400, 'component_url is not supported by this version; send the module text as component_code');
+    const given = (['component_code', 'component_id', 'component_key'] as const).filter((k) => input[k] !== undefined);
+    if (given.length !== 1) throw new HttpError(400, 'give exactly one of component_code, component_id or component_key');
+    const savedRef = input.component_id ?? input.component_key;
+    const component = savedRef === undefined ? undefined : ctx.library.find(savedRef);
+    if (savedRef !== undefined && !component) throw notFound('component', savedRef);
     const source = await ctx.sources.deploy({
+      component,
       code: input.component_code,
       filename: input.component_filename,
       name: input.name,

@@ -1,0 +1,73 @@
+import { newId } from '../ids';
+import type { Sandbox } from '../sandbox/sandbox';
+import type { ComponentRecord, Metadata } from '../store/metadata';
+import { bundleComponent, ComponentError } from './bundle';
+import type { ComponentDescription } from './describe';
+import { validateComponent } from './describe';
+
+/** Starts a sandbox on a bundle; the caller decides where its logs go. */
+export type SandboxFactory = (bundle: Pick<ComponentRecord, 'bundle' | 'filename'>) => Promise<{ sandbox: Sandbox; description: ComponentDescription }>;
+
+/**
+ * Saved components (`sc_…`): module text turned into a validated record. Loading runs the
+ * module in a sandbox (its code never runs on the service's thread) to learn what it declares.
+ */
+export class ComponentLibrary {
+  constructor(private readonly metadata: Metadata) {}
+
+  /** A saved component by id, or the newest saved with that key. */
+  find(idOrKey: string): ComponentRecord | undefined {
+    const all = this.metadata.data.components;
+    return all.find((c) => c.id === idOrKey) ?? all.findLast((c) => c.key === idOrKey);
+  }
+
+  /**
+   * Bundles, loads and validates module text; returns the component record (the saved one if
+   * the same code was saved before) and the sandbox it is loaded in. Nothing is saved.
+   */
+  async load(code: string, filename: string, spawn: SandboxFactory): Promise<{ component: ComponentRecord; sandbox: Sandbox }> {
+    const bundle = await bundleComponent(code, filename);
+    let loaded: Awaited<ReturnType<SandboxFactory>>;
+    try {
+      loaded = await spawn({ bundle: bundle.code, filename });
+    } catch (err) {
+      throw new ComponentError([{ path: filename, message: (err as Error).message }]);
+    }
+    try {
+      const valid = validateComponent(loaded.description);
+      const existing = this.metadata.data.components.find((c) => c.code_hash === bundle.codeHash);
+      const component: ComponentRecord = existing ?? {
+        id: newId('sc'),
+        key: valid.key,
+        name: valid.name,
+        version: valid.version,
+        type: valid.type,
+        description: valid.description,
+        code,
+        filename,
+        bundle: bundle.code,
+        code_hash: bundle.codeHash,
+        configurable_props: valid.configurable_props,
+        created_at: Math.floor(Date.now() / 1000),
+      };
+      return { component, sandbox: loaded.sandbox };
+    } catch (err) {
+      await loaded.sandbox.close();
+      throw err;
+    }
+  }
+
+  /** Keeps a component record (if it is new); the caller writes the metadata. */
+  remember(component: ComponentRecord): void {
+    if (!this.metadata.data.components.some((c) => c.id === component.id)) this.metadata.data.components.push(component);
+  }
+
+  /** Loads, validates and saves module text. */
+  async save(code: string, filename: string, spawn: SandboxFactory): Promise<ComponentRecord> {
+    const { component, sandbox } = await this.load(code, filename, spawn);
+    await sandbox.close();
+    this.remember(component);
+    await this.metadata.write();
+    return component;
+  }
+}

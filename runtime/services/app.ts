@@ -1,0 +1,31 @@
+// App props (`type: "app"`): a connected account's credentials become `$auth`, and the app's
+// methods run with `this` bound to the app, so `this.$auth` and sibling methods work inside them.
+import type { ConfigurableProp } from '../components/describe';
+
+/** The configured value of an app prop: which connected account it uses. */
+export interface AppPropValue {
+  authProvisionId: string;
+}
+
+/** The credentials of connected accounts, by id, with the app each belongs to. */
+export type AccountLookup = (id: string) => { app: string } | undefined;
+
+/** Checks an app prop's configured value; returns a problem or null. */
+export function appPropProblem(prop: ConfigurableProp, value: unknown, account: AccountLookup): string | null {
+  const id = typeof value === 'object' && value !== null ? (value as Partial<AppPropValue>).authProvisionId : undefined;
+  if (typeof id !== 'string') return `prop \`${prop.name}\` takes {"authProvisionId": "apn_…"}, the id of a connected account (POST /v1/accounts)`;
+  const found = account(id);
+  if (!found) return `prop \`${prop.name}\`: no connected account ${id}; create one with POST /v1/accounts`;
+  if (prop.app && found.app !== prop.app) return `prop \`${prop.name}\`: account ${id} is for app "${found.app}", not "${prop.app}"`;
+  return null;
+}
+
+/** The object `this.<appProp>` is inside the sandbox: the app's fields and methods, plus `$auth`. */
+export function appInstance(app: Record<string, unknown>, auth: Record<string, unknown>): Record<string, unknown> {
+  const self: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(app)) if (key !== 'methods' && key !== 'propDefinitions') self[key] = value;
+  const methods = (app.methods ?? {}) as Record<string, unknown>;
+  for (const [name, fn] of Object.entries(methods)) if (typeof fn === 'function') self[name] = fn;
+  self.$auth = auth;
+  return self;
+}
