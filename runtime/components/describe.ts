@@ -1,5 +1,3 @@
-import { ComponentError, type ComponentProblem } from './bundle';
-
 /** The prop types of spec section 2.5 (array forms end in `[]`). */
 export const PROP_TYPES = [
   'app', 'boolean', 'boolean[]', 'integer', 'integer[]', 'string', 'string[]', 'object', 'any',
@@ -81,43 +79,4 @@ export interface ValidComponent {
   type: 'source' | 'action';
   description: string | null;
   configurable_props: ConfigurableProp[];
-}
-
-/** Checks a component description and reports every problem at once. */
-export function validateComponent(desc: ComponentDescription): ValidComponent {
-  const problems: ComponentProblem[] = [];
-  const str = (field: keyof ComponentDescription, required: boolean): string | null => {
-    const value = desc[field];
-    if (value === undefined || value === null) {
-      if (required) problems.push({ path: field, message: `is required (add \`${field}: "…"\` to the exported object)` });
-      return null;
-    }
-    if (typeof value !== 'string') {
-      problems.push({ path: field, message: `must be a string, not ${typeof value}` });
-      return null;
-    }
-    return value;
-  };
-  const name = str('name', true);
-  const key = str('key', false);
-  const version = str('version', true);
-  const description = str('description', false);
-  const type = str('type', false) ?? 'source';
-  if (type !== 'source' && type !== 'action') problems.push({ path: 'type', message: `must be "source" or "action", not "${type}"` });
-  if (!desc.hasRun) problems.push({ path: 'run', message: 'is required: export a `run(event)` method' });
-  const known = new Set<string>(PROP_TYPES);
-  for (const [propName, prop] of Object.entries(desc.props)) {
-    if (!known.has(prop.type)) {
-      problems.push({ path: `props.${propName}.type`, message: `"${String(prop.type)}" is not a prop type; use one of ${PROP_TYPES.join(', ')}` });
-    }
-  }
-  if (problems.length > 0) throw new ComponentError(problems);
-  return {
-    name: name as string,
-    key,
-    version: version as string,
-    type: type as 'source' | 'action',
-    description,
-    configurable_props: Object.entries(desc.props).map(([propName, prop]) => ({ name: propName, ...prop })),
-  };
 }

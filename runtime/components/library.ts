@@ -3,7 +3,7 @@ import type { Sandbox } from '../sandbox/sandbox';
 import type { ComponentRecord, Metadata } from '../store/metadata';
 import { bundleComponent, ComponentError } from './bundle';
 import type { ComponentDescription } from './describe';
-import { validateComponent } from './describe';
+import { validateComponent } from './validate';
 
 /** Starts a sandbox on a bundle; the caller decides where its logs go. */
 export type SandboxFactory = (bundle: Pick<ComponentRecord, 'bundle' | 'filename'>) => Promise<{ sandbox: Sandbox; description: ComponentDescription }>;

@@ -1,22 +1,20 @@
 import type { ComponentProblem } from '../components/bundle';
 import type { ConfigurableProp } from '../components/describe';
 import { appPropProblem, type AccountLookup } from '../services/app';
+import { matchesType, staticValueProblem } from '../components/validate';
 
 /** Prop types whose value the user enters at deploy time. */
 const USER_INPUT = new Set(['boolean', 'boolean[]', 'integer', 'integer[]', 'string', 'string[]', 'object', 'any']);
 
 function typeProblem(prop: ConfigurableProp, value: unknown): string | null {
-  const is = (v: unknown, t: string) =>
-    t === 'string' ? typeof v === 'string' : t === 'boolean' ? typeof v === 'boolean' : t === 'integer' ? Number.isInteger(v) : true;
+  if (matchesType(prop.type, value)) return null;
   if (prop.type.endsWith('[]')) {
     const item = prop.type.slice(0, -2);
     if (!Array.isArray(value)) return `must be an array of ${item}s`;
-    const bad = value.findIndex((v) => !is(v, item));
-    return bad === -1 ? null : `item ${bad} must be ${item === 'integer' ? 'an integer' : `a ${item}`}`;
+    const bad = value.findIndex((v) => !matchesType(item, v));
+    return `item ${bad} must be ${item === 'integer' ? 'an integer' : `a ${item}`}`;
   }
-  if (prop.type === 'object') return value !== null && typeof value === 'object' && !Array.isArray(value) ? null : 'must be an object';
-  if (!is(value, prop.type)) return `must be ${prop.type === 'integer' ? 'an integer' : `a ${prop.type}`}, not ${JSON.stringify(value)}`;
-  return null;
+  return `must be ${prop.type === 'integer' || prop.type === 'object' ? `an ${prop.type}` : `a ${prop.type}`}, not ${JSON.stringify(value)}`;
 }
 
 /**
@@ -49,7 +47,7 @@ export function checkConfiguredProps(
       }
       continue;
     }
-    const problem = typeProblem(prop, value);
+    const problem = typeProblem(prop, value) ?? staticValueProblem(value);
     if (problem) problems.push({ path: `configured_props.${prop.name}`, message: `prop \`${prop.name}\` ${problem}` });
     else values[prop.name] = value;
   }

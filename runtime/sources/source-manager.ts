@@ -10,7 +10,7 @@ import type { ComponentRecord, Metadata, SourceRecord } from '../store/metadata'
 import type { SecretBox } from '../store/secrets';
 import { openSecrets, sealSecrets } from './secret-props';
 import { checkConfiguredProps } from './configured-props';
-import { uniqueSlug } from './slug';
+import { uniqueSlug } from '../slug';
 
 export { QueueFullError };
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkConfiguredProps } from '../../../runtime/sources/configured-props';
-import { uniqueSlug } from '../../../runtime/sources/slug';
+import { uniqueSlug } from '../../../runtime/slug';
 
 describe('configured props', () => {
   const props = [

@@ -1,0 +1,395 @@
+import { slugify } from '../slug';
+import { ComponentError, type ComponentProblem } from './bundle';
+import {
+  PROP_TYPES,
+  type ComponentDescription,
+  type ConfigurableProp,
+  type PropShape,
+  type ValidComponent,
+} from './describe';
+
+/** Largest prop value, in UTF-8 bytes of its JSON text, that may be entered as static text (spec section 8). */
+export const STATIC_VALUE_LIMIT = 64 * 1024;
+
+type ComponentType = 'source' | 'action';
+
+/** Where a prop is checked: the component's type (null when that type is itself invalid) and whether it came from `additionalProps`. */
+interface PropContext {
+  componentType: ComponentType | null;
+  dynamic: boolean;
+}
+
+/** Records a problem on one field of the prop being checked. */
+type Report = (field: string, message: string) => void;
+
+const KNOWN_TYPES = new Set<string>(PROP_TYPES);
+const TYPE_LIST = PROP_TYPES.join(', ');
+const ARRAY_TYPES = PROP_TYPES.filter((t) => t.endsWith('[]')).join(', ');
+
+/** Prop types that exist in only one kind of component (spec 2.5). */
+const ONLY_IN: Record<string, ComponentType> = {
+  '$.interface.http': 'source',
+  '$.interface.timer': 'source',
+  '$.service.db': 'source',
+  http_request: 'action',
+};
+
+/** Prop types that `additionalProps` may return (spec 2.5). */
+const DYNAMIC_TYPES = new Set<string>([
+  'app', 'boolean', 'boolean[]', 'integer', 'integer[]', 'string', 'string[]', 'object', 'any',
+  '$.interface.http', '$.interface.timer', 'data_store', 'http_request',
+]);
+
+/** For these types `default` is the configuration itself (schedule, request), not a user-input fallback. */
+const DEFAULT_ON_REQUIRED = new Set(['$.interface.timer', 'http_request', 'alert']);
+
+const HOOK_NAMES = ['deploy', 'activate', 'deactivate'];
+const DEDUPE_STRATEGIES = ['unique', 'greatest', 'last'];
+const ALERT_TYPES = ['info', 'neutral', 'warning', 'error'];
+
+const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const SEMVER_NUMBER = '(0|[1-9]\\d*)';
+const SEMVER_IDENT = '(0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)';
+const SEMVER = new RegExp(
+  `^${SEMVER_NUMBER}\\.${SEMVER_NUMBER}\\.${SEMVER_NUMBER}` +
+    `(-${SEMVER_IDENT}(\\.${SEMVER_IDENT})*)?(\\+[0-9a-zA-Z-]+(\\.[0-9a-zA-Z-]+)*)?$`,
+);
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function isNonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value !== '';
+}
+
+/** A short rendering of a value for messages. */
+function show(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** Whether `value` is a value of the user-input `type`; types without a value shape accept anything. */
+export function matchesType(type: string, value: unknown): boolean {
+  if (type.endsWith('[]')) return Array.isArray(value) && value.every((item) => matchesType(type.slice(0, -2), item));
+  if (type === 'string') return typeof value === 'string';
+  if (type === 'integer') return Number.isInteger(value);
+  if (type === 'boolean') return typeof value === 'boolean';
+  if (type === 'object') return isPlainObject(value);
+  return true;
+}
+
+/** How a value of `type` is described in messages, e.g. "an array of integers". */
+function expectedValue(type: string): string {
+  if (type.endsWith('[]')) return `an array of ${type.slice(0, -2)}s`;
+  return type === 'integer' || type === 'object' ? `an ${type}` : `a ${type}`;
+}
+
+/** Returns a message when `value`, written as JSON text, is over the 64 KB static-value limit; null otherwise. */
+export function staticValueProblem(value: unknown): string | null {
+  const text = JSON.stringify(value);
+  if (text === undefined) return null;
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes <= STATIC_VALUE_LIMIT) return null;
+  return `is ${bytes} bytes as JSON text, over the ${STATIC_VALUE_LIMIT}-byte (64 KB) limit for static values; shorten it or load the data at run time`;
+}
+
+/** Reports a broken `propDefinition`; returns true when it is broken (the prop then has no inherited type). */
+function checkPropDefinition(prop: PropShape, report: Report): boolean {
+  const def = prop.propDefinition;
+  if (!def) return false;
+  if (def.app === null) {
+    report('propDefinition', 'the first element of propDefinition must be an app object; import the app file and use propDefinition: [app, "<name>"]');
+    return true;
+  }
+  if (def.resolved) return false;
+  report(
+    'propDefinition',
+    typeof def.name === 'string'
+      ? `app "${def.app}" has no propDefinition "${def.name}"; fix the name or add "${def.name}" to the app's propDefinitions`
+      : `the second element of propDefinition must be the name of one of app "${def.app}"'s propDefinitions, not ${show(def.name)}`,
+  );
+  return true;
+}
+
+function unknownTypeMessage(type: string): string {
+  const base = type.slice(0, -2);
+  if (type.endsWith('[]') && KNOWN_TYPES.has(base)) {
+    return `type "${type}" has no array form (only ${ARRAY_TYPES} exist); use "${base}" or one of those`;
+  }
+  const near = PROP_TYPES.find((t) => t.toLowerCase() === type.toLowerCase());
+  return near ? `"${type}" is not a prop type; did you mean "${near}"?` : `"${type}" is not a prop type; use one of ${TYPE_LIST}`;
+}
+
+/** Checks the prop's type against the known types and where it is used; returns the type when it is a known one. */
+function checkType(prop: PropShape, context: PropContext, brokenDefinition: boolean, report: Report): string | null {
+  const type = prop.type;
+  if (typeof type !== 'string' || type === '') {
+    // With a broken propDefinition the type was never inherited; that problem is already reported.
+    if (!brokenDefinition) report('type', `type is required; set it to one of ${TYPE_LIST}`);
+    return null;
+  }
+  if (!KNOWN_TYPES.has(type)) {
+    report('type', unknownTypeMessage(type));
+    return null;
+  }
+  const only = ONLY_IN[type];
+  if (only && context.componentType && only !== context.componentType) {
+    report('type', `${type} props are allowed only in ${only}s; remove the prop or set the component's type to "${only}"`);
+  }
+  if (context.dynamic && !DYNAMIC_TYPES.has(type)) {
+    report('type', `${type} props cannot be returned by additionalProps; declare the prop in props instead`);
+  }
+  return type;
+}
+
+/** Checks `default` rules that hold whatever the prop's type is. */
+function checkDefaultPresence(prop: PropShape, type: string | null, report: Report): void {
+  if (prop.default === undefined) return;
+  const tooBig = staticValueProblem(prop.default);
+  if (tooBig) report('default', `default ${tooBig}`);
+  if (!prop.optional && !(type && DEFAULT_ON_REQUIRED.has(type))) {
+    report('default', 'default is allowed only on optional props; add optional: true or remove default');
+  }
+}
+
+function checkDefaultValue(prop: PropShape, type: string, report: Report): void {
+  if (prop.default === undefined || matchesType(type, prop.default)) return;
+  report('default', `default must be ${expectedValue(type)} to match type ${type}, not ${show(prop.default)}`);
+}
+
+function checkSecret(prop: PropShape, type: string, report: Report): void {
+  if (prop.secret !== undefined && type !== 'string') {
+    report('secret', 'secret is allowed only on string props; remove secret or change the type to string');
+  }
+}
+
+function checkRange(prop: PropShape, type: string, report: Report): void {
+  const bounds = (['min', 'max'] as const).filter((bound) => prop[bound] !== undefined);
+  if (bounds.length === 0) return;
+  if (type !== 'integer') {
+    for (const bound of bounds) report(bound, `${bound} is allowed only on integer props; remove ${bound} or change the type to integer`);
+    return;
+  }
+  for (const bound of bounds) {
+    if (!Number.isInteger(prop[bound])) report(bound, `${bound} must be an integer, not ${show(prop[bound])}`);
+  }
+  const min = Number.isInteger(prop.min) ? prop.min : undefined;
+  const max = Number.isInteger(prop.max) ? prop.max : undefined;
+  if (min !== undefined && max !== undefined && min > max) {
+    report('min', `min (${min}) is greater than max (${max}); swap them or fix one`);
+  }
+  const value = prop.default;
+  if (!Number.isInteger(value)) return;
+  const n = value as number;
+  if ((min !== undefined && n < min) || (max !== undefined && n > max)) {
+    report('default', `default ${n} is outside the allowed range ${min ?? '…'} to ${max ?? '…'}; change default or the bounds`);
+  }
+}
+
+function isOption(itemType: string, option: unknown): boolean {
+  if (isPlainObject(option) && 'label' in option && 'value' in option) {
+    return typeof option.label === 'string' && matchesType(itemType, option.value);
+  }
+  return matchesType(itemType, option);
+}
+
+function checkOptions(prop: PropShape, type: string | null, report: Report): void {
+  if (prop.useQuery === true && !prop.hasOptionsMethod) {
+    report('useQuery', 'useQuery needs an async options method; define options({ query }) or remove useQuery');
+  }
+  if (prop.options === undefined) return;
+  if (!Array.isArray(prop.options)) {
+    report('options', `options must be an array or an async options method, not ${show(prop.options)}`);
+    return;
+  }
+  if (!type) return;
+  const itemType = type.endsWith('[]') ? type.slice(0, -2) : type;
+  const bad = prop.options.flatMap((option, index) => (isOption(itemType, option) ? [] : [index]));
+  if (bad.length === 0) return;
+  const which = bad.length === 1 ? `option ${bad[0]}` : `options ${bad.join(', ')}`;
+  const item = expectedValue(itemType);
+  report('options', `${which} must be ${item} or a { label, value } object with a string label and ${item} value`);
+}
+
+function isTimerSchedule(value: unknown): boolean {
+  if (!isPlainObject(value) || Object.keys(value).length !== 1) return false;
+  const { intervalSeconds, cron } = value;
+  if (intervalSeconds !== undefined) return Number.isInteger(intervalSeconds) && (intervalSeconds as number) > 0;
+  return typeof cron === 'string' && cron.trim() !== '';
+}
+
+function checkTimer(prop: PropShape, report: Report): void {
+  if (prop.default === undefined || isTimerSchedule(prop.default)) return;
+  report('default', `a timer's default must be { intervalSeconds: <positive integer> } or { cron: "<cron expression>" }, not ${show(prop.default)}`);
+}
+
+function checkHttpRequest(prop: PropShape, report: Report): void {
+  const value = prop.default;
+  if (value === undefined) return;
+  const ok = isPlainObject(value) && isNonEmptyString(value.method) && isNonEmptyString(value.url);
+  if (!ok) report('default', `an http_request default must be an object with at least a method and a url, e.g. { method: "GET", url: "https://…" }, not ${show(value)}`);
+}
+
+function checkAlert(prop: PropShape, report: Report): void {
+  if (typeof prop.alertType !== 'string' || !ALERT_TYPES.includes(prop.alertType)) {
+    report('alertType', `alertType must be one of ${ALERT_TYPES.join(', ')}, not ${show(prop.alertType)}`);
+  }
+  if (typeof prop.content !== 'string') {
+    report('content', `content is required on alert props: set it to the text (plain or Markdown) to show, not ${show(prop.content)}`);
+  }
+}
+
+function checkApp(prop: PropShape, report: Report): void {
+  if (!isNonEmptyString(prop.app)) {
+    report('app', 'app is required on app props; set it to the app\'s name slug, e.g. app: "github"');
+  }
+}
+
+/** Checks properties that only some prop types have. */
+function checkTypeSpecific(prop: PropShape, type: string, report: Report): void {
+  if (type === '$.interface.timer') checkTimer(prop, report);
+  else if (type === 'http_request') checkHttpRequest(prop, report);
+  else if (type === 'alert') checkAlert(prop, report);
+  else if (type === 'app') checkApp(prop, report);
+  else checkDefaultValue(prop, type, report);
+}
+
+/** Every problem of one prop, with paths `props.<name>.<field>`. */
+function propProblems(name: string, prop: PropShape, context: PropContext): ComponentProblem[] {
+  const problems: ComponentProblem[] = [];
+  const report: Report = (field, message) => problems.push({ path: `props.${name}.${field}`, message: `prop \`${name}\`: ${message}` });
+  const brokenDefinition = checkPropDefinition(prop, report);
+  const type = checkType(prop, context, brokenDefinition, report);
+  checkDefaultPresence(prop, type, report);
+  checkOptions(prop, type, report);
+  if (!type) return problems;
+  checkSecret(prop, type, report);
+  checkRange(prop, type, report);
+  checkTypeSpecific(prop, type, report);
+  return problems;
+}
+
+/** Checks props returned by `additionalProps`: the per-prop rules plus the dynamic-prop type allow-list. */
+export function validateDynamicProps(props: Record<string, PropShape>, componentType: 'source' | 'action'): ComponentProblem[] {
+  return Object.entries(props).flatMap(([name, prop]) => propProblems(name, prop, { componentType, dynamic: true }));
+}
+
+/** Reads an optional string field; missing (undefined or null) gives null. */
+function optionalString(desc: ComponentDescription, field: 'key' | 'description', problems: ComponentProblem[]): string | null {
+  const value = desc[field];
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string') return value;
+  problems.push({ path: field, message: `${field} must be a string, not ${show(value)}` });
+  return null;
+}
+
+function requiredString(desc: ComponentDescription, field: 'name' | 'version', example: string, problems: ComponentProblem[]): string | null {
+  const value = desc[field];
+  if (value === undefined || value === null) {
+    problems.push({ path: field, message: `${field} is required; add ${field}: "${example}" to the component` });
+    return null;
+  }
+  if (typeof value !== 'string') {
+    problems.push({ path: field, message: `${field} must be a string, not ${show(value)}` });
+    return null;
+  }
+  if (value === '') problems.push({ path: field, message: `${field} must not be empty; set it, e.g. ${field}: "${example}"` });
+  return value;
+}
+
+function componentType(desc: ComponentDescription, problems: ComponentProblem[]): ComponentType | null {
+  if (desc.type === undefined || desc.type === null) return 'source';
+  if (desc.type === 'source' || desc.type === 'action') return desc.type;
+  problems.push({ path: 'type', message: `type must be "source" or "action", not ${show(desc.type)}` });
+  return null;
+}
+
+/** App slugs whose `<slug>-` prefix marks the key as namespaced for the registry. */
+function registrySlugs(desc: ComponentDescription, key: string): string[] {
+  return Object.values(desc.props)
+    .filter((prop) => prop.type === 'app')
+    .map((prop) => prop.app)
+    .filter(isNonEmptyString)
+    .filter((slug) => key.startsWith(`${slug}-`));
+}
+
+/** Registry keys follow `<app_name_slug>-<slugified-component-name>`: the app slug as the app spells it (Pipedream's have underscores), then a lower-case slug. */
+function checkRegistryKey(key: string, slugs: string[], name: string | null, problems: ComponentProblem[]): void {
+  if (slugs.some((slug) => SLUG.test(key.slice(slug.length + 1)))) return;
+  const slug = slugs[0] as string;
+  const suggestion = slugify(key.slice(slug.length + 1)) || slugify(name ?? '') || 'new-event';
+  problems.push({
+    path: 'key',
+    message: `key "${key}" is namespaced for the registry (it starts with app "${slug}"), so after "${slug}-" it must be a lower-case slug of letters, digits and single hyphens, e.g. "${slug}-${suggestion}"`,
+  });
+}
+
+function checkFreeFormKey(key: string, problems: ComponentProblem[]): void {
+  if (key === '') problems.push({ path: 'key', message: 'key must not be empty; remove key or set a unique one such as "my-source"' });
+  else if (/\s/.test(key)) {
+    problems.push({ path: 'key', message: `key "${key}" must not contain whitespace; use hyphens instead, e.g. "${key.trim().replace(/\s+/g, '-')}"` });
+  }
+}
+
+/** Key and version rules: free-form, except for registry-namespaced keys (spec 2.4, 9). */
+function checkKeyAndVersion(desc: ComponentDescription, key: string | null, version: string | null, name: string | null, problems: ComponentProblem[]): void {
+  if (key === null) return;
+  const slugs = registrySlugs(desc, key);
+  if (slugs.length === 0) {
+    checkFreeFormKey(key, problems);
+    return;
+  }
+  checkRegistryKey(key, slugs, name, problems);
+  if (version && !SEMVER.test(version)) {
+    problems.push({
+      path: 'version',
+      message: `version "${version}" must be semantic versioning (major.minor.patch, e.g. "0.0.1") because key "${key}" is namespaced for the registry`,
+    });
+  }
+}
+
+function checkHooks(desc: ComponentDescription, type: ComponentType | null, problems: ComponentProblem[]): void {
+  const all = [...desc.hooks, ...desc.badHooks];
+  if (type === 'action' && all.length > 0) {
+    problems.push({ path: 'hooks', message: 'hooks are allowed only on sources; remove hooks or set the component\'s type to "source"' });
+  }
+  for (const hook of all) {
+    if (!HOOK_NAMES.includes(hook)) {
+      problems.push({ path: `hooks.${hook}`, message: `hook \`${hook}\` is not a hook; hooks are ${HOOK_NAMES.join(', ')} (move other functions to methods)` });
+    } else if (desc.badHooks.includes(hook)) {
+      problems.push({ path: `hooks.${hook}`, message: `hook \`${hook}\` must be a function, e.g. async ${hook}() { … }` });
+    }
+  }
+}
+
+function checkDedupe(dedupe: unknown, type: ComponentType | null, problems: ComponentProblem[]): void {
+  if (dedupe === undefined || dedupe === null) return;
+  if (type === 'action') {
+    problems.push({ path: 'dedupe', message: 'dedupe is allowed only on sources; remove dedupe or set the component\'s type to "source"' });
+  }
+  if (typeof dedupe !== 'string' || !DEDUPE_STRATEGIES.includes(dedupe)) {
+    problems.push({ path: 'dedupe', message: `dedupe must be "unique", "greatest" or "last", not ${show(dedupe)}` });
+  }
+}
+
+/** Checks a component description against the spec's rules and throws one ComponentError listing every problem. */
+export function validateComponent(desc: ComponentDescription): ValidComponent {
+  const problems: ComponentProblem[] = [];
+  const name = requiredString(desc, 'name', 'My Component', problems);
+  const version = requiredString(desc, 'version', '0.0.1', problems);
+  const type = componentType(desc, problems);
+  const key = optionalString(desc, 'key', problems);
+  const description = optionalString(desc, 'description', problems);
+  if (!desc.hasRun) problems.push({ path: 'run', message: 'run is required; add an async run() method to the component' });
+  checkKeyAndVersion(desc, key, version, name, problems);
+  checkHooks(desc, type, problems);
+  checkDedupe(desc.dedupe, type, problems);
+  for (const [propName, prop] of Object.entries(desc.props)) {
+    problems.push(...propProblems(propName, prop, { componentType: type, dynamic: false }));
+  }
+  // Each null below has already been reported; testing them only narrows the types.
+  if (problems.length > 0 || name === null || version === null || type === null) throw new ComponentError(problems);
+  const configurableProps: ConfigurableProp[] = Object.entries(desc.props).map(([propName, shape]) => ({ name: propName, ...shape }));
+  return { name, key, version, type, description, configurable_props: configurableProps };
+}

@@ -1,0 +1,455 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ComponentError, type ComponentProblem } from '../../../runtime/components/bundle';
+import type { ComponentDescription, PropShape } from '../../../runtime/components/describe';
+import {
+  STATIC_VALUE_LIMIT,
+  staticValueProblem,
+  validateComponent,
+  validateDynamicProps,
+} from '../../../runtime/components/validate';
+
+/** A valid, minimal source description; tests override what they exercise. */
+function component(overrides: Partial<ComponentDescription> = {}): ComponentDescription {
+  return {
+    name: 'Test Component',
+    key: undefined,
+    version: '0.0.1',
+    type: undefined,
+    description: undefined,
+    dedupe: undefined,
+    props: {},
+    hooks: [],
+    badHooks: [],
+    methods: [],
+    hasRun: true,
+    hasAdditionalProps: false,
+    ...overrides,
+  };
+}
+
+function action(overrides: Partial<ComponentDescription> = {}): ComponentDescription {
+  return component({ type: 'action', ...overrides });
+}
+
+/** The problems validateComponent throws, or [] when it accepts the description. */
+function problemsOf(desc: ComponentDescription): ComponentProblem[] {
+  try {
+    validateComponent(desc);
+    return [];
+  } catch (err) {
+    assert.ok(err instanceof ComponentError, `expected a ComponentError, got ${String(err)}`);
+    return err.problems;
+  }
+}
+
+/** Asserts that exactly one problem is found, at `path`, with a message matching `message`. */
+function assertOnlyProblem(desc: ComponentDescription, path: string, message: RegExp): void {
+  const problems = problemsOf(desc);
+  assert.equal(problems.length, 1, `expected one problem, got ${JSON.stringify(problems)}`);
+  assert.equal(problems[0]!.path, path);
+  assert.match(problems[0]!.message, message);
+}
+
+function assertValid(desc: ComponentDescription): void {
+  assert.deepEqual(problemsOf(desc), []);
+}
+
+/** A component whose only prop is `prop`, named `p`. */
+function withProp(prop: PropShape, overrides: Partial<ComponentDescription> = {}): ComponentDescription {
+  return component({ props: { p: prop }, ...overrides });
+}
+
+const github: PropShape = { type: 'app', app: 'github', propDefinitions: ['repo'], methods: [] };
+
+describe('validateComponent: component fields', () => {
+  it('requires a non-empty string name', () => {
+    assertOnlyProblem(component({ name: undefined }), 'name', /^name is required; add name: "/);
+    assertOnlyProblem(component({ name: 42 }), 'name', /^name must be a string, not 42/);
+    assertOnlyProblem(component({ name: '' }), 'name', /^name must not be empty/);
+  });
+
+  it('requires a string version', () => {
+    assertOnlyProblem(component({ version: undefined }), 'version', /^version is required; add version: "0.0.1"/);
+    assertOnlyProblem(component({ version: 1 }), 'version', /^version must be a string, not 1/);
+  });
+
+  it('accepts type source or action, defaulting to source', () => {
+    assert.equal(validateComponent(component()).type, 'source');
+    assert.equal(validateComponent(action()).type, 'action');
+    assertOnlyProblem(component({ type: 'trigger' }), 'type', /^type must be "source" or "action", not "trigger"/);
+  });
+
+  it('requires key and description to be strings when present', () => {
+    assertOnlyProblem(component({ key: 7 }), 'key', /^key must be a string, not 7/);
+    assertOnlyProblem(component({ description: ['x'] }), 'description', /^description must be a string/);
+    const valid = validateComponent(component({ key: 'my-key', description: 'Does things' }));
+    assert.equal(valid.key, 'my-key');
+    assert.equal(valid.description, 'Does things');
+    const bare = validateComponent(component());
+    assert.equal(bare.key, null);
+    assert.equal(bare.description, null);
+  });
+
+  it('requires a run method', () => {
+    assertOnlyProblem(component({ hasRun: false }), 'run', /^run is required; add an async run\(\) method/);
+  });
+});
+
+describe('validateComponent: keys and versions', () => {
+  it('leaves key and version free-form when the key is not namespaced for the registry', () => {
+    assertValid(component({ key: 'My_Source.v2', version: 'v1 beta' }));
+    // `github-` is not a namespace unless the component has a github app prop.
+    assertValid(component({ key: 'github-New_Thing', version: 'latest' }));
+  });
+
+  it('rejects an empty free-form key or one with whitespace', () => {
+    assertOnlyProblem(component({ key: '' }), 'key', /^key must not be empty; remove key or set a unique one/);
+    assertOnlyProblem(component({ key: 'my source' }), 'key', /^key "my source" must not contain whitespace; use hyphens instead, e\.g\. "my-source"/);
+  });
+
+  it('requires a lower-case slug after the app prefix of a registry key', () => {
+    const desc = component({ key: 'github-New_Issue', version: '0.1.0', props: { github } });
+    assertOnlyProblem(desc, 'key', /^key "github-New_Issue" is namespaced for the registry \(it starts with app "github"\).*e\.g\. "github-new-issue"/);
+    assertOnlyProblem(component({ key: 'github-new--issue', props: { github } }), 'key', /lower-case slug/);
+  });
+
+  it('accepts registry keys whose app slug has underscores, as registry components do', () => {
+    const sheets: PropShape = { type: 'app', app: 'google_sheets' };
+    assertValid(action({ key: 'google_sheets-add-row', version: '0.1.5', props: { sheets } }));
+  });
+
+  it('requires semantic versioning for registry keys', () => {
+    const desc = component({ key: 'github-new-issue', version: '1.0', props: { github } });
+    assertOnlyProblem(desc, 'version', /^version "1\.0" must be semantic versioning \(major\.minor\.patch.*because key "github-new-issue" is namespaced/);
+    assertOnlyProblem(component({ key: 'github-new-issue', version: '01.0.0', props: { github } }), 'version', /semantic versioning/);
+    assertValid(component({ key: 'github-new-issue', version: '1.2.3-beta.1+build.5', props: { github } }));
+  });
+});
+
+describe('validateComponent: hooks and dedupe', () => {
+  it('allows hooks only on sources', () => {
+    assertValid(component({ hooks: ['deploy', 'activate', 'deactivate'] }));
+    assertOnlyProblem(action({ hooks: ['deploy'] }), 'hooks', /^hooks are allowed only on sources; remove hooks or set the component's type to "source"/);
+  });
+
+  it('rejects hook names other than deploy, activate and deactivate', () => {
+    assertOnlyProblem(component({ hooks: ['install'] }), 'hooks.install', /^hook `install` is not a hook; hooks are deploy, activate, deactivate \(move other functions to methods\)/);
+  });
+
+  it('requires every hook to be a function', () => {
+    const problems = problemsOf(component({ hooks: ['deploy'], badHooks: ['activate', 'deactivate'] }));
+    assert.deepEqual(problems.map((p) => p.path), ['hooks.activate', 'hooks.deactivate']);
+    assert.match(problems[0]!.message, /^hook `activate` must be a function, e\.g\. async activate\(\)/);
+  });
+
+  it('allows dedupe only on sources, and only unique, greatest or last', () => {
+    for (const dedupe of ['unique', 'greatest', 'last']) assertValid(component({ dedupe }));
+    assertOnlyProblem(component({ dedupe: 'newest' }), 'dedupe', /^dedupe must be "unique", "greatest" or "last", not "newest"/);
+    assertOnlyProblem(action({ dedupe: 'unique' }), 'dedupe', /^dedupe is allowed only on sources; remove dedupe/);
+  });
+});
+
+describe('validateComponent: prop types', () => {
+  it('requires a known type', () => {
+    assertOnlyProblem(withProp({ type: '' }), 'props.p.type', /^prop `p`: type is required; set it to one of app, boolean/);
+    assertOnlyProblem(withProp({ type: 'number' }), 'props.p.type', /^prop `p`: "number" is not a prop type; use one of app, boolean/);
+    assertOnlyProblem(withProp({ type: 'String' }), 'props.p.type', /did you mean "string"\?/);
+  });
+
+  it('allows array forms only for boolean, integer and string', () => {
+    for (const type of ['boolean[]', 'integer[]', 'string[]']) assertValid(withProp({ type }));
+    assertOnlyProblem(withProp({ type: 'object[]' }), 'props.p.type', /^prop `p`: type "object\[\]" has no array form \(only boolean\[\], integer\[\], string\[\] exist\); use "object"/);
+  });
+
+  it('allows interface and service props only in sources', () => {
+    for (const type of ['$.interface.http', '$.interface.timer', '$.service.db']) {
+      assertValid(withProp({ type }));
+      assertOnlyProblem(withProp({ type }, { type: 'action' }), 'props.p.type', /props are allowed only in sources; remove the prop or set the component's type to "source"/);
+    }
+  });
+
+  it('allows http_request props only in actions', () => {
+    assertValid(withProp({ type: 'http_request' }, { type: 'action' }));
+    assertOnlyProblem(withProp({ type: 'http_request' }), 'props.p.type', /^prop `p`: http_request props are allowed only in actions; .*"action"/);
+  });
+
+  it('allows the other types in both kinds of component', () => {
+    for (const type of ['boolean', 'integer', 'string', 'object', 'any', 'data_store']) {
+      assertValid(withProp({ type }));
+      assertValid(withProp({ type }, { type: 'action' }));
+    }
+  });
+});
+
+describe('validateComponent: prop properties', () => {
+  it('allows default only on optional props', () => {
+    assertOnlyProblem(
+      withProp({ type: 'string', default: 'hi' }),
+      'props.p.default',
+      /^prop `p`: default is allowed only on optional props; add optional: true or remove default$/,
+    );
+    assertValid(withProp({ type: 'string', optional: true, default: 'hi' }));
+  });
+
+  it('allows default on required timer, http_request and alert props, where it is their configuration', () => {
+    assertValid(withProp({ type: '$.interface.timer', default: { intervalSeconds: 60 } }));
+    assertValid(withProp({ type: 'http_request', default: { method: 'GET', url: 'https://example.com' } }, { type: 'action' }));
+    assertValid(withProp({ type: 'alert', alertType: 'info', content: 'Read me', default: 'x' }));
+  });
+
+  it('requires a default to match the prop type', () => {
+    assertOnlyProblem(withProp({ type: 'string', optional: true, default: 3 }), 'props.p.default', /^prop `p`: default must be a string to match type string, not 3/);
+    assertOnlyProblem(withProp({ type: 'integer', optional: true, default: 1.5 }), 'props.p.default', /default must be an integer/);
+    assertOnlyProblem(withProp({ type: 'boolean', optional: true, default: 'true' }), 'props.p.default', /default must be a boolean/);
+    assertOnlyProblem(withProp({ type: 'integer[]', optional: true, default: [1, 'two'] }), 'props.p.default', /default must be an array of integers/);
+    assertOnlyProblem(withProp({ type: 'object', optional: true, default: [] }), 'props.p.default', /default must be an object/);
+    assertValid(withProp({ type: 'string[]', optional: true, default: ['a', 'b'] }));
+    assertValid(withProp({ type: 'any', optional: true, default: [1, 'two', null] }));
+  });
+
+  it('allows secret only on string props', () => {
+    assertValid(withProp({ type: 'string', secret: true }));
+    assertOnlyProblem(withProp({ type: 'integer', secret: true }), 'props.p.secret', /^prop `p`: secret is allowed only on string props; remove secret or change the type to string$/);
+  });
+
+  it('allows min and max only on integer props', () => {
+    const problems = problemsOf(component({ props: { limit: { type: 'string', min: 1, max: 5 } } }));
+    assert.deepEqual(problems, [
+      { path: 'props.limit.min', message: 'prop `limit`: min is allowed only on integer props; remove min or change the type to integer' },
+      { path: 'props.limit.max', message: 'prop `limit`: max is allowed only on integer props; remove max or change the type to integer' },
+    ]);
+  });
+
+  it('requires integer bounds with min <= max', () => {
+    assertValid(withProp({ type: 'integer', min: 1, max: 1 }));
+    assertOnlyProblem(withProp({ type: 'integer', min: 0.5 }), 'props.p.min', /^prop `p`: min must be an integer, not 0\.5/);
+    assertOnlyProblem(withProp({ type: 'integer', min: 10, max: 1 }), 'props.p.min', /^prop `p`: min \(10\) is greater than max \(1\)/);
+  });
+
+  it('requires a default within min and max', () => {
+    assertValid(withProp({ type: 'integer', optional: true, min: 1, max: 100, default: 100 }));
+    assertOnlyProblem(withProp({ type: 'integer', optional: true, min: 1, max: 100, default: 101 }), 'props.p.default', /^prop `p`: default 101 is outside the allowed range 1 to 100/);
+    assertOnlyProblem(withProp({ type: 'integer', optional: true, min: 5, default: 0 }), 'props.p.default', /outside the allowed range 5 to …/);
+  });
+
+  it('rejects a static default over the 64 KB limit', () => {
+    const problems = problemsOf(withProp({ type: 'string', optional: true, default: 'x'.repeat(STATIC_VALUE_LIMIT) }));
+    assert.equal(problems.length, 1);
+    assert.equal(problems[0]!.path, 'props.p.default');
+    assert.match(problems[0]!.message, /^prop `p`: default is 65538 bytes as JSON text, over the 65536-byte \(64 KB\) limit/);
+  });
+});
+
+describe('validateComponent: type-specific props', () => {
+  it('accepts a timer default of intervalSeconds or cron', () => {
+    assertValid(withProp({ type: '$.interface.timer', default: { intervalSeconds: 900 } }));
+    assertValid(withProp({ type: '$.interface.timer', default: { cron: '0 0 * * *' } }));
+    assertValid(withProp({ type: '$.interface.timer' }));
+  });
+
+  it('rejects any other timer default, naming both forms', () => {
+    const bad: unknown[] = [{ interval: 60 }, { intervalSeconds: 0 }, { intervalSeconds: 1.5 }, { cron: ' ' }, { intervalSeconds: 60, cron: '* * * * *' }, 60];
+    for (const value of bad) {
+      assertOnlyProblem(
+        withProp({ type: '$.interface.timer', default: value }),
+        'props.p.default',
+        /^prop `p`: a timer's default must be \{ intervalSeconds: <positive integer> \} or \{ cron: "<cron expression>" \}, not /,
+      );
+    }
+  });
+
+  it('requires an http_request default to hold a method and a url', () => {
+    assertOnlyProblem(
+      withProp({ type: 'http_request', default: { url: 'https://example.com' } }, { type: 'action' }),
+      'props.p.default',
+      /^prop `p`: an http_request default must be an object with at least a method and a url/,
+    );
+  });
+
+  it('requires alertType and content on alert props', () => {
+    assertValid(withProp({ type: 'alert', alertType: 'warning', content: 'Careful' }));
+    const problems = problemsOf(withProp({ type: 'alert', alertType: 'danger' }));
+    assert.deepEqual(problems.map((p) => p.path), ['props.p.alertType', 'props.p.content']);
+    assert.match(problems[0]!.message, /^prop `p`: alertType must be one of info, neutral, warning, error, not "danger"/);
+    assert.match(problems[1]!.message, /^prop `p`: content is required on alert props/);
+  });
+
+  it('requires app on app props', () => {
+    assertOnlyProblem(withProp({ type: 'app' }), 'props.p.app', /^prop `p`: app is required on app props; set it to the app's name slug/);
+    assertOnlyProblem(withProp({ type: 'app', app: '' }), 'props.p.app', /app is required/);
+  });
+});
+
+describe('validateComponent: options and propDefinition', () => {
+  it('accepts static options of the item type or {label, value} objects', () => {
+    assertValid(withProp({ type: 'string', options: ['a', { label: 'B', value: 'b' }] }));
+    assertValid(withProp({ type: 'integer[]', options: [1, { label: 'Two', value: 2 }] }));
+  });
+
+  it('rejects static options of the wrong shape, naming the items', () => {
+    assertOnlyProblem(
+      withProp({ type: 'string', options: ['a', 1, { label: 'C' }, { label: 2, value: 'd' }] }),
+      'props.p.options',
+      /^prop `p`: options 1, 2, 3 must be a string or a \{ label, value \} object with a string label and a string value$/,
+    );
+    assertOnlyProblem(withProp({ type: 'integer', options: ['1'] }), 'props.p.options', /^prop `p`: option 0 must be an integer/);
+    assertOnlyProblem(withProp({ type: 'string', options: { a: 1 } as unknown as unknown[] }), 'props.p.options', /options must be an array or an async options method/);
+  });
+
+  it('requires an options method for useQuery', () => {
+    assertOnlyProblem(withProp({ type: 'string', useQuery: true }), 'props.p.useQuery', /^prop `p`: useQuery needs an async options method; define options\(\{ query \}\) or remove useQuery$/);
+    assertValid(withProp({ type: 'string', useQuery: true, hasOptionsMethod: true }));
+  });
+
+  it('reports an unresolved propDefinition by app and name, without a missing-type problem', () => {
+    const prop: PropShape = { type: '', propDefinition: { app: 'github', name: 'repository', resolved: false, hasInputValues: false } };
+    assertOnlyProblem(
+      withProp(prop, { props: { github, p: prop } }),
+      'props.p.propDefinition',
+      /^prop `p`: app "github" has no propDefinition "repository"; fix the name or add "repository" to the app's propDefinitions$/,
+    );
+  });
+
+  it('requires the first element of propDefinition to be an app object', () => {
+    const prop: PropShape = { type: '', propDefinition: { app: null, name: 'repo', resolved: false, hasInputValues: false } };
+    assertOnlyProblem(withProp(prop), 'props.p.propDefinition', /^prop `p`: the first element of propDefinition must be an app object/);
+  });
+});
+
+describe('validateComponent: reporting', () => {
+  it('reports every problem at once, each with its path', () => {
+    const desc = component({
+      name: undefined,
+      version: 3,
+      type: 'action',
+      dedupe: 'unique',
+      hooks: ['deploy'],
+      hasRun: false,
+      props: {
+        limit: { type: 'string', min: 1 },
+        http: { type: '$.interface.http' },
+        token: { type: 'integer', secret: true, default: 5 },
+      },
+    });
+    assert.throws(
+      () => validateComponent(desc),
+      (err: unknown) => {
+        assert.ok(err instanceof ComponentError);
+        assert.deepEqual(err.problems.map((p) => p.path), [
+          'name', 'version', 'run', 'hooks', 'dedupe',
+          'props.limit.min', 'props.http.type', 'props.token.default', 'props.token.secret',
+        ]);
+        assert.match(err.message, /props\.limit\.min: prop `limit`: min is allowed only on integer props/);
+        return true;
+      },
+    );
+  });
+
+  it('accepts a typical source with http, db and string props', () => {
+    const desc = component({
+      name: 'New Requests',
+      key: 'new-requests',
+      version: '0.0.3',
+      type: 'source',
+      description: 'Emit each request',
+      dedupe: 'unique',
+      hooks: ['deploy', 'activate'],
+      methods: ['_getCount'],
+      props: {
+        http: { type: '$.interface.http', customResponse: true },
+        db: { type: '$.service.db' },
+        greeting: { type: 'string', label: 'Greeting', optional: true, default: 'hello' },
+        channel: { type: 'string', options: ['general', { label: 'Random', value: 'random' }] },
+        apiKey: { type: 'string', secret: true },
+      },
+    });
+    const valid = validateComponent(desc);
+    assert.deepEqual(valid, {
+      name: 'New Requests',
+      key: 'new-requests',
+      version: '0.0.3',
+      type: 'source',
+      description: 'Emit each request',
+      configurable_props: [
+        { name: 'http', type: '$.interface.http', customResponse: true },
+        { name: 'db', type: '$.service.db' },
+        { name: 'greeting', type: 'string', label: 'Greeting', optional: true, default: 'hello' },
+        { name: 'channel', type: 'string', options: ['general', { label: 'Random', value: 'random' }] },
+        { name: 'apiKey', type: 'string', secret: true },
+      ],
+    });
+  });
+
+  it('accepts a typical action with an app prop, a propDefinition prop and an http_request prop', () => {
+    const desc = action({
+      name: 'Create Issue',
+      key: 'github-create-issue',
+      version: '0.2.0',
+      props: {
+        github,
+        repo: {
+          type: 'string',
+          label: 'Repository',
+          hasOptionsMethod: true,
+          useQuery: true,
+          propDefinition: { app: 'github', name: 'repo', resolved: true, hasInputValues: false },
+        },
+        request: { type: 'http_request', label: 'Request', default: { method: 'POST', url: 'https://api.github.com/issues' } },
+      },
+    });
+    const valid = validateComponent(desc);
+    assert.equal(valid.type, 'action');
+    assert.deepEqual(valid.configurable_props.map((p) => p.name), ['github', 'repo', 'request']);
+    assert.deepEqual(valid.configurable_props[1]!.propDefinition, { app: 'github', name: 'repo', resolved: true, hasInputValues: false });
+  });
+});
+
+describe('validateDynamicProps', () => {
+  it('accepts the allowed dynamic prop types', () => {
+    const props: Record<string, PropShape> = {
+      github,
+      flag: { type: 'boolean[]' },
+      count: { type: 'integer', min: 0 },
+      name: { type: 'string' },
+      extra: { type: 'object' },
+      anything: { type: 'any' },
+      http: { type: '$.interface.http' },
+      timer: { type: '$.interface.timer', default: { cron: '*/5 * * * *' } },
+      store: { type: 'data_store' },
+    };
+    assert.deepEqual(validateDynamicProps(props, 'source'), []);
+    assert.deepEqual(validateDynamicProps({ request: { type: 'http_request' } }, 'action'), []);
+  });
+
+  it('rejects $.service.db and alert props', () => {
+    const problems = validateDynamicProps({ db: { type: '$.service.db' }, note: { type: 'alert', alertType: 'info', content: 'Hi' } }, 'source');
+    assert.deepEqual(problems, [
+      { path: 'props.db.type', message: 'prop `db`: $.service.db props cannot be returned by additionalProps; declare the prop in props instead' },
+      { path: 'props.note.type', message: 'prop `note`: alert props cannot be returned by additionalProps; declare the prop in props instead' },
+    ]);
+  });
+
+  it('applies the per-prop rules and the component type', () => {
+    const problems = validateDynamicProps(
+      { limit: { type: 'string', max: 3 }, http: { type: '$.interface.http' }, label: { type: 'string', default: 'x' } },
+      'action',
+    );
+    assert.deepEqual(problems.map((p) => p.path), ['props.limit.max', 'props.http.type', 'props.label.default']);
+    assert.match(problems[1]!.message, /^prop `http`: \$\.interface\.http props are allowed only in sources/);
+  });
+});
+
+describe('staticValueProblem', () => {
+  it('measures the UTF-8 bytes of the JSON text against 64 KB', () => {
+    assert.equal(STATIC_VALUE_LIMIT, 65536);
+    // JSON adds two quote bytes to a string.
+    assert.equal(staticValueProblem('x'.repeat(STATIC_VALUE_LIMIT - 2)), null);
+    assert.match(staticValueProblem('x'.repeat(STATIC_VALUE_LIMIT - 1)) ?? '', /^is 65537 bytes as JSON text/);
+    // "é" is one character but two UTF-8 bytes.
+    assert.match(staticValueProblem('é'.repeat(STATIC_VALUE_LIMIT / 2)) ?? '', /^is 65538 bytes/);
+    assert.match(staticValueProblem({ rows: Array.from({ length: 20000 }, (_, i) => i) }) ?? '', /shorten it or load the data at run time$/);
+    assert.equal(staticValueProblem({ a: 1 }), null);
+    assert.equal(staticValueProblem(undefined), null);
+  });
+});
