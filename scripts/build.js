@@ -15,6 +15,8 @@ export async function buildAll({ quiet = false } = {}) {
   await Promise.all([
     build({ ...node, format: 'esm', entryPoints: { cli: 'runtime/cli/main.ts', worker: 'runtime/sandbox/worker.ts', 'delivery-worker': 'runtime/delivery/delivery-worker.ts', runtime: 'runtime/index.ts' }, outdir: dist, absWorkingDir: root, splitting: false }),
     build({ ...node, format: 'esm', entryPoints: { main: 'main/main.ts' }, outdir: dist, absWorkingDir: root, external: ['electron'] }),
+    // Our @pipedream/platform and @pipedream/types, bundled into components in place of the packages.
+    build({ ...node, format: 'esm', entryPoints: { platform: 'runtime/components/shims/platform.ts', types: 'runtime/components/shims/types.ts' }, outdir: path.join(dist, 'shims'), absWorkingDir: root, sourcemap: false }),
     // Sandboxed preloads must be CommonJS.
     build({ ...node, format: 'cjs', entryPoints: { preload: 'main/preload.ts' }, outfile: path.join(dist, 'preload.cjs'), absWorkingDir: root, external: ['electron'] }),
     build({

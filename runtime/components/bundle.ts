@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { build, type Message } from 'esbuild';
+import { platformShims } from '../paths';
 
 /** A problem found in a component definition or its code, with where it is. */
 export interface ComponentProblem {
@@ -32,6 +33,8 @@ export async function bundleComponent(source: string, filename = 'component.mjs'
       stdin: { contents: source, loader, sourcefile: filename, resolveDir: process.cwd() },
       bundle: true,
       packages: 'external',
+      // Offline and unchanged: registry code imports these, and gets ours.
+      alias: platformShims,
       format: 'cjs',
       platform: 'node',
       target: 'node20',

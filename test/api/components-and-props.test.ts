@@ -2,6 +2,8 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startSpout, type SpoutProcess } from '../helpers/service';
@@ -59,6 +61,37 @@ describe('components and props', () => {
       await fetch(res.json.data.configured_props.http.endpoint_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[{"id":7}]' });
       const events = await spout.api('GET', `/v1/sources/${res.json.data.id}/event_summaries`);
       assert.deepEqual(events.json.data[0].event, expected);
+    }
+  });
+
+  it('runs TypeScript components written with @pipedream/types and @pipedream/platform, offline', async () => {
+    const api = http.createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ items: [{ id: 1 }, { id: 2 }], auth: req.headers.authorization ?? null }));
+    });
+    await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+    try {
+      const code = `import { defineSource } from "@pipedream/types";
+        import { axios, ConfigurationError, DEFAULT_POLLING_SOURCE_TIMER_INTERVAL } from "@pipedream/platform";
+        export default defineSource({
+          name: "Items", version: "0.1.0", dedupe: "unique",
+          props: { http: "$.interface.http", baseUrl: { type: "string" } },
+          methods: { async list(): Promise<{ items: { id: number }[] }> { return axios(this, { url: this.baseUrl + "/items", headers: { authorization: "Bearer t" } }); } },
+          async run() {
+            if (!this.baseUrl) throw new ConfigurationError("baseUrl is required");
+            const { items } = await this.list();
+            for (const item of items) this.$emit(item, { id: item.id, summary: "item " + item.id });
+            this.$emit({ interval: DEFAULT_POLLING_SOURCE_TIMER_INTERVAL }, { id: "interval" });
+          },
+        });`;
+      const port = (api.address() as AddressInfo).port;
+      const res = await spout.api('POST', '/v1/sources', { component_code: code, component_filename: 'items.ts', configured_props: { baseUrl: `http://127.0.0.1:${port}` } });
+      assert.equal(res.status, 200, JSON.stringify(res.json));
+      await fetch(res.json.data.configured_props.http.endpoint_url, { method: 'POST' });
+      const events = await spout.api('GET', `/v1/sources/${res.json.data.id}/event_summaries`);
+      assert.deepEqual(events.json.data.map((e: { event: unknown }) => e.event).reverse(), [{ id: 1 }, { id: 2 }, { interval: 900 }]);
+    } finally {
+      api.close();
     }
   });
 
