@@ -7,7 +7,7 @@ import { matchesType, staticValueProblem } from '../components/validate';
 const USER_INPUT = new Set(['boolean', 'boolean[]', 'integer', 'integer[]', 'string', 'string[]', 'object', 'any']);
 
 function typeProblem(prop: ConfigurableProp, value: unknown): string | null {
-  if (matchesType(prop.type, value)) return null;
+  if (matchesType(prop.type, value)) return boundsProblem(prop, value);
   if (prop.type.endsWith('[]')) {
     const item = prop.type.slice(0, -2);
     if (!Array.isArray(value)) return `must be an array of ${item}s`;
@@ -15,6 +15,13 @@ function typeProblem(prop: ConfigurableProp, value: unknown): string | null {
     return `item ${bad} must be ${item === 'integer' ? 'an integer' : `a ${item}`}`;
   }
   return `must be ${prop.type === 'integer' || prop.type === 'object' ? `an ${prop.type}` : `a ${prop.type}`}, not ${JSON.stringify(value)}`;
+}
+
+function boundsProblem(prop: ConfigurableProp, value: unknown): string | null {
+  if (prop.type !== 'integer' || typeof value !== 'number') return null;
+  if (prop.min !== undefined && value < prop.min) return `must be at least ${prop.min}, not ${value}`;
+  if (prop.max !== undefined && value > prop.max) return `must be at most ${prop.max}, not ${value}`;
+  return null;
 }
 
 /**

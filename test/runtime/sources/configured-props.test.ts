@@ -19,6 +19,9 @@ describe('configured props', () => {
   it('keeps valid values and leaves defaults to the component', () => {
     assert.deepEqual(checkConfiguredProps(props, { limit: 5 }), { values: { limit: 5 }, problems: [] });
     assert.match(checkConfiguredProps(props, { limit: 1.5 }).problems[0]!.message, /must be an integer/);
+    const bounded = [{ name: 'limit', type: 'integer', min: 1, max: 10 }];
+    assert.match(checkConfiguredProps(bounded, { limit: 0 }).problems[0]!.message, /prop `limit` must be at least 1, not 0/);
+    assert.match(checkConfiguredProps(bounded, { limit: 11 }).problems[0]!.message, /must be at most 10/);
   });
 });
 
