@@ -142,8 +142,6 @@ export class DeliveryService {
             this.queries.get(message.seq)?.resolve(message.answer);
             this.queries.delete(message.seq);
             break;
-          case 'stopped':
-            break;
         }
       });
       worker.on('error', (err) => {

@@ -69,10 +69,7 @@ async function main(): Promise<void> {
         void dispatcher
           .stop()
           .then(() => outbox.close())
-          .then(() => {
-            post({ type: 'stopped' });
-            port.close();
-          });
+          .then(() => port.close());
         break;
     }
   });

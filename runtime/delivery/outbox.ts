@@ -66,7 +66,6 @@ export class Outbox {
   private readonly delivered = new Map<string, IdQueue>();
   /** Lines a compacted file would hold: one per kept message and per kept attempt. */
   private liveLines = 0;
-  private compacting = false;
 
   private constructor(private readonly log: AppendLog<Line>) {}
 
@@ -158,12 +157,7 @@ export class Outbox {
   }
 
   private maybeCompact(): void {
-    if (this.compacting || this.log.lineCount < 2 * this.liveLines + 10_000) return;
-    this.compacting = true;
-    this.log
-      .rewrite(() => this.snapshot())
-      .catch((err: Error) => console.error(`compacting deliveries failed: ${err.message}`))
-      .finally(() => (this.compacting = false));
+    if (this.log.lineCount >= 2 * this.liveLines + 10_000) this.log.compactInBackground(() => this.snapshot());
   }
 
   private snapshot(): string[] {

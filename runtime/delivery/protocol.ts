@@ -35,8 +35,7 @@ export type ToDelivery =
 export type FromDelivery =
   | { type: 'ready' }
   | { type: 'added'; seq: number; error: string | null }
-  | { type: 'answer'; seq: number; answer: DeliveryAnswer }
-  | { type: 'stopped' };
+  | { type: 'answer'; seq: number; answer: DeliveryAnswer };
 
 export interface DeliveryWorkerData {
   dataDir: string;

@@ -35,7 +35,6 @@ interface SourceEvents {
   /** Oldest first, at most `retention` (plus a little slack before trimming). */
   events: StoredEvent[];
   listeners: Set<Listener>;
-  compacting: boolean;
 }
 
 /** Serialises one event as a log line, embedding the emitted JSON without re-encoding it. */
@@ -68,7 +67,7 @@ export class EventStore {
     const { log, records } = await AppendLog.open<Parameters<typeof fromLine>[0]>(this.file(sourceId));
     const events = records.slice(-this.retention).map(fromLine);
     for (const e of events.slice(-1)) this.clock.observe(e.id);
-    this.sources.set(sourceId, { log, events, listeners: new Set(), compacting: false });
+    this.sources.set(sourceId, { log, events, listeners: new Set() });
   }
 
   /**
@@ -141,12 +140,8 @@ export class EventStore {
     // Trimming in batches of a tenth keeps the cost of each append constant.
     const slack = Math.max(1, Math.floor(this.retention / 10));
     if (source.events.length > this.retention + slack) source.events.splice(0, source.events.length - this.retention);
-    if (!source.compacting && source.log.lineCount > 2 * this.retention + slack) {
-      source.compacting = true;
-      source.log
-        .rewrite(() => source.events.slice(-this.retention).map(toLine))
-        .catch((err: Error) => console.error(`compacting ${source.log.file} failed: ${err.message}`))
-        .finally(() => (source.compacting = false));
+    if (source.log.lineCount > 2 * this.retention + slack) {
+      source.log.compactInBackground(() => source.events.slice(-this.retention).map(toLine));
     }
   }
 

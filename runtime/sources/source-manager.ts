@@ -56,6 +56,13 @@ export interface Invocation extends InvocationResult {
   stored: StoredEvent[];
 }
 
+/** The source and prop behind an HTTP endpoint id. */
+export interface EndpointTarget {
+  source: SourceRecord;
+  prop: string;
+  customResponse: boolean;
+}
+
 interface Live {
   sandbox: Sandbox;
   component: ComponentRecord;
@@ -68,6 +75,7 @@ interface Live {
  */
 export class SourceManager {
   private readonly live = new Map<string, Live>();
+  private readonly endpoints = new Map<string, EndpointTarget>();
 
   constructor(private readonly deps: SourceManagerDeps) {}
 
@@ -87,19 +95,25 @@ export class SourceManager {
   }
 
   /** The source and prop behind an HTTP endpoint id. */
-  byEndpoint(endpointId: string): { source: SourceRecord; prop: string; customResponse: boolean } | undefined {
+  byEndpoint(endpointId: string): EndpointTarget | undefined {
+    return this.endpoints.get(endpointId);
+  }
+
+  /** Rebuilds the endpoint index after sources change (it is read on every endpoint request). */
+  private reindex(): void {
+    this.endpoints.clear();
     for (const source of this.list()) {
+      const props = this.component(source)?.configurable_props ?? [];
       for (const [prop, id] of Object.entries(source.endpoints)) {
-        if (id !== endpointId) continue;
-        const def = this.component(source)?.configurable_props.find((p) => p.name === prop);
-        return { source, prop, customResponse: def?.customResponse === true };
+        const customResponse = props.find((p) => p.name === prop)?.customResponse === true;
+        this.endpoints.set(id, { source, prop, customResponse });
       }
     }
-    return undefined;
   }
 
   /** Starts the sandbox of every saved source (after a restart); hooks do not run again. */
   async loadAll(): Promise<void> {
+    this.reindex();
     for (const source of this.list()) {
       await this.deps.events.openSource(source.id);
       const component = this.component(source);
@@ -140,6 +154,7 @@ export class SourceManager {
       await this.hook(id, sandbox, 'activate');
       this.deps.library.remember(component);
       this.deps.metadata.data.sources.push(record);
+      this.reindex();
       await this.deps.metadata.write();
       this.live.set(id, { sandbox, component });
       return record;
@@ -189,6 +204,7 @@ export class SourceManager {
       this.live.set(source.id, { sandbox, component });
     }
     Object.assign(source, next);
+    this.reindex();
     await this.deps.metadata.write();
     return source;
   }
@@ -206,6 +222,7 @@ export class SourceManager {
     const data = this.deps.metadata.data;
     data.sources = data.sources.filter((s) => s.id !== source.id);
     data.subscriptions = data.subscriptions.filter((s) => s.emitter_id !== source.id && s.listener_id !== source.id);
+    this.reindex();
     await this.deps.metadata.write();
     await this.deps.events.removeSource(source.id);
     this.deps.logs.remove(source.id);

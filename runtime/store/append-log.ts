@@ -27,6 +27,7 @@ export class AppendLog<T> {
   /** Set while compaction swaps the file: appends wait. */
   private rewriting: Promise<void> | null = null;
   private scheduled = false;
+  private compacting = false;
   private lines: number;
 
   private constructor(
@@ -69,12 +70,7 @@ export class AppendLog<T> {
 
   /** Appends one record; resolves once it is durable. */
   append(record: T): Promise<void> {
-    return this.appendMany([record]);
-  }
-
-  /** Appends records as consecutive lines; resolves once all are durable. */
-  appendMany(records: T[]): Promise<void> {
-    return this.appendLines(records.map((r) => JSON.stringify(r)));
+    return this.appendLines([JSON.stringify(record)]);
   }
 
   /** Appends lines already serialised as JSON (each one `T`, without newlines); resolves once durable. */
@@ -136,6 +132,18 @@ export class AppendLog<T> {
       release();
       if (this.queue.length > 0) this.schedule();
     }
+  }
+
+  /**
+   * Starts a compaction (see `rewrite`) unless one is under way; a failure is logged and the old
+   * file stays. For callers that compact from a hot path and must not wait.
+   */
+  compactInBackground(snapshot: () => string[]): void {
+    if (this.compacting) return;
+    this.compacting = true;
+    this.rewrite(snapshot)
+      .catch((err: Error) => console.error(`compacting ${this.file} failed: ${err.message}`))
+      .finally(() => (this.compacting = false));
   }
 
   /** Waits for every queued append to be durable. */
