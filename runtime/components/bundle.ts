@@ -46,13 +46,18 @@ export async function bundleComponent(source: string, filename = 'component.mjs'
     if (!out) throw new ComponentError([{ path: '', message: 'the bundler produced no output' }]);
     return { code: out.text, codeHash: createHash('sha256').update(source).digest('hex') };
   } catch (err) {
-    const errors = (err as { errors?: Message[] }).errors;
-    if (!errors) throw err;
-    throw new ComponentError(
-      errors.map((e) => ({
-        path: e.location ? `${e.location.file}:${e.location.line}:${e.location.column + 1}` : filename,
-        message: e.text,
-      })),
-    );
+    throw asComponentError(err, filename);
   }
+}
+
+/** Turns an esbuild failure into a ComponentError with each message's file:line:column; other errors pass through. */
+export function asComponentError(err: unknown, fallbackPath: string): unknown {
+  const errors = (err as { errors?: Message[] }).errors;
+  if (!errors) return err;
+  return new ComponentError(
+    errors.map((e) => ({
+      path: e.location ? `${e.location.file}:${e.location.line}:${e.location.column + 1}` : fallbackPath,
+      message: e.text,
+    })),
+  );
 }
