@@ -13,6 +13,7 @@ import { ENDPOINT_PREFIX, httpInterfaceHandler } from './interfaces/http';
 import { LogStore } from './events/log-store';
 import { ComponentLibrary, type SandboxFactory } from './components/library';
 import { Sandbox } from './sandbox/sandbox';
+import { Configurator } from './sources/configurator';
 import { SourceManager } from './sources/source-manager';
 import { openMetadata } from './store/metadata';
 import { SecretBox } from './store/secrets';
@@ -95,6 +96,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     endpointUrl,
     limits,
   });
+  const configurator = new Configurator({ metadata, secrets, limits, idleMs: 60_000 });
 
   const allowedHosts = new Set(['127.0.0.1', 'localhost', '[::1]', displayHost.toLowerCase()]);
   if (wildcard) {
@@ -104,7 +106,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     }
   } else if (!isLoopbackHost(host)) allowedHosts.add(host.toLowerCase());
   const auth: AuthConfig = { apiKey, allowedHosts, port: () => port };
-  const app = createApp({ metadata, library, describeSandbox, sources, events, logs, delivery, secrets, auth, endpointUrl });
+  const app = createApp({ metadata, library, describeSandbox, sources, configurator, events, logs, delivery, secrets, auth, endpointUrl });
   const endpoints = httpInterfaceHandler(sources, HTTP_BODY_LIMIT);
   const server = http.createServer((req, res) => (req.url?.startsWith(ENDPOINT_PREFIX) ? void endpoints(req, res) : app(req, res)));
   server.keepAliveTimeout = 65_000;
@@ -138,7 +140,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Long-lived streams (SSE) would hold close() open forever.
       setTimeout(() => server.closeAllConnections(), 2000).unref();
-      await sources.stop();
+      await Promise.all([sources.stop(), configurator.stop()]);
       await delivery.stop();
       await events.close();
       await closed;

@@ -2,6 +2,7 @@ import type { ComponentLibrary, SandboxFactory } from '../components/library';
 import type { DeliveryService } from '../delivery/delivery-service';
 import type { EventStore } from '../events/event-store';
 import type { LogStore } from '../events/log-store';
+import type { Configurator } from '../sources/configurator';
 import type { SourceManager } from '../sources/source-manager';
 import type { Metadata } from '../store/metadata';
 import type { SecretBox } from '../store/secrets';
@@ -14,6 +15,8 @@ export interface ApiContext {
   /** Starts a sandbox that only describes a module (saving a component). */
   describeSandbox: SandboxFactory;
   sources: SourceManager;
+  /** Runs async options and additionalProps for configuration forms. */
+  configurator: Configurator;
   events: EventStore;
   logs: LogStore;
   delivery: DeliveryService;

@@ -3,6 +3,7 @@ import type { ErrorRequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { ComponentError, type ComponentProblem } from '../components/bundle';
 import { HookError, QueueFullError } from '../sources/source-manager';
+import { ConfigurationRejected } from '../sources/dynamic-props';
 
 /** An error the API answers with its own status and message. */
 export class HttpError extends Error {
@@ -45,7 +46,7 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, _req, res, _next
   }
   if (err instanceof HttpError) return sendProblem(res, err.status, err.message, err.errors);
   if (err instanceof ComponentError) return sendProblem(res, 400, `invalid component: ${err.message}`, err.problems);
-  if (err instanceof HookError) return sendProblem(res, 400, err.message);
+  if (err instanceof HookError || err instanceof ConfigurationRejected) return sendProblem(res, 400, err.message);
   if (err instanceof QueueFullError) return sendProblem(res, 429, err.message);
   if (err instanceof z.ZodError) {
     const errors = err.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));

@@ -40,6 +40,8 @@ export interface SourceView {
   name_slug: string;
   /** User inputs as configured; an HTTP interface prop shows `{endpoint_url}`. */
   configured_props: Record<string, unknown>;
+  /** Props `additionalProps` added for the configured values (only for components that have it). */
+  dynamic_props?: Array<Record<string, unknown> & { name: string; type: string }>;
   active: boolean;
   created_at: number;
   updated_at: number;

@@ -2,6 +2,7 @@ import type { StoredEvent } from '../events/event-store';
 import type { ComponentRecord, SourceRecord, SubscriptionRecord, WebhookRecord } from '../store/metadata';
 import type { Attempt } from '../delivery/outbox';
 import { maskSecrets } from '../sources/secret-props';
+import { sourceProps } from '../sources/dynamic-props';
 import type { MessageSummary } from '../delivery/protocol';
 import type { AttemptView, EventSummary, MessageView, SourceView, SubscriptionView, WebhookView } from './types';
 
@@ -27,7 +28,7 @@ export function subscriptionView(s: SubscriptionRecord): SubscriptionView {
 }
 
 export function sourceView(s: SourceRecord, component: ComponentRecord | undefined, endpointUrl: (id: string) => string): SourceView {
-  const configured = maskSecrets(component?.configurable_props ?? [], s.configured_props);
+  const configured = maskSecrets(sourceProps(s, component), s.configured_props);
   for (const [prop, id] of Object.entries(s.endpoints)) configured[prop] = { endpoint_url: endpointUrl(id) };
   return {
     id: s.id,
@@ -36,6 +37,7 @@ export function sourceView(s: SourceRecord, component: ComponentRecord | undefin
     name: s.name,
     name_slug: s.name_slug,
     configured_props: configured,
+    ...(s.dynamic_props ? { dynamic_props: s.dynamic_props } : {}),
     active: s.active,
     created_at: s.created_at,
     updated_at: s.updated_at,

@@ -12,7 +12,8 @@ export interface ResolvedProp {
   reference?: PropShape['propDefinition'];
 }
 
-const isRecord = (v: unknown): v is AnyRecord => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A plain object (not null, not an array). */
+export const isRecord = (v: unknown): v is AnyRecord => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Resolves shorthand (`db: "$.service.db"`) and `propDefinition: [app, name, inputValues]`. */
 export function resolveProp(raw: unknown): ResolvedProp {

@@ -1,4 +1,4 @@
-import type { ComponentDescription } from '../components/describe';
+import type { ComponentDescription, PropShape } from '../components/describe';
 
 /** Metadata passed as the second argument of `$emit` (spec 6.1). */
 export interface EmitMeta {
@@ -28,7 +28,35 @@ export interface HttpResponsePayload {
  */
 export type InvocationTarget =
   | { kind: 'run'; eventJson: string }
-  | { kind: 'hook'; name: 'deploy' | 'activate' | 'deactivate' };
+  | { kind: 'hook'; name: 'deploy' | 'activate' | 'deactivate' }
+  | OptionsTarget
+  | { kind: 'additionalProps' };
+
+/** Loads one page of a prop's options (spec 2.6): its `options` method, or its propDefinition's. */
+export interface OptionsTarget {
+  kind: 'options';
+  prop: string;
+  page: number;
+  prevContext: Record<string, unknown>;
+  query?: string;
+}
+
+/** One option as the API lists it. */
+export interface PropOption {
+  label: string;
+  value: unknown;
+}
+
+/** What an `options` invocation returns. */
+export interface OptionsResult {
+  options: PropOption[];
+  context: unknown;
+}
+
+/** What an `additionalProps` invocation returns: the shapes of the props it added (null when the component has no `additionalProps`). */
+export interface AdditionalPropsResult {
+  props: Record<string, PropShape> | null;
+}
 
 /** The values `this` exposes in the component, prepared by the host. */
 export interface SandboxContext {
@@ -39,6 +67,11 @@ export interface SandboxContext {
   endpoints: Record<string, string>;
   /** Credentials of the connected account of each app prop (its `$auth`), by prop name. */
   auth: Record<string, Record<string, unknown>>;
+  /**
+   * The source's prop set includes `additionalProps` results: a worker that has not computed them
+   * (a fresh or replaced one) runs `additionalProps` before building `this`.
+   */
+  dynamicProps: boolean;
 }
 
 export interface SerializedError {
@@ -56,7 +89,7 @@ export type HostMessage =
 export type WorkerMessage =
   | { type: 'loaded'; description: ComponentDescription }
   | { type: 'load-failed'; error: SerializedError }
-  | { type: 'done'; invocationId: string; error: SerializedError | null; emits: EmitPayload[] }
+  | { type: 'done'; invocationId: string; error: SerializedError | null; emits: EmitPayload[]; value?: unknown }
   | { type: 'respond'; invocationId: string; response: HttpResponsePayload }
   | { type: 'emits'; emits: EmitPayload[] }
   | { type: 'log'; invocationId: string | null; level: LogLevel; message: string };

@@ -40,6 +40,8 @@ export interface InvocationResult {
   invocationId: string;
   error: SerializedError | null;
   emits: EmitPayload[];
+  /** What an `options` or `additionalProps` invocation returned. */
+  value?: unknown;
 }
 
 /** Thrown when a source's queue of waiting invocations is full. */
@@ -157,11 +159,11 @@ export class Sandbox {
     if (this.pending.size > 0) this.postPending();
   }
 
-  private finish(invocationId: string, error: SerializedError | null, emits: EmitPayload[]): void {
+  private finish(invocationId: string, error: SerializedError | null, emits: EmitPayload[], value?: unknown): void {
     const p = this.pending.get(invocationId);
     if (!p) return;
     this.pending.delete(invocationId);
-    p.resolve({ invocationId, error, emits });
+    p.resolve({ invocationId, error, emits, value });
     this.armTimeout();
     if (this.pending.size === 0) this.onDrained?.();
   }
@@ -190,7 +192,7 @@ export class Sandbox {
             reject(Object.assign(new Error(message.error.message), { stack: message.error.stack }));
             break;
           case 'done':
-            this.finish(message.invocationId, message.error, message.emits);
+            this.finish(message.invocationId, message.error, message.emits, message.value);
             break;
           case 'respond':
             this.pending.get(message.invocationId)?.onRespond?.(message.response);

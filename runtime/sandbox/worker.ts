@@ -6,14 +6,18 @@ import { format } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ComponentDescription, PropShape } from '../components/describe';
 import { appInstance } from '../services/app';
-import { propShape, resolveProp } from './props';
+import { isRecord, propShape, resolveProp } from './props';
 import type {
   EmitMeta,
   EmitPayload,
   HostMessage,
   HttpResponsePayload,
+  AdditionalPropsResult,
   InvocationTarget,
   LogLevel,
+  OptionsResult,
+  OptionsTarget,
+  PropOption,
   SandboxContext,
   SerializedError,
   WorkerData,
@@ -30,10 +34,24 @@ type Definition = Record<string, unknown> & {
   methods?: Record<string, AnyFn>;
   hooks?: Record<string, AnyFn>;
   run?: AnyFn;
+  additionalProps?: unknown;
 };
+
+/** A request the component cannot answer as asked (an unknown prop, one without options): the API's 400. */
+class RequestError extends Error {
+  override name = 'RequestError';
+}
 
 let current: { id: string; emits: EmitPayload[] } | null = null;
 let instance: Record<string, unknown> = {};
+let context: SandboxContext | null = null;
+/** The last `additionalProps` result, live (functions and all); null until this worker computed one. */
+let dynamicProps: Record<string, unknown> | null = null;
+
+/** The component's props merged with the last `additionalProps` result (spec 2.7's `previousPropDefs`). */
+function allProps(def: Definition): Record<string, unknown> {
+  return { ...(def.props ?? {}), ...(dynamicProps ?? {}) };
+}
 
 function post(message: WorkerMessage): void {
   port.postMessage(message);
@@ -62,9 +80,14 @@ function loadDefinition(): Definition {
   return exported as Definition;
 }
 
+function shapes(props: Record<string, unknown>): Record<string, PropShape> {
+  const out: Record<string, PropShape> = {};
+  for (const [name, prop] of Object.entries(props)) out[name] = propShape(prop);
+  return out;
+}
+
 function describe(def: Definition): ComponentDescription {
-  const props: Record<string, PropShape> = {};
-  for (const [name, prop] of Object.entries(def.props ?? {})) props[name] = propShape(prop);
+  const props = shapes(def.props ?? {});
   const hooks = def.hooks && typeof def.hooks === 'object' ? def.hooks : {};
   return {
     name: def.name,
@@ -78,7 +101,7 @@ function describe(def: Definition): ComponentDescription {
     badHooks: Object.keys(hooks).filter((h) => typeof hooks[h] !== 'function'),
     methods: Object.keys(def.methods ?? {}).filter((m) => typeof def.methods?.[m] === 'function'),
     hasRun: typeof def.run === 'function',
-    hasAdditionalProps: typeof (def as { additionalProps?: unknown }).additionalProps === 'function',
+    hasAdditionalProps: typeof def.additionalProps === 'function',
   };
 }
 
@@ -100,7 +123,7 @@ function emit(event: unknown, meta: unknown): void {
 
 function buildInstance(def: Definition, ctx: SandboxContext): Record<string, unknown> {
   const self: Record<string, unknown> = {};
-  for (const [name, raw] of Object.entries(def.props ?? {})) {
+  for (const [name, raw] of Object.entries(allProps(def))) {
     const shape = resolveProp(raw).def;
     if (shape.type === 'app') {
       self[name] = appInstance(shape, ctx.auth[name] ?? {});
@@ -139,21 +162,93 @@ function respond(response: unknown): void {
   post({ type: 'respond', invocationId: current.id, response: { status, headers, body } });
 }
 
+/** Sets what `this` holds; a worker that has not computed the source's dynamic props does so first. */
+async function configure(def: Definition, ctx: SandboxContext): Promise<void> {
+  context = ctx;
+  instance = buildInstance(def, ctx);
+  if (!ctx.dynamicProps || dynamicProps !== null) return;
+  try {
+    await additionalProps(def);
+  } catch (err) {
+    post({ type: 'log', invocationId: null, level: 'error', message: `additionalProps() failed: ${serializeError(err).stack ?? String(err)}` });
+  }
+}
+
+/** Runs `additionalProps(previousPropDefs)` with `this` as in `run`, keeps its props and rebuilds `this` with them. */
+async function additionalProps(def: Definition): Promise<AdditionalPropsResult> {
+  if (typeof def.additionalProps !== 'function') return { props: null };
+  const before = shapes(def.props ?? {});
+  const result = (await (def.additionalProps as AnyFn).call(instance, allProps(def))) ?? {};
+  if (!isRecord(result)) throw new TypeError(`additionalProps() must return an object of props by name, not ${format('%o', result)}`);
+  dynamicProps = result;
+  if (context) instance = buildInstance(def, context);
+  // Registry code also edits `previousPropDefs` in place (`props.x.hidden = false`): report those props too.
+  const changed = Object.entries(shapes(def.props ?? {})).filter(([name, shape]) => !(name in result) && JSON.stringify(shape) !== JSON.stringify(before[name]));
+  return { props: { ...Object.fromEntries(changed), ...shapes(result) } };
+}
+
+function toOption(item: unknown, index: number): PropOption {
+  if (isRecord(item) && 'value' in item) return { label: typeof item.label === 'string' ? item.label : String(item.value), value: item.value };
+  if (typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean') return { label: String(item), value: item };
+  throw new TypeError(`options: item ${index} must be a value or {label, value}, not ${format('%o', item)}`);
+}
+
+/** Normalises both return forms of spec 2.6: an array, or `{options, context}` for token pagination. */
+function toOptionsResult(returned: unknown): OptionsResult {
+  if (Array.isArray(returned)) return { options: returned.map(toOption), context: null };
+  if (isRecord(returned) && Array.isArray(returned.options)) {
+    return { options: returned.options.map(toOption), context: returned.context ?? null };
+  }
+  throw new TypeError(`options() must return an array of options or {options, context}, not ${format('%o', returned)}`);
+}
+
+/** `this` for an app's propDefinition: the component's prop of that app (with its `$auth`), else the bare app. */
+function appThis(def: Definition, app: Record<string, unknown>): Record<string, unknown> {
+  for (const [name, raw] of Object.entries(allProps(def))) {
+    const prop = resolveProp(raw).def;
+    if (prop.type === 'app' && prop.app === app.app && isRecord(instance[name])) return instance[name] as Record<string, unknown>;
+  }
+  return appInstance(app, {});
+}
+
+/** Runs a prop's options: its own method with `this` as in `run`, or its propDefinition's with `this` the app and `inputValues` merged into the argument. */
+async function loadOptions(def: Definition, target: OptionsTarget): Promise<OptionsResult> {
+  const raw = allProps(def)[target.prop];
+  if (raw === undefined) throw new RequestError(`the component has no prop \`${target.prop}\``);
+  const { def: prop, app } = resolveProp(raw);
+  if (Array.isArray(prop.options)) return toOptionsResult(prop.options);
+  if (typeof prop.options !== 'function') throw new RequestError(`prop \`${target.prop}\` has no options to load`);
+  const ownOptions = isRecord(raw) && 'options' in raw;
+  const args: Record<string, unknown> = { page: target.page, prevContext: target.prevContext, query: target.query };
+  let self: Record<string, unknown> = instance;
+  if (app && !ownOptions) {
+    self = appThis(def, app);
+    const inputValues = isRecord(raw) && Array.isArray(raw.propDefinition) ? (raw.propDefinition as unknown[])[2] : undefined;
+    const input = typeof inputValues === 'function' ? await (inputValues as AnyFn)(context?.props ?? {}) : inputValues;
+    if (isRecord(input)) Object.assign(args, input);
+  }
+  const returned = await (prop.options as AnyFn).call(self, args);
+  // Through JSON: the values cross to the service and on to a client.
+  return JSON.parse(JSON.stringify(toOptionsResult(returned))) as OptionsResult;
+}
+
 async function invoke(def: Definition, invocationId: string, target: InvocationTarget): Promise<void> {
   current = { id: invocationId, emits: [] };
   let error: SerializedError | null = null;
+  let value: unknown;
   try {
     if (target.kind === 'run') await (def.run as AnyFn).call(instance, JSON.parse(target.eventJson));
-    else {
+    else if (target.kind === 'hook') {
       const hook = def.hooks?.[target.name];
       if (typeof hook === 'function') await hook.call(instance);
-    }
+    } else if (target.kind === 'options') value = await loadOptions(def, target);
+    else value = await additionalProps(def);
   } catch (err) {
     error = serializeError(err);
   }
   const { emits } = current;
   current = null;
-  post({ type: 'done', invocationId, error, emits });
+  post({ type: 'done', invocationId, error, emits, value });
 }
 
 function captureConsole(): void {
@@ -185,7 +280,7 @@ function main(): void {
   const drain = async () => {
     busy = true;
     for (let message = queue.shift(); message; message = queue.shift()) {
-      if (message.type === 'configure') instance = buildInstance(def, message.context);
+      if (message.type === 'configure') await configure(def, message.context);
       else await invoke(def, message.invocationId, message.target);
     }
     busy = false;

@@ -10,7 +10,10 @@ import type { ComponentRecord, Metadata, SourceRecord } from '../store/metadata'
 import type { SecretBox } from '../store/secrets';
 import { openSecrets, sealSecrets } from './secret-props';
 import { checkConfiguredProps } from './configured-props';
+import { additionalPropsOf, mergeProps, sourceProps } from './dynamic-props';
+import { sandboxContext } from './sandbox-context';
 import { uniqueSlug } from '../slug';
+import type { ConfigurableProp } from '../components/describe';
 
 export { QueueFullError };
 
@@ -94,6 +97,11 @@ export class SourceManager {
     return this.deps.metadata.data.components.find((c) => c.id === source.component_id);
   }
 
+  /** A source's configured values in clear, as its code sees them (for configuration forms that start from it). */
+  configuredValues(source: SourceRecord): Record<string, unknown> {
+    return openSecrets(sourceProps(source, this.component(source)), source.configured_props, this.deps.secrets);
+  }
+
   /** The source and prop behind an HTTP endpoint id. */
   byEndpoint(endpointId: string): EndpointTarget | undefined {
     return this.endpoints.get(endpointId);
@@ -103,7 +111,7 @@ export class SourceManager {
   private reindex(): void {
     this.endpoints.clear();
     for (const source of this.list()) {
-      const props = this.component(source)?.configurable_props ?? [];
+      const props = sourceProps(source, this.component(source));
       for (const [prop, id] of Object.entries(source.endpoints)) {
         const customResponse = props.find((p) => p.name === prop)?.customResponse === true;
         this.endpoints.set(id, { source, prop, customResponse });
@@ -137,13 +145,16 @@ export class SourceManager {
     try {
       const now = nowSeconds();
       const name = input.name ?? component.name;
+      const configured = input.configured_props ?? {};
+      const { props, dynamic } = await this.propSet(id, sandbox, component, configured);
       const record: SourceRecord = {
         id,
         component_id: component.id,
         name,
         name_slug: uniqueSlug(name, new Set(this.list().map((s) => s.name_slug))),
-        configured_props: this.checkProps(component, input.configured_props ?? {}, {}),
-        endpoints: this.endpointsFor(component, {}),
+        configured_props: this.checkProps(props, configured, {}),
+        endpoints: this.endpointsFor(props, {}),
+        ...(dynamic ? { dynamic_props: dynamic } : {}),
         active: true,
         created_at: now,
         updated_at: now,
@@ -168,19 +179,33 @@ export class SourceManager {
   /** Updates code, name, props or the active flag; runs `deactivate()` then `activate()` (spec section 3). */
   async update(source: SourceRecord, input: UpdateInput): Promise<SourceRecord> {
     const current = this.live.get(source.id);
-    const replacement = input.code !== undefined ? await this.prepare(source.id, input.code, input.filename) : null;
-    const component = replacement?.component ?? current?.component ?? this.component(source);
+    const previous = this.component(source);
+    let replacement = input.code !== undefined ? await this.prepare(source.id, input.code, input.filename) : null;
+    // New values for a source with dynamic props: recompute them in a fresh worker, so the live one
+    // keeps serving (and stays as it was if the update fails).
+    if (!replacement && input.configured_props && source.dynamic_props && previous) replacement = await this.prepareSaved(source.id, previous);
+    const component = replacement?.component ?? current?.component ?? previous;
     if (!component) throw new Error(`the component of ${source.id} is missing`);
-    const next: SourceRecord = {
-      ...source,
-      component_id: component.id,
-      name: input.name ?? source.name,
-      name_slug: input.name && input.name !== source.name ? uniqueSlug(input.name, new Set(this.list().filter((s) => s.id !== source.id).map((s) => s.name_slug))) : source.name_slug,
-      configured_props: input.configured_props ? this.checkProps(component, input.configured_props, source.configured_props) : source.configured_props,
-      endpoints: this.endpointsFor(component, source.endpoints),
-      active: input.active ?? source.active,
-      updated_at: nowSeconds(),
-    };
+    let next: SourceRecord;
+    try {
+      const configured = input.configured_props ?? openSecrets(sourceProps(source, previous), source.configured_props, this.deps.secrets);
+      const { props, dynamic } = replacement ? await this.propSet(source.id, replacement.sandbox, component, configured) : { props: sourceProps(source, component), dynamic: source.dynamic_props ?? null };
+      const { dynamic_props: _previous, ...rest } = source;
+      next = {
+        ...rest,
+        component_id: component.id,
+        name: input.name ?? source.name,
+        name_slug: input.name && input.name !== source.name ? uniqueSlug(input.name, new Set(this.list().filter((s) => s.id !== source.id).map((s) => s.name_slug))) : source.name_slug,
+        configured_props: input.configured_props || replacement ? this.checkProps(props, input.configured_props ?? keptValues(props, configured), source.configured_props) : source.configured_props,
+        endpoints: this.endpointsFor(props, source.endpoints),
+        ...(dynamic ? { dynamic_props: dynamic } : {}),
+        active: input.active ?? source.active,
+        updated_at: nowSeconds(),
+      };
+    } catch (err) {
+      await replacement?.sandbox.close();
+      throw err;
+    }
     const sandbox = replacement?.sandbox ?? current?.sandbox;
     if (!sandbox) throw new Error(`the component of ${source.id} could not be loaded; update its code`);
     try {
@@ -203,6 +228,7 @@ export class SourceManager {
       if (current) void current.sandbox.close();
       this.live.set(source.id, { sandbox, component });
     }
+    delete source.dynamic_props;
     Object.assign(source, next);
     this.reindex();
     await this.deps.metadata.write();
@@ -280,18 +306,32 @@ export class SourceManager {
     });
   }
 
-  /** Checks configured values and returns them ready to store (secrets sealed). */
-  private checkProps(component: ComponentRecord, configured: Record<string, unknown>, previous: Record<string, unknown>): Record<string, unknown> {
-    const accounts = this.deps.metadata.data.accounts;
-    const { values, problems } = checkConfiguredProps(component.configurable_props, configured, (id) => accounts.find((a) => a.id === id));
-    if (problems.length > 0) throw new ComponentError(problems);
-    return sealSecrets(component.configurable_props, values, this.deps.secrets, previous);
+  /**
+   * The prop set for configured values: the component's props plus what `additionalProps` returns
+   * when run with `this` holding the values given for the component's own props.
+   */
+  private async propSet(sourceId: string, sandbox: Sandbox, component: ComponentRecord, configured: Record<string, unknown>): Promise<{ props: ConfigurableProp[]; dynamic: ConfigurableProp[] | null }> {
+    const own = component.configurable_props;
+    // Problems are reported by the full check once the prop set is known.
+    const { values } = checkConfiguredProps(own, configured, this.accountLookup);
+    sandbox.configure(sandboxContext({ sourceId, props: own, values, endpoints: {}, dynamicProps: false }, this.deps.metadata.data.accounts, this.deps.secrets));
+    const dynamic = await additionalPropsOf(sandbox, component.type);
+    return { props: dynamic ? mergeProps(own, dynamic) : own, dynamic };
   }
 
-  /** Endpoint ids of the component's HTTP props, keeping those a previous version had. */
-  private endpointsFor(component: ComponentRecord, previous: Record<string, string>): Record<string, string> {
+  private readonly accountLookup = (id: string) => this.deps.metadata.data.accounts.find((a) => a.id === id);
+
+  /** Checks configured values and returns them ready to store (secrets sealed). */
+  private checkProps(props: readonly ConfigurableProp[], configured: Record<string, unknown>, previous: Record<string, unknown>): Record<string, unknown> {
+    const { values, problems } = checkConfiguredProps(props, configured, this.accountLookup);
+    if (problems.length > 0) throw new ComponentError(problems);
+    return sealSecrets(props, values, this.deps.secrets, previous);
+  }
+
+  /** Endpoint ids of the HTTP interface props, keeping those a previous version had. */
+  private endpointsFor(props: readonly ConfigurableProp[], previous: Record<string, string>): Record<string, string> {
     const endpoints: Record<string, string> = {};
-    for (const prop of component.configurable_props) {
+    for (const prop of props) {
       if (prop.type === '$.interface.http') endpoints[prop.name] = previous[prop.name] ?? newId('en', 16);
     }
     return endpoints;
@@ -301,14 +341,9 @@ export class SourceManager {
   private context(source: SourceRecord, component: ComponentRecord): SandboxContext {
     const endpoints: Record<string, string> = {};
     for (const [prop, id] of Object.entries(source.endpoints)) endpoints[prop] = this.deps.endpointUrl(id);
-    const props = component.configurable_props;
-    const auth: SandboxContext['auth'] = {};
-    for (const prop of props) {
-      const id = (source.configured_props[prop.name] as { authProvisionId?: string } | undefined)?.authProvisionId;
-      const account = prop.type === 'app' && id ? this.deps.metadata.data.accounts.find((a) => a.id === id) : undefined;
-      if (account) auth[prop.name] = JSON.parse(this.deps.secrets.open(account.sealed_credentials)) as Record<string, unknown>;
-    }
-    return { sourceId: source.id, props: openSecrets(props, source.configured_props, this.deps.secrets), endpoints, auth };
+    const props = sourceProps(source, component);
+    const values = openSecrets(props, source.configured_props, this.deps.secrets);
+    return sandboxContext({ sourceId: source.id, props, values, endpoints, dynamicProps: source.dynamic_props !== undefined }, this.deps.metadata.data.accounts, this.deps.secrets);
   }
 
   private async hook(sourceId: string, sandbox: Sandbox, name: Extract<InvocationTarget, { kind: 'hook' }>['name']): Promise<void> {
@@ -319,6 +354,12 @@ export class SourceManager {
       throw new HookError(`the ${name}() hook failed: ${result.error.message}`);
     }
   }
+}
+
+/** Stored values of the props that still exist: new code may drop a prop, and its old value with it. */
+function keptValues(props: readonly ConfigurableProp[], values: Record<string, unknown>): Record<string, unknown> {
+  const names = new Set(props.map((p) => p.name));
+  return Object.fromEntries(Object.entries(values).filter(([name]) => names.has(name)));
 }
 
 function nowSeconds(): number {

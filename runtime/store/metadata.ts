@@ -53,6 +53,8 @@ export interface SourceRecord {
   configured_props: Record<string, unknown>;
   /** Endpoint id of each `$.interface.http` prop, by prop name. */
   endpoints: Record<string, string>;
+  /** Props `additionalProps` added for the configured values; absent when the component has no `additionalProps`. */
+  dynamic_props?: ConfigurableProp[];
   active: boolean;
   created_at: number;
   updated_at: number;

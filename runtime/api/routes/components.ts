@@ -3,11 +3,28 @@ import { z } from 'zod';
 import type { ComponentRecord } from '../../store/metadata';
 import type { ApiContext } from '../context';
 import { parseParams } from '../params';
-import { notFound } from '../problem';
+import { HttpError, notFound } from '../problem';
+import { ConfigurationRequestError } from '../../sources/configurator';
 import type { ComponentView } from '../types';
 import { componentCode, componentFilename } from './component-input';
 
 const saveSchema = z.object({ component_code: componentCode, component_filename: componentFilename });
+
+const configuredProps = z.record(z.string(), z.unknown()).optional();
+
+/** The component (id `sc_…` or key) or deployed source (`dc_…`, its values as the base) a form configures. */
+const target = z.string().min(1, 'give the id or key of a saved component, or a dc_ source id');
+
+const configureSchema = z.object({
+  id: target,
+  prop_name: z.string().min(1),
+  configured_props: configuredProps,
+  page: z.number().int().min(0).optional(),
+  prev_context: z.record(z.string(), z.unknown()).nullable().optional(),
+  query: z.string().max(10_000).optional(),
+});
+
+const propsSchema = z.object({ id: target, configured_props: configuredProps });
 
 /** A saved component as the API shows it (no code, no bundle). */
 export function componentView(c: ComponentRecord): ComponentView {
@@ -32,6 +49,39 @@ export function componentRoutes(ctx: ApiContext): Router {
     const input = parseParams(req, saveSchema);
     const component = await ctx.library.save(input.component_code, input.component_filename ?? 'component.mjs', ctx.describeSandbox);
     res.json({ data: componentView(component) });
+  });
+
+  /** The component behind `id` and the values to configure it with (a source's own, overridden by the request's). */
+  const resolve = (id: string, configured: Record<string, unknown> = {}): { component: ComponentRecord; configured: Record<string, unknown> } => {
+    const source = id.startsWith('dc_') ? ctx.sources.find(id) : undefined;
+    const component = source ? ctx.sources.component(source) : ctx.library.find(id);
+    if (!component) throw notFound(id.startsWith('dc_') ? 'source' : 'component', id);
+    return { component, configured: source ? { ...ctx.sources.configuredValues(source), ...configured } : configured };
+  };
+
+  router.post('/components/configure', async (req, res) => {
+    const input = parseParams(req, configureSchema);
+    const { component, configured } = resolve(input.id, input.configured_props);
+    try {
+      const answer = await ctx.configurator.options(component, {
+        prop: input.prop_name,
+        configured,
+        page: input.page ?? 0,
+        prevContext: input.prev_context ?? {},
+        query: input.query,
+      });
+      res.json(answer);
+    } catch (err) {
+      if (err instanceof ConfigurationRequestError) throw new HttpError(400, `${component.id}: ${err.message}`);
+      throw err;
+    }
+  });
+
+  router.post('/components/props', async (req, res) => {
+    const input = parseParams(req, propsSchema);
+    const { component, configured } = resolve(input.id, input.configured_props);
+    const { configurable_props, logs } = await ctx.configurator.props(component, configured);
+    res.json({ data: { configurable_props }, logs });
   });
 
   router.get('/components/:id', (req, res) => {

@@ -1,0 +1,156 @@
+// Prop configuration before deploy: async options and additionalProps run in a warm sandbox per
+// component, so a form that loads options page after page, or reloads props as the user types,
+// does not start a worker each time, and `previousPropDefs` holds the previous result.
+import type { ConfigurableProp } from '../components/describe';
+import { Sandbox, type SandboxLog } from '../sandbox/sandbox';
+import type { OptionsResult, PropOption } from '../sandbox/protocol';
+import type { ComponentRecord, Metadata } from '../store/metadata';
+import type { SecretBox } from '../store/secrets';
+import { additionalPropsOf, mergeProps } from './dynamic-props';
+import { sandboxContext } from './sandbox-context';
+import type { SandboxLimits } from './source-manager';
+
+/** A log line written by component code during a configuration call. */
+export interface ConfigurationLog {
+  level: SandboxLog['level'];
+  message: string;
+}
+
+/** A page of options, or the error the options method threw (spec 2.6). */
+export interface OptionsAnswer {
+  options: PropOption[];
+  context: unknown;
+  errors: string[];
+  logs: ConfigurationLog[];
+}
+
+export interface OptionsRequest {
+  prop: string;
+  configured: Record<string, unknown>;
+  page: number;
+  prevContext: Record<string, unknown>;
+  query?: string;
+}
+
+/** Thrown when the request names something the component does not have; the API's 400. */
+export class ConfigurationRequestError extends Error {}
+
+interface Session {
+  sandbox: Sandbox;
+  /** Lines not yet handed to a call. */
+  logs: SandboxLog[];
+  /** The last additionalProps result, for app-prop lookups of dynamic props. */
+  dynamic: ConfigurableProp[];
+  /** Calls run one after another: each configures `this` before it runs. */
+  queue: Promise<unknown>;
+  idle: NodeJS.Timeout | null;
+}
+
+/** Log lines kept for a session between calls; a chatty component cannot grow this without bound. */
+const MAX_LOGS = 200;
+
+export interface ConfiguratorDeps {
+  metadata: Metadata;
+  secrets: SecretBox;
+  limits: SandboxLimits;
+  /** A session's worker stops after this long unused. */
+  idleMs: number;
+}
+
+/** Runs components' `options` and `additionalProps` for configuration forms (POST /v1/components/configure and /props). */
+export class Configurator {
+  private readonly sessions = new Map<string, Promise<Session>>();
+
+  constructor(private readonly deps: ConfiguratorDeps) {}
+
+  /** Loads one page of a prop's options with `this` holding the given values. */
+  options(component: ComponentRecord, request: OptionsRequest): Promise<OptionsAnswer> {
+    return this.call(component, request.configured, async (session) => {
+      const result = await session.sandbox.invoke({ kind: 'options', prop: request.prop, page: request.page, prevContext: request.prevContext, query: request.query });
+      const logs = takeLogs(session);
+      if (!result.error) return { ...(result.value as OptionsResult), errors: [], logs };
+      if (result.error.name === 'RequestError') throw new ConfigurationRequestError(result.error.message);
+      return { options: [], context: null, errors: [result.error.message], logs };
+    });
+  }
+
+  /** Runs `additionalProps` with `this` holding the given values; answers the merged prop set. */
+  props(component: ComponentRecord, configured: Record<string, unknown>): Promise<{ configurable_props: ConfigurableProp[]; logs: ConfigurationLog[] }> {
+    return this.call(component, configured, async (session) => {
+      const dynamic = await additionalPropsOf(session.sandbox, component.type);
+      session.dynamic = dynamic ?? [];
+      return { configurable_props: mergeProps(component.configurable_props, session.dynamic), logs: takeLogs(session) };
+    });
+  }
+
+  /** Stops every session's worker. */
+  async stop(): Promise<void> {
+    const sessions = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all(sessions.map((s) => s.then((session) => this.close(session), () => undefined)));
+  }
+
+  private async call<T>(component: ComponentRecord, configured: Record<string, unknown>, work: (session: Session) => Promise<T>): Promise<T> {
+    const session = await this.session(component);
+    const run = session.queue.then(() => {
+      const props = mergeProps(component.configurable_props, session.dynamic);
+      const context = sandboxContext({ sourceId: component.id, props, values: configured, endpoints: {}, dynamicProps: false }, this.deps.metadata.data.accounts, this.deps.secrets);
+      session.sandbox.configure(context);
+      return work(session);
+    });
+    session.queue = run.catch(() => undefined);
+    try {
+      return await run;
+    } finally {
+      this.keepWarm(component.id, session);
+    }
+  }
+
+  private session(component: ComponentRecord): Promise<Session> {
+    let session = this.sessions.get(component.id);
+    if (!session) {
+      session = this.start(component);
+      this.sessions.set(component.id, session);
+      session.catch(() => this.sessions.delete(component.id));
+    }
+    return session;
+  }
+
+  private async start(component: ComponentRecord): Promise<Session> {
+    const session: Omit<Session, 'sandbox'> = { logs: [], dynamic: [], queue: Promise.resolve(), idle: null };
+    const { sandbox } = await Sandbox.load({
+      bundle: component.bundle,
+      filename: component.filename,
+      ...this.deps.limits,
+      onLog: (log) => {
+        session.logs.push(log);
+        if (session.logs.length > MAX_LOGS) session.logs.shift();
+      },
+      // Emits while configuring go nowhere: no source exists yet.
+      onStrayEmits: () => {},
+    });
+    return Object.assign(session, { sandbox });
+  }
+
+  /** Restarts the session's idle clock; an unused session's worker is stopped. */
+  private keepWarm(componentId: string, session: Session): void {
+    if (session.idle) clearTimeout(session.idle);
+    session.idle = setTimeout(() => {
+      this.sessions.delete(componentId);
+      void this.close(session);
+    }, this.deps.idleMs);
+    session.idle.unref();
+  }
+
+  private async close(session: Session): Promise<void> {
+    if (session.idle) clearTimeout(session.idle);
+    await session.sandbox.close();
+  }
+}
+
+/** The lines written since the last call took them: calls of a session run one at a time, so they are this call's. */
+function takeLogs(session: Session): ConfigurationLog[] {
+  const taken = session.logs.map((log) => ({ level: log.level, message: log.message }));
+  session.logs = [];
+  return taken;
+}

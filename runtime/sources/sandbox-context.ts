@@ -1,0 +1,27 @@
+import type { ConfigurableProp } from '../components/describe';
+import type { SandboxContext } from '../sandbox/protocol';
+import type { AccountRecord } from '../store/metadata';
+import type { SecretBox } from '../store/secrets';
+
+/** What `this` is built from, before connected accounts are opened. */
+export interface ContextInput {
+  sourceId: string;
+  props: readonly ConfigurableProp[];
+  /** Configured values in clear (secrets opened). */
+  values: Record<string, unknown>;
+  /** Endpoint URL of each HTTP interface prop, by prop name. */
+  endpoints: Record<string, string>;
+  dynamicProps: boolean;
+}
+
+/** The sandbox context for configured values: each app prop's connected account opened into its `$auth`. */
+export function sandboxContext(input: ContextInput, accounts: readonly AccountRecord[], secrets: SecretBox): SandboxContext {
+  const auth: SandboxContext['auth'] = {};
+  for (const prop of input.props) {
+    if (prop.type !== 'app') continue;
+    const id = (input.values[prop.name] as { authProvisionId?: unknown } | undefined)?.authProvisionId;
+    const account = typeof id === 'string' ? accounts.find((a) => a.id === id) : undefined;
+    if (account) auth[prop.name] = JSON.parse(secrets.open(account.sealed_credentials)) as Record<string, unknown>;
+  }
+  return { sourceId: input.sourceId, props: input.values, endpoints: input.endpoints, auth, dynamicProps: input.dynamicProps };
+}
