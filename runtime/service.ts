@@ -95,6 +95,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     logs,
     endpointUrl,
     limits,
+    dbDir: path.join(dataDir, 'db'),
   });
   const configurator = new Configurator({ metadata, secrets, limits, idleMs: 60_000 });
 

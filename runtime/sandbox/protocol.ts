@@ -72,6 +72,8 @@ export interface SandboxContext {
    * (a fresh or replaced one) runs `additionalProps` before building `this`.
    */
   dynamicProps: boolean;
+  /** The JSON file behind `$.service.db` props; null keeps the db in memory (no source yet). */
+  dbFile: string | null;
 }
 
 export interface SerializedError {

@@ -7,6 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { ComponentDescription, PropShape } from '../components/describe';
 import { appInstance } from '../services/app';
 import { isRecord, propShape, resolveProp } from './props';
+import { SourceDb } from './db';
 import type {
   EmitMeta,
   EmitPayload,
@@ -45,6 +46,7 @@ class RequestError extends Error {
 let current: { id: string; emits: EmitPayload[] } | null = null;
 let instance: Record<string, unknown> = {};
 let context: SandboxContext | null = null;
+let db = new SourceDb(null);
 /** The last `additionalProps` result, live (functions and all); null until this worker computed one. */
 let dynamicProps: Record<string, unknown> | null = null;
 
@@ -127,6 +129,8 @@ function buildInstance(def: Definition, ctx: SandboxContext): Record<string, unk
     const shape = resolveProp(raw).def;
     if (shape.type === 'app') {
       self[name] = appInstance(shape, ctx.auth[name] ?? {});
+    } else if (shape.type === '$.service.db') {
+      self[name] = db.api();
     } else if (shape.type === '$.interface.http') {
       self[name] = {
         endpoint: ctx.endpoints[name],
@@ -164,6 +168,7 @@ function respond(response: unknown): void {
 
 /** Sets what `this` holds; a worker that has not computed the source's dynamic props does so first. */
 async function configure(def: Definition, ctx: SandboxContext): Promise<void> {
+  if (!context || ctx.dbFile !== context.dbFile) db = new SourceDb(ctx.dbFile);
   context = ctx;
   instance = buildInstance(def, ctx);
   if (!ctx.dynamicProps || dynamicProps !== null) return;
@@ -237,6 +242,7 @@ async function invoke(def: Definition, invocationId: string, target: InvocationT
   let error: SerializedError | null = null;
   let value: unknown;
   try {
+    db.refresh();
     if (target.kind === 'run') await (def.run as AnyFn).call(instance, JSON.parse(target.eventJson));
     else if (target.kind === 'hook') {
       const hook = def.hooks?.[target.name];
@@ -245,6 +251,12 @@ async function invoke(def: Definition, invocationId: string, target: InvocationT
     else value = await additionalProps(def);
   } catch (err) {
     error = serializeError(err);
+  }
+  try {
+    // What a run stored is kept even when it then threw, as on the platform.
+    db.flush();
+  } catch (err) {
+    error ??= serializeError(err);
   }
   const { emits } = current;
   current = null;

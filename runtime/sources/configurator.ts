@@ -94,7 +94,7 @@ export class Configurator {
     const session = await this.session(component);
     const run = session.queue.then(() => {
       const props = mergeProps(component.configurable_props, session.dynamic);
-      const context = sandboxContext({ sourceId: component.id, props, values: configured, endpoints: {}, dynamicProps: false }, this.deps.metadata.data.accounts, this.deps.secrets);
+      const context = sandboxContext({ sourceId: component.id, props, values: configured, endpoints: {}, dynamicProps: false, dbFile: null }, this.deps.metadata.data.accounts, this.deps.secrets);
       session.sandbox.configure(context);
       return work(session);
     });

@@ -12,6 +12,7 @@ export interface ContextInput {
   /** Endpoint URL of each HTTP interface prop, by prop name. */
   endpoints: Record<string, string>;
   dynamicProps: boolean;
+  dbFile: string | null;
 }
 
 /** The sandbox context for configured values: each app prop's connected account opened into its `$auth`. */
@@ -23,5 +24,5 @@ export function sandboxContext(input: ContextInput, accounts: readonly AccountRe
     const account = typeof id === 'string' ? accounts.find((a) => a.id === id) : undefined;
     if (account) auth[prop.name] = JSON.parse(secrets.open(account.sealed_credentials)) as Record<string, unknown>;
   }
-  return { sourceId: input.sourceId, props: input.values, endpoints: input.endpoints, auth, dynamicProps: input.dynamicProps };
+  return { sourceId: input.sourceId, props: input.values, endpoints: input.endpoints, auth, dynamicProps: input.dynamicProps, dbFile: input.dbFile };
 }

@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { ComponentError } from '../components/bundle';
 import type { ComponentLibrary } from '../components/library';
 import type { Emission } from '../events/emission';
@@ -35,6 +37,8 @@ export interface SourceManagerDeps {
   logs: LogStore;
   endpointUrl: (endpointId: string) => string;
   limits: SandboxLimits;
+  /** Folder of the sources' `$.service.db` files. */
+  dbDir: string;
 }
 
 /** What to deploy: module text, or a component saved before. */
@@ -172,6 +176,7 @@ export class SourceManager {
     } catch (err) {
       await sandbox.close();
       await this.deps.events.removeSource(id);
+      await fs.rm(this.dbFile(id), { force: true });
       throw err;
     }
   }
@@ -252,6 +257,7 @@ export class SourceManager {
     await this.deps.metadata.write();
     await this.deps.events.removeSource(source.id);
     this.deps.logs.remove(source.id);
+    await fs.rm(this.dbFile(source.id), { force: true });
   }
 
   /** Runs the source with an event and stores what it emitted; `onRespond` gets a `respond()` call. */
@@ -314,9 +320,13 @@ export class SourceManager {
     const own = component.configurable_props;
     // Problems are reported by the full check once the prop set is known.
     const { values } = checkConfiguredProps(own, configured, this.accountLookup);
-    sandbox.configure(sandboxContext({ sourceId, props: own, values, endpoints: {}, dynamicProps: false }, this.deps.metadata.data.accounts, this.deps.secrets));
+    sandbox.configure(sandboxContext({ sourceId, props: own, values, endpoints: {}, dynamicProps: false, dbFile: this.dbFile(sourceId) }, this.deps.metadata.data.accounts, this.deps.secrets));
     const dynamic = await additionalPropsOf(sandbox, component.type);
     return { props: dynamic ? mergeProps(own, dynamic) : own, dynamic };
+  }
+
+  private dbFile(sourceId: string): string {
+    return path.join(this.deps.dbDir, `${sourceId}.json`);
   }
 
   private readonly accountLookup = (id: string) => this.deps.metadata.data.accounts.find((a) => a.id === id);
@@ -343,7 +353,7 @@ export class SourceManager {
     for (const [prop, id] of Object.entries(source.endpoints)) endpoints[prop] = this.deps.endpointUrl(id);
     const props = sourceProps(source, component);
     const values = openSecrets(props, source.configured_props, this.deps.secrets);
-    return sandboxContext({ sourceId: source.id, props, values, endpoints, dynamicProps: source.dynamic_props !== undefined }, this.deps.metadata.data.accounts, this.deps.secrets);
+    return sandboxContext({ sourceId: source.id, props, values, endpoints, dynamicProps: source.dynamic_props !== undefined, dbFile: this.dbFile(source.id) }, this.deps.metadata.data.accounts, this.deps.secrets);
   }
 
   private async hook(sourceId: string, sandbox: Sandbox, name: Extract<InvocationTarget, { kind: 'hook' }>['name']): Promise<void> {
