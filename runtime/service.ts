@@ -7,6 +7,7 @@ import { createApp } from './api/server';
 import type { AuthConfig } from './api/auth';
 import { DEFAULT_RETRY_SCHEDULE, isLoopbackHost, resolveApiKey, resolveDataDir } from './config';
 import { DeliveryService } from './delivery/delivery-service';
+import { Deduper } from './events/dedupe';
 import { Emission } from './events/emission';
 import { EventStore } from './events/event-store';
 import { ENDPOINT_PREFIX, httpInterfaceHandler } from './interfaces/http';
@@ -83,6 +84,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   });
   const emission = new Emission(events, delivery, () => metadata.data.subscriptions);
   const library = new ComponentLibrary(metadata);
+  const dedupe = new Deduper(path.join(dataDir, 'dedupe'));
   const limits = { timeoutMs: options.runTimeoutMs ?? 60_000, memoryMb: 256, maxQueue: 1000 };
   // Saving a component (no source yet) loads it only to learn what it declares.
   const describeSandbox: SandboxFactory = (bundle) => Sandbox.load({ ...bundle, ...limits, onLog: () => {}, onStrayEmits: () => {} });
@@ -96,6 +98,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     endpointUrl,
     limits,
     dbDir: path.join(dataDir, 'db'),
+    dedupe,
   });
   const configurator = new Configurator({ metadata, secrets, limits, idleMs: 60_000 });
 
@@ -142,6 +145,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       // Long-lived streams (SSE) would hold close() open forever.
       setTimeout(() => server.closeAllConnections(), 2000).unref();
       await Promise.all([sources.stop(), configurator.stop()]);
+      await dedupe.flush();
       await delivery.stop();
       await events.close();
       await closed;

@@ -78,5 +78,6 @@ export interface ValidComponent {
   version: string;
   type: 'source' | 'action';
   description: string | null;
+  dedupe: 'unique' | 'greatest' | 'last' | null;
   configurable_props: ConfigurableProp[];
 }

@@ -43,6 +43,7 @@ export class ComponentLibrary {
         version: valid.version,
         type: valid.type,
         description: valid.description,
+        dedupe: valid.dedupe,
         code,
         filename,
         bundle: bundle.code,

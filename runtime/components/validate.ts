@@ -391,5 +391,6 @@ export function validateComponent(desc: ComponentDescription): ValidComponent {
   // Each null below has already been reported; testing them only narrows the types.
   if (problems.length > 0 || name === null || version === null || type === null) throw new ComponentError(problems);
   const configurableProps: ConfigurableProp[] = Object.entries(desc.props).map(([propName, shape]) => ({ name: propName, ...shape }));
-  return { name, key, version, type, description, configurable_props: configurableProps };
+  const dedupe = (desc.dedupe ?? null) as ValidComponent['dedupe'];
+  return { name, key, version, type, description, dedupe, configurable_props: configurableProps };
 }

@@ -15,15 +15,11 @@ export class Emission {
     private readonly subscriptions: () => readonly SubscriptionRecord[],
   ) {}
 
-  /** Stores and routes the emits of one run of `emitterId`. */
+  /** Stores and routes the emits of one run of `emitterId`, in emit order (see inEmitOrder). */
   async accept(emitterId: string, emits: readonly EmitPayload[]): Promise<StoredEvent[]> {
     if (emits.length === 0) return [];
     const now = Date.now();
-    // With `ts` on every event, the run's events are emitted oldest first (spec 6.1).
-    const ordered = emits.every((e) => typeof e.meta.ts === 'number')
-      ? [...emits].sort((a, b) => (a.meta.ts as number) - (b.meta.ts as number))
-      : emits;
-    const batch: NewEvent[] = ordered.map((e) => ({
+    const batch: NewEvent[] = inEmitOrder(emits).map((e) => ({
       json: e.json,
       meta: {
         id: e.meta.id,
@@ -44,4 +40,9 @@ export class Emission {
     ]);
     return stored;
   }
+}
+
+/** With `ts` on every event, a run's events are emitted oldest first (spec 6.1); otherwise as emitted. */
+export function inEmitOrder(emits: readonly EmitPayload[]): readonly EmitPayload[] {
+  return emits.every((e) => typeof e.meta.ts === 'number') ? [...emits].sort((a, b) => (a.meta.ts as number) - (b.meta.ts as number)) : emits;
 }

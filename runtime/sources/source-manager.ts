@@ -2,12 +2,13 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ComponentError } from '../components/bundle';
 import type { ComponentLibrary } from '../components/library';
-import type { Emission } from '../events/emission';
+import { inEmitOrder, type Emission } from '../events/emission';
+import type { Deduper } from '../events/dedupe';
 import type { EventStore, StoredEvent } from '../events/event-store';
 import type { LogStore } from '../events/log-store';
 import { newId } from '../ids';
 import { QueueFullError, Sandbox, type InvocationResult } from '../sandbox/sandbox';
-import type { HttpResponsePayload, InvocationTarget, SandboxContext } from '../sandbox/protocol';
+import type { EmitPayload, HttpResponsePayload, InvocationTarget, SandboxContext } from '../sandbox/protocol';
 import type { ComponentRecord, Metadata, SourceRecord } from '../store/metadata';
 import type { SecretBox } from '../store/secrets';
 import { openSecrets, sealSecrets } from './secret-props';
@@ -39,6 +40,7 @@ export interface SourceManagerDeps {
   limits: SandboxLimits;
   /** Folder of the sources' `$.service.db` files. */
   dbDir: string;
+  dedupe: Deduper;
 }
 
 /** What to deploy: module text, or a component saved before. */
@@ -165,8 +167,8 @@ export class SourceManager {
       };
       sandbox.configure(this.context(record, component));
       await this.deps.events.openSource(id);
-      await this.hook(id, sandbox, 'deploy');
-      await this.hook(id, sandbox, 'activate');
+      await this.hook(id, component, sandbox, 'deploy');
+      await this.hook(id, component, sandbox, 'activate');
       this.deps.library.remember(component);
       this.deps.metadata.data.sources.push(record);
       this.reindex();
@@ -177,6 +179,7 @@ export class SourceManager {
       await sandbox.close();
       await this.deps.events.removeSource(id);
       await fs.rm(this.dbFile(id), { force: true });
+      await this.deps.dedupe.remove(id);
       throw err;
     }
   }
@@ -214,13 +217,13 @@ export class SourceManager {
     const sandbox = replacement?.sandbox ?? current?.sandbox;
     if (!sandbox) throw new Error(`the component of ${source.id} could not be loaded; update its code`);
     try {
-      if (source.active && current) await this.hook(source.id, current.sandbox, 'deactivate');
+      if (source.active && current) await this.hook(source.id, current.component, current.sandbox, 'deactivate');
       sandbox.configure(this.context(next, component));
-      if (next.active) await this.hook(source.id, sandbox, 'activate').catch(async (err: unknown) => {
+      if (next.active) await this.hook(source.id, component, sandbox, 'activate').catch(async (err: unknown) => {
         // Put the previous version back as it was before failing the call.
         if (current) {
           current.sandbox.configure(this.context(source, current.component));
-          if (source.active) await this.hook(source.id, current.sandbox, 'activate').catch(() => undefined);
+          if (source.active) await this.hook(source.id, current.component, current.sandbox, 'activate').catch(() => undefined);
         }
         throw err;
       });
@@ -244,7 +247,7 @@ export class SourceManager {
   async remove(source: SourceRecord): Promise<void> {
     const current = this.live.get(source.id);
     if (current && source.active) {
-      await this.hook(source.id, current.sandbox, 'deactivate').catch((err: Error) => {
+      await this.hook(source.id, current.component, current.sandbox, 'deactivate').catch((err: Error) => {
         this.deps.logs.add(source.id, { level: 'error', message: err.message, invocation_id: null });
       });
     }
@@ -258,6 +261,7 @@ export class SourceManager {
     await this.deps.events.removeSource(source.id);
     this.deps.logs.remove(source.id);
     await fs.rm(this.dbFile(source.id), { force: true });
+    await this.deps.dedupe.remove(source.id);
   }
 
   /** Runs the source with an event and stores what it emitted; `onRespond` gets a `respond()` call. */
@@ -268,7 +272,7 @@ export class SourceManager {
     if (result.error) {
       this.deps.logs.add(source.id, { level: 'error', message: result.error.stack ?? result.error.message, invocation_id: result.invocationId });
     }
-    const stored = await this.deps.emission.accept(source.id, result.emits);
+    const stored = await this.emit(source.id, live.component, result.emits, result.invocationId);
     return { ...result, stored };
   }
 
@@ -305,7 +309,7 @@ export class SourceManager {
       ...this.deps.limits,
       onLog: (log) => this.deps.logs.add(sourceId, { level: log.level, message: log.message, invocation_id: log.invocationId }),
       onStrayEmits: (emits) => {
-        this.deps.emission.accept(sourceId, emits).catch((err: Error) => {
+        this.emit(sourceId, this.live.get(sourceId)?.component, emits, null).catch((err: Error) => {
           this.deps.logs.add(sourceId, { level: 'error', message: `storing emitted events failed: ${err.message}`, invocation_id: null });
         });
       },
@@ -356,9 +360,16 @@ export class SourceManager {
     return sandboxContext({ sourceId: source.id, props, values, endpoints, dynamicProps: source.dynamic_props !== undefined, dbFile: this.dbFile(source.id) }, this.deps.metadata.data.accounts, this.deps.secrets);
   }
 
-  private async hook(sourceId: string, sandbox: Sandbox, name: Extract<InvocationTarget, { kind: 'hook' }>['name']): Promise<void> {
+  /** Dedupes (by the component's strategy) and stores one invocation's emits. */
+  private async emit(sourceId: string, component: ComponentRecord | undefined, emits: EmitPayload[], invocationId: string | null): Promise<StoredEvent[]> {
+    const { kept, warnings } = this.deps.dedupe.filter(sourceId, component?.dedupe ?? null, inEmitOrder(emits));
+    for (const message of warnings) this.deps.logs.add(sourceId, { level: 'warn', message, invocation_id: invocationId });
+    return this.deps.emission.accept(sourceId, kept);
+  }
+
+  private async hook(sourceId: string, component: ComponentRecord, sandbox: Sandbox, name: Extract<InvocationTarget, { kind: 'hook' }>['name']): Promise<void> {
     const result = await sandbox.invoke({ kind: 'hook', name });
-    await this.deps.emission.accept(sourceId, result.emits);
+    await this.emit(sourceId, component, result.emits, result.invocationId);
     if (result.error) {
       this.deps.logs.add(sourceId, { level: 'error', message: result.error.stack ?? result.error.message, invocation_id: result.invocationId });
       throw new HookError(`the ${name}() hook failed: ${result.error.message}`);

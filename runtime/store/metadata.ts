@@ -38,6 +38,8 @@ export interface ComponentRecord {
   bundle: string;
   code_hash: string;
   configurable_props: ConfigurableProp[];
+  /** Dedupe strategy of a source (absent in records saved before it was kept). */
+  dedupe?: 'unique' | 'greatest' | 'last' | null;
   created_at: number;
 }
 
