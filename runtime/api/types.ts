@@ -42,6 +42,8 @@ export interface SourceView {
   configured_props: Record<string, unknown>;
   /** Props `additionalProps` added for the configured values (only for components that have it). */
   dynamic_props?: Array<Record<string, unknown> & { name: string; type: string }>;
+  /** The source's own run timeout; null runs with the service's. */
+  timeout_seconds: number | null;
   active: boolean;
   created_at: number;
   updated_at: number;

@@ -38,6 +38,7 @@ export function sourceView(s: SourceRecord, component: ComponentRecord | undefin
     name_slug: s.name_slug,
     configured_props: configured,
     ...(s.dynamic_props ? { dynamic_props: s.dynamic_props } : {}),
+    timeout_seconds: s.timeout_seconds ?? null,
     active: s.active,
     created_at: s.created_at,
     updated_at: s.updated_at,

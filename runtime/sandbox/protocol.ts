@@ -84,9 +84,25 @@ export interface SerializedError {
 
 export type LogLevel = 'log' | 'info' | 'warn' | 'error' | 'debug';
 
+/** One operation on a data store, as a `data_store` prop's methods make them. */
+export interface DataStoreCall {
+  op: 'get' | 'set' | 'setTtl' | 'has' | 'keys' | 'delete' | 'clear' | 'entries';
+  key?: string;
+  value?: unknown;
+  ttl?: number | null;
+}
+
+/** An asynchronous request from component code to the service. */
+export interface HostCall {
+  service: 'data_store';
+  storeId: string;
+  call: DataStoreCall;
+}
+
 export type HostMessage =
   | { type: 'configure'; context: SandboxContext }
-  | { type: 'invoke'; invocationId: string; target: InvocationTarget };
+  | { type: 'invoke'; invocationId: string; target: InvocationTarget }
+  | { type: 'call-result'; callId: number; value?: unknown; error?: SerializedError };
 
 export type WorkerMessage =
   | { type: 'loaded'; description: ComponentDescription }
@@ -94,6 +110,7 @@ export type WorkerMessage =
   | { type: 'done'; invocationId: string; error: SerializedError | null; emits: EmitPayload[]; value?: unknown }
   | { type: 'respond'; invocationId: string; response: HttpResponsePayload }
   | { type: 'emits'; emits: EmitPayload[] }
+  | { type: 'call'; callId: number; request: HostCall }
   | { type: 'log'; invocationId: string | null; level: LogLevel; message: string };
 
 /** Data the worker starts with. */

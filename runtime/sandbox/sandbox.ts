@@ -4,6 +4,7 @@ import { workerScript } from '../paths';
 import type { ComponentDescription } from '../components/describe';
 import type {
   EmitPayload,
+  HostCall,
   HostMessage,
   HttpResponsePayload,
   InvocationTarget,
@@ -33,6 +34,8 @@ export interface SandboxOptions {
   onLog: (log: SandboxLog) => void;
   /** Emits made outside any invocation (after a run ended). */
   onStrayEmits: (emits: EmitPayload[]) => void;
+  /** Answers component code's requests to the service (data stores); absent, they fail with a message. */
+  onCall?: (request: HostCall) => Promise<unknown>;
 }
 
 /** How an invocation ended. */
@@ -81,6 +84,11 @@ export class Sandbox {
     const sandbox = new Sandbox(options);
     const description = await sandbox.spawn();
     return { sandbox, description };
+  }
+
+  /** Sets the timeout of invocations that start from now on. */
+  setRunTimeout(ms: number): void {
+    this.options.timeoutMs = ms;
   }
 
   /** Sets the values `this` exposes to the component for invocations made from now on. */
@@ -168,6 +176,15 @@ export class Sandbox {
     if (this.pending.size === 0) this.onDrained?.();
   }
 
+  /** Performs a host call and posts its result to the worker that asked. */
+  private answer(worker: Worker, callId: number, request: HostCall): void {
+    const handler = this.options.onCall ?? (() => Promise.reject(new Error(`${request.service} is not available while configuring a component`)));
+    handler(request).then(
+      (value) => worker.postMessage({ type: 'call-result', callId, value } satisfies HostMessage),
+      (err: Error) => worker.postMessage({ type: 'call-result', callId, error: { name: err.name, message: err.message } } satisfies HostMessage),
+    );
+  }
+
   private spawn(): Promise<ComponentDescription> {
     const data: WorkerData = { bundle: this.options.bundle, filename: this.options.filename };
     const worker = new Worker(workerScript, {
@@ -199,6 +216,9 @@ export class Sandbox {
             break;
           case 'emits':
             this.options.onStrayEmits(message.emits);
+            break;
+          case 'call':
+            this.answer(worker, message.callId, message.request);
             break;
           case 'log':
             this.options.onLog({ invocationId: message.invocationId, level: message.level, message: message.message });

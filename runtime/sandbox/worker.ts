@@ -8,6 +8,7 @@ import type { ComponentDescription, PropShape } from '../components/describe';
 import { appInstance } from '../services/app';
 import { isRecord, propShape, resolveProp } from './props';
 import { SourceDb } from './db';
+import { connectHostCalls, dataStoreProxy, settleHostCall } from './host-calls';
 import type {
   EmitMeta,
   EmitPayload,
@@ -129,6 +130,9 @@ function buildInstance(def: Definition, ctx: SandboxContext): Record<string, unk
     const shape = resolveProp(raw).def;
     if (shape.type === 'app') {
       self[name] = appInstance(shape, ctx.auth[name] ?? {});
+    } else if (shape.type === 'data_store') {
+      const configured = ctx.props[name] as { dataStore?: unknown } | undefined;
+      self[name] = dataStoreProxy(name, typeof configured?.dataStore === 'string' ? configured.dataStore : null);
     } else if (shape.type === '$.service.db') {
       self[name] = db.api();
     } else if (shape.type === '$.interface.http') {
@@ -287,7 +291,7 @@ function main(): void {
   }
   // Messages are handled strictly in order, one invocation at a time: a `configure` posted after
   // an invocation applies only to the ones after it.
-  const queue: HostMessage[] = [];
+  const queue: Array<Exclude<HostMessage, { type: 'call-result' }>> = [];
   let busy = false;
   const drain = async () => {
     busy = true;
@@ -297,7 +301,10 @@ function main(): void {
     }
     busy = false;
   };
+  connectHostCalls((callId, request) => post({ type: 'call', callId, request }));
   port.on('message', (message: HostMessage) => {
+    // An invocation waits on its call's answer: answers cannot queue behind it.
+    if (message.type === 'call-result') return settleHostCall(message.callId, message.value, message.error);
     queue.push(message);
     if (!busy) void drain();
   });

@@ -50,6 +50,8 @@ export interface DeployInput {
   component?: ComponentRecord;
   name?: string;
   configured_props?: Record<string, unknown>;
+  /** Run timeout of this source, instead of the service's. */
+  timeout_seconds?: number;
 }
 
 export interface UpdateInput {
@@ -58,6 +60,7 @@ export interface UpdateInput {
   name?: string;
   configured_props?: Record<string, unknown>;
   active?: boolean;
+  timeout_seconds?: number;
 }
 
 /** What an invocation of a source came to, with the events it stored. */
@@ -134,7 +137,7 @@ export class SourceManager {
       if (!component) continue;
       try {
         const { sandbox } = await this.loadSandbox(source.id, component);
-        sandbox.configure(this.context(source, component));
+        this.apply(sandbox, source, component);
         this.live.set(source.id, { sandbox, component });
       } catch (err) {
         this.deps.logs.add(source.id, { level: 'error', message: `could not load the component: ${(err as Error).message}`, invocation_id: null });
@@ -161,11 +164,12 @@ export class SourceManager {
         configured_props: this.checkProps(props, configured, {}),
         endpoints: this.endpointsFor(props, {}),
         ...(dynamic ? { dynamic_props: dynamic } : {}),
+        ...(input.timeout_seconds ? { timeout_seconds: input.timeout_seconds } : {}),
         active: true,
         created_at: now,
         updated_at: now,
       };
-      sandbox.configure(this.context(record, component));
+      this.apply(sandbox, record, component);
       await this.deps.events.openSource(id);
       await this.hook(id, component, sandbox, 'deploy');
       await this.hook(id, component, sandbox, 'activate');
@@ -208,6 +212,7 @@ export class SourceManager {
         endpoints: this.endpointsFor(props, source.endpoints),
         ...(dynamic ? { dynamic_props: dynamic } : {}),
         active: input.active ?? source.active,
+        ...(input.timeout_seconds ?? source.timeout_seconds ? { timeout_seconds: input.timeout_seconds ?? source.timeout_seconds } : {}),
         updated_at: nowSeconds(),
       };
     } catch (err) {
@@ -218,11 +223,11 @@ export class SourceManager {
     if (!sandbox) throw new Error(`the component of ${source.id} could not be loaded; update its code`);
     try {
       if (source.active && current) await this.hook(source.id, current.component, current.sandbox, 'deactivate');
-      sandbox.configure(this.context(next, component));
+      this.apply(sandbox, next, component);
       if (next.active) await this.hook(source.id, component, sandbox, 'activate').catch(async (err: unknown) => {
         // Put the previous version back as it was before failing the call.
         if (current) {
-          current.sandbox.configure(this.context(source, current.component));
+          this.apply(current.sandbox, source, current.component);
           if (source.active) await this.hook(source.id, current.component, current.sandbox, 'activate').catch(() => undefined);
         }
         throw err;
@@ -349,6 +354,12 @@ export class SourceManager {
       if (prop.type === '$.interface.http') endpoints[prop.name] = previous[prop.name] ?? newId('en', 16);
     }
     return endpoints;
+  }
+
+  /** Configures a source's sandbox: what `this` holds, and its run timeout. */
+  private apply(sandbox: Sandbox, source: SourceRecord, component: ComponentRecord): void {
+    sandbox.setRunTimeout(source.timeout_seconds ? source.timeout_seconds * 1000 : this.deps.limits.timeoutMs);
+    sandbox.configure(this.context(source, component));
   }
 
   /** What the sandbox exposes as `this`: secrets opened, app props' credentials as `$auth`. */

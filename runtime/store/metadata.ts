@@ -57,6 +57,8 @@ export interface SourceRecord {
   endpoints: Record<string, string>;
   /** Props `additionalProps` added for the configured values; absent when the component has no `additionalProps`. */
   dynamic_props?: ConfigurableProp[];
+  /** Run timeout of this source in seconds; absent, the service's (60 s). */
+  timeout_seconds?: number;
   active: boolean;
   created_at: number;
   updated_at: number;

@@ -9,6 +9,8 @@ import { HttpError, notFound } from '../problem';
 import { eventSummary, sourceView } from '../views';
 import { componentCode, componentFilename } from './component-input';
 
+/** A source's own run timeout. */
+const timeoutSeconds = z.coerce.number().int('must be a whole number of seconds').min(1).max(3600);
 
 const deploySchema = z.object({
   component_code: componentCode.optional(),
@@ -17,6 +19,7 @@ const deploySchema = z.object({
   component_filename: componentFilename,
   name: z.string().min(1).max(200).optional(),
   configured_props: objectParam.optional(),
+  timeout_seconds: timeoutSeconds.optional(),
 });
 
 const updateSchema = z.object({
@@ -25,6 +28,7 @@ const updateSchema = z.object({
   name: z.string().min(1).max(200).optional(),
   configured_props: objectParam.optional(),
   active: booleanParam.optional(),
+  timeout_seconds: timeoutSeconds.optional(),
 });
 
 const eventId = z.string().refine(isEventId, 'must be an event id such as 1700000000000-0');
@@ -59,6 +63,7 @@ export function sourceRoutes(ctx: ApiContext): Router {
       filename: input.component_filename,
       name: input.name,
       configured_props: input.configured_props,
+      timeout_seconds: input.timeout_seconds,
     });
     res.json({ data: view(source) });
   });
@@ -80,6 +85,7 @@ export function sourceRoutes(ctx: ApiContext): Router {
       name: input.name,
       configured_props: input.configured_props,
       active: input.active,
+      timeout_seconds: input.timeout_seconds,
     });
     res.json({ data: view(updated) });
   });
