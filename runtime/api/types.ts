@@ -44,6 +44,8 @@ export interface SourceView {
   dynamic_props?: Array<Record<string, unknown> & { name: string; type: string }>;
   /** The source's own run timeout; null runs with the service's. */
   timeout_seconds: number | null;
+  /** Each timer prop's schedule and next firing (epoch ms; null while inactive). */
+  timers: Record<string, { schedule: { intervalSeconds: number } | { cron: string; timezone?: string }; next_run_at: number | null }>;
   active: boolean;
   created_at: number;
   updated_at: number;

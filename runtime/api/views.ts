@@ -27,7 +27,7 @@ export function subscriptionView(s: SubscriptionRecord): SubscriptionView {
   return { id: s.id, emitter_id: s.emitter_id, listener_id: s.listener_id, event_name: s.event_name, created_at: s.created_at };
 }
 
-export function sourceView(s: SourceRecord, component: ComponentRecord | undefined, endpointUrl: (id: string) => string): SourceView {
+export function sourceView(s: SourceRecord, component: ComponentRecord | undefined, endpointUrl: (id: string) => string, timers: SourceView['timers'] = {}): SourceView {
   const configured = maskSecrets(sourceProps(s, component), s.configured_props);
   for (const [prop, id] of Object.entries(s.endpoints)) configured[prop] = { endpoint_url: endpointUrl(id) };
   return {
@@ -39,6 +39,7 @@ export function sourceView(s: SourceRecord, component: ComponentRecord | undefin
     configured_props: configured,
     ...(s.dynamic_props ? { dynamic_props: s.dynamic_props } : {}),
     timeout_seconds: s.timeout_seconds ?? null,
+    timers,
     active: s.active,
     created_at: s.created_at,
     updated_at: s.updated_at,

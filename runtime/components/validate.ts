@@ -1,3 +1,4 @@
+import { parseTimerSpec } from '../interfaces/timer';
 import { slugify } from '../slug';
 import { ComponentError, type ComponentProblem } from './bundle';
 import {
@@ -212,16 +213,10 @@ function checkOptions(prop: PropShape, type: string | null, report: Report): voi
   report('options', `${which} must be ${item} or a { label, value } object with a string label and ${item} value`);
 }
 
-function isTimerSchedule(value: unknown): boolean {
-  if (!isPlainObject(value) || Object.keys(value).length !== 1) return false;
-  const { intervalSeconds, cron } = value;
-  if (intervalSeconds !== undefined) return Number.isInteger(intervalSeconds) && (intervalSeconds as number) > 0;
-  return typeof cron === 'string' && cron.trim() !== '';
-}
-
 function checkTimer(prop: PropShape, report: Report): void {
-  if (prop.default === undefined || isTimerSchedule(prop.default)) return;
-  report('default', `a timer's default must be { intervalSeconds: <positive integer> } or { cron: "<cron expression>" }, not ${show(prop.default)}`);
+  if (prop.default === undefined) return;
+  const parsed = parseTimerSpec(prop.default, 'default');
+  if ('problem' in parsed) report('default', parsed.problem);
 }
 
 function checkHttpRequest(prop: PropShape, report: Report): void {

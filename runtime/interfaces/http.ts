@@ -67,9 +67,10 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
+      if (size > limit) return; // over: the rest is drained, so the caller still reads the 413
       size += chunk.length;
       if (size > limit) {
-        req.destroy();
+        chunks.length = 0;
         resolve(null);
       } else chunks.push(chunk);
     });

@@ -2,6 +2,7 @@ import type { ComponentProblem } from '../components/bundle';
 import type { ConfigurableProp } from '../components/describe';
 import { appPropProblem, type AccountLookup } from '../services/app';
 import { matchesType, staticValueProblem } from '../components/validate';
+import { parseTimerSpec } from '../interfaces/timer';
 
 /** Prop types whose value the user enters at deploy time. */
 const USER_INPUT = new Set(['boolean', 'boolean[]', 'integer', 'integer[]', 'string', 'string[]', 'object', 'any']);
@@ -44,6 +45,20 @@ export function checkConfiguredProps(
       const problem = appPropProblem(prop, configured[prop.name], account);
       if (problem) problems.push({ path: `configured_props.${prop.name}`, message: problem });
       else values[prop.name] = { authProvisionId: (configured[prop.name] as { authProvisionId: string }).authProvisionId };
+      continue;
+    }
+    if (prop.type === '$.interface.timer') {
+      // A timer's schedule may be configured, replacing the prop's default.
+      const value = configured[prop.name];
+      if (value === undefined || value === null) {
+        if (prop.default === undefined) {
+          problems.push({ path: `configured_props.${prop.name}`, message: `prop \`${prop.name}\` has no default schedule; configure one, e.g. {"intervalSeconds": 900} or {"cron": "0 * * * *"}` });
+        }
+        continue;
+      }
+      const parsed = parseTimerSpec(value, `prop \`${prop.name}\``);
+      if ('problem' in parsed) problems.push({ path: `configured_props.${prop.name}`, message: parsed.problem });
+      else values[prop.name] = parsed.spec;
       continue;
     }
     if (!USER_INPUT.has(prop.type)) continue;

@@ -15,6 +15,7 @@ import { openSecrets, sealSecrets } from './secret-props';
 import { checkConfiguredProps } from './configured-props';
 import { additionalPropsOf, mergeProps, sourceProps } from './dynamic-props';
 import { sandboxContext } from './sandbox-context';
+import { parseTimerSpec, timerEvent, TimerScheduler, type TimerSpec } from '../interfaces/timer';
 import { uniqueSlug } from '../slug';
 import type { ConfigurableProp } from '../components/describe';
 
@@ -88,6 +89,13 @@ interface Live {
 export class SourceManager {
   private readonly live = new Map<string, Live>();
   private readonly endpoints = new Map<string, EndpointTarget>();
+  private readonly timers = new TimerScheduler({
+    onError: (key, err) => console.error(`timer ${key}: ${(err as Error).message}`),
+  });
+  /** Timer keys (`<source id>/<prop>`) of each source. */
+  private readonly timerKeys = new Map<string, string[]>();
+  /** Timers whose run has not ended: a timer never queues a second run behind its own. */
+  private readonly firing = new Set<string>();
 
   constructor(private readonly deps: SourceManagerDeps) {}
 
@@ -139,6 +147,7 @@ export class SourceManager {
         const { sandbox } = await this.loadSandbox(source.id, component);
         this.apply(sandbox, source, component);
         this.live.set(source.id, { sandbox, component });
+        this.schedule(source);
       } catch (err) {
         this.deps.logs.add(source.id, { level: 'error', message: `could not load the component: ${(err as Error).message}`, invocation_id: null });
       }
@@ -178,6 +187,7 @@ export class SourceManager {
       this.reindex();
       await this.deps.metadata.write();
       this.live.set(id, { sandbox, component });
+      this.schedule(record);
       return record;
     } catch (err) {
       await sandbox.close();
@@ -243,6 +253,7 @@ export class SourceManager {
     }
     delete source.dynamic_props;
     Object.assign(source, next);
+    this.schedule(source);
     this.reindex();
     await this.deps.metadata.write();
     return source;
@@ -251,6 +262,7 @@ export class SourceManager {
   /** Runs `deactivate()` (a failure is logged, not fatal: a broken source can always be deleted) and removes the source. */
   async remove(source: SourceRecord): Promise<void> {
     const current = this.live.get(source.id);
+    this.unschedule(source.id);
     if (current && source.active) {
       await this.hook(source.id, current.component, current.sandbox, 'deactivate').catch((err: Error) => {
         this.deps.logs.add(source.id, { level: 'error', message: err.message, invocation_id: null });
@@ -281,8 +293,21 @@ export class SourceManager {
     return { ...result, stored };
   }
 
+  /** Runs a source by hand ("run now"): with its first timer's event, or `{timestamp}` if it has no timer. */
+  runNow(source: SourceRecord): Promise<Invocation> {
+    const timer = this.timerSpecs(source)[0];
+    const now = Date.now();
+    return this.invoke(source, timer ? timerEvent(timer.spec, now) : { timestamp: Math.floor(now / 1000) });
+  }
+
+  /** Each timer prop's schedule and next firing (epoch ms; null while inactive). */
+  timersOf(source: SourceRecord): Record<string, { schedule: TimerSpec; next_run_at: number | null }> {
+    return Object.fromEntries(this.timerSpecs(source).map(({ prop, spec }) => [prop, { schedule: spec, next_run_at: this.timers.nextFireAt(`${source.id}/${prop}`) }]));
+  }
+
   /** Stops every sandbox. */
   async stop(): Promise<void> {
+    this.timers.clearAll();
     await Promise.all([...this.live.values()].map((l) => l.sandbox.close()));
     this.live.clear();
   }
@@ -369,6 +394,50 @@ export class SourceManager {
     const props = sourceProps(source, component);
     const values = openSecrets(props, source.configured_props, this.deps.secrets);
     return sandboxContext({ sourceId: source.id, props, values, endpoints, dynamicProps: source.dynamic_props !== undefined, dbFile: this.dbFile(source.id) }, this.deps.metadata.data.accounts, this.deps.secrets);
+  }
+
+  /** The schedule of each timer prop: the configured one, else the prop's default. */
+  private timerSpecs(source: SourceRecord): Array<{ prop: string; spec: TimerSpec }> {
+    const specs: Array<{ prop: string; spec: TimerSpec }> = [];
+    for (const prop of sourceProps(source, this.component(source))) {
+      if (prop.type !== '$.interface.timer') continue;
+      const parsed = parseTimerSpec(source.configured_props[prop.name] ?? prop.default, `prop \`${prop.name}\``);
+      if ('spec' in parsed) specs.push({ prop: prop.name, spec: parsed.spec });
+    }
+    return specs;
+  }
+
+  /**
+   * (Re)starts a source's timers, in phase with its last change (`updated_at`) so a restart keeps
+   * the schedule; an inactive source has none.
+   */
+  private schedule(source: SourceRecord): void {
+    this.unschedule(source.id);
+    if (!source.active) return;
+    const keys = this.timerSpecs(source).map(({ prop, spec }) => {
+      const key = `${source.id}/${prop}`;
+      this.timers.set(key, spec, source.updated_at * 1000, (event) => this.fireTimer(source.id, key, event));
+      return key;
+    });
+    this.timerKeys.set(source.id, keys);
+  }
+
+  private unschedule(sourceId: string): void {
+    for (const key of this.timerKeys.get(sourceId) ?? []) this.timers.clear(key);
+    this.timerKeys.delete(sourceId);
+  }
+
+  private fireTimer(sourceId: string, key: string, event: Record<string, unknown>): void {
+    const source = this.find(sourceId);
+    if (!source?.active) return;
+    if (this.firing.has(key)) {
+      this.deps.logs.add(sourceId, { level: 'warn', message: `timer ${key.slice(sourceId.length + 1)}: skipped a firing, the previous run has not ended`, invocation_id: null });
+      return;
+    }
+    this.firing.add(key);
+    this.invoke(source, event)
+      .catch((err: Error) => this.deps.logs.add(sourceId, { level: 'error', message: `timer run failed: ${err.message}`, invocation_id: null }))
+      .finally(() => this.firing.delete(key));
   }
 
   /** Dedupes (by the component's strategy) and stores one invocation's emits. */

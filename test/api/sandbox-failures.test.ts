@@ -27,10 +27,14 @@ describe('sandbox failures', () => {
   let spout: SpoutProcess;
   let fragile: { id: string; endpoint: string };
   let neighbour: { id: string; endpoint: string };
+  let ticker: { id: string };
   before(async () => {
     spout = await startSpout();
     fragile = await deploySource(spout, FRAGILE, { timeout_seconds: 2 });
     neighbour = await deploySource(spout);
+    const tick = `export default { name: "Ticker", version: "0.0.1", props: { timer: { type: "$.interface.timer", default: { intervalSeconds: 1 } } },
+      async run(event) { this.$emit(event); } };`;
+    ticker = await deploySource(spout, tick);
   });
   after(async () => void (await spout.stop()));
 
@@ -41,6 +45,7 @@ describe('sandbox failures', () => {
   /** Fails the fragile source one way, then checks the service, the source and its neighbour. */
   const survive = async (how: string, logged: RegExp) => {
     const neighbourBefore = (await events(neighbour.id)).length;
+    const ticksBefore = (await events(ticker.id)).length;
     // The neighbour is called while the failing run is under way.
     const [failed, fine] = await Promise.all([post(fragile.endpoint, { fail: how }), post(neighbour.endpoint, { during: how })]);
     assert.equal(fine.status, 200);
@@ -50,10 +55,15 @@ describe('sandbox failures', () => {
     assert.equal((await post(fragile.endpoint, {})).status, 200);
     assert.deepEqual((await events(fragile.id))[0]!.event, { ok: true, after: null }, `the next run after "${how}" works`);
     assert.equal((await events(neighbour.id)).length, neighbourBefore + 1, 'the neighbour ran');
+    await waitFor(async () => (await events(ticker.id)).length > ticksBefore, 10_000, 'the neighbouring timer to fire again');
   };
 
-  it('an infinite loop is stopped at the source’s timeout and its worker replaced', async () => {
+  it('an infinite loop is stopped at the source’s timeout and its worker replaced; a neighbour’s timer fires meanwhile', async () => {
+    const started = Math.floor(Date.now() / 1000);
     await survive('loop', /timed out after 2 s; the run was stopped/);
+    // The loop held its worker for 2 s; the ticker's own worker went on firing in that time.
+    const during = (await events(ticker.id)).filter((e) => (e.event.timestamp as number) >= started && (e.event.timestamp as number) <= started + 2);
+    assert.ok(during.length >= 1, 'the timer fired while the loop held the other worker');
   });
 
   it('a throw is logged with its stack', async () => {

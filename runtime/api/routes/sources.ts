@@ -42,7 +42,7 @@ const summariesSchema = pageParams.extend({
 /** Deployed sources: deploy, list, read, update, delete, run now, events and logs. */
 export function sourceRoutes(ctx: ApiContext): Router {
   const router = Router();
-  const view = (s: SourceRecord) => sourceView(s, ctx.sources.component(s), ctx.endpointUrl);
+  const view = (s: SourceRecord) => sourceView(s, ctx.sources.component(s), ctx.endpointUrl, ctx.sources.timersOf(s));
   const find = (idOrSlug: string): SourceRecord => {
     const s = ctx.sources.find(idOrSlug);
     if (!s) throw notFound('source', idOrSlug);
@@ -97,7 +97,7 @@ export function sourceRoutes(ctx: ApiContext): Router {
 
   router.post('/sources/:id/run', async (req, res) => {
     const source = find(req.params.id);
-    const result = await ctx.sources.invoke(source, { timestamp: Math.floor(Date.now() / 1000) });
+    const result = await ctx.sources.runNow(source);
     res.json({
       data: {
         invocation_id: result.invocationId,

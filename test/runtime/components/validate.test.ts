@@ -248,13 +248,13 @@ describe('validateComponent: type-specific props', () => {
     assertValid(withProp({ type: '$.interface.timer' }));
   });
 
-  it('rejects any other timer default, naming both forms', () => {
+  it('rejects any other timer default, saying what to give', () => {
     const bad: unknown[] = [{ interval: 60 }, { intervalSeconds: 0 }, { intervalSeconds: 1.5 }, { cron: ' ' }, { intervalSeconds: 60, cron: '* * * * *' }, 60];
     for (const value of bad) {
       assertOnlyProblem(
         withProp({ type: '$.interface.timer', default: value }),
         'props.p.default',
-        /^prop `p`: a timer's default must be \{ intervalSeconds: <positive integer> \} or \{ cron: "<cron expression>" \}, not /,
+        /^prop `p`: default: (intervalSeconds must be a whole number|cron is empty|give either intervalSeconds or cron, not both|expected \{ intervalSeconds: 900 \} or \{ cron|neither intervalSeconds nor cron is set)/,
       );
     }
   });
@@ -371,6 +371,7 @@ describe('validateComponent: reporting', () => {
       version: '0.0.3',
       type: 'source',
       description: 'Emit each request',
+      dedupe: 'unique',
       configurable_props: [
         { name: 'http', type: '$.interface.http', customResponse: true },
         { name: 'db', type: '$.service.db' },
