@@ -46,6 +46,19 @@ export function parseRetrySchedule(text: string): number[] {
   return seconds;
 }
 
+/** Checks an npm registry URL (`--npm-registry`); returns it with a trailing slash, or throws a message saying what is wrong. */
+export function parseNpmRegistry(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    throw new Error(`"${text}" is not a URL; give the registry's address, e.g. https://registry.npmjs.org/`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`"${text}" is not an http(s) URL`);
+  // npm joins package names onto the registry URL; without the slash a path prefix would be lost.
+  return url.href.endsWith('/') ? url.href : `${url.href}/`;
+}
+
 /** True for addresses that only this machine can reach. */
 export function isLoopbackHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();

@@ -13,11 +13,13 @@ import { EventStore } from './events/event-store';
 import { ENDPOINT_PREFIX, httpInterfaceHandler } from './interfaces/http';
 import { LogStore } from './events/log-store';
 import { ComponentLibrary, type SandboxFactory } from './components/library';
+import { PackageCache } from './components/packages';
 import { Sandbox } from './sandbox/sandbox';
 import { Configurator } from './sources/configurator';
 import { SourceManager } from './sources/source-manager';
 import { openMetadata } from './store/metadata';
 import { SecretBox } from './store/secrets';
+import { DataStores } from './store/data-stores';
 
 export interface ServiceOptions {
   /** 0 picks a free port. Default 7620. */
@@ -34,6 +36,10 @@ export interface ServiceOptions {
   eventRetention?: number;
   /** Per-run limit of component code. Default 60 s. */
   runTimeoutMs?: number;
+  /** npm registry that packages imported by components come from. Default: npm's own config. */
+  npmRegistry?: string;
+  /** Receives progress lines of every package install (`installing x@^1 …`). */
+  onPackageProgress?: (line: string) => void;
 }
 
 /** Largest request body an HTTP interface endpoint accepts. */
@@ -59,6 +65,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const apiKey = resolveApiKey(dataDir, options.apiKey);
   const secrets = SecretBox.open(dataDir);
   const metadata = await openMetadata(dataDir);
+  const dataStores = new DataStores(path.join(dataDir, 'data_stores'));
+  await dataStores.open();
 
   // Secrets are opened once each, not every time the webhook table goes to the delivery thread.
   const opened = new Map<string, string>();
@@ -83,7 +91,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     webhooks: () => metadata.data.webhooks.map((w) => ({ id: w.id, url: w.url, active: w.active, secret: openSecret(w.sealed_secret) })),
   });
   const emission = new Emission(events, delivery, () => metadata.data.subscriptions);
-  const library = new ComponentLibrary(metadata);
+  const packages = new PackageCache({ dir: path.join(dataDir, 'packages'), registry: options.npmRegistry, onProgress: options.onPackageProgress });
+  const library = new ComponentLibrary(metadata, packages);
   const dedupe = new Deduper(path.join(dataDir, 'dedupe'));
   const limits = { timeoutMs: options.runTimeoutMs ?? 60_000, memoryMb: 256, maxQueue: 1000 };
   // Saving a component (no source yet) loads it only to learn what it declares.
@@ -99,8 +108,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     limits,
     dbDir: path.join(dataDir, 'db'),
     dedupe,
+    dataStores,
   });
-  const configurator = new Configurator({ metadata, secrets, limits, idleMs: 60_000 });
+  const configurator = new Configurator({ metadata, secrets, limits, idleMs: 60_000, dataStores });
 
   const allowedHosts = new Set(['127.0.0.1', 'localhost', '[::1]', displayHost.toLowerCase()]);
   if (wildcard) {
@@ -110,7 +120,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     }
   } else if (!isLoopbackHost(host)) allowedHosts.add(host.toLowerCase());
   const auth: AuthConfig = { apiKey, allowedHosts, port: () => port };
-  const app = createApp({ metadata, library, describeSandbox, sources, configurator, events, logs, delivery, secrets, auth, endpointUrl });
+  const app = createApp({ metadata, library, describeSandbox, sources, configurator, events, logs, delivery, secrets, dataStores, auth, endpointUrl });
   const endpoints = httpInterfaceHandler(sources, HTTP_BODY_LIMIT);
   const server = http.createServer((req, res) => (req.url?.startsWith(ENDPOINT_PREFIX) ? void endpoints(req, res) : app(req, res)));
   server.keepAliveTimeout = 65_000;
@@ -125,6 +135,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     });
   } catch (err) {
     await delivery.stop();
+    await dataStores.close();
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE') {
       throw new Error(`port ${port} on ${host} is in use (another Spout? see ${path.join(dataDir, 'server.json')}); choose another with --port, or --port 0 for a free one`);
@@ -145,6 +156,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       // Long-lived streams (SSE) would hold close() open forever.
       setTimeout(() => server.closeAllConnections(), 2000).unref();
       await Promise.all([sources.stop(), configurator.stop()]);
+      // After the sources: their runs may still be writing to data stores.
+      await dataStores.close();
       await dedupe.flush();
       await delivery.stop();
       await events.close();

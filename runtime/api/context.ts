@@ -4,6 +4,7 @@ import type { EventStore } from '../events/event-store';
 import type { LogStore } from '../events/log-store';
 import type { Configurator } from '../sources/configurator';
 import type { SourceManager } from '../sources/source-manager';
+import type { DataStores } from '../store/data-stores';
 import type { Metadata } from '../store/metadata';
 import type { SecretBox } from '../store/secrets';
 import type { AuthConfig } from './auth';
@@ -21,6 +22,8 @@ export interface ApiContext {
   logs: LogStore;
   delivery: DeliveryService;
   secrets: SecretBox;
+  /** Account-level key-value stores behind `data_store` props. */
+  dataStores: DataStores;
   auth: AuthConfig;
   endpointUrl: (endpointId: string) => string;
 }

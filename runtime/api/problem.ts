@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ComponentError, type ComponentProblem } from '../components/bundle';
 import { HookError, QueueFullError } from '../sources/source-manager';
 import { ConfigurationRejected } from '../sources/dynamic-props';
+import { DataStoreError } from '../store/data-stores';
 
 /** An error the API answers with its own status and message. */
 export class HttpError extends Error {
@@ -48,6 +49,7 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, _req, res, _next
   if (err instanceof ComponentError) return sendProblem(res, 400, `invalid component: ${err.message}`, err.problems);
   if (err instanceof HookError || err instanceof ConfigurationRejected) return sendProblem(res, 400, err.message);
   if (err instanceof QueueFullError) return sendProblem(res, 429, err.message);
+  if (err instanceof DataStoreError) return sendProblem(res, err.status, err.message);
   if (err instanceof z.ZodError) {
     const errors = err.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
     return sendProblem(res, 400, errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; '), errors);

@@ -116,3 +116,19 @@ export interface ComponentView {
   configurable_props: Array<Record<string, unknown> & { name: string; type: string }>;
   created_at: number;
 }
+
+export interface DataStoreView {
+  id: string;
+  name: string;
+  /** Live (unexpired) records. */
+  record_count: number;
+  created_at: number;
+}
+
+export interface DataStoreRecordView {
+  key: string;
+  /** Any JSON value. */
+  value: unknown;
+  /** Epoch seconds (fractional for sub-second TTLs) after which the record is gone; null never expires. */
+  expires_at: number | null;
+}

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { isLoopbackHost, parseRetrySchedule } from '../config';
+import { isLoopbackHost, parseNpmRegistry, parseRetrySchedule } from '../config';
 import { startService, type RunningService } from '../service';
 import { UsageError } from './usage';
 
@@ -14,6 +14,8 @@ Options:
   --api-key KEY        API key (env SPOUT_API_KEY; default: generated once into DATA_DIR/api-key)
   --retry-schedule S   seconds between delivery attempts, e.g. 1,2,5 (env SPOUT_RETRY_SCHEDULE)
   --event-retention N  events kept per source (default 10000)
+  --npm-registry URL   registry that packages imported by components are installed from, once,
+                       into DATA_DIR/packages (env SPOUT_NPM_REGISTRY; default: npm's own config)
   -h, --help           show this help
 `;
 
@@ -28,6 +30,7 @@ export async function serve(argv: string[]): Promise<void> {
       'api-key': { type: 'string' },
       'retry-schedule': { type: 'string' },
       'event-retention': { type: 'string' },
+      'npm-registry': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -48,6 +51,14 @@ export async function serve(argv: string[]): Promise<void> {
     retrySchedule = scheduleText === undefined ? undefined : parseRetrySchedule(scheduleText);
   } catch (err) {
     throw new UsageError(`--retry-schedule: ${(err as Error).message}`);
+  }
+
+  const registryText = values['npm-registry'] ?? process.env.SPOUT_NPM_REGISTRY;
+  let npmRegistry: string | undefined;
+  try {
+    npmRegistry = registryText === undefined || registryText === '' ? undefined : parseNpmRegistry(registryText);
+  } catch (err) {
+    throw new UsageError(`--npm-registry: ${(err as Error).message}`);
   }
 
   const retention = values['event-retention'] === undefined ? undefined : Number(values['event-retention']);
@@ -72,6 +83,16 @@ export async function serve(argv: string[]): Promise<void> {
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
 
-  service = await startService({ port, host, dataDir: values['data-dir'], apiKey: values['api-key'], retrySchedule, eventRetention: retention });
+  service = await startService({
+    port,
+    host,
+    dataDir: values['data-dir'],
+    apiKey: values['api-key'],
+    retrySchedule,
+    eventRetention: retention,
+    npmRegistry,
+    // Installs can take a while; the terminal shows they are under way.
+    onPackageProgress: (line) => process.stderr.write(`packages: ${line}\n`),
+  });
   process.stdout.write(`Spout listening on ${service.url}\nUI: ${service.uiUrl}\n`);
 }

@@ -12,7 +12,7 @@ export interface BundledFile {
 }
 
 /**
- * Inlines a component file's relative imports (app files, `common/` spreads) into one ES module.
+ * Inlines a component file's relative imports (app files, `common/` spreads) into one CommonJS module.
  * Bare imports, pinned ones included (`axios@1.6.0`), stay imports: the service resolves them.
  */
 export async function bundleFile(entry: string): Promise<BundledFile> {
@@ -22,7 +22,9 @@ export async function bundleFile(entry: string): Promise<BundledFile> {
       entryPoints: [absolute],
       bundle: true,
       packages: 'external',
-      format: 'esm',
+      // CommonJS, as the service bundles to: a `require` of a package in a CommonJS file stays a
+      // plain `require` the service resolves (ESM output would hide it behind esbuild's helper).
+      format: 'cjs',
       platform: 'node',
       target: 'node20',
       write: false,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { build, type Message } from 'esbuild';
 import { platformShims } from '../paths';
+import type { PackageCache, ProgressListener } from './packages';
 
 /** A problem found in a component definition or its code, with where it is. */
 export interface ComponentProblem {
@@ -22,17 +23,28 @@ export interface Bundle {
   codeHash: string;
 }
 
+/** What bundling may use beyond the source text. */
+export interface BundleOptions {
+  /** Where bare imports are installed and bundled from; without it they stay `require` calls. */
+  packages?: PackageCache;
+  /** Receives progress lines of package installs this bundle waits for. */
+  onProgress?: ProgressListener;
+}
+
 /**
  * Bundles component source text (ESM, CommonJS or TypeScript) into one CommonJS module for the
- * sandbox. Bare imports stay as `require` calls, resolved inside the worker.
+ * sandbox. With a package cache, imported packages are bundled in (installed first if need be);
+ * without one, bare imports stay as `require` calls, resolved inside the worker.
  */
-export async function bundleComponent(source: string, filename = 'component.mjs'): Promise<Bundle> {
+export async function bundleComponent(source: string, filename = 'component.mjs', options: BundleOptions = {}): Promise<Bundle> {
   const loader = /\.(c|m)?tsx?$/.test(filename) ? 'ts' : 'js';
   try {
     const result = await build({
       stdin: { contents: source, loader, sourcefile: filename, resolveDir: process.cwd() },
       bundle: true,
-      packages: 'external',
+      // The cache's plugin decides per import (builtins stay external); the worker can then
+      // run the bundle without requiring any package.
+      ...(options.packages ? { plugins: [options.packages.plugin({ onProgress: options.onProgress })] } : { packages: 'external' as const }),
       // Offline and unchanged: registry code imports these, and gets ours.
       alias: platformShims,
       format: 'cjs',

@@ -3,17 +3,28 @@ import type { Sandbox } from '../sandbox/sandbox';
 import type { ComponentRecord, Metadata } from '../store/metadata';
 import { bundleComponent, ComponentError } from './bundle';
 import type { ComponentDescription } from './describe';
+import type { PackageCache, ProgressListener } from './packages';
 import { validateComponent } from './validate';
 
 /** Starts a sandbox on a bundle; the caller decides where its logs go. */
 export type SandboxFactory = (bundle: Pick<ComponentRecord, 'bundle' | 'filename'>) => Promise<{ sandbox: Sandbox; description: ComponentDescription }>;
+
+/** Per-call options of loading or saving a component. */
+export interface LoadOptions {
+  /** Receives progress lines of package installs the load waits for (`installing x@^1 …`). */
+  onProgress?: ProgressListener;
+}
 
 /**
  * Saved components (`sc_…`): module text turned into a validated record. Loading runs the
  * module in a sandbox (its code never runs on the service's thread) to learn what it declares.
  */
 export class ComponentLibrary {
-  constructor(private readonly metadata: Metadata) {}
+  /** `packages`: where the packages components import are installed; without it only builtins and our shims load. */
+  constructor(
+    private readonly metadata: Metadata,
+    private readonly packages?: PackageCache,
+  ) {}
 
   /** A saved component by id, or the newest saved with that key. */
   find(idOrKey: string): ComponentRecord | undefined {
@@ -23,10 +34,11 @@ export class ComponentLibrary {
 
   /**
    * Bundles, loads and validates module text; returns the component record (the saved one if
-   * the same code was saved before) and the sandbox it is loaded in. Nothing is saved.
+   * the same code was saved before) and the sandbox it is loaded in. Nothing is saved. Packages
+   * the code imports are installed first if not cached; a package failure is a ComponentError.
    */
-  async load(code: string, filename: string, spawn: SandboxFactory): Promise<{ component: ComponentRecord; sandbox: Sandbox }> {
-    const bundle = await bundleComponent(code, filename);
+  async load(code: string, filename: string, spawn: SandboxFactory, options: LoadOptions = {}): Promise<{ component: ComponentRecord; sandbox: Sandbox }> {
+    const bundle = await bundleComponent(code, filename, { packages: this.packages, onProgress: options.onProgress });
     let loaded: Awaited<ReturnType<SandboxFactory>>;
     try {
       loaded = await spawn({ bundle: bundle.code, filename });
@@ -64,8 +76,8 @@ export class ComponentLibrary {
   }
 
   /** Loads, validates and saves module text. */
-  async save(code: string, filename: string, spawn: SandboxFactory): Promise<ComponentRecord> {
-    const { component, sandbox } = await this.load(code, filename, spawn);
+  async save(code: string, filename: string, spawn: SandboxFactory, options: LoadOptions = {}): Promise<ComponentRecord> {
+    const { component, sandbox } = await this.load(code, filename, spawn, options);
     await sandbox.close();
     this.remember(component);
     await this.metadata.write();

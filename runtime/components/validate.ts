@@ -160,7 +160,8 @@ function checkDefaultValue(prop: PropShape, type: string, report: Report): void 
 }
 
 function checkSecret(prop: PropShape, type: string, report: Report): void {
-  if (prop.secret !== undefined && type !== 'string') {
+  // `secret: false` says nothing, and registry code writes it on any type.
+  if (prop.secret !== undefined && prop.secret !== false && type !== 'string') {
     report('secret', 'secret is allowed only on string props; remove secret or change the type to string');
   }
 }
@@ -168,8 +169,9 @@ function checkSecret(prop: PropShape, type: string, report: Report): void {
 function checkRange(prop: PropShape, type: string, report: Report): void {
   const bounds = (['min', 'max'] as const).filter((bound) => prop[bound] !== undefined);
   if (bounds.length === 0) return;
-  if (type !== 'integer') {
-    for (const bound of bounds) report(bound, `${bound} is allowed only on integer props; remove ${bound} or change the type to integer`);
+  // Bounds apply to an integer and to each item of an integer[] (spec 2.5's type table).
+  if (type !== 'integer' && type !== 'integer[]') {
+    for (const bound of bounds) report(bound, `${bound} is allowed only on integer and integer[] props; remove ${bound} or change the type to integer`);
     return;
   }
   for (const bound of bounds) {
@@ -180,11 +182,12 @@ function checkRange(prop: PropShape, type: string, report: Report): void {
   if (min !== undefined && max !== undefined && min > max) {
     report('min', `min (${min}) is greater than max (${max}); swap them or fix one`);
   }
-  const value = prop.default;
-  if (!Number.isInteger(value)) return;
-  const n = value as number;
-  if ((min !== undefined && n < min) || (max !== undefined && n > max)) {
-    report('default', `default ${n} is outside the allowed range ${min ?? '…'} to ${max ?? '…'}; change default or the bounds`);
+  const values = Array.isArray(prop.default) ? prop.default : [prop.default];
+  for (const n of values.filter((v): v is number => Number.isInteger(v))) {
+    if ((min !== undefined && n < min) || (max !== undefined && n > max)) {
+      report('default', `default ${n} is outside the allowed range ${min ?? '…'} to ${max ?? '…'}; change default or the bounds`);
+      return;
+    }
   }
 }
 

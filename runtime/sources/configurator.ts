@@ -6,6 +6,8 @@ import { Sandbox, type SandboxLog } from '../sandbox/sandbox';
 import type { OptionsResult, PropOption } from '../sandbox/protocol';
 import type { ComponentRecord, Metadata } from '../store/metadata';
 import type { SecretBox } from '../store/secrets';
+import type { DataStores } from '../store/data-stores';
+import { runDataStoreOp } from '../store/data-store-ops';
 import { additionalPropsOf, mergeProps } from './dynamic-props';
 import { sandboxContext } from './sandbox-context';
 import type { SandboxLimits } from './source-manager';
@@ -55,6 +57,7 @@ export interface ConfiguratorDeps {
   limits: SandboxLimits;
   /** A session's worker stops after this long unused. */
   idleMs: number;
+  dataStores: DataStores;
 }
 
 /** Runs components' `options` and `additionalProps` for configuration forms (POST /v1/components/configure and /props). */
@@ -126,6 +129,8 @@ export class Configurator {
         session.logs.push(log);
         if (session.logs.length > MAX_LOGS) session.logs.shift();
       },
+      // Options methods may read a data store the form already chose.
+      onCall: (request) => runDataStoreOp(this.deps.dataStores, request.storeId, request.call),
       // Emits while configuring go nowhere: no source exists yet.
       onStrayEmits: () => {},
     });

@@ -19,6 +19,13 @@ function typeProblem(prop: ConfigurableProp, value: unknown): string | null {
 }
 
 function boundsProblem(prop: ConfigurableProp, value: unknown): string | null {
+  if (prop.type === 'integer[]' && Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const problem = boundsProblem({ ...prop, type: 'integer' }, item);
+      if (problem) return `item ${i} ${problem}`;
+    }
+    return null;
+  }
   if (prop.type !== 'integer' || typeof value !== 'number') return null;
   if (prop.min !== undefined && value < prop.min) return `must be at least ${prop.min}, not ${value}`;
   if (prop.max !== undefined && value > prop.max) return `must be at most ${prop.max}, not ${value}`;
@@ -33,6 +40,7 @@ export function checkConfiguredProps(
   props: readonly ConfigurableProp[],
   configured: Record<string, unknown>,
   account: AccountLookup = () => undefined,
+  dataStoreExists: (id: string) => boolean = () => false,
 ): { values: Record<string, unknown>; problems: ComponentProblem[] } {
   const problems: ComponentProblem[] = [];
   const values: Record<string, unknown> = {};
@@ -45,6 +53,18 @@ export function checkConfiguredProps(
       const problem = appPropProblem(prop, configured[prop.name], account);
       if (problem) problems.push({ path: `configured_props.${prop.name}`, message: problem });
       else values[prop.name] = { authProvisionId: (configured[prop.name] as { authProvisionId: string }).authProvisionId };
+      continue;
+    }
+    if (prop.type === 'data_store') {
+      const value = configured[prop.name];
+      if (value === undefined || value === null) {
+        if (!prop.optional) problems.push({ path: `configured_props.${prop.name}`, message: `prop \`${prop.name}\` is required; give it {"dataStore": "ds_…"} (POST /v1/data_stores creates a store)` });
+        continue;
+      }
+      const id = typeof value === 'object' ? (value as { dataStore?: unknown }).dataStore : undefined;
+      if (typeof id !== 'string') problems.push({ path: `configured_props.${prop.name}`, message: `prop \`${prop.name}\` takes {"dataStore": "ds_…"}, the id of a data store, not ${JSON.stringify(value)}` });
+      else if (!dataStoreExists(id)) problems.push({ path: `configured_props.${prop.name}`, message: `prop \`${prop.name}\`: no data store ${id}; create one with POST /v1/data_stores` });
+      else values[prop.name] = { dataStore: id };
       continue;
     }
     if (prop.type === '$.interface.timer') {

@@ -4,6 +4,8 @@ import { ComponentError } from '../components/bundle';
 import type { ComponentLibrary } from '../components/library';
 import { inEmitOrder, type Emission } from '../events/emission';
 import type { Deduper } from '../events/dedupe';
+import type { DataStores } from '../store/data-stores';
+import { runDataStoreOp } from '../store/data-store-ops';
 import type { EventStore, StoredEvent } from '../events/event-store';
 import type { LogStore } from '../events/log-store';
 import { newId } from '../ids';
@@ -42,6 +44,7 @@ export interface SourceManagerDeps {
   /** Folder of the sources' `$.service.db` files. */
   dbDir: string;
   dedupe: Deduper;
+  dataStores: DataStores;
 }
 
 /** What to deploy: module text, or a component saved before. */
@@ -314,7 +317,10 @@ export class SourceManager {
 
   /** Loads code as a source component, in a sandbox whose logs go to `sourceId`. */
   private async prepare(sourceId: string, code: string, filename = 'component.mjs'): Promise<{ component: ComponentRecord; sandbox: Sandbox }> {
-    const loaded = await this.deps.library.load(code, filename, (bundle) => this.loadSandbox(sourceId, bundle));
+    const loaded = await this.deps.library.load(code, filename, (bundle) => this.loadSandbox(sourceId, bundle), {
+      // Installs of imported packages can take a while: their progress shows in the source's logs.
+      onProgress: (line) => this.deps.logs.add(sourceId, { level: 'info', message: line, invocation_id: null }),
+    });
     if (loaded.component.type !== 'source') {
       await loaded.sandbox.close();
       throw new ComponentError([{ path: 'type', message: 'this component is an action; actions are run, not deployed as sources' }]);
@@ -338,6 +344,7 @@ export class SourceManager {
       filename: component.filename,
       ...this.deps.limits,
       onLog: (log) => this.deps.logs.add(sourceId, { level: log.level, message: log.message, invocation_id: log.invocationId }),
+      onCall: (request) => runDataStoreOp(this.deps.dataStores, request.storeId, request.call),
       onStrayEmits: (emits) => {
         this.emit(sourceId, this.live.get(sourceId)?.component, emits, null).catch((err: Error) => {
           this.deps.logs.add(sourceId, { level: 'error', message: `storing emitted events failed: ${err.message}`, invocation_id: null });
@@ -353,7 +360,7 @@ export class SourceManager {
   private async propSet(sourceId: string, sandbox: Sandbox, component: ComponentRecord, configured: Record<string, unknown>): Promise<{ props: ConfigurableProp[]; dynamic: ConfigurableProp[] | null }> {
     const own = component.configurable_props;
     // Problems are reported by the full check once the prop set is known.
-    const { values } = checkConfiguredProps(own, configured, this.accountLookup);
+    const { values } = checkConfiguredProps(own, configured, this.accountLookup, this.storeExists);
     sandbox.configure(sandboxContext({ sourceId, props: own, values, endpoints: {}, dynamicProps: false, dbFile: this.dbFile(sourceId) }, this.deps.metadata.data.accounts, this.deps.secrets));
     const dynamic = await additionalPropsOf(sandbox, component.type);
     return { props: dynamic ? mergeProps(own, dynamic) : own, dynamic };
@@ -364,10 +371,11 @@ export class SourceManager {
   }
 
   private readonly accountLookup = (id: string) => this.deps.metadata.data.accounts.find((a) => a.id === id);
+  private readonly storeExists = (id: string) => this.deps.dataStores.exists(id);
 
   /** Checks configured values and returns them ready to store (secrets sealed). */
   private checkProps(props: readonly ConfigurableProp[], configured: Record<string, unknown>, previous: Record<string, unknown>): Record<string, unknown> {
-    const { values, problems } = checkConfiguredProps(props, configured, this.accountLookup);
+    const { values, problems } = checkConfiguredProps(props, configured, this.accountLookup, this.storeExists);
     if (problems.length > 0) throw new ComponentError(problems);
     return sealSecrets(props, values, this.deps.secrets, previous);
   }

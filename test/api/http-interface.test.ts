@@ -96,10 +96,10 @@ describe('HTTP interface', () => {
     const call = (how: string) => fetch(responder.endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ how }) });
     const silent = await call('silent');
     assert.equal(silent.status, 502);
-    assert.match((await silent.json()).error, /the source did not respond: its run ended without calling respond\(\)/);
+    assert.match(((await silent.json()) as { error: string }).error, /the source did not respond: its run ended without calling respond\(\)/);
     const thrown = await call('throw');
     assert.equal(thrown.status, 502);
-    assert.match((await thrown.json()).error, /its run failed: failed before responding/);
+    assert.match(((await thrown.json()) as { error: string }).error, /its run failed: failed before responding/);
   });
 
   it('answers CORS preflight requests', async () => {
@@ -131,7 +131,7 @@ describe('HTTP interface', () => {
     await spout.api('PUT', `/v1/sources/${capture.id}`, { active: false });
     const off = await fetch(capture.endpoint);
     assert.equal(off.status, 404);
-    assert.match((await off.json()).error, /no active source has the endpoint/);
+    assert.match(((await off.json()) as { error: string }).error, /no active source has the endpoint/);
     await spout.api('PUT', `/v1/sources/${capture.id}`, { active: true });
     assert.equal((await fetch(capture.endpoint)).status, 200);
   });

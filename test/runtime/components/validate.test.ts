@@ -213,11 +213,11 @@ describe('validateComponent: prop properties', () => {
     assertOnlyProblem(withProp({ type: 'integer', secret: true }), 'props.p.secret', /^prop `p`: secret is allowed only on string props; remove secret or change the type to string$/);
   });
 
-  it('allows min and max only on integer props', () => {
+  it('allows min and max only on integer and integer[] props', () => {
     const problems = problemsOf(component({ props: { limit: { type: 'string', min: 1, max: 5 } } }));
     assert.deepEqual(problems, [
-      { path: 'props.limit.min', message: 'prop `limit`: min is allowed only on integer props; remove min or change the type to integer' },
-      { path: 'props.limit.max', message: 'prop `limit`: max is allowed only on integer props; remove max or change the type to integer' },
+      { path: 'props.limit.min', message: 'prop `limit`: min is allowed only on integer and integer[] props; remove min or change the type to integer' },
+      { path: 'props.limit.max', message: 'prop `limit`: max is allowed only on integer and integer[] props; remove max or change the type to integer' },
     ]);
   });
 
@@ -340,7 +340,7 @@ describe('validateComponent: reporting', () => {
           'name', 'version', 'run', 'hooks', 'dedupe',
           'props.limit.min', 'props.http.type', 'props.token.default', 'props.token.secret',
         ]);
-        assert.match(err.message, /props\.limit\.min: prop `limit`: min is allowed only on integer props/);
+        assert.match(err.message, /props\.limit\.min: prop `limit`: min is allowed only on integer and integer\[\] props/);
         return true;
       },
     );
