@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { deploySource, startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { readSse } from '../helpers/sse';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 
 async function createWebhook(spout: SpoutProcess, url: string): Promise<{ id: string; secret: string }> {
@@ -21,27 +22,6 @@ async function subscribe(spout: SpoutProcess, emitter: string, listener: string,
 }
 
 /** Reads SSE messages from the emits stream until `count` arrived. */
-async function readSse(url: string, apiKey: string, count: number, signal: AbortSignal): Promise<Array<{ id: string; data: any }>> {
-  const res = await fetch(url, { headers: { authorization: `Bearer ${apiKey}` }, signal });
-  assert.equal(res.status, 200);
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  const out: Array<{ id: string; data: any }> = [];
-  let buffer = '';
-  while (out.length < count) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += value;
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) !== -1) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const id = /^id: (.*)$/m.exec(block)?.[1];
-      const data = /^data: (.*)$/m.exec(block)?.[1];
-      if (id && data) out.push({ id, data: JSON.parse(data) });
-    }
-  }
-  return out;
-}
 
 describe('spec 4.4: a deployed source emits and the event reaches a webhook', () => {
   let spout: SpoutProcess;

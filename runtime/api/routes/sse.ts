@@ -1,4 +1,5 @@
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
+import type { LogLine } from '../../events/log-store';
 import type { StoredEvent } from '../../events/event-store';
 import { isEventId } from '../../events/event-id';
 import type { ApiContext } from '../context';
@@ -10,34 +11,63 @@ const KEEPALIVE_MS = 15_000;
 /** A client this far behind is disconnected; it resumes from `Last-Event-ID` when it reconnects. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
-/** SSE streams of a source's emitted events (`/sse/dc/{id}/emits`). */
+interface StreamItem {
+  id: string;
+  /** SSE event type; absent sends a plain `message`. */
+  type?: string;
+  data: unknown;
+}
+
+/**
+ * Streams `backlog` then what `subscribe` delivers as server-sent events, with keepalives; a
+ * client too far behind is cut off (it resumes with `Last-Event-ID`).
+ */
+function stream(res: Response, backlog: StreamItem[], subscribe: (send: (item: StreamItem) => void) => () => void): void {
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  res.write(': connected\n\n');
+  const send = (item: StreamItem) => {
+    const type = item.type ? `event: ${item.type.replace(/[\r\n]/g, ' ')}\n` : '';
+    res.write(`id: ${item.id}\n${type}data: ${JSON.stringify(item.data)}\n\n`);
+    if (res.writableLength > MAX_BUFFERED_BYTES) res.destroy();
+  };
+  for (const item of backlog) send(item);
+  const unsubscribe = subscribe(send);
+  const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
+  res.on('close', () => {
+    clearInterval(keepalive);
+    unsubscribe();
+  });
+}
+
+/** SSE streams of a source: its emitted events (`/sse/dc/{id}/emits`) and its log lines (`…/observations`). */
 export function sseRoutes(ctx: ApiContext): Router {
   const router = Router();
+  const find = (id: string) => {
+    const source = ctx.sources.find(id);
+    if (!source) throw notFound('source', id);
+    return source;
+  };
+  const lastEventId = (req: Request) => (typeof req.headers['last-event-id'] === 'string' ? req.headers['last-event-id'] : null);
 
   router.get('/dc/:id/emits', (req, res) => {
-    const source = ctx.sources.find(req.params.id);
-    if (!source) throw notFound('source', req.params.id);
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
-    res.write(': connected\n\n');
-    const send = (e: StoredEvent) => {
-      // Named channels become SSE event types; the default channel is a plain `message`.
-      const type = e.meta.name ? `event: ${e.meta.name.replace(/[\r\n]/g, ' ')}\n` : '';
-      res.write(`id: ${e.id}\n${type}data: ${JSON.stringify(eventSummary(e, true))}\n\n`);
-      if (res.writableLength > MAX_BUFFERED_BYTES) res.destroy();
-    };
-    const lastId = req.headers['last-event-id'];
-    if (typeof lastId === 'string' && isEventId(lastId)) for (const e of ctx.events.since(source.id, lastId)) send(e);
-    const unsubscribe = ctx.events.subscribe(source.id, send);
-    const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
-    res.on('close', () => {
-      clearInterval(keepalive);
-      unsubscribe();
-    });
+    const source = find(req.params.id);
+    // Named channels become SSE event types; the default channel is a plain `message`.
+    const item = (e: StoredEvent): StreamItem => ({ id: e.id, type: e.meta.name ?? undefined, data: eventSummary(e, true) });
+    const lastId = lastEventId(req);
+    const backlog = lastId && isEventId(lastId) ? ctx.events.since(source.id, lastId).map(item) : [];
+    stream(res, backlog, (send) => ctx.events.subscribe(source.id, (e) => send(item(e))));
+  });
+
+  router.get('/dc/:id/observations', (req, res) => {
+    const source = find(req.params.id);
+    const item = (line: LogLine): StreamItem => ({ id: line.id, data: line });
+    const lastId = lastEventId(req);
+    stream(res, lastId ? ctx.logs.since(source.id, lastId).map(item) : [], (send) => ctx.logs.subscribe(source.id, (line) => send(item(line))));
   });
 
   return router;
