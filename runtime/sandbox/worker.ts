@@ -8,6 +8,7 @@ import type { ComponentDescription, PropShape } from '../components/describe';
 import { appInstance } from '../services/app';
 import { isRecord, propShape, resolveProp } from './props';
 import { SourceDb } from './db';
+import { httpRequestProp } from './http-request-prop';
 import { connectHostCalls, dataStoreProxy, settleHostCall } from './host-calls';
 import type {
   EmitMeta,
@@ -130,6 +131,8 @@ function buildInstance(def: Definition, ctx: SandboxContext): Record<string, unk
     const shape = resolveProp(raw).def;
     if (shape.type === 'app') {
       self[name] = appInstance(shape, ctx.auth[name] ?? {});
+    } else if (shape.type === 'http_request') {
+      self[name] = httpRequestProp(name in ctx.props ? ctx.props[name] : shape.default);
     } else if (shape.type === 'data_store') {
       const configured = ctx.props[name] as { dataStore?: unknown } | undefined;
       self[name] = dataStoreProxy(name, typeof configured?.dataStore === 'string' ? configured.dataStore : null);

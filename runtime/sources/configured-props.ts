@@ -67,6 +67,15 @@ export function checkConfiguredProps(
       else values[prop.name] = { dataStore: id };
       continue;
     }
+    if (prop.type === 'http_request') {
+      // The request itself (url, method, headers, params, body, auth), replacing the prop's default.
+      const value = configured[prop.name];
+      if (value === undefined || value === null) continue;
+      const url = typeof value === 'object' ? (value as { url?: unknown }).url : undefined;
+      if (typeof url !== 'string' || !URL.canParse(url)) problems.push({ path: `configured_props.${prop.name}`, message: `prop \`${prop.name}\` takes a request such as {"method": "GET", "url": "https://…"} with an absolute url` });
+      else values[prop.name] = value;
+      continue;
+    }
     if (prop.type === '$.interface.timer') {
       // A timer's schedule may be configured, replacing the prop's default.
       const value = configured[prop.name];
