@@ -93,6 +93,20 @@ describe('source state: db and hooks', () => {
     }
   });
 
+  it('fails an update whose activate() throws with its message, and keeps the previous version running', async () => {
+    const id = (await spout.api('POST', '/v1/sources', { component_code: RECORDER('1.0.0') })).json.data.id as string;
+    const broken = RECORDER('3.0.0').replace('async activate() { this.note("activate"); }', 'async activate() { throw new Error("cannot reach the API"); }');
+    const res = await spout.api('PUT', `/v1/sources/${id}`, { component_code: broken, configured_props: { label: 'new' } });
+    assert.equal(res.status, 400);
+    assert.match(res.json.error, /the activate\(\) hook failed: cannot reach the API/);
+    const source = (await spout.api('GET', `/v1/sources/${id}`)).json.data;
+    assert.equal(source.configured_props.label, undefined, 'the props are as before');
+    const event = await run(id);
+    assert.equal(event.label, null);
+    // The old version was deactivated for the attempt and is active again; the new one never ran.
+    assert.deepEqual(event.hooks, ['deploy@1.0.0', 'activate@1.0.0', 'deactivate@1.0.0', 'activate@1.0.0']);
+  });
+
   it('refuses values that are not JSON, naming the key', async () => {
     const code = `export default { name: "Bad db", version: "0.0.1", props: { db: "$.service.db" },
       async run() { this.db.set("ok", { n: 1 }); this.db.set("when", () => 1); } };`;
