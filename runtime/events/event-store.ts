@@ -97,7 +97,7 @@ export class EventStore {
       const e = events[i] as StoredEvent;
       if (query.after && compareEventIds(e.id, query.after) <= 0) break;
       if (query.before && compareEventIds(e.id, query.before) >= 0) continue;
-      if (query.eventName !== undefined && e.meta.name !== query.eventName) continue;
+      if (query.eventName === undefined ? isSystemChannel(e.meta.name) : e.meta.name !== query.eventName) continue;
       out.push(e);
     }
     return out;
@@ -106,6 +106,23 @@ export class EventStore {
   /** Retained events newer than `afterId`, oldest first (SSE resume). */
   since(sourceId: string, afterId: string): StoredEvent[] {
     return this.list(sourceId, { after: afterId }).reverse();
+  }
+
+  /**
+   * Deletes a source's events from `startId` to `endId` (inclusive; either open), only those of
+   * `eventName` when given; answers how many went. The file is rewritten without them.
+   */
+  async delete(sourceId: string, range: { startId?: string; endId?: string; eventName?: string | null }): Promise<number> {
+    const source = this.get(sourceId);
+    const doomed = (e: StoredEvent) =>
+      (range.startId === undefined || compareEventIds(e.id, range.startId) >= 0) &&
+      (range.endId === undefined || compareEventIds(e.id, range.endId) <= 0) &&
+      (range.eventName === undefined || e.meta.name === range.eventName);
+    const before = source.events.length;
+    source.events = source.events.filter((e) => !doomed(e));
+    const deleted = before - source.events.length;
+    if (deleted > 0) await source.log.rewrite(() => source.events.map(toLine));
+    return deleted;
   }
 
   /** Calls `listener` with each event stored from now on; returns the unsubscribe function. */
@@ -148,4 +165,9 @@ export class EventStore {
   private file(sourceId: string): string {
     return path.join(this.dir, `${sourceId}.jsonl`);
   }
+}
+
+/** `$errors` and `$logs` carry a source's run errors and log lines: listed only when asked for by name. */
+export function isSystemChannel(name: string | null | undefined): boolean {
+  return typeof name === 'string' && name.startsWith('$');
 }

@@ -16,6 +16,7 @@ const KEPT = 1000;
 export class LogStore {
   private readonly lines = new Map<string, LogLine[]>();
   private readonly listeners = new Map<string, Set<(line: LogLine) => void>>();
+  private readonly everyLine = new Set<(sourceId: string, line: LogLine) => void>();
   private seq = 0;
 
   /** Adds a line to a source's log. */
@@ -26,6 +27,7 @@ export class LogStore {
     if (list.length > KEPT + KEPT / 10) list.splice(0, list.length - KEPT);
     this.lines.set(sourceId, list);
     for (const listener of this.listeners.get(sourceId) ?? []) listener(entry);
+    for (const listener of this.everyLine) listener(sourceId, entry);
     return entry;
   }
 
@@ -38,6 +40,11 @@ export class LogStore {
       set.delete(listener);
       if (set.size === 0 && this.listeners.get(sourceId) === set) this.listeners.delete(sourceId);
     };
+  }
+
+  /** Calls `listener` with every new line of every source. */
+  subscribeAll(listener: (sourceId: string, line: LogLine) => void): void {
+    this.everyLine.add(listener);
   }
 
   /** Kept lines after the one with id `lastId`, oldest first (an SSE client resuming). */

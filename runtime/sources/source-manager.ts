@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ComponentError } from '../components/bundle';
 import type { ComponentLibrary } from '../components/library';
 import { inEmitOrder, type Emission } from '../events/emission';
+import { listenersFor } from '../events/routing';
 import type { Deduper } from '../events/dedupe';
 import type { DataStores } from '../store/data-stores';
 import { runDataStoreOp } from '../store/data-store-ops';
@@ -22,6 +23,9 @@ import { uniqueSlug } from '../slug';
 import type { ConfigurableProp } from '../components/describe';
 
 export { QueueFullError };
+
+/** Listener runs passing events on to further listeners stop after this many hops. */
+const MAX_LISTENER_HOPS = 8;
 
 /** A lifecycle hook threw; the call that ran it fails with this message and nothing changes. */
 export class HookError extends Error {}
@@ -100,7 +104,12 @@ export class SourceManager {
   /** Timers whose run has not ended: a timer never queues a second run behind its own. */
   private readonly firing = new Set<string>();
 
-  constructor(private readonly deps: SourceManagerDeps) {}
+  constructor(private readonly deps: SourceManagerDeps) {
+    deps.emission.onSourceListener((listenerId, event, depth) => this.listen(listenerId, event, depth));
+    deps.logs.subscribeAll((sourceId, line) => {
+      if (this.find(sourceId)) this.systemEvent(sourceId, '$logs', { level: line.level, message: line.message, invocation_id: line.invocation_id, ts: line.ts });
+    });
+  }
 
   /** All deployed sources, oldest first. */
   list(): SourceRecord[] {
@@ -187,6 +196,7 @@ export class SourceManager {
       await this.hook(id, component, sandbox, 'activate');
       this.deps.library.remember(component);
       this.deps.metadata.data.sources.push(record);
+      this.autoSubscribe(id);
       this.reindex();
       await this.deps.metadata.write();
       this.live.set(id, { sandbox, component });
@@ -276,6 +286,7 @@ export class SourceManager {
     const data = this.deps.metadata.data;
     data.sources = data.sources.filter((s) => s.id !== source.id);
     data.subscriptions = data.subscriptions.filter((s) => s.emitter_id !== source.id && s.listener_id !== source.id);
+    data.auto_subscriptions = data.auto_subscriptions.filter((a) => a.listener_id !== source.id);
     this.reindex();
     await this.deps.metadata.write();
     await this.deps.events.removeSource(source.id);
@@ -285,14 +296,12 @@ export class SourceManager {
   }
 
   /** Runs the source with an event and stores what it emitted; `onRespond` gets a `respond()` call. */
-  async invoke(source: SourceRecord, event: unknown, onRespond?: (r: HttpResponsePayload) => void): Promise<Invocation> {
+  async invoke(source: SourceRecord, event: unknown, onRespond?: (r: HttpResponsePayload) => void, depth = 0): Promise<Invocation> {
     const live = this.live.get(source.id);
     if (!live) throw new Error(`the component of ${source.id} could not be loaded; see its logs`);
     const result = await live.sandbox.invoke({ kind: 'run', eventJson: JSON.stringify(event) }, onRespond);
-    if (result.error) {
-      this.deps.logs.add(source.id, { level: 'error', message: result.error.stack ?? result.error.message, invocation_id: result.invocationId });
-    }
-    const stored = await this.emit(source.id, live.component, result.emits, result.invocationId);
+    if (result.error) this.runFailed(source.id, result);
+    const stored = await this.emit(source.id, live.component, result.emits, result.invocationId, depth);
     return { ...result, stored };
   }
 
@@ -449,17 +458,53 @@ export class SourceManager {
   }
 
   /** Dedupes (by the component's strategy) and stores one invocation's emits. */
-  private async emit(sourceId: string, component: ComponentRecord | undefined, emits: EmitPayload[], invocationId: string | null): Promise<StoredEvent[]> {
+  private async emit(sourceId: string, component: ComponentRecord | undefined, emits: EmitPayload[], invocationId: string | null, depth = 0): Promise<StoredEvent[]> {
     const { kept, warnings } = this.deps.dedupe.filter(sourceId, component?.dedupe ?? null, inEmitOrder(emits));
     for (const message of warnings) this.deps.logs.add(sourceId, { level: 'warn', message, invocation_id: invocationId });
-    return this.deps.emission.accept(sourceId, kept);
+    return this.deps.emission.accept(sourceId, kept, depth);
+  }
+
+  /** Subscribes the auto-subscriptions' listeners to a new source (`POST /v1/auto_subscriptions`). */
+  private autoSubscribe(sourceId: string): void {
+    const data = this.deps.metadata.data;
+    for (const auto of data.auto_subscriptions) {
+      data.subscriptions.push({ id: newId('sub'), emitter_id: sourceId, listener_id: auto.listener_id, event_name: auto.event_name, created_at: nowSeconds() });
+    }
+  }
+
+  /** Logs a failed run or hook, and emits it on the source's `$errors` channel. */
+  private runFailed(sourceId: string, result: InvocationResult): void {
+    const error = result.error as NonNullable<InvocationResult['error']>;
+    this.deps.logs.add(sourceId, { level: 'error', message: error.stack ?? error.message, invocation_id: result.invocationId });
+    this.systemEvent(sourceId, '$errors', { error: { name: error.name, message: error.message, stack: error.stack ?? null }, invocation_id: result.invocationId, ts: Date.now() });
+  }
+
+  /** Emits on a `$` channel, only when something listens to it (these are not the source's own events). */
+  private systemEvent(sourceId: string, channel: '$errors' | '$logs', data: Record<string, unknown>): void {
+    if (listenersFor(this.deps.metadata.data.subscriptions, sourceId, channel).length === 0) return;
+    const summary = channel === '$errors' ? String((data.error as { message: string }).message) : String(data.message);
+    // Failures go to the service's stderr: a log line here would be forwarded to `$logs` again.
+    this.deps.emission.accept(sourceId, [{ json: JSON.stringify(data), meta: { name: channel, summary: summary.slice(0, 200) } }]).catch((err: Error) => console.error(`${sourceId} ${channel}: ${err.message}`));
+  }
+
+  /** Runs a listening source with an event it is subscribed to (spec 6.3); chains stop at MAX_LISTENER_HOPS. */
+  private listen(listenerId: string, event: StoredEvent, depth: number): void {
+    const source = this.find(listenerId);
+    if (!source?.active || !listenerId.startsWith('dc_')) return;
+    if (depth > MAX_LISTENER_HOPS) {
+      this.deps.logs.add(listenerId, { level: 'warn', message: `event ${event.id} of ${event.emitter_id} not run: listeners passed events on ${MAX_LISTENER_HOPS} times in a row (a subscription loop?)`, invocation_id: null });
+      return;
+    }
+    this.invoke(source, JSON.parse(event.json), undefined, depth).catch((err: Error) => {
+      this.deps.logs.add(listenerId, { level: 'error', message: `could not run with event ${event.id} of ${event.emitter_id}: ${err.message}`, invocation_id: null });
+    });
   }
 
   private async hook(sourceId: string, component: ComponentRecord, sandbox: Sandbox, name: Extract<InvocationTarget, { kind: 'hook' }>['name']): Promise<void> {
     const result = await sandbox.invoke({ kind: 'hook', name });
     await this.emit(sourceId, component, result.emits, result.invocationId);
     if (result.error) {
-      this.deps.logs.add(sourceId, { level: 'error', message: result.error.stack ?? result.error.message, invocation_id: result.invocationId });
+      this.runFailed(sourceId, result);
       throw new HookError(`the ${name}() hook failed: ${result.error.message}`);
     }
   }

@@ -24,6 +24,14 @@ export interface SubscriptionRecord {
   created_at: number;
 }
 
+/** Subscribes a listener to a channel (`$errors`, `$logs`, …) of every source deployed after it. */
+export interface AutoSubscriptionRecord {
+  id: string;
+  event_name: string;
+  listener_id: string;
+  created_at: number;
+}
+
 /** A saved component: its source text, the bundle the sandbox loads, and what it declares. */
 export interface ComponentRecord {
   id: string;
@@ -79,6 +87,7 @@ export interface MetadataShape {
   components: ComponentRecord[];
   sources: SourceRecord[];
   accounts: AccountRecord[];
+  auto_subscriptions: AutoSubscriptionRecord[];
 }
 
 /** Account-level metadata (webhooks, subscriptions, components, sources, accounts) in `DATA_DIR/metadata.json`. */
@@ -92,6 +101,7 @@ export async function openMetadata(dataDir: string): Promise<Metadata> {
     components: [],
     sources: [],
     accounts: [],
+    auto_subscriptions: [],
   });
   // Files written by an older version may lack a collection added since.
   db.data.webhooks ??= [];
@@ -99,5 +109,6 @@ export async function openMetadata(dataDir: string): Promise<Metadata> {
   db.data.components ??= [];
   db.data.sources ??= [];
   db.data.accounts ??= [];
+  db.data.auto_subscriptions ??= [];
   return db;
 }

@@ -39,6 +39,12 @@ const summariesSchema = pageParams.extend({
   event_name: z.string().optional(),
 });
 
+const deleteEventsSchema = z.object({
+  start_id: eventId.optional(),
+  end_id: eventId.optional(),
+  event_name: z.string().optional(),
+});
+
 /** Deployed sources: deploy, list, read, update, delete, run now, events and logs. */
 export function sourceRoutes(ctx: ApiContext): Router {
   const router = Router();
@@ -113,6 +119,13 @@ export function sourceRoutes(ctx: ApiContext): Router {
     const events = ctx.events.list(source.id, { eventName: q.event_name });
     // Cursors are event ids, so paging is a walk over the (newest-first) list.
     res.json(paginate(events, q, (e) => eventSummary(e, q.expand === 'event')));
+  });
+
+  router.delete('/sources/:id/events', async (req, res) => {
+    const source = find(req.params.id);
+    const q = parseParams(req, deleteEventsSchema);
+    const deleted = await ctx.events.delete(source.id, { startId: q.start_id, endId: q.end_id, eventName: q.event_name });
+    res.status(202).json({ data: { deleted } });
   });
 
   router.get('/sources/:id/logs', (req, res) => {

@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import type { LogLine } from '../../events/log-store';
-import type { StoredEvent } from '../../events/event-store';
+import { isSystemChannel, type StoredEvent } from '../../events/event-store';
 import { isEventId } from '../../events/event-id';
 import type { ApiContext } from '../context';
 import { notFound } from '../problem';
@@ -60,7 +60,8 @@ export function sseRoutes(ctx: ApiContext): Router {
     const item = (e: StoredEvent): StreamItem => ({ id: e.id, type: e.meta.name ?? undefined, data: eventSummary(e, true) });
     const lastId = lastEventId(req);
     const backlog = lastId && isEventId(lastId) ? ctx.events.since(source.id, lastId).map(item) : [];
-    stream(res, backlog, (send) => ctx.events.subscribe(source.id, (e) => send(item(e))));
+    // `$errors`/`$logs` are for their subscribers, not the source's event stream (as in event_summaries).
+    stream(res, backlog, (send) => ctx.events.subscribe(source.id, (e) => isSystemChannel(e.meta.name) || send(item(e))));
   });
 
   router.get('/dc/:id/observations', (req, res) => {

@@ -10,8 +10,13 @@ import { subscriptionView } from '../views';
 
 const subscriptionSchema = z.object({
   emitter_id: z.string().regex(/^(dc|p)_(\*|[A-Za-z0-9]+)$/, 'must be a source id (dc_…), a workflow id (p_…), or the glob dc_* or p_*'),
-  listener_id: z.string().regex(/^(wh|dc|p)_[A-Za-z0-9]+$/, 'must be a webhook id (wh_…)'),
+  listener_id: z.string().regex(/^(wh|dc|p)_[A-Za-z0-9]+$/, 'must be a webhook id (wh_…) or a source id (dc_…)'),
   event_name: z.string().min(1).max(200).optional(),
+});
+
+const autoSchema = z.object({
+  event_name: z.string().min(1).max(200),
+  listener_id: subscriptionSchema.shape.listener_id,
 });
 
 /** Subscriptions link an emitter (or a glob of them) to a listener, on one channel. */
@@ -25,10 +30,14 @@ export function subscriptionRoutes(ctx: ApiContext): Router {
       if (emitter_id.startsWith('p_')) throw notFound('workflow', emitter_id);
       if (!ctx.sources.find(emitter_id) || !emitter_id.startsWith('dc_')) throw notFound('source', emitter_id);
     }
-    if (!listener_id.startsWith('wh_')) {
-      throw new HttpError(400, `listener_id: ${listener_id} is not a webhook; this version delivers to webhooks (wh_…) only`);
+    checkListener(listener_id);
+  };
+  /** A listener must exist: a webhook, or a source that then runs with each event. */
+  const checkListener = (listenerId: string) => {
+    if (listenerId.startsWith('p_')) throw notFound('workflow', listenerId);
+    if (listenerId.startsWith('dc_') ? !ctx.sources.find(listenerId) : !data().webhooks.some((w) => w.id === listenerId)) {
+      throw notFound(listenerId.startsWith('dc_') ? 'source' : 'webhook', listenerId);
     }
-    if (!data().webhooks.some((w) => w.id === listener_id)) throw notFound('webhook', listener_id);
   };
   const same = (input: z.infer<typeof subscriptionSchema>) => (s: SubscriptionRecord) =>
     s.emitter_id === input.emitter_id && s.listener_id === input.listener_id && s.event_name === (input.event_name ?? null);
@@ -52,6 +61,23 @@ export function subscriptionRoutes(ctx: ApiContext): Router {
     data().subscriptions = data().subscriptions.filter((s) => s !== sub);
     await ctx.metadata.write();
     res.status(204).end();
+  });
+
+  router.post('/auto_subscriptions', async (req, res) => {
+    const input = parseParams(req, autoSchema);
+    checkListener(input.listener_id);
+    const auto = data().auto_subscriptions;
+    let record = auto.find((a) => a.event_name === input.event_name && a.listener_id === input.listener_id);
+    if (!record) {
+      record = { id: newId('asub'), event_name: input.event_name, listener_id: input.listener_id, created_at: Math.floor(Date.now() / 1000) };
+      auto.push(record);
+      await ctx.metadata.write();
+    }
+    res.json({ data: record });
+  });
+
+  router.get('/users/me/auto_subscriptions', (req, res) => {
+    res.json(paginate([...data().auto_subscriptions].reverse(), parseParams(req, pageParams), (a) => a));
   });
 
   router.get('/users/me/subscriptions', (req, res) => {
