@@ -15,7 +15,8 @@ import { LogStore } from './events/log-store';
 import { ComponentLibrary, type SandboxFactory } from './components/library';
 import { PackageCache } from './components/packages';
 import { Sandbox } from './sandbox/sandbox';
-import { Configurator } from './sources/configurator';
+import { ComponentSessions } from './sources/component-sessions';
+import { StepOutbox } from './sources/step-outbox';
 import { SourceManager } from './sources/source-manager';
 import { openMetadata } from './store/metadata';
 import { SecretBox } from './store/secrets';
@@ -110,7 +111,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     dedupe,
     dataStores,
   });
-  const configurator = new Configurator({ metadata, secrets, limits, idleMs: 60_000, dataStores });
+  const outbox = new StepOutbox();
+  const sessions = new ComponentSessions({ metadata, secrets, limits, idleMs: 60_000, dataStores, outbox });
 
   const allowedHosts = new Set(['127.0.0.1', 'localhost', '[::1]', displayHost.toLowerCase()]);
   if (wildcard) {
@@ -120,7 +122,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     }
   } else if (!isLoopbackHost(host)) allowedHosts.add(host.toLowerCase());
   const auth: AuthConfig = { apiKey, allowedHosts, port: () => port };
-  const app = createApp({ metadata, library, describeSandbox, sources, configurator, events, logs, delivery, secrets, dataStores, auth, endpointUrl });
+  const app = createApp({ metadata, library, describeSandbox, sources, sessions, outbox, events, logs, delivery, secrets, dataStores, auth, endpointUrl });
   const endpoints = httpInterfaceHandler(sources, HTTP_BODY_LIMIT);
   const server = http.createServer((req, res) => (req.url?.startsWith(ENDPOINT_PREFIX) ? void endpoints(req, res) : app(req, res)));
   server.keepAliveTimeout = 65_000;
@@ -155,7 +157,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Long-lived streams (SSE) would hold close() open forever.
       setTimeout(() => server.closeAllConnections(), 2000).unref();
-      await Promise.all([sources.stop(), configurator.stop()]);
+      await Promise.all([sources.stop(), sessions.stop()]);
       // After the sources: their runs may still be writing to data stores.
       await dataStores.close();
       await dedupe.flush();

@@ -2,7 +2,8 @@ import type { ComponentLibrary, SandboxFactory } from '../components/library';
 import type { DeliveryService } from '../delivery/delivery-service';
 import type { EventStore } from '../events/event-store';
 import type { LogStore } from '../events/log-store';
-import type { Configurator } from '../sources/configurator';
+import type { ComponentSessions } from '../sources/component-sessions';
+import type { StepOutbox } from '../sources/step-outbox';
 import type { SourceManager } from '../sources/source-manager';
 import type { DataStores } from '../store/data-stores';
 import type { Metadata } from '../store/metadata';
@@ -17,7 +18,9 @@ export interface ApiContext {
   describeSandbox: SandboxFactory;
   sources: SourceManager;
   /** Runs async options and additionalProps for configuration forms. */
-  configurator: Configurator;
+  sessions: ComponentSessions;
+  /** What action steps sent with `$.send`. */
+  outbox: StepOutbox;
   events: EventStore;
   logs: LogStore;
   delivery: DeliveryService;

@@ -3,6 +3,7 @@ import { hostGuard, requireAuth } from './auth';
 import type { ApiContext } from './context';
 import { errorHandler, notFound } from './problem';
 import { accountRoutes } from './routes/accounts';
+import { actionRoutes } from './routes/actions';
 import { componentRoutes } from './routes/components';
 import { dataStoreRoutes } from './routes/data-stores';
 import { sourceRoutes } from './routes/sources';
@@ -25,7 +26,7 @@ export function createApp(ctx: ApiContext): Express {
   const v1 = express.Router();
   v1.use(requireAuth(ctx.auth));
   v1.use(express.json({ limit: '10mb', strict: false }));
-  v1.use(webhookRoutes(ctx), subscriptionRoutes(ctx), sourceRoutes(ctx), accountRoutes(ctx), dataStoreRoutes(ctx), componentRoutes(ctx));
+  v1.use(webhookRoutes(ctx), subscriptionRoutes(ctx), sourceRoutes(ctx), accountRoutes(ctx), dataStoreRoutes(ctx), componentRoutes(ctx), actionRoutes(ctx));
   v1.use((req) => {
     throw notFound('route', `${req.method} /v1${req.path}`);
   });

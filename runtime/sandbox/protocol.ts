@@ -30,7 +30,39 @@ export type InvocationTarget =
   | { kind: 'run'; eventJson: string }
   | { kind: 'hook'; name: 'deploy' | 'activate' | 'deactivate' }
   | OptionsTarget
-  | { kind: 'additionalProps' };
+  | { kind: 'additionalProps' }
+  | ActionTarget;
+
+/** Runs an action's `run({ steps, $ })` (spec 2.14). */
+export interface ActionTarget {
+  kind: 'action';
+  /** The `steps` object as JSON (`{trigger: {event}, <step>: {$return_value, …}}`). */
+  stepsJson: string;
+  /** `$.context.JIT`: true when run by hand (a test run), not by a workflow's trigger. */
+  jit: boolean;
+  /** `$.context.deadline`, epoch ms. */
+  deadlineMs: number;
+  runId: string;
+}
+
+/** Something a step asked to send, performed (http) or recorded (email, s3, sse) by the service. */
+export interface StepSend {
+  kind: 'http' | 'email' | 's3' | 'sse';
+  config: unknown;
+}
+
+/** How an action's run ended (a thrown error comes as the invocation's error). */
+export interface ActionResult {
+  /** `$.export`ed values by name, `$summary` among them. */
+  exports: Record<string, unknown>;
+  /** What `run` returned. */
+  ret: unknown;
+  /** Set when the step called `$.flow.exit`. */
+  exit: { reason: string | null } | null;
+  sends: StepSend[];
+  /** What `$.respond` sent, if it was called. */
+  response: HttpResponsePayload | null;
+}
 
 /** Loads one page of a prop's options (spec 2.6): its `options` method, or its propDefinition's. */
 export interface OptionsTarget {

@@ -8,6 +8,7 @@ import type { ComponentDescription, PropShape } from '../components/describe';
 import { appInstance } from '../services/app';
 import { isRecord, propShape, resolveProp } from './props';
 import { SourceDb } from './db';
+import { stepRun } from './step-context';
 import { httpRequestProp } from './http-request-prop';
 import { connectHostCalls, dataStoreProxy, settleHostCall } from './host-calls';
 import type {
@@ -15,6 +16,8 @@ import type {
   EmitPayload,
   HostMessage,
   HttpResponsePayload,
+  ActionResult,
+  ActionTarget,
   AdditionalPropsResult,
   InvocationTarget,
   LogLevel,
@@ -154,8 +157,8 @@ function buildInstance(def: Definition, ctx: SandboxContext): Record<string, unk
   return self;
 }
 
-function respond(response: unknown): void {
-  if (!current) throw new Error('respond() can be called only while run() is handling an HTTP request');
+/** Checks and normalises what `respond()` / `$.respond()` was given. */
+function responsePayload(response: unknown): HttpResponsePayload {
   const r = (response ?? {}) as { status?: unknown; headers?: unknown; body?: unknown };
   const status = Number(r.status ?? 200);
   if (!Number.isInteger(status) || status < 100 || status > 599) {
@@ -170,7 +173,26 @@ function respond(response: unknown): void {
     body = JSON.stringify(r.body);
     if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
   }
-  post({ type: 'respond', invocationId: current.id, response: { status, headers, body } });
+  return { status, headers, body };
+}
+
+function respond(response: unknown): HttpResponsePayload {
+  if (!current) throw new Error('respond() can be called only while run() is handling an HTTP request');
+  const payload = responsePayload(response);
+  post({ type: 'respond', invocationId: current.id, response: payload });
+  return payload;
+}
+
+/** Runs an action step with its `$`; a `$.flow.exit` ends it without an error. */
+async function runAction(def: Definition, target: ActionTarget): Promise<ActionResult> {
+  const step = stepRun(target, respond, (event) => emit(event, {}));
+  let outcome: { returned: unknown } | { thrown: unknown };
+  try {
+    outcome = { returned: await (def.run as AnyFn).call(instance, { steps: JSON.parse(target.stepsJson), $: step.$ }) };
+  } catch (err) {
+    outcome = { thrown: err };
+  }
+  return step.finish(outcome);
 }
 
 /** Sets what `this` holds; a worker that has not computed the source's dynamic props does so first. */
@@ -255,6 +277,7 @@ async function invoke(def: Definition, invocationId: string, target: InvocationT
       const hook = def.hooks?.[target.name];
       if (typeof hook === 'function') await hook.call(instance);
     } else if (target.kind === 'options') value = await loadOptions(def, target);
+    else if (target.kind === 'action') value = await runAction(def, target);
     else value = await additionalProps(def);
   } catch (err) {
     error = serializeError(err);

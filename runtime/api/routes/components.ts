@@ -4,7 +4,7 @@ import type { ComponentRecord } from '../../store/metadata';
 import type { ApiContext } from '../context';
 import { parseParams } from '../params';
 import { HttpError, notFound } from '../problem';
-import { ConfigurationRequestError } from '../../sources/configurator';
+import { ConfigurationRequestError } from '../../sources/component-sessions';
 import type { ComponentView } from '../types';
 import { componentCode, componentFilename } from './component-input';
 
@@ -63,7 +63,7 @@ export function componentRoutes(ctx: ApiContext): Router {
     const input = parseParams(req, configureSchema);
     const { component, configured } = resolve(input.id, input.configured_props);
     try {
-      const answer = await ctx.configurator.options(component, {
+      const answer = await ctx.sessions.options(component, {
         prop: input.prop_name,
         configured,
         page: input.page ?? 0,
@@ -80,7 +80,7 @@ export function componentRoutes(ctx: ApiContext): Router {
   router.post('/components/props', async (req, res) => {
     const input = parseParams(req, propsSchema);
     const { component, configured } = resolve(input.id, input.configured_props);
-    const { configurable_props, logs } = await ctx.configurator.props(component, configured);
+    const { configurable_props, logs } = await ctx.sessions.props(component, configured);
     res.json({ data: { configurable_props }, logs });
   });
 

@@ -1,9 +1,14 @@
-// Prop configuration before deploy: async options and additionalProps run in a warm sandbox per
-// component, so a form that loads options page after page, or reloads props as the user types,
-// does not start a worker each time, and `previousPropDefs` holds the previous result.
+// Component code run outside deployed sources: prop configuration (async options,
+// additionalProps) and action test runs, in a warm sandbox per component, so a form that loads
+// options page after page, or reloads props as the user types, does not start a worker each time,
+// and `previousPropDefs` holds the previous result.
 import type { ConfigurableProp } from '../components/describe';
 import { Sandbox, type SandboxLog } from '../sandbox/sandbox';
-import type { OptionsResult, PropOption } from '../sandbox/protocol';
+import type { ActionResult, OptionsResult, PropOption } from '../sandbox/protocol';
+import { ComponentError } from '../components/bundle';
+import { newId } from '../ids';
+import { checkConfiguredProps } from './configured-props';
+import type { SendRecord, StepOutbox } from './step-outbox';
 import type { ComponentRecord, Metadata } from '../store/metadata';
 import type { SecretBox } from '../store/secrets';
 import type { DataStores } from '../store/data-stores';
@@ -51,20 +56,38 @@ interface Session {
 /** Log lines kept for a session between calls; a chatty component cannot grow this without bound. */
 const MAX_LOGS = 200;
 
-export interface ConfiguratorDeps {
+export interface ComponentSessionsDeps {
   metadata: Metadata;
   secrets: SecretBox;
   limits: SandboxLimits;
   /** A session's worker stops after this long unused. */
   idleMs: number;
   dataStores: DataStores;
+  outbox: StepOutbox;
+}
+
+/** An action run as the API answers it (Pipedream's action-run shape, plus what Spout adds). */
+export interface ActionRunAnswer {
+  id: string;
+  exports: Record<string, unknown>;
+  /** Observations: the console lines of the run. */
+  os: ConfigurationLog[];
+  ret: unknown;
+  error: { name: string; message: string; stack: string | null } | null;
+  /** Set when the step ended with `$.flow.exit(reason)`. */
+  exit: { reason: string | null } | null;
+  /** What `$.respond` sent (a workflow's HTTP caller would get it). */
+  response: { status: number; headers: Record<string, string>; body: string | null } | null;
+  /** Events sent with `$.send.emit`. */
+  emitted: unknown[];
+  sends: SendRecord[];
 }
 
 /** Runs components' `options` and `additionalProps` for configuration forms (POST /v1/components/configure and /props). */
-export class Configurator {
+export class ComponentSessions {
   private readonly sessions = new Map<string, Promise<Session>>();
 
-  constructor(private readonly deps: ConfiguratorDeps) {}
+  constructor(private readonly deps: ComponentSessionsDeps) {}
 
   /** Loads one page of a prop's options with `this` holding the given values. */
   options(component: ComponentRecord, request: OptionsRequest): Promise<OptionsAnswer> {
@@ -93,12 +116,47 @@ export class Configurator {
     await Promise.all(sessions.map((s) => s.then((session) => this.close(session), () => undefined)));
   }
 
+  /**
+   * Runs an action once, as a test run (`$.context.JIT` true): its props (with what
+   * `additionalProps` adds) are checked first, and its `$.send`s are carried out after it ends.
+   */
+  runAction(component: ComponentRecord, configured: Record<string, unknown>, steps: Record<string, unknown>): Promise<ActionRunAnswer> {
+    if (component.type !== 'action') {
+      throw new ComponentError([{ path: 'id', message: `${component.id} is a source; sources are deployed (POST /v1/sources), actions are run` }]);
+    }
+    return this.call(component, configured, async (session) => {
+      const dynamic = (await additionalPropsOf(session.sandbox, component.type)) ?? [];
+      const props = mergeProps(component.configurable_props, dynamic);
+      const { values, problems } = checkConfiguredProps(props, configured, (id) => this.deps.metadata.data.accounts.find((a) => a.id === id), (id) => this.deps.dataStores.exists(id));
+      if (problems.length > 0) throw new ComponentError(problems);
+      this.configure(session, component, values, dynamic);
+      const runId = newId('run');
+      const result = await session.sandbox.invoke({ kind: 'action', stepsJson: JSON.stringify(steps), jit: true, deadlineMs: Date.now() + this.deps.limits.timeoutMs, runId });
+      const outcome = result.error ? null : (result.value as ActionResult);
+      const sends = outcome ? await this.deps.outbox.perform(runId, outcome.sends) : [];
+      return {
+        id: runId,
+        exports: outcome?.exports ?? {},
+        os: takeLogs(session),
+        ret: outcome?.ret ?? null,
+        error: result.error ? { name: result.error.name, message: result.error.message, stack: result.error.stack ?? null } : null,
+        exit: outcome?.exit ?? null,
+        response: outcome?.response ? { ...outcome.response, body: responseText(outcome.response.body) } : null,
+        emitted: result.emits.map((e) => JSON.parse(e.json) as unknown),
+        sends,
+      };
+    });
+  }
+
+  private configure(session: Session, component: ComponentRecord, values: Record<string, unknown>, dynamic = session.dynamic): void {
+    const props = mergeProps(component.configurable_props, dynamic);
+    session.sandbox.configure(sandboxContext({ sourceId: component.id, props, values, endpoints: {}, dynamicProps: false, dbFile: null }, this.deps.metadata.data.accounts, this.deps.secrets));
+  }
+
   private async call<T>(component: ComponentRecord, configured: Record<string, unknown>, work: (session: Session) => Promise<T>): Promise<T> {
     const session = await this.session(component);
     const run = session.queue.then(() => {
-      const props = mergeProps(component.configurable_props, session.dynamic);
-      const context = sandboxContext({ sourceId: component.id, props, values: configured, endpoints: {}, dynamicProps: false, dbFile: null }, this.deps.metadata.data.accounts, this.deps.secrets);
-      session.sandbox.configure(context);
+      this.configure(session, component, configured);
       return work(session);
     });
     session.queue = run.catch(() => undefined);
@@ -158,4 +216,8 @@ function takeLogs(session: Session): ConfigurationLog[] {
   const taken = session.logs.map((log) => ({ level: log.level, message: log.message }));
   session.logs = [];
   return taken;
+}
+
+function responseText(body: string | Uint8Array | null): string | null {
+  return body === null || typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
 }

@@ -1,0 +1,35 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import type { ApiContext } from '../context';
+import { objectParam, pageParams, parseParams } from '../params';
+import { HttpError, notFound } from '../problem';
+import { paginate } from '../../pagination';
+import { componentCode, componentFilename } from './component-input';
+
+const runSchema = z.object({
+  id: z.string().min(1).optional(),
+  component_code: componentCode.optional(),
+  component_filename: componentFilename,
+  configured_props: objectParam.optional(),
+  /** The `steps` object the action receives (a workflow passes the trigger event and earlier steps). */
+  steps: objectParam.optional(),
+});
+
+/** Action test runs (`POST /v1/actions/run`) and the outbox of their `$.send`s. */
+export function actionRoutes(ctx: ApiContext): Router {
+  const router = Router();
+
+  router.post('/actions/run', async (req, res) => {
+    const input = parseParams(req, runSchema);
+    if ((input.id === undefined) === (input.component_code === undefined)) throw new HttpError(400, 'give exactly one of id (a component id or key) or component_code');
+    const component = input.id !== undefined ? ctx.library.find(input.id) : await ctx.library.save(input.component_code as string, input.component_filename ?? 'action.mjs', ctx.describeSandbox);
+    if (!component) throw notFound('component', input.id as string);
+    res.json(await ctx.sessions.runAction(component, input.configured_props ?? {}, input.steps ?? {}));
+  });
+
+  router.get('/outbox', (req, res) => {
+    res.json(paginate(ctx.outbox.list(), parseParams(req, pageParams), (r) => r));
+  });
+
+  return router;
+}
