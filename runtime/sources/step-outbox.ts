@@ -47,7 +47,7 @@ async function sendHttp(config: unknown): Promise<SendRecord['result']> {
   const c = (config ?? {}) as { method?: unknown; url?: unknown; headers?: unknown; data?: unknown; body?: unknown };
   if (typeof c.url !== 'string' || !URL.canParse(c.url)) return { error: '$.send.http needs an absolute url' };
   const payload = c.data ?? c.body;
-  const headers = new Headers(Object.entries((c.headers ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]));
+  const headers = new Headers(Object.entries((c.headers ?? {}) as Record<string, unknown>).map(([k, v]): [string, string] => [k, String(v)]));
   let body: string | undefined;
   if (payload !== undefined) {
     body = typeof payload === 'string' ? payload : JSON.stringify(payload);
