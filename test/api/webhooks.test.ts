@@ -64,7 +64,8 @@ describe('webhooks and subscriptions', () => {
     assert.equal(a.json.data.event_name, 'alerts');
     assert.equal((await spout.api('DELETE', '/v1/subscriptions', params)).status, 204);
     assert.equal((await spout.api('DELETE', '/v1/subscriptions', params)).status, 404);
-    const listener = await spout.api('POST', '/v1/subscriptions', { emitter_id: source.id, listener_id: source.id });
-    assert.equal(listener.status, 400, 'source listeners are not supported yet, and say so');
+    const unknown = await spout.api('POST', '/v1/subscriptions', { emitter_id: source.id, listener_id: 'p_missing' });
+    assert.equal(unknown.status, 404, 'a listener must exist');
+    assert.match(unknown.json.error, /workflow p_missing was not found/);
   });
 });
