@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,3 +24,13 @@ export const platformShims = {
 
 /** Folder of the built renderer (index.html and its assets). */
 export const rendererDir = path.join(distDir, 'renderer');
+
+/**
+ * The components that ship with Spout (the bundled part of the local registry): `resources/components`
+ * beside dist/ in a checkout, or in the desktop package's resources folder.
+ */
+export const bundledRegistryDir = ((): string => {
+  const packaged = (process as { resourcesPath?: string }).resourcesPath;
+  const candidates = [path.join(distDir, '..', 'resources', 'components'), ...(packaged ? [path.join(packaged, 'resources', 'components')] : [])];
+  return candidates.find((dir) => fs.existsSync(dir)) ?? (candidates[0] as string);
+})();

@@ -7,16 +7,21 @@ import { createApp } from './api/server';
 import type { AuthConfig } from './api/auth';
 import { DEFAULT_RETRY_SCHEDULE, isLoopbackHost, resolveApiKey, resolveDataDir } from './config';
 import { DeliveryService } from './delivery/delivery-service';
+import { disableWebhook, webhookTarget } from './delivery/webhook-targets';
 import { Deduper } from './events/dedupe';
 import { Emission } from './events/emission';
 import { EventStore } from './events/event-store';
 import { ENDPOINT_PREFIX, httpInterfaceHandler } from './interfaces/http';
 import { LogStore } from './events/log-store';
 import { ComponentLibrary, type SandboxFactory } from './components/library';
+import { ComponentRegistry } from './components/registry';
+import { bundledRegistryDir } from './paths';
 import { PackageCache } from './components/packages';
 import { Sandbox } from './sandbox/sandbox';
 import { ComponentSessions } from './sources/component-sessions';
 import { StepOutbox } from './sources/step-outbox';
+import { RunLog } from './workflows/run-log';
+import { WorkflowManager } from './workflows/workflow-manager';
 import { SourceManager } from './sources/source-manager';
 import { openMetadata } from './store/metadata';
 import { SecretBox } from './store/secrets';
@@ -33,6 +38,8 @@ export interface ServiceOptions {
   retrySchedule?: readonly number[];
   /** Webhook request timeout. Default 15 s. */
   deliveryTimeoutMs?: number;
+  /** A webhook whose delivery attempts have all failed for this long is disabled; 0 never. Default 5 days. */
+  disableAfterMs?: number;
   /** Events kept per source. Default 10 000. */
   eventRetention?: number;
   /** Per-run limit of component code. Default 60 s. */
@@ -41,6 +48,8 @@ export interface ServiceOptions {
   npmRegistry?: string;
   /** Receives progress lines of every package install (`installing x@^1 …`). */
   onPackageProgress?: (line: string) => void;
+  /** Folders laid out like Pipedream's `components/` tree, indexed by key after the bundled components (a later folder's key wins). */
+  registryDirs?: string[];
 }
 
 /** Largest request body an HTTP interface endpoint accepts. */
@@ -89,7 +98,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     dataDir,
     retrySchedule: options.retrySchedule ?? DEFAULT_RETRY_SCHEDULE,
     timeoutMs: options.deliveryTimeoutMs ?? 15_000,
-    webhooks: () => metadata.data.webhooks.map((w) => ({ id: w.id, url: w.url, active: w.active, secret: openSecret(w.sealed_secret) })),
+    disableAfterMs: options.disableAfterMs,
+    webhooks: () => metadata.data.webhooks.map((w) => webhookTarget(w, openSecret)),
+    onDisable: (id, reason) => disableWebhook(metadata, id, reason),
   });
   const emission = new Emission(events, delivery, () => metadata.data.subscriptions);
   const packages = new PackageCache({ dir: path.join(dataDir, 'packages'), registry: options.npmRegistry, onProgress: options.onPackageProgress });
@@ -98,6 +109,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const limits = { timeoutMs: options.runTimeoutMs ?? 60_000, memoryMb: 256, maxQueue: 1000 };
   // Saving a component (no source yet) loads it only to learn what it declares.
   const describeSandbox: SandboxFactory = (bundle) => Sandbox.load({ ...bundle, ...limits, onLog: () => {}, onStrayEmits: () => {} });
+  const registry = new ComponentRegistry({
+    folders: [{ dir: bundledRegistryDir, bundled: true }, ...(options.registryDirs ?? []).map((dir) => ({ dir: path.resolve(dir), bundled: false }))],
+    library,
+    spawn: describeSandbox,
+    cacheFile: path.join(dataDir, 'registry-cache.json'),
+  });
   const sources = new SourceManager({
     metadata,
     library,
@@ -113,6 +130,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   });
   const outbox = new StepOutbox();
   const sessions = new ComponentSessions({ metadata, secrets, limits, idleMs: 60_000, dataStores, outbox });
+  const runs = new RunLog(path.join(dataDir, 'workflow-runs'));
+  const workflows = new WorkflowManager({ metadata, library, sessions, emission, events, runs, secrets, describeSandbox });
 
   const allowedHosts = new Set(['127.0.0.1', 'localhost', '[::1]', displayHost.toLowerCase()]);
   if (wildcard) {
@@ -122,8 +141,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     }
   } else if (!isLoopbackHost(host)) allowedHosts.add(host.toLowerCase());
   const auth: AuthConfig = { apiKey, allowedHosts, port: () => port };
-  const app = createApp({ metadata, library, describeSandbox, sources, sessions, outbox, events, logs, delivery, secrets, dataStores, auth, endpointUrl });
-  const endpoints = httpInterfaceHandler(sources, HTTP_BODY_LIMIT);
+  const app = createApp({ metadata, library, registry, describeSandbox, sources, sessions, workflows, outbox, events, logs, delivery, secrets, dataStores, auth, endpointUrl });
+  const endpoints = httpInterfaceHandler(sources, HTTP_BODY_LIMIT, workflows);
   const server = http.createServer((req, res) => (req.url?.startsWith(ENDPOINT_PREFIX) ? void endpoints(req, res) : app(req, res)));
   server.keepAliveTimeout = 65_000;
 
@@ -146,6 +165,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   }
   // Sources load after the port is known: their endpoint URLs include it.
   await sources.loadAll();
+  await workflows.loadAll();
 
   const serverFile = path.join(dataDir, 'server.json');
   fs.writeFileSync(serverFile, JSON.stringify({ url: baseUrl(), pid: process.pid }) + '\n', { mode: 0o600 });
@@ -157,7 +177,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Long-lived streams (SSE) would hold close() open forever.
       setTimeout(() => server.closeAllConnections(), 2000).unref();
-      await Promise.all([sources.stop(), sessions.stop()]);
+      await Promise.all([sources.stop(), sessions.stop(), workflows.stop()]);
+      await runs.close();
       // After the sources: their runs may still be writing to data stores.
       await dataStores.close();
       await dedupe.flush();

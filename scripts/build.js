@@ -13,7 +13,10 @@ export async function buildAll({ quiet = false } = {}) {
   const started = Date.now();
   const node = { bundle: true, platform: 'node', target: 'node20', sourcemap: 'linked', packages: 'external', logLevel: 'warning' };
   await Promise.all([
-    build({ ...node, format: 'esm', entryPoints: { cli: 'runtime/cli/main.ts', worker: 'runtime/sandbox/worker.ts', 'delivery-worker': 'runtime/delivery/delivery-worker.ts', runtime: 'runtime/index.ts' }, outdir: dist, absWorkingDir: root, splitting: false }),
+    // The CLI is split: each command's code (and `serve`'s whole runtime) loads only when that command
+    // runs. Chunks stay in dist/ itself: runtime/paths.ts finds the worker beside the running module.
+    build({ ...node, format: 'esm', entryPoints: { cli: 'runtime/cli/main.ts' }, outdir: dist, absWorkingDir: root, splitting: true, chunkNames: 'cli-[name]-[hash]', metafile: true }).then(dropStaleChunks),
+    build({ ...node, format: 'esm', entryPoints: { worker: 'runtime/sandbox/worker.ts', 'delivery-worker': 'runtime/delivery/delivery-worker.ts', runtime: 'runtime/index.ts' }, outdir: dist, absWorkingDir: root, splitting: false }),
     build({ ...node, format: 'esm', entryPoints: { main: 'main/main.ts' }, outdir: dist, absWorkingDir: root, external: ['electron'] }),
     // Our @pipedream/platform and @pipedream/types, bundled into components in place of the packages.
     build({ ...node, format: 'esm', entryPoints: { platform: 'runtime/components/shims/platform.ts', types: 'runtime/components/shims/types.ts' }, outdir: path.join(dist, 'shims'), absWorkingDir: root, sourcemap: false }),
@@ -34,10 +37,35 @@ export async function buildAll({ quiet = false } = {}) {
       logLevel: 'warning',
       define: { 'process.env.NODE_ENV': '"production"' },
     }),
+    // The code editor (monaco) is its own bundle, loaded when an editor is first shown, with its
+    // web workers beside it (MonacoEnvironment.getWorkerUrl in renderer/src/monaco/editor.ts).
+    build({
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      target: 'es2022',
+      entryPoints: {
+        editor: 'renderer/src/monaco/editor.ts',
+        'editor.worker': 'node_modules/monaco-editor/esm/vs/editor/editor.worker.js',
+        'ts.worker': 'node_modules/monaco-editor/esm/vs/language/typescript/ts.worker.js',
+      },
+      outdir: path.join(dist, 'renderer', 'assets'),
+      absWorkingDir: root,
+      minify: true,
+      loader: { '.css': 'css', '.ttf': 'file' },
+      assetNames: '[name]-[hash]',
+      logLevel: 'error',
+    }),
   ]);
   fs.copyFileSync(path.join(root, 'renderer', 'index.html'), path.join(dist, 'renderer', 'index.html'));
   fs.writeFileSync(path.join(dist, 'build-stamp'), String(Date.now()));
   if (!quiet) console.log(`built dist/ in ${Date.now() - started} ms`);
+}
+
+/** Removes CLI chunks an earlier build wrote that this one did not (their names carry a content hash). */
+function dropStaleChunks(result) {
+  const fresh = new Set(Object.keys(result.metafile.outputs).map((f) => path.basename(f)));
+  for (const f of fs.readdirSync(dist)) if (/^cli-.+-[A-Z0-9]{8}\.js(\.map)?$/.test(f) && !fresh.has(f)) fs.rmSync(path.join(dist, f), { force: true });
 }
 
 /** Newest modification time among the sources a build reads. */

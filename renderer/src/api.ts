@@ -1,48 +1,176 @@
-import type { EventSummary, ListResponse, SourceView } from '../../runtime/api/types';
+// A typed client of the service's /v1 API and SSE streams. The UI is signed in by its session
+// cookie (same origin), never by an API key in the page.
+import type {
+  AccountView,
+  AttemptView,
+  ComponentView,
+  DataStoreRecordView,
+  DataStoreView,
+  EventSummary,
+  ListResponse,
+  LogLineView,
+  MessageView,
+  SecretRotationView,
+  SourceView,
+  SubscriptionView,
+  WebhookView,
+} from '../../runtime/api/types';
 
-/** An error answered by /v1, with its `detail`. */
+/** A configurable prop as the API describes it. */
+export type ConfigurableProp = ComponentView['configurable_props'][number] & {
+  label?: string;
+  description?: string;
+  optional?: boolean;
+  default?: unknown;
+  secret?: boolean;
+  min?: number;
+  max?: number;
+  options?: unknown[];
+  hasOptionsMethod?: boolean;
+  useQuery?: boolean;
+  disabled?: boolean;
+  hidden?: boolean;
+  reloadProps?: boolean;
+  alertType?: string;
+  content?: string;
+  app?: string;
+  propDefinition?: { app: string | null; name: unknown; resolved: boolean; hasInputValues: boolean };
+};
+
+/** One problem of a 400: `path` such as `file:3:7` or `props.x.min`. */
+export interface FieldProblem {
+  path: string;
+  message: string;
+}
+
+/** An error answered by /v1, with its `detail` and, for validation errors, every problem. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly errors: FieldProblem[] = [],
   ) {
     super(message);
   }
 }
 
-// The UI is signed in by its session cookie (same origin), never by an API key in the page.
-async function get<T>(path: string): Promise<T> {
-  const res = await fetch(path, { credentials: 'same-origin', headers: { accept: 'application/json' } });
+export interface RunResult {
+  invocation_id: string;
+  error: { name: string; message: string } | null;
+  emitted: string[];
+}
+
+export interface OptionsAnswer {
+  options: Array<{ label: string; value: unknown }>;
+  context: Record<string, unknown> | null;
+  errors: string[];
+  logs?: unknown[];
+}
+
+/** A component read from the registry; `code` when the service gives the module text. */
+export type RegistryComponent = ComponentView & { code?: string; component_code?: string; filename?: string };
+
+type Query = Record<string, string | number | undefined | null>;
+
+function withQuery(path: string, query?: Query): string {
+  if (!query) return path;
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
+  const s = q.toString();
+  return s ? `${path}?${s}` : path;
+}
+
+async function request<T>(method: string, path: string, body?: unknown, query?: Query): Promise<T> {
+  const res = await fetch(withQuery(path, query), {
+    method,
+    credentials: 'same-origin',
+    headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!res.ok) {
-    const problem = (await res.json().catch(() => null)) as { detail?: string } | null;
-    throw new ApiError(res.status, problem?.detail ?? `${res.status} ${res.statusText}`);
+    const problem = (await res.json().catch(() => null)) as { detail?: string; errors?: FieldProblem[] } | null;
+    throw new ApiError(res.status, problem?.detail ?? `${res.status} ${res.statusText}`, problem?.errors ?? []);
   }
-  return (await res.json()) as T;
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  return (text ? JSON.parse(text) : undefined) as T;
 }
 
-/** Deployed sources, newest first. */
-export function listSources(): Promise<ListResponse<SourceView>> {
-  return get('/v1/users/me/sources?limit=100');
-}
+const enc = encodeURIComponent;
 
-/** The latest events of a source (the UI shows 100). */
-export function listEvents(sourceId: string): Promise<ListResponse<EventSummary>> {
-  return get(`/v1/sources/${encodeURIComponent(sourceId)}/event_summaries?limit=100&expand=event`);
-}
+export const api = {
+  // Sources
+  listSources: () => request<ListResponse<SourceView>>('GET', '/v1/users/me/sources', undefined, { limit: 100 }),
+  getSource: (id: string) => request<{ data: SourceView }>('GET', `/v1/sources/${enc(id)}`).then((r) => r.data),
+  deploySource: (body: Record<string, unknown>) => request<{ data: SourceView }>('POST', '/v1/sources', body).then((r) => r.data),
+  updateSource: (id: string, body: Record<string, unknown>) => request<{ data: SourceView }>('PUT', `/v1/sources/${enc(id)}`, body).then((r) => r.data),
+  deleteSource: (id: string) => request<void>('DELETE', `/v1/sources/${enc(id)}`),
+  runSource: (id: string) => request<{ data: RunResult }>('POST', `/v1/sources/${enc(id)}/run`).then((r) => r.data),
+  listEvents: (id: string, query: { limit?: number; before?: string; event_name?: string } = {}) =>
+    request<ListResponse<EventSummary>>('GET', `/v1/sources/${enc(id)}/event_summaries`, undefined, { limit: 100, expand: 'event', ...query }),
+  deleteEvents: (id: string, query: { start_id?: string; end_id?: string; event_name?: string }) =>
+    request<{ data: { deleted: number } }>('DELETE', `/v1/sources/${enc(id)}/events`, undefined, query).then((r) => r.data),
+  listLogs: (id: string, limit = 100) => request<ListResponse<LogLineView>>('GET', `/v1/sources/${enc(id)}/logs`, undefined, { limit }),
+
+  // Components
+  saveComponent: (component_code: string, component_filename: string) =>
+    request<{ data: ComponentView }>('POST', '/v1/components', { component_code, component_filename }).then((r) => r.data),
+  getComponent: (idOrKey: string) => request<{ data: ComponentView }>('GET', `/v1/components/${enc(idOrKey)}`).then((r) => r.data),
+  registryComponent: (key: string) => request<{ data: RegistryComponent }>('GET', `/v1/components/registry/${enc(key)}`).then((r) => r.data),
+  configureProp: (body: { id: string; prop_name: string; configured_props: Record<string, unknown>; page?: number; prev_context?: Record<string, unknown> | null; query?: string }) =>
+    request<OptionsAnswer>('POST', '/v1/components/configure', body),
+  reloadProps: (id: string, configured_props: Record<string, unknown>) =>
+    request<{ data: { configurable_props: ConfigurableProp[] } }>('POST', '/v1/components/props', { id, configured_props }).then((r) => r.data.configurable_props),
+
+  // Accounts and data stores
+  listAccounts: () => request<ListResponse<AccountView>>('GET', '/v1/accounts', undefined, { limit: 100 }),
+  createAccount: (body: { app: string; name: string; credentials: Record<string, string> }) => request<{ data: AccountView }>('POST', '/v1/accounts', body).then((r) => r.data),
+  deleteAccount: (id: string) => request<void>('DELETE', `/v1/accounts/${enc(id)}`),
+  listDataStores: () => request<ListResponse<DataStoreView>>('GET', '/v1/data_stores', undefined, { limit: 100 }),
+  createDataStore: (name: string) => request<{ data: DataStoreView }>('POST', '/v1/data_stores', { name }).then((r) => r.data),
+  renameDataStore: (id: string, name: string) => request<{ data: DataStoreView }>('PUT', `/v1/data_stores/${enc(id)}`, { name }).then((r) => r.data),
+  deleteDataStore: (id: string) => request<void>('DELETE', `/v1/data_stores/${enc(id)}`),
+  listRecords: (id: string, after?: string) => request<ListResponse<DataStoreRecordView>>('GET', `/v1/data_stores/${enc(id)}/records`, undefined, { limit: 100, after }),
+  putRecord: (id: string, key: string, value: unknown, ttl?: number | null) =>
+    request<{ data: DataStoreRecordView }>('PUT', `/v1/data_stores/${enc(id)}/records/${key.split('/').map(enc).join('/')}`, { value, ...(ttl ? { ttl } : {}) }).then((r) => r.data),
+  deleteRecord: (id: string, key: string) => request<void>('DELETE', `/v1/data_stores/${enc(id)}/records/${key.split('/').map(enc).join('/')}`),
+  clearRecords: (id: string) => request<void>('DELETE', `/v1/data_stores/${enc(id)}/records`),
+
+  // Webhooks, messages, subscriptions
+  listWebhooks: () => request<ListResponse<WebhookView>>('GET', '/v1/users/me/webhooks', undefined, { limit: 100 }),
+  createWebhook: (body: { url: string; name?: string; description?: string; retry_schedule?: number[] | null }) =>
+    request<{ data: WebhookView }>('POST', '/v1/webhooks', body).then((r) => r.data),
+  updateWebhook: (id: string, body: Partial<{ url: string; name: string; description: string; active: boolean; retry_schedule: number[] | null }>) =>
+    request<{ data: WebhookView }>('PUT', `/v1/webhooks/${enc(id)}`, body).then((r) => r.data),
+  deleteWebhook: (id: string) => request<void>('DELETE', `/v1/webhooks/${enc(id)}`),
+  webhookSecret: (id: string) => request<{ data: { signing_secret: string } }>('GET', `/v1/webhooks/${enc(id)}/secret`).then((r) => r.data.signing_secret),
+  rotateSecret: (id: string, grace_seconds?: number) =>
+    request<{ data: SecretRotationView }>('POST', `/v1/webhooks/${enc(id)}/secret/rotate`, grace_seconds === undefined ? {} : { grace_seconds }).then((r) => r.data),
+  listMessages: (id: string, status?: string) => request<ListResponse<MessageView>>('GET', `/v1/webhooks/${enc(id)}/messages`, undefined, { limit: 100, status }),
+  listAttempts: (id: string, msg: string) => request<ListResponse<AttemptView>>('GET', `/v1/webhooks/${enc(id)}/messages/${enc(msg)}/attempts`, undefined, { limit: 100 }),
+  resendMessage: (id: string, msg: string) => request<{ data: MessageView }>('POST', `/v1/webhooks/${enc(id)}/messages/${enc(msg)}/resend`).then((r) => r.data),
+  recover: (id: string, since: number, until?: number) =>
+    request<{ data: { recovered: number } }>('POST', `/v1/webhooks/${enc(id)}/recover`, { since, ...(until !== undefined ? { until } : {}) }).then((r) => r.data),
+  listSubscriptions: () => request<ListResponse<SubscriptionView>>('GET', '/v1/users/me/subscriptions', undefined, { limit: 100 }),
+  subscribe: (emitter_id: string, listener_id: string, event_name?: string) =>
+    request<{ data: SubscriptionView }>('POST', '/v1/subscriptions', { emitter_id, listener_id, ...(event_name ? { event_name } : {}) }).then((r) => r.data),
+  unsubscribe: (emitter_id: string, listener_id: string, event_name?: string | null) =>
+    request<void>('DELETE', '/v1/subscriptions', { emitter_id, listener_id, ...(event_name ? { event_name } : {}) }),
+};
 
 /**
- * Follows a source's emitted events on every channel; returns the function that stops following.
- * EventSource can only listen to SSE event types it names in advance, and channels are open-ended,
- * so the stream is read with fetch; it reconnects with `Last-Event-ID` so nothing is missed.
+ * Follows an SSE stream (`/sse/dc/{id}/emits` or `/observations`); returns the function that stops.
+ * EventSource can only listen to event types it names in advance and channels are open-ended, so
+ * the stream is read with fetch; it reconnects with `Last-Event-ID`, so nothing is missed.
  */
-export function followEvents(sourceId: string, onEvent: (e: EventSummary) => void, onState: (live: boolean) => void): () => void {
+export function followStream<T>(path: string, onItem: (item: T) => void, onState: (live: boolean) => void, lastEventId: string | null = null): () => void {
   const abort = new AbortController();
-  let lastId: string | null = null;
+  let lastId = lastEventId;
   const connect = async (): Promise<void> => {
     const headers: Record<string, string> = { accept: 'text/event-stream' };
     if (lastId) headers['last-event-id'] = lastId;
-    const res = await fetch(`/sse/dc/${encodeURIComponent(sourceId)}/emits`, { credentials: 'same-origin', headers, signal: abort.signal });
-    if (!res.ok || !res.body) throw new ApiError(res.status, `event stream answered ${res.status}`);
+    const res = await fetch(path, { credentials: 'same-origin', headers, signal: abort.signal });
+    if (!res.ok || !res.body) throw new ApiError(res.status, `stream answered ${res.status}`);
     onState(true);
     const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = '';
@@ -59,17 +187,31 @@ export function followEvents(sourceId: string, onEvent: (e: EventSummary) => voi
           if (line.startsWith('id: ')) lastId = line.slice(4);
           else if (line.startsWith('data: ')) data += line.slice(6);
         }
-        if (data) onEvent(JSON.parse(data) as EventSummary);
+        if (data) onItem(JSON.parse(data) as T);
       }
     }
   };
   const loop = async () => {
     while (!abort.signal.aborted) {
       await connect().catch(() => undefined);
+      if (abort.signal.aborted) return;
       onState(false);
-      if (!abort.signal.aborted) await new Promise((r) => setTimeout(r, 1000));
+      await new Promise((r) => setTimeout(r, 1000));
     }
   };
   void loop();
   return () => abort.abort();
+}
+
+/** The endpoint URL of a source's first HTTP interface prop, if any. */
+export function endpointOf(source: SourceView): string | null {
+  for (const value of Object.values(source.configured_props)) {
+    if (value && typeof value === 'object' && 'endpoint_url' in value) return String((value as { endpoint_url: unknown }).endpoint_url);
+  }
+  return null;
+}
+
+/** A message for any thrown value. */
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

@@ -1,58 +1,119 @@
 import { create } from 'zustand';
-import type { EventSummary, SourceView } from '../../runtime/api/types';
-import { followEvents, listEvents, listSources } from './api';
+import type { AccountView, DataStoreView, SourceView, WebhookView } from '../../runtime/api/types';
+import { api, messageOf } from './api';
 
-/** Events shown per source (spec 6.2: the latest 100). */
-const SHOWN = 100;
+/** Per-source status shown in the list: when it last emitted and how many error lines its recent logs have. */
+export interface SourceStatus {
+  lastEventAt: number | null;
+  errorCount: number;
+}
+
+interface Toast {
+  id: number;
+  kind: 'ok' | 'error';
+  text: string;
+}
 
 interface AppState {
   sources: SourceView[];
-  selectedId: string | null;
-  events: EventSummary[];
-  live: boolean;
+  sourcesLoaded: boolean;
+  status: Record<string, SourceStatus>;
+  webhooks: WebhookView[];
+  accounts: AccountView[];
+  dataStores: DataStoreView[];
   error: string | null;
+  toasts: Toast[];
   loadSources(): Promise<void>;
-  select(id: string): Promise<void>;
+  loadStatus(): Promise<void>;
+  loadWebhooks(): Promise<void>;
+  loadAccounts(): Promise<void>;
+  loadDataStores(): Promise<void>;
+  /** Puts a deployed or updated source in the list. */
+  upsertSource(source: SourceView): void;
+  removeSource(id: string): void;
+  toast(text: string, kind?: Toast['kind']): void;
+  dismiss(id: number): void;
 }
 
-let stopFollowing: (() => void) | null = null;
+let toastId = 0;
 
-/** The UI's state: sources, the selected one, and its events as they arrive. */
+/** The UI's shared state: what the service holds (sources, webhooks, accounts, stores) and notices. */
 export const useApp = create<AppState>((set, get) => ({
   sources: [],
-  selectedId: null,
-  events: [],
-  live: false,
+  sourcesLoaded: false,
+  status: {},
+  webhooks: [],
+  accounts: [],
+  dataStores: [],
   error: null,
+  toasts: [],
 
   async loadSources() {
     try {
-      const page = await listSources();
-      set({ sources: page.data, error: null });
-      const first = page.data[0];
-      if (!get().selectedId && first) await get().select(first.id);
+      const page = await api.listSources();
+      set({ sources: page.data, sourcesLoaded: true, error: null });
     } catch (err) {
-      set({ error: (err as Error).message });
+      set({ error: messageOf(err) });
     }
   },
 
-  async select(id) {
-    stopFollowing?.();
-    set({ selectedId: id, events: [], live: false });
+  async loadStatus() {
+    const sources = get().sources.slice(0, 50);
+    const entries = await Promise.all(
+      sources.map(async (s): Promise<[string, SourceStatus] | null> => {
+        try {
+          const [events, logs] = await Promise.all([api.listEvents(s.id, { limit: 1 }), api.listLogs(s.id, 100)]);
+          const last = events.data[0];
+          return [s.id, { lastEventAt: last ? last.indexed_at_ms : null, errorCount: logs.data.filter((l) => l.level === 'error').length }];
+        } catch {
+          return null;
+        }
+      }),
+    );
+    set({ status: { ...get().status, ...Object.fromEntries(entries.filter((e): e is [string, SourceStatus] => e !== null)) } });
+  },
+
+  async loadWebhooks() {
     try {
-      const page = await listEvents(id);
-      if (get().selectedId !== id) return;
-      set({ events: page.data });
-      stopFollowing = followEvents(
-        id,
-        (e) => {
-          if (get().selectedId !== id || get().events.some((x) => x.id === e.id)) return;
-          set({ events: [e, ...get().events].slice(0, SHOWN) });
-        },
-        (live) => set({ live }),
-      );
+      set({ webhooks: (await api.listWebhooks()).data });
     } catch (err) {
-      set({ error: (err as Error).message });
+      set({ error: messageOf(err) });
     }
+  },
+
+  async loadAccounts() {
+    try {
+      set({ accounts: (await api.listAccounts()).data });
+    } catch (err) {
+      set({ error: messageOf(err) });
+    }
+  },
+
+  async loadDataStores() {
+    try {
+      set({ dataStores: (await api.listDataStores()).data });
+    } catch (err) {
+      set({ error: messageOf(err) });
+    }
+  },
+
+  upsertSource(source) {
+    const rest = get().sources.filter((s) => s.id !== source.id);
+    const index = get().sources.findIndex((s) => s.id === source.id);
+    set({ sources: index === -1 ? [source, ...rest] : get().sources.map((s) => (s.id === source.id ? source : s)) });
+  },
+
+  removeSource(id) {
+    set({ sources: get().sources.filter((s) => s.id !== id) });
+  },
+
+  toast(text, kind = 'ok') {
+    const id = ++toastId;
+    set({ toasts: [...get().toasts, { id, kind, text }] });
+    setTimeout(() => get().dismiss(id), kind === 'error' ? 8000 : 4000);
+  },
+
+  dismiss(id) {
+    set({ toasts: get().toasts.filter((t) => t.id !== id) });
   },
 }));

@@ -1,8 +1,10 @@
 import type { ComponentLibrary, SandboxFactory } from '../components/library';
+import type { ComponentRegistry } from '../components/registry';
 import type { DeliveryService } from '../delivery/delivery-service';
 import type { EventStore } from '../events/event-store';
 import type { LogStore } from '../events/log-store';
 import type { ComponentSessions } from '../sources/component-sessions';
+import type { WorkflowManager } from '../workflows/workflow-manager';
 import type { StepOutbox } from '../sources/step-outbox';
 import type { SourceManager } from '../sources/source-manager';
 import type { DataStores } from '../store/data-stores';
@@ -14,11 +16,14 @@ import type { AuthConfig } from './auth';
 export interface ApiContext {
   metadata: Metadata;
   library: ComponentLibrary;
+  /** The local component registry (bundled components and `--registry` folders), by key. */
+  registry: ComponentRegistry;
   /** Starts a sandbox that only describes a module (saving a component). */
   describeSandbox: SandboxFactory;
   sources: SourceManager;
   /** Runs async options and additionalProps for configuration forms. */
   sessions: ComponentSessions;
+  workflows: WorkflowManager;
   /** What action steps sent with `$.send`. */
   outbox: StepOutbox;
   events: EventStore;

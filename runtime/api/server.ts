@@ -4,8 +4,10 @@ import type { ApiContext } from './context';
 import { errorHandler, notFound } from './problem';
 import { accountRoutes } from './routes/accounts';
 import { actionRoutes } from './routes/actions';
+import { workflowRoutes } from './routes/workflows';
 import { componentRoutes } from './routes/components';
 import { dataStoreRoutes } from './routes/data-stores';
+import { registryRoutes } from './routes/registry';
 import { sourceRoutes } from './routes/sources';
 import { sseRoutes } from './routes/sse';
 import { subscriptionRoutes } from './routes/subscriptions';
@@ -26,7 +28,7 @@ export function createApp(ctx: ApiContext): Express {
   const v1 = express.Router();
   v1.use(requireAuth(ctx.auth));
   v1.use(express.json({ limit: '10mb', strict: false }));
-  v1.use(webhookRoutes(ctx), subscriptionRoutes(ctx), sourceRoutes(ctx), accountRoutes(ctx), dataStoreRoutes(ctx), componentRoutes(ctx), actionRoutes(ctx));
+  v1.use(webhookRoutes(ctx), subscriptionRoutes(ctx), sourceRoutes(ctx), accountRoutes(ctx), dataStoreRoutes(ctx), registryRoutes(ctx), componentRoutes(ctx), actionRoutes(ctx), workflowRoutes(ctx));
   v1.use((req) => {
     throw notFound('route', `${req.method} /v1${req.path}`);
   });

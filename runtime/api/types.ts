@@ -18,6 +18,10 @@ export interface WebhookView {
   description: string;
   url: string;
   active: boolean;
+  /** Why delivery disabled it (410 Gone, failing too long); null when active or disabled by hand. */
+  disabled_reason: string | null;
+  /** Seconds between delivery attempts for this webhook; null uses the service's schedule. */
+  retry_schedule: number[] | null;
   /** Present only in the response that created the webhook. */
   signing_secret?: string;
   created_at: number;
@@ -91,9 +95,19 @@ export interface AttemptView {
   status_code: number | null;
   duration_ms: number;
   response_body: string | null;
+  /** Response headers, names in lower case; null when there was no response. */
+  response_headers: Record<string, string> | null;
   error: string | null;
   trigger: 'scheduled' | 'manual';
   created_at: number;
+}
+
+/** The answer to a signing secret rotation. */
+export interface SecretRotationView {
+  /** The new secret; the old one keeps signing, alongside it, until `previous_secret_expires_at`. */
+  signing_secret: string;
+  /** Epoch seconds; null when the old secret stopped signing at once (`grace_seconds: 0`). */
+  previous_secret_expires_at: number | null;
 }
 
 export interface AccountView {

@@ -7,7 +7,8 @@ import { type AuthConfig, isApiKey, isAuthorized, setSessionCookie } from './aut
 const CSP = [
   "default-src 'self'",
   "script-src 'self'",
-  "style-src 'self'",
+  // The code editor (monaco) writes style elements and style attributes at run time; scripts stay 'self' only.
+  "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
   "connect-src 'self'",
   "worker-src 'self' blob:",

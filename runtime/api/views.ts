@@ -17,6 +17,8 @@ export function webhookView(w: WebhookRecord, signingSecret?: string): WebhookVi
     description: w.description,
     url: w.url,
     active: w.active,
+    disabled_reason: w.active ? null : (w.disabled_reason ?? null),
+    retry_schedule: w.retry_schedule ?? null,
     ...(signingSecret ? { signing_secret: signingSecret } : {}),
     created_at: w.created_at,
     updated_at: w.updated_at,

@@ -1,36 +1,73 @@
-import { serve, SERVE_HELP } from './serve';
+import { GLOBAL_HELP, splitCommand } from './args';
+import { errorText } from './client';
 import { UsageError } from './usage';
+
+/** A command: its module is loaded only when it runs (the CLI starts fast; `serve` loads the runtime). */
+interface Command {
+  summary: string;
+  load: () => Promise<{ run: (argv: string[]) => Promise<void>; HELP: string }>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  serve: { summary: 'start the Spout service (API, endpoints, UI)', load: async () => import('./serve').then((m) => ({ run: m.serve, HELP: m.SERVE_HELP })) },
+  dev: { summary: 'deploy a file and redeploy it on every save, streaming logs and events', load: () => import('./commands/dev') },
+  deploy: { summary: 'deploy a source from a file, a registry key or a URL', load: () => import('./commands/deploy') },
+  update: { summary: "change a source's code, name, props or active state", load: () => import('./commands/update') },
+  delete: { summary: 'delete a source', load: () => import('./commands/delete') },
+  list: { summary: 'list sources, components, webhooks or subscriptions', load: () => import('./commands/list') },
+  describe: { summary: 'show a source: endpoint, timers, props', load: () => import('./commands/describe') },
+  logs: { summary: "show (and follow) a source's logs", load: () => import('./commands/logs') },
+  events: { summary: "show (and follow) a source's latest events", load: () => import('./commands/events') },
+  run: { summary: 'run a source now', load: () => import('./commands/run-source') },
+  publish: { summary: 'save a component (an action) for use by key', load: () => import('./commands/publish') },
+  init: { summary: 'write a starter source, action or app file', load: () => import('./commands/init') },
+  webhooks: { summary: 'create, list or delete webhooks', load: () => import('./commands/webhooks') },
+  subscriptions: { summary: 'subscribe webhooks (or sources) to sources', load: () => import('./commands/subscriptions') },
+  login: { summary: 'save the URL and API key of a service as a profile', load: () => import('./commands/login') },
+};
 
 const HELP = `Usage: spout <command> [options]
 
 Commands:
-  serve        start the Spout service (API, endpoints, UI)
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(14)}${c.summary}`)
+  .join('\n')}
 
+SRC (a source) is its id (dc_…), its name slug, or a unique prefix of either.
+Without --api-url, -p or a saved default profile, commands talk to the local service (found
+through DATA_DIR/server.json and DATA_DIR/api-key). Exit status: 0 success, 1 failure, 2 bad usage.
+
+${GLOBAL_HELP}
 Run "spout <command> --help" for a command's options.
 `;
 
 /** Entry of the `spout` command. */
 async function main(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
-  switch (command) {
-    case 'serve':
-      return serve(rest);
-    case undefined:
-    case 'help':
-    case '--help':
-    case '-h':
-      process.stdout.write(rest[0] === 'serve' ? SERVE_HELP : HELP);
-      return;
-    default:
-      throw new UsageError(`unknown command "${command}"`);
+  const { command, rest } = splitCommand(argv);
+  if (command === undefined || command === 'help') {
+    const topic = command === 'help' ? splitCommand(rest).command : undefined;
+    if (topic && COMMANDS[topic]) return (await COMMANDS[topic].load()).run(['--help']);
+    if (command === undefined && rest.length && !rest.some((a) => a === '-h' || a === '--help')) throw new UsageError('missing the command');
+    process.stdout.write(HELP);
+    return;
   }
+  const entry = COMMANDS[command];
+  if (!entry) throw new UsageError(`unknown command "${command}"`);
+  const { run } = await entry.load();
+  await run(rest);
 }
 
-main(process.argv.slice(2)).catch((err: Error & { code?: string }) => {
-  if (err instanceof UsageError || err.code?.startsWith('ERR_PARSE_ARGS')) {
-    process.stderr.write(`spout: ${err.message}\nRun "spout --help" for usage.\n`);
-    process.exit(2);
-  }
-  process.stderr.write(`spout: ${err.message}\n`);
-  process.exit(1);
-});
+main(process.argv.slice(2)).then(
+  () => {
+    // Done (streams and watchers are closed): an idle keep-alive socket must not hold the exit.
+    if (splitCommand(process.argv.slice(2)).command !== 'serve') process.stdout.write('', () => process.exit(process.exitCode ?? 0));
+  },
+  (err: Error & { code?: string }) => {
+    if (err instanceof UsageError || err.code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`spout: ${err.message}\nRun "spout ${splitCommand(process.argv.slice(2)).command ?? ''} --help" for usage.\n`.replace('spout  --help', 'spout --help'));
+      process.exit(2);
+    }
+    process.stderr.write(`spout: ${errorText(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,5 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { isLoopbackHost, parseNpmRegistry, parseRetrySchedule } from '../config';
+import { parseDurationSeconds } from '../delivery/retry';
 import { startService, type RunningService } from '../service';
 import { UsageError } from './usage';
 
@@ -12,10 +15,18 @@ Options:
   --host HOST          address to bind (default 127.0.0.1)
   --data-dir DIR       where state is kept (env SPOUT_DATA_DIR; default ~/.config/spout)
   --api-key KEY        API key (env SPOUT_API_KEY; default: generated once into DATA_DIR/api-key)
-  --retry-schedule S   seconds between delivery attempts, e.g. 1,2,5 (env SPOUT_RETRY_SCHEDULE)
+  --retry-schedule S   seconds between delivery attempts, e.g. 1,2,5 (env SPOUT_RETRY_SCHEDULE;
+                       default 5,300,1800,7200,18000,36000,36000); a webhook may set its own
+  --delivery-timeout S a webhook request not done within S seconds is a failed attempt
+                       (default 15)
+  --disable-after D    disable a webhook whose every delivery attempt failed for D (seconds, or
+                       with a unit: 30m, 12h, 5d; default 5d; 0 never)
   --event-retention N  events kept per source (default 10000)
   --npm-registry URL   registry that packages imported by components are installed from, once,
                        into DATA_DIR/packages (env SPOUT_NPM_REGISTRY; default: npm's own config)
+  --registry DIR       a folder laid out like Pipedream's components/ tree (<app>/sources/<name>/
+                       <name>.mjs, <app>/actions/…) whose components are indexed by key beside the
+                       bundled ones; repeatable (env SPOUT_REGISTRY, folders separated by "${path.delimiter}")
   -h, --help           show this help
 `;
 
@@ -29,8 +40,11 @@ export async function serve(argv: string[]): Promise<void> {
       'data-dir': { type: 'string' },
       'api-key': { type: 'string' },
       'retry-schedule': { type: 'string' },
+      'delivery-timeout': { type: 'string' },
+      'disable-after': { type: 'string' },
       'event-retention': { type: 'string' },
       'npm-registry': { type: 'string' },
+      registry: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -53,6 +67,23 @@ export async function serve(argv: string[]): Promise<void> {
     throw new UsageError(`--retry-schedule: ${(err as Error).message}`);
   }
 
+  let deliveryTimeoutMs: number | undefined;
+  if (values['delivery-timeout'] !== undefined) {
+    const seconds = Number(values['delivery-timeout']);
+    if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
+      throw new UsageError(`--delivery-timeout: "${values['delivery-timeout']}" is not a number of seconds between 0 and 3600, e.g. 15 or 0.5`);
+    }
+    deliveryTimeoutMs = Math.round(seconds * 1000);
+  }
+  let disableAfterMs: number | undefined;
+  if (values['disable-after'] !== undefined) {
+    try {
+      disableAfterMs = Math.round(parseDurationSeconds(values['disable-after']) * 1000);
+    } catch (err) {
+      throw new UsageError(`--disable-after: ${(err as Error).message}`);
+    }
+  }
+
   const registryText = values['npm-registry'] ?? process.env.SPOUT_NPM_REGISTRY;
   let npmRegistry: string | undefined;
   try {
@@ -65,6 +96,8 @@ export async function serve(argv: string[]): Promise<void> {
   if (retention !== undefined && (!Number.isInteger(retention) || retention < 1)) {
     throw new UsageError(`--event-retention: "${values['event-retention']}" is not a positive whole number`);
   }
+
+  const registryDirs = registryFolders(values.registry);
 
   // Signal handlers go in before the ready line: whoever reads it may signal at once.
   let service: RunningService | null = null;
@@ -89,10 +122,30 @@ export async function serve(argv: string[]): Promise<void> {
     dataDir: values['data-dir'],
     apiKey: values['api-key'],
     retrySchedule,
+    deliveryTimeoutMs,
+    disableAfterMs,
     eventRetention: retention,
     npmRegistry,
+    registryDirs,
     // Installs can take a while; the terminal shows they are under way.
     onPackageProgress: (line) => process.stderr.write(`packages: ${line}\n`),
   });
   process.stdout.write(`Spout listening on ${service.url}\nUI: ${service.uiUrl}\n`);
+}
+
+/** `--registry` folders, else those of `SPOUT_REGISTRY` (or `SPOUT_REGISTRY_DIRS`); each must be a folder. */
+function registryFolders(given: string[] | undefined): string[] {
+  const envName = process.env.SPOUT_REGISTRY !== undefined ? 'SPOUT_REGISTRY' : 'SPOUT_REGISTRY_DIRS';
+  const fromEnv = process.env[envName];
+  const dirs = given?.length ? given : (fromEnv ?? '').split(path.delimiter).filter(Boolean);
+  for (const dir of dirs) {
+    let ok = false;
+    try {
+      ok = fs.statSync(dir).isDirectory();
+    } catch {
+      // missing
+    }
+    if (!ok) throw new UsageError(`${given?.length ? '--registry' : envName}: "${dir}" is not a folder; give a folder laid out like Pipedream's components/ tree`);
+  }
+  return dirs.map((d) => path.resolve(d));
 }

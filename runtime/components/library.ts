@@ -32,6 +32,11 @@ export class ComponentLibrary {
     return all.find((c) => c.id === idOrKey) ?? all.findLast((c) => c.key === idOrKey);
   }
 
+  /** The saved component of exactly this module text (its sha256), if any. */
+  findByHash(codeHash: string): ComponentRecord | undefined {
+    return this.metadata.data.components.findLast((c) => c.code_hash === codeHash);
+  }
+
   /**
    * Bundles, loads and validates module text; returns the component record (the saved one if
    * the same code was saved before) and the sandbox it is loaded in. Nothing is saved. Packages

@@ -3,7 +3,7 @@ import type { StoredEvent } from '../events/event-store';
 import { newId } from '../ids';
 import { deliveryWorkerScript } from '../paths';
 import type { Page } from '../pagination';
-import type { Attempt, NewMessage } from './outbox';
+import type { Attempt, MessageStatus, NewMessage } from './outbox';
 import type { DeliveryAnswer, DeliveryQuery, DeliveryWorkerData, FromDelivery, MessageSummary, PageQuery, ToDelivery, WebhookTarget } from './protocol';
 
 export interface DeliveryOptions {
@@ -11,9 +11,19 @@ export interface DeliveryOptions {
   retrySchedule: readonly number[];
   /** A receiver that has not answered within this is a failed attempt. */
   timeoutMs: number;
+  /** A webhook whose attempts have all failed for this long is disabled; 0 never. Default 5 days. */
+  disableAfterMs?: number;
   /** The current webhooks, with their secrets in clear; read again on every `syncWebhooks()`. */
   webhooks: () => WebhookTarget[];
+  /**
+   * Marks a webhook inactive, keeping `reason`, because delivery gave up on it (410 Gone, or failing
+   * too long); the webhook table is sent to the thread again once it resolves.
+   */
+  onDisable: (webhookId: string, reason: string) => Promise<void>;
 }
+
+/** Svix's: a webhook whose every attempt failed for 5 days is disabled. */
+export const DEFAULT_DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
 
 /** Most requests in flight to one webhook, so a slow receiver holds only its own slots. */
 const CONCURRENCY_PER_WEBHOOK = 16;
@@ -72,9 +82,26 @@ export class DeliveryService {
     this.send({ type: 'webhooks', webhooks: this.options.webhooks() });
   }
 
-  /** A page of a webhook's messages, newest first. */
-  messages(webhookId: string, page: PageQuery): Promise<Page<MessageSummary>> {
-    return this.ask({ kind: 'messages', webhookId, page }) as Promise<Page<MessageSummary>>;
+  /** A page of a webhook's messages, newest first; only those in `status` if given. */
+  messages(webhookId: string, page: PageQuery, status?: MessageStatus): Promise<Page<MessageSummary>> {
+    return this.ask({ kind: 'messages', webhookId, page, status }) as Promise<Page<MessageSummary>>;
+  }
+
+  /**
+   * Asks for one manual attempt of a message, now, with its original webhook-id and body; resolves
+   * (with the message) once the request is durable. Null if the webhook has no such message.
+   */
+  resend(webhookId: string, messageId: string): Promise<MessageSummary | null> {
+    return this.ask({ kind: 'resend', webhookId, messageId }) as Promise<MessageSummary | null>;
+  }
+
+  /**
+   * Asks for one manual attempt of every failed message of a webhook created between `sinceMs`
+   * and `untilMs` (inclusive); resolves with how many once the requests are durable.
+   */
+  async recover(webhookId: string, sinceMs: number, untilMs: number): Promise<number> {
+    const answer = (await this.ask({ kind: 'recover', webhookId, since: sinceMs, until: untilMs })) as { recovered: number };
+    return answer.recovered;
   }
 
   /** A page of a message's attempts, newest first; null if the webhook has no such message. */
@@ -121,6 +148,7 @@ export class DeliveryService {
       retrySchedule: this.options.retrySchedule,
       timeoutMs: this.options.timeoutMs,
       concurrencyPerWebhook: CONCURRENCY_PER_WEBHOOK,
+      disableAfterMs: this.options.disableAfterMs ?? DEFAULT_DISABLE_AFTER_MS,
     };
     // The host's flags (a loader, --input-type, …) are not the thread's business.
     const worker = new Worker(deliveryWorkerScript, { workerData: data, execArgv: [] });
@@ -138,9 +166,20 @@ export class DeliveryService {
             else waiter?.resolve();
             break;
           }
-          case 'answer':
-            this.queries.get(message.seq)?.resolve(message.answer);
+          case 'answer': {
+            const waiter = this.queries.get(message.seq);
             this.queries.delete(message.seq);
+            if (message.error) waiter?.reject(new Error(`the delivery thread could not answer: ${message.error}`));
+            else waiter?.resolve(message.answer);
+            break;
+          }
+          case 'disable':
+            this.options
+              .onDisable(message.webhookId, message.reason)
+              .catch((err: Error) => console.error(`disabling webhook ${message.webhookId} failed: ${err.message}`))
+              .finally(() => {
+                if (!this.stopping) this.syncWebhooks();
+              });
             break;
         }
       });

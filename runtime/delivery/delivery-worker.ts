@@ -14,27 +14,59 @@ const options = workerData as DeliveryWorkerData;
 const post = (message: FromDelivery) => port.postMessage(message);
 
 function summary(m: Message): MessageSummary {
-  const { body: _body, attempts, ...rest } = m;
+  const { body: _body, attempts, scheduled_attempts: _s, manual_at: _m, ...rest } = m;
   return { ...rest, attempts: attempts.length };
 }
 
-function answer(outbox: Outbox, query: DeliveryQuery): DeliveryAnswer {
-  if (query.kind === 'messages') {
-    const list = [...outbox.messages.values()].filter((m) => m.webhook_id === query.webhookId).reverse();
-    return paginate(list, query.page, summary);
+async function answer(outbox: Outbox, dispatcher: Dispatcher, query: DeliveryQuery): Promise<DeliveryAnswer> {
+  switch (query.kind) {
+    case 'messages': {
+      const list: Message[] = [];
+      for (const m of outbox.messages.values()) if (m.webhook_id === query.webhookId && (!query.status || m.status === query.status)) list.push(m);
+      return paginate(list.reverse(), query.page, summary);
+    }
+    case 'attempts': {
+      const m = outbox.messages.get(query.messageId);
+      if (!m || m.webhook_id !== query.webhookId) return null;
+      const attempts = m.attempts.map((a, i) => ({ id: `${m.id}.${i + 1}`, ...a })).reverse();
+      return paginate(attempts, query.page, (a) => a);
+    }
+    case 'resend': {
+      const m = outbox.messages.get(query.messageId);
+      if (!m || m.webhook_id !== query.webhookId) return null;
+      await outbox.requestManual([m]);
+      dispatcher.sendManual([m]);
+      return summary(m);
+    }
+    case 'recover': {
+      const failed: Message[] = [];
+      for (const m of outbox.messages.values()) {
+        if (m.webhook_id === query.webhookId && m.status === 'failed' && m.created_at >= query.since && m.created_at <= query.until) failed.push(m);
+      }
+      await outbox.requestManual(failed);
+      dispatcher.sendManual(failed);
+      return { recovered: failed.length };
+    }
   }
-  const m = outbox.messages.get(query.messageId);
-  if (!m || m.webhook_id !== query.webhookId) return null;
-  const attempts = m.attempts.map((a, i) => ({ id: `${m.id}.${i + 1}`, ...a })).reverse();
-  return paginate(attempts, query.page, (a) => a);
 }
 
 async function main(): Promise<void> {
   const outbox = await Outbox.open(path.join(options.dataDir, 'deliveries.jsonl'));
   const webhooks = new Map<string, WebhookTarget>();
+  // Webhooks this thread disabled that the main thread has not yet confirmed as inactive: a table
+  // sent before it heard of the disable must not switch them back on.
+  const disabling = new Set<string>();
   const dispatcher = new Dispatcher(outbox, new HttpSender(options.timeoutMs), (id) => webhooks.get(id), {
     retrySchedule: options.retrySchedule,
     concurrencyPerWebhook: options.concurrencyPerWebhook,
+    disableAfterMs: options.disableAfterMs,
+    onDisable: (webhookId, reason) => {
+      const w = webhooks.get(webhookId);
+      if (!w || !w.active) return;
+      w.active = false;
+      disabling.add(webhookId);
+      post({ type: 'disable', webhookId, reason });
+    },
   });
   let started = false;
 
@@ -43,14 +75,21 @@ async function main(): Promise<void> {
       case 'webhooks': {
         const previous = new Map(webhooks);
         webhooks.clear();
-        for (const w of message.webhooks) webhooks.set(w.id, w);
+        for (const w of message.webhooks) {
+          if (disabling.has(w.id)) {
+            if (w.active) w.active = false;
+            else disabling.delete(w.id);
+          }
+          webhooks.set(w.id, w);
+        }
+        for (const id of disabling) if (!webhooks.has(id)) disabling.delete(id);
         for (const id of new Set([...outbox.messages.values()].map((m) => m.webhook_id))) if (!webhooks.has(id)) outbox.dropWebhook(id);
         if (!started) {
           started = true;
           dispatcher.start();
           post({ type: 'ready' });
         }
-        for (const w of message.webhooks) if (w.active && previous.get(w.id)?.active === false) dispatcher.wake(w.id);
+        for (const w of webhooks.values()) if (w.active && previous.get(w.id)?.active === false) dispatcher.wake(w.id);
         break;
       }
       case 'add':
@@ -63,7 +102,10 @@ async function main(): Promise<void> {
         );
         break;
       case 'query':
-        post({ type: 'answer', seq: message.seq, answer: answer(outbox, message.query) });
+        answer(outbox, dispatcher, message.query).then(
+          (result) => post({ type: 'answer', seq: message.seq, answer: result }),
+          (err: Error) => post({ type: 'answer', seq: message.seq, answer: null, error: err.message }),
+        );
         break;
       case 'stop':
         void dispatcher

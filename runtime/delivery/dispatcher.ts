@@ -2,14 +2,30 @@ import type { HttpSender, SendOutcome } from './http-sender';
 import type { Attempt, Message, Outbox } from './outbox';
 import { IdQueue } from './id-queue';
 import type { WebhookTarget } from './protocol';
-import { nextRetryDelayMs } from './retry';
+import { retryDelayMs } from './retry';
 import { signMessage } from './signing';
 
 export interface DispatcherOptions {
-  /** Seconds between attempts; its length is the number of retries. */
+  /** Seconds between attempts; its length is the number of retries. A webhook may have its own. */
   retrySchedule: readonly number[];
   /** Most requests in flight to one webhook, so a slow receiver holds only its own slots. */
   concurrencyPerWebhook: number;
+  /** A webhook whose attempts have all failed for this long is disabled; 0 never. */
+  disableAfterMs: number;
+  /** Called when a webhook must be disabled (a 410, or failing too long); it must stop being active. */
+  onDisable: (webhookId: string, reason: string) => void;
+}
+
+const isSuccess = (code: number | null) => code !== null && code >= 200 && code < 300;
+
+/** Readable durations for messages: `90 s`, `30 min`, `5 h`, `5 days`. */
+export function describeDuration(ms: number): string {
+  const s = ms / 1000;
+  const round = (n: number) => String(Math.round(n * 10) / 10);
+  if (s < 120) return `${round(s)} s`;
+  if (s < 7200) return `${round(s / 60)} min`;
+  if (s < 2 * 86400) return `${round(s / 3600)} h`;
+  return `${round(s / 86400)} days`;
 }
 
 /** A min-heap of (due time, message id). */
@@ -52,19 +68,25 @@ class DueQueue {
   }
 }
 
-/**
- * Sends outbox messages to their webhooks: each message on its own schedule, each webhook with its
- * own concurrency limit, so a failing message or a hanging receiver never holds up the others.
- */
 /** A webhook's ready messages and its requests in flight. */
 interface Lane {
   queue: IdQueue;
   inFlight: number;
 }
 
+/**
+ * Sends outbox messages to their webhooks: each message on its own schedule, each webhook with its
+ * own lane (queue and concurrency limit), so a failing message or a hanging receiver never holds
+ * up the others. Scheduled attempts follow the retry schedule; manual ones (resend, recover) go
+ * once, as soon as the webhook's lane has room.
+ */
 export class Dispatcher {
   private readonly due = new DueQueue();
   private readonly lanes = new Map<string, Lane>();
+  /** Messages with a request in flight: one at a time per message. */
+  private readonly sending = new Set<string>();
+  /** Per webhook, when its current run of failed attempts began (ms); absent after a success. */
+  private readonly failingSince = new Map<string, number>();
   private inFlight = 0;
   private onIdle: (() => void) | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -80,14 +102,21 @@ export class Dispatcher {
 
   /** Schedules every message the outbox still has to deliver (after a restart). */
   start(): void {
+    this.restoreFailingSince();
     for (const m of this.outbox.messages.values()) {
-      if (m.next_attempt_at !== null && (m.status === 'pending' || m.status === 'failing')) this.schedule(m, m.next_attempt_at);
+      if (m.manual_at !== null) this.makeReady(m);
+      else if (m.next_attempt_at !== null && (m.status === 'pending' || m.status === 'failing')) this.schedule(m, m.next_attempt_at);
     }
   }
 
   /** Schedules messages for delivery now. */
   enqueue(messages: Message[]): void {
     for (const m of messages) this.makeReady(m);
+  }
+
+  /** Makes the manual attempts the outbox has recorded for these messages (resend, recover). */
+  sendManual(messages: Message[]): void {
+    for (const m of messages) if (m.manual_at !== null) this.makeReady(m);
   }
 
   /** Re-examines a webhook's messages, e.g. after it was re-enabled. */
@@ -102,6 +131,24 @@ export class Dispatcher {
     if (this.timer) clearTimeout(this.timer);
     await this.sender.close();
     if (this.inFlight > 0) await new Promise<void>((resolve) => (this.onIdle = resolve));
+  }
+
+  /**
+   * Rebuilds each webhook's run of failures from the attempt log: the earliest failed attempt after
+   * its latest success.
+   */
+  private restoreFailingSince(): void {
+    const lastSuccess = new Map<string, number>();
+    for (const m of this.outbox.messages.values()) {
+      for (const a of m.attempts) if (isSuccess(a.status_code) && a.created_at > (lastSuccess.get(m.webhook_id) ?? -Infinity)) lastSuccess.set(m.webhook_id, a.created_at);
+    }
+    for (const m of this.outbox.messages.values()) {
+      const after = lastSuccess.get(m.webhook_id) ?? -Infinity;
+      for (const a of m.attempts) {
+        if (isSuccess(a.status_code) || a.created_at <= after) continue;
+        if (a.created_at < (this.failingSince.get(m.webhook_id) ?? Infinity)) this.failingSince.set(m.webhook_id, a.created_at);
+      }
+    }
   }
 
   private schedule(m: Message, at: number): void {
@@ -138,6 +185,17 @@ export class Dispatcher {
     this.arm();
   }
 
+  /**
+   * Whether a message taken from a lane should be attempted now. A lane may hold an id more than
+   * once (a retry and a resend, say); whatever attempt runs first changes the message, so the
+   * other entries find nothing to do.
+   */
+  private isDue(m: Message, now: number): boolean {
+    if (this.sending.has(m.id)) return false;
+    if (m.manual_at !== null || m.status === 'pending') return true; // a pending message is due from its creation
+    return m.status === 'failing' && m.next_attempt_at !== null && m.next_attempt_at <= now;
+  }
+
   private pump(webhookId: string, lane: Lane): void {
     if (this.stopped) return;
     const target = this.webhook(webhookId);
@@ -146,16 +204,28 @@ export class Dispatcher {
       return;
     }
     if (!target.active) return; // kept queued until the webhook is enabled again
+    const now = Date.now();
     while (lane.queue.size > 0 && lane.inFlight < this.options.concurrencyPerWebhook) {
       const m = this.outbox.messages.get(lane.queue.take() as string);
-      if (!m || m.status === 'delivered' || m.status === 'failed') continue;
+      if (!m || !this.isDue(m, now)) continue;
       lane.inFlight++;
       this.inFlight++;
+      this.sending.add(m.id);
       void this.attempt(m, target, lane);
     }
   }
 
+  /** The `webhook-signature` value: the current secret's, then each rotated-out one still in its grace period. */
+  private signature(target: WebhookTarget, m: Message, timestamp: number): string {
+    let value = signMessage(target.secret, m.id, timestamp, m.body);
+    if (target.previous_secrets.length === 0) return value;
+    const now = Date.now();
+    for (const p of target.previous_secrets) if (p.expires_at_ms > now) value += ` ${signMessage(p.secret, m.id, timestamp, m.body)}`;
+    return value;
+  }
+
   private async attempt(m: Message, target: WebhookTarget, lane: Lane): Promise<void> {
+    const manual = m.manual_at !== null;
     try {
       const timestamp = Math.floor(Date.now() / 1000);
       const headers: Record<string, string> = {
@@ -163,7 +233,7 @@ export class Dispatcher {
         'user-agent': 'Spout-Webhooks/1',
         'webhook-id': m.id,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': signMessage(target.secret, m.id, timestamp, m.body),
+        'webhook-signature': this.signature(target, m, timestamp),
         'x-spout-emitter-id': m.emitter_id,
         'x-spout-event-id': m.event_id,
         'x-spout-event-name': m.event_name ?? '',
@@ -172,30 +242,66 @@ export class Dispatcher {
       const outcome: SendOutcome = await this.sender.post(target.url, headers, m.body);
       // A request cut short by shutdown is not an attempt: the message resumes after restart.
       if (this.stopped) return;
+      // The webhook was deleted meanwhile: its messages are gone.
+      if (!this.outbox.messages.has(m.id)) return;
       const attempt: Attempt = {
         status_code: outcome.status_code,
         duration_ms: outcome.duration_ms,
         response_body: outcome.response_body,
+        response_headers: outcome.response_headers,
         error: outcome.error,
-        trigger: 'scheduled',
+        trigger: manual ? 'manual' : 'scheduled',
         created_at,
       };
       const code = outcome.status_code;
-      if (code !== null && code >= 200 && code < 300) {
+      if (isSuccess(code)) {
         this.outbox.recordAttempt(m, attempt, 'delivered', null);
+        this.failingSince.delete(target.id);
         return;
       }
-      const delay = nextRetryDelayMs(this.options.retrySchedule, m.attempts.length + 1);
-      const next = delay === null ? null : Date.now() + delay;
-      this.outbox.recordAttempt(m, attempt, next === null ? 'failed' : 'failing', next);
-      if (next !== null) this.schedule(m, next);
+      if (manual) {
+        // A failed manual attempt leaves the message as it was, its schedule included.
+        this.outbox.recordAttempt(m, attempt, m.status, m.next_attempt_at);
+        if (m.next_attempt_at !== null && (m.status === 'pending' || m.status === 'failing')) this.schedule(m, m.next_attempt_at);
+      } else {
+        const schedule = target.retry_schedule ?? this.options.retrySchedule;
+        const delay = retryDelayMs(schedule, m.scheduled_attempts + 1, code, outcome.response_headers?.['retry-after']);
+        const next = delay === null ? null : Date.now() + delay;
+        this.outbox.recordAttempt(m, attempt, next === null ? 'failed' : 'failing', next);
+        if (next !== null) this.schedule(m, next);
+      }
+      this.noteFailure(target, code, created_at);
     } catch (err) {
       console.error(`delivery of ${m.id} to ${m.webhook_id}: ${(err as Error).message}`);
     } finally {
+      this.sending.delete(m.id);
       lane.inFlight--;
       this.inFlight--;
-      if (!this.stopped) this.pump(m.webhook_id, lane);
-      else if (this.inFlight === 0) this.onIdle?.();
+      if (!this.stopped) {
+        // A resend asked for while this attempt was in flight gets its own attempt.
+        if (m.manual_at !== null && this.outbox.messages.has(m.id)) lane.queue.push(m.id);
+        this.pump(m.webhook_id, lane);
+      } else if (this.inFlight === 0) this.onIdle?.();
     }
+  }
+
+  /** A 410 Gone disables the webhook at once; so does a run of failures longer than `disableAfterMs`. */
+  private noteFailure(target: WebhookTarget, code: number | null, at: number): void {
+    if (code === 410) {
+      this.disable(target, `the receiver answered 410 Gone at ${new Date(at).toISOString()}`);
+      return;
+    }
+    let since = this.failingSince.get(target.id);
+    if (since === undefined || since < target.failures_counted_from) this.failingSince.set(target.id, (since = at));
+    const limit = this.options.disableAfterMs;
+    if (limit > 0 && Date.now() - since >= limit) {
+      this.disable(target, `every delivery attempt failed for more than ${describeDuration(limit)} (since ${new Date(since).toISOString()})`);
+    }
+  }
+
+  private disable(target: WebhookTarget, reason: string): void {
+    if (!target.active) return;
+    this.failingSince.delete(target.id);
+    this.options.onDisable(target.id, reason);
   }
 }

@@ -5,6 +5,8 @@ export interface SendOutcome {
   status_code: number | null;
   duration_ms: number;
   response_body: string | null;
+  /** Names in lower case; a repeated header's values joined with ", ". */
+  response_headers: Record<string, string> | null;
   error: string | null;
 }
 
@@ -27,21 +29,33 @@ export class HttpSender {
 
   /**
    * POSTs `body` with `headers`; never throws, failures come back in `error`. Uses undici's
-   * dispatch handler directly: no response stream and no parsed header object are built, which
-   * is most of what a request costs beyond the socket.
+   * dispatch handler directly: no response stream is built, which is most of what a request costs
+   * beyond the socket. A request not done within the timeout is aborted and reported as such.
    */
   post(url: string, headers: Record<string, string>, body: string): Promise<SendOutcome> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     return new Promise<SendOutcome>((resolve) => {
+      let settled = false;
+      let abort: ((reason: Error) => void) | null = null;
+      const settle = (outcome: SendOutcome) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(deadline);
+        resolve(outcome);
+      };
+      const timeoutMessage = `no response within ${this.timeoutMs / 1000} s`;
       const fail = (error: Error) => {
         const err = error as Error & { code?: string; cause?: { code?: string; message?: string } };
         const timedOut = err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT';
-        const message = timedOut
-          ? `no response within ${this.timeoutMs / 1000} s`
-          : [err.code ?? err.cause?.code, err.cause?.message ?? err.message].filter(Boolean).join(': ');
-        resolve({ status_code: null, duration_ms: elapsed(), response_body: null, error: message });
+        const message = timedOut ? timeoutMessage : [err.code ?? err.cause?.code, err.cause?.message ?? err.message].filter(Boolean).join(': ');
+        settle({ status_code: null, duration_ms: elapsed(), response_body: null, response_headers: null, error: message });
       };
+      // The timeout covers the whole request (connecting, waiting, reading a slow body), not each phase.
+      const deadline = setTimeout(() => {
+        settle({ status_code: null, duration_ms: elapsed(), response_body: null, response_headers: null, error: timeoutMessage });
+        abort?.(new Error(timeoutMessage));
+      }, this.timeoutMs);
       let target: { pool: Pool; path: string };
       try {
         target = this.target(url);
@@ -50,13 +64,18 @@ export class HttpSender {
       }
       let status = 0;
       let size = 0;
+      let responseHeaders: Record<string, string> = {};
       const chunks: Buffer[] = [];
       target.pool.dispatch(
         { method: 'POST', path: target.path, headers, body, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs },
         {
-          onConnect: () => {},
-          onHeaders: (statusCode) => {
+          onConnect: (abortRequest) => {
+            if (settled) abortRequest(new Error(timeoutMessage));
+            else abort = abortRequest;
+          },
+          onHeaders: (statusCode, rawHeaders) => {
             status = statusCode;
+            responseHeaders = headerRecord(rawHeaders);
             return true;
           },
           onData: (chunk) => {
@@ -66,7 +85,7 @@ export class HttpSender {
           },
           onComplete: () => {
             const text = (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
-            resolve({ status_code: status, duration_ms: elapsed(), response_body: text, error: null });
+            settle({ status_code: status, duration_ms: elapsed(), response_body: text, response_headers: responseHeaders, error: null });
           },
           onError: fail,
         },
@@ -108,4 +127,16 @@ export class HttpSender {
       }
     }
   }
+}
+
+/** Raw header pairs (`[name, value, name, value, …]`) as a record with lower-case names. */
+function headerRecord(raw: Buffer[] | string[] | null | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!raw) return out;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = String(raw[i]).toLowerCase();
+    const value = String(raw[i + 1]);
+    out[name] = out[name] === undefined ? value : `${out[name]}, ${value}`;
+  }
+  return out;
 }

@@ -17,6 +17,10 @@ export interface Message {
   attempts: Attempt[];
   /** When the next attempt is due (ms), or null when none is planned. */
   next_attempt_at: number | null;
+  /** Scheduled attempts made so far: the position in the retry schedule (manual ones do not count). */
+  scheduled_attempts: number;
+  /** When a resend or recover asked for a manual attempt not yet made (ms), else null. */
+  manual_at: number | null;
 }
 
 /** One HTTP attempt to deliver a message. */
@@ -24,17 +28,21 @@ export interface Attempt {
   status_code: number | null;
   duration_ms: number;
   response_body: string | null;
+  /** Response headers, names in lower case (repeated ones joined with ", "); null without a response. */
+  response_headers: Record<string, string> | null;
   error: string | null;
   trigger: 'scheduled' | 'manual';
   created_at: number;
 }
 
 /** A message as created, before any attempt. */
-export type NewMessage = Omit<Message, 'status' | 'attempts' | 'next_attempt_at'>;
+export type NewMessage = Omit<Message, 'status' | 'attempts' | 'next_attempt_at' | 'scheduled_attempts' | 'manual_at'>;
 
 type MessageLine = Omit<NewMessage, 'body'> & { t: 'm'; body: unknown };
 type AttemptLine = Attempt & { t: 'a'; message_id: string; status: MessageStatus; next_attempt_at: number | null };
-type Line = MessageLine | AttemptLine;
+/** A manual attempt asked for (resend, recover) at `at`; made durable before the request is answered. */
+type ManualLine = { t: 'r'; message_id: string; at: number };
+type Line = MessageLine | AttemptLine | ManualLine;
 
 /** Delivered messages kept per webhook for the attempt log; older ones are forgotten. */
 const DELIVERED_KEPT_PER_WEBHOOK = 1000;
@@ -50,7 +58,11 @@ function messageLine(m: NewMessage): string {
 }
 
 function attemptLine(messageId: string, a: Attempt, status: MessageStatus, next: number | null): string {
-  return `{"t":"a","message_id":${str(messageId)},"status_code":${a.status_code},"duration_ms":${a.duration_ms},"response_body":${str(a.response_body)},"error":${str(a.error)},"trigger":"${a.trigger}","created_at":${a.created_at},"status":"${status}","next_attempt_at":${next}}`;
+  return `{"t":"a","message_id":${str(messageId)},"status_code":${a.status_code},"duration_ms":${a.duration_ms},"response_body":${str(a.response_body)},"response_headers":${str(a.response_headers)},"error":${str(a.error)},"trigger":"${a.trigger}","created_at":${a.created_at},"status":"${status}","next_attempt_at":${next}}`;
+}
+
+function manualLine(messageId: string, at: number): string {
+  return `{"t":"r","message_id":${str(messageId)},"at":${at}}`;
 }
 
 /**
@@ -76,13 +88,17 @@ export class Outbox {
     for (const r of records) {
       if (r.t === 'm') {
         const { t: _t, body, ...rest } = r;
-        outbox.messages.set(r.id, { ...rest, body: JSON.stringify(body), status: 'pending', attempts: [], next_attempt_at: r.created_at });
+        outbox.messages.set(r.id, { ...rest, body: JSON.stringify(body), status: 'pending', attempts: [], next_attempt_at: r.created_at, scheduled_attempts: 0, manual_at: null });
         outbox.liveLines++;
+      } else if (r.t === 'r') {
+        const m = outbox.messages.get(r.message_id);
+        if (m) m.manual_at = r.at;
       } else {
         const m = outbox.messages.get(r.message_id);
         if (!m) continue;
         const { t: _t, message_id: _id, status, next_attempt_at, ...attempt } = r;
-        outbox.apply(m, attempt, status, next_attempt_at);
+        // Lines written before response headers were kept lack them.
+        outbox.apply(m, { ...attempt, response_headers: attempt.response_headers ?? null }, status, next_attempt_at);
       }
     }
     return outbox;
@@ -104,6 +120,8 @@ export class Outbox {
         status: 'pending',
         attempts: [],
         next_attempt_at: n.created_at,
+        scheduled_attempts: 0,
+        manual_at: null,
       };
       this.messages.set(m.id, m);
       created.push(m);
@@ -125,6 +143,18 @@ export class Outbox {
     this.maybeCompact();
   }
 
+  /**
+   * Asks for one manual attempt of each message (resend, recover); resolves once that is durable,
+   * so the attempt is made even if the service dies first. Requests made before an attempt starts
+   * are answered by that one attempt; one made while it is in flight gets another.
+   */
+  async requestManual(messages: Message[]): Promise<void> {
+    if (messages.length === 0) return;
+    const at = Date.now();
+    await this.log.appendLines(messages.map((m) => manualLine(m.id, at)));
+    for (const m of messages) if (this.messages.has(m.id)) m.manual_at = at;
+  }
+
   /** Forgets every message of a deleted webhook. */
   dropWebhook(webhookId: string): void {
     for (const m of this.messages.values()) if (m.webhook_id === webhookId) this.forget(m);
@@ -137,11 +167,15 @@ export class Outbox {
   }
 
   private apply(m: Message, attempt: Attempt, status: MessageStatus, next: number | null): void {
+    const was = m.status;
     m.attempts.push(attempt);
     m.status = status;
     m.next_attempt_at = next;
+    if (attempt.trigger === 'scheduled') m.scheduled_attempts++;
+    // A manual attempt answers every request made before it started.
+    else if (m.manual_at !== null && m.manual_at <= attempt.created_at) m.manual_at = null;
     this.liveLines++;
-    if (status !== 'delivered' || !this.messages.has(m.id)) return;
+    if (status !== 'delivered' || was === 'delivered' || !this.messages.has(m.id)) return;
     let done = this.delivered.get(m.webhook_id);
     if (!done) this.delivered.set(m.webhook_id, (done = new IdQueue()));
     done.push(m.id);
@@ -165,6 +199,7 @@ export class Outbox {
     for (const m of this.messages.values()) {
       lines.push(messageLine(m));
       for (const a of m.attempts) lines.push(attemptLine(m.id, a, m.status, m.next_attempt_at));
+      if (m.manual_at !== null) lines.push(manualLine(m.id, m.manual_at));
     }
     return lines;
   }

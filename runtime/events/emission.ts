@@ -8,11 +8,15 @@ import { listenersFor } from './routing';
  * Puts what a run emitted in order, stores it and hands each event to the webhooks subscribed to
  * it. Resolves once events and their deliveries are durable: from then on nothing is lost.
  */
-/** Runs a listening source (`dc_…` listener) with an event; `depth` counts listener hops so far. */
-export type SourceListener = (listenerId: string, event: StoredEvent, depth: number) => void;
+/** Listener runs passing events on to further listeners stop after this many hops. */
+export const MAX_LISTENER_HOPS = 8;
+
+/** Runs a listener that is not a webhook (a `dc_` source, a `p_` workflow) with an event; `depth` counts listener hops so far. */
+export type Listener = (listenerId: string, event: StoredEvent, depth: number) => void;
 
 export class Emission {
-  private sourceListener: SourceListener = () => {};
+  /** Who runs listeners, by id prefix (`dc_`, `p_`). */
+  private readonly listeners = new Map<string, Listener>();
 
   constructor(
     private readonly events: EventStore,
@@ -20,9 +24,9 @@ export class Emission {
     private readonly subscriptions: () => readonly SubscriptionRecord[],
   ) {}
 
-  /** Sets who runs `dc_…` listeners (the source manager, created after this). */
-  onSourceListener(listener: SourceListener): void {
-    this.sourceListener = listener;
+  /** Sets who runs the listeners whose ids start with `prefix` (managers created after this). */
+  onListener(prefix: 'dc_' | 'p_', listener: Listener): void {
+    this.listeners.set(prefix, listener);
   }
 
   /**
@@ -48,7 +52,7 @@ export class Emission {
     // Events and their delivery messages go to disk side by side, not one after the other.
     await Promise.all([durable, ...routed.map(({ event, listeners }) => this.delivery.deliver(event, listeners.filter((id) => id.startsWith('wh_'))))]);
     for (const { event, listeners } of routed) {
-      for (const id of listeners) if (id.startsWith('dc_')) this.sourceListener(id, event, depth + 1);
+      for (const id of listeners) this.listeners.get(id.slice(0, id.indexOf('_') + 1))?.(id, event, depth + 1);
     }
     return stored;
   }

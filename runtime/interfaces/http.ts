@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import querystring from 'node:querystring';
 import { QueueFullError, type SourceManager } from '../sources/source-manager';
 import type { HttpResponsePayload } from '../sandbox/protocol';
+import type { WorkflowManager } from '../workflows/workflow-manager';
 
 /** The event a `$.interface.http` source receives (spec 2.9). */
 export interface HttpEvent {
@@ -85,7 +86,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
  * emitted is stored, or by the component itself with `respond()`. Served by plain node:http: this
  * is the ingest path, and a router adds nothing here but cost.
  */
-export function httpInterfaceHandler(sources: SourceManager, bodyLimit: number) {
+export function httpInterfaceHandler(sources: SourceManager, bodyLimit: number, workflows?: WorkflowManager) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
       const url = req.url ?? '/';
@@ -95,7 +96,8 @@ export function httpInterfaceHandler(sources: SourceManager, bodyLimit: number) 
       const slash = rest.indexOf('/');
       const endpointId = decodeURIComponent(slash === -1 ? rest : rest.slice(0, slash));
       const target = sources.byEndpoint(endpointId);
-      if (!target || !target.source.active) return problem(res, 404, `no active source has the endpoint ${endpointId}`);
+      const workflow = target ? undefined : workflows?.byEndpoint(endpointId);
+      if ((!target || !target.source.active) && !workflow) return problem(res, 404, `no active source or workflow has the endpoint ${endpointId}`);
       if (req.method === 'OPTIONS') {
         res.writeHead(204, { ...CORS, 'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '*' });
         return void res.end();
@@ -111,13 +113,25 @@ export function httpInterfaceHandler(sources: SourceManager, bodyLimit: number) 
         body: parseBody(req.headers['content-type'] ?? '', raw),
       };
       let responded = false;
-      const result = await sources.invoke(target.source, event, (r) => {
+      const onRespond = (r: HttpResponsePayload) => {
         if (responded || res.headersSent) return;
         responded = true;
         sendResponse(res, r);
-      });
+      };
+      if (workflow) {
+        // A workflow answers once its run has ended, or as soon as a step calls $.respond.
+        const run = await workflows!.run(workflow, event, { onRespond });
+        if (responded || res.headersSent) return;
+        if (workflow.trigger.type === 'http' && workflow.trigger.custom_response) {
+          const failed = run.steps.find((s) => s.error);
+          const why = failed ? `step ${failed.name} failed: ${failed.error!.message}` : 'no step called $.respond()';
+          return problem(res, 502, `the workflow did not respond: ${why}`);
+        }
+        return void res.writeHead(200, SUCCESS_HEADERS).end(SUCCESS_BODY);
+      }
+      const result = await sources.invoke(target!.source, event, onRespond);
       if (responded || res.headersSent) return;
-      if (target.customResponse) {
+      if (target!.customResponse) {
         const why = result.error ? `its run failed: ${result.error.message}` : 'its run ended without calling respond()';
         return problem(res, 502, `the source did not respond: ${why}`);
       }

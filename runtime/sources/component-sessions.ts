@@ -4,7 +4,7 @@
 // and `previousPropDefs` holds the previous result.
 import type { ConfigurableProp } from '../components/describe';
 import { Sandbox, type SandboxLog } from '../sandbox/sandbox';
-import type { ActionResult, OptionsResult, PropOption } from '../sandbox/protocol';
+import type { ActionResult, HttpResponsePayload, OptionsResult, PropOption } from '../sandbox/protocol';
 import { ComponentError } from '../components/bundle';
 import { newId } from '../ids';
 import { checkConfiguredProps } from './configured-props';
@@ -117,10 +117,15 @@ export class ComponentSessions {
   }
 
   /**
-   * Runs an action once, as a test run (`$.context.JIT` true): its props (with what
+   * Runs an action once (by hand, `$.context.JIT` true, or as a workflow step): its props (with what
    * `additionalProps` adds) are checked first, and its `$.send`s are carried out after it ends.
    */
-  runAction(component: ComponentRecord, configured: Record<string, unknown>, steps: Record<string, unknown>): Promise<ActionRunAnswer> {
+  runAction(
+    component: ComponentRecord,
+    configured: Record<string, unknown>,
+    steps: Record<string, unknown>,
+    options: { jit: boolean; onRespond?: (response: HttpResponsePayload) => void } = { jit: true },
+  ): Promise<ActionRunAnswer> {
     if (component.type !== 'action') {
       throw new ComponentError([{ path: 'id', message: `${component.id} is a source; sources are deployed (POST /v1/sources), actions are run` }]);
     }
@@ -131,7 +136,8 @@ export class ComponentSessions {
       if (problems.length > 0) throw new ComponentError(problems);
       this.configure(session, component, values, dynamic);
       const runId = newId('run');
-      const result = await session.sandbox.invoke({ kind: 'action', stepsJson: JSON.stringify(steps), jit: true, deadlineMs: Date.now() + this.deps.limits.timeoutMs, runId });
+      const target = { kind: 'action', stepsJson: JSON.stringify(steps), jit: options.jit, deadlineMs: Date.now() + this.deps.limits.timeoutMs, runId } as const;
+      const result = await session.sandbox.invoke(target, options.onRespond);
       const outcome = result.error ? null : (result.value as ActionResult);
       const sends = outcome ? await this.deps.outbox.perform(runId, outcome.sends) : [];
       return {

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ComponentError } from '../components/bundle';
 import type { ComponentLibrary } from '../components/library';
-import { inEmitOrder, type Emission } from '../events/emission';
+import { inEmitOrder, MAX_LISTENER_HOPS, type Emission } from '../events/emission';
 import { listenersFor } from '../events/routing';
 import type { Deduper } from '../events/dedupe';
 import type { DataStores } from '../store/data-stores';
@@ -24,8 +24,6 @@ import type { ConfigurableProp } from '../components/describe';
 
 export { QueueFullError };
 
-/** Listener runs passing events on to further listeners stop after this many hops. */
-const MAX_LISTENER_HOPS = 8;
 
 /** A lifecycle hook threw; the call that ran it fails with this message and nothing changes. */
 export class HookError extends Error {}
@@ -105,7 +103,7 @@ export class SourceManager {
   private readonly firing = new Set<string>();
 
   constructor(private readonly deps: SourceManagerDeps) {
-    deps.emission.onSourceListener((listenerId, event, depth) => this.listen(listenerId, event, depth));
+    deps.emission.onListener('dc_', (listenerId, event, depth) => this.listen(listenerId, event, depth));
     deps.logs.subscribeAll((sourceId, line) => {
       if (this.find(sourceId)) this.systemEvent(sourceId, '$logs', { level: line.level, message: line.message, invocation_id: line.invocation_id, ts: line.ts });
     });
@@ -487,7 +485,7 @@ export class SourceManager {
     this.deps.emission.accept(sourceId, [{ json: JSON.stringify(data), meta: { name: channel, summary: summary.slice(0, 200) } }]).catch((err: Error) => console.error(`${sourceId} ${channel}: ${err.message}`));
   }
 
-  /** Runs a listening source with an event it is subscribed to (spec 6.3); chains stop at MAX_LISTENER_HOPS. */
+  /** Runs a listening source with an event it is subscribed to (spec 6.3); chains stop at MAX_LISTENER_HOPS (see emission). */
   private listen(listenerId: string, event: StoredEvent, depth: number): void {
     const source = this.find(listenerId);
     if (!source?.active || !listenerId.startsWith('dc_')) return;

@@ -11,6 +11,14 @@ export interface WebhookRecord {
   url: string;
   active: boolean;
   sealed_secret: string;
+  /** Secrets rotated out, each still signing until `expires_at_ms` (epoch ms), newest first. */
+  previous_secrets?: Array<{ sealed_secret: string; expires_at_ms: number }>;
+  /** Seconds between delivery attempts for this webhook; absent or null: the service's schedule. */
+  retry_schedule?: number[] | null;
+  /** Why delivery disabled the webhook (410 Gone, failing too long); null once it is enabled again. */
+  disabled_reason?: string | null;
+  /** Failed attempts before this time (epoch ms) do not count toward disabling it; set on re-enable and URL change. */
+  failures_counted_from?: number;
   created_at: number;
   updated_at: number;
 }
@@ -22,6 +30,31 @@ export interface SubscriptionRecord {
   /** The channel listened to; null is the default channel. */
   event_name: string | null;
   created_at: number;
+}
+
+/** One step of a workflow: an action and its configured props, which may hold `{{steps…}}` references. */
+export interface WorkflowStep {
+  name: string;
+  component_id: string;
+  configured_props: Record<string, unknown>;
+}
+
+/** What starts a workflow's runs. A source trigger is also a subscription of the workflow to it. */
+export type WorkflowTrigger =
+  | { type: 'source'; source_id: string; event_name?: string | null }
+  | { type: 'http'; endpoint_id: string; custom_response: boolean }
+  | { type: 'timer'; schedule: { intervalSeconds: number } | { cron: string; timezone?: string } }
+  | { type: 'manual' };
+
+/** A local workflow (`p_…`): a trigger and ordered action steps; an emitter and a listener. */
+export interface WorkflowRecord {
+  id: string;
+  name: string;
+  trigger: WorkflowTrigger;
+  steps: WorkflowStep[];
+  active: boolean;
+  created_at: number;
+  updated_at: number;
 }
 
 /** Subscribes a listener to a channel (`$errors`, `$logs`, …) of every source deployed after it. */
@@ -88,6 +121,7 @@ export interface MetadataShape {
   sources: SourceRecord[];
   accounts: AccountRecord[];
   auto_subscriptions: AutoSubscriptionRecord[];
+  workflows: WorkflowRecord[];
 }
 
 /** Account-level metadata (webhooks, subscriptions, components, sources, accounts) in `DATA_DIR/metadata.json`. */
@@ -102,6 +136,7 @@ export async function openMetadata(dataDir: string): Promise<Metadata> {
     sources: [],
     accounts: [],
     auto_subscriptions: [],
+    workflows: [],
   });
   // Files written by an older version may lack a collection added since.
   db.data.webhooks ??= [];
@@ -110,5 +145,6 @@ export async function openMetadata(dataDir: string): Promise<Metadata> {
   db.data.sources ??= [];
   db.data.accounts ??= [];
   db.data.auto_subscriptions ??= [];
+  db.data.workflows ??= [];
   return db;
 }

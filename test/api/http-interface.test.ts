@@ -131,7 +131,7 @@ describe('HTTP interface', () => {
     await spout.api('PUT', `/v1/sources/${capture.id}`, { active: false });
     const off = await fetch(capture.endpoint);
     assert.equal(off.status, 404);
-    assert.match(((await off.json()) as { error: string }).error, /no active source has the endpoint/);
+    assert.match(((await off.json()) as { error: string }).error, /no active source or workflow has the endpoint/);
     await spout.api('PUT', `/v1/sources/${capture.id}`, { active: true });
     assert.equal((await fetch(capture.endpoint)).status, 200);
   });

@@ -57,5 +57,11 @@ describe('spout serve', () => {
     const schedule = spawnSync(process.execPath, ['dist/cli.js', 'serve', '--retry-schedule', '1,x'], { encoding: 'utf8' });
     assert.equal(schedule.status, 2);
     assert.match(schedule.stderr, /"x" is not a number of seconds/);
+    const timeout = spawnSync(process.execPath, ['dist/cli.js', 'serve', '--delivery-timeout', '0'], { encoding: 'utf8' });
+    assert.equal(timeout.status, 2);
+    assert.match(timeout.stderr, /--delivery-timeout: "0" is not a number of seconds between 0 and 3600/);
+    const disable = spawnSync(process.execPath, ['dist/cli.js', 'serve', '--disable-after', '5 weeks'], { encoding: 'utf8' });
+    assert.equal(disable.status, 2);
+    assert.match(disable.stderr, /--disable-after: "5 weeks" is not a duration; give seconds/);
   });
 });

@@ -8,13 +8,19 @@ export interface Received {
   at: number;
 }
 
+/**
+ * How a receiver answers one request: a status (body "ok" under 300, else "failing on purpose"),
+ * a full answer, or `'hang'` to never answer (the connection stays open until the receiver closes).
+ */
+export type Reply = number | { status: number; headers?: Record<string, string>; body?: string } | 'hang';
+
 /** A local webhook receiver on 127.0.0.1 that records requests and answers as the test says. */
 export interface Receiver {
   url: string;
   port: number;
   received: Received[];
-  /** Decides the status of each request (default 200). */
-  respond: (req: Received, index: number) => number;
+  /** Decides the answer to each request (default 200). */
+  respond: (req: Received, index: number) => Reply;
   close: () => Promise<void>;
 }
 
@@ -27,8 +33,11 @@ export async function startReceiver(port = 0): Promise<Receiver> {
     req.on('end', () => {
       const r: Received = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
       const index = receiver.received.push(r) - 1;
-      res.statusCode = receiver.respond(r, index);
-      res.end(res.statusCode < 300 ? 'ok' : 'failing on purpose');
+      const reply = receiver.respond(r, index);
+      if (reply === 'hang') return;
+      const answer = typeof reply === 'number' ? { status: reply } : reply;
+      res.writeHead(answer.status, answer.headers ?? {});
+      res.end(answer.body ?? (answer.status < 300 ? 'ok' : 'failing on purpose'));
     });
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));

@@ -1,31 +1,35 @@
 import type { SourceView } from '../../../runtime/api/types';
+import { endpointOf } from '../api';
 import { useApp } from '../store';
+import { Link } from './Link';
 
-function endpointOf(source: SourceView): string | null {
-  for (const value of Object.values(source.configured_props)) {
-    if (value && typeof value === 'object' && 'endpoint_url' in value) return String((value as { endpoint_url: unknown }).endpoint_url);
-  }
-  return null;
-}
+const ago = (ms: number) => {
+  const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
+  return s < 60 ? `${s}s ago` : s < 3600 ? `${Math.floor(s / 60)}m ago` : s < 86400 ? `${Math.floor(s / 3600)}h ago` : new Date(ms).toLocaleDateString();
+};
 
-/** The deployed sources, with their status and endpoint. */
-export function SourceList() {
-  const { sources, selectedId, select } = useApp();
-  if (sources.length === 0) {
-    return <p className="empty">No sources yet. Deploy one with <code>POST /v1/sources</code>.</p>;
-  }
+/** The deployed sources with their status: active, last event, errors in recent logs. */
+export function SourceList({ selectedId }: { selectedId: string | null }) {
+  const { sources, status, sourcesLoaded } = useApp();
+  if (!sourcesLoaded) return <p className="empty">Loading…</p>;
+  if (sources.length === 0) return <p className="empty">No sources yet.</p>;
   return (
     <ul className="sources" aria-label="Sources">
-      {sources.map((s) => {
+      {sources.map((s: SourceView) => {
+        const st = status[s.id];
         const endpoint = endpointOf(s);
         return (
           <li key={s.id}>
-            <button type="button" className={s.id === selectedId ? 'source selected' : 'source'} aria-current={s.id === selectedId} onClick={() => void select(s.id)}>
+            <Link to={`/sources/${encodeURIComponent(s.id)}`} className={s.id === selectedId ? 'source selected' : 'source'} aria-current={s.id === selectedId ? 'page' : undefined}>
               <span className="name">{s.name}</span>
               <span className={s.active ? 'badge active' : 'badge'}>{s.active ? 'active' : 'inactive'}</span>
               <span className="id">{s.id}</span>
               {endpoint && <span className="endpoint">{endpoint}</span>}
-            </button>
+              <span className="stats">
+                {st ? (st.lastEventAt ? `last event ${ago(st.lastEventAt)}` : 'no events') : ' '}
+                {st && st.errorCount > 0 && <span className="badge failed">{st.errorCount} error{st.errorCount === 1 ? '' : 's'}</span>}
+              </span>
+            </Link>
           </li>
         );
       })}

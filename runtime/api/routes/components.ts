@@ -2,13 +2,15 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { ComponentRecord } from '../../store/metadata';
 import type { ApiContext } from '../context';
-import { parseParams } from '../params';
+import { paginate } from '../../pagination';
+import { pageParams, parseParams } from '../params';
 import { HttpError, notFound } from '../problem';
 import { ConfigurationRequestError } from '../../sources/component-sessions';
 import type { ComponentView } from '../types';
-import { componentCode, componentFilename } from './component-input';
+import { componentCode, componentFilename, componentUrl, fetchComponentUrl } from './component-input';
+import { registryComponent } from './registry';
 
-const saveSchema = z.object({ component_code: componentCode, component_filename: componentFilename });
+const saveSchema = z.object({ component_code: componentCode.optional(), component_url: componentUrl.optional(), component_filename: componentFilename });
 
 const configuredProps = z.record(z.string(), z.unknown()).optional();
 
@@ -47,21 +49,25 @@ export function componentRoutes(ctx: ApiContext): Router {
 
   router.post('/components', async (req, res) => {
     const input = parseParams(req, saveSchema);
-    const component = await ctx.library.save(input.component_code, input.component_filename ?? 'component.mjs', ctx.describeSandbox);
+    if ((input.component_code === undefined) === (input.component_url === undefined)) throw new HttpError(400, 'give exactly one of component_code or component_url');
+    const fetched = input.component_url === undefined ? undefined : await fetchComponentUrl(input.component_url);
+    const code = fetched?.code ?? (input.component_code as string);
+    const component = await ctx.library.save(code, input.component_filename ?? fetched?.filename ?? 'component.mjs', ctx.describeSandbox);
     res.json({ data: componentView(component) });
   });
 
   /** The component behind `id` and the values to configure it with (a source's own, overridden by the request's). */
-  const resolve = (id: string, configured: Record<string, unknown> = {}): { component: ComponentRecord; configured: Record<string, unknown> } => {
+  const resolve = async (id: string, configured: Record<string, unknown> = {}): Promise<{ component: ComponentRecord; configured: Record<string, unknown> }> => {
     const source = id.startsWith('dc_') ? ctx.sources.find(id) : undefined;
-    const component = source ? ctx.sources.component(source) : ctx.library.find(id);
+    // A key not saved yet may be the registry's (configuring it before deploying it).
+    const component = source ? ctx.sources.component(source) : (ctx.library.find(id) ?? (/^(dc|sc)_/.test(id) ? undefined : await registryComponent(ctx, id)));
     if (!component) throw notFound(id.startsWith('dc_') ? 'source' : 'component', id);
     return { component, configured: source ? { ...ctx.sources.configuredValues(source), ...configured } : configured };
   };
 
   router.post('/components/configure', async (req, res) => {
     const input = parseParams(req, configureSchema);
-    const { component, configured } = resolve(input.id, input.configured_props);
+    const { component, configured } = await resolve(input.id, input.configured_props);
     try {
       const answer = await ctx.sessions.options(component, {
         prop: input.prop_name,
@@ -79,9 +85,13 @@ export function componentRoutes(ctx: ApiContext): Router {
 
   router.post('/components/props', async (req, res) => {
     const input = parseParams(req, propsSchema);
-    const { component, configured } = resolve(input.id, input.configured_props);
+    const { component, configured } = await resolve(input.id, input.configured_props);
     const { configurable_props, logs } = await ctx.sessions.props(component, configured);
     res.json({ data: { configurable_props }, logs });
+  });
+
+  router.get('/users/me/components', (req, res) => {
+    res.json(paginate([...ctx.metadata.data.components].reverse(), parseParams(req, pageParams), componentView));
   });
 
   router.get('/components/:id', (req, res) => {

@@ -4,16 +4,18 @@ import type { SourceRecord } from '../../store/metadata';
 import type { ApiContext } from '../context';
 import { isEventId } from '../../events/event-id';
 import { paginate } from '../../pagination';
-import { booleanParam, objectParam, pageParams, params, parseParams } from '../params';
+import { booleanParam, objectParam, pageParams, parseParams } from '../params';
 import { HttpError, notFound } from '../problem';
 import { eventSummary, sourceView } from '../views';
-import { componentCode, componentFilename } from './component-input';
+import { componentCode, componentFilename, componentUrl, fetchComponentUrl } from './component-input';
+import { registryComponent, registryNotFound } from './registry';
 
 /** A source's own run timeout. */
 const timeoutSeconds = z.coerce.number().int('must be a whole number of seconds').min(1).max(3600);
 
 const deploySchema = z.object({
   component_code: componentCode.optional(),
+  component_url: componentUrl.optional(),
   component_id: z.string().min(1).optional(),
   component_key: z.string().min(1).optional(),
   component_filename: componentFilename,
@@ -24,6 +26,7 @@ const deploySchema = z.object({
 
 const updateSchema = z.object({
   component_code: componentCode.optional(),
+  component_url: componentUrl.optional(),
   component_filename: componentFilename,
   name: z.string().min(1).max(200).optional(),
   configured_props: objectParam.optional(),
@@ -57,16 +60,18 @@ export function sourceRoutes(ctx: ApiContext): Router {
 
   router.post('/sources', async (req, res) => {
     const input = parseParams(req, deploySchema);
-    if ('component_url' in params(req)) throw new HttpError(400, 'component_url is not supported by this version; send the module text as component_code');
-    const given = (['component_code', 'component_id', 'component_key'] as const).filter((k) => input[k] !== undefined);
-    if (given.length !== 1) throw new HttpError(400, 'give exactly one of component_code, component_id or component_key');
+    const given = (['component_code', 'component_url', 'component_id', 'component_key'] as const).filter((k) => input[k] !== undefined);
+    if (given.length !== 1) throw new HttpError(400, 'give exactly one of component_code, component_url, component_id or component_key');
+    const fetched = input.component_url === undefined ? undefined : await fetchComponentUrl(input.component_url);
+    // A key is the registry's current file when the registry has it (saved once per version), else a saved component's.
+    const registered = input.component_key === undefined ? undefined : await registryComponent(ctx, input.component_key);
     const savedRef = input.component_id ?? input.component_key;
-    const component = savedRef === undefined ? undefined : ctx.library.find(savedRef);
-    if (savedRef !== undefined && !component) throw notFound('component', savedRef);
+    const component = registered ?? (savedRef === undefined ? undefined : (ctx.library.find(savedRef) ?? (input.component_id && !input.component_id.startsWith('sc_') ? await registryComponent(ctx, input.component_id) : undefined)));
+    if (savedRef !== undefined && !component) throw input.component_key ? registryNotFound(ctx, input.component_key) : notFound('component', savedRef);
     const source = await ctx.sources.deploy({
       component,
-      code: input.component_code,
-      filename: input.component_filename,
+      code: fetched?.code ?? input.component_code,
+      filename: input.component_filename ?? fetched?.filename,
       name: input.name,
       configured_props: input.configured_props,
       timeout_seconds: input.timeout_seconds,
@@ -85,9 +90,11 @@ export function sourceRoutes(ctx: ApiContext): Router {
   router.put('/sources/:id', async (req, res) => {
     const source = find(req.params.id);
     const input = parseParams(req, updateSchema);
+    if (input.component_code !== undefined && input.component_url !== undefined) throw new HttpError(400, 'give component_code or component_url, not both');
+    const fetched = input.component_url === undefined ? undefined : await fetchComponentUrl(input.component_url);
     const updated = await ctx.sources.update(source, {
-      code: input.component_code,
-      filename: input.component_filename,
+      code: fetched?.code ?? input.component_code,
+      filename: input.component_filename ?? fetched?.filename,
       name: input.name,
       configured_props: input.configured_props,
       active: input.active,

@@ -10,7 +10,7 @@ import { subscriptionView } from '../views';
 
 const subscriptionSchema = z.object({
   emitter_id: z.string().regex(/^(dc|p)_(\*|[A-Za-z0-9]+)$/, 'must be a source id (dc_…), a workflow id (p_…), or the glob dc_* or p_*'),
-  listener_id: z.string().regex(/^(wh|dc|p)_[A-Za-z0-9]+$/, 'must be a webhook id (wh_…) or a source id (dc_…)'),
+  listener_id: z.string().regex(/^(wh|dc|p)_[A-Za-z0-9]+$/, 'must be a webhook (wh_…), source (dc_…) or workflow (p_…) id'),
   event_name: z.string().min(1).max(200).optional(),
 });
 
@@ -27,17 +27,17 @@ export function subscriptionRoutes(ctx: ApiContext): Router {
   const check = (input: z.infer<typeof subscriptionSchema>) => {
     const { emitter_id, listener_id } = input;
     if (!emitter_id.endsWith('*')) {
-      if (emitter_id.startsWith('p_')) throw notFound('workflow', emitter_id);
-      if (!ctx.sources.find(emitter_id) || !emitter_id.startsWith('dc_')) throw notFound('source', emitter_id);
+      if (emitter_id.startsWith('p_') ? !ctx.workflows.find(emitter_id) : !ctx.sources.find(emitter_id)) {
+        throw notFound(emitter_id.startsWith('p_') ? 'workflow' : 'source', emitter_id);
+      }
     }
     checkListener(listener_id);
   };
-  /** A listener must exist: a webhook, or a source that then runs with each event. */
+  /** A listener must exist: a webhook, or a source or workflow that then runs with each event. */
   const checkListener = (listenerId: string) => {
-    if (listenerId.startsWith('p_')) throw notFound('workflow', listenerId);
-    if (listenerId.startsWith('dc_') ? !ctx.sources.find(listenerId) : !data().webhooks.some((w) => w.id === listenerId)) {
-      throw notFound(listenerId.startsWith('dc_') ? 'source' : 'webhook', listenerId);
-    }
+    const kind = listenerId.startsWith('dc_') ? 'source' : listenerId.startsWith('p_') ? 'workflow' : 'webhook';
+    const exists = kind === 'source' ? ctx.sources.find(listenerId) : kind === 'workflow' ? ctx.workflows.find(listenerId) : data().webhooks.find((w) => w.id === listenerId);
+    if (!exists) throw notFound(kind, listenerId);
   };
   const same = (input: z.infer<typeof subscriptionSchema>) => (s: SubscriptionRecord) =>
     s.emitter_id === input.emitter_id && s.listener_id === input.listener_id && s.event_name === (input.event_name ?? null);

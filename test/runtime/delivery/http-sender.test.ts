@@ -19,6 +19,17 @@ describe('HttpSender', () => {
           return res.end();
         }
         if (req.url === '/hang') return; // never answers
+        if (req.url === '/drip') {
+          // Answers at once, then sends its body too slowly to finish within the timeout.
+          res.writeHead(200, { 'x-drip': 'yes' });
+          const timer = setInterval(() => res.write('.'), 100);
+          res.on('close', () => clearInterval(timer));
+          return;
+        }
+        if (req.url === '/headers') {
+          res.writeHead(429, [['Retry-After', '7'], ['X-Multi', 'a'], ['X-Multi', 'b']]);
+          return res.end('slow down');
+        }
         res.writeHead(201);
         res.end(`got ${req.headers['x-test']}`);
       });
@@ -47,12 +58,28 @@ describe('HttpSender', () => {
   it('does not follow redirects', async () => {
     const out = await sender.post(`${base}/redirect`, {}, '{}');
     assert.equal(out.status_code, 302);
+    assert.equal(out.response_headers?.location, '/ok');
   });
 
   it('reports a receiver that does not answer in time', async () => {
     const out = await sender.post(`${base}/hang`, {}, '{}');
     assert.equal(out.status_code, null);
     assert.equal(out.error, 'no response within 0.3 s');
+  });
+
+  it('returns the response headers, names in lower case and repeats joined', async () => {
+    const out = await sender.post(`${base}/headers`, {}, '{}');
+    assert.equal(out.status_code, 429);
+    assert.equal(out.response_headers?.['retry-after'], '7');
+    assert.equal(out.response_headers?.['x-multi'], 'a, b');
+    assert.equal(out.response_body, 'slow down');
+  });
+
+  it('times out a response whose body does not finish in time', async () => {
+    const out = await sender.post(`${base}/drip`, {}, '{}');
+    assert.equal(out.status_code, null);
+    assert.equal(out.error, 'no response within 0.3 s');
+    assert.ok(out.duration_ms < 1000, `gave up after ${out.duration_ms} ms`);
   });
 
   it('reports a refused connection and a malformed URL without throwing', async () => {

@@ -1,0 +1,14 @@
+import type { AnchorHTMLAttributes, MouseEvent } from 'react';
+import { useRoute } from '../router';
+
+/** An in-app link: a real `<a href>` (open in new tab works) that navigates without a reload. */
+export function Link({ to, onClick, ...rest }: AnchorHTMLAttributes<HTMLAnchorElement> & { to: string }) {
+  const navigate = useRoute((s) => s.navigate);
+  const click = (e: MouseEvent<HTMLAnchorElement>) => {
+    onClick?.(e);
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    navigate(to);
+  };
+  return <a href={to} onClick={click} {...rest} />;
+}

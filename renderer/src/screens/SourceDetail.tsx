@@ -1,0 +1,143 @@
+import { useEffect, useState } from 'react';
+import type { SourceView } from '../../../runtime/api/types';
+import { ApiError, api, endpointOf, messageOf } from '../api';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { CopyButton } from '../components/CopyButton';
+import { EventInspector } from '../components/EventInspector';
+import { Link } from '../components/Link';
+import { LogView } from '../components/LogView';
+import { SourceEditor } from '../components/SourceEditor';
+import { useRoute } from '../router';
+import { useApp } from '../store';
+import { codeKey } from '../template';
+
+const TABS = [
+  { id: 'configure', label: 'Configure' },
+  { id: 'logs', label: 'Logs' },
+  { id: 'events', label: 'Events' },
+];
+
+/** One source: run now, activate/deactivate, delete; tabs for its configuration, logs and events. */
+export function SourceDetail({ id, tab }: { id: string; tab: string }) {
+  const navigate = useRoute((s) => s.navigate);
+  const { sources, upsertSource, removeSource, toast } = useApp();
+  const listed = sources.find((s) => s.id === id || s.name_slug === id);
+  const [source, setSource] = useState<SourceView | null>(listed ?? null);
+  const [missing, setMissing] = useState<string | null>(null);
+  const [confirm, setConfirm] = useState(false);
+  const [busy, setBusy] = useState<string | null>(null);
+
+  useEffect(() => {
+    let cancelled = false;
+    api
+      .getSource(id)
+      .then((s) => !cancelled && setSource(s))
+      .catch((err: unknown) => !cancelled && setMissing(err instanceof ApiError && err.status === 404 ? `Source ${id} does not exist (any more).` : messageOf(err)));
+    return () => {
+      cancelled = true;
+    };
+  }, [id]);
+  // The list is refreshed in the background; keep this view in step with it.
+  useEffect(() => {
+    if (listed && source && listed.updated_at !== source.updated_at) setSource(listed);
+  }, [listed, source]);
+
+  if (missing) return <p className="error" role="alert">{missing}</p>;
+  if (!source) return <p className="empty">Loading…</p>;
+  const endpoint = endpointOf(source);
+
+  const act = async (what: string, fn: () => Promise<void>) => {
+    setBusy(what);
+    try {
+      await fn();
+    } catch (err) {
+      toast(messageOf(err), 'error');
+    } finally {
+      setBusy(null);
+    }
+  };
+  const run = () =>
+    act('run', async () => {
+      const r = await api.runSource(source.id);
+      if (r.error) toast(`Run failed: ${r.error.name}: ${r.error.message}`, 'error');
+      else toast(`Ran: ${r.emitted.length} event${r.emitted.length === 1 ? '' : 's'} emitted`);
+    });
+  const toggle = () =>
+    act('toggle', async () => {
+      const s = await api.updateSource(source.id, { active: !source.active });
+      setSource(s);
+      upsertSource(s);
+      toast(s.active ? 'Activated' : 'Deactivated');
+    });
+  const remove = () =>
+    act('delete', async () => {
+      setConfirm(false);
+      await api.deleteSource(source.id);
+      localStorage.removeItem(codeKey(source.id));
+      removeSource(source.id);
+      toast(`Deleted ${source.name}`);
+      navigate('/sources');
+    });
+
+  const base = `/sources/${encodeURIComponent(source.id)}`;
+  return (
+    <div className="source-detail">
+      <header className="page-head">
+        <div>
+          <h1 tabIndex={-1}>
+            {source.name} <span className={source.active ? 'badge active' : 'badge'}>{source.active ? 'active' : 'inactive'}</span>
+          </h1>
+          <p className="muted">
+            <code>{source.id}</code> · {source.component_key ?? source.component_id}
+            {endpoint && (
+              <>
+                {' · '}
+                <code data-testid="header-endpoint">{endpoint}</code> <CopyButton text={endpoint} label="Copy URL" />
+              </>
+            )}
+          </p>
+        </div>
+        <div className="row">
+          <button type="button" onClick={() => void run()} disabled={busy !== null}>
+            {busy === 'run' ? 'Running…' : 'Run now'}
+          </button>
+          <button type="button" onClick={() => void toggle()} disabled={busy !== null}>
+            {source.active ? 'Deactivate' : 'Activate'}
+          </button>
+          <button type="button" className="danger-outline" onClick={() => setConfirm(true)} disabled={busy !== null}>
+            Delete
+          </button>
+        </div>
+      </header>
+      <nav className="tabs" aria-label="Source views">
+        {TABS.map((t) => (
+          <Link key={t.id} to={t.id === 'configure' ? base : `${base}/${t.id}`} aria-current={tab === t.id ? 'page' : undefined} className={tab === t.id ? 'tab current' : 'tab'}>
+            {t.label}
+          </Link>
+        ))}
+      </nav>
+      <div className="tab-body">
+        {tab === 'logs' ? (
+          <LogView sourceId={source.id} />
+        ) : tab === 'events' ? (
+          <EventInspector source={source} />
+        ) : (
+          <SourceEditor
+            key={source.id}
+            source={source}
+            origin={{ kind: 'code', code: '', filename: 'component.mjs' }}
+          />
+        )}
+      </div>
+      {confirm && (
+        <ConfirmDialog
+          title={`Delete ${source.name}?`}
+          body="Its deactivate hook runs, its endpoint stops answering, and its events, logs and subscriptions go with it."
+          confirmLabel="Delete source"
+          onConfirm={() => void remove()}
+          onCancel={() => setConfirm(false)}
+        />
+      )}
+    </div>
+  );
+}

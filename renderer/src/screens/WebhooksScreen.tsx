@@ -1,0 +1,85 @@
+import { useEffect, useState } from 'react';
+import { CopyButton } from '../components/CopyButton';
+import { Link } from '../components/Link';
+import { WebhookCreate } from '../components/WebhookCreate';
+import { WebhookDetail } from '../components/WebhookDetail';
+import { segments, useRoute } from '../router';
+import { useApp } from '../store';
+
+/** Webhooks: the list, the create form, and the selected webhook (subscriptions, deliveries). */
+export function WebhooksScreen() {
+  const { path, navigate } = useRoute();
+  const { webhooks, loadWebhooks, toast } = useApp();
+  const [, id] = segments(path);
+  const [created, setCreated] = useState<{ id: string; secret: string } | null>(null);
+
+  useEffect(() => {
+    void loadWebhooks();
+  }, [loadWebhooks]);
+
+  const content =
+    id === 'new' ? (
+      <WebhookCreate
+        onCreated={(wh, secret) => {
+          setCreated({ id: wh, secret });
+          void loadWebhooks();
+          toast('Webhook created');
+          navigate(`/webhooks/${wh}`);
+        }}
+      />
+    ) : id ? (
+      <>
+        {created?.id === id && (
+          <div className="secret-once" role="status">
+            <strong>Signing secret</strong> — shown once; store it with your receiver to verify signatures (Standard Webhooks).
+            <div className="row">
+              <code data-testid="signing-secret">{created.secret}</code>
+              <CopyButton text={created.secret} label="Copy secret" />
+              <button type="button" className="small" onClick={() => setCreated(null)}>
+                Done
+              </button>
+            </div>
+          </div>
+        )}
+        <WebhookDetail key={id} id={id} />
+      </>
+    ) : (
+      <div className="welcome">
+        <h1 tabIndex={-1}>Webhooks</h1>
+        <p>Events of subscribed sources are POSTed to each webhook, signed (Standard Webhooks) and retried until delivered.</p>
+        <Link to="/webhooks/new" className="button primary">
+          Create a webhook
+        </Link>
+      </div>
+    );
+
+  return (
+    <div className="split">
+      <aside className="list-pane" aria-label="Webhook list">
+        <div className="row">
+          <h2>Webhooks</h2>
+          <span className="grow" />
+          <Link to="/webhooks/new" className="button small primary">
+            New webhook
+          </Link>
+        </div>
+        {webhooks.length === 0 ? (
+          <p className="empty">No webhooks yet.</p>
+        ) : (
+          <ul className="sources" aria-label="Webhooks">
+            {webhooks.map((w) => (
+              <li key={w.id}>
+                <Link to={`/webhooks/${w.id}`} className={w.id === id ? 'source selected' : 'source'} aria-current={w.id === id ? 'page' : undefined}>
+                  <span className="name">{w.name}</span>
+                  <span className={w.active ? 'badge active' : 'badge failed'}>{w.active ? 'active' : 'disabled'}</span>
+                  <span className="endpoint">{w.url}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </aside>
+      <div className="content-pane">{content}</div>
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+import type { ComponentView, SourceView } from '../../api/types';
+import type { RegistryComponent } from '../../components/registry';
+import { parse } from '../args';
+import { ApiError, type ApiClient } from '../client';
+import { classify, saveFile, type ComponentRef } from '../component-file';
+import { follow, interruption } from '../follow';
+import { bold, dim, note, out, printJson } from '../output';
+import { completeProps, parsePropsOption, type Prop } from '../props';
+import { connect, reachLines } from './common';
+
+export const HELP = `Usage: spout deploy FILE|KEY|URL [--name NAME] [--props JSON|@FILE] [--no-follow]
+
+Deploys a source: from a component file (its relative imports are bundled in), from a key of the
+local registry (or of a saved component), or from a URL of raw code. Prints the source's id and
+endpoint, then follows its events and logs until Ctrl-C (the source stays deployed).
+
+Options:
+  --name NAME          the source's name (default: the component's)
+  --props JSON|@FILE   configured prop values, e.g. '{"label":"orders"}' or @props.json; props
+                       still missing are asked for on a terminal, an error otherwise
+  --no-follow          do not follow events after deploying (also when stdout is not a terminal,
+                       or with --json)
+
+Examples:
+  spout deploy my-source.mjs
+  spout deploy http-new-requests --name hooks
+  spout deploy https://example.com/raw/new-items.mjs --props @props.json
+`;
+
+/** A component to deploy: what it declares, and how POST /v1/sources names it. */
+export interface Deployable {
+  label: string;
+  component: Pick<ComponentView, 'key' | 'name' | 'type' | 'configurable_props'>;
+  /** Id or key that /v1/components/configure and /props take. */
+  ref: string;
+  deployWith: { component_id: string } | { component_key: string };
+}
+
+/** Finds (and for a file or URL, saves) the component behind what `deploy` was given. */
+export async function deployable(client: ApiClient, target: ComponentRef): Promise<Deployable> {
+  if (target.kind === 'file') {
+    const { component } = await saveFile(client, target.file);
+    return { label: target.file, component, ref: component.id, deployWith: { component_id: component.id } };
+  }
+  if (target.kind === 'url') {
+    const { data } = await client.post<{ data: ComponentView }>('/v1/components', { component_url: target.url });
+    return { label: target.url, component: data, ref: data.id, deployWith: { component_id: data.id } };
+  }
+  let registryMiss: ApiError;
+  try {
+    const { data } = await client.get<{ data: RegistryComponent }>(`/v1/components/registry/${encodeURIComponent(target.key)}`);
+    return { label: `registry key ${target.key}`, component: data, ref: target.key, deployWith: { component_key: target.key } };
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 404) throw err;
+    registryMiss = err;
+  }
+  try {
+    const { data } = await client.get<{ data: ComponentView }>(`/v1/components/${encodeURIComponent(target.key)}`);
+    return { label: `saved component ${target.key}`, component: data, ref: data.id, deployWith: { component_id: data.id } };
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 404) throw err;
+  }
+  if (registryMiss.message.includes('could not be loaded')) throw registryMiss;
+  throw new Error(`"${target.key}" is not a file, and no component has that key in the registry or among saved ones; "spout list components --registry" lists the registry`);
+}
+
+export async function run(argv: string[]): Promise<void> {
+  const args = parse(argv, { name: { type: 'string' }, props: { type: 'string' }, 'no-follow': { type: 'boolean' } }, HELP);
+  if (!args) return;
+  const ref = args.atMost(1).required(0, 'what to deploy: a component file, a registry key, or a URL of raw code');
+  const given = parsePropsOption(args.string('props')) ?? {};
+  const target = classify(ref);
+  const client = connect(args);
+  const found = await deployable(client, target);
+  if (found.component.type === 'action') {
+    const key = found.component.key && !found.label.includes(found.component.key) ? ` (${found.component.key})` : '';
+    throw new Error(`${found.label} is an action${key}; actions are not deployed: they run as workflow steps. "spout publish FILE" saves one for that`);
+  }
+  const configured = await completeProps(client, found.ref, found.component.configurable_props as Prop[], given);
+  const name = args.string('name');
+  const { data: source } = await client.post<{ data: SourceView }>('/v1/sources', { ...found.deployWith, ...(name ? { name } : {}), configured_props: configured });
+  const json = args.globals.json;
+  if (json) printJson(source);
+  else {
+    out(`Deployed ${bold(source.id)} (${source.name_slug}) from ${found.label}`);
+    for (const line of reachLines(source)) out(line);
+  }
+  if (json || args.flag('no-follow') || !process.stdout.isTTY) return;
+  out(dim(`Following events and logs. Ctrl-C stops following; the source stays deployed ("spout delete ${source.name_slug}" removes it).`));
+  const stop = interruption();
+  try {
+    await follow(client, source.id, { events: true, logs: true, json: false, signal: stop.signal });
+  } finally {
+    stop.dispose();
+  }
+  note('');
+}

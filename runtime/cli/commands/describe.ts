@@ -1,0 +1,45 @@
+import type { ComponentView } from '../../api/types';
+import { parse } from '../args';
+import { ApiError } from '../client';
+import { bold, dateTime, dim, out, printJson } from '../output';
+import { resolveSource } from '../resolve';
+import { connect, reachLines } from './common';
+
+export const HELP = `Usage: spout describe SRC
+
+Shows a deployed source: id, name, component, state, endpoint, timers and configured props
+(secrets masked). SRC is the source's id, name slug, or a unique prefix of either.
+`;
+
+export async function run(argv: string[]): Promise<void> {
+  const args = parse(argv, {}, HELP);
+  if (!args) return;
+  const ref = args.atMost(1).required(0, 'the source to describe (spout describe SRC)');
+  const client = connect(args);
+  const source = await resolveSource(client, ref);
+  let component: ComponentView | null = null;
+  try {
+    component = (await client.get<{ data: ComponentView }>(`/v1/components/${source.component_id}`)).data;
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 404) throw err;
+  }
+  if (args.globals.json) return printJson({ ...source, component });
+  out(source.name === source.name_slug ? bold(source.name) : `${bold(source.name)} ${dim(`(${source.name_slug})`)}`);
+  out(`  id:         ${source.id}`);
+  out(`  component:  ${component ? `${component.key ?? component.id} ${component.version}${component.key ? ` (${component.id})` : ''}` : source.component_id}`);
+  if (component?.description) out(`              ${component.description}`);
+  out(`  state:      ${source.active ? 'active' : 'inactive'}`);
+  out(`  created:    ${dateTime(source.created_at)}, updated ${dateTime(source.updated_at)}`);
+  if (source.timeout_seconds) out(`  timeout:    ${source.timeout_seconds} s`);
+  for (const line of reachLines(source)) out(`  ${line}`);
+  const props = component?.configurable_props ?? [];
+  const values = source.configured_props;
+  if (props.length) {
+    out('  props:');
+    for (const p of props) {
+      if (p.type === '$.interface.http' || p.type === '$.interface.timer') continue;
+      const value = p.name in values ? JSON.stringify(values[p.name]) : dim(p.default !== undefined ? `default ${JSON.stringify(p.default)}` : 'not set');
+      out(`    ${p.name} ${dim(`(${p.type})`)}: ${value}`);
+    }
+  }
+}

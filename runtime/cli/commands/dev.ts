@@ -1,0 +1,236 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ComponentView, SourceView } from '../../api/types';
+import { parse } from '../args';
+import { ApiError, errorText, type ApiClient } from '../client';
+import { bundle, BundleError } from '../component-file';
+import { follow, interruption } from '../follow';
+import { bold, clock, dim, green, note, out, printJsonLine, red } from '../output';
+import { canPrompt, completeProps, keptValues, parsePropsOption, type Prop } from '../props';
+import { resolveSource } from '../resolve';
+import { UsageError } from '../usage';
+import { connect, reachLines } from './common';
+
+export const HELP = `Usage: spout dev [--dc SRC] [--name NAME] [--props JSON|@FILE] FILE
+
+Develops a source: deploys FILE (its relative imports bundled in), prints its endpoint, streams its
+logs and events, and redeploys on every save of the file or of a file it imports. A redeploy is an
+update: the source keeps its dc_ id, endpoint and this.db. A file with errors is reported and the
+last good version keeps running. Ctrl-C stops watching; the source stays deployed.
+
+Options:
+  --dc SRC             attach to a deployed source (id, name slug or unique prefix) instead of
+                       deploying a new one; FILE replaces its code
+  --name NAME          name of the new source (default: the component's)
+  --props JSON|@FILE   configured prop values; props still missing are asked for on a terminal
+
+With --json, prints one JSON object per line: {"type":"deployed"|"attached"|"updated"|"error"|
+"event"|"log"|"stopped", …}.
+`;
+
+/** Time without file-change notices before a redeploy starts (editors write files in bursts). */
+const DEBOUNCE_MS = 40;
+
+export async function run(argv: string[]): Promise<void> {
+  const args = parse(argv, { dc: { type: 'string' }, name: { type: 'string' }, props: { type: 'string' } }, HELP);
+  if (!args) return;
+  const file = path.resolve(args.atMost(1).required(0, 'the component file to develop (spout dev FILE)'));
+  const shown = path.relative(process.cwd(), file) || file;
+  if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new UsageError(`${shown}: no such file`);
+  const given = parsePropsOption(args.string('props'));
+  const json = args.globals.json;
+  const client = connect(args);
+  const session = new DevSession(client, file, shown, json, args.string('name'), given);
+  if (args.string('dc') !== undefined) session.source = await resolveSource(client, args.string('dc') as string);
+  await session.start();
+}
+
+class DevSession {
+  source: SourceView | null = null;
+  private lastHash: string | null = null;
+  private watched = new Set<string>();
+  private readonly watchers = new Map<string, fs.FSWatcher>();
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private streaming = false;
+  private fatal: Error | null = null;
+  private readonly stop = interruption();
+  private attachPending: boolean;
+
+  constructor(
+    private readonly client: ApiClient,
+    private readonly file: string,
+    private readonly shown: string,
+    private readonly json: boolean,
+    private readonly name: string | undefined,
+    private readonly given: Record<string, unknown> | undefined,
+  ) {
+    this.attachPending = true;
+  }
+
+  async start(): Promise<void> {
+    const stopped = new Promise<void>((resolve) => this.stop.signal.addEventListener('abort', () => resolve(), { once: true }));
+    this.watch([this.file]);
+    await this.redeploy();
+    if (!this.stop.signal.aborted) {
+      if (!this.json) out(dim(`Watching ${this.shown}${this.watched.size > 1 ? ` and ${this.watched.size - 1} imported file${this.watched.size > 2 ? 's' : ''}` : ''} for changes. Ctrl-C stops; the source stays deployed.`));
+      await stopped;
+    }
+    for (const w of this.watchers.values()) w.close();
+    if (this.timer) clearTimeout(this.timer);
+    this.stop.dispose();
+    if (this.fatal) throw this.fatal;
+    const id = this.source?.id;
+    if (this.json) printJsonLine({ type: 'stopped', source_id: id ?? null });
+    else if (id) note(`\nStopped watching. ${id} stays deployed: "spout dev --dc ${id} ${this.shown}" reattaches, "spout delete ${id}" removes it.`);
+    else note('\nStopped watching; nothing was deployed.');
+  }
+
+  /** Watches the folders of the inputs (editors often replace a file rather than write it in place). */
+  private watch(inputs: string[]): void {
+    this.watched = new Set(inputs.map((f) => path.resolve(f)));
+    for (const dir of new Set([...this.watched].map((f) => path.dirname(f)))) {
+      if (this.watchers.has(dir)) continue;
+      try {
+        const watcher = fs.watch(dir, (_event, name) => {
+          if (!name || this.watched.has(path.join(dir, name.toString()))) this.schedule();
+        });
+        watcher.on('error', () => undefined);
+        this.watchers.set(dir, watcher);
+      } catch (err) {
+        note(`cannot watch ${dir}: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  private schedule(): void {
+    if (this.stop.signal.aborted) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.running) {
+        this.again = true;
+        return;
+      }
+      this.running = (async () => {
+        do {
+          this.again = false;
+          await this.redeploy();
+        } while (this.again && !this.stop.signal.aborted);
+      })().finally(() => (this.running = null));
+    }, DEBOUNCE_MS);
+  }
+
+  /** Bundles the file and deploys (first time), attaches (`--dc`) or updates; errors are reported, not fatal. */
+  private async redeploy(): Promise<void> {
+    const started = Date.now();
+    let bundled: Awaited<ReturnType<typeof bundle>>;
+    try {
+      bundled = await bundle(this.file);
+    } catch (err) {
+      if (!(err instanceof BundleError)) return this.failed(err);
+      return this.report(err.problems);
+    }
+    this.watch(bundled.inputs);
+    const hash = createHash('sha256').update(bundled.code).digest('hex');
+    if (hash === this.lastHash && !this.attachPending) return;
+    try {
+      if (!this.source) await this.deployNew(bundled.code, bundled.filename);
+      else await this.update(bundled.code, bundled.filename, started);
+      this.lastHash = hash;
+    } catch (err) {
+      // Before anything runs, only a rejected file is worth waiting on; bad usage, an unreachable
+      // service or an unknown source end the session.
+      if (err instanceof UsageError || (this.lastHash === null && !(err instanceof ApiError && err.status === 400))) {
+        this.fatal = err as Error;
+        this.stop.abort();
+        return;
+      }
+      this.failed(err);
+    }
+  }
+
+  private async deployNew(code: string, filename: string): Promise<void> {
+    const { data: component } = await this.client.post<{ data: ComponentView }>('/v1/components', { component_code: code, component_filename: filename });
+    if (component.type === 'action') throw new UsageError(`${this.shown} is an action; actions are not developed with "spout dev" (they run as workflow steps): "spout publish ${this.shown}" saves it`);
+    const configured = await completeProps(this.client, component.id, component.configurable_props as Prop[], this.given ?? {});
+    const { data } = await this.client.post<{ data: SourceView }>('/v1/sources', { component_id: component.id, ...(this.name ? { name: this.name } : {}), configured_props: configured });
+    this.source = data;
+    this.attachPending = false;
+    this.announce('deployed', data, `Deployed ${bold(data.id)} (${data.name_slug}) from ${this.shown}`);
+    this.startStreams();
+  }
+
+  private async update(code: string, filename: string, started: number): Promise<void> {
+    const source = this.source as SourceView;
+    const attaching = this.attachPending;
+    if (attaching) this.startStreams();
+    const body: Record<string, unknown> = { component_code: code, component_filename: filename };
+    if (attaching && this.name) body.name = this.name;
+    if (attaching && this.given) body.configured_props = { ...(await this.currentValues(source)), ...this.given };
+    let updated: SourceView;
+    try {
+      updated = (await this.client.put<{ data: SourceView }>(`/v1/sources/${source.id}`, body)).data;
+    } catch (err) {
+      // The new code needs a value the source does not have: ask for it on a terminal.
+      const required = err instanceof ApiError && err.status === 400 && (err.problem?.errors ?? []).some((e) => e.path.startsWith('configured_props.') && e.message.includes('is required'));
+      if (!required || !canPrompt()) throw err;
+      const { data: component } = await this.client.post<{ data: ComponentView }>('/v1/components', { component_code: code, component_filename: filename });
+      const current = { ...(await this.currentValues(source)), ...((body.configured_props as Record<string, unknown> | undefined) ?? {}) };
+      const configured = await completeProps(this.client, component.id, component.configurable_props as Prop[], keptValues(component.configurable_props as Prop[], current));
+      updated = (await this.client.put<{ data: SourceView }>(`/v1/sources/${source.id}`, { ...body, configured_props: configured })).data;
+    }
+    this.source = updated;
+    this.attachPending = false;
+    if (attaching) this.announce('attached', updated, `Attached to ${bold(updated.id)} (${updated.name_slug}); it now runs ${this.shown}`);
+    else if (this.json) printJsonLine({ type: 'updated', source: updated, ms: Date.now() - started });
+    else out(`${dim(clock(Date.now()))} ${green('updated')} ${updated.id} in ${Date.now() - started} ms`);
+  }
+
+  /** The source's current values worth sending back (interfaces left out, secrets masked: the mask keeps them). */
+  private async currentValues(source: SourceView): Promise<Record<string, unknown>> {
+    const { data: component } = await this.client.get<{ data: ComponentView }>(`/v1/components/${source.component_id}`);
+    return keptValues(component.configurable_props as Prop[], source.configured_props);
+  }
+
+  private announce(type: 'deployed' | 'attached', source: SourceView, headline: string): void {
+    if (this.json) {
+      printJsonLine({ type, source });
+      return;
+    }
+    out(headline);
+    for (const line of reachLines(source)) out(line);
+  }
+
+  private startStreams(): void {
+    if (this.streaming || !this.source) return;
+    this.streaming = true;
+    const id = this.source.id;
+    follow(this.client, id, { events: true, logs: true, json: this.json, signal: this.stop.signal }).catch((err: Error) => {
+      if (this.stop.signal.aborted) return;
+      this.fatal = err instanceof ApiError && err.status === 404 ? new Error(`${id} is gone (deleted?); stopped. Run "spout dev ${this.shown}" to deploy it again`) : err;
+      this.stop.abort();
+    });
+  }
+
+  private report(problems: string[]): void {
+    const keeps = this.source ? `${this.source.id} keeps running the last good version` : 'nothing is deployed yet; save a fixed version';
+    if (this.json) {
+      printJsonLine({ type: 'error', message: `${this.shown} has errors; ${keeps}`, errors: problems });
+      return;
+    }
+    out(`${dim(clock(Date.now()))} ${red('error')} ${this.shown} has errors; ${keeps}:`);
+    for (const p of problems) out(`  ${p}`);
+  }
+
+  private failed(err: unknown): void {
+    const text = errorText(err);
+    const problems = err instanceof ApiError && err.problem?.errors?.length ? err.problem.errors.map((e) => `${e.path ? `${e.path}: ` : ''}${e.message}`) : [text];
+    if (err instanceof ApiError && err.status === 400 && this.source && problems.some((p) => p.includes('is required'))) {
+      problems.push(`give the value with: spout update ${this.source.id} --code ${this.shown} --props '{"…": …}'`);
+    }
+    this.report(problems);
+  }
+}

@@ -1,0 +1,60 @@
+import type { ComponentView, SourceView } from '../../api/types';
+import { parse } from '../args';
+import { bundle } from '../component-file';
+import { bold, out, printJson } from '../output';
+import { keptValues, parsePropsOption, type Prop } from '../props';
+import { resolveSource } from '../resolve';
+import { UsageError } from '../usage';
+import { connect, reachLines } from './common';
+
+export const HELP = `Usage: spout update SRC [--code FILE|URL] [--name NAME] [--props JSON|@FILE] [--activate|--deactivate]
+
+Updates a deployed source in place (same dc_ id, endpoint and this.db): its code, name, configured
+props, or whether it is active. SRC is the source's id, name slug, or a unique prefix of either.
+
+Options:
+  --code FILE|URL      new code: a component file (relative imports bundled in) or a URL of raw code
+  --name NAME          a new name (the name slug follows)
+  --props JSON|@FILE   prop values, merged into the current ones (secrets you leave out are kept)
+  --activate           activate the source (its timers and endpoint run it again)
+  --deactivate         deactivate it (timers stop, the endpoint answers without running it)
+`;
+
+export async function run(argv: string[]): Promise<void> {
+  const args = parse(
+    argv,
+    { code: { type: 'string' }, name: { type: 'string' }, props: { type: 'string' }, activate: { type: 'boolean' }, deactivate: { type: 'boolean' } },
+    HELP,
+  );
+  if (!args) return;
+  const ref = args.atMost(1).required(0, 'the source to update (spout update SRC …)');
+  if (args.flag('activate') && args.flag('deactivate')) throw new UsageError('give --activate or --deactivate, not both');
+  const given = parsePropsOption(args.string('props'));
+  const code = args.string('code');
+  const name = args.string('name');
+  if (code === undefined && name === undefined && given === undefined && !args.flag('activate') && !args.flag('deactivate')) {
+    throw new UsageError('nothing to update; give --code, --name, --props, --activate or --deactivate');
+  }
+  const client = connect(args);
+  const source = await resolveSource(client, ref);
+  const body: Record<string, unknown> = {};
+  if (code !== undefined) {
+    if (/^https?:\/\//i.test(code)) body.component_url = code;
+    else {
+      const bundled = await bundle(code);
+      body.component_code = bundled.code;
+      body.component_filename = bundled.filename;
+    }
+  }
+  if (name !== undefined) body.name = name;
+  if (args.flag('activate')) body.active = true;
+  if (args.flag('deactivate')) body.active = false;
+  if (given) {
+    const { data: component } = await client.get<{ data: ComponentView }>(`/v1/components/${source.component_id}`);
+    body.configured_props = { ...keptValues(component.configurable_props as Prop[], source.configured_props), ...given };
+  }
+  const { data } = await client.put<{ data: SourceView }>(`/v1/sources/${source.id}`, body);
+  if (args.globals.json) return printJson(data);
+  out(`Updated ${bold(data.id)} (${data.name_slug})${data.active ? '' : ', inactive'}`);
+  for (const line of reachLines(data)) out(line);
+}

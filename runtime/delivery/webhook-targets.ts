@@ -1,0 +1,25 @@
+import type { Metadata, WebhookRecord } from '../store/metadata';
+import type { WebhookTarget } from './protocol';
+
+/** A webhook record as the delivery thread needs it: secrets opened, expired rotated-out ones left out. */
+export function webhookTarget(w: WebhookRecord, openSecret: (sealed: string) => string, now = Date.now()): WebhookTarget {
+  return {
+    id: w.id,
+    url: w.url,
+    active: w.active,
+    secret: openSecret(w.sealed_secret),
+    previous_secrets: (w.previous_secrets ?? []).filter((p) => p.expires_at_ms > now).map((p) => ({ secret: openSecret(p.sealed_secret), expires_at_ms: p.expires_at_ms })),
+    retry_schedule: w.retry_schedule ?? null,
+    failures_counted_from: w.failures_counted_from ?? 0,
+  };
+}
+
+/** Marks a webhook inactive because delivery gave up on it, keeping why; a no-op if it is gone or already inactive. */
+export async function disableWebhook(metadata: Metadata, webhookId: string, reason: string): Promise<void> {
+  const w = metadata.data.webhooks.find((x) => x.id === webhookId);
+  if (!w || !w.active) return;
+  w.active = false;
+  w.disabled_reason = reason;
+  w.updated_at = Math.floor(Date.now() / 1000);
+  await metadata.write();
+}

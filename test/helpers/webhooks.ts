@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { Webhook } from 'standardwebhooks';
+import type { Received } from './receiver';
+import type { SpoutProcess } from './service';
+
+/** Creates a webhook (extra fields such as `retry_schedule` as given) and returns its id and secret. */
+export async function createWebhook(spout: SpoutProcess, url: string, extra: Record<string, unknown> = {}): Promise<{ id: string; secret: string }> {
+  const res = await spout.api('POST', '/v1/webhooks', { url, ...extra });
+  assert.equal(res.status, 200, JSON.stringify(res.json));
+  return { id: res.json.data.id, secret: res.json.data.signing_secret };
+}
+
+/** Subscribes a listener to an emitter. */
+export async function subscribe(spout: SpoutProcess, emitterId: string, listenerId: string): Promise<void> {
+  const res = await spout.api('POST', '/v1/subscriptions', { emitter_id: emitterId, listener_id: listenerId });
+  assert.equal(res.status, 200, JSON.stringify(res.json));
+}
+
+/** Verifies a received delivery with the standardwebhooks package; returns the payload, or throws. */
+export function verify(secret: string, r: Received): unknown {
+  return new Webhook(secret).verify(r.body, {
+    'webhook-id': String(r.headers['webhook-id']),
+    'webhook-timestamp': String(r.headers['webhook-timestamp']),
+    'webhook-signature': String(r.headers['webhook-signature']),
+  });
+}
+
+export interface MessageView {
+  id: string;
+  event_id: string;
+  status: 'pending' | 'delivered' | 'failing' | 'failed';
+  attempts: number;
+  next_attempt_at: number | null;
+  created_at: number;
+}
+
+export interface AttemptView {
+  id: string;
+  status_code: number | null;
+  duration_ms: number;
+  response_body: string | null;
+  response_headers: Record<string, string> | null;
+  error: string | null;
+  trigger: 'scheduled' | 'manual';
+  created_at: number;
+}
+
+/** A webhook's messages (up to 100, newest first), optionally only those in `status`. */
+export async function messages(spout: SpoutProcess, webhookId: string, status?: string): Promise<{ total: number; data: MessageView[] }> {
+  const res = await spout.api('GET', `/v1/webhooks/${webhookId}/messages?limit=100${status ? `&status=${status}` : ''}`);
+  assert.equal(res.status, 200, JSON.stringify(res.json));
+  return { total: res.json.page_info.total_count, data: res.json.data };
+}
+
+/** A message's attempts, newest first. */
+export async function attempts(spout: SpoutProcess, webhookId: string, messageId: string): Promise<AttemptView[]> {
+  const res = await spout.api('GET', `/v1/webhooks/${webhookId}/messages/${messageId}/attempts?limit=100`);
+  assert.equal(res.status, 200, JSON.stringify(res.json));
+  return res.json.data;
+}
+
+/** A source that emits `n` events `{i}` per request (`?n=…&from=…`), for backlogs. */
+export const BATCH_SOURCE = `
+export default {
+  name: "Batch emitter",
+  version: "0.1.0",
+  props: { http: { type: "$.interface.http" } },
+  async run(event) {
+    const n = Number(event.query.n ?? 1);
+    const from = Number(event.query.from ?? 0);
+    for (let i = 0; i < n; i++) this.$emit({ i: from + i, text: "héllo ✓" });
+  },
+};
+`;
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
