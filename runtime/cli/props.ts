@@ -14,6 +14,11 @@ const KEPT_ON_UPDATE = new Set([...USER_INPUT, 'app', 'data_store', 'http_reques
 
 /** `--props JSON` or `--props @file.json`: a JSON object of configured values. */
 export function parsePropsOption(text: string | undefined): Record<string, unknown> | undefined {
+  return parseObjectOption('--props', text, '{"label":"orders"}');
+}
+
+/** An option holding a JSON object, given inline or as `@file.json`; errors name the option and show `example`. */
+export function parseObjectOption(option: string, text: string | undefined, example: string): Record<string, unknown> | undefined {
   if (text === undefined) return undefined;
   let json = text;
   if (text.startsWith('@')) {
@@ -21,16 +26,16 @@ export function parsePropsOption(text: string | undefined): Record<string, unkno
     try {
       json = fs.readFileSync(file, 'utf8');
     } catch (err) {
-      throw new UsageError(`--props: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new UsageError(`${option}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
   }
   let value: unknown;
   try {
     value = JSON.parse(json);
   } catch (err) {
-    throw new UsageError(`--props: ${text.startsWith('@') ? `${text.slice(1)} is` : 'the value is'} not valid JSON (${(err as Error).message}); give an object such as '{"label":"orders"}' or @props.json`);
+    throw new UsageError(`${option}: ${text.startsWith('@') ? `${text.slice(1)} is` : 'the value is'} not valid JSON (${(err as Error).message}); give an object such as '${example}' or @file.json`);
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`--props: give a JSON object of prop values, such as '{"label":"orders"}'`);
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`${option}: give a JSON object, such as '${example}'`);
   return value as Record<string, unknown>;
 }
 

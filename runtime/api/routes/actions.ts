@@ -5,6 +5,7 @@ import { objectParam, pageParams, parseParams } from '../params';
 import { HttpError, notFound } from '../problem';
 import { paginate } from '../../pagination';
 import { componentCode, componentFilename } from './component-input';
+import { registryComponent, registryNotFound } from './registry';
 
 const runSchema = z.object({
   id: z.string().min(1).optional(),
@@ -21,9 +22,12 @@ export function actionRoutes(ctx: ApiContext): Router {
 
   router.post('/actions/run', async (req, res) => {
     const input = parseParams(req, runSchema);
-    if ((input.id === undefined) === (input.component_code === undefined)) throw new HttpError(400, 'give exactly one of id (a component id or key) or component_code');
-    const component = input.id !== undefined ? ctx.library.find(input.id) : await ctx.library.save(input.component_code as string, input.component_filename ?? 'action.mjs', ctx.describeSandbox);
-    if (!component) throw notFound('component', input.id as string);
+    if ((input.id === undefined) === (input.component_code === undefined)) throw new HttpError(400, 'give exactly one of id (a component id, a saved or registry key) or component_code');
+    const component =
+      input.id === undefined
+        ? await ctx.library.save(input.component_code as string, input.component_filename ?? 'action.mjs', ctx.describeSandbox)
+        : (ctx.library.find(input.id) ?? (/^sc_/.test(input.id) ? undefined : await registryComponent(ctx, input.id)));
+    if (!component) throw input.id && !/^sc_/.test(input.id) ? registryNotFound(ctx, input.id) : notFound('component', input.id as string);
     res.json(await ctx.sessions.runAction(component, input.configured_props ?? {}, input.steps ?? {}));
   });
 

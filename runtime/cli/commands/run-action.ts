@@ -1,0 +1,46 @@
+import type { ActionRunAnswer } from '../../sources/component-sessions';
+import { parse } from '../args';
+import { classify } from '../component-file';
+import { bold, dim, out, printJson, red } from '../output';
+import { completeProps, parseObjectOption, parsePropsOption, type Prop } from '../props';
+import { connect } from './common';
+import { deployable } from './deploy';
+
+export const HELP = `Usage: spout run-action FILE|KEY|URL [--props JSON|@FILE] [--steps JSON|@FILE]
+
+Runs an action once, as a test run ($.context.JIT is true), and prints what it logged, exported
+(its $summary first) and returned. A step ending with $.flow.exit prints the reason. Exits 1 when
+the action threw.
+
+Options:
+  --props JSON|@FILE   configured prop values; missing ones are asked for on a terminal
+  --steps JSON|@FILE   the steps object the action receives, e.g. '{"trigger":{"event":{"id":1}}}'
+
+Examples:
+  spout run-action formatting-format-text --props '{"text":"hello","operation":"uppercase"}'
+  spout run-action ./actions/create-ticket.mjs --props @props.json
+`;
+
+export async function run(argv: string[]): Promise<void> {
+  const args = parse(argv, { props: { type: 'string' }, steps: { type: 'string' } }, HELP);
+  if (!args) return;
+  const ref = args.atMost(1).required(0, 'the action to run: a file, a registry key, or a URL of raw code');
+  const given = parsePropsOption(args.string('props')) ?? {};
+  const steps = parseObjectOption('--steps', args.string('steps'), '{"trigger":{"event":{}}}') ?? {};
+  const client = connect(args);
+  const found = await deployable(client, classify(ref));
+  if (found.component.type !== 'action') throw new Error(`${found.label} is a source; sources are deployed ("spout deploy ${ref}"), actions are run`);
+  const configured = await completeProps(client, found.ref, found.component.configurable_props as Prop[], given);
+  const result = await client.post<ActionRunAnswer>('/v1/actions/run', { id: found.ref, configured_props: configured, steps });
+  if (result.error) process.exitCode = 1;
+  if (args.globals.json) return printJson(result);
+  for (const line of result.os) out(dim(`[${line.level}] `) + line.message);
+  const { $summary, ...exports } = result.exports;
+  if ($summary !== undefined) out(`${bold('Summary:')} ${String($summary)}`);
+  for (const [name, value] of Object.entries(exports)) out(`${bold(`${name}:`)} ${JSON.stringify(value)}`);
+  for (const send of result.sends) out(dim(`$.send.${send.kind}: ${JSON.stringify(send.result ?? send.config)}`));
+  if (result.response) out(`${bold('Responded:')} ${result.response.status} ${result.response.body ?? ''}`);
+  if (result.error) out(`${red('failed')} ${result.error.name}: ${result.error.message}`);
+  else if (result.exit) out(`${bold('Exited:')} ${result.exit.reason ?? '(no reason given)'}`);
+  else out(`${bold('Returned:')} ${JSON.stringify(result.ret)}`);
+}
