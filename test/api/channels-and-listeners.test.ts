@@ -95,6 +95,20 @@ describe('channels and listeners', () => {
     assert.equal((await events(loop.id)).length, 9, 'the first run and eight listener hops');
   });
 
+  it('re-delivers one stored event to a chosen webhook, subscribed or not, as a new message', async () => {
+    const source = await deploySource(spout, EMITTER);
+    await send(source.endpoint, { n: 77 });
+    const [event] = await events(source.id);
+    const before = receiver.received.length;
+    const res = await spout.api('POST', `/v1/sources/${source.id}/events/${event!.id}/redeliver`, { webhook_id: webhook });
+    assert.equal(res.status, 202, JSON.stringify(res.json));
+    const got = await waitFor(() => receiver.received.slice(before).find((r) => JSON.parse(r.body).n === 77), 10_000, 'the re-delivery');
+    assert.match(String(got.headers['webhook-id']), /^msg_/);
+    assert.equal((await spout.api('POST', `/v1/sources/${source.id}/events/1-0/redeliver`, { webhook_id: webhook })).status, 404);
+    assert.equal((await spout.api('POST', `/v1/sources/${source.id}/events/${event!.id}/redeliver`, { webhook_id: 'wh_missing' })).status, 404);
+    assert.equal((await spout.api('POST', `/v1/sources/${source.id}/events/${event!.id}/redeliver`, {})).status, 400);
+  });
+
   it('deletes a range of events, and only one channel when named', async () => {
     const source = await deploySource(spout, EMITTER);
     for (const [n, channel] of [[1], [2, 'b'], [3], [4, 'b'], [5]] as Array<[number, string?]>) await send(source.endpoint, { n, channel });

@@ -48,6 +48,8 @@ const deleteEventsSchema = z.object({
   event_name: z.string().optional(),
 });
 
+const redeliverSchema = z.object({ webhook_id: z.string().regex(/^wh_/, 'must be a webhook id (wh_…)') });
+
 /** Deployed sources: deploy, list, read, update, delete, run now, events and logs. */
 export function sourceRoutes(ctx: ApiContext): Router {
   const router = Router();
@@ -133,6 +135,17 @@ export function sourceRoutes(ctx: ApiContext): Router {
     const q = parseParams(req, deleteEventsSchema);
     const deleted = await ctx.events.delete(source.id, { startId: q.start_id, endId: q.end_id, eventName: q.event_name });
     res.status(202).json({ data: { deleted } });
+  });
+
+  router.post('/sources/:id/events/:event/redeliver', async (req, res) => {
+    const source = find(req.params.id);
+    const { webhook_id } = parseParams(req, redeliverSchema);
+    const event = ctx.events.list(source.id).find((e) => e.id === req.params.event);
+    if (!event) throw notFound('event', req.params.event);
+    if (!ctx.metadata.data.webhooks.some((w) => w.id === webhook_id)) throw notFound('webhook', webhook_id);
+    // A new delivery message (its own webhook-id), whether or not the webhook is subscribed.
+    await ctx.delivery.deliver(event, [webhook_id]);
+    res.status(202).json({ data: { event_id: event.id, webhook_id } });
   });
 
   router.get('/sources/:id/logs', (req, res) => {
