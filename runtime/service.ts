@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createApp } from './api/server';
 import type { AuthConfig } from './api/auth';
 import { DEFAULT_RETRY_SCHEDULE, isLoopbackHost, resolveApiKey, resolveDataDir } from './config';
-import { DeliveryService } from './delivery/delivery-service';
+import { DEFAULT_DISABLE_AFTER_MS, DeliveryService } from './delivery/delivery-service';
 import { disableWebhook, webhookTarget } from './delivery/webhook-targets';
 import { Deduper } from './events/dedupe';
 import { Emission } from './events/emission';
@@ -141,7 +141,19 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     }
   } else if (!isLoopbackHost(host)) allowedHosts.add(host.toLowerCase());
   const auth: AuthConfig = { apiKey, allowedHosts, port: () => port };
-  const app = createApp({ metadata, library, registry, describeSandbox, sources, sessions, workflows, outbox, events, logs, delivery, secrets, dataStores, auth, endpointUrl });
+  const settings = () => ({
+    url: baseUrl(),
+    data_dir: dataDir,
+    api_key_source: options.apiKey ? ('option' as const) : process.env.SPOUT_API_KEY ? ('env' as const) : ('data_dir' as const),
+    retry_schedule: options.retrySchedule ?? DEFAULT_RETRY_SCHEDULE,
+    delivery_timeout_seconds: (options.deliveryTimeoutMs ?? 15_000) / 1000,
+    disable_after_seconds: (options.disableAfterMs ?? DEFAULT_DISABLE_AFTER_MS) / 1000,
+    event_retention: options.eventRetention ?? 10_000,
+    run_timeout_seconds: limits.timeoutMs / 1000,
+    npm_registry: options.npmRegistry ?? null,
+    registry_dirs: (options.registryDirs ?? []).map((d) => path.resolve(d)),
+  });
+  const app = createApp({ metadata, library, registry, describeSandbox, sources, sessions, workflows, outbox, events, logs, delivery, secrets, dataStores, auth, endpointUrl, settings });
   const endpoints = httpInterfaceHandler(sources, HTTP_BODY_LIMIT, workflows);
   const server = http.createServer((req, res) => (req.url?.startsWith(ENDPOINT_PREFIX) ? void endpoints(req, res) : app(req, res)));
   server.keepAliveTimeout = 65_000;

@@ -4,6 +4,7 @@ import type { DeliveryService } from '../delivery/delivery-service';
 import type { EventStore } from '../events/event-store';
 import type { LogStore } from '../events/log-store';
 import type { ComponentSessions } from '../sources/component-sessions';
+import type { InstanceSettings } from './routes/settings';
 import type { WorkflowManager } from '../workflows/workflow-manager';
 import type { StepOutbox } from '../sources/step-outbox';
 import type { SourceManager } from '../sources/source-manager';
@@ -23,6 +24,8 @@ export interface ApiContext {
   sources: SourceManager;
   /** Runs async options and additionalProps for configuration forms. */
   sessions: ComponentSessions;
+  /** How the service was started (GET /v1/settings), without the key's hint. */
+  settings: () => Omit<InstanceSettings, 'api_key_hint'>;
   workflows: WorkflowManager;
   /** What action steps sent with `$.send`. */
   outbox: StepOutbox;

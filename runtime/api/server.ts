@@ -5,6 +5,7 @@ import { errorHandler, notFound } from './problem';
 import { accountRoutes } from './routes/accounts';
 import { actionRoutes } from './routes/actions';
 import { workflowRoutes } from './routes/workflows';
+import { settingsRoutes } from './routes/settings';
 import { componentRoutes } from './routes/components';
 import { dataStoreRoutes } from './routes/data-stores';
 import { registryRoutes } from './routes/registry';
@@ -28,7 +29,7 @@ export function createApp(ctx: ApiContext): Express {
   const v1 = express.Router();
   v1.use(requireAuth(ctx.auth));
   v1.use(express.json({ limit: '10mb', strict: false }));
-  v1.use(webhookRoutes(ctx), subscriptionRoutes(ctx), sourceRoutes(ctx), accountRoutes(ctx), dataStoreRoutes(ctx), registryRoutes(ctx), componentRoutes(ctx), actionRoutes(ctx), workflowRoutes(ctx));
+  v1.use(webhookRoutes(ctx), subscriptionRoutes(ctx), sourceRoutes(ctx), accountRoutes(ctx), dataStoreRoutes(ctx), registryRoutes(ctx), componentRoutes(ctx), actionRoutes(ctx), workflowRoutes(ctx), settingsRoutes(ctx));
   v1.use((req) => {
     throw notFound('route', `${req.method} /v1${req.path}`);
   });

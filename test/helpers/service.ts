@@ -28,10 +28,13 @@ export function tempDir(prefix = 'spout-test-'): string {
 }
 
 /** Starts the real `spout serve` on a free port and waits for its ready line. */
-export async function startSpout(options: { dataDir?: string; apiKey?: string; args?: string[] } = {}): Promise<SpoutProcess> {
+export async function startSpout(options: { dataDir?: string; apiKey?: string; args?: string[]; keyInDataDir?: boolean } = {}): Promise<SpoutProcess> {
   const dataDir = options.dataDir ?? tempDir();
   const apiKey = options.apiKey ?? 'test-key-123';
-  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--data-dir', dataDir, '--api-key', apiKey, ...(options.args ?? [])], {
+  // As a user's first start does: the key lives in DATA_DIR/api-key instead of coming from a flag.
+  if (options.keyInDataDir) fs.writeFileSync(path.join(dataDir, 'api-key'), `${apiKey}\n`, { mode: 0o600 });
+  const keyArgs = options.keyInDataDir ? [] : ['--api-key', apiKey];
+  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--data-dir', dataDir, ...keyArgs, ...(options.args ?? [])], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Router } from 'express';
+import { newToken } from '../../ids';
+import { setSessionCookie } from '../auth';
+import type { ApiContext } from '../context';
+import { HttpError } from '../problem';
+
+/** How the service was started, as the settings screen shows it (never the API key itself). */
+export interface InstanceSettings {
+  url: string;
+  data_dir: string;
+  /** Where the API key comes from: only a key kept in the data dir can be rotated here. */
+  api_key_source: 'option' | 'env' | 'data_dir';
+  /** The key's last four characters, to tell keys apart. */
+  api_key_hint: string;
+  retry_schedule: readonly number[];
+  delivery_timeout_seconds: number;
+  disable_after_seconds: number;
+  event_retention: number;
+  run_timeout_seconds: number;
+  npm_registry: string | null;
+  registry_dirs: string[];
+}
+
+/** `GET /v1/settings` and `POST /v1/settings/api-key/rotate`. */
+export function settingsRoutes(ctx: ApiContext): Router {
+  const router = Router();
+  const settings = ctx.settings;
+
+  router.get('/settings', (_req, res) => {
+    res.json({ data: { ...settings(), api_key_hint: ctx.auth.apiKey.slice(-4) } });
+  });
+
+  router.post('/settings/api-key/rotate', (_req, res) => {
+    const current = settings();
+    if (current.api_key_source !== 'data_dir') {
+      const from = current.api_key_source === 'env' ? 'SPOUT_API_KEY' : '--api-key';
+      throw new HttpError(409, `the API key comes from ${from}; change it there and restart the service (only a key kept in the data dir is rotated here)`);
+    }
+    const key = `spk_${newToken(24)}`;
+    const file = path.join(current.data_dir, 'api-key');
+    // Write then rename: the CLI reads this file to reach the service and must never see half a key.
+    fs.writeFileSync(`${file}.tmp`, `${key}\n`, { mode: 0o600 });
+    fs.renameSync(`${file}.tmp`, file);
+    ctx.auth.apiKey = key;
+    // Sessions are signed with the key: this browser's is renewed, every other one ends.
+    setSessionCookie(res, ctx.auth);
+    res.json({ data: { api_key: key } });
+  });
+
+  return router;
+}
