@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
 import type { Received } from './receiver';
 import type { SpoutProcess } from './service';
+import type { AttemptView, MessageView } from '../../runtime/api/types';
 
 /** Creates a webhook (extra fields such as `retry_schedule` as given) and returns its id and secret. */
 export async function createWebhook(spout: SpoutProcess, url: string, extra: Record<string, unknown> = {}): Promise<{ id: string; secret: string }> {
@@ -23,26 +24,6 @@ export function verify(secret: string, r: Received): unknown {
     'webhook-timestamp': String(r.headers['webhook-timestamp']),
     'webhook-signature': String(r.headers['webhook-signature']),
   });
-}
-
-export interface MessageView {
-  id: string;
-  event_id: string;
-  status: 'pending' | 'delivered' | 'failing' | 'failed';
-  attempts: number;
-  next_attempt_at: number | null;
-  created_at: number;
-}
-
-export interface AttemptView {
-  id: string;
-  status_code: number | null;
-  duration_ms: number;
-  response_body: string | null;
-  response_headers: Record<string, string> | null;
-  error: string | null;
-  trigger: 'scheduled' | 'manual';
-  created_at: number;
 }
 
 /** A webhook's messages (up to 100, newest first), optionally only those in `status`. */
