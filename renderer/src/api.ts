@@ -67,6 +67,128 @@ export interface OptionsAnswer {
   logs?: unknown[];
 }
 
+/** A console line of an action run or a workflow step. */
+export interface ConsoleLine {
+  level: string;
+  message: string;
+}
+
+/** What a step threw, with its stack. */
+export interface StepError {
+  name: string;
+  message: string;
+  stack: string | null;
+}
+
+/** A `$.send` as the outbox recorded it; HTTP sends carry what came of them. */
+export interface SendView {
+  id: string;
+  kind: string;
+  config: unknown;
+  run_id: string;
+  created_at: number;
+  result?: { status: number } | { error: string };
+}
+
+/** The answer to `POST /v1/actions/run`: everything one test run of an action produced. */
+export interface ActionRunView {
+  id: string;
+  /** Exports by name, `$summary` among them. */
+  exports: Record<string, unknown>;
+  /** The console lines of the run. */
+  os: ConsoleLine[];
+  ret: unknown;
+  error: StepError | null;
+  /** Set when the action called `$.flow.exit(reason)`. */
+  exit: { reason: string | null } | null;
+  /** What `$.respond` sent. */
+  response: { status: number; headers: Record<string, string>; body: string | null } | null;
+  /** Events sent with `$.send.emit`. */
+  emitted: unknown[];
+  sends: SendView[];
+}
+
+export type TimerSchedule = { intervalSeconds: number } | { cron: string; timezone?: string };
+
+/** A workflow trigger as the API shows it (an HTTP trigger with its endpoint URL). */
+export type WorkflowTrigger =
+  | { type: 'http'; endpoint_id: string; custom_response: boolean; endpoint_url: string }
+  | { type: 'source'; source_id: string; event_name?: string | null }
+  | { type: 'timer'; schedule: TimerSchedule }
+  | { type: 'manual' };
+
+/** A trigger as given to create a workflow. */
+export type WorkflowTriggerInput =
+  | { type: 'http'; custom_response?: boolean }
+  | { type: 'source'; source_id: string; event_name?: string | null }
+  | { type: 'timer'; schedule: TimerSchedule }
+  | { type: 'manual' };
+
+export interface WorkflowStepView {
+  name: string;
+  component_id: string;
+  /** Values as configured: literals and `{{steps…}}` references. */
+  configured_props: Record<string, unknown>;
+}
+
+/** A workflow (`p_…`): a trigger and ordered action steps. */
+export interface WorkflowView {
+  id: string;
+  name: string;
+  trigger: WorkflowTrigger;
+  steps: WorkflowStepView[];
+  active: boolean;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WorkflowStepInput {
+  name: string;
+  component_id?: string;
+  component_code?: string;
+  configured_props?: Record<string, unknown>;
+}
+
+export interface WorkflowInput {
+  name?: string;
+  trigger?: WorkflowTriggerInput;
+  steps?: WorkflowStepInput[];
+  active?: boolean;
+}
+
+/** How one step of a workflow run went. */
+export interface StepRunView {
+  name: string;
+  component_id: string;
+  exports: Record<string, unknown>;
+  ret: unknown;
+  logs: ConsoleLine[];
+  duration_ms: number;
+  error: StepError | null;
+  exit: { reason: string | null } | null;
+}
+
+/** One run of a workflow, replayable from its trigger event. */
+export interface WorkflowRunView {
+  id: string;
+  workflow_id: string;
+  /** `steps.trigger.event`. */
+  event: unknown;
+  replay_of: string | null;
+  status: 'success' | 'error' | 'exited';
+  started_at_ms: number;
+  duration_ms: number;
+  steps: StepRunView[];
+}
+
+/** A workflow definition as exported (`GET /v1/workflows/{id}/export`) and imported. */
+export interface WorkflowExport {
+  spout_workflow: 1;
+  name: string;
+  trigger: WorkflowTriggerInput;
+  steps: Array<{ name: string; component_key: string | null; component_code: string; configured_props: Record<string, unknown> }>;
+}
+
 /** A component read from the registry; `code` when the service gives the module text. */
 export type RegistryComponent = ComponentView & { code?: string; component_code?: string; filename?: string };
 
@@ -110,6 +232,8 @@ export const api = {
     request<ListResponse<EventSummary>>('GET', `/v1/sources/${enc(id)}/event_summaries`, undefined, { limit: 100, expand: 'event', ...query }),
   deleteEvents: (id: string, query: { start_id?: string; end_id?: string; event_name?: string }) =>
     request<{ data: { deleted: number } }>('DELETE', `/v1/sources/${enc(id)}/events`, undefined, query).then((r) => r.data),
+  redeliverEvent: (id: string, eventId: string, webhook_id: string) =>
+    request<{ data: { event_id: string; webhook_id: string } }>('POST', `/v1/sources/${enc(id)}/events/${enc(eventId)}/redeliver`, { webhook_id }).then((r) => r.data),
   listLogs: (id: string, limit = 100) => request<ListResponse<LogLineView>>('GET', `/v1/sources/${enc(id)}/logs`, undefined, { limit }),
 
   // Components
@@ -119,8 +243,25 @@ export const api = {
   registryComponent: (key: string) => request<{ data: RegistryComponent }>('GET', `/v1/components/registry/${enc(key)}`).then((r) => r.data),
   configureProp: (body: { id: string; prop_name: string; configured_props: Record<string, unknown>; page?: number; prev_context?: Record<string, unknown> | null; query?: string }) =>
     request<OptionsAnswer>('POST', '/v1/components/configure', body),
+  listComponents: () => request<ListResponse<ComponentView>>('GET', '/v1/users/me/components', undefined, { limit: 100 }),
+  /** One test run of an action (`$.context.JIT` true): by `id` (saved id or key) or by `component_code`. */
+  runAction: (body: { id?: string; component_code?: string; component_filename?: string; configured_props: Record<string, unknown>; steps?: Record<string, unknown> }) =>
+    request<ActionRunView>('POST', '/v1/actions/run', body),
   reloadProps: (id: string, configured_props: Record<string, unknown>) =>
     request<{ data: { configurable_props: ConfigurableProp[] } }>('POST', '/v1/components/props', { id, configured_props }).then((r) => r.data.configurable_props),
+
+  // Workflows
+  listWorkflows: () => request<ListResponse<WorkflowView>>('GET', '/v1/users/me/workflows', undefined, { limit: 100 }),
+  getWorkflow: (id: string) => request<{ data: WorkflowView }>('GET', `/v1/workflows/${enc(id)}`).then((r) => r.data),
+  createWorkflow: (body: WorkflowInput) => request<{ data: WorkflowView }>('POST', '/v1/workflows', body).then((r) => r.data),
+  updateWorkflow: (id: string, body: WorkflowInput) => request<{ data: WorkflowView }>('PUT', `/v1/workflows/${enc(id)}`, body).then((r) => r.data),
+  deleteWorkflow: (id: string) => request<void>('DELETE', `/v1/workflows/${enc(id)}`),
+  /** Runs the steps now; without `event`, the service makes one (a timer's event, or a timestamp). */
+  runWorkflow: (id: string, event?: unknown) => request<{ data: WorkflowRunView }>('POST', `/v1/workflows/${enc(id)}/run`, event === undefined ? {} : { event }).then((r) => r.data),
+  listWorkflowRuns: (id: string) => request<ListResponse<WorkflowRunView>>('GET', `/v1/workflows/${enc(id)}/runs`, undefined, { limit: 100 }),
+  replayRun: (id: string, runId: string) => request<{ data: WorkflowRunView }>('POST', `/v1/workflows/${enc(id)}/runs/${enc(runId)}/replay`).then((r) => r.data),
+  exportWorkflow: (id: string) => request<WorkflowExport>('GET', `/v1/workflows/${enc(id)}/export`),
+  importWorkflow: (definition: unknown) => request<{ data: WorkflowView }>('POST', '/v1/workflows/import', definition).then((r) => r.data),
 
   // Accounts and data stores
   listAccounts: () => request<ListResponse<AccountView>>('GET', '/v1/accounts', undefined, { limit: 100 }),

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
-import type { AccountView, DataStoreView, SourceView, WebhookView } from '../../runtime/api/types';
-import { api, messageOf } from './api';
+import type { AccountView, ComponentView, DataStoreView, SourceView, WebhookView } from '../../runtime/api/types';
+import { api, messageOf, type WorkflowView } from './api';
 
 /** Per-source status shown in the list: when it last emitted and how many error lines its recent logs have. */
 export interface SourceStatus {
@@ -21,6 +21,10 @@ interface AppState {
   webhooks: WebhookView[];
   accounts: AccountView[];
   dataStores: DataStoreView[];
+  workflows: WorkflowView[];
+  workflowsLoaded: boolean;
+  /** Saved components (`GET /v1/users/me/components`), newest first. */
+  components: ComponentView[];
   error: string | null;
   toasts: Toast[];
   loadSources(): Promise<void>;
@@ -28,6 +32,11 @@ interface AppState {
   loadWebhooks(): Promise<void>;
   loadAccounts(): Promise<void>;
   loadDataStores(): Promise<void>;
+  loadWorkflows(): Promise<void>;
+  loadComponents(): Promise<void>;
+  /** Puts a created or updated workflow in the list. */
+  upsertWorkflow(workflow: WorkflowView): void;
+  removeWorkflow(id: string): void;
   /** Puts a deployed or updated source in the list. */
   upsertSource(source: SourceView): void;
   removeSource(id: string): void;
@@ -45,6 +54,9 @@ export const useApp = create<AppState>((set, get) => ({
   webhooks: [],
   accounts: [],
   dataStores: [],
+  workflows: [],
+  workflowsLoaded: false,
+  components: [],
   error: null,
   toasts: [],
 
@@ -95,6 +107,31 @@ export const useApp = create<AppState>((set, get) => ({
     } catch (err) {
       set({ error: messageOf(err) });
     }
+  },
+
+  async loadWorkflows() {
+    try {
+      set({ workflows: (await api.listWorkflows()).data, workflowsLoaded: true });
+    } catch (err) {
+      set({ error: messageOf(err) });
+    }
+  },
+
+  async loadComponents() {
+    try {
+      set({ components: (await api.listComponents()).data });
+    } catch (err) {
+      set({ error: messageOf(err) });
+    }
+  },
+
+  upsertWorkflow(workflow) {
+    const list = get().workflows;
+    set({ workflows: list.some((w) => w.id === workflow.id) ? list.map((w) => (w.id === workflow.id ? workflow : w)) : [workflow, ...list] });
+  },
+
+  removeWorkflow(id) {
+    set({ workflows: get().workflows.filter((w) => w.id !== id) });
   },
 
   upsertSource(source) {

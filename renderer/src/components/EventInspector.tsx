@@ -7,6 +7,7 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { CopyButton } from './CopyButton';
 import { EventDiff } from './EventDiff';
 import { JsonTree } from './JsonTree';
+import { RedeliverForm } from './RedeliverForm';
 import { VirtualList } from './VirtualList';
 
 const ALL = '\u0000all';
@@ -30,7 +31,7 @@ const when = (ms: number) => {
   return d.toLocaleTimeString(undefined, { hour12: false }) + '.' + String(d.getMilliseconds()).padStart(3, '0');
 };
 
-/** The event inspector: the latest events live (windowed list), tree/raw views, filter, search, cURL, delete, diff. */
+/** The event inspector: the latest events live (windowed list), tree/raw views, filter, search, cURL, delete, diff, re-deliver. */
 export function EventInspector({ source }: { source: SourceView }) {
   const { events, live, olderCursor, loadingOlder, error, open, close, loadOlder, remove, clearAll } = useEvents();
   const toast = useApp((s) => s.toast);
@@ -160,6 +161,7 @@ export function EventInspector({ source }: { source: SourceView }) {
                 <button type="button" className="small danger-outline" onClick={() => void del(selected)}>
                   Delete
                 </button>
+                <RedeliverForm key={selected.id} sourceId={source.id} eventId={selected.id} />
               </div>
               <dl className="meta-grid">
                 <dt>id</dt>

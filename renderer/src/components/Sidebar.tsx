@@ -3,6 +3,7 @@ import { Link } from './Link';
 
 const ITEMS = [
   { to: '/sources', label: 'Sources' },
+  { to: '/workflows', label: 'Workflows' },
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/data-stores', label: 'Data stores' },
   { to: '/settings', label: 'Settings' },

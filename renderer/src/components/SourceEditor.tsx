@@ -1,12 +1,14 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ComponentView, SourceView } from '../../../runtime/api/types';
-import { ApiError, api, messageOf, type ConfigurableProp, type FieldProblem } from '../api';
+import { ApiError, api, messageOf, type ActionRunView, type ConfigurableProp, type FieldProblem } from '../api';
 import { locateProblems, toMarkers, type LocatedProblem } from '../problems';
 import { configuredProps, initialValues } from '../props';
 import { useRoute } from '../router';
 import { useApp } from '../store';
 import { saveCode, savedCode } from '../template';
+import { ActionRunResult } from './ActionRunResult';
 import { CodeEditor } from './CodeEditor';
+import { JsonInput } from './JsonInput';
 import { ProblemList } from './ProblemList';
 import { PropForm } from './PropForm';
 
@@ -27,9 +29,11 @@ function mergeProps(base: ConfigurableProp[], dynamic: ConfigurableProp[] | unde
 /**
  * Creates or edits a source: the code in monaco, checked by the service (`POST /v1/components`,
  * problems shown inline and listed), the prop form generated from its `configurable_props`, then
- * deploy (`POST /v1/sources`) or save-to-redeploy (`PUT /v1/sources/{id}`).
+ * deploy (`POST /v1/sources`) or save-to-redeploy (`PUT /v1/sources/{id}`). When the service says
+ * the new code is an action (`type: "action"`), it is test-run instead (`POST /v1/actions/run`),
+ * with an optional `steps` object, and the run's output is shown below the code.
  */
-export function SourceEditor({ source, origin: initialOrigin }: { source: SourceView | null; origin: Origin }) {
+export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { source: SourceView | null; origin: Origin; onTypeChange?(type: ComponentView['type'] | null): void }) {
   const navigate = useRoute((s) => s.navigate);
   const { upsertSource, toast } = useApp();
   const [origin, setOrigin] = useState(initialOrigin);
@@ -44,7 +48,10 @@ export function SourceEditor({ source, origin: initialOrigin }: { source: Source
   const [values, setValues] = useState<Record<string, unknown>>(() => (origin.kind === 'key' ? initialValues(origin.component.configurable_props as ConfigurableProp[]) : {}));
   const [problems, setProblems] = useState<{ title: string; items: LocatedProblem[] } | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState<null | 'check' | 'deploy'>(null);
+  const [busy, setBusy] = useState<null | 'check' | 'deploy' | 'run'>(null);
+  const [stepsInput, setStepsInput] = useState<Record<string, unknown> | undefined>(undefined);
+  const [runResult, setRunResult] = useState<ActionRunView | null>(null);
+  const [runStatus, setRunStatus] = useState('');
   const [reveal, setReveal] = useState<{ line: number; at: number } | null>(null);
   const checkedCode = useRef<string | null>(null);
 
@@ -88,18 +95,19 @@ export function SourceEditor({ source, origin: initialOrigin }: { source: Source
   );
 
   /** Saves the code as a component (validates it) and builds the form from its props. */
-  const check = async (): Promise<ComponentView | null> => {
+  const check = async (): Promise<{ c: ComponentView; fresh: ConfigurableProp[]; nextValues: Record<string, unknown> } | null> => {
     setBusy('check');
     try {
       const c = await api.saveComponent(code, filename);
       checkedCode.current = code;
       setComponent(c);
       const fresh = c.configurable_props as ConfigurableProp[];
+      const nextValues = { ...initialValues(fresh), ...Object.fromEntries(Object.entries(values).filter(([k]) => fresh.some((p) => p.name === k))) };
       setProps(fresh);
-      setValues((old) => ({ ...initialValues(fresh), ...Object.fromEntries(Object.entries(old).filter(([k]) => fresh.some((p) => p.name === k))) }));
+      setValues(nextValues);
       setProblems(null);
       setFieldErrors({});
-      return c;
+      return { c, fresh, nextValues };
     } catch (err) {
       showProblems(err instanceof ApiError && err.errors.length ? 'The component has problems' : messageOf(err), err);
       return null;
@@ -108,19 +116,47 @@ export function SourceEditor({ source, origin: initialOrigin }: { source: Source
     }
   };
 
+  /** Runs the action once with the form's values and the `steps` given. */
+  const testRun = async (c: ComponentView, runProps: ConfigurableProp[], runValues: Record<string, unknown>) => {
+    setBusy('run');
+    setRunStatus('Running…');
+    try {
+      const result = await api.runAction({
+        id: origin.kind === 'key' ? origin.key : c.id,
+        configured_props: configuredProps(runProps, runValues),
+        ...(stepsInput !== undefined ? { steps: stepsInput } : {}),
+      });
+      setRunResult(result);
+      setProblems(null);
+      setFieldErrors({});
+      setRunStatus(`Test run finished: ${result.error ? `error, ${result.error.name}: ${result.error.message}` : result.exit ? 'exited' : 'success'}`);
+    } catch (err) {
+      showProblems('Test run failed', err);
+      if (!(err instanceof ApiError && err.errors.length)) setProblems({ title: messageOf(err), items: [] });
+      setRunStatus('Test run failed');
+    } finally {
+      setBusy(null);
+    }
+  };
+
   const deploy = async () => {
     if (busy) return;
     const useCode = origin.kind === 'code' && (!source || codeDirty);
+    let checked: { c: ComponentView | null; fresh: ConfigurableProp[]; nextValues: Record<string, unknown> } = { c: component, fresh: props, nextValues: values };
     if (useCode && checkedCode.current !== code) {
-      const c = await check();
-      if (!c) return;
+      const result = await check();
+      if (!result) return;
+      checked = result;
+      const { c } = result;
       // Props just appeared: let the user fill them in before deploying.
-      const required = (c.configurable_props as ConfigurableProp[]).filter((p) => !p.optional && p.default === undefined && ['string', 'integer', 'boolean', 'app', 'data_store', 'string[]', 'integer[]', 'object'].includes(p.type) && values[p.name] === undefined);
+      const required = (c.configurable_props as ConfigurableProp[]).filter((p) => !p.optional && p.default === undefined && ['string', 'integer', 'boolean', 'app', 'data_store', 'string[]', 'integer[]', 'object'].includes(p.type) && result.nextValues[p.name] === undefined);
       if (!source && required.length > 0) {
-        toast(`Fill in ${required.map((p) => p.label ?? p.name).join(', ')}, then deploy`);
+        toast(`Fill in ${required.map((p) => p.label ?? p.name).join(', ')}, then ${c.type === 'action' ? 'test-run it' : 'deploy'}`);
         return;
       }
     }
+    // An action is not deployed: it runs once per test run.
+    if (!source && checked.c?.type === 'action') return testRun(checked.c, checked.fresh, checked.nextValues);
     setBusy('deploy');
     try {
       const configured = configuredProps(props, values);
@@ -157,6 +193,9 @@ export function SourceEditor({ source, origin: initialOrigin }: { source: Source
     setCodeDirty(true);
   };
 
+  const isAction = !source && component?.type === 'action';
+  const componentType = component?.type ?? null;
+  useEffect(() => onTypeChange?.(componentType), [componentType, onTypeChange]);
   const markers = useMemo(() => toMarkers(problems?.items ?? []), [problems]);
   const configureId = source && (!component || component.id === source.component_id) ? source.id : (component?.id ?? (origin.kind === 'key' ? origin.key : null));
 
@@ -212,22 +251,43 @@ export function SourceEditor({ source, origin: initialOrigin }: { source: Source
           </div>
         )}
         {problems && <ProblemList title={problems.title} problems={problems.items} onReveal={(line) => setReveal({ line, at: Date.now() })} />}
+        {isAction && runResult && <ActionRunResult result={runResult} onClear={() => setRunResult(null)} />}
       </div>
       <div className="config-pane">
-        <div className="field">
-          <label htmlFor="source-name">Source name</label>
-          <input id="source-name" value={name} placeholder={component?.name ?? 'from the component'} onChange={(e) => setName(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && void deploy()} />
-        </div>
+        {isAction ? (
+          <p className="notice" data-testid="action-notice">
+            <strong>{component?.name}</strong> is an action: it is not deployed but test-run, once per click, with <code>$.context.JIT</code> true. Saved actions can be steps of a workflow.
+          </p>
+        ) : (
+          <div className="field">
+            <label htmlFor="source-name">Source name</label>
+            <input id="source-name" value={name} placeholder={component?.name ?? 'from the component'} onChange={(e) => setName(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && void deploy()} />
+          </div>
+        )}
         <h3>Props</h3>
         {props.length === 0 && !component ? (
           <p className="empty">Check the code to see its props here.</p>
         ) : (
           <PropForm props={props} values={values} configureId={configureId} source={source} errors={fieldErrors} onChange={setValues} onPropsChange={setProps} />
         )}
+        {isAction && (
+          <div className="field steps-input">
+            <label htmlFor="action-steps">
+              <code>steps</code> <span className="muted">(JSON, optional)</span>
+            </label>
+            <p id="action-steps-desc" className="prop-desc">
+              What the action reads as <code>steps</code>, as a workflow would pass it, e.g. <code>{'{"trigger": {"event": {"body": {}}}}'}</code>.
+            </p>
+            <JsonInput id="action-steps" value={stepsInput} onChange={(v) => setStepsInput(v as Record<string, unknown> | undefined)} allowText={false} objectOnly disabled={false} describedBy="action-steps-desc" />
+          </div>
+        )}
+        <p className="sr-only" role="status">
+          {runStatus}
+        </p>
         <div className="row end sticky-actions">
-          <span className="muted">{source ? (codeDirty ? 'Code changed' : 'Ctrl+S saves') : 'Ctrl+S deploys'}</span>
+          <span className="muted">{source ? (codeDirty ? 'Code changed' : 'Ctrl+S saves') : isAction ? 'Ctrl+S runs' : 'Ctrl+S deploys'}</span>
           <button type="button" className="primary" disabled={busy !== null} onClick={() => void deploy()}>
-            {busy === 'deploy' ? (source ? 'Saving…' : 'Deploying…') : source ? 'Save & redeploy' : 'Deploy'}
+            {isAction ? (busy === 'run' ? 'Running…' : 'Test run') : busy === 'deploy' ? (source ? 'Saving…' : 'Deploying…') : source ? 'Save & redeploy' : 'Deploy'}
           </button>
         </div>
       </div>

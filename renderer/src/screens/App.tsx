@@ -7,6 +7,7 @@ import { DataStoresScreen } from './DataStoresScreen';
 import { SettingsScreen } from './SettingsScreen';
 import { SourcesScreen } from './SourcesScreen';
 import { WebhooksScreen } from './WebhooksScreen';
+import { WorkflowsScreen } from './WorkflowsScreen';
 
 /** The app shell: sidebar, the screen for the URL, notices. */
 export function App() {
@@ -48,6 +49,7 @@ export function App() {
 
   let screen;
   if (section === 'sources') screen = <SourcesScreen />;
+  else if (section === 'workflows') screen = <WorkflowsScreen />;
   else if (section === 'webhooks') screen = <WebhooksScreen />;
   else if (section === 'data-stores') screen = <DataStoresScreen />;
   else if (section === 'settings') screen = <SettingsScreen />;

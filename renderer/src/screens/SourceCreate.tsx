@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { ApiError, api, messageOf } from '../api';
 import { SourceEditor, type Origin } from '../components/SourceEditor';
 import { NEW_SOURCE_CODE } from '../template';
@@ -10,6 +10,8 @@ import { NEW_SOURCE_CODE } from '../template';
 export function SourceCreate({ registryKey, url }: { registryKey: string | null; url: string | null }) {
   const [origin, setOrigin] = useState<Origin | null>(registryKey ? null : url ? { kind: 'url', url } : { kind: 'code', code: NEW_SOURCE_CODE, filename: 'component.mjs' });
   const [notice, setNotice] = useState<string | null>(null);
+  const [isAction, setIsAction] = useState(false);
+  const onTypeChange = useCallback((type: string | null) => setIsAction(type === 'action'), []);
 
   useEffect(() => {
     if (!registryKey) return;
@@ -35,14 +37,14 @@ export function SourceCreate({ registryKey, url }: { registryKey: string | null;
   return (
     <div className="source-create">
       <header className="page-head">
-        <h1 tabIndex={-1}>New source</h1>
+        <h1 tabIndex={-1}>{isAction ? 'Test-run an action' : 'New source'}</h1>
       </header>
       {notice && (
         <p className="notice" role="status">
           {notice}
         </p>
       )}
-      {origin ? <SourceEditor key={`${origin.kind}:${registryKey ?? url ?? ''}`} source={null} origin={origin} /> : <p className="empty">Loading {registryKey} from the registry…</p>}
+      {origin ? <SourceEditor key={`${origin.kind}:${registryKey ?? url ?? ''}`} source={null} origin={origin} onTypeChange={onTypeChange} /> : <p className="empty">Loading {registryKey} from the registry…</p>}
     </div>
   );
 }

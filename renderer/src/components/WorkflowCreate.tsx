@@ -1,0 +1,192 @@
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { ApiError, api, messageOf, type ConfigurableProp, type FieldProblem } from '../api';
+import { useRoute } from '../router';
+import { useApp } from '../store';
+import { referenceSuggestions, stepFormProps, stepNameProblem, stepValue, stepValueProblem } from '../workflow';
+import { StepEditor, type StepDraft } from './StepEditor';
+import { NEW_TRIGGER, TriggerFields, triggerInput, type TriggerDraft } from './TriggerFields';
+
+let nextKey = 0;
+const newStep = (): StepDraft => ({ key: ++nextKey, name: '', componentId: '', texts: {}, nameEdited: false });
+
+/** Splits a problem's path into the step it names (`steps[1].name` or `steps.1.name`) and the rest. */
+function stepOf(path: string): { index: number; rest: string } | null {
+  const m = /^steps(?:\[(\d+)\]|\.(\d+))\.?(.*)$/.exec(path);
+  return m ? { index: Number(m[1] ?? m[2]), rest: m[3] ?? '' } : null;
+}
+
+/**
+ * The form that creates a workflow (`POST /v1/workflows`): its name, trigger, and ordered steps,
+ * each a saved action with its props typed as text or JSON that may reference the trigger event
+ * and earlier steps (`{{steps.trigger.event.body}}`, `{{steps.parse.$return_value}}`).
+ */
+export function WorkflowCreate() {
+  const navigate = useRoute((s) => s.navigate);
+  const { components, loadComponents, loadAccounts, loadDataStores, upsertWorkflow, toast } = useApp();
+  const [name, setName] = useState('');
+  const [trigger, setTrigger] = useState<TriggerDraft>(NEW_TRIGGER);
+  const [steps, setSteps] = useState<StepDraft[]>(() => [newStep()]);
+  const [problems, setProblems] = useState<{ title: string; items: FieldProblem[] } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [refreshing, setRefreshing] = useState(false);
+
+  useEffect(() => {
+    void loadComponents();
+    void loadAccounts();
+    void loadDataStores();
+  }, [loadComponents, loadAccounts, loadDataStores]);
+
+  const actions = useMemo(() => components.filter((c) => c.type === 'action'), [components]);
+  const names = steps.map((s) => s.name);
+  const nameProblems = steps.map((s, i) => (s.name === '' && !s.componentId ? null : stepNameProblem(s.name, names.filter((_, j) => j !== i))));
+
+  // The service's problems, placed: per step (by the rest of the path), the trigger, the rest listed.
+  const stepErrors: Array<Record<string, string>> = steps.map(() => ({}));
+  let triggerError: string | undefined;
+  for (const p of problems?.items ?? []) {
+    const at = stepOf(p.path);
+    const target = at ? stepErrors[at.index] : undefined;
+    if (at && target) {
+      const key = at.rest.startsWith('configured_props.') || at.rest === 'name' || at.rest === 'component_id' ? at.rest : '';
+      target[key] ??= p.message;
+    } else if (p.path.startsWith('trigger')) triggerError ??= p.message.startsWith(p.path) ? p.message : `${p.path}: ${p.message}`;
+  }
+
+  const update = (i: number, d: StepDraft) => setSteps(steps.map((s, j) => (j === i ? d : s)));
+  const move = (i: number, delta: -1 | 1) => {
+    const next = [...steps];
+    const [moved] = next.splice(i, 1);
+    if (!moved) return;
+    next.splice(i + delta, 0, moved);
+    setSteps(next);
+    // Keep focus on the moved step's button so the keyboard user can go on moving it.
+    requestAnimationFrame(() => {
+      const at = i + delta + 1;
+      const same = document.querySelector<HTMLButtonElement>(`[aria-label="Move Step ${at} ${delta < 0 ? 'up' : 'down'}"]`);
+      const other = document.querySelector<HTMLButtonElement>(`[aria-label="Move Step ${at} ${delta < 0 ? 'down' : 'up'}"]`);
+      (same && !same.disabled ? same : other)?.focus();
+    });
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    const local: FieldProblem[] = [];
+    steps.forEach((s, i) => {
+      const problem = stepNameProblem(s.name, names.filter((_, j) => j !== i));
+      if (problem) local.push({ path: `steps[${i}].name`, message: problem });
+      const component = actions.find((c) => c.id === s.componentId);
+      if (!component) local.push({ path: `steps[${i}].component_id`, message: 'Choose the action this step runs.' });
+      for (const p of stepFormProps((component?.configurable_props ?? []) as ConfigurableProp[])) {
+        const valueProblem = stepValueProblem(p, s.texts[p.name] ?? '');
+        if (valueProblem) local.push({ path: `steps[${i}].configured_props.${p.name}`, message: valueProblem });
+      }
+    });
+    if (trigger.type === 'source' && !trigger.sourceId) local.push({ path: 'trigger.source_id', message: 'Choose the source whose events run the workflow.' });
+    if (local.length > 0) {
+      setProblems({ title: 'Fix the marked fields', items: local });
+      return;
+    }
+    setBusy(true);
+    try {
+      const wf = await api.createWorkflow({
+        ...(name.trim() ? { name: name.trim() } : {}),
+        trigger: triggerInput(trigger),
+        active: true,
+        steps: steps.map((s) => {
+          const component = actions.find((c) => c.id === s.componentId);
+          const configured: Record<string, unknown> = {};
+          for (const p of stepFormProps((component?.configurable_props ?? []) as ConfigurableProp[])) {
+            const v = stepValue(p, s.texts[p.name] ?? '');
+            if (v !== undefined) configured[p.name] = v;
+          }
+          return { name: s.name, component_id: s.componentId, configured_props: configured };
+        }),
+      });
+      upsertWorkflow(wf);
+      toast(`Created ${wf.name}`);
+      navigate(`/workflows/${encodeURIComponent(wf.id)}`);
+    } catch (err) {
+      setProblems({ title: err instanceof ApiError && err.errors.length ? 'The workflow has problems' : messageOf(err), items: err instanceof ApiError ? err.errors : [] });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const refresh = async () => {
+    setRefreshing(true);
+    await loadComponents();
+    setRefreshing(false);
+  };
+
+  return (
+    <form className="workflow-create" onSubmit={(e) => void submit(e)} aria-labelledby="wf-create-h" noValidate>
+      <header className="page-head">
+        <div>
+          <h1 id="wf-create-h" tabIndex={-1}>
+            New workflow
+          </h1>
+          <p className="muted">A trigger and ordered steps; each step runs a saved action and may use what the trigger and earlier steps gave.</p>
+        </div>
+      </header>
+      <div className="field narrow">
+        <label htmlFor="wf-name">Workflow name</label>
+        <input id="wf-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="Untitled workflow" />
+      </div>
+      <TriggerFields draft={trigger} onChange={setTrigger} error={triggerError} />
+      <div className="row">
+        <h2 id="wf-steps-h">Steps</h2>
+        <span className="grow" />
+        <button type="button" className="small" onClick={() => void refresh()} disabled={refreshing}>
+          {refreshing ? 'Reloading…' : 'Reload saved actions'}
+        </button>
+      </div>
+      <p className="muted small-note">
+        Values may be references: a value that is one whole <code>{'{{…}}'}</code> takes the referenced value&apos;s type; references inside text are written in. Suggestions appear as you type <code>{'{{'}</code>.
+      </p>
+      <ol className="steps" aria-labelledby="wf-steps-h">
+        {steps.map((s, i) => (
+          <li key={s.key}>
+            <StepEditor
+              index={i}
+              count={steps.length}
+              draft={s}
+              actions={actions}
+              takenNames={names.filter((_, j) => j !== i)}
+              references={referenceSuggestions(trigger.type, names.slice(0, i).filter(Boolean))}
+              nameProblem={nameProblems[i] ?? null}
+              errors={stepErrors[i] ?? {}}
+              onChange={(d) => update(i, d)}
+              onMove={(delta) => move(i, delta)}
+              onRemove={() => setSteps(steps.filter((_, j) => j !== i))}
+            />
+          </li>
+        ))}
+      </ol>
+      <div className="row">
+        <button type="button" onClick={() => setSteps([...steps, newStep()])}>
+          Add step
+        </button>
+      </div>
+      {problems && (
+        <div className="problems" role="alert" aria-label="Problems">
+          <strong>{problems.title}</strong>
+          {problems.items.length > 0 && (
+            <ul>
+              {problems.items.map((p, i) => (
+                <li key={i}>
+                  {p.path && <code>{p.path}</code>} {p.message}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      <div className="row end sticky-actions">
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Creating…' : 'Create workflow'}
+        </button>
+      </div>
+    </form>
+  );
+}

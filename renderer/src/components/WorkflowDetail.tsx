@@ -1,0 +1,158 @@
+import { useEffect, useState } from 'react';
+import { ApiError, api, messageOf, type WorkflowView } from '../api';
+import { useRoute } from '../router';
+import { useApp } from '../store';
+import { describeTrigger, downloadJson, exportFilename } from '../workflow';
+import { ConfirmDialog } from './ConfirmDialog';
+import { CopyButton } from './CopyButton';
+import { HttpTester } from './HttpTester';
+import { Link } from './Link';
+import { WorkflowRunForm } from './WorkflowRunForm';
+import { WorkflowRuns } from './WorkflowRuns';
+
+/** One workflow: its trigger (an HTTP trigger's endpoint URL with copy and a test request), steps, runs by hand, runs, export, delete. */
+export function WorkflowDetail({ id }: { id: string }) {
+  const navigate = useRoute((s) => s.navigate);
+  const { components, loadComponents, sources, upsertWorkflow, removeWorkflow, toast } = useApp();
+  const [wf, setWf] = useState<WorkflowView | null>(null);
+  const [missing, setMissing] = useState<string | null>(null);
+  const [confirm, setConfirm] = useState(false);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [refresh, setRefresh] = useState(0);
+  const [openRun, setOpenRun] = useState<string | null>(null);
+
+  useEffect(() => {
+    let cancelled = false;
+    setWf(null);
+    setMissing(null);
+    api
+      .getWorkflow(id)
+      .then((w) => !cancelled && setWf(w))
+      .catch((err: unknown) => !cancelled && setMissing(err instanceof ApiError && err.status === 404 ? `Workflow ${id} does not exist (any more).` : messageOf(err)));
+    void loadComponents();
+    return () => {
+      cancelled = true;
+    };
+  }, [id, loadComponents]);
+
+  if (missing) return <p className="error" role="alert">{missing}</p>;
+  if (!wf) return <p className="empty">Loading…</p>;
+
+  const act = async (what: string, fn: () => Promise<void>) => {
+    setBusy(what);
+    try {
+      await fn();
+    } catch (err) {
+      toast(messageOf(err), 'error');
+    } finally {
+      setBusy(null);
+    }
+  };
+  const toggle = () =>
+    act('toggle', async () => {
+      const next = await api.updateWorkflow(wf.id, { active: !wf.active });
+      setWf(next);
+      upsertWorkflow(next);
+      toast(next.active ? 'Activated' : 'Deactivated');
+    });
+  const exportIt = () =>
+    act('export', async () => {
+      downloadJson(exportFilename(wf.name), await api.exportWorkflow(wf.id));
+      toast('Exported (secrets masked)');
+    });
+  const remove = () =>
+    act('delete', async () => {
+      setConfirm(false);
+      await api.deleteWorkflow(wf.id);
+      removeWorkflow(wf.id);
+      toast(`Deleted ${wf.name}`);
+      navigate('/workflows');
+    });
+
+  const { trigger } = wf;
+  const componentName = (cid: string) => components.find((c) => c.id === cid)?.name;
+  const sourceName = (sid: string) => sources.find((s) => s.id === sid)?.name ?? sid;
+
+  return (
+    <div className="workflow-detail">
+      <header className="page-head">
+        <div>
+          <h1 tabIndex={-1}>
+            {wf.name} <span className={wf.active ? 'badge active' : 'badge'}>{wf.active ? 'active' : 'inactive'}</span>
+          </h1>
+          <p className="muted">
+            <code>{wf.id}</code> · triggered by {describeTrigger(trigger)} · {wf.steps.length} step{wf.steps.length === 1 ? '' : 's'}
+          </p>
+        </div>
+        <div className="row">
+          <button type="button" onClick={() => void toggle()} disabled={busy !== null}>
+            {wf.active ? 'Deactivate' : 'Activate'}
+          </button>
+          <button type="button" onClick={() => void exportIt()} disabled={busy !== null}>
+            Export
+          </button>
+          <button type="button" className="danger-outline" onClick={() => setConfirm(true)} disabled={busy !== null}>
+            Delete
+          </button>
+        </div>
+      </header>
+
+      <section className="card" aria-labelledby="wf-trigger-h">
+        <h2 id="wf-trigger-h">Trigger</h2>
+        {trigger.type === 'http' ? (
+          <div className="endpoint-box">
+            <div className="row">
+              <span className="muted">Endpoint</span>
+              <code className="endpoint grow" data-testid="workflow-endpoint">
+                {trigger.endpoint_url}
+              </code>
+              <CopyButton text={trigger.endpoint_url} label="Copy URL" />
+            </div>
+            {!wf.active && <p className="muted">The endpoint answers 404 while the workflow is inactive.</p>}
+            <details>
+              <summary>Send a test request</summary>
+              <HttpTester endpoint={trigger.endpoint_url} idPrefix="wf-test" />
+            </details>
+          </div>
+        ) : trigger.type === 'source' ? (
+          <p>
+            Each event of <Link to={`/sources/${encodeURIComponent(trigger.source_id)}`}>{sourceName(trigger.source_id)}</Link> <code>{trigger.source_id}</code> on the {trigger.event_name ? <code>{trigger.event_name}</code> : 'default'} channel.
+          </p>
+        ) : (
+          <p>{describeTrigger(trigger)}</p>
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="wf-steps-h">
+        <h2 id="wf-steps-h">Steps</h2>
+        {wf.steps.length === 0 ? (
+          <p className="empty">No steps: a run records only its trigger event.</p>
+        ) : (
+          <ol className="step-list">
+            {wf.steps.map((s) => (
+              <li key={s.name}>
+                <strong className="mono">{s.name}</strong> <span className="muted">runs</span> {componentName(s.component_id) ?? ''} <code className="muted">{s.component_id}</code>
+                {Object.keys(s.configured_props).length > 0 && <pre className="props-json">{JSON.stringify(s.configured_props, null, 2)}</pre>}
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+
+      <WorkflowRunForm
+        workflowId={wf.id}
+        triggerType={trigger.type}
+        onRan={(run) => {
+          setOpenRun(run.id);
+          setRefresh((n) => n + 1);
+        }}
+      />
+
+      <WorkflowRuns workflowId={wf.id} stepCount={wf.steps.length} refresh={refresh} openRun={openRun} />
+
+      {confirm && (
+        <ConfirmDialog title={`Delete ${wf.name}?`} body="Its runs, events, endpoint and subscriptions go with it. Export it first to keep the definition." confirmLabel="Delete workflow" onConfirm={() => void remove()} onCancel={() => setConfirm(false)} />
+      )}
+    </div>
+  );
+}
