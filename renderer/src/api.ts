@@ -2,6 +2,16 @@
 // cookie (same origin), never by an API key in the page.
 import type {
   AccountView,
+  ActionRunView,
+  ConsoleLine,
+  SendView,
+  StepError,
+  StepRunView,
+  TimerSchedule,
+  WorkflowExport,
+  WorkflowRunView,
+  WorkflowTriggerInput,
+  WorkflowView,
   AttemptView,
   ComponentView,
   DataStoreRecordView,
@@ -16,26 +26,15 @@ import type {
   WebhookView,
 } from '../../runtime/api/types';
 
-/** A configurable prop as the API describes it. */
-export type ConfigurableProp = ComponentView['configurable_props'][number] & {
-  label?: string;
-  description?: string;
-  optional?: boolean;
-  default?: unknown;
-  secret?: boolean;
-  min?: number;
-  max?: number;
-  options?: unknown[];
-  hasOptionsMethod?: boolean;
-  useQuery?: boolean;
-  disabled?: boolean;
-  hidden?: boolean;
-  reloadProps?: boolean;
-  alertType?: string;
-  content?: string;
-  app?: string;
-  propDefinition?: { app: string | null; name: unknown; resolved: boolean; hasInputValues: boolean };
-};
+export type { ActionRunView, ConsoleLine, SendView, StepError, StepRunView, TimerSchedule, WorkflowExport, WorkflowRunView, WorkflowTriggerInput, WorkflowView };
+/** A workflow trigger as the API shows it (an HTTP trigger with its endpoint URL). */
+export type WorkflowTrigger = WorkflowView['trigger'];
+export type WorkflowStepView = WorkflowView['steps'][number];
+
+/** A configurable prop as the API describes it (see runtime/components/describe.ts). */
+import type { ConfigurableProp } from '../../runtime/components/describe';
+
+export type { ConfigurableProp };
 
 /** One problem of a 400: `path` such as `file:3:7` or `props.x.min`. */
 export interface FieldProblem {
@@ -67,81 +66,6 @@ export interface OptionsAnswer {
   logs?: unknown[];
 }
 
-/** A console line of an action run or a workflow step. */
-export interface ConsoleLine {
-  level: string;
-  message: string;
-}
-
-/** What a step threw, with its stack. */
-export interface StepError {
-  name: string;
-  message: string;
-  stack: string | null;
-}
-
-/** A `$.send` as the outbox recorded it; HTTP sends carry what came of them. */
-export interface SendView {
-  id: string;
-  kind: string;
-  config: unknown;
-  run_id: string;
-  created_at: number;
-  result?: { status: number } | { error: string };
-}
-
-/** The answer to `POST /v1/actions/run`: everything one test run of an action produced. */
-export interface ActionRunView {
-  id: string;
-  /** Exports by name, `$summary` among them. */
-  exports: Record<string, unknown>;
-  /** The console lines of the run. */
-  os: ConsoleLine[];
-  ret: unknown;
-  error: StepError | null;
-  /** Set when the action called `$.flow.exit(reason)`. */
-  exit: { reason: string | null } | null;
-  /** What `$.respond` sent. */
-  response: { status: number; headers: Record<string, string>; body: string | null } | null;
-  /** Events sent with `$.send.emit`. */
-  emitted: unknown[];
-  sends: SendView[];
-}
-
-export type TimerSchedule = { intervalSeconds: number } | { cron: string; timezone?: string };
-
-/** A workflow trigger as the API shows it (an HTTP trigger with its endpoint URL). */
-export type WorkflowTrigger =
-  | { type: 'http'; endpoint_id: string; custom_response: boolean; endpoint_url: string }
-  | { type: 'source'; source_id: string; event_name?: string | null }
-  | { type: 'timer'; schedule: TimerSchedule }
-  | { type: 'manual' };
-
-/** A trigger as given to create a workflow. */
-export type WorkflowTriggerInput =
-  | { type: 'http'; custom_response?: boolean }
-  | { type: 'source'; source_id: string; event_name?: string | null }
-  | { type: 'timer'; schedule: TimerSchedule }
-  | { type: 'manual' };
-
-export interface WorkflowStepView {
-  name: string;
-  component_id: string;
-  /** Values as configured: literals and `{{steps…}}` references. */
-  configured_props: Record<string, unknown>;
-}
-
-/** A workflow (`p_…`): a trigger and ordered action steps. */
-export interface WorkflowView {
-  id: string;
-  name: string;
-  trigger: WorkflowTrigger;
-  steps: WorkflowStepView[];
-  active: boolean;
-  created_at: number;
-  updated_at: number;
-}
-
 export interface WorkflowStepInput {
   name: string;
   component_id?: string;
@@ -154,39 +78,6 @@ export interface WorkflowInput {
   trigger?: WorkflowTriggerInput;
   steps?: WorkflowStepInput[];
   active?: boolean;
-}
-
-/** How one step of a workflow run went. */
-export interface StepRunView {
-  name: string;
-  component_id: string;
-  exports: Record<string, unknown>;
-  ret: unknown;
-  logs: ConsoleLine[];
-  duration_ms: number;
-  error: StepError | null;
-  exit: { reason: string | null } | null;
-}
-
-/** One run of a workflow, replayable from its trigger event. */
-export interface WorkflowRunView {
-  id: string;
-  workflow_id: string;
-  /** `steps.trigger.event`. */
-  event: unknown;
-  replay_of: string | null;
-  status: 'success' | 'error' | 'exited';
-  started_at_ms: number;
-  duration_ms: number;
-  steps: StepRunView[];
-}
-
-/** A workflow definition as exported (`GET /v1/workflows/{id}/export`) and imported. */
-export interface WorkflowExport {
-  spout_workflow: 1;
-  name: string;
-  trigger: WorkflowTriggerInput;
-  steps: Array<{ name: string; component_key: string | null; component_code: string; configured_props: Record<string, unknown> }>;
 }
 
 /** A component read from the registry; `code` when the service gives the module text. */
@@ -304,6 +195,32 @@ export const api = {
  * EventSource can only listen to event types it names in advance and channels are open-ended, so
  * the stream is read with fetch; it reconnects with `Last-Event-ID`, so nothing is missed.
  */
+/**
+ * Follows a stream of items with ids, skipping those in `seen` and handing new ones over in
+ * batches (a run emitting thousands gives a few renders, not one per item).
+ */
+export function followBatched<T extends { id: string }>(path: string, seen: Set<string>, onBatch: (items: T[]) => void, onState: (live: boolean) => void, lastEventId: string | null): () => void {
+  let pending: T[] = [];
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const flush = () => {
+    timer = null;
+    const batch = pending;
+    pending = [];
+    onBatch(batch);
+  };
+  return followStream<T>(
+    path,
+    (item) => {
+      if (seen.has(item.id)) return;
+      seen.add(item.id);
+      pending.push(item);
+      timer ??= setTimeout(flush, 30);
+    },
+    onState,
+    lastEventId,
+  );
+}
+
 export function followStream<T>(path: string, onItem: (item: T) => void, onState: (live: boolean) => void, lastEventId: string | null = null): () => void {
   const abort = new AbortController();
   let lastId = lastEventId;

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { EventSummary } from '../../runtime/api/types';
-import { api, followStream, messageOf } from './api';
+import { api, followBatched, messageOf } from './api';
 
 /** The latest events shown live (spec 6.2); older ones load on request. */
 export const LATEST = 100;
@@ -44,24 +44,10 @@ export const useEvents = create<EventState>((set, get) => ({
       set({ events: page.data, olderCursor: page.data.length === LATEST ? (page.page_info.end_cursor ?? page.data[page.data.length - 1]?.id ?? null) : null });
       const newest = page.data[0]?.id ?? null;
       known = new Set(page.data.map((e) => e.id));
-      // A burst (a run emitting thousands) is applied in batches, not one render per event.
-      let pending: EventSummary[] = [];
-      let timer: ReturnType<typeof setTimeout> | null = null;
-      const flush = () => {
-        timer = null;
-        if (get().sourceId !== sourceId) return;
-        const batch = pending.reverse();
-        pending = [];
-        set({ events: [...batch, ...get().events].slice(0, KEPT) });
-      };
-      stop = followStream<EventSummary>(
+      stop = followBatched<EventSummary>(
         `/sse/dc/${encodeURIComponent(sourceId)}/emits`,
-        (e) => {
-          if (get().sourceId !== sourceId || known.has(e.id)) return;
-          known.add(e.id);
-          pending.push(e);
-          timer ??= setTimeout(flush, 30);
-        },
+        known,
+        (batch) => get().sourceId === sourceId && set({ events: [...batch.reverse(), ...get().events].slice(0, KEPT) }),
         (live) => get().sourceId === sourceId && set({ live }),
         newest,
       );

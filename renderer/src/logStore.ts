@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { LogLineView } from '../../runtime/api/types';
-import { api, followStream, messageOf } from './api';
+import { api, followBatched, messageOf } from './api';
 
 /** Lines kept in view per source. */
 const KEPT = 5000;
@@ -40,25 +40,14 @@ export const useLogs = create<LogState>((set, get) => ({
       set({ lines });
       const newest = page.data[0]?.id ?? null;
       const seen = new Set(lines.map((l) => l.id));
-      // Lines arriving in a burst are applied in batches.
-      let pending: LogLineView[] = [];
-      let timer: ReturnType<typeof setTimeout> | null = null;
-      const flush = () => {
-        timer = null;
-        const s = get();
-        if (s.sourceId !== sourceId) return;
-        const batch = pending;
-        pending = [];
-        if (s.paused) set({ held: [...s.held, ...batch] });
-        else set({ lines: [...s.lines, ...batch].slice(-KEPT) });
-      };
-      stop = followStream<LogLineView>(
+      stop = followBatched<LogLineView>(
         `/sse/dc/${encodeURIComponent(sourceId)}/observations`,
-        (line) => {
-          if (get().sourceId !== sourceId || seen.has(line.id)) return;
-          seen.add(line.id);
-          pending.push(line);
-          timer ??= setTimeout(flush, 30);
+        seen,
+        (batch) => {
+          const s = get();
+          if (s.sourceId !== sourceId) return;
+          if (s.paused) set({ held: [...s.held, ...batch] });
+          else set({ lines: [...s.lines, ...batch].slice(-KEPT) });
         },
         (live) => get().sourceId === sourceId && set({ live }),
         newest,

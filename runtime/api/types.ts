@@ -146,3 +146,103 @@ export interface DataStoreRecordView {
   /** Epoch seconds (fractional for sub-second TTLs) after which the record is gone; null never expires. */
   expires_at: number | null;
 }
+
+/** A workflow (`p_…`); secret step props show as the mask, an HTTP trigger carries its URL. */
+export interface WorkflowView {
+  id: string;
+  name: string;
+  trigger:
+    | { type: 'source'; source_id: string; event_name?: string | null }
+    | { type: 'http'; endpoint_id: string; custom_response: boolean; endpoint_url: string }
+    | { type: 'timer'; schedule: TimerSchedule }
+    | { type: 'manual' };
+  steps: Array<{ name: string; component_id: string; configured_props: Record<string, unknown> }>;
+  active: boolean;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A console line of an action run, a workflow step or a configuration call. */
+export interface ConsoleLine {
+  level: 'log' | 'info' | 'warn' | 'error' | 'debug';
+  message: string;
+}
+
+/** What a step threw, with its stack. */
+export interface StepError {
+  name: string;
+  message: string;
+  stack: string | null;
+}
+
+/** A `$.send` as recorded (`GET /v1/outbox`); HTTP sends carry what came of them. */
+export interface SendView {
+  id: string;
+  kind: 'http' | 'email' | 's3' | 'sse';
+  config: unknown;
+  /** Who sent it: an action run id. */
+  run_id: string;
+  created_at: number;
+  result?: { status: number } | { error: string };
+}
+
+/** The answer to `POST /v1/actions/run`: everything one run of an action produced. */
+export interface ActionRunView {
+  id: string;
+  /** Exports by name, `$summary` among them. */
+  exports: Record<string, unknown>;
+  /** Observations: the console lines of the run. */
+  os: ConsoleLine[];
+  ret: unknown;
+  error: StepError | null;
+  /** Set when the step ended with `$.flow.exit(reason)`. */
+  exit: { reason: string | null } | null;
+  /** What `$.respond` sent (a workflow's HTTP caller would get it). */
+  response: { status: number; headers: Record<string, string>; body: string | null } | null;
+  /** Events sent with `$.send.emit`. */
+  emitted: unknown[];
+  sends: SendView[];
+}
+
+export type TimerSchedule = { intervalSeconds: number } | { cron: string; timezone?: string };
+
+/** A workflow trigger as given to create, update or import a workflow. */
+export type WorkflowTriggerInput =
+  | { type: 'source'; source_id: string; event_name?: string | null }
+  | { type: 'http'; custom_response?: boolean }
+  | { type: 'timer'; schedule: unknown }
+  | { type: 'manual' };
+
+/** How one step of a workflow run went. */
+export interface StepRunView {
+  name: string;
+  component_id: string;
+  exports: Record<string, unknown>;
+  ret: unknown;
+  logs: ConsoleLine[];
+  duration_ms: number;
+  error: StepError | null;
+  exit: { reason: string | null } | null;
+}
+
+/** One run of a workflow, replayable from its trigger event. */
+export interface WorkflowRunView {
+  id: string;
+  workflow_id: string;
+  /** What the trigger gave: `steps.trigger.event`. */
+  event: unknown;
+  /** The run this one replays, if it is a replay. */
+  replay_of: string | null;
+  status: 'success' | 'error' | 'exited';
+  started_at_ms: number;
+  duration_ms: number;
+  steps: StepRunView[];
+}
+
+/** A workflow definition as exported to JSON (to keep in git): components travel as code. */
+export interface WorkflowExport {
+  spout_workflow: 1;
+  name: string;
+  trigger: WorkflowTriggerInput;
+  steps: Array<{ name: string; component_key: string | null; component_code: string; configured_props: Record<string, unknown> }>;
+}

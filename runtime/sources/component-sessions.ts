@@ -8,7 +8,8 @@ import type { ActionResult, HttpResponsePayload, OptionsResult, PropOption } fro
 import { ComponentError } from '../components/bundle';
 import { newId } from '../ids';
 import { checkConfiguredProps } from './configured-props';
-import type { SendRecord, StepOutbox } from './step-outbox';
+import type { StepOutbox } from './step-outbox';
+import type { ActionRunView, ConsoleLine } from '../api/types';
 import type { ComponentRecord, Metadata } from '../store/metadata';
 import type { SecretBox } from '../store/secrets';
 import type { DataStores } from '../store/data-stores';
@@ -18,10 +19,8 @@ import { sandboxContext } from './sandbox-context';
 import type { SandboxLimits } from './source-manager';
 
 /** A log line written by component code during a configuration call. */
-export interface ConfigurationLog {
-  level: SandboxLog['level'];
-  message: string;
-}
+/** A log line written by component code during a call. */
+export type ConfigurationLog = ConsoleLine;
 
 /** A page of options, or the error the options method threw (spec 2.6). */
 export interface OptionsAnswer {
@@ -66,22 +65,8 @@ export interface ComponentSessionsDeps {
   outbox: StepOutbox;
 }
 
-/** An action run as the API answers it (Pipedream's action-run shape, plus what Spout adds). */
-export interface ActionRunAnswer {
-  id: string;
-  exports: Record<string, unknown>;
-  /** Observations: the console lines of the run. */
-  os: ConfigurationLog[];
-  ret: unknown;
-  error: { name: string; message: string; stack: string | null } | null;
-  /** Set when the step ended with `$.flow.exit(reason)`. */
-  exit: { reason: string | null } | null;
-  /** What `$.respond` sent (a workflow's HTTP caller would get it). */
-  response: { status: number; headers: Record<string, string>; body: string | null } | null;
-  /** Events sent with `$.send.emit`. */
-  emitted: unknown[];
-  sends: SendRecord[];
-}
+/** An action run as the API answers it. */
+export type ActionRunAnswer = ActionRunView;
 
 /** Runs components' `options` and `additionalProps` for configuration forms (POST /v1/components/configure and /props). */
 export class ComponentSessions {

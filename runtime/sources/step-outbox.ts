@@ -2,18 +2,10 @@
 // platform does); email, S3 and SSE sends go nowhere offline and are recorded for the user to see.
 import { newId } from '../ids';
 import type { StepSend } from '../sandbox/protocol';
+import type { SendView } from '../api/types';
 
 /** A send as recorded: what was asked, and for HTTP what came of it. */
-export interface SendRecord {
-  id: string;
-  kind: StepSend['kind'];
-  config: unknown;
-  /** Who sent it: an action run id. */
-  run_id: string;
-  created_at: number;
-  /** HTTP sends only: the answer's status, or why there was none. */
-  result?: { status: number } | { error: string };
-}
+export type SendRecord = SendView;
 
 /** Sends kept in memory for `GET /v1/outbox`, newest last. */
 const KEPT = 1000;

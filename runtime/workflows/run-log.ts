@@ -2,33 +2,10 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { AppendLog } from '../store/append-log';
-import type { ConfigurationLog } from '../sources/component-sessions';
+import type { StepRunView, WorkflowRunView } from '../api/types';
 
-/** How one step of a run went. */
-export interface StepRunRecord {
-  name: string;
-  component_id: string;
-  exports: Record<string, unknown>;
-  ret: unknown;
-  logs: ConfigurationLog[];
-  duration_ms: number;
-  error: { name: string; message: string; stack: string | null } | null;
-  exit: { reason: string | null } | null;
-}
-
-/** One run of a workflow, replayable from its trigger event. */
-export interface WorkflowRunRecord {
-  id: string;
-  workflow_id: string;
-  /** What the trigger gave: `steps.trigger.event`. */
-  event: unknown;
-  /** The run this one replays, if it is a replay. */
-  replay_of: string | null;
-  status: 'success' | 'error' | 'exited';
-  started_at_ms: number;
-  duration_ms: number;
-  steps: StepRunRecord[];
-}
+export type StepRunRecord = StepRunView;
+export type WorkflowRunRecord = WorkflowRunView;
 
 /** Runs kept per workflow (in memory and, after compaction, on disk). */
 const KEPT = 100;

@@ -14,6 +14,7 @@ import { maskSecrets, openSecrets, sealSecrets } from '../sources/secret-props';
 import type { Metadata, WorkflowRecord, WorkflowStep, WorkflowTrigger } from '../store/metadata';
 import type { SecretBox } from '../store/secrets';
 import { resolveReferences } from './expressions';
+import type { WorkflowExport, WorkflowTriggerInput } from '../api/types';
 import type { RunLog, StepRunRecord, WorkflowRunRecord } from './run-log';
 
 export interface WorkflowManagerDeps {
@@ -29,11 +30,7 @@ export interface WorkflowManagerDeps {
 }
 
 /** A trigger as given to create or update: an HTTP trigger's endpoint id is the service's to pick. */
-export type TriggerInput =
-  | { type: 'source'; source_id: string; event_name?: string | null }
-  | { type: 'http'; custom_response?: boolean }
-  | { type: 'timer'; schedule: unknown }
-  | { type: 'manual' };
+export type TriggerInput = WorkflowTriggerInput;
 
 /** A step as given: its action by saved component id or key, or by module text. */
 export interface StepInput {
@@ -50,13 +47,6 @@ export interface WorkflowInput {
   active?: boolean;
 }
 
-/** A workflow definition as exported to JSON (to keep in git): components travel as code. */
-export interface WorkflowExport {
-  spout_workflow: 1;
-  name: string;
-  trigger: TriggerInput;
-  steps: Array<{ name: string; component_key: string | null; component_code: string; configured_props: Record<string, unknown> }>;
-}
 
 const STEP_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

@@ -2,6 +2,8 @@
 // references, $.respond answering the HTTP caller, $.send.emit making the workflow an emitter a
 // webhook receives from, runs recorded and replayed, export and import.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { startReceiver, type Receiver } from '../helpers/receiver';
@@ -122,6 +124,25 @@ describe('workflows', () => {
 
     assert.equal((await spout.api('DELETE', `/v1/workflows/${wf.id}`)).status, 204);
     assert.equal((await spout.api('GET', `/v1/workflows/${wf.id}`)).status, 404);
+  });
+
+  it('keeps secret step props sealed at rest and masked in every view, clear only inside the step', async () => {
+    const secretAction = `export default { name: "Uses a token", version: "0.0.1", type: "action",
+      props: { token: { type: "string", secret: true } },
+      async run() { return this.token.length; } };`;
+    const token = 'wf-secret-9d81c7aa';
+    const created = await spout.api('POST', '/v1/workflows', { name: 'Secretive', trigger: { type: 'manual' }, steps: [{ name: 'use', component_code: secretAction, configured_props: { token } }] });
+    const wf = created.json.data;
+    assert.equal(wf.steps[0].configured_props.token, '********');
+    assert.equal((await spout.api('GET', `/v1/workflows/${wf.id}`)).json.data.steps[0].configured_props.token, '********');
+    assert.equal((await spout.api('GET', `/v1/workflows/${wf.id}/export`)).json.steps[0].configured_props.token, '********');
+    const run = (await spout.api('POST', `/v1/workflows/${wf.id}/run`)).json.data;
+    assert.equal(run.steps[0].ret, token.length);
+    // Sending the mask back in an update keeps the stored value.
+    await spout.api('PUT', `/v1/workflows/${wf.id}`, { steps: [{ name: 'use', component_id: wf.steps[0].component_id, configured_props: { token: '********' } }] });
+    assert.equal((await spout.api('POST', `/v1/workflows/${wf.id}/run`)).json.data.steps[0].ret, token.length);
+    const metadata = fs.readFileSync(path.join(spout.dataDir, 'metadata.json'), 'utf8');
+    assert.ok(!metadata.includes(token), 'the secret is not stored in clear');
   });
 
   it('answers bad definitions with 400 naming the step or trigger', async () => {

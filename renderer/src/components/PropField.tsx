@@ -40,7 +40,7 @@ export function PropField({
   const { accounts, dataStores } = useApp();
 
   if (prop.type === 'alert') {
-    const kind = ['info', 'neutral', 'warning', 'error'].includes(prop.alertType ?? '') ? prop.alertType : 'info';
+    const kind = typeof prop.alertType === 'string' && ['info', 'neutral', 'warning', 'error'].includes(prop.alertType) ? prop.alertType : 'info';
     return (
       <div className={`alert alert-${kind}`} role={kind === 'error' || kind === 'warning' ? 'alert' : 'note'} data-testid={`alert-${prop.name}`}>
         <Markdown text={String(prop.content ?? prop.description ?? '')} />

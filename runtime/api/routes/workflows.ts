@@ -7,6 +7,8 @@ import { notFound } from '../problem';
 import { paginate } from '../../pagination';
 import { componentCode } from './component-input';
 import { eventSummary } from '../views';
+import { maskSecrets } from '../../sources/secret-props';
+import type { WorkflowView } from '../types';
 
 const triggerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('source'), source_id: z.string().regex(/^dc_/, 'must be a source id (dc_…)'), event_name: z.string().min(1).nullable().optional() }),
@@ -36,10 +38,11 @@ const importSchema = z.object({
   steps: z.array(z.object({ name: z.string().min(1), component_key: z.string().nullable().optional(), component_code: componentCode, configured_props: objectParam.optional() })).max(100),
 });
 
-/** A workflow as the API shows it: an HTTP trigger with its endpoint URL. */
-function workflowView(wf: WorkflowRecord, ctx: ApiContext) {
+/** A workflow as the API shows it: an HTTP trigger with its endpoint URL, secret step props masked. */
+function workflowView(wf: WorkflowRecord, ctx: ApiContext): WorkflowView {
   const trigger = wf.trigger.type === 'http' ? { ...wf.trigger, endpoint_url: ctx.endpointUrl(wf.trigger.endpoint_id) } : wf.trigger;
-  return { ...wf, trigger };
+  const steps = wf.steps.map((s) => ({ ...s, configured_props: maskSecrets(ctx.library.find(s.component_id)?.configurable_props ?? [], s.configured_props) }));
+  return { ...wf, trigger, steps };
 }
 
 /** Local workflows (`p_…`): definitions, runs, replay, export and import. */
