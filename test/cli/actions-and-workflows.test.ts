@@ -1,6 +1,8 @@
 // `spout run-action` and `spout workflows`, run as the real binary against a real service.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cli, cliEnv, cliJson } from '../helpers/cli';
@@ -50,6 +52,26 @@ describe('spout run-action and workflows', () => {
     const source = await cli(['run-action', 'http-new-requests'], env);
     assert.equal(source.code, 1);
     assert.match(source.stderr, /is a source; sources are deployed/);
+  });
+
+  it("runs the registry's http_request and data store actions", async () => {
+    const server = http.createServer((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: req.url })));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/ping?x=1`;
+      const sent = await cliJson(['run-action', 'http-send-request', '--props', JSON.stringify({ request: { method: 'GET', url } })], env);
+      assert.deepEqual(sent.ret, { path: '/ping?x=1' });
+      assert.equal(sent.exports.$summary, 'Sent GET request');
+    } finally {
+      server.close();
+    }
+    const store = (await spout.api('POST', '/v1/data_stores', { name: 'cli' })).json.data.id;
+    const props = JSON.stringify({ dataStore: { dataStore: store }, recordKey: 'greeting', value: { hi: true } });
+    const added = await cliJson(['run-action', 'data_stores-add-update-record', '--props', props], env);
+    assert.equal(added.exports.$summary, 'Added record `greeting`');
+    const updated = await cli(['run-action', 'data_stores-add-update-record', '--props', props], env);
+    assert.match(updated.stdout, /Summary: Updated record `greeting`/);
+    assert.deepEqual((await spout.api('GET', `/v1/data_stores/${store}/records/greeting`)).json.data.value, { hi: true });
   });
 
   it('lists, runs, replays, exports, imports and deletes workflows', async () => {
