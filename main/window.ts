@@ -1,12 +1,22 @@
 import path from 'node:path';
 import { BrowserWindow, shell } from 'electron';
 
+/** The app window and the instance it shows. */
+export interface AppWindow {
+  win: BrowserWindow;
+  /** Loads an instance's UI (`<origin>/?token=<key>`); from then on the window stays on that origin. */
+  show(uiUrl: string): void;
+  /** The origin of the instance shown: the only one whose pages may navigate or use IPC. */
+  origin(): string;
+}
+
 /**
  * The app window, following Electron's security checklist: context isolation, sandbox, no Node
- * in the page, and no navigation or new windows away from the local service.
+ * in the page, and no navigation, redirect or new window away from the instance it shows.
+ * `onLoadFailed` hears of a main-frame load that failed or answered an HTTP error.
  */
-export function createWindow(uiUrl: string, preloadPath: string): BrowserWindow {
-  const origin = new URL(uiUrl).origin;
+export function createWindow(preloadPath: string, onLoadFailed: (reason: string) => void): AppWindow {
+  let origin = '';
   const win = new BrowserWindow({
     width: 1280,
     height: 820,
@@ -19,18 +29,43 @@ export function createWindow(uiUrl: string, preloadPath: string): BrowserWindow 
       nodeIntegration: false,
       webSecurity: true,
       allowRunningInsecureContent: false,
+      webviewTag: false,
     },
   });
+  const sameOrigin = (url: string) => {
+    try {
+      return new URL(url).origin === origin;
+    } catch {
+      return false;
+    }
+  };
   win.once('ready-to-show', () => win.show());
   win.webContents.on('will-navigate', (event, url) => {
-    if (new URL(url).origin !== origin) event.preventDefault();
+    if (!sameOrigin(url)) event.preventDefault();
+  });
+  win.webContents.on('will-redirect', (event, url) => {
+    if (!sameOrigin(url)) event.preventDefault();
   });
   win.webContents.setWindowOpenHandler(({ url }) => {
-    if (/^https?:\/\//.test(url) && new URL(url).origin !== origin) void shell.openExternal(url);
+    if (/^https?:\/\//.test(url) && !sameOrigin(url)) void shell.openExternal(url);
     return { action: 'deny' };
   });
-  void win.loadURL(uiUrl);
-  return win;
+  win.webContents.on('did-fail-load', (_event, code, description, _url, isMainFrame) => {
+    // -3 (ERR_ABORTED): this load was replaced by another one, such as the next `show`.
+    if (isMainFrame && code !== -3) onLoadFailed(description);
+  });
+  win.webContents.on('did-navigate', (_event, _url, status) => {
+    if (status >= 400) onLoadFailed(status === 401 ? 'the API key was refused (401)' : `it answered ${status}`);
+  });
+  return {
+    win,
+    show(uiUrl) {
+      origin = new URL(uiUrl).origin;
+      // Failures are reported through did-fail-load.
+      win.loadURL(uiUrl).catch(() => undefined);
+    },
+    origin: () => origin,
+  };
 }
 
 /** Path of the preload bundle beside the main bundle. */

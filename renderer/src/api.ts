@@ -17,6 +17,7 @@ import type {
   DataStoreRecordView,
   DataStoreView,
   EventSummary,
+  InstanceSettings,
   ListResponse,
   LogLineView,
   MessageView,
@@ -26,6 +27,7 @@ import type {
   WebhookView,
 } from '../../runtime/api/types';
 
+export type { InstanceSettings };
 export type { ActionRunView, ConsoleLine, SendView, StepError, StepRunView, TimerSchedule, WorkflowExport, WorkflowRunView, WorkflowTriggerInput, WorkflowView };
 /** A workflow trigger as the API shows it (an HTTP trigger with its endpoint URL). */
 export type WorkflowTrigger = WorkflowView['trigger'];
@@ -79,6 +81,7 @@ export interface WorkflowInput {
   steps?: WorkflowStepInput[];
   active?: boolean;
 }
+
 
 /** A component read from the registry; `code` when the service gives the module text. */
 export type RegistryComponent = ComponentView & { code?: string; component_code?: string; filename?: string };
@@ -167,6 +170,11 @@ export const api = {
     request<{ data: DataStoreRecordView }>('PUT', `/v1/data_stores/${enc(id)}/records/${key.split('/').map(enc).join('/')}`, { value, ...(ttl ? { ttl } : {}) }).then((r) => r.data),
   deleteRecord: (id: string, key: string) => request<void>('DELETE', `/v1/data_stores/${enc(id)}/records/${key.split('/').map(enc).join('/')}`),
   clearRecords: (id: string) => request<void>('DELETE', `/v1/data_stores/${enc(id)}/records`),
+
+  // Settings
+  getSettings: () => request<{ data: InstanceSettings }>('GET', '/v1/settings').then((r) => r.data),
+  /** A new key in `DATA_DIR/api-key`; the answer renews this browser's session cookie (409 when the key comes from a flag or the environment). */
+  rotateApiKey: () => request<{ data: { api_key: string } }>('POST', '/v1/settings/api-key/rotate').then((r) => r.data.api_key),
 
   // Webhooks, messages, subscriptions
   listWebhooks: () => request<ListResponse<WebhookView>>('GET', '/v1/users/me/webhooks', undefined, { limit: 100 }),

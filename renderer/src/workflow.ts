@@ -3,6 +3,9 @@ import type { ConfigurableProp, TimerSchedule, WorkflowTrigger, WorkflowTriggerI
 /** A step name the service accepts: an identifier other than `trigger` (it is `steps.<name>`). */
 export const STEP_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** What the API shows in place of a secret prop's value; sent back unchanged, the service keeps the stored value. */
+export const SECRET_MASK = '********';
+
 /** A value that is one whole `{{…}}` reference (it takes the referenced value's type). */
 const WHOLE_REFERENCE = /^\s*\{\{[^{}]+\}\}\s*$/;
 

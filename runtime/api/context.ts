@@ -4,7 +4,7 @@ import type { DeliveryService } from '../delivery/delivery-service';
 import type { EventStore } from '../events/event-store';
 import type { LogStore } from '../events/log-store';
 import type { ComponentSessions } from '../sources/component-sessions';
-import type { InstanceSettings } from './routes/settings';
+import type { InstanceSettings } from './types';
 import type { WorkflowManager } from '../workflows/workflow-manager';
 import type { StepOutbox } from '../sources/step-outbox';
 import type { SourceManager } from '../sources/source-manager';

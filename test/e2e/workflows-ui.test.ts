@@ -1,7 +1,8 @@
 // The UI's action test runs, workflows and event re-delivery in a real Chromium: an action written
 // in the editor and test-run; a workflow with an HTTP trigger whose second step reads the first's
 // return value through a {{steps…}} reference, called from the test, its run listed with both steps,
-// replayed, run by hand, exported and imported; a stored event re-delivered to a local receiver.
+// replayed, run by hand, exported and imported; a workflow edited (a prop changed, a masked secret
+// kept) and run again; a stored event re-delivered to a local receiver.
 // Screenshots go to test-results/screenshots.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -49,6 +50,16 @@ const FORMAT = `export default {
     console.log("formatting " + this.total);
     $.export("$summary", "formatted");
     return this.template + " (total " + this.total + ")";
+  },
+};`;
+
+/** An action (written for this test) with a secret prop: it says whether the secret it got is the one stored. */
+const SECRET_GREETER = `export default {
+  name: "Secret greeter", version: "0.0.1", type: "action",
+  props: { who: { type: "string", label: "Who" }, token: { type: "string", label: "Token", secret: true } },
+  async run({ $ }) {
+    $.export("$summary", "greeted " + this.who);
+    return { greeting: "Hi, " + this.who, tokenOk: this.token === "s3cret" };
   },
 };`;
 
@@ -213,6 +224,55 @@ describe('UI: action test runs, workflows, re-delivery', () => {
     await waitFor(() => page.getByRole('list', { name: 'Workflows' }).getByRole('listitem').count().then((n) => n === 1), 10_000, 'one workflow left');
     assert.equal((await spout.api('GET', '/v1/users/me/workflows')).json.data.length, 1);
     assert.deepEqual(problems, [], 'no script errors or CSP violations');
+    await context.close();
+  });
+
+  it('edits a workflow: the form opens prefilled, the next run uses a changed prop, a masked secret is kept', async () => {
+    const componentId = (await spout.api('POST', '/v1/components', { component_code: SECRET_GREETER })).json.data.id as string;
+    const created = await spout.api('POST', '/v1/workflows', { name: 'Greeting flow', trigger: { type: 'manual' }, steps: [{ name: 'greet', component_id: componentId, configured_props: { who: 'Ada', token: 's3cret' } }] });
+    assert.equal(created.status, 200, JSON.stringify(created.json));
+    const workflowId = created.json.data.id as string;
+    const { context, page, problems } = await signedIn();
+    await page.goto(`${spout.url}/workflows/${workflowId}`);
+    await page.getByRole('heading', { name: /Greeting flow/, level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Edit', exact: true }).click();
+
+    // Prefilled: name, trigger, the step with its action and props; the secret comes back masked.
+    await page.waitForURL((u) => u.pathname === `/workflows/${workflowId}/edit`);
+    await page.getByRole('heading', { name: 'Edit Greeting flow', level: 1 }).waitFor();
+    assert.equal(await page.getByLabel('Workflow name').inputValue(), 'Greeting flow');
+    assert.ok(await page.getByLabel('Manual').isChecked());
+    const step = page.getByRole('group', { name: 'Step 1' });
+    assert.equal(await step.getByLabel('Step name').inputValue(), 'greet');
+    assert.equal(await step.getByLabel('Action').inputValue(), componentId);
+    assert.equal(await step.getByLabel('Who', { exact: true }).inputValue(), 'Ada');
+    assert.equal(await step.getByLabel('Token').inputValue(), '********');
+    await step.getByText(/the stored value is kept/).waitFor();
+    await page.screenshot({ path: `${SHOTS}/21-workflow-edit.png` });
+
+    // Renaming the step would lose the stored secret: the form says so before sending.
+    await step.getByLabel('Step name').fill('greet_again');
+    await page.getByRole('button', { name: 'Save workflow' }).click();
+    await step.getByRole('alert').filter({ hasText: /type the secret again/ }).waitFor();
+    await step.getByLabel('Step name').fill('greet');
+
+    await step.getByLabel('Who', { exact: true }).fill('Grace');
+    await page.getByRole('button', { name: 'Save workflow' }).click();
+    await page.waitForURL((u) => u.pathname === `/workflows/${workflowId}`);
+    await page.getByRole('status').filter({ hasText: 'Saved Greeting flow' }).waitFor();
+    await page.locator('.props-json', { hasText: '"Grace"' }).waitFor();
+
+    // The next run uses the new value, and the secret it kept.
+    await page.getByRole('button', { name: 'Run workflow' }).click();
+    await page.getByTestId('return-value').getByText('"Hi, Grace"').first().waitFor({ timeout: 10_000 });
+    const runs = (await spout.api('GET', `/v1/workflows/${workflowId}/runs`)).json.data as Array<{ steps: Array<{ ret: unknown }> }>;
+    assert.deepEqual(runs[0]?.steps[0]?.ret, { greeting: 'Hi, Grace', tokenOk: true });
+    const saved = (await spout.api('GET', `/v1/workflows/${workflowId}`)).json.data as { name: string; trigger: { type: string }; steps: Array<{ configured_props: Record<string, unknown> }> };
+    assert.equal(saved.trigger.type, 'manual');
+    assert.deepEqual(saved.steps[0]?.configured_props, { who: 'Grace', token: '********' });
+    await page.screenshot({ path: `${SHOTS}/22-workflow-edited-run.png` });
+    assert.deepEqual(problems, [], 'no script errors or CSP violations');
+    await spout.api('DELETE', `/v1/workflows/${workflowId}`);
     await context.close();
   });
 

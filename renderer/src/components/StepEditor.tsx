@@ -13,6 +13,8 @@ export interface StepDraft {
   texts: Record<string, string>;
   /** The user typed a name: choosing an action no longer renames the step. */
   nameEdited: boolean;
+  /** A saved step being edited: the service keeps its masked secrets only while name and action stay these. */
+  saved?: { name: string; componentId: string };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { ConfigurableProp } from '../api';
 import { normalizeOption } from '../props';
 import { useApp } from '../store';
-import { isJsonProp } from '../workflow';
+import { SECRET_MASK, isJsonProp } from '../workflow';
 import { Markdown } from './Markdown';
 
 const PLACEHOLDER: Record<string, string> = {
@@ -104,7 +104,7 @@ export function StepPropField({ prop, id, text, references, error, onChange }: {
       </div>
       <div id={descId} className="prop-desc">
         {prop.description && <Markdown text={prop.description} />}
-        {prop.secret && <span className="muted">Secret: stored sealed, shown masked.</span>}
+        {prop.secret && <span className="muted">Secret: stored sealed, shown masked.{text === SECRET_MASK && ' Left as ******** the stored value is kept; type a new one to replace it.'}</span>}
       </div>
       {input}
       {error && (

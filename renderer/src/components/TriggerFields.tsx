@@ -1,4 +1,4 @@
-import type { WorkflowTriggerInput } from '../api';
+import type { WorkflowTrigger, WorkflowTriggerInput } from '../api';
 import { useApp } from '../store';
 
 /** A trigger being written: every type's fields are kept, so switching type back loses nothing. */
@@ -14,6 +14,22 @@ export interface TriggerDraft {
 }
 
 export const NEW_TRIGGER: TriggerDraft = { type: 'http', customResponse: false, sourceId: '', eventName: '', timerMode: 'interval', interval: '60', cron: '*/15 * * * *', timezone: '' };
+
+/** The draft of a saved trigger, for the edit form (the other types keep their defaults). */
+export function triggerDraft(t: WorkflowTrigger): TriggerDraft {
+  switch (t.type) {
+    case 'http':
+      return { ...NEW_TRIGGER, type: 'http', customResponse: t.custom_response };
+    case 'source':
+      return { ...NEW_TRIGGER, type: 'source', sourceId: t.source_id, eventName: t.event_name ?? '' };
+    case 'timer':
+      return 'cron' in t.schedule
+        ? { ...NEW_TRIGGER, type: 'timer', timerMode: 'cron', cron: t.schedule.cron, timezone: t.schedule.timezone ?? '' }
+        : { ...NEW_TRIGGER, type: 'timer', timerMode: 'interval', interval: String(t.schedule.intervalSeconds) };
+    case 'manual':
+      return { ...NEW_TRIGGER, type: 'manual' };
+  }
+}
 
 /** The trigger to send for a draft. */
 export function triggerInput(d: TriggerDraft): WorkflowTriggerInput {

@@ -1,13 +1,22 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { ApiError, api, messageOf, type ConfigurableProp, type FieldProblem } from '../api';
+import type { ComponentView } from '../../../runtime/api/types';
+import { ApiError, api, messageOf, type ConfigurableProp, type FieldProblem, type WorkflowView } from '../api';
 import { useRoute } from '../router';
 import { useApp } from '../store';
-import { referenceSuggestions, stepFormProps, stepNameProblem, stepValue, stepValueProblem } from '../workflow';
+import { SECRET_MASK, referenceSuggestions, stepFormProps, stepNameProblem, stepText, stepValue, stepValueProblem } from '../workflow';
+import { Link } from './Link';
 import { StepEditor, type StepDraft } from './StepEditor';
-import { NEW_TRIGGER, TriggerFields, triggerInput, type TriggerDraft } from './TriggerFields';
+import { NEW_TRIGGER, TriggerFields, triggerDraft, triggerInput, type TriggerDraft } from './TriggerFields';
 
 let nextKey = 0;
 const newStep = (): StepDraft => ({ key: ++nextKey, name: '', componentId: '', texts: {}, nameEdited: false });
+
+/** A saved step as a draft: each prop's value as the text its input shows (secrets as the mask). */
+function savedStep(step: WorkflowView['steps'][number], component: ComponentView | undefined): StepDraft {
+  const props = stepFormProps((component?.configurable_props ?? []) as ConfigurableProp[]);
+  const texts = Object.fromEntries(props.filter((p) => step.configured_props[p.name] !== undefined).map((p) => [p.name, stepText(p, step.configured_props[p.name])]));
+  return { key: ++nextKey, name: step.name, componentId: step.component_id, texts, nameEdited: true, saved: { name: step.name, componentId: step.component_id } };
+}
 
 /** Splits a problem's path into the step it names (`steps[1].name` or `steps.1.name`) and the rest. */
 function stepOf(path: string): { index: number; rest: string } | null {
@@ -19,13 +28,15 @@ function stepOf(path: string): { index: number; rest: string } | null {
  * The form that creates a workflow (`POST /v1/workflows`): its name, trigger, and ordered steps,
  * each a saved action with its props typed as text or JSON that may reference the trigger event
  * and earlier steps (`{{steps.trigger.event.body}}`, `{{steps.parse.$return_value}}`).
+ * Given a `workflow`, it edits that one (`PUT /v1/workflows/{id}`), prefilled; `stepComponents`
+ * are the actions its steps run (found even when the saved-components list does not reach them).
  */
-export function WorkflowCreate() {
+export function WorkflowCreate({ workflow, stepComponents = [] }: { workflow?: WorkflowView; stepComponents?: ComponentView[] } = {}) {
   const navigate = useRoute((s) => s.navigate);
   const { components, loadComponents, loadAccounts, loadDataStores, upsertWorkflow, toast } = useApp();
-  const [name, setName] = useState('');
-  const [trigger, setTrigger] = useState<TriggerDraft>(NEW_TRIGGER);
-  const [steps, setSteps] = useState<StepDraft[]>(() => [newStep()]);
+  const [name, setName] = useState(workflow?.name ?? '');
+  const [trigger, setTrigger] = useState<TriggerDraft>(() => (workflow ? triggerDraft(workflow.trigger) : NEW_TRIGGER));
+  const [steps, setSteps] = useState<StepDraft[]>(() => (workflow ? workflow.steps.map((st) => savedStep(st, stepComponents.find((c) => c.id === st.component_id))) : [newStep()]));
   const [problems, setProblems] = useState<{ title: string; items: FieldProblem[] } | null>(null);
   const [busy, setBusy] = useState(false);
   const [refreshing, setRefreshing] = useState(false);
@@ -36,7 +47,10 @@ export function WorkflowCreate() {
     void loadDataStores();
   }, [loadComponents, loadAccounts, loadDataStores]);
 
-  const actions = useMemo(() => components.filter((c) => c.type === 'action'), [components]);
+  const actions = useMemo(() => {
+    const listed = components.filter((c) => c.type === 'action');
+    return [...listed, ...stepComponents.filter((c) => c.type === 'action' && !listed.some((l) => l.id === c.id))];
+  }, [components, stepComponents]);
   const names = steps.map((s) => s.name);
   const nameProblems = steps.map((s, i) => (s.name === '' && !s.componentId ? null : stepNameProblem(s.name, names.filter((_, j) => j !== i))));
 
@@ -80,6 +94,10 @@ export function WorkflowCreate() {
       for (const p of stepFormProps((component?.configurable_props ?? []) as ConfigurableProp[])) {
         const valueProblem = stepValueProblem(p, s.texts[p.name] ?? '');
         if (valueProblem) local.push({ path: `steps[${i}].configured_props.${p.name}`, message: valueProblem });
+        // The service keeps a masked secret for the step of the same name and action only.
+        else if (p.secret && s.texts[p.name] === SECRET_MASK && (s.saved?.name !== s.name || s.saved.componentId !== s.componentId)) {
+          local.push({ path: `steps[${i}].configured_props.${p.name}`, message: 'The step was renamed or runs another action, so its stored secret is not kept: type the secret again.' });
+        }
       }
     });
     if (trigger.type === 'source' && !trigger.sourceId) local.push({ path: 'trigger.source_id', message: 'Choose the source whose events run the workflow.' });
@@ -89,10 +107,9 @@ export function WorkflowCreate() {
     }
     setBusy(true);
     try {
-      const wf = await api.createWorkflow({
+      const body = {
         ...(name.trim() ? { name: name.trim() } : {}),
         trigger: triggerInput(trigger),
-        active: true,
         steps: steps.map((s) => {
           const component = actions.find((c) => c.id === s.componentId);
           const configured: Record<string, unknown> = {};
@@ -102,9 +119,10 @@ export function WorkflowCreate() {
           }
           return { name: s.name, component_id: s.componentId, configured_props: configured };
         }),
-      });
+      };
+      const wf = workflow ? await api.updateWorkflow(workflow.id, body) : await api.createWorkflow({ ...body, active: true });
       upsertWorkflow(wf);
-      toast(`Created ${wf.name}`);
+      toast(`${workflow ? 'Saved' : 'Created'} ${wf.name}`);
       navigate(`/workflows/${encodeURIComponent(wf.id)}`);
     } catch (err) {
       setProblems({ title: err instanceof ApiError && err.errors.length ? 'The workflow has problems' : messageOf(err), items: err instanceof ApiError ? err.errors : [] });
@@ -124,9 +142,17 @@ export function WorkflowCreate() {
       <header className="page-head">
         <div>
           <h1 id="wf-create-h" tabIndex={-1}>
-            New workflow
+            {workflow ? `Edit ${workflow.name}` : 'New workflow'}
           </h1>
-          <p className="muted">A trigger and ordered steps; each step runs a saved action and may use what the trigger and earlier steps gave.</p>
+          <p className="muted">
+            {workflow ? (
+              <>
+                <code>{workflow.id}</code> · its runs stay, an HTTP trigger keeps its endpoint URL, and secrets shown as <code>{SECRET_MASK}</code> keep their stored values.
+              </>
+            ) : (
+              'A trigger and ordered steps; each step runs a saved action and may use what the trigger and earlier steps gave.'
+            )}
+          </p>
         </div>
       </header>
       <div className="field narrow">
@@ -183,8 +209,13 @@ export function WorkflowCreate() {
         </div>
       )}
       <div className="row end sticky-actions">
+        {workflow && (
+          <Link to={`/workflows/${encodeURIComponent(workflow.id)}`} className="button">
+            Cancel
+          </Link>
+        )}
         <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Creating…' : 'Create workflow'}
+          {workflow ? (busy ? 'Saving…' : 'Save workflow') : busy ? 'Creating…' : 'Create workflow'}
         </button>
       </div>
     </form>

@@ -10,7 +10,7 @@ import { Link } from './Link';
 import { WorkflowRunForm } from './WorkflowRunForm';
 import { WorkflowRuns } from './WorkflowRuns';
 
-/** One workflow: its trigger (an HTTP trigger's endpoint URL with copy and a test request), steps, runs by hand, runs, export, delete. */
+/** One workflow: its trigger (an HTTP trigger's endpoint URL with copy and a test request), steps, edit, runs by hand, runs, export, delete. */
 export function WorkflowDetail({ id }: { id: string }) {
   const navigate = useRoute((s) => s.navigate);
   const { components, loadComponents, sources, upsertWorkflow, removeWorkflow, toast } = useApp();
@@ -85,6 +85,9 @@ export function WorkflowDetail({ id }: { id: string }) {
           </p>
         </div>
         <div className="row">
+          <Link to={`/workflows/${encodeURIComponent(wf.id)}/edit`} className="button">
+            Edit
+          </Link>
           <button type="button" onClick={() => void toggle()} disabled={busy !== null}>
             {wf.active ? 'Deactivate' : 'Activate'}
           </button>

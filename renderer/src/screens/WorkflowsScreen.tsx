@@ -2,15 +2,16 @@ import { useEffect } from 'react';
 import { Link } from '../components/Link';
 import { WorkflowCreate } from '../components/WorkflowCreate';
 import { WorkflowDetail } from '../components/WorkflowDetail';
+import { WorkflowEdit } from '../components/WorkflowEdit';
 import { WorkflowImport } from '../components/WorkflowImport';
 import { segments, useRoute } from '../router';
 import { useApp } from '../store';
 
-/** Workflows: the list beside the create form or the selected workflow (trigger, steps, runs). */
+/** Workflows: the list beside the create form, the selected workflow (trigger, steps, runs), or its edit form (`/workflows/{id}/edit`). */
 export function WorkflowsScreen() {
   const path = useRoute((s) => s.path);
   const { workflows, workflowsLoaded, loadWorkflows } = useApp();
-  const [, id] = segments(path);
+  const [, id, sub] = segments(path);
 
   useEffect(() => {
     void loadWorkflows();
@@ -22,6 +23,8 @@ export function WorkflowsScreen() {
   const content =
     id === 'new' ? (
       <WorkflowCreate />
+    ) : id && sub === 'edit' ? (
+      <WorkflowEdit key={id} id={id} />
     ) : id ? (
       <WorkflowDetail key={id} id={id} />
     ) : (

@@ -5,23 +5,8 @@ import { newToken } from '../../ids';
 import { setSessionCookie } from '../auth';
 import type { ApiContext } from '../context';
 import { HttpError } from '../problem';
+import type { InstanceSettings } from '../types';
 
-/** How the service was started, as the settings screen shows it (never the API key itself). */
-export interface InstanceSettings {
-  url: string;
-  data_dir: string;
-  /** Where the API key comes from: only a key kept in the data dir can be rotated here. */
-  api_key_source: 'option' | 'env' | 'data_dir';
-  /** The key's last four characters, to tell keys apart. */
-  api_key_hint: string;
-  retry_schedule: readonly number[];
-  delivery_timeout_seconds: number;
-  disable_after_seconds: number;
-  event_retention: number;
-  run_timeout_seconds: number;
-  npm_registry: string | null;
-  registry_dirs: string[];
-}
 
 /** `GET /v1/settings` and `POST /v1/settings/api-key/rotate`. */
 export function settingsRoutes(ctx: ApiContext): Router {
