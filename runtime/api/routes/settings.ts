@@ -5,7 +5,6 @@ import { newToken } from '../../ids';
 import { setSessionCookie } from '../auth';
 import type { ApiContext } from '../context';
 import { HttpError } from '../problem';
-import type { InstanceSettings } from '../types';
 
 
 /** `GET /v1/settings` and `POST /v1/settings/api-key/rotate`. */
