@@ -18,6 +18,8 @@ import type {
   DataStoreView,
   EventSummary,
   InstanceSettings,
+  WorkflowInput,
+  WorkflowStepInput,
   ListResponse,
   LogLineView,
   MessageView,
@@ -27,7 +29,7 @@ import type {
   WebhookView,
 } from '../../runtime/api/types';
 
-export type { InstanceSettings };
+export type { InstanceSettings, WorkflowInput, WorkflowStepInput };
 export type { ActionRunView, ConsoleLine, SendView, StepError, StepRunView, TimerSchedule, WorkflowExport, WorkflowRunView, WorkflowTriggerInput, WorkflowView };
 /** A workflow trigger as the API shows it (an HTTP trigger with its endpoint URL). */
 export type WorkflowTrigger = WorkflowView['trigger'];
@@ -68,19 +70,6 @@ export interface OptionsAnswer {
   logs?: unknown[];
 }
 
-export interface WorkflowStepInput {
-  name: string;
-  component_id?: string;
-  component_code?: string;
-  configured_props?: Record<string, unknown>;
-}
-
-export interface WorkflowInput {
-  name?: string;
-  trigger?: WorkflowTriggerInput;
-  steps?: WorkflowStepInput[];
-  active?: boolean;
-}
 
 
 /** A component read from the registry; `code` when the service gives the module text. */

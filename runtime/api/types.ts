@@ -264,3 +264,19 @@ export interface InstanceSettings {
   npm_registry: string | null;
   registry_dirs: string[];
 }
+
+/** A workflow step as given to create or update: its action by saved component id or key, or by module text. */
+export interface WorkflowStepInput {
+  name: string;
+  component_id?: string;
+  component_code?: string;
+  configured_props?: Record<string, unknown>;
+}
+
+/** A workflow as given to create or update (`POST /v1/workflows`, `PUT /v1/workflows/{id}`). */
+export interface WorkflowInput {
+  name?: string;
+  trigger?: WorkflowTriggerInput;
+  steps?: WorkflowStepInput[];
+  active?: boolean;
+}

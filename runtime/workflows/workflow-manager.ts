@@ -14,7 +14,7 @@ import { maskSecrets, openSecrets, sealSecrets } from '../sources/secret-props';
 import type { Metadata, WorkflowRecord, WorkflowStep, WorkflowTrigger } from '../store/metadata';
 import type { SecretBox } from '../store/secrets';
 import { resolveReferences } from './expressions';
-import type { WorkflowExport, WorkflowTriggerInput } from '../api/types';
+import type { WorkflowExport, WorkflowInput, WorkflowStepInput, WorkflowTriggerInput } from '../api/types';
 import type { RunLog, StepRunRecord, WorkflowRunRecord } from './run-log';
 
 export interface WorkflowManagerDeps {
@@ -31,21 +31,9 @@ export interface WorkflowManagerDeps {
 
 /** A trigger as given to create or update: an HTTP trigger's endpoint id is the service's to pick. */
 export type TriggerInput = WorkflowTriggerInput;
-
+export type { WorkflowInput };
 /** A step as given: its action by saved component id or key, or by module text. */
-export interface StepInput {
-  name: string;
-  component_id?: string;
-  component_code?: string;
-  configured_props?: Record<string, unknown>;
-}
-
-export interface WorkflowInput {
-  name?: string;
-  trigger?: TriggerInput;
-  steps?: StepInput[];
-  active?: boolean;
-}
+export type StepInput = WorkflowStepInput;
 
 
 const STEP_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -7,12 +7,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
 import { cli, cliEnv } from '../helpers/cli';
 import { ECHO_SOURCE, startSpout, type SpoutProcess } from '../helpers/service';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = 'test-results/screenshots';
 
 describe('UI: settings, API key rotation, instance profile', () => {
   /** Its key lives in DATA_DIR/api-key, as after a first start: it can be rotated. */
@@ -23,11 +22,7 @@ describe('UI: settings, API key rotation, instance profile', () => {
 
   before(async () => {
     [keyed, flagged] = await Promise.all([startSpout({ keyInDataDir: true, apiKey: 'spk_first_key_abcd', args: ['--retry-schedule', '1,60,7200'] }), startSpout()]);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    fs.mkdirSync(SHOTS, { recursive: true });
+    browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
@@ -36,16 +31,11 @@ describe('UI: settings, API key rotation, instance profile', () => {
 
   /** A page signed in to `spout` with `key`, recording script errors and CSP violations. */
   async function signedIn(spout: SpoutProcess, key = spout.apiKey, initScript?: string): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
-    if (initScript) await context.addInitScript({ content: initScript });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (err) => problems.push(err.message));
-    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-    await page.goto(`${spout.url}/?token=${encodeURIComponent(key)}`);
-    await page.waitForURL((u) => u.pathname === '/sources');
-    return { context, page, problems };
+    const signed = await signedInPage(browser, `${spout.url}/?token=${encodeURIComponent(key)}`, { viewport: { width: 1440, height: 1000 }, initScript });
+    await signed.page.waitForURL((u) => u.pathname === '/sources');
+    return signed;
   }
+
 
   it('shows how the service runs: URL, data dir, key source and hint, retry policy', async () => {
     const { context, page, problems } = await signedIn(keyed);

@@ -2,14 +2,12 @@
 // source in the editor, configure it, deploy, send a test request, see its log line and event,
 // deliver it to a webhook, and resend a failed delivery. Screenshots go to test-results/screenshots.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { deploySource, startSpout, waitFor, type SpoutProcess } from '../helpers/service';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = 'test-results/screenshots';
 
 /** An HTTP source with a select prop whose options come from an async `options` method, two per page. */
 const ORDERS_SOURCE = `export default {
@@ -76,11 +74,7 @@ describe('UI in Chromium', () => {
   before(async () => {
     spout = await startSpout();
     receiver = await startReceiver();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    fs.mkdirSync(SHOTS, { recursive: true });
+    browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
@@ -90,14 +84,9 @@ describe('UI in Chromium', () => {
 
   /** A signed-in page that records script errors and CSP violations. */
   async function signedIn(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (err) => problems.push(err.message));
-    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-    await page.goto(spout.uiUrl);
-    return { context, page, problems };
+    return signedInPage(browser, spout.uiUrl);
   }
+
 
   it('refuses a visit without the token link', async () => {
     const page = await browser.newPage();

@@ -7,12 +7,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { deploySource, startSpout, waitFor, type SpoutProcess } from '../helpers/service';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = 'test-results/screenshots';
 
 /** An action (written for this test) that greets, logs, exports and reads `steps`; it throws when asked to. */
 const GREETER = `export default {
@@ -78,11 +77,7 @@ describe('UI: action test runs, workflows, re-delivery', () => {
 
   before(async () => {
     [spout, receiver] = await Promise.all([startSpout(), startReceiver()]);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    fs.mkdirSync(SHOTS, { recursive: true });
+    browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
@@ -92,14 +87,9 @@ describe('UI: action test runs, workflows, re-delivery', () => {
 
   /** A signed-in page that records script errors and CSP violations. */
   async function signedIn(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (err) => problems.push(err.message));
-    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-    await page.goto(spout.uiUrl);
-    return { context, page, problems };
+    return signedInPage(browser, spout.uiUrl, { acceptDownloads: true });
   }
+
 
   it('test-runs an action written in the editor: summary, exports, return value, console, error with stack', async () => {
     const { context, page, problems } = await signedIn();

@@ -1,0 +1,34 @@
+// Chromium for the UI tests: Debian's binary driven by playwright-core, and signed-in pages that
+// record script errors and CSP violations.
+import fs from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Where tests write screenshots of each screen, for reviewers. */
+export const SHOTS = 'test-results/screenshots';
+
+/** Starts headless Chromium with the flags this machine needs. */
+export async function launchBrowser(): Promise<Browser> {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** A page opened at `url` (the UI link with its token), collecting page errors and console errors in `problems`. */
+export async function signedInPage(
+  browser: Browser,
+  url: string,
+  options: { viewport?: { width: number; height: number }; acceptDownloads?: boolean; initScript?: string } = {},
+): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1440, height: 900 }, acceptDownloads: options.acceptDownloads ?? false });
+  if (options.initScript) await context.addInitScript({ content: options.initScript });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (err) => problems.push(err.message));
+  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+  await page.goto(url);
+  return { context, page, problems };
+}
