@@ -10,8 +10,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
  */
 export const distDir = path.basename(here) === 'runtime' ? path.join(here, '..', 'dist') : here;
 
-/** Entry script of the sandbox worker thread. */
-export const workerScript = path.join(distDir, 'worker.js');
+/** Entry script of a component host process (CommonJS: it must load without reading package.json). */
+export const hostScript = path.join(distDir, 'host.cjs');
 
 /** Entry script of the webhook delivery thread. */
 export const deliveryWorkerScript = path.join(distDir, 'delivery-worker.js');

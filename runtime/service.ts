@@ -15,9 +15,11 @@ import { ENDPOINT_PREFIX, httpInterfaceHandler } from './interfaces/http';
 import { LogStore } from './events/log-store';
 import { ComponentLibrary, type SandboxFactory } from './components/library';
 import { ComponentRegistry } from './components/registry';
-import { bundledRegistryDir } from './paths';
+import { bundledRegistryDir, hostScript } from './paths';
 import { PackageCache } from './components/packages';
 import { Sandbox } from './sandbox/sandbox';
+import { HostPool } from './sandbox/host-process';
+import { SourceDbs } from './store/source-dbs';
 import { ComponentSessions } from './sources/component-sessions';
 import { StepOutbox } from './sources/step-outbox';
 import { RunLog } from './workflows/run-log';
@@ -44,12 +46,25 @@ export interface ServiceOptions {
   eventRetention?: number;
   /** Per-run limit of component code. Default 60 s. */
   runTimeoutMs?: number;
+  /** Resident memory limit of one component host, MB. Default 512. */
+  componentMemoryMb?: number;
   /** npm registry that packages imported by components come from. Default: npm's own config. */
   npmRegistry?: string;
   /** Receives progress lines of every package install (`installing x@^1 …`). */
   onPackageProgress?: (line: string) => void;
   /** Folders laid out like Pipedream's `components/` tree, indexed by key after the bundled components (a later folder's key wins). */
   registryDirs?: string[];
+}
+
+/** Default resident memory limit of one component host, MB. */
+export const DEFAULT_COMPONENT_MEMORY_MB = 512;
+
+/**
+ * SIGUSR1 opens Node's debugger in a running process, through which anything could run code in
+ * the service; a listener turns that off (start the service with --inspect to debug it).
+ */
+function ignoreDebugSignal(): void {
+  console.error('SIGUSR1 ignored: start Spout with node --inspect to debug it');
 }
 
 /** Largest request body an HTTP interface endpoint accepts. */
@@ -70,6 +85,7 @@ export interface RunningService {
 /** Starts the runtime, the /v1 API, HTTP endpoints and the UI on one port. */
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const host = options.host ?? '127.0.0.1';
+  process.on('SIGUSR1', ignoreDebugSignal);
   const dataDir = resolveDataDir(options.dataDir);
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const apiKey = resolveApiKey(dataDir, options.apiKey);
@@ -105,10 +121,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const emission = new Emission(events, delivery, () => metadata.data.subscriptions);
   const packages = new PackageCache({ dir: path.join(dataDir, 'packages'), registry: options.npmRegistry, onProgress: options.onPackageProgress });
   const library = new ComponentLibrary(metadata, packages);
+  const dbs = new SourceDbs(path.join(dataDir, 'db'));
   const dedupe = new Deduper(path.join(dataDir, 'dedupe'));
-  const limits = { timeoutMs: options.runTimeoutMs ?? 60_000, memoryMb: 256, maxQueue: 1000 };
+  // Component code runs in host processes that may read the package cache and nothing else of the data dir.
+  const hosts = new HostPool({ script: hostScript, baseRead: [packages.dir], memoryMb: options.componentMemoryMb ?? DEFAULT_COMPONENT_MEMORY_MB });
+  const limits = { hosts, timeoutMs: options.runTimeoutMs ?? 60_000, maxQueue: 1000 };
   // Saving a component (no source yet) loads it only to learn what it declares.
-  const describeSandbox: SandboxFactory = (bundle) => Sandbox.load({ ...bundle, ...limits, onLog: () => {}, onStrayEmits: () => {} });
+  const describeSandbox: SandboxFactory = (bundle) => Sandbox.load({ ...bundle, ...limits, label: bundle.filename, onLog: () => {}, onStrayEmits: () => {} });
   const registry = new ComponentRegistry({
     folders: [{ dir: bundledRegistryDir, bundled: true }, ...(options.registryDirs ?? []).map((dir) => ({ dir: path.resolve(dir), bundled: false }))],
     library,
@@ -124,7 +143,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     logs,
     endpointUrl,
     limits,
-    dbDir: path.join(dataDir, 'db'),
+    dbs,
+    dataDir,
     dedupe,
     dataStores,
   });
@@ -150,6 +170,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     disable_after_seconds: (options.disableAfterMs ?? DEFAULT_DISABLE_AFTER_MS) / 1000,
     event_retention: options.eventRetention ?? 10_000,
     run_timeout_seconds: limits.timeoutMs / 1000,
+    component_memory_mb: hosts.memoryMb,
     npm_registry: options.npmRegistry ?? null,
     registry_dirs: (options.registryDirs ?? []).map((d) => path.resolve(d)),
   });
@@ -190,6 +211,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       // Long-lived streams (SSE) would hold close() open forever.
       setTimeout(() => server.closeAllConnections(), 2000).unref();
       await Promise.all([sources.stop(), sessions.stop(), workflows.stop()]);
+      hosts.stop();
+      await dbs.flush();
+      process.off('SIGUSR1', ignoreDebugSignal);
       await runs.close();
       // After the sources: their runs may still be writing to data stores.
       await dataStores.close();

@@ -1,4 +1,4 @@
-// Builds every bundle into dist/: the service and CLI, the sandbox worker, the Electron main
+// Builds every bundle into dist/: the service and CLI, the component host, the Electron main
 // process and preload, and the renderer.
 import { build } from 'esbuild';
 import fs from 'node:fs';
@@ -16,7 +16,10 @@ export async function buildAll({ quiet = false } = {}) {
     // The CLI is split: each command's code (and `serve`'s whole runtime) loads only when that command
     // runs. Chunks stay in dist/ itself: runtime/paths.ts finds the worker beside the running module.
     build({ ...node, format: 'esm', entryPoints: { cli: 'runtime/cli/main.ts' }, outdir: dist, absWorkingDir: root, splitting: true, chunkNames: 'cli-[name]-[hash]', metafile: true }).then(dropStaleChunks),
-    build({ ...node, format: 'esm', entryPoints: { worker: 'runtime/sandbox/worker.ts', 'delivery-worker': 'runtime/delivery/delivery-worker.ts', runtime: 'runtime/index.ts' }, outdir: dist, absWorkingDir: root, splitting: false }),
+    build({ ...node, format: 'esm', entryPoints: { 'delivery-worker': 'runtime/delivery/delivery-worker.ts', runtime: 'runtime/index.ts' }, outdir: dist, absWorkingDir: root, splitting: false }),
+    // The component host runs under Node's permission model, which lets it read its own script and
+    // little else: one self-contained CommonJS file.
+    build({ ...node, format: 'cjs', packages: undefined, entryPoints: { host: 'runtime/sandbox/host.ts' }, outfile: path.join(dist, 'host.cjs'), absWorkingDir: root }),
     build({ ...node, format: 'esm', entryPoints: { main: 'main/main.ts' }, outdir: dist, absWorkingDir: root, external: ['electron'] }),
     // Our @pipedream/platform and @pipedream/types, bundled into components in place of the packages.
     build({ ...node, format: 'esm', entryPoints: { platform: 'runtime/components/shims/platform.ts', types: 'runtime/components/shims/types.ts' }, outdir: path.join(dist, 'shims'), absWorkingDir: root, sourcemap: false }),

@@ -51,6 +51,10 @@ export interface SourceView {
   /** Each timer prop's schedule and next firing (epoch ms; null while inactive). */
   timers: Record<string, { schedule: { intervalSeconds: number } | { cron: string; timezone?: string }; next_run_at: number | null }>;
   active: boolean;
+  /** Folders its component may read (`read`) or read and write (`write`) beyond the defaults. */
+  permissions: { read: string[]; write: string[] };
+  /** Why the service deactivated it (its component host kept crashing); null when active or deactivated by hand. */
+  deactivated_reason: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -261,6 +265,8 @@ export interface InstanceSettings {
   disable_after_seconds: number;
   event_retention: number;
   run_timeout_seconds: number;
+  /** Resident memory limit of one component host, MB. */
+  component_memory_mb: number;
   npm_registry: string | null;
   registry_dirs: string[];
 }

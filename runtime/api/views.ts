@@ -43,6 +43,8 @@ export function sourceView(s: SourceRecord, component: ComponentRecord | undefin
     timeout_seconds: s.timeout_seconds ?? null,
     timers,
     active: s.active,
+    permissions: s.permissions ?? { read: [], write: [] },
+    deactivated_reason: s.deactivated_reason ?? null,
     created_at: s.created_at,
     updated_at: s.updated_at,
   };

@@ -22,6 +22,9 @@ Options:
   --disable-after D    disable a webhook whose every delivery attempt failed for D (seconds, or
                        with a unit: 30m, 12h, 5d; default 5d; 0 never)
   --event-retention N  events kept per source (default 10000)
+  --component-memory MB
+                       resident memory (Buffers included) one component's host process may use
+                       before it is stopped and restarted (env SPOUT_COMPONENT_MEMORY; default 512)
   --npm-registry URL   registry that packages imported by components are installed from, once,
                        into DATA_DIR/packages (env SPOUT_NPM_REGISTRY; default: npm's own config)
   --registry DIR       a folder laid out like Pipedream's components/ tree (<app>/sources/<name>/
@@ -43,6 +46,7 @@ export async function serve(argv: string[]): Promise<void> {
       'delivery-timeout': { type: 'string' },
       'disable-after': { type: 'string' },
       'event-retention': { type: 'string' },
+      'component-memory': { type: 'string' },
       'npm-registry': { type: 'string' },
       registry: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
@@ -97,6 +101,12 @@ export async function serve(argv: string[]): Promise<void> {
     throw new UsageError(`--event-retention: "${values['event-retention']}" is not a positive whole number`);
   }
 
+  const memoryText = values['component-memory'] ?? process.env.SPOUT_COMPONENT_MEMORY;
+  const componentMemoryMb = memoryText === undefined ? undefined : Number(memoryText);
+  if (componentMemoryMb !== undefined && (!Number.isInteger(componentMemoryMb) || componentMemoryMb < 64)) {
+    throw new UsageError(`--component-memory: "${memoryText}" is not a whole number of megabytes of at least 64 (a component host needs about 45 MB to start)`);
+  }
+
   const registryDirs = registryFolders(values.registry);
 
   // Signal handlers go in before the ready line: whoever reads it may signal at once.
@@ -125,6 +135,7 @@ export async function serve(argv: string[]): Promise<void> {
     deliveryTimeoutMs,
     disableAfterMs,
     eventRetention: retention,
+    componentMemoryMb,
     npmRegistry,
     registryDirs,
     // Installs can take a while; the terminal shows they are under way.

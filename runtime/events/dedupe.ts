@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EmitPayload } from '../sandbox/protocol';
+import { writeFileAtomic } from '../store/atomic-write';
 
 export type DedupeStrategy = 'unique' | 'greatest' | 'last';
 
@@ -77,12 +78,7 @@ export class Deduper {
   private save(sourceId: string, state: DedupeState): void {
     const previous = this.writing.get(sourceId) ?? Promise.resolve();
     const text = JSON.stringify(state);
-    const next = previous.then(async () => {
-      await fs.promises.mkdir(this.dir, { recursive: true });
-      const temp = `${this.file(sourceId)}.tmp`;
-      await fs.promises.writeFile(temp, text);
-      await fs.promises.rename(temp, this.file(sourceId));
-    });
+    const next = previous.then(() => writeFileAtomic(this.file(sourceId), text));
     const settled = next.catch(() => undefined);
     this.writing.set(sourceId, settled);
     void settled.then(() => {

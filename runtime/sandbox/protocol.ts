@@ -90,7 +90,7 @@ export interface AdditionalPropsResult {
   props: Record<string, PropShape> | null;
 }
 
-/** The values `this` exposes in the component, prepared by the host. */
+/** The values `this` exposes in the component, prepared by the service. */
 export interface SandboxContext {
   sourceId: string;
   /** User-input prop values by prop name. */
@@ -100,12 +100,12 @@ export interface SandboxContext {
   /** Credentials of the connected account of each app prop (its `$auth`), by prop name. */
   auth: Record<string, Record<string, unknown>>;
   /**
-   * The source's prop set includes `additionalProps` results: a worker that has not computed them
-   * (a fresh or replaced one) runs `additionalProps` before building `this`.
+   * The source's prop set includes `additionalProps` results: a host that has not computed them
+   * (a fresh or restarted one) runs `additionalProps` before building `this`.
    */
   dynamicProps: boolean;
-  /** The JSON file behind `$.service.db` props; null keeps the db in memory (no source yet). */
-  dbFile: string | null;
+  /** Ids of the data stores its `data_store` props are configured with: the only ones it may call. */
+  dataStores: string[];
 }
 
 export interface SerializedError {
@@ -131,22 +131,35 @@ export interface HostCall {
   call: DataStoreCall;
 }
 
+/** `this.db` contents as the service holds them: JSON text of each value, by key. */
+export type DbEntries = Record<string, string>;
+
+/** A key `this.db.set` changed during an invocation, with its new value as JSON text (null: removed). */
+export type DbWrite = [key: string, json: string | null];
+
+/** Messages from the service to a component host. */
 export type HostMessage =
+  | { type: 'load'; bundle: string; filename: string }
   | { type: 'configure'; context: SandboxContext }
-  | { type: 'invoke'; invocationId: string; target: InvocationTarget }
+  /** `db` is sent when the host's copy of `this.db` is not the service's (first run, or written elsewhere). */
+  | { type: 'invoke'; invocationId: string; target: InvocationTarget; db?: DbEntries }
   | { type: 'call-result'; callId: number; value?: unknown; error?: SerializedError };
 
-export type WorkerMessage =
+/** A `respond()` as it crosses the channel: binary bodies travel as base64. */
+export interface WireResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | { base64: string } | null;
+}
+
+/** Messages from a component host to the service (untrusted: the service validates each one). */
+export type HostReply =
   | { type: 'loaded'; description: ComponentDescription }
   | { type: 'load-failed'; error: SerializedError }
-  | { type: 'done'; invocationId: string; error: SerializedError | null; emits: EmitPayload[]; value?: unknown }
-  | { type: 'respond'; invocationId: string; response: HttpResponsePayload }
+  | { type: 'done'; invocationId: string; error: SerializedError | null; emits: EmitPayload[]; value?: unknown; dbWrites: DbWrite[] }
+  | { type: 'respond'; invocationId: string; response: WireResponse }
   | { type: 'emits'; emits: EmitPayload[] }
   | { type: 'call'; callId: number; request: HostCall }
-  | { type: 'log'; invocationId: string | null; level: LogLevel; message: string };
-
-/** Data the worker starts with. */
-export interface WorkerData {
-  bundle: string;
-  filename: string;
-}
+  | { type: 'log'; invocationId: string | null; level: LogLevel; message: string }
+  /** Sent as the host dies of an uncaught exception, so the source's log says why. */
+  | { type: 'fatal'; error: SerializedError };

@@ -1,19 +1,9 @@
-import { Worker } from 'node:worker_threads';
 import { newId } from '../ids';
-import { workerScript } from '../paths';
 import type { ComponentDescription } from '../components/describe';
-import type {
-  EmitPayload,
-  HostCall,
-  HostMessage,
-  HttpResponsePayload,
-  InvocationTarget,
-  LogLevel,
-  SandboxContext,
-  SerializedError,
-  WorkerData,
-  WorkerMessage,
-} from './protocol';
+import type { SourceDb } from '../store/source-dbs';
+import type { HostExit, HostPool, HostProcess } from './host-process';
+import { NO_GRANTS, type HostGrants } from './permissions';
+import type { EmitPayload, HostCall, HostMessage, HostReply, HttpResponsePayload, InvocationTarget, LogLevel, SandboxContext, SerializedError, WireResponse } from './protocol';
 
 /** A log line written by component code. */
 export interface SandboxLog {
@@ -25,17 +15,27 @@ export interface SandboxLog {
 export interface SandboxOptions {
   bundle: string;
   filename: string;
-  /** A run or hook longer than this is stopped and its worker replaced. */
+  /** Where hosts come from (and their memory limit). */
+  hosts: HostPool;
+  /** Folders the host may read or write beyond the defaults. */
+  grants?: HostGrants;
+  /** Names the component in messages, e.g. `source dc_… "Echo"`. */
+  label: string;
+  /** A run or hook longer than this is stopped and its host replaced. */
   timeoutMs: number;
-  /** Heap limit of the worker. */
-  memoryMb: number;
   /** Most invocations waiting or running; more are refused. */
   maxQueue: number;
+  /** The source's `this.db`; without one, `this.db` lives in the host only (configuration forms). */
+  db?: SourceDb;
+  /** Start a new host as soon as one ends unexpectedly, not at the next invocation (deployed sources). */
+  keepWarm?: boolean;
   onLog: (log: SandboxLog) => void;
   /** Emits made outside any invocation (after a run ended). */
   onStrayEmits: (emits: EmitPayload[]) => void;
   /** Answers component code's requests to the service (data stores); absent, they fail with a message. */
   onCall?: (request: HostCall) => Promise<unknown>;
+  /** A host ended without the service asking (crash, memory, timeout, protocol). */
+  onHostExit?: (exit: HostExit) => void;
 }
 
 /** How an invocation ended. */
@@ -57,16 +57,20 @@ interface Pending {
   posted: boolean;
 }
 
+/** Longest wait before restarting a host that keeps ending. */
+const MAX_RESTART_DELAY_MS = 5000;
+
 /**
- * One component's worker thread. Invocations are posted to the worker as they come and it runs
- * them one at a time in arrival order, so the service's event loop is not on the path between
- * two runs. The oldest unfinished invocation is the running one and carries the timeout. A worker
- * that dies (timeout, out of memory, `process.exit`) fails the running invocation only: a new
- * worker is started, configured with the same context, and given the ones still waiting.
+ * One component's host process, seen from the service. Invocations are sent to the host as they
+ * come and it runs them one at a time in arrival order, so the service's event loop is not on the
+ * path between two runs. The oldest unfinished invocation is the running one and carries the
+ * timeout. A host that ends (timeout, memory, a crash, `process.exit`) fails the running
+ * invocation only: a new host is started, loaded and configured with the same context, and given
+ * the ones still waiting.
  */
 export class Sandbox {
-  private worker: Worker | null = null;
-  private spawning: Promise<void> | null = null;
+  private host: HostProcess | null = null;
+  private starting: Promise<ComponentDescription> | null = null;
   private context: SandboxContext | null = null;
   /** Unfinished invocations in arrival order; the first is running. */
   private readonly pending = new Map<string, Pending>();
@@ -76,14 +80,26 @@ export class Sandbox {
   private onDrained: (() => void) | null = null;
   private readonly idPrefix = newId('inv', 8);
   private seq = 0;
+  /** The db version the current host's copy matches; -1: it has none. */
+  private dbSeen = -1;
+  /** Writes of finished invocations still going to disk; later results wait for them, keeping their order. */
+  private dbWriting: Promise<void> | null = null;
+  /** Hosts that ended in a row without an invocation finishing; spaces restarts. */
+  private failures = 0;
+  private restartTimer: NodeJS.Timeout | null = null;
 
   private constructor(private readonly options: SandboxOptions) {}
 
-  /** Starts a worker on the bundle and returns it with what the module declares. */
+  /** Starts a host on the bundle and returns it with what the module declares. */
   static async load(options: SandboxOptions): Promise<{ sandbox: Sandbox; description: ComponentDescription }> {
     const sandbox = new Sandbox(options);
-    const description = await sandbox.spawn();
+    const description = await sandbox.start();
     return { sandbox, description };
+  }
+
+  /** Sets how messages name the component (a source's name can change). */
+  setLabel(label: string): void {
+    this.options.label = label;
   }
 
   /** Sets the timeout of invocations that start from now on. */
@@ -94,7 +110,14 @@ export class Sandbox {
   /** Sets the values `this` exposes to the component for invocations made from now on. */
   configure(context: SandboxContext): void {
     this.context = context;
-    this.worker?.postMessage({ type: 'configure', context } satisfies HostMessage);
+    this.host?.send({ type: 'configure', context });
+  }
+
+  /** Stops restarting the host on its own after it ends (a source deactivated for crashing); invocations still start one. */
+  suspend(): void {
+    this.options.keepWarm = false;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = null;
   }
 
   /** Queues an invocation; `onRespond` receives a `respond()` made during it. */
@@ -110,61 +133,126 @@ export class Sandbox {
     });
   }
 
-  /** Refuses new invocations, waits for queued ones to finish, and stops the worker. */
+  /** Refuses new invocations, waits for queued ones to finish, and stops the host. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
     if (this.pending.size > 0) await new Promise<void>((resolve) => (this.onDrained = resolve));
-    await this.worker?.terminate();
-    this.worker = null;
+    await this.dbWriting;
+    this.host?.kill({ cause: 'stopped', message: 'closed' });
+    this.host = null;
   }
 
-  /** Posts invocations the current worker has not been given; starts one if there is none. */
+  /** Sends invocations the current host has not been given; starts a host if there is none. */
   private postPending(): void {
-    if (!this.worker) {
-      this.spawning ??= this.spawn().then(
-        () => {
-          this.spawning = null;
-          if (this.context) this.configure(this.context);
-          this.postPending();
-        },
-        (err: Error) => {
-          this.spawning = null;
+    if (!this.host) {
+      if (!this.starting && !this.closed) {
+        this.start().catch((err: Error) => {
           for (const [id] of this.pending) this.finish(id, { name: 'Error', message: `the component could not be loaded: ${err.message}` }, []);
-        },
-      );
+        });
+      }
       return;
     }
+    const db = this.options.db;
     for (const p of this.pending.values()) {
       if (p.posted) continue;
       p.posted = true;
-      this.worker.postMessage(p.message);
+      if (db && db.version !== this.dbSeen) {
+        this.dbSeen = db.version;
+        this.host.send({ ...p.message, db: db.entries() });
+      } else this.host.send(p.message);
     }
     this.armTimeout();
   }
 
+  /** Starts a host, loads the module in it, configures it, and gives it what is waiting. */
+  private start(): Promise<ComponentDescription> {
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = null;
+    const host = this.options.hosts.acquire(this.options.grants ?? NO_GRANTS);
+    const started = new Promise<ComponentDescription>((resolve, reject) => {
+      let loading = true;
+      const loadTimer = setTimeout(() => host.kill({ cause: 'timeout', message: `loading the module took longer than ${Math.round(this.options.timeoutMs / 1000)} s` }), this.options.timeoutMs);
+      host.attach({
+        onReply: (reply) => {
+          if (loading && reply.type === 'loaded') {
+            loading = false;
+            clearTimeout(loadTimer);
+            this.host = host;
+            this.dbSeen = -1;
+            if (this.closed) host.kill({ cause: 'stopped', message: 'closed' });
+            else if (this.context) host.send({ type: 'configure', context: this.context });
+            resolve(reply.description as ComponentDescription);
+            this.postPending();
+          } else if (loading && reply.type === 'load-failed') {
+            loading = false;
+            clearTimeout(loadTimer);
+            host.kill({ cause: 'stopped', message: 'load failed' });
+            reject(Object.assign(new Error(reply.error.message), { stack: reply.error.stack }));
+          } else if (!loading) this.receive(host, reply);
+        },
+        onOutput: (stream, line) => {
+          if (this.host === host) this.options.onLog({ invocationId: this.head() ?? null, level: stream === 'stderr' ? 'error' : 'log', message: line });
+        },
+        onExit: (exit) => {
+          clearTimeout(loadTimer);
+          if (loading) {
+            loading = false;
+            reject(new Error(`the component's host ended while loading it: ${exit.message}`));
+          } else if (this.host === host) this.hostEnded(exit);
+        },
+      });
+      host.send({ type: 'load', bundle: this.options.bundle, filename: this.options.filename });
+    });
+    this.starting = started;
+    const clear = () => {
+      if (this.starting === started) this.starting = null;
+    };
+    started.then(clear, clear);
+    return started;
+  }
+
+  private head(): string | undefined {
+    return this.pending.keys().next().value as string | undefined;
+  }
+
   /** Keeps the timeout on the oldest unfinished invocation, which is the one running. */
   private armTimeout(): void {
-    const head = this.worker ? (this.pending.keys().next().value as string | undefined) : undefined;
+    const head = this.host ? this.head() : undefined;
     if ((head ?? null) === this.timedId) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.timedId = head ?? null;
     if (!head) return;
-    this.timer = setTimeout(() => this.fail(`timed out after ${Math.round(this.options.timeoutMs / 1000)} s; the run was stopped`), this.options.timeoutMs);
+    const host = this.host;
+    this.timer = setTimeout(() => host?.kill({ cause: 'timeout', message: `timed out after ${Math.round(this.options.timeoutMs / 1000)} s; the run was stopped` }), this.options.timeoutMs);
   }
 
-  /** Ends the running invocation with an error, discards its worker and hands the rest to a new one. */
-  private fail(message: string): void {
-    const worker = this.worker;
-    const head = this.pending.keys().next().value as string | undefined;
-    this.worker = null;
-    void worker?.terminate();
+  /** A host that was serving ended: the running invocation fails with why, the rest go to a new host. */
+  private hostEnded(exit: HostExit): void {
+    this.host = null;
+    this.timedId = null;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (exit.cause === 'stopped') return;
+    this.failures++;
+    const message = exit.cause === 'memory' ? `${this.options.label}: ${exit.message}` : exit.message;
     for (const p of this.pending.values()) p.posted = false;
-    if (head) {
-      this.options.onLog({ invocationId: head, level: 'error', message });
-      this.finish(head, { name: 'Error', message }, []);
-    }
-    if (this.pending.size > 0) this.postPending();
+    const head = this.head();
+    // The caller logs the failed invocation.
+    if (head) this.finish(head, { name: 'Error', message }, []);
+    this.options.onHostExit?.(exit);
+    if (this.closed) return;
+    if (this.pending.size > 0) return this.postPending();
+    if (!this.options.keepWarm) return;
+    this.options.onLog({ invocationId: null, level: 'warn', message: `the component's host is being restarted: ${message}` });
+    const delay = Math.min(MAX_RESTART_DELAY_MS, 100 * 2 ** (this.failures - 1));
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      if (!this.host && !this.starting && !this.closed && this.options.keepWarm) {
+        this.start().catch((err: Error) => this.options.onLog({ invocationId: null, level: 'error', message: `the component could not be loaded again: ${err.message}` }));
+      }
+    }, delay);
   }
 
   private finish(invocationId: string, error: SerializedError | null, emits: EmitPayload[], value?: unknown): void {
@@ -176,63 +264,66 @@ export class Sandbox {
     if (this.pending.size === 0) this.onDrained?.();
   }
 
-  /** Performs a host call and posts its result to the worker that asked. */
-  private answer(worker: Worker, callId: number, request: HostCall): void {
-    const handler = this.options.onCall ?? (() => Promise.reject(new Error(`${request.service} is not available while configuring a component`)));
-    handler(request).then(
-      (value) => worker.postMessage({ type: 'call-result', callId, value } satisfies HostMessage),
-      (err: Error) => worker.postMessage({ type: 'call-result', callId, error: { name: err.name, message: err.message } } satisfies HostMessage),
-    );
+  /** Acts on a message of the serving host (already checked for shape by the host process). */
+  private receive(host: HostProcess, reply: HostReply): void {
+    switch (reply.type) {
+      case 'done':
+        return this.done(reply);
+      case 'respond':
+        return this.pending.get(reply.invocationId)?.onRespond?.(responsePayload(reply.response));
+      case 'emits':
+        return this.options.onStrayEmits(reply.emits);
+      case 'call':
+        return this.answer(host, reply.callId, reply.request);
+      case 'log':
+        return this.options.onLog({ invocationId: reply.invocationId, level: reply.level, message: reply.message });
+      default:
+        // 'fatal' is explained by the host process when it exits; a late 'loaded' means nothing.
+        return;
+    }
   }
 
-  private spawn(): Promise<ComponentDescription> {
-    const data: WorkerData = { bundle: this.options.bundle, filename: this.options.filename };
-    const worker = new Worker(workerScript, {
-      workerData: data,
-      // The host's flags (a loader, --input-type, …) are not the worker's business.
-      execArgv: [],
-      resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb },
-      stdout: false,
-      stderr: false,
-    });
-    return new Promise<ComponentDescription>((resolve, reject) => {
-      let loaded = false;
-      worker.on('message', (message: WorkerMessage) => {
-        switch (message.type) {
-          case 'loaded':
-            loaded = true;
-            this.worker = worker;
-            resolve(message.description);
-            break;
-          case 'load-failed':
-            void worker.terminate();
-            reject(Object.assign(new Error(message.error.message), { stack: message.error.stack }));
-            break;
-          case 'done':
-            this.finish(message.invocationId, message.error, message.emits, message.value);
-            break;
-          case 'respond':
-            this.pending.get(message.invocationId)?.onRespond?.(message.response);
-            break;
-          case 'emits':
-            this.options.onStrayEmits(message.emits);
-            break;
-          case 'call':
-            this.answer(worker, message.callId, message.request);
-            break;
-          case 'log':
-            this.options.onLog({ invocationId: message.invocationId, level: message.level, message: message.message });
-            break;
-        }
+  /** Ends an invocation once the `this.db` keys it set are stored, in the order results came. */
+  private done(reply: HostReply & { type: 'done' }): void {
+    if (!this.pending.has(reply.invocationId)) return;
+    this.failures = 0;
+    const db = this.options.db;
+    const end = () => this.finish(reply.invocationId, reply.error, reply.emits, reply.value);
+    if (db && reply.dbWrites.length > 0) {
+      const base = db.version;
+      const stored = db.apply(reply.dbWrites).catch((err: Error) => {
+        this.options.onLog({ invocationId: reply.invocationId, level: 'error', message: `this.db could not be saved: ${err.message}` });
       });
-      worker.on('error', (err) => {
-        if (!loaded) reject(err);
-        else if (this.worker === worker) this.fail(`the component crashed: ${err.message}`);
-      });
-      worker.on('exit', (code) => {
-        if (!loaded) reject(new Error(`the component's worker exited (code ${code}) while loading`));
-        else if (this.worker === worker && !this.closed) this.fail(`the component's worker exited with code ${code} (process.exit?)`);
-      });
+      // The host's copy already holds its own writes; it is current unless someone else wrote since.
+      if (this.dbSeen === base) this.dbSeen = db.version;
+      this.dbWriting = Promise.all([this.dbWriting, stored]).then(() => undefined);
+    }
+    if (!this.dbWriting) return end();
+    const writing = this.dbWriting.then(end);
+    this.dbWriting = writing;
+    void writing.then(() => {
+      if (this.dbWriting === writing) this.dbWriting = null;
     });
   }
+
+  /** Performs a host call (only on the data stores this component is configured with) and sends its result back. */
+  private answer(host: HostProcess, callId: number, request: HostCall): void {
+    const allowed = this.context?.dataStores.includes(request.storeId) ?? false;
+    const handler = this.options.onCall;
+    const work = !handler
+      ? Promise.reject(new Error(`${request.service} is not available while configuring a component`))
+      : !allowed
+        ? Promise.reject(new Error(`data store ${request.storeId} is not configured on any data_store prop of this component`))
+        : handler(request);
+    work.then(
+      (value) => host.send({ type: 'call-result', callId, value }),
+      (err: Error) => host.send({ type: 'call-result', callId, error: { name: err.name, message: err.message } }),
+    );
+  }
+}
+
+/** A `respond()` as the HTTP interface takes it: base64 bodies decoded. */
+function responsePayload(response: WireResponse): HttpResponsePayload {
+  const { body } = response;
+  return { ...response, body: body !== null && typeof body === 'object' ? Buffer.from(body.base64, 'base64') : body };
 }

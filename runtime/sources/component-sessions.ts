@@ -18,7 +18,6 @@ import { additionalPropsOf, mergeProps } from './dynamic-props';
 import { sandboxContext } from './sandbox-context';
 import type { SandboxLimits } from './source-manager';
 
-/** A log line written by component code during a configuration call. */
 /** A log line written by component code during a call. */
 export type ConfigurationLog = ConsoleLine;
 
@@ -141,7 +140,7 @@ export class ComponentSessions {
 
   private configure(session: Session, component: ComponentRecord, values: Record<string, unknown>, dynamic = session.dynamic): void {
     const props = mergeProps(component.configurable_props, dynamic);
-    session.sandbox.configure(sandboxContext({ sourceId: component.id, props, values, endpoints: {}, dynamicProps: false, dbFile: null }, this.deps.metadata.data.accounts, this.deps.secrets));
+    session.sandbox.configure(sandboxContext({ sourceId: component.id, props, values, endpoints: {}, dynamicProps: false }, this.deps.metadata.data.accounts, this.deps.secrets));
   }
 
   private async call<T>(component: ComponentRecord, configured: Record<string, unknown>, work: (session: Session) => Promise<T>): Promise<T> {
@@ -174,6 +173,7 @@ export class ComponentSessions {
       bundle: component.bundle,
       filename: component.filename,
       ...this.deps.limits,
+      label: `component ${component.id} (${component.name})`,
       onLog: (log) => {
         session.logs.push(log);
         if (session.logs.length > MAX_LOGS) session.logs.shift();

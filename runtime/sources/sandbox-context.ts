@@ -12,17 +12,19 @@ export interface ContextInput {
   /** Endpoint URL of each HTTP interface prop, by prop name. */
   endpoints: Record<string, string>;
   dynamicProps: boolean;
-  dbFile: string | null;
 }
 
 /** The sandbox context for configured values: each app prop's connected account opened into its `$auth`. */
 export function sandboxContext(input: ContextInput, accounts: readonly AccountRecord[], secrets: SecretBox): SandboxContext {
   const auth: SandboxContext['auth'] = {};
+  const dataStores: string[] = [];
   for (const prop of input.props) {
+    const store = (input.values[prop.name] as { dataStore?: unknown } | undefined)?.dataStore;
+    if (prop.type === 'data_store' && typeof store === 'string') dataStores.push(store);
     if (prop.type !== 'app') continue;
     const id = (input.values[prop.name] as { authProvisionId?: unknown } | undefined)?.authProvisionId;
     const account = typeof id === 'string' ? accounts.find((a) => a.id === id) : undefined;
     if (account) auth[prop.name] = JSON.parse(secrets.open(account.sealed_credentials)) as Record<string, unknown>;
   }
-  return { sourceId: input.sourceId, props: input.values, endpoints: input.endpoints, auth, dynamicProps: input.dynamicProps, dbFile: input.dbFile };
+  return { sourceId: input.sourceId, props: input.values, endpoints: input.endpoints, auth, dynamicProps: input.dynamicProps, dataStores };
 }

@@ -1,5 +1,3 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { ComponentError } from '../components/bundle';
 import type { ComponentLibrary } from '../components/library';
 import { inEmitOrder, MAX_LISTENER_HOPS, type Emission } from '../events/emission';
@@ -11,6 +9,8 @@ import type { EventStore, StoredEvent } from '../events/event-store';
 import type { LogStore } from '../events/log-store';
 import { newId } from '../ids';
 import { QueueFullError, Sandbox, type InvocationResult } from '../sandbox/sandbox';
+import type { HostExit, HostPool } from '../sandbox/host-process';
+import type { SourceDbs } from '../store/source-dbs';
 import type { EmitPayload, HttpResponsePayload, InvocationTarget, SandboxContext } from '../sandbox/protocol';
 import type { ComponentRecord, Metadata, SourceRecord } from '../store/metadata';
 import type { SecretBox } from '../store/secrets';
@@ -21,6 +21,8 @@ import { sandboxContext } from './sandbox-context';
 import { parseTimerSpec, timerEvent, TimerScheduler, type TimerSpec } from '../interfaces/timer';
 import { uniqueSlug } from '../slug';
 import type { ConfigurableProp } from '../components/describe';
+import { checkPermissions, hostGrants, type SourcePermissions } from './permissions';
+import type { HostGrants } from '../sandbox/permissions';
 
 export { QueueFullError };
 
@@ -28,11 +30,16 @@ export { QueueFullError };
 /** A lifecycle hook threw; the call that ran it fails with this message and nothing changes. */
 export class HookError extends Error {}
 
+/** How component code is run: where hosts come from, and the limits of each invocation. */
 export interface SandboxLimits {
+  hosts: HostPool;
   timeoutMs: number;
-  memoryMb: number;
   maxQueue: number;
 }
+
+/** A source whose host ends this many times within CRASH_WINDOW_MS is deactivated. */
+const CRASH_LIMIT = 5;
+const CRASH_WINDOW_MS = 5 * 60_000;
 
 export interface SourceManagerDeps {
   metadata: Metadata;
@@ -43,8 +50,10 @@ export interface SourceManagerDeps {
   logs: LogStore;
   endpointUrl: (endpointId: string) => string;
   limits: SandboxLimits;
-  /** Folder of the sources' `$.service.db` files. */
-  dbDir: string;
+  /** The sources' `$.service.db` values. */
+  dbs: SourceDbs;
+  /** The data dir, which no source may be granted. */
+  dataDir: string;
   dedupe: Deduper;
   dataStores: DataStores;
 }
@@ -58,6 +67,8 @@ export interface DeployInput {
   configured_props?: Record<string, unknown>;
   /** Run timeout of this source, instead of the service's. */
   timeout_seconds?: number;
+  /** Folders it may read or write beyond the defaults. */
+  permissions?: SourcePermissions;
 }
 
 export interface UpdateInput {
@@ -67,6 +78,7 @@ export interface UpdateInput {
   configured_props?: Record<string, unknown>;
   active?: boolean;
   timeout_seconds?: number;
+  permissions?: SourcePermissions;
 }
 
 /** What an invocation of a source came to, with the events it stored. */
@@ -101,6 +113,8 @@ export class SourceManager {
   private readonly timerKeys = new Map<string, string[]>();
   /** Timers whose run has not ended: a timer never queues a second run behind its own. */
   private readonly firing = new Set<string>();
+  /** When each source's host last ended on its own (crashes, memory), newest last. */
+  private readonly crashes = new Map<string, number[]>();
 
   constructor(private readonly deps: SourceManagerDeps) {
     deps.emission.onListener('dc_', (listenerId, event, depth) => this.listen(listenerId, event, depth));
@@ -154,7 +168,7 @@ export class SourceManager {
       const component = this.component(source);
       if (!component) continue;
       try {
-        const { sandbox } = await this.loadSandbox(source.id, component);
+        const { sandbox } = await this.loadSandbox(source.id, component, hostGrants(source.permissions));
         this.apply(sandbox, source, component);
         this.live.set(source.id, { sandbox, component });
         this.schedule(source);
@@ -167,9 +181,11 @@ export class SourceManager {
   /** Deploys a source: saves its component, runs `deploy()` then `activate()`, and keeps it. */
   async deploy(input: DeployInput): Promise<SourceRecord> {
     const id = newId('dc');
+    const permissions = input.permissions ? this.checkPermissions(input.permissions) : undefined;
+    const grants = hostGrants(permissions);
     const { component, sandbox } = input.component
-      ? await this.prepareSaved(id, input.component)
-      : await this.prepare(id, input.code ?? '', input.filename);
+      ? await this.prepareSaved(id, input.component, grants)
+      : await this.prepare(id, input.code ?? '', input.filename, grants);
     try {
       const now = nowSeconds();
       const name = input.name ?? component.name;
@@ -184,6 +200,7 @@ export class SourceManager {
         endpoints: this.endpointsFor(props, {}),
         ...(dynamic ? { dynamic_props: dynamic } : {}),
         ...(input.timeout_seconds ? { timeout_seconds: input.timeout_seconds } : {}),
+        ...(permissions && hasGrants(permissions) ? { permissions } : {}),
         active: true,
         created_at: now,
         updated_at: now,
@@ -203,7 +220,7 @@ export class SourceManager {
     } catch (err) {
       await sandbox.close();
       await this.deps.events.removeSource(id);
-      await fs.rm(this.dbFile(id), { force: true });
+      await this.deps.dbs.remove(id);
       await this.deps.dedupe.remove(id);
       throw err;
     }
@@ -213,17 +230,20 @@ export class SourceManager {
   async update(source: SourceRecord, input: UpdateInput): Promise<SourceRecord> {
     const current = this.live.get(source.id);
     const previous = this.component(source);
-    let replacement = input.code !== undefined ? await this.prepare(source.id, input.code, input.filename) : null;
-    // New values for a source with dynamic props: recompute them in a fresh worker, so the live one
-    // keeps serving (and stays as it was if the update fails).
-    if (!replacement && input.configured_props && source.dynamic_props && previous) replacement = await this.prepareSaved(source.id, previous);
+    const permissions = input.permissions ? this.checkPermissions(input.permissions) : source.permissions;
+    const grants = hostGrants(permissions);
+    const regranted = input.permissions !== undefined && JSON.stringify(grants) !== JSON.stringify(hostGrants(source.permissions));
+    let replacement = input.code !== undefined ? await this.prepare(source.id, input.code, input.filename, grants) : null;
+    // New values for a source with dynamic props: recompute them in a fresh host, so the live one
+    // keeps serving (and stays as it was if the update fails). New grants need a host started with them.
+    if (!replacement && ((input.configured_props && source.dynamic_props) || regranted) && previous) replacement = await this.prepareSaved(source.id, previous, grants);
     const component = replacement?.component ?? current?.component ?? previous;
     if (!component) throw new Error(`the component of ${source.id} is missing`);
     let next: SourceRecord;
     try {
       const configured = input.configured_props ?? openSecrets(sourceProps(source, previous), source.configured_props, this.deps.secrets);
       const { props, dynamic } = replacement ? await this.propSet(source.id, replacement.sandbox, component, configured) : { props: sourceProps(source, component), dynamic: source.dynamic_props ?? null };
-      const { dynamic_props: _previous, ...rest } = source;
+      const { dynamic_props: _previous, permissions: _granted, ...rest } = source;
       next = {
         ...rest,
         component_id: component.id,
@@ -232,8 +252,10 @@ export class SourceManager {
         configured_props: input.configured_props || replacement ? this.checkProps(props, input.configured_props ?? keptValues(props, configured), source.configured_props) : source.configured_props,
         endpoints: this.endpointsFor(props, source.endpoints),
         ...(dynamic ? { dynamic_props: dynamic } : {}),
-        active: input.active ?? source.active,
+        // New code is what a user tries after their source was stopped for crashing: it runs again.
+        active: input.active ?? (source.deactivated_reason && input.code !== undefined ? true : source.active),
         ...(input.timeout_seconds ?? source.timeout_seconds ? { timeout_seconds: input.timeout_seconds ?? source.timeout_seconds } : {}),
+        ...(permissions && hasGrants(permissions) ? { permissions } : {}),
         updated_at: nowSeconds(),
       };
     } catch (err) {
@@ -263,6 +285,12 @@ export class SourceManager {
       this.live.set(source.id, { sandbox, component });
     }
     delete source.dynamic_props;
+    delete source.permissions;
+    if (next.active) {
+      delete next.deactivated_reason;
+      delete source.deactivated_reason;
+      this.crashes.delete(source.id);
+    }
     Object.assign(source, next);
     this.schedule(source);
     this.reindex();
@@ -289,7 +317,8 @@ export class SourceManager {
     await this.deps.metadata.write();
     await this.deps.events.removeSource(source.id);
     this.deps.logs.remove(source.id);
-    await fs.rm(this.dbFile(source.id), { force: true });
+    this.crashes.delete(source.id);
+    await this.deps.dbs.remove(source.id);
     await this.deps.dedupe.remove(source.id);
   }
 
@@ -323,8 +352,8 @@ export class SourceManager {
   }
 
   /** Loads code as a source component, in a sandbox whose logs go to `sourceId`. */
-  private async prepare(sourceId: string, code: string, filename = 'component.mjs'): Promise<{ component: ComponentRecord; sandbox: Sandbox }> {
-    const loaded = await this.deps.library.load(code, filename, (bundle) => this.loadSandbox(sourceId, bundle), {
+  private async prepare(sourceId: string, code: string, filename: string | undefined, grants: HostGrants): Promise<{ component: ComponentRecord; sandbox: Sandbox }> {
+    const loaded = await this.deps.library.load(code, filename ?? 'component.mjs', (bundle) => this.loadSandbox(sourceId, bundle, grants), {
       // Installs of imported packages can take a while: their progress shows in the source's logs.
       onProgress: (line) => this.deps.logs.add(sourceId, { level: 'info', message: line, invocation_id: null }),
     });
@@ -336,20 +365,25 @@ export class SourceManager {
   }
 
   /** Loads a saved source component, in a sandbox whose logs go to `sourceId`. */
-  private async prepareSaved(sourceId: string, component: ComponentRecord): Promise<{ component: ComponentRecord; sandbox: Sandbox }> {
+  private async prepareSaved(sourceId: string, component: ComponentRecord, grants: HostGrants): Promise<{ component: ComponentRecord; sandbox: Sandbox }> {
     if (component.type !== 'source') {
       throw new ComponentError([{ path: 'component_id', message: `${component.id} is an action; actions are run, not deployed as sources` }]);
     }
-    const { sandbox } = await this.loadSandbox(sourceId, component);
+    const { sandbox } = await this.loadSandbox(sourceId, component, grants);
     return { component, sandbox };
   }
 
   /** A sandbox for a component, its logs and stray emits going to `sourceId`. */
-  private loadSandbox(sourceId: string, component: Pick<ComponentRecord, 'bundle' | 'filename'>) {
+  private loadSandbox(sourceId: string, component: Pick<ComponentRecord, 'bundle' | 'filename'>, grants: HostGrants) {
     return Sandbox.load({
       bundle: component.bundle,
       filename: component.filename,
       ...this.deps.limits,
+      grants,
+      label: `source ${sourceId}`,
+      db: this.deps.dbs.of(sourceId),
+      keepWarm: true,
+      onHostExit: (exit) => this.hostExited(sourceId, exit),
       onLog: (log) => this.deps.logs.add(sourceId, { level: log.level, message: log.message, invocation_id: log.invocationId }),
       onCall: (request) => runDataStoreOp(this.deps.dataStores, request.storeId, request.call),
       onStrayEmits: (emits) => {
@@ -368,17 +402,20 @@ export class SourceManager {
     const own = component.configurable_props;
     // Problems are reported by the full check once the prop set is known.
     const { values } = checkConfiguredProps(own, configured, this.accountLookup, this.storeExists);
-    sandbox.configure(sandboxContext({ sourceId, props: own, values, endpoints: {}, dynamicProps: false, dbFile: this.dbFile(sourceId) }, this.deps.metadata.data.accounts, this.deps.secrets));
+    sandbox.configure(sandboxContext({ sourceId, props: own, values, endpoints: {}, dynamicProps: false }, this.deps.metadata.data.accounts, this.deps.secrets));
     const dynamic = await additionalPropsOf(sandbox, component.type);
     return { props: dynamic ? mergeProps(own, dynamic) : own, dynamic };
   }
 
-  private dbFile(sourceId: string): string {
-    return path.join(this.deps.dbDir, `${sourceId}.json`);
-  }
-
   private readonly accountLookup = (id: string) => this.deps.metadata.data.accounts.find((a) => a.id === id);
   private readonly storeExists = (id: string) => this.deps.dataStores.exists(id);
+
+  /** Checks folders granted to a source; throws a ComponentError naming each refused one. */
+  private checkPermissions(given: SourcePermissions): SourcePermissions {
+    const { permissions, problems } = checkPermissions(given, this.deps.dataDir);
+    if (problems.length > 0) throw new ComponentError(problems);
+    return permissions;
+  }
 
   /** Checks configured values and returns them ready to store (secrets sealed). */
   private checkProps(props: readonly ConfigurableProp[], configured: Record<string, unknown>, previous: Record<string, unknown>): Record<string, unknown> {
@@ -398,6 +435,7 @@ export class SourceManager {
 
   /** Configures a source's sandbox: what `this` holds, and its run timeout. */
   private apply(sandbox: Sandbox, source: SourceRecord, component: ComponentRecord): void {
+    sandbox.setLabel(`source ${source.id} (${source.name})`);
     sandbox.setRunTimeout(source.timeout_seconds ? source.timeout_seconds * 1000 : this.deps.limits.timeoutMs);
     sandbox.configure(this.context(source, component));
   }
@@ -408,7 +446,7 @@ export class SourceManager {
     for (const [prop, id] of Object.entries(source.endpoints)) endpoints[prop] = this.deps.endpointUrl(id);
     const props = sourceProps(source, component);
     const values = openSecrets(props, source.configured_props, this.deps.secrets);
-    return sandboxContext({ sourceId: source.id, props, values, endpoints, dynamicProps: source.dynamic_props !== undefined, dbFile: this.dbFile(source.id) }, this.deps.metadata.data.accounts, this.deps.secrets);
+    return sandboxContext({ sourceId: source.id, props, values, endpoints, dynamicProps: source.dynamic_props !== undefined }, this.deps.metadata.data.accounts, this.deps.secrets);
   }
 
   /** The schedule of each timer prop: the configured one, else the prop's default. */
@@ -485,6 +523,28 @@ export class SourceManager {
     this.deps.emission.accept(sourceId, [{ json: JSON.stringify(data), meta: { name: channel, summary: summary.slice(0, 200) } }]).catch((err: Error) => console.error(`${sourceId} ${channel}: ${err.message}`));
   }
 
+  /**
+   * Counts a host that ended on its own (not a timeout: that is one slow run, and the service
+   * stopped it). A source whose host keeps ending is deactivated, so it cannot restart in a loop.
+   */
+  private hostExited(sourceId: string, exit: HostExit): void {
+    if (exit.cause === 'timeout' || exit.cause === 'stopped') return;
+    const now = Date.now();
+    const recent = (this.crashes.get(sourceId) ?? []).filter((t) => now - t < CRASH_WINDOW_MS);
+    recent.push(now);
+    this.crashes.set(sourceId, recent);
+    const source = this.find(sourceId);
+    if (recent.length < CRASH_LIMIT || !source?.active) return;
+    this.crashes.delete(sourceId);
+    source.active = false;
+    source.deactivated_reason = `deactivated after its component host ended ${CRASH_LIMIT} times within ${CRASH_WINDOW_MS / 60_000} minutes (last: ${exit.message}); update its code or set it active again`;
+    source.updated_at = nowSeconds();
+    this.unschedule(sourceId);
+    this.live.get(sourceId)?.sandbox.suspend();
+    this.deps.logs.add(sourceId, { level: 'error', message: source.deactivated_reason, invocation_id: null });
+    this.deps.metadata.write().catch((err: Error) => console.error(`saving ${sourceId}: ${err.message}`));
+  }
+
   /** Runs a listening source with an event it is subscribed to (spec 6.3); chains stop at MAX_LISTENER_HOPS (see emission). */
   private listen(listenerId: string, event: StoredEvent, depth: number): void {
     const source = this.find(listenerId);
@@ -512,6 +572,10 @@ export class SourceManager {
 function keptValues(props: readonly ConfigurableProp[], values: Record<string, unknown>): Record<string, unknown> {
   const names = new Set(props.map((p) => p.name));
   return Object.fromEntries(Object.entries(values).filter(([name]) => names.has(name)));
+}
+
+function hasGrants(p: SourcePermissions): boolean {
+  return p.read.length + p.write.length > 0;
 }
 
 function nowSeconds(): number {

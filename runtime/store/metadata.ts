@@ -101,6 +101,10 @@ export interface SourceRecord {
   /** Run timeout of this source in seconds; absent, the service's (60 s). */
   timeout_seconds?: number;
   active: boolean;
+  /** Folders its component may read or write beyond the defaults (docs/security.md). */
+  permissions?: { read: string[]; write: string[] };
+  /** Why the service deactivated it (its host kept crashing); absent when the user decides. */
+  deactivated_reason?: string;
   created_at: number;
   updated_at: number;
 }

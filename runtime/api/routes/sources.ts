@@ -13,6 +13,12 @@ import { registryComponent, registryNotFound } from './registry';
 /** A source's own run timeout. */
 const timeoutSeconds = z.coerce.number().int('must be a whole number of seconds').min(1).max(3600);
 
+/** Folders granted to a source's component (docs/security.md). */
+const permissions = z.object({
+  read: z.array(z.string().min(1)).default([]),
+  write: z.array(z.string().min(1)).default([]),
+});
+
 const deploySchema = z.object({
   component_code: componentCode.optional(),
   component_url: componentUrl.optional(),
@@ -22,6 +28,7 @@ const deploySchema = z.object({
   name: z.string().min(1).max(200).optional(),
   configured_props: objectParam.optional(),
   timeout_seconds: timeoutSeconds.optional(),
+  permissions: objectParam.pipe(permissions).optional(),
 });
 
 const updateSchema = z.object({
@@ -32,6 +39,7 @@ const updateSchema = z.object({
   configured_props: objectParam.optional(),
   active: booleanParam.optional(),
   timeout_seconds: timeoutSeconds.optional(),
+  permissions: objectParam.pipe(permissions).optional(),
 });
 
 const eventId = z.string().refine(isEventId, 'must be an event id such as 1700000000000-0');
@@ -77,6 +85,7 @@ export function sourceRoutes(ctx: ApiContext): Router {
       name: input.name,
       configured_props: input.configured_props,
       timeout_seconds: input.timeout_seconds,
+      permissions: input.permissions,
     });
     res.json({ data: view(source) });
   });
@@ -101,6 +110,7 @@ export function sourceRoutes(ctx: ApiContext): Router {
       configured_props: input.configured_props,
       active: input.active,
       timeout_seconds: input.timeout_seconds,
+      permissions: input.permissions,
     });
     res.json({ data: view(updated) });
   });

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { SourceView } from '../../api/types';
 import type { Args } from '../args';
 import { ApiClient } from '../client';
@@ -22,6 +23,9 @@ export function endpoints(source: SourceView): Array<{ prop: string; url: string
 /** Lines showing where a source is reached: endpoints and timers. */
 export function reachLines(source: SourceView): string[] {
   const lines: string[] = [];
+  const granted = source.permissions ?? { read: [], write: [] };
+  if (granted.read.length) lines.push(`May read: ${granted.read.join(', ')}`);
+  if (granted.write.length) lines.push(`May write: ${granted.write.join(', ')}`);
   const eps = endpoints(source);
   for (const e of eps) lines.push(`Endpoint${eps.length > 1 ? ` (${e.prop})` : ''}: ${e.url}`);
   for (const [prop, t] of Object.entries(source.timers ?? {})) {
@@ -29,4 +33,19 @@ export function reachLines(source: SourceView): string[] {
     lines.push(`Timer${Object.keys(source.timers).length > 1 ? ` (${prop})` : ''}: ${schedule}${t.next_run_at ? `, next at ${dateTime(t.next_run_at)}` : source.active ? '' : ' (inactive)'}`);
   }
   return lines;
+}
+
+/** Options granting a source folders beyond the defaults (docs/security.md). */
+export const GRANT_OPTIONS = { 'allow-read': { type: 'string', multiple: true }, 'allow-write': { type: 'string', multiple: true } } as const;
+
+/** Help lines of GRANT_OPTIONS. */
+export const GRANT_HELP = `  --allow-read PATH    let the component read this folder or file (repeatable; relative to here)
+  --allow-write PATH   let it read and write this folder or file (repeatable)
+`;
+
+/** The `permissions` of a deploy or update, when --allow-read or --allow-write was given. */
+export function grantsOption(args: Args): { read: string[]; write: string[] } | undefined {
+  const read = args.strings('allow-read').map((p) => path.resolve(p));
+  const write = args.strings('allow-write').map((p) => path.resolve(p));
+  return read.length + write.length > 0 ? { read, write } : undefined;
 }

@@ -6,9 +6,9 @@ import { classify, saveFile, type ComponentRef } from '../component-file';
 import { follow, interruption } from '../follow';
 import { bold, dim, note, out, printJson } from '../output';
 import { completeProps, parsePropsOption, type Prop } from '../props';
-import { connect, reachLines } from './common';
+import { connect, GRANT_HELP, GRANT_OPTIONS, grantsOption, reachLines } from './common';
 
-export const HELP = `Usage: spout deploy FILE|KEY|URL [--name NAME] [--props JSON|@FILE] [--no-follow]
+export const HELP = `Usage: spout deploy FILE|KEY|URL [--name NAME] [--props JSON|@FILE] [--allow-read PATH] [--allow-write PATH] [--no-follow]
 
 Deploys a source: from a component file (its relative imports are bundled in), from a key of the
 local registry (or of a saved component), or from a URL of raw code. Prints the source's id and
@@ -18,7 +18,7 @@ Options:
   --name NAME          the source's name (default: the component's)
   --props JSON|@FILE   configured prop values, e.g. '{"label":"orders"}' or @props.json; props
                        still missing are asked for on a terminal, an error otherwise
-  --no-follow          do not follow events after deploying (also when stdout is not a terminal,
+${GRANT_HELP}  --no-follow          do not follow events after deploying (also when stdout is not a terminal,
                        or with --json)
 
 Examples:
@@ -65,7 +65,7 @@ export async function deployable(client: ApiClient, target: ComponentRef): Promi
 }
 
 export async function run(argv: string[]): Promise<void> {
-  const args = parse(argv, { name: { type: 'string' }, props: { type: 'string' }, 'no-follow': { type: 'boolean' } }, HELP);
+  const args = parse(argv, { name: { type: 'string' }, props: { type: 'string' }, 'no-follow': { type: 'boolean' }, ...GRANT_OPTIONS }, HELP);
   if (!args) return;
   const ref = args.atMost(1).required(0, 'what to deploy: a component file, a registry key, or a URL of raw code');
   const given = parsePropsOption(args.string('props')) ?? {};
@@ -78,7 +78,8 @@ export async function run(argv: string[]): Promise<void> {
   }
   const configured = await completeProps(client, found.ref, found.component.configurable_props as Prop[], given);
   const name = args.string('name');
-  const { data: source } = await client.post<{ data: SourceView }>('/v1/sources', { ...found.deployWith, ...(name ? { name } : {}), configured_props: configured });
+  const permissions = grantsOption(args);
+  const { data: source } = await client.post<{ data: SourceView }>('/v1/sources', { ...found.deployWith, ...(name ? { name } : {}), configured_props: configured, ...(permissions ? { permissions } : {}) });
   const json = args.globals.json;
   if (json) printJson(source);
   else {

@@ -5,9 +5,9 @@ import { bold, out, printJson } from '../output';
 import { keptValues, parsePropsOption, type Prop } from '../props';
 import { resolveSource } from '../resolve';
 import { UsageError } from '../usage';
-import { connect, reachLines } from './common';
+import { connect, GRANT_HELP, GRANT_OPTIONS, grantsOption, reachLines } from './common';
 
-export const HELP = `Usage: spout update SRC [--code FILE|URL] [--name NAME] [--props JSON|@FILE] [--activate|--deactivate]
+export const HELP = `Usage: spout update SRC [--code FILE|URL] [--name NAME] [--props JSON|@FILE] [--allow-read PATH] [--allow-write PATH] [--activate|--deactivate]
 
 Updates a deployed source in place (same dc_ id, endpoint and this.db): its code, name, configured
 props, or whether it is active. SRC is the source's id, name slug, or a unique prefix of either.
@@ -16,6 +16,7 @@ Options:
   --code FILE|URL      new code: a component file (relative imports bundled in) or a URL of raw code
   --name NAME          a new name (the name slug follows)
   --props JSON|@FILE   prop values, merged into the current ones (secrets you leave out are kept)
+${GRANT_HELP}                       (given, these replace the folders granted before)
   --activate           activate the source (its timers and endpoint run it again)
   --deactivate         deactivate it (timers stop, the endpoint answers without running it)
 `;
@@ -23,7 +24,7 @@ Options:
 export async function run(argv: string[]): Promise<void> {
   const args = parse(
     argv,
-    { code: { type: 'string' }, name: { type: 'string' }, props: { type: 'string' }, activate: { type: 'boolean' }, deactivate: { type: 'boolean' } },
+    { code: { type: 'string' }, name: { type: 'string' }, props: { type: 'string' }, activate: { type: 'boolean' }, deactivate: { type: 'boolean' }, ...GRANT_OPTIONS },
     HELP,
   );
   if (!args) return;
@@ -32,8 +33,9 @@ export async function run(argv: string[]): Promise<void> {
   const given = parsePropsOption(args.string('props'));
   const code = args.string('code');
   const name = args.string('name');
-  if (code === undefined && name === undefined && given === undefined && !args.flag('activate') && !args.flag('deactivate')) {
-    throw new UsageError('nothing to update; give --code, --name, --props, --activate or --deactivate');
+  const permissions = grantsOption(args);
+  if (code === undefined && name === undefined && given === undefined && permissions === undefined && !args.flag('activate') && !args.flag('deactivate')) {
+    throw new UsageError('nothing to update; give --code, --name, --props, --allow-read/--allow-write, --activate or --deactivate');
   }
   const client = connect(args);
   const source = await resolveSource(client, ref);
@@ -47,6 +49,7 @@ export async function run(argv: string[]): Promise<void> {
     }
   }
   if (name !== undefined) body.name = name;
+  if (permissions) body.permissions = permissions;
   if (args.flag('activate')) body.active = true;
   if (args.flag('deactivate')) body.active = false;
   if (given) {

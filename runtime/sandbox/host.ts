@@ -1,38 +1,38 @@
-// Entry of a sandbox worker thread: loads one component module and runs its code on request.
-// Component code runs only here, never on the service's main thread.
+// Entry of a component host: a Node process of its own, started by the service under Node's
+// permission model (see host-process.ts), that loads one component module and runs its code on
+// request. Component code never runs in the service's process. Messages travel as JSON frames on
+// file descriptor 3; everything sent from here is checked by the service, which trusts none of it.
 import { createRequire, isBuiltin } from 'node:module';
+import net from 'node:net';
 import vm from 'node:vm';
 import { format } from 'node:util';
-import { parentPort, workerData } from 'node:worker_threads';
 import type { ComponentDescription, PropShape } from '../components/describe';
 import { appInstance } from '../services/app';
 import { isRecord, propShape, resolveProp } from './props';
-import { SourceDb } from './db';
+import { HostDb } from './db';
 import { stepRun } from './step-context';
 import { httpRequestProp } from './http-request-prop';
 import { connectHostCalls, dataStoreProxy, settleHostCall } from './host-calls';
+import { FrameChannel } from './frames';
+import { guardProcess } from './host-guards';
 import type {
   EmitMeta,
   EmitPayload,
   HostMessage,
+  HostReply,
   HttpResponsePayload,
   ActionResult,
   ActionTarget,
   AdditionalPropsResult,
-  InvocationTarget,
   LogLevel,
   OptionsResult,
   OptionsTarget,
   PropOption,
   SandboxContext,
   SerializedError,
-  WorkerData,
-  WorkerMessage,
 } from './protocol';
 
-const port = parentPort!;
-const data = workerData as WorkerData;
-const nodeRequire = createRequire(import.meta.url);
+const nodeRequire = createRequire(__filename);
 
 type AnyFn = (...args: unknown[]) => unknown;
 type Definition = Record<string, unknown> & {
@@ -51,7 +51,8 @@ class RequestError extends Error {
 let current: { id: string; emits: EmitPayload[] } | null = null;
 let instance: Record<string, unknown> = {};
 let context: SandboxContext | null = null;
-let db = new SourceDb(null);
+const db = new HostDb();
+let channel: FrameChannel;
 /** The last `additionalProps` result, live (functions and all); null until this worker computed one. */
 let dynamicProps: Record<string, unknown> | null = null;
 
@@ -60,12 +61,23 @@ function allProps(def: Definition): Record<string, unknown> {
   return { ...(def.props ?? {}), ...(dynamicProps ?? {}) };
 }
 
-function post(message: WorkerMessage): void {
-  port.postMessage(message);
+function post(message: HostReply): void {
+  channel.send(message);
 }
 
+/** What a denied file or process operation adds to its error, so the author knows why and what to do. */
+const DENIED_HINT = 'components may read only their own code, the package cache and folders granted to the source, write only to granted folders, and start no processes or threads (see docs/security.md to grant a folder)';
+
 function serializeError(err: unknown): SerializedError {
-  if (err instanceof Error) return { name: err.name, message: err.message, stack: err.stack };
+  if (err instanceof Error) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ERR_ACCESS_DENIED') {
+      const resource = (err as { resource?: unknown }).resource;
+      const message = `${err.message}${typeof resource === 'string' ? ` (${resource})` : ''}: ${DENIED_HINT}`;
+      return { name: err.name, message, stack: err.stack?.replace(err.message, message) };
+    }
+    return { name: err.name, message: err.message, stack: err.stack };
+  }
   return { name: 'Error', message: typeof err === 'string' ? err : format('%o', err) };
 }
 
@@ -74,10 +86,10 @@ function sandboxRequire(name: string): unknown {
   throw new Error(`Cannot load package "${name}": this version of Spout runs components that import only Node's built-in modules`);
 }
 
-function loadDefinition(): Definition {
+function loadDefinition(bundle: string, filename: string): Definition {
   const module = { exports: {} as Record<string, unknown> };
-  const wrapper = vm.runInThisContext(`(function (module, exports, require) {${data.bundle}\n})`, {
-    filename: data.filename,
+  const wrapper = vm.runInThisContext(`(function (module, exports, require) {${bundle}\n})`, {
+    filename,
   }) as (m: typeof module, e: unknown, r: typeof sandboxRequire) => void;
   wrapper(module, module.exports, sandboxRequire);
   const exported = (module.exports.default ?? module.exports) as unknown;
@@ -119,13 +131,23 @@ function emit(event: unknown, meta: unknown): void {
   } catch (err) {
     throw new TypeError(`$emit: the event is not JSON-serialisable (${(err as Error).message})`);
   }
-  const m = (meta ?? {}) as EmitMeta;
-  const payload: EmitPayload = {
-    json: json ?? 'null',
-    meta: { id: m.id, name: m.name, summary: m.summary, ts: m.ts },
-  };
+  const payload: EmitPayload = { json: json ?? 'null', meta: emitMeta(meta) };
   if (current) current.emits.push(payload);
   else post({ type: 'emits', emits: [payload] }); // emitted after its run ended (a stray timer, say)
+}
+
+/** The metadata of an emit in the types the service takes (spec 6.1); other values are converted. */
+function emitMeta(meta: unknown): EmitMeta {
+  const m = isRecord(meta) ? meta : {};
+  const text = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
+  const ts = typeof m.ts === 'number' || (typeof m.ts === 'string' && m.ts.trim() !== '') ? Number(m.ts) : NaN;
+  const out: EmitMeta = {};
+  if (typeof m.id === 'string' || (typeof m.id === 'number' && Number.isFinite(m.id))) out.id = m.id;
+  else if (m.id !== undefined && m.id !== null) out.id = String(m.id);
+  if (text(m.name) !== undefined) out.name = text(m.name);
+  if (text(m.summary) !== undefined) out.summary = text(m.summary);
+  if (Number.isFinite(ts)) out.ts = ts;
+  return out;
 }
 
 function buildInstance(def: Definition, ctx: SandboxContext): Record<string, unknown> {
@@ -179,7 +201,8 @@ function responsePayload(response: unknown): HttpResponsePayload {
 function respond(response: unknown): HttpResponsePayload {
   if (!current) throw new Error('respond() can be called only while run() is handling an HTTP request');
   const payload = responsePayload(response);
-  post({ type: 'respond', invocationId: current.id, response: payload });
+  const { body } = payload;
+  post({ type: 'respond', invocationId: current.id, response: { ...payload, body: body instanceof Uint8Array ? { base64: Buffer.from(body).toString('base64') } : body } });
   return payload;
 }
 
@@ -195,9 +218,8 @@ async function runAction(def: Definition, target: ActionTarget): Promise<ActionR
   return step.finish(outcome);
 }
 
-/** Sets what `this` holds; a worker that has not computed the source's dynamic props does so first. */
+/** Sets what `this` holds; a host that has not computed the source's dynamic props does so first. */
 async function configure(def: Definition, ctx: SandboxContext): Promise<void> {
-  if (!context || ctx.dbFile !== context.dbFile) db = new SourceDb(ctx.dbFile);
   context = ctx;
   instance = buildInstance(def, ctx);
   if (!ctx.dynamicProps || dynamicProps !== null) return;
@@ -266,12 +288,13 @@ async function loadOptions(def: Definition, target: OptionsTarget): Promise<Opti
   return JSON.parse(JSON.stringify(toOptionsResult(returned))) as OptionsResult;
 }
 
-async function invoke(def: Definition, invocationId: string, target: InvocationTarget): Promise<void> {
+async function invoke(def: Definition, message: HostMessage & { type: 'invoke' }): Promise<void> {
+  const { invocationId, target } = message;
+  if (message.db) db.replace(message.db);
   current = { id: invocationId, emits: [] };
   let error: SerializedError | null = null;
   let value: unknown;
   try {
-    db.refresh();
     if (target.kind === 'run') await (def.run as AnyFn).call(instance, JSON.parse(target.eventJson));
     else if (target.kind === 'hook') {
       const hook = def.hooks?.[target.name];
@@ -282,15 +305,10 @@ async function invoke(def: Definition, invocationId: string, target: InvocationT
   } catch (err) {
     error = serializeError(err);
   }
-  try {
-    // What a run stored is kept even when it then threw, as on the platform.
-    db.flush();
-  } catch (err) {
-    error ??= serializeError(err);
-  }
   const { emits } = current;
   current = null;
-  post({ type: 'done', invocationId, error, emits, value });
+  // What a run stored is kept even when it then threw, as on the platform.
+  post({ type: 'done', invocationId, error, emits, value, dbWrites: db.takeWrites() });
 }
 
 function captureConsole(): void {
@@ -303,37 +321,57 @@ function captureConsole(): void {
   process.on('unhandledRejection', (reason) => {
     post({ type: 'log', invocationId: current?.id ?? null, level: 'error', message: `Unhandled rejection: ${serializeError(reason).stack ?? String(reason)}` });
   });
-}
-
-function main(): void {
-  captureConsole();
-  let def: Definition;
-  try {
-    def = loadDefinition();
-    post({ type: 'loaded', description: describe(def) });
-  } catch (err) {
-    post({ type: 'load-failed', error: serializeError(err) });
-    return;
-  }
-  // Messages are handled strictly in order, one invocation at a time: a `configure` posted after
-  // an invocation applies only to the ones after it.
-  const queue: Array<Exclude<HostMessage, { type: 'call-result' }>> = [];
-  let busy = false;
-  const drain = async () => {
-    busy = true;
-    for (let message = queue.shift(); message; message = queue.shift()) {
-      if (message.type === 'configure') await configure(def, message.context);
-      else await invoke(def, message.invocationId, message.target);
-    }
-    busy = false;
-  };
-  connectHostCalls((callId, request) => post({ type: 'call', callId, request }));
-  port.on('message', (message: HostMessage) => {
-    // An invocation waits on its call's answer: answers cannot queue behind it.
-    if (message.type === 'call-result') return settleHostCall(message.callId, message.value, message.error);
-    queue.push(message);
-    if (!busy) void drain();
+  // A throw nobody catches (in a timer, say) ends the host, as it would end a Node process; the
+  // service is told why first, then restarts the host.
+  process.on('uncaughtException', (err) => {
+    channel.sendNow({ type: 'fatal', error: serializeError(err) } satisfies HostReply, () => process.exit(70));
   });
 }
 
-main();
+/** Handles the service's messages: a load, then configurations and invocations strictly in order, one at a time. */
+function serve(): void {
+  let def: Definition | null = null;
+  // A `configure` sent after an invocation applies only to the ones after it.
+  const queue: Array<Exclude<HostMessage, { type: 'call-result' | 'load' }>> = [];
+  let busy = false;
+  const drain = async (loaded: Definition) => {
+    busy = true;
+    for (let message = queue.shift(); message; message = queue.shift()) {
+      if (message.type === 'configure') await configure(loaded, message.context);
+      else await invoke(loaded, message);
+    }
+    busy = false;
+  };
+  const receive = (message: HostMessage) => {
+    // An invocation waits on its call's answer: answers cannot queue behind it.
+    if (message.type === 'call-result') return settleHostCall(message.callId, message.value, message.error);
+    if (message.type === 'load') {
+      if (def) return;
+      try {
+        def = loadDefinition(message.bundle, message.filename);
+        post({ type: 'loaded', description: describe(def) });
+      } catch (err) {
+        post({ type: 'load-failed', error: serializeError(err) });
+      }
+      return;
+    }
+    if (!def) return;
+    queue.push(message);
+    if (!busy) void drain(def);
+  };
+  const socket = new net.Socket({ fd: 3, readable: true, writable: true });
+  channel = new FrameChannel(socket, {
+    // The service's messages carry bundles, which can be large; it is the trusted side.
+    maxFrameBytes: 1 << 30,
+    onMessage: (message) => receive(message as HostMessage),
+    onError: () => process.exit(71),
+  });
+  // The service is gone (or dropped this host): nothing is left to do.
+  socket.on('close', () => process.exit(0));
+  socket.on('error', () => process.exit(0));
+  connectHostCalls((callId, request) => post({ type: 'call', callId, request }));
+  captureConsole();
+}
+
+guardProcess();
+serve();

@@ -1,0 +1,115 @@
+// Length-prefixed JSON frames over a byte stream: the channel between the service and a
+// component host. Node's own IPC channel is not used because it has no size limit: a hostile
+// component could write one endless message into it and exhaust the service's memory. Here a frame
+// over the limit ends the channel instead.
+import type { Duplex } from 'node:stream';
+
+/** Bytes of the length prefix (unsigned 32-bit, little-endian). */
+const HEADER = 4;
+
+/** Thrown (and reported to `onError`) when the peer breaks the framing. */
+export class FrameError extends Error {}
+
+export interface FrameChannelOptions {
+  /** Largest frame accepted from the peer, in bytes; a larger one ends the channel. */
+  maxFrameBytes: number;
+  /** Receives each message, in order. */
+  onMessage: (message: unknown) => void;
+  /** Receives a framing violation (over-long frame, bad JSON); no message follows it. */
+  onError: (err: FrameError) => void;
+}
+
+/** A message channel of JSON frames on a duplex stream (a pipe to or from a host process). */
+export class FrameChannel {
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+  private broken = false;
+  /** Frames written in this tick, sent together in one write. */
+  private outgoing: Buffer[] = [];
+  private flushing = false;
+
+  constructor(
+    private readonly stream: Duplex,
+    private readonly options: FrameChannelOptions,
+  ) {
+    stream.on('data', (chunk: Buffer) => this.receive(chunk));
+  }
+
+  /** Sends a message; frames sent in the same tick leave in one write. */
+  send(message: unknown): void {
+    if (this.broken || this.stream.destroyed) return;
+    const body = Buffer.from(JSON.stringify(message), 'utf8');
+    const header = Buffer.allocUnsafe(HEADER);
+    header.writeUInt32LE(body.length, 0);
+    this.outgoing.push(header, body);
+    if (this.flushing) return;
+    this.flushing = true;
+    queueMicrotask(() => this.flush());
+  }
+
+  /** Sends a message and calls back once it is handed to the operating system. */
+  sendNow(message: unknown, done: () => void): void {
+    this.send(message);
+    this.flush(done);
+  }
+
+  private flush(done?: () => void): void {
+    this.flushing = false;
+    const frames = this.outgoing;
+    this.outgoing = [];
+    if (frames.length === 0 || this.stream.destroyed) return void done?.();
+    this.stream.write(Buffer.concat(frames), () => done?.());
+  }
+
+  private receive(chunk: Buffer): void {
+    if (this.broken) return;
+    this.chunks.push(chunk);
+    this.buffered += chunk.length;
+    while (this.buffered >= HEADER) {
+      const head = this.peekHeader();
+      if (head > this.options.maxFrameBytes) return this.fail(`a message of ${head} bytes is over the limit of ${this.options.maxFrameBytes}`);
+      if (this.buffered < HEADER + head) return;
+      const frame = this.take(HEADER + head).subarray(HEADER);
+      let message: unknown;
+      try {
+        message = JSON.parse(frame.toString('utf8'));
+      } catch {
+        return this.fail('a message is not JSON');
+      }
+      this.options.onMessage(message);
+      if (this.broken) return;
+    }
+  }
+
+  private peekHeader(): number {
+    const first = this.chunks[0] as Buffer;
+    if (first.length >= HEADER) return first.readUInt32LE(0);
+    const joined = Buffer.concat(this.chunks);
+    this.chunks = [joined];
+    return joined.readUInt32LE(0);
+  }
+
+  /** Removes and returns the first `n` buffered bytes. */
+  private take(n: number): Buffer {
+    const first = this.chunks[0] as Buffer;
+    let out: Buffer;
+    if (first.length >= n) {
+      out = first.subarray(0, n);
+      if (first.length === n) this.chunks.shift();
+      else this.chunks[0] = first.subarray(n);
+    } else {
+      const joined = Buffer.concat(this.chunks);
+      out = joined.subarray(0, n);
+      this.chunks = joined.length > n ? [joined.subarray(n)] : [];
+    }
+    this.buffered -= n;
+    return out;
+  }
+
+  private fail(reason: string): void {
+    this.broken = true;
+    this.chunks = [];
+    this.buffered = 0;
+    this.options.onError(new FrameError(reason));
+  }
+}
