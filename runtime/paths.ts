@@ -10,8 +10,11 @@ const here = path.dirname(fileURLToPath(import.meta.url));
  */
 export const distDir = path.basename(here) === 'runtime' ? path.join(here, '..', 'dist') : here;
 
-/** Entry script of a component host process (CommonJS: it must load without reading package.json). */
-export const hostScript = path.join(distDir, 'host.cjs');
+/**
+ * Entry script of a component host process (CommonJS: it must load without reading package.json).
+ * In the desktop package it is unpacked beside app.asar, as a host reads real files only.
+ */
+export const hostScript = path.join(distDir, 'host.cjs').replace(`app.asar${path.sep}`, `app.asar.unpacked${path.sep}`);
 
 /** Entry script of the webhook delivery thread. */
 export const deliveryWorkerScript = path.join(distDir, 'delivery-worker.js');
