@@ -13,6 +13,7 @@ import { Emission } from './events/emission';
 import { EventStore } from './events/event-store';
 import { ENDPOINT_PREFIX, httpInterfaceHandler } from './interfaces/http';
 import { LogStore } from './events/log-store';
+import { InvocationStore } from './invocations/invocation-store';
 import { ComponentLibrary, type SandboxFactory } from './components/library';
 import { ComponentRegistry } from './components/registry';
 import { bundledRegistryDir, hostScript } from './paths';
@@ -44,6 +45,8 @@ export interface ServiceOptions {
   disableAfterMs?: number;
   /** Events kept per source. Default 10 000. */
   eventRetention?: number;
+  /** Invocations kept per source (and per action). Default 1000. */
+  invocationRetention?: number;
   /** Per-run limit of component code. Default 60 s. */
   runTimeoutMs?: number;
   /** Resident memory limit of one component host, MB. Default 512. */
@@ -55,6 +58,9 @@ export interface ServiceOptions {
   /** Folders laid out like Pipedream's `components/` tree, indexed by key after the bundled components (a later folder's key wins). */
   registryDirs?: string[];
 }
+
+/** Invocations kept per source unless `--invocation-retention` says otherwise. */
+export const DEFAULT_INVOCATION_RETENTION = 1000;
 
 /** Default resident memory limit of one component host, MB. */
 export const DEFAULT_COMPONENT_MEMORY_MB = 512;
@@ -109,7 +115,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const endpointUrl = (id: string) => `${baseUrl()}/e/${id}`;
 
   const events = new EventStore(path.join(dataDir, 'events'), options.eventRetention ?? 10_000);
-  const logs = new LogStore();
+  const logs = new LogStore(path.join(dataDir, 'logs'));
+  const invocations = new InvocationStore(path.join(dataDir, 'invocations'), options.invocationRetention ?? DEFAULT_INVOCATION_RETENTION);
+  // A line written during a run goes into that run's record too.
+  logs.subscribeAll((_sourceId, line) => invocations.collect(line));
   const delivery = await DeliveryService.start({
     dataDir,
     retrySchedule: options.retrySchedule ?? DEFAULT_RETRY_SCHEDULE,
@@ -147,9 +156,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     dataDir,
     dedupe,
     dataStores,
+    invocations,
   });
   const outbox = new StepOutbox();
-  const sessions = new ComponentSessions({ metadata, secrets, limits, idleMs: 60_000, dataStores, outbox });
+  const sessions = new ComponentSessions({ metadata, secrets, limits, idleMs: 60_000, dataStores, outbox, invocations });
   const runs = new RunLog(path.join(dataDir, 'workflow-runs'));
   const workflows = new WorkflowManager({ metadata, library, sessions, emission, events, runs, secrets, describeSandbox });
 
@@ -169,13 +179,14 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     delivery_timeout_seconds: (options.deliveryTimeoutMs ?? 15_000) / 1000,
     disable_after_seconds: (options.disableAfterMs ?? DEFAULT_DISABLE_AFTER_MS) / 1000,
     event_retention: options.eventRetention ?? 10_000,
+    invocation_retention: options.invocationRetention ?? DEFAULT_INVOCATION_RETENTION,
     run_timeout_seconds: limits.timeoutMs / 1000,
     component_memory_mb: hosts.memoryMb,
     npm_registry: options.npmRegistry ?? null,
     registry_dirs: (options.registryDirs ?? []).map((d) => path.resolve(d)),
   });
-  const app = createApp({ metadata, library, registry, describeSandbox, sources, sessions, workflows, outbox, events, logs, delivery, secrets, dataStores, auth, endpointUrl, settings });
-  const endpoints = httpInterfaceHandler(sources, HTTP_BODY_LIMIT, workflows);
+  const app = createApp({ metadata, library, registry, describeSandbox, sources, sessions, workflows, outbox, events, logs, invocations, delivery, secrets, dataStores, auth, endpointUrl, settings });
+  const endpoints = httpInterfaceHandler(sources, HTTP_BODY_LIMIT, endpointUrl, workflows);
   const server = http.createServer((req, res) => (req.url?.startsWith(ENDPOINT_PREFIX) ? void endpoints(req, res) : app(req, res)));
   server.keepAliveTimeout = 65_000;
 
@@ -196,6 +207,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     }
     throw err;
   }
+  await invocations.openAll();
   // Sources load after the port is known: their endpoint URLs include it.
   await sources.loadAll();
   await workflows.loadAll();
@@ -220,6 +232,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       await dedupe.flush();
       await delivery.stop();
       await events.close();
+      await invocations.close();
+      await logs.close();
       await closed;
       try {
         const kept = JSON.parse(fs.readFileSync(serverFile, 'utf8')) as { pid?: number };

@@ -3,6 +3,7 @@ import type { ComponentRegistry } from '../components/registry';
 import type { DeliveryService } from '../delivery/delivery-service';
 import type { EventStore } from '../events/event-store';
 import type { LogStore } from '../events/log-store';
+import type { InvocationStore } from '../invocations/invocation-store';
 import type { ComponentSessions } from '../sources/component-sessions';
 import type { InstanceSettings } from './types';
 import type { WorkflowManager } from '../workflows/workflow-manager';
@@ -31,6 +32,8 @@ export interface ApiContext {
   outbox: StepOutbox;
   events: EventStore;
   logs: LogStore;
+  /** Every recorded run of sources and actions. */
+  invocations: InvocationStore;
   delivery: DeliveryService;
   secrets: SecretBox;
   /** Account-level key-value stores behind `data_store` props. */

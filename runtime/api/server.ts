@@ -10,6 +10,7 @@ import { componentRoutes } from './routes/components';
 import { dataStoreRoutes } from './routes/data-stores';
 import { registryRoutes } from './routes/registry';
 import { sourceRoutes } from './routes/sources';
+import { invocationRoutes } from './routes/invocations';
 import { sseRoutes } from './routes/sse';
 import { subscriptionRoutes } from './routes/subscriptions';
 import { webhookRoutes } from './routes/webhooks';
@@ -29,7 +30,7 @@ export function createApp(ctx: ApiContext): Express {
   const v1 = express.Router();
   v1.use(requireAuth(ctx.auth));
   v1.use(express.json({ limit: '10mb', strict: false }));
-  v1.use(webhookRoutes(ctx), subscriptionRoutes(ctx), sourceRoutes(ctx), accountRoutes(ctx), dataStoreRoutes(ctx), registryRoutes(ctx), componentRoutes(ctx), actionRoutes(ctx), workflowRoutes(ctx), settingsRoutes(ctx));
+  v1.use(webhookRoutes(ctx), subscriptionRoutes(ctx), sourceRoutes(ctx), accountRoutes(ctx), dataStoreRoutes(ctx), registryRoutes(ctx), componentRoutes(ctx), actionRoutes(ctx), workflowRoutes(ctx), settingsRoutes(ctx), invocationRoutes(ctx));
   v1.use((req) => {
     throw notFound('route', `${req.method} /v1${req.path}`);
   });

@@ -1,4 +1,4 @@
-import type { EventSummary, LogLineView } from '../api/types';
+import type { EventSummary, InvocationView, LogLineView } from '../api/types';
 
 /** Colours only on a terminal, and never with NO_COLOR set. */
 const colour = (stream: NodeJS.WriteStream) => Boolean(stream.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
@@ -75,4 +75,15 @@ export function eventBlock(e: EventSummary): string {
 export function logLine(l: LogLineView): string {
   const level = l.level === 'error' ? red(l.level.padEnd(5)) : l.level === 'warn' ? yellow(l.level.padEnd(5)) : dim(l.level.padEnd(5));
   return `${dim(clock(l.ts))} ${level} ${l.message}`;
+}
+
+/** An invocation as a line: time, status, trigger (method and path for HTTP), duration, emits, error. */
+export function invocationLine(r: InvocationView): string {
+  const status = r.status === 'ok' ? green(r.status.padEnd(7)) : red(r.status.padEnd(7));
+  const what = r.request ? `${r.request.method} ${r.request.path}${r.request.query ? `?${r.request.query}` : ''}${r.response ? ` → ${r.response.status}` : ''}` : r.hook ? `hook ${r.hook}` : r.trigger;
+  const emitted = r.emits.filter((e) => !e.dropped).length;
+  const dropped = r.emits.length - emitted;
+  const counts = `${emitted} emitted${dropped ? `, ${dropped} deduped` : ''}`;
+  const error = r.error ? `  ${red(r.error.message.split('\n')[0] ?? '')}` : '';
+  return `${dim(clock(r.started_at))} ${status} ${cyan(r.id)} ${bold(what)} ${dim(`${r.duration_ms} ms, ${counts}${r.replay_of ? `, replay of ${r.replay_of}` : ''}`)}${error}`;
 }

@@ -22,6 +22,9 @@ Options:
   --disable-after D    disable a webhook whose every delivery attempt failed for D (seconds, or
                        with a unit: 30m, 12h, 5d; default 5d; 0 never)
   --event-retention N  events kept per source (default 10000)
+  --invocation-retention N
+                       recorded runs (requests, answers, logs, errors) kept per source
+                       (default 1000)
   --component-memory MB
                        resident memory (Buffers included) one component's host process may use
                        before it is stopped and restarted (env SPOUT_COMPONENT_MEMORY; default 512)
@@ -46,6 +49,7 @@ export async function serve(argv: string[]): Promise<void> {
       'delivery-timeout': { type: 'string' },
       'disable-after': { type: 'string' },
       'event-retention': { type: 'string' },
+      'invocation-retention': { type: 'string' },
       'component-memory': { type: 'string' },
       'npm-registry': { type: 'string' },
       registry: { type: 'string', multiple: true },
@@ -101,6 +105,11 @@ export async function serve(argv: string[]): Promise<void> {
     throw new UsageError(`--event-retention: "${values['event-retention']}" is not a positive whole number`);
   }
 
+  const invocationRetention = values['invocation-retention'] === undefined ? undefined : Number(values['invocation-retention']);
+  if (invocationRetention !== undefined && (!Number.isInteger(invocationRetention) || invocationRetention < 1)) {
+    throw new UsageError(`--invocation-retention: "${values['invocation-retention']}" is not a positive whole number`);
+  }
+
   const memoryText = values['component-memory'] ?? process.env.SPOUT_COMPONENT_MEMORY;
   const componentMemoryMb = memoryText === undefined ? undefined : Number(memoryText);
   if (componentMemoryMb !== undefined && (!Number.isInteger(componentMemoryMb) || componentMemoryMb < 64)) {
@@ -135,6 +144,7 @@ export async function serve(argv: string[]): Promise<void> {
     deliveryTimeoutMs,
     disableAfterMs,
     eventRetention: retention,
+    invocationRetention,
     componentMemoryMb,
     npmRegistry,
     registryDirs,

@@ -28,6 +28,9 @@ export async function bundleFile(entry: string): Promise<BundledFile> {
       platform: 'node',
       target: 'node20',
       write: false,
+      // Stack traces point at the user's own files: the service's bundling carries this map on.
+      sourcemap: 'inline',
+      sourcesContent: false,
       metafile: true,
       logLevel: 'silent',
       absWorkingDir: path.dirname(absolute),

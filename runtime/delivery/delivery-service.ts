@@ -104,6 +104,12 @@ export class DeliveryService {
     return answer.recovered;
   }
 
+  /** The messages (to any webhook) of these events. */
+  messagesFor(eventIds: string[]): Promise<MessageSummary[]> {
+    if (eventIds.length === 0) return Promise.resolve([]);
+    return this.ask({ kind: 'for-events', eventIds }) as Promise<MessageSummary[]>;
+  }
+
   /** A page of a message's attempts, newest first; null if the webhook has no such message. */
   attempts(webhookId: string, messageId: string, page: PageQuery): Promise<Page<Attempt & { id: string }> | null> {
     return this.ask({ kind: 'attempts', webhookId, messageId, page }) as Promise<Page<Attempt & { id: string }> | null>;

@@ -25,6 +25,12 @@ async function answer(outbox: Outbox, dispatcher: Dispatcher, query: DeliveryQue
       for (const m of outbox.messages.values()) if (m.webhook_id === query.webhookId && (!query.status || m.status === query.status)) list.push(m);
       return paginate(list.reverse(), query.page, summary);
     }
+    case 'for-events': {
+      const wanted = new Set(query.eventIds);
+      const found: MessageSummary[] = [];
+      for (const m of outbox.messages.values()) if (wanted.has(m.event_id)) found.push(summary(m));
+      return found;
+    }
     case 'attempts': {
       const m = outbox.messages.get(query.messageId);
       if (!m || m.webhook_id !== query.webhookId) return null;

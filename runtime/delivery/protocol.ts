@@ -30,10 +30,12 @@ export type DeliveryQuery =
   /** One manual attempt of a message, now; answers the message, or null if there is none. */
   | { kind: 'resend'; webhookId: string; messageId: string }
   /** One manual attempt of each failed message created in [since, until] (ms); answers how many. */
-  | { kind: 'recover'; webhookId: string; since: number; until: number };
+  | { kind: 'recover'; webhookId: string; since: number; until: number }
+  /** The messages of these events, to any webhook (an invocation's deliveries). */
+  | { kind: 'for-events'; eventIds: string[] };
 
 /** Answers to queries; null when the message does not exist. */
-export type DeliveryAnswer = Page<MessageSummary> | Page<Attempt & { id: string }> | MessageSummary | { recovered: number } | null;
+export type DeliveryAnswer = Page<MessageSummary> | Page<Attempt & { id: string }> | MessageSummary | MessageSummary[] | { recovered: number } | null;
 
 /** Main thread → delivery thread. */
 export type ToDelivery =

@@ -1,4 +1,5 @@
 import type { LogLevel } from '../sandbox/protocol';
+import { RetainedLogs } from '../store/retained-log';
 
 /** A log line of a source (`GET /v1/sources/{id}/logs`). */
 export interface LogLine {
@@ -12,20 +13,34 @@ export interface LogLine {
 /** Lines kept per source. */
 const KEPT = 1000;
 
-/** The latest log lines of each source, in memory. */
+/**
+ * The latest log lines of each source: in memory, and in a file per source (`DATA_DIR/logs`), so
+ * they survive a restart.
+ */
 export class LogStore {
-  private readonly lines = new Map<string, LogLine[]>();
+  private readonly lines: RetainedLogs<LogLine>;
   private readonly listeners = new Map<string, Set<(line: LogLine) => void>>();
   private readonly everyLine = new Set<(sourceId: string, line: LogLine) => void>();
   private seq = 0;
 
+  constructor(dir: string) {
+    this.lines = new RetainedLogs<LogLine>(dir, KEPT);
+  }
+
+  /** Loads a source's kept lines (at start, or when it is deployed). */
+  async open(sourceId: string): Promise<void> {
+    const kept = await this.lines.open(sourceId);
+    // Ids go on after the newest kept one, so resuming SSE clients keep their place.
+    const last = kept.length > 0 ? sequenceOf((kept[kept.length - 1] as LogLine).id) : null;
+    if (last !== null && last >= this.seq) this.seq = last + 1;
+  }
+
   /** Adds a line to a source's log. */
   add(sourceId: string, line: Omit<LogLine, 'id' | 'ts'>): LogLine {
     const entry: LogLine = { id: `${Date.now()}-${this.seq++}`, ts: Date.now(), ...line };
-    const list = this.lines.get(sourceId) ?? [];
-    list.push(entry);
-    if (list.length > KEPT + KEPT / 10) list.splice(0, list.length - KEPT);
-    this.lines.set(sourceId, list);
+    if (!this.lines.appendOpen(sourceId, [entry])) {
+      this.lines.append(sourceId, [entry]).catch((err: Error) => console.error(`keeping a log line of ${sourceId}: ${err.message}`));
+    }
     for (const listener of this.listeners.get(sourceId) ?? []) listener(entry);
     for (const listener of this.everyLine) listener(sourceId, entry);
     return entry;
@@ -51,17 +66,22 @@ export class LogStore {
   since(sourceId: string, lastId: string): LogLine[] {
     const after = sequenceOf(lastId);
     if (after === null) return [];
-    return (this.lines.get(sourceId) ?? []).filter((line) => (sequenceOf(line.id) as number) > after);
+    return this.lines.list(sourceId).filter((line) => (sequenceOf(line.id) as number) > after);
   }
 
   /** Newest first. */
   list(sourceId: string): LogLine[] {
-    return [...(this.lines.get(sourceId) ?? [])].reverse();
+    return [...this.lines.list(sourceId)].reverse();
   }
 
-  /** Forgets a deleted source's lines. */
-  remove(sourceId: string): void {
-    this.lines.delete(sourceId);
+  /** Deletes a source's lines. */
+  async remove(sourceId: string): Promise<void> {
+    await this.lines.remove(sourceId);
+  }
+
+  /** Writes what is queued and closes the files. */
+  async close(): Promise<void> {
+    await this.lines.close();
   }
 }
 

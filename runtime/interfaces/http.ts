@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import querystring from 'node:querystring';
 import { QueueFullError, type SourceManager } from '../sources/source-manager';
+import type { RecordedRequest, RecordedResponse } from '../api/types';
+import { recordBody } from '../invocations/record';
 import type { HttpResponsePayload } from '../sandbox/protocol';
 import type { WorkflowManager } from '../workflows/workflow-manager';
 
@@ -17,6 +19,9 @@ export interface HttpEvent {
 
 /** Path prefix of HTTP interface endpoints. */
 export const ENDPOINT_PREFIX = '/e/';
+
+/** Request header naming the invocation a request replays (sent by POST /v1/invocations/{id}/replay); not passed to the component. */
+export const REPLAY_HEADER = 'x-spout-replay-of';
 
 const CORS: Record<string, string> = {
   'access-control-allow-origin': '*',
@@ -48,14 +53,23 @@ function answer(res: ServerResponse, status: number, body: unknown, type = 'appl
   res.end(JSON.stringify(body));
 }
 
+function problemBody(status: number, detail: string) {
+  return { type: 'about:blank', title: STATUS_CODES[status], status, detail, error: detail };
+}
+
 /** Same shape as the API's problem responses. */
 function problem(res: ServerResponse, status: number, detail: string): void {
-  answer(res, status, { type: 'about:blank', title: STATUS_CODES[status], status, detail, error: detail }, 'application/problem+json');
+  answer(res, status, problemBody(status, detail), 'application/problem+json');
 }
 
 function sendResponse(res: ServerResponse, r: HttpResponsePayload): void {
   res.writeHead(r.status, { ...CORS, ...r.headers });
   res.end(r.body === null ? undefined : typeof r.body === 'string' ? r.body : Buffer.from(r.body));
+}
+
+/** The answer as recorded: what the component sent with respond(), or the service's own. */
+function recordedResponse(status: number, headers: Record<string, string>, body: string | Uint8Array | null, from: RecordedResponse['from']): RecordedResponse {
+  return { status, headers: { ...CORS, ...headers }, from, ...recordBody(body) };
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
@@ -86,7 +100,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
  * emitted is stored, or by the component itself with `respond()`. Served by plain node:http: this
  * is the ingest path, and a router adds nothing here but cost.
  */
-export function httpInterfaceHandler(sources: SourceManager, bodyLimit: number, workflows?: WorkflowManager) {
+export function httpInterfaceHandler(sources: SourceManager, bodyLimit: number, endpointUrl: (id: string) => string, workflows?: WorkflowManager) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
       const url = req.url ?? '/';
@@ -104,18 +118,21 @@ export function httpInterfaceHandler(sources: SourceManager, bodyLimit: number, 
       }
       const raw = await readBody(req, bodyLimit);
       if (raw === null) return problem(res, 413, `the request body is over the ${Math.round(bodyLimit / 1024 / 1024)} MB limit`);
+      const replayOf = req.headers[REPLAY_HEADER];
+      const headers = { ...req.headers };
+      delete headers[REPLAY_HEADER];
       const event: HttpEvent = {
         method: req.method ?? 'GET',
         path: slash === -1 ? '/' : decodeURIComponent(rest.slice(slash)),
         query: queryAt === -1 ? {} : { ...querystring.parse(url.slice(queryAt + 1)) },
-        headers: req.headers,
+        headers,
         bodyRaw: raw.toString('utf8'),
         body: parseBody(req.headers['content-type'] ?? '', raw),
       };
-      let responded = false;
+      let responded: RecordedResponse | null = null;
       const onRespond = (r: HttpResponsePayload) => {
         if (responded || res.headersSent) return;
-        responded = true;
+        responded = recordedResponse(r.status, r.headers, r.body, 'component');
         sendResponse(res, r);
       };
       if (workflow) {
@@ -129,13 +146,34 @@ export function httpInterfaceHandler(sources: SourceManager, bodyLimit: number, 
         }
         return void res.writeHead(200, SUCCESS_HEADERS).end(SUCCESS_BODY);
       }
-      const result = await sources.invoke(target!.source, event, onRespond);
-      if (responded || res.headersSent) return;
-      if (target!.customResponse) {
-        const why = result.error ? `its run failed: ${result.error.message}` : 'its run ended without calling respond()';
-        return problem(res, 502, `the source did not respond: ${why}`);
+      const request: RecordedRequest = {
+        method: event.method,
+        path: event.path,
+        query: queryAt === -1 ? '' : url.slice(queryAt + 1),
+        headers: headers as RecordedRequest['headers'],
+        endpoint_url: endpointUrl(endpointId),
+        ...recordBody(raw),
+      };
+      const source = target!.source;
+      const result = await sources.invoke(source, event, {
+        trigger: { kind: 'http', request },
+        onRespond,
+        deferRecord: true,
+        replayOf: typeof replayOf === 'string' && sources.invocationOf(source, replayOf) ? replayOf : undefined,
+      });
+      if (!responded && !res.headersSent) {
+        if (target!.customResponse) {
+          const why = result.error ? `its run failed: ${result.error.message}` : 'its run ended without calling respond()';
+          const detail = `the source did not respond: ${why}`;
+          problem(res, 502, detail);
+          responded = recordedResponse(502, { 'content-type': 'application/problem+json' }, JSON.stringify(problemBody(502, detail)), 'service');
+        } else {
+          res.writeHead(200, SUCCESS_HEADERS).end(SUCCESS_BODY);
+          responded = recordedResponse(200, SUCCESS_HEADERS, SUCCESS_BODY, 'service');
+        }
       }
-      if (!res.headersSent) res.writeHead(200, SUCCESS_HEADERS).end(SUCCESS_BODY);
+      result.record.response = responded;
+      sources.record(result.record);
     } catch (err) {
       if (err instanceof QueueFullError) return problem(res, 429, err.message);
       if (err instanceof URIError) return problem(res, 400, 'the request path is not valid percent-encoding');

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { HostReply } from './protocol';
 
-const serializedError = z.object({ name: z.string(), message: z.string(), stack: z.string().optional() });
+const serializedError = z.object({ name: z.string(), message: z.string(), stack: z.string().optional(), fullStack: z.string().optional() });
 
 const emitPayload = z.object({
   json: z.string(),

@@ -15,6 +15,7 @@ import { httpRequestProp } from './http-request-prop';
 import { connectHostCalls, dataStoreProxy, settleHostCall } from './host-calls';
 import { FrameChannel } from './frames';
 import { guardProcess } from './host-guards';
+import { fullStackOf, installStackMapping } from './stack-map';
 import type {
   EmitMeta,
   EmitPayload,
@@ -76,7 +77,10 @@ function serializeError(err: unknown): SerializedError {
       const message = `${err.message}${typeof resource === 'string' ? ` (${resource})` : ''}: ${DENIED_HINT}`;
       return { name: err.name, message, stack: err.stack?.replace(err.message, message) };
     }
-    return { name: err.name, message: err.message, stack: err.stack };
+    // Reading `stack` formats it (lazily, through the source map), which also keeps the full one.
+    const stack = err.stack;
+    const fullStack = fullStackOf(err);
+    return { name: err.name, message: err.message, stack, ...(fullStack && fullStack !== stack ? { fullStack } : {}) };
   }
   return { name: 'Error', message: typeof err === 'string' ? err : format('%o', err) };
 }
@@ -86,9 +90,13 @@ function sandboxRequire(name: string): unknown {
   throw new Error(`Cannot load package "${name}": this version of Spout runs components that import only Node's built-in modules`);
 }
 
+/** What the bundle is wrapped in, on its first line. */
+const WRAPPER = '(function (module, exports, require) {';
+
 function loadDefinition(bundle: string, filename: string): Definition {
+  installStackMapping(bundle, filename, WRAPPER.length, __filename);
   const module = { exports: {} as Record<string, unknown> };
-  const wrapper = vm.runInThisContext(`(function (module, exports, require) {${bundle}\n})`, {
+  const wrapper = vm.runInThisContext(`${WRAPPER}${bundle}\n})`, {
     filename,
   }) as (m: typeof module, e: unknown, r: typeof sandboxRequire) => void;
   wrapper(module, module.exports, sandboxRequire);
@@ -298,7 +306,9 @@ async function invoke(def: Definition, message: HostMessage & { type: 'invoke' }
     if (target.kind === 'run') await (def.run as AnyFn).call(instance, JSON.parse(target.eventJson));
     else if (target.kind === 'hook') {
       const hook = def.hooks?.[target.name];
-      if (typeof hook === 'function') await hook.call(instance);
+      // The service records only hooks that exist.
+      value = typeof hook === 'function';
+      if (value) await hook.call(instance);
     } else if (target.kind === 'options') value = await loadOptions(def, target);
     else if (target.kind === 'action') value = await runAction(def, target);
     else value = await additionalProps(def);

@@ -111,7 +111,10 @@ export interface SandboxContext {
 export interface SerializedError {
   name: string;
   message: string;
+  /** Mapped to the component's files, the runtime's own frames left out. */
   stack?: string;
+  /** The mapped stack with the runtime's frames, when it differs from `stack`. */
+  fullStack?: string;
 }
 
 export type LogLevel = 'log' | 'info' | 'warn' | 'error' | 'debug';

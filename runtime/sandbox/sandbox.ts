@@ -45,6 +45,8 @@ export interface InvocationResult {
   emits: EmitPayload[];
   /** What an `options` or `additionalProps` invocation returned. */
   value?: unknown;
+  /** Set when the run did not end by itself: stopped at its timeout, or its host ended under it. */
+  failure?: 'timeout' | 'crashed';
 }
 
 /** Thrown when a source's queue of waiting invocations is full. */
@@ -240,7 +242,7 @@ export class Sandbox {
     for (const p of this.pending.values()) p.posted = false;
     const head = this.head();
     // The caller logs the failed invocation.
-    if (head) this.finish(head, { name: 'Error', message }, []);
+    if (head) this.finish(head, { name: 'Error', message }, [], undefined, exit.cause === 'timeout' ? 'timeout' : 'crashed');
     this.options.onHostExit?.(exit);
     if (this.closed) return;
     if (this.pending.size > 0) return this.postPending();
@@ -255,11 +257,11 @@ export class Sandbox {
     }, delay);
   }
 
-  private finish(invocationId: string, error: SerializedError | null, emits: EmitPayload[], value?: unknown): void {
+  private finish(invocationId: string, error: SerializedError | null, emits: EmitPayload[], value?: unknown, failure?: InvocationResult['failure']): void {
     const p = this.pending.get(invocationId);
     if (!p) return;
     this.pending.delete(invocationId);
-    p.resolve({ invocationId, error, emits, value });
+    p.resolve({ invocationId, error, emits, value, ...(failure ? { failure } : {}) });
     this.armTimeout();
     if (this.pending.size === 0) this.onDrained?.();
   }

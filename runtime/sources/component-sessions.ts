@@ -17,6 +17,8 @@ import { runDataStoreOp } from '../store/data-store-ops';
 import { additionalPropsOf, mergeProps } from './dynamic-props';
 import { sandboxContext } from './sandbox-context';
 import type { SandboxLimits } from './source-manager';
+import type { InvocationStore } from '../invocations/invocation-store';
+import { baseRecord, errorOf, statusOf } from '../invocations/record';
 
 /** A log line written by component code during a call. */
 export type ConfigurationLog = ConsoleLine;
@@ -62,6 +64,8 @@ export interface ComponentSessionsDeps {
   idleMs: number;
   dataStores: DataStores;
   outbox: StepOutbox;
+  /** Where action runs are recorded. */
+  invocations: InvocationStore;
 }
 
 /** An action run as the API answers it. */
@@ -120,14 +124,26 @@ export class ComponentSessions {
       if (problems.length > 0) throw new ComponentError(problems);
       this.configure(session, component, values, dynamic);
       const runId = newId('run');
-      const target = { kind: 'action', stepsJson: JSON.stringify(steps), jit: options.jit, deadlineMs: Date.now() + this.deps.limits.timeoutMs, runId } as const;
+      const started = Date.now();
+      const target = { kind: 'action', stepsJson: JSON.stringify(steps), jit: options.jit, deadlineMs: started + this.deps.limits.timeoutMs, runId } as const;
       const result = await session.sandbox.invoke(target, options.onRespond);
       const outcome = result.error ? null : (result.value as ActionResult);
       const sends = outcome ? await this.deps.outbox.perform(runId, outcome.sends) : [];
+      const os = takeLogs(session);
+      const record = baseRecord(result.invocationId, component.id, 'action', started);
+      Object.assign(record, {
+        status: statusOf(result),
+        error: errorOf(result),
+        event: steps,
+        logs: os.map((line) => ({ ts: started, ...line })),
+        result: outcome ? { exports: outcome.exports, ret: outcome.ret, exit: outcome.exit } : null,
+      });
+      this.deps.invocations.add(record).catch((err: Error) => console.error(`recording ${record.id}: ${err.message}`));
       return {
         id: runId,
+        invocation_id: record.id,
         exports: outcome?.exports ?? {},
-        os: takeLogs(session),
+        os,
         ret: outcome?.ret ?? null,
         error: result.error ? { name: result.error.name, message: result.error.message, stack: result.error.stack ?? null } : null,
         exit: outcome?.exit ?? null,

@@ -10,6 +10,9 @@ import type { LogStore } from '../events/log-store';
 import { newId } from '../ids';
 import { QueueFullError, Sandbox, type InvocationResult } from '../sandbox/sandbox';
 import type { HostExit, HostPool } from '../sandbox/host-process';
+import type { InvocationStore } from '../invocations/invocation-store';
+import { baseRecord, errorOf, statusOf } from '../invocations/record';
+import type { InvocationEmit, InvocationView, RecordedRequest } from '../api/types';
 import type { SourceDbs } from '../store/source-dbs';
 import type { EmitPayload, HttpResponsePayload, InvocationTarget, SandboxContext } from '../sandbox/protocol';
 import type { ComponentRecord, Metadata, SourceRecord } from '../store/metadata';
@@ -56,6 +59,7 @@ export interface SourceManagerDeps {
   dataDir: string;
   dedupe: Deduper;
   dataStores: DataStores;
+  invocations: InvocationStore;
 }
 
 /** What to deploy: module text, or a component saved before. */
@@ -81,9 +85,29 @@ export interface UpdateInput {
   permissions?: SourcePermissions;
 }
 
-/** What an invocation of a source came to, with the events it stored. */
+/** What an invocation of a source came to, with the events it stored and its record. */
 export interface Invocation extends InvocationResult {
   stored: StoredEvent[];
+  record: InvocationView;
+}
+
+/** What started a source's run, as its record keeps it. */
+export type Trigger =
+  | { kind: 'http'; request: RecordedRequest }
+  | { kind: 'timer' }
+  | { kind: 'run_now' }
+  | { kind: 'event'; emitter_id: string; event_id: string };
+
+export interface InvokeOptions {
+  trigger: Trigger;
+  /** Receives a `respond()` made during the run. */
+  onRespond?: (r: HttpResponsePayload) => void;
+  /** Listener hops that led to this run. */
+  depth?: number;
+  /** The caller completes the record (an HTTP answer) and keeps it with `record()`. */
+  deferRecord?: boolean;
+  /** The invocation this run replays. */
+  replayOf?: string;
 }
 
 /** The source and prop behind an HTTP endpoint id. */
@@ -165,6 +189,8 @@ export class SourceManager {
     this.reindex();
     for (const source of this.list()) {
       await this.deps.events.openSource(source.id);
+      await this.deps.invocations.open(source.id);
+      await this.deps.logs.open(source.id);
       const component = this.component(source);
       if (!component) continue;
       try {
@@ -207,6 +233,8 @@ export class SourceManager {
       };
       this.apply(sandbox, record, component);
       await this.deps.events.openSource(id);
+      await this.deps.invocations.open(id);
+      await this.deps.logs.open(id);
       await this.hook(id, component, sandbox, 'deploy');
       await this.hook(id, component, sandbox, 'activate');
       this.deps.library.remember(component);
@@ -220,6 +248,8 @@ export class SourceManager {
     } catch (err) {
       await sandbox.close();
       await this.deps.events.removeSource(id);
+      await this.deps.invocations.remove(id);
+      await this.deps.logs.remove(id);
       await this.deps.dbs.remove(id);
       await this.deps.dedupe.remove(id);
       throw err;
@@ -316,27 +346,47 @@ export class SourceManager {
     this.reindex();
     await this.deps.metadata.write();
     await this.deps.events.removeSource(source.id);
-    this.deps.logs.remove(source.id);
+    await this.deps.logs.remove(source.id);
     this.crashes.delete(source.id);
+    await this.deps.invocations.remove(source.id);
     await this.deps.dbs.remove(source.id);
     await this.deps.dedupe.remove(source.id);
   }
 
-  /** Runs the source with an event and stores what it emitted; `onRespond` gets a `respond()` call. */
-  async invoke(source: SourceRecord, event: unknown, onRespond?: (r: HttpResponsePayload) => void, depth = 0): Promise<Invocation> {
+  /** Runs the source with an event, stores what it emitted, and records the invocation. */
+  async invoke(source: SourceRecord, event: unknown, options: InvokeOptions): Promise<Invocation> {
     const live = this.live.get(source.id);
     if (!live) throw new Error(`the component of ${source.id} could not be loaded; see its logs`);
-    const result = await live.sandbox.invoke({ kind: 'run', eventJson: JSON.stringify(event) }, onRespond);
+    const started = Date.now();
+    const result = await live.sandbox.invoke({ kind: 'run', eventJson: JSON.stringify(event) }, options.onRespond);
     if (result.error) this.runFailed(source.id, result);
-    const stored = await this.emit(source.id, live.component, result.emits, result.invocationId, depth);
-    return { ...result, stored };
+    const { stored, emits } = await this.emit(source.id, live.component, result.emits, result.invocationId, options.depth);
+    const { trigger } = options;
+    const record = this.recordOf(source.id, trigger.kind, result, started, emits);
+    record.replay_of = options.replayOf ?? null;
+    if (trigger.kind === 'http') record.request = trigger.request;
+    else record.event = event;
+    if (trigger.kind === 'event') record.listened_to = { emitter_id: trigger.emitter_id, event_id: trigger.event_id };
+    if (!options.deferRecord) this.record(record);
+    return { ...result, stored, record };
+  }
+
+  /** A recorded invocation of this source, if `id` is one. */
+  invocationOf(source: SourceRecord, id: string): InvocationView | undefined {
+    const record = this.deps.invocations.get(id);
+    return record?.owner_id === source.id ? record : undefined;
+  }
+
+  /** Keeps an invocation's record (a failure to write it is logged, not the run's). */
+  record(record: InvocationView): void {
+    this.deps.invocations.add(record).catch((err: Error) => console.error(`recording ${record.id} of ${record.owner_id}: ${err.message}`));
   }
 
   /** Runs a source by hand ("run now"): with its first timer's event, or `{timestamp}` if it has no timer. */
-  runNow(source: SourceRecord): Promise<Invocation> {
+  runNow(source: SourceRecord, replayOf?: string): Promise<Invocation> {
     const timer = this.timerSpecs(source)[0];
     const now = Date.now();
-    return this.invoke(source, timer ? timerEvent(timer.spec, now) : { timestamp: Math.floor(now / 1000) });
+    return this.invoke(source, timer ? timerEvent(timer.spec, now) : { timestamp: Math.floor(now / 1000) }, { trigger: { kind: 'run_now' }, replayOf });
   }
 
   /** Each timer prop's schedule and next firing (epoch ms; null while inactive). */
@@ -488,16 +538,41 @@ export class SourceManager {
       return;
     }
     this.firing.add(key);
-    this.invoke(source, event)
+    this.invoke(source, event, { trigger: { kind: 'timer' } })
       .catch((err: Error) => this.deps.logs.add(sourceId, { level: 'error', message: `timer run failed: ${err.message}`, invocation_id: null }))
       .finally(() => this.firing.delete(key));
   }
 
-  /** Dedupes (by the component's strategy) and stores one invocation's emits. */
-  private async emit(sourceId: string, component: ComponentRecord | undefined, emits: EmitPayload[], invocationId: string | null, depth = 0): Promise<StoredEvent[]> {
-    const { kept, warnings } = this.deps.dedupe.filter(sourceId, component?.dedupe ?? null, inEmitOrder(emits));
+  /** Dedupes (by the component's strategy) and stores one invocation's emits; `emits` lists them all for its record, dropped ones marked. */
+  private async emit(sourceId: string, component: ComponentRecord | undefined, payloads: EmitPayload[], invocationId: string | null, depth = 0): Promise<{ stored: StoredEvent[]; emits: InvocationEmit[] }> {
+    const ordered = inEmitOrder(payloads);
+    const { kept, warnings } = this.deps.dedupe.filter(sourceId, component?.dedupe ?? null, ordered);
     for (const message of warnings) this.deps.logs.add(sourceId, { level: 'warn', message, invocation_id: invocationId });
-    return this.deps.emission.accept(sourceId, kept, depth);
+    const stored = await this.deps.emission.accept(sourceId, kept, depth);
+    const subscriptions = this.deps.metadata.data.subscriptions;
+    const storedFor = new Map(kept.map((payload, i) => [payload, stored[i]]));
+    const emits = ordered.map((payload): InvocationEmit => {
+      const event = storedFor.get(payload);
+      const name = payload.meta.name ?? null;
+      return {
+        event_id: event?.id ?? null,
+        dropped: !event,
+        name,
+        summary: payload.meta.summary ?? null,
+        webhooks: event ? listenersFor(subscriptions, sourceId, name).filter((id) => id.startsWith('wh_')) : [],
+      };
+    });
+    return { stored, emits };
+  }
+
+  /** The record of a finished run or hook, with its logs, emits and error. */
+  private recordOf(sourceId: string, trigger: InvocationView['trigger'], result: InvocationResult, started: number, emits: InvocationEmit[]): InvocationView {
+    const record = baseRecord(result.invocationId, sourceId, trigger, started);
+    record.status = statusOf(result);
+    record.error = errorOf(result);
+    record.emits = emits;
+    record.logs = this.deps.invocations.takeLogs(result.invocationId);
+    return record;
   }
 
   /** Subscribes the auto-subscriptions' listeners to a new source (`POST /v1/auto_subscriptions`). */
@@ -553,16 +628,22 @@ export class SourceManager {
       this.deps.logs.add(listenerId, { level: 'warn', message: `event ${event.id} of ${event.emitter_id} not run: listeners passed events on ${MAX_LISTENER_HOPS} times in a row (a subscription loop?)`, invocation_id: null });
       return;
     }
-    this.invoke(source, JSON.parse(event.json), undefined, depth).catch((err: Error) => {
+    this.invoke(source, JSON.parse(event.json), { trigger: { kind: 'event', emitter_id: event.emitter_id, event_id: event.id }, depth }).catch((err: Error) => {
       this.deps.logs.add(listenerId, { level: 'error', message: `could not run with event ${event.id} of ${event.emitter_id}: ${err.message}`, invocation_id: null });
     });
   }
 
   private async hook(sourceId: string, component: ComponentRecord, sandbox: Sandbox, name: Extract<InvocationTarget, { kind: 'hook' }>['name']): Promise<void> {
+    const started = Date.now();
     const result = await sandbox.invoke({ kind: 'hook', name });
-    await this.emit(sourceId, component, result.emits, result.invocationId);
+    const { emits } = await this.emit(sourceId, component, result.emits, result.invocationId);
+    if (result.error) this.runFailed(sourceId, result);
+    if (result.value !== false) {
+      const record = this.recordOf(sourceId, 'hook', result, started, emits);
+      record.hook = name;
+      this.record(record);
+    } else this.deps.invocations.takeLogs(result.invocationId);
     if (result.error) {
-      this.runFailed(sourceId, result);
       throw new HookError(`the ${name}() hook failed: ${result.error.message}`);
     }
   }

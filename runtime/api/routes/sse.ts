@@ -1,5 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import type { LogLine } from '../../events/log-store';
+import type { InvocationView } from '../types';
 import { isSystemChannel, type StoredEvent } from '../../events/event-store';
 import { isEventId } from '../../events/event-id';
 import type { ApiContext } from '../context';
@@ -44,7 +45,7 @@ function stream(res: Response, backlog: StreamItem[], subscribe: (send: (item: S
   });
 }
 
-/** SSE streams of a source: its emitted events (`/sse/dc/{id}/emits`) and its log lines (`…/observations`). */
+/** SSE streams of a source: its emitted events (`/sse/dc/{id}/emits`), its log lines (`…/observations`) and its recorded runs (`…/invocations`). */
 export function sseRoutes(ctx: ApiContext): Router {
   const router = Router();
   const find = (id: string) => {
@@ -69,6 +70,17 @@ export function sseRoutes(ctx: ApiContext): Router {
     const item = (line: LogLine): StreamItem => ({ id: line.id, data: line });
     const lastId = lastEventId(req);
     stream(res, lastId ? ctx.logs.since(source.id, lastId).map(item) : [], (send) => ctx.logs.subscribe(source.id, (line) => send(item(line))));
+  });
+
+  router.get('/dc/:id/invocations', (req, res) => {
+    const source = find(req.params.id);
+    const item = (r: InvocationView): StreamItem => ({ id: r.id, data: r });
+    const lastId = lastEventId(req);
+    // Resuming: the ones recorded after the last one the client saw, oldest first.
+    const recorded = lastId ? ctx.invocations.list(source.id) : [];
+    const seen = recorded.findIndex((r) => r.id === lastId);
+    const backlog = seen > 0 ? recorded.slice(0, seen).reverse().map(item) : [];
+    stream(res, backlog, (send) => ctx.invocations.subscribe(source.id, (r) => send(item(r))));
   });
 
   return router;

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ComponentView, SourceView } from '../../api/types';
+import type { ComponentView, InvocationView, ListResponse, SourceView } from '../../api/types';
 import { parse } from '../args';
 import { ApiError, errorText, type ApiClient } from '../client';
 import { bundle, BundleError } from '../component-file';
 import { follow, interruption } from '../follow';
-import { bold, clock, dim, green, note, out, printJsonLine, red } from '../output';
+import { bold, clock, dim, green, invocationLine, note, out, printJsonLine, red } from '../output';
 import { canPrompt, completeProps, keptValues, parsePropsOption, type Prop } from '../props';
 import { resolveSource } from '../resolve';
 import { UsageError } from '../usage';
@@ -24,16 +24,18 @@ Options:
                        deploying a new one; FILE replaces its code
   --name NAME          name of the new source (default: the component's)
   --props JSON|@FILE   configured prop values; props still missing are asked for on a terminal
+  --replay-last        after each redeploy, send the source's last recorded HTTP request again
+                       and print how the new code handled it
 
 With --json, prints one JSON object per line: {"type":"deployed"|"attached"|"updated"|"error"|
-"event"|"log"|"stopped", …}.
+"event"|"log"|"replayed"|"stopped", …}.
 `;
 
 /** Time without file-change notices before a redeploy starts (editors write files in bursts). */
 const DEBOUNCE_MS = 40;
 
 export async function run(argv: string[]): Promise<void> {
-  const args = parse(argv, { dc: { type: 'string' }, name: { type: 'string' }, props: { type: 'string' } }, HELP);
+  const args = parse(argv, { dc: { type: 'string' }, name: { type: 'string' }, props: { type: 'string' }, 'replay-last': { type: 'boolean' } }, HELP);
   if (!args) return;
   const file = path.resolve(args.atMost(1).required(0, 'the component file to develop (spout dev FILE)'));
   const shown = path.relative(process.cwd(), file) || file;
@@ -41,7 +43,7 @@ export async function run(argv: string[]): Promise<void> {
   const given = parsePropsOption(args.string('props'));
   const json = args.globals.json;
   const client = connect(args);
-  const session = new DevSession(client, file, shown, json, args.string('name'), given);
+  const session = new DevSession(client, file, shown, json, args.string('name'), given, args.flag('replay-last'));
   if (args.string('dc') !== undefined) session.source = await resolveSource(client, args.string('dc') as string);
   await session.start();
 }
@@ -66,6 +68,7 @@ class DevSession {
     private readonly json: boolean,
     private readonly name: string | undefined,
     private readonly given: Record<string, unknown> | undefined,
+    private readonly replayLast = false,
   ) {
     this.attachPending = true;
   }
@@ -187,6 +190,27 @@ class DevSession {
     if (attaching) this.announce('attached', updated, `Attached to ${bold(updated.id)} (${updated.name_slug}); it now runs ${this.shown}`);
     else if (this.json) printJsonLine({ type: 'updated', source: updated, ms: Date.now() - started });
     else out(`${dim(clock(Date.now()))} ${green('updated')} ${updated.id} in ${Date.now() - started} ms`);
+    if (!attaching && this.replayLast) await this.replayLastRequest(updated);
+  }
+
+  /** Sends the source's newest recorded HTTP request again, and prints how the new code handled it. */
+  private async replayLastRequest(source: SourceView): Promise<void> {
+    const { data } = await this.client.get<ListResponse<InvocationView>>(`/v1/sources/${source.id}/invocations`, { trigger: 'http', limit: 1 });
+    const last = data[0];
+    if (!last) {
+      if (!this.json) out(dim('--replay-last: no request recorded yet; send one to the endpoint'));
+      return;
+    }
+    try {
+      const { data: replayed } = await this.client.post<{ data: InvocationView }>(`/v1/invocations/${last.id}/replay`, {});
+      if (this.json) printJsonLine({ type: 'replayed', invocation: replayed });
+      else {
+        out(invocationLine(replayed));
+        if (replayed.error?.stack) out(red(replayed.error.stack));
+      }
+    } catch (err) {
+      this.failed(err);
+    }
   }
 
   /** The source's current values worth sending back (interfaces left out, secrets masked: the mask keeps them). */
