@@ -308,7 +308,7 @@ async function invoke(def: Definition, message: HostMessage & { type: 'invoke' }
       const hook = def.hooks?.[target.name];
       // The service records only hooks that exist.
       value = typeof hook === 'function';
-      if (value) await hook.call(instance);
+      if (typeof hook === 'function') await hook.call(instance);
     } else if (target.kind === 'options') value = await loadOptions(def, target);
     else if (target.kind === 'action') value = await runAction(def, target);
     else value = await additionalProps(def);
