@@ -65,6 +65,8 @@ export interface EventSummary {
   /** The emitted data; a string preview with `truncated: true` when over 1 KB and not expanded. */
   event: unknown;
   truncated?: boolean;
+  /** The recorded run that emitted it (`GET /v1/invocations/{id}`); null for events older than run recording. */
+  invocation_id: string | null;
   metadata: {
     emit_id: string;
     id: string | number;

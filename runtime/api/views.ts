@@ -58,7 +58,8 @@ export function eventSummary(e: StoredEvent, expand: boolean): EventSummary {
     indexed_at_ms: e.indexed_at_ms,
     event: long ? e.json.slice(0, EVENT_PREVIEW_LIMIT) : JSON.parse(e.json),
     ...(long ? { truncated: true } : {}),
-    metadata: { ...e.meta, emitter_id: e.emitter_id },
+    invocation_id: e.meta.invocation_id ?? null,
+    metadata: { emit_id: e.meta.emit_id, id: e.meta.id, name: e.meta.name, summary: e.meta.summary, emitter_id: e.emitter_id, ts: e.meta.ts },
   };
 }
 

@@ -32,9 +32,9 @@ export class Emission {
   /**
    * Stores and routes the emits of one run of `emitterId`, in emit order (see inEmitOrder): to
    * subscribed webhooks durably, then to subscribed sources. `depth` is how many listener hops led
-   * to this run.
+   * to this run; `invocationId` is the run's, kept with each event.
    */
-  async accept(emitterId: string, emits: readonly EmitPayload[], depth = 0): Promise<StoredEvent[]> {
+  async accept(emitterId: string, emits: readonly EmitPayload[], depth = 0, invocationId: string | null = null): Promise<StoredEvent[]> {
     if (emits.length === 0) return [];
     const now = Date.now();
     const batch: NewEvent[] = inEmitOrder(emits).map((e) => ({
@@ -44,6 +44,7 @@ export class Emission {
         name: e.meta.name ?? null,
         summary: e.meta.summary ?? null,
         ts: e.meta.ts ?? now,
+        ...(invocationId ? { invocation_id: invocationId } : {}),
       },
     }));
     const { stored, durable } = this.events.append(emitterId, batch, now);

@@ -10,6 +10,8 @@ export interface EventMeta {
   name: string | null;
   summary: string | null;
   ts: number;
+  /** The run that emitted it (absent for events stored before runs were recorded). */
+  invocation_id?: string;
 }
 
 /** An event as the store keeps it: `json` is the emitted data exactly as serialised at `$emit`. */

@@ -548,7 +548,7 @@ export class SourceManager {
     const ordered = inEmitOrder(payloads);
     const { kept, warnings } = this.deps.dedupe.filter(sourceId, component?.dedupe ?? null, ordered);
     for (const message of warnings) this.deps.logs.add(sourceId, { level: 'warn', message, invocation_id: invocationId });
-    const stored = await this.deps.emission.accept(sourceId, kept, depth);
+    const stored = await this.deps.emission.accept(sourceId, kept, depth, invocationId);
     const subscriptions = this.deps.metadata.data.subscriptions;
     const storedFor = new Map(kept.map((payload, i) => [payload, stored[i]]));
     const emits = ordered.map((payload): InvocationEmit => {

@@ -87,6 +87,16 @@ describe('invocations', () => {
     assert.deepEqual(again.emits.map((e) => e.dropped), [true]);
   });
 
+  it('links events to the run that emitted them, and searches every stored event on the service', async () => {
+    const recorded = (await list('?trigger=http&limit=100')).data.at(-1)!;
+    const events = (await spout.api('GET', `/v1/sources/${source.id}/event_summaries?limit=100`)).json.data as Array<{ id: string; invocation_id: string | null }>;
+    const emitted = events.find((e) => e.id === recorded.emits[0]!.event_id);
+    assert.equal(emitted?.invocation_id, recorded.id);
+    const found = (await spout.api('GET', `/v1/sources/${source.id}/event_summaries?q=%C3%BCN%C3%AFCODE`)).json.data as Array<{ id: string }>;
+    assert.deepEqual(found.map((e) => e.id), [emitted!.id]);
+    assert.equal((await spout.api('GET', `/v1/sources/${source.id}/event_summaries?q=nothing-like-this`)).json.data.length, 0);
+  });
+
   it('replays with edits, and binary bodies byte for byte', async () => {
     const recorded = await newest('?trigger=http');
     const edited = (await spout.api('POST', `/v1/invocations/${recorded.id}/replay`, { path: '/edited', query: 'id=edited', body: 'changed', headers: { 'x-agent': 'editor' } })).json.data as Invocation;

@@ -48,6 +48,8 @@ const summariesSchema = pageParams.extend({
   after: eventId.optional(),
   expand: z.enum(['event']).optional(),
   event_name: z.string().optional(),
+  /** Text anywhere in the event's data, summary or dedupe id (case-insensitive), over every stored event. */
+  q: z.string().min(1).max(200).optional(),
 });
 
 const deleteEventsSchema = z.object({
@@ -135,7 +137,9 @@ export function sourceRoutes(ctx: ApiContext): Router {
   router.get('/sources/:id/event_summaries', (req, res) => {
     const source = find(req.params.id);
     const q = parseParams(req, summariesSchema);
-    const events = ctx.events.list(source.id, { eventName: q.event_name });
+    const needle = q.q?.toLowerCase();
+    const listed = ctx.events.list(source.id, { eventName: q.event_name });
+    const events = needle ? listed.filter((e) => e.json.toLowerCase().includes(needle) || `${e.meta.summary ?? ''} ${e.meta.id}`.toLowerCase().includes(needle)) : listed;
     // Cursors are event ids, so paging is a walk over the (newest-first) list.
     res.json(paginate(events, q, (e) => eventSummary(e, q.expand === 'event')));
   });
