@@ -57,6 +57,9 @@ export interface SourceView {
   deactivated_reason: string | null;
   created_at: number;
   updated_at: number;
+  /** The code the source runs and its file name: only in the single read (`GET /v1/sources/{id}`). */
+  code?: string;
+  filename?: string;
 }
 
 export interface EventSummary {
@@ -133,6 +136,9 @@ export interface ComponentView {
   code_hash: string;
   configurable_props: Array<Record<string, unknown> & { name: string; type: string }>;
   created_at: number;
+  /** The module text and its file name: only in the single read (`GET /v1/components/{id}`). */
+  code?: string;
+  filename?: string;
 }
 
 export interface DataStoreView {

@@ -5,9 +5,8 @@ import { locateProblems, toMarkers, type LocatedProblem } from '../problems';
 import { configuredProps, initialValues } from '../props';
 import { useRoute } from '../router';
 import { useApp } from '../store';
-import { saveCode, savedCode } from '../template';
 import { ActionRunResult } from './ActionRunResult';
-import { CodeEditor } from './CodeEditor';
+import { CodeEditor, type EditorDocument } from './CodeEditor';
 import { JsonInput } from './JsonInput';
 import { ProblemList } from './ProblemList';
 import { PropForm } from './PropForm';
@@ -37,11 +36,13 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
   const navigate = useRoute((s) => s.navigate);
   const { upsertSource, toast } = useApp();
   const [origin, setOrigin] = useState(initialOrigin);
-  const kept = source ? savedCode(source.id) : null;
   const startCode = origin.kind === 'code' ? origin.code : '';
-  const [code, setCode] = useState(kept?.code ?? startCode);
-  const [filename, setFilename] = useState(kept?.filename ?? (origin.kind === 'code' ? origin.filename : 'component.mjs'));
+  const [code, setCode] = useState(startCode);
+  // What the editor shows until the user types; null while a source's code is loading from the service.
+  const [doc, setDoc] = useState<EditorDocument | null>(source ? null : { text: startCode, rev: 0 });
+  const [filename, setFilename] = useState(origin.kind === 'code' ? origin.filename : 'component.mjs');
   const [codeDirty, setCodeDirty] = useState(false);
+  const [formDirty, setFormDirty] = useState(false);
   const [name, setName] = useState(source?.name ?? '');
   const [component, setComponent] = useState<ComponentView | null>(origin.kind === 'key' ? origin.component : null);
   const [props, setProps] = useState<ConfigurableProp[]>(origin.kind === 'key' ? (origin.component.configurable_props as ConfigurableProp[]) : []);
@@ -55,27 +56,36 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
   const [reveal, setReveal] = useState<{ line: number; at: number } | null>(null);
   const checkedCode = useRef<string | null>(null);
 
-  // An existing source: its component's props (with the dynamic ones it deployed with) and values.
+  /** Puts text in the editor (the service's code, an opened file), replacing what it shows. */
+  const loadCode = (text: string) => {
+    setCode(text);
+    setDoc((d) => ({ text, rev: (d?.rev ?? 0) + 1 }));
+  };
+
+  // An existing source: the code it runs (the service is the one source of truth, whoever deployed
+  // it), its component's props with the dynamic ones it deployed with, and its values. Loaded again
+  // when the source changes elsewhere (CLI, another window) while nothing here is edited.
   useEffect(() => {
-    if (!source) return;
+    if (!source || codeDirty || formDirty) return;
     let cancelled = false;
-    api
-      .getComponent(source.component_id)
-      .then((c) => {
+    Promise.all([api.getSource(source.id), api.getComponent(source.component_id)])
+      .then(([read, c]) => {
         if (cancelled) return;
-        const merged = mergeProps(c.configurable_props as ConfigurableProp[], source.dynamic_props as ConfigurableProp[] | undefined);
+        const merged = mergeProps(c.configurable_props as ConfigurableProp[], read.dynamic_props as ConfigurableProp[] | undefined);
         setComponent(c);
         setProps(merged);
-        setValues(initialValues(merged, source.configured_props));
-        if (!kept) setCode(`// ${c.name} ${c.version} (${c.id})\n// The service does not return a deployed component's code. Paste or open the module here\n// to redeploy new code; saving without code changes only updates the name and props.\n`);
+        setValues(initialValues(merged, read.configured_props));
+        setFilename(read.filename ?? c.filename ?? 'component.mjs');
+        loadCode(read.code ?? c.code ?? '');
+        checkedCode.current = read.code ?? null;
       })
-      .catch((err: unknown) => toast(messageOf(err), 'error'));
+      .catch((err: unknown) => !cancelled && toast(messageOf(err), 'error'));
     return () => {
       cancelled = true;
     };
-    // Loaded once per source; later saves update the state directly.
+    // Loaded per source and per change of it; local edits are never overwritten.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [source?.id]);
+  }, [source?.id, source?.updated_at]);
 
   const showProblems = useCallback(
     (title: string, err: unknown) => {
@@ -172,8 +182,8 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
         saved = await api.deploySource(body);
         toast(`Deployed ${saved.name}`);
       }
-      if (useCode) saveCode(saved.id, code, filename);
       setCodeDirty(false);
+      setFormDirty(false);
       setProblems(null);
       setFieldErrors({});
       upsertSource(saved);
@@ -188,7 +198,7 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
 
   const open = async (file: File | undefined) => {
     if (!file) return;
-    setCode(await file.text());
+    loadCode(await file.text());
     setFilename(/\.(ts|mts)$/.test(file.name) ? 'component.ts' : /\.cjs$/.test(file.name) ? 'component.cjs' : 'component.mjs');
     setCodeDirty(true);
   };
@@ -220,8 +230,9 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
                 {busy === 'check' ? 'Checking…' : 'Check code & load props'}
               </button>
             </div>
+            {doc ? (
             <CodeEditor
-              value={code}
+              document={doc}
               language={languageOf(filename)}
               markers={markers}
               props={props}
@@ -232,6 +243,11 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
               }}
               onSave={() => void deploy()}
             />
+            ) : (
+              <p className="empty code-loading" role="status">
+                Loading the source&apos;s code…
+              </p>
+            )}
           </>
         ) : (
           <div className="origin-box">
@@ -245,7 +261,13 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
                 Component from <code>{origin.url}</code>. The service fetches and validates it when you deploy.
               </p>
             )}
-            <button type="button" onClick={() => setOrigin({ kind: 'code', code: startCode || '', filename: 'component.mjs' })}>
+            <button
+              type="button"
+              onClick={() => {
+                setOrigin({ kind: 'code', code: startCode || '', filename: 'component.mjs' });
+                loadCode(startCode || '');
+              }}
+            >
               Write code instead
             </button>
           </div>
@@ -261,14 +283,20 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
         ) : (
           <div className="field">
             <label htmlFor="source-name">Source name</label>
-            <input id="source-name" value={name} placeholder={component?.name ?? 'from the component'} onChange={(e) => setName(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && void deploy()} />
+            <input id="source-name" value={name} placeholder={component?.name ?? 'from the component'} onChange={(e) => {
+              setName(e.target.value);
+              setFormDirty(true);
+            }} onKeyDown={(e) => e.key === 'Enter' && void deploy()} />
           </div>
         )}
         <h3>Props</h3>
         {props.length === 0 && !component ? (
           <p className="empty">Check the code to see its props here.</p>
         ) : (
-          <PropForm props={props} values={values} configureId={configureId} source={source} errors={fieldErrors} onChange={setValues} onPropsChange={setProps} />
+          <PropForm props={props} values={values} configureId={configureId} source={source} errors={fieldErrors} onChange={(v) => {
+            setValues(v);
+            setFormDirty(true);
+          }} onPropsChange={setProps} />
         )}
         {isAction && (
           <div className="field steps-input">

@@ -9,7 +9,6 @@ import { LogView } from '../components/LogView';
 import { SourceEditor } from '../components/SourceEditor';
 import { useRoute } from '../router';
 import { useApp } from '../store';
-import { codeKey } from '../template';
 
 const TABS = [
   { id: 'configure', label: 'Configure' },
@@ -73,7 +72,6 @@ export function SourceDetail({ id, tab }: { id: string; tab: string }) {
     act('delete', async () => {
       setConfirm(false);
       await api.deleteSource(source.id);
-      localStorage.removeItem(codeKey(source.id));
       removeSource(source.id);
       toast(`Deleted ${source.name}`);
       navigate('/sources');

@@ -28,7 +28,7 @@ const configureSchema = z.object({
 
 const propsSchema = z.object({ id: target, configured_props: configuredProps });
 
-/** A saved component as the API shows it (no code, no bundle). */
+/** A saved component as the API lists it (no code, no bundle; the single read adds the code). */
 export function componentView(c: ComponentRecord): ComponentView {
   return {
     id: c.id,
@@ -97,7 +97,7 @@ export function componentRoutes(ctx: ApiContext): Router {
   router.get('/components/:id', (req, res) => {
     const component = ctx.library.find(req.params.id);
     if (!component) throw notFound('component', req.params.id);
-    res.json({ data: componentView(component) });
+    res.json({ data: { ...componentView(component), code: component.code, filename: component.filename } });
   });
 
   return router;

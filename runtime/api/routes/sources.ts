@@ -95,7 +95,10 @@ export function sourceRoutes(ctx: ApiContext): Router {
   });
 
   router.get('/sources/:id', (req, res) => {
-    res.json({ data: view(find(req.params.id)) });
+    const source = find(req.params.id);
+    const component = ctx.sources.component(source);
+    // The single read carries the code it runs, so any client can open and edit it.
+    res.json({ data: { ...view(source), code: component?.code ?? '', filename: component?.filename ?? 'component.mjs' } });
   });
 
   router.put('/sources/:id', async (req, res) => {
