@@ -12,11 +12,11 @@ const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 
 /** Builds all bundles; `quiet` silences the summary line. */
 export async function buildAll({ quiet = false } = {}) {
   const started = Date.now();
-  const node = { bundle: true, platform: 'node', target: 'node20', sourcemap: 'linked', packages: 'external', logLevel: 'warning' };
+  const node = { bundle: true, platform: 'node', target: 'node20', sourcemap: 'linked', packages: 'external', logLevel: 'warning', define: { 'process.env.SPOUT_VERSION': JSON.stringify(version) } };
   await Promise.all([
     // The CLI is split: each command's code (and `serve`'s whole runtime) loads only when that command
     // runs. Chunks stay in dist/ itself: runtime/paths.ts finds the worker beside the running module.
-    build({ ...node, format: 'esm', entryPoints: { cli: 'runtime/cli/main.ts' }, outdir: dist, absWorkingDir: root, splitting: true, chunkNames: 'cli-[name]-[hash]', metafile: true, define: { 'process.env.SPOUT_VERSION': JSON.stringify(version) } }).then(dropStaleChunks),
+    build({ ...node, format: 'esm', entryPoints: { cli: 'runtime/cli/main.ts' }, outdir: dist, absWorkingDir: root, splitting: true, chunkNames: 'cli-[name]-[hash]', metafile: true }).then(dropStaleChunks),
     build({ ...node, format: 'esm', entryPoints: { 'delivery-worker': 'runtime/delivery/delivery-worker.ts', runtime: 'runtime/index.ts' }, outdir: dist, absWorkingDir: root, splitting: false }),
     // The component host runs under Node's permission model, which lets it read its own script and
     // little else: one self-contained CommonJS file.

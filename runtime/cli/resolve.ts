@@ -23,7 +23,7 @@ export async function resolveSource(client: ApiClient, ref: string): Promise<Sou
   if (matches.length === 1) return matches[0] as SourceView;
   if (matches.length === 0) throw new Error(`no source matches "${ref}"; "spout list sources" lists them (give an id, a name slug, a component key, or a unique prefix)`);
   const lines = matches.map((s) => `  ${s.id}  ${s.name_slug}`).join('\n');
-  throw new Error(`"${ref}" matches ${matches.length} sources; give the id or slug of one:\n${lines}`);
+  throw new Error(`"${ref}" matches ${matches.length} sources; ${exact.length > 1 ? 'give the id or slug of one' : 'give more of the id or slug'}:\n${lines}`);
 }
 
 /** A webhook by id, name, or unique prefix of its id. */

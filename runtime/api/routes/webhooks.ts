@@ -54,14 +54,14 @@ const retrySchedule = z.preprocess(
     .nullable(),
 );
 
-const createSchema = z.object({
+export const createSchema = z.object({
   url: webhookUrl,
   name: z.string().max(200).optional(),
   description: z.string().max(2000).optional(),
   retry_schedule: retrySchedule.optional(),
 });
 
-const updateSchema = z.object({
+export const updateSchema = z.object({
   url: webhookUrl.optional(),
   name: z.string().max(200).optional(),
   description: z.string().max(2000).optional(),
@@ -69,20 +69,20 @@ const updateSchema = z.object({
   retry_schedule: retrySchedule.optional(),
 });
 
-const messagesSchema = pageParams.extend({
+export const messagesSchema = pageParams.extend({
   status: z.enum(['pending', 'delivered', 'failing', 'failed'], { error: 'status must be one of pending, delivered, failing, failed' }).optional(),
 });
 
 const epochSeconds = (name: string) =>
   z.coerce.number({ error: `${name} must be epoch seconds, e.g. ${Math.floor(Date.now() / 1000) - 3600}` }).finite().min(0, `${name} must be epoch seconds (not negative)`);
 
-const recoverSchema = z
+export const recoverSchema = z
   .object({ since: epochSeconds('since'), until: epochSeconds('until').optional() })
   .refine((r) => r.until === undefined || r.until >= r.since, { message: 'until must not be before since', path: ['until'] });
 
 /** Grace period of a rotation: 24 h unless given, at most a week. */
 const DEFAULT_GRACE_SECONDS = 24 * 3600;
-const rotateSchema = z.object({
+export const rotateSchema = z.object({
   grace_seconds: z.coerce
     .number({ error: 'grace_seconds must be a number of seconds' })
     .finite()
