@@ -131,12 +131,15 @@ export function webhookRoutes(ctx: ApiContext): Router {
     res.json({ data: webhookView(record, secret) });
   });
 
-  router.get('/users/me/webhooks', (req, res) => {
-    res.json(paginate([...data().webhooks].reverse(), parseParams(req, pageParams), (w) => webhookView(w)));
+  router.get('/users/me/webhooks', async (req, res) => {
+    const page = parseParams(req, pageParams);
+    const health = await ctx.delivery.health();
+    res.json(paginate([...data().webhooks].reverse(), page, (w) => webhookView(w, undefined, health[w.id] ?? null)));
   });
 
-  router.get('/webhooks/:id', (req, res) => {
-    res.json({ data: webhookView(find(req.params.id)) });
+  router.get('/webhooks/:id', async (req, res) => {
+    const w = find(req.params.id);
+    res.json({ data: webhookView(w, undefined, (await ctx.delivery.health())[w.id] ?? null) });
   });
 
   // The signing secret is shown at creation; this lets a user who lost it read it again.
@@ -196,7 +199,13 @@ export function webhookRoutes(ctx: ApiContext): Router {
     const w = find(req.params.id);
     const { status, ...page } = parseParams(req, messagesSchema);
     const found = await ctx.delivery.messages(w.id, page, status);
-    res.json({ ...found, data: found.data.map(messageView) });
+    // Rows people read: the event's summary and the emitter's name beside the ids.
+    const emitterName = (id: string) => data().sources.find((s) => s.id === id)?.name ?? data().workflows.find((x) => x.id === id)?.name ?? null;
+    const summaryOf = (m: (typeof found.data)[number]) => {
+      const meta = m.emitter_id.startsWith('dc_') || m.emitter_id.startsWith('p_') ? ctx.events.find(m.emitter_id, m.event_id)?.meta : undefined;
+      return typeof meta?.summary === 'string' ? meta.summary : null;
+    };
+    res.json({ ...found, data: found.data.map((m) => messageView(m, { event_summary: summaryOf(m), emitter_name: emitterName(m.emitter_id) })) });
   });
 
   // One manual attempt now, with the message's original webhook-id and body; durable once answered.
