@@ -5,16 +5,41 @@ import { WebhookCreate } from '../components/WebhookCreate';
 import { WebhookDetail } from '../components/WebhookDetail';
 import { segments, useRoute } from '../router';
 import { useApp } from '../store';
+import type { WebhookView } from '../../../runtime/api/types';
+import { dateTime } from '../format';
+
+const HEALTH_LABEL = { healthy: 'active', failing: 'failing', disabled: 'disabled', idle: 'active' } as const;
+
+/** Active, failing or disabled: what the deliveries say, not only the switch. */
+function HealthBadge({ webhook }: { webhook: WebhookView }) {
+  const state = webhook.health?.state ?? (webhook.active ? 'idle' : 'disabled');
+  return <span className={state === 'healthy' || state === 'idle' ? 'badge active' : state === 'failing' ? 'badge status-failing' : 'badge failed'}>{HEALTH_LABEL[state]}</span>;
+}
+
+/** One line of delivery health: since when it fails, the last success, what waits. */
+function healthLine(w: WebhookView): string {
+  const h = w.health;
+  if (!h) return '';
+  const parts: string[] = [];
+  if (h.state === 'failing' && h.failing_since) parts.push(`failing since ${dateTime(h.failing_since * 1000)}`);
+  parts.push(h.last_success_at ? `last success ${dateTime(h.last_success_at * 1000)}` : h.state === 'idle' ? 'no deliveries yet' : 'no success yet');
+  if (h.failed) parts.push(`${h.failed} failed`);
+  if (h.failing + h.pending) parts.push(`${h.failing + h.pending} waiting`);
+  return parts.join(' · ');
+}
 
 /** Webhooks: the list, the create form, and the selected webhook (subscriptions, deliveries). */
 export function WebhooksScreen() {
   const { path, navigate } = useRoute();
-  const { webhooks, loadWebhooks, toast } = useApp();
+  const { webhooks, webhooksLoaded, loadWebhooks, toast } = useApp();
   const [, id] = segments(path);
   const [created, setCreated] = useState<{ id: string; secret: string } | null>(null);
 
+  // Health changes as deliveries go: keep the list current.
   useEffect(() => {
     void loadWebhooks();
+    const timer = setInterval(() => void loadWebhooks(), 5000);
+    return () => clearInterval(timer);
   }, [loadWebhooks]);
 
   const content =
@@ -63,7 +88,9 @@ export function WebhooksScreen() {
             New webhook
           </Link>
         </div>
-        {webhooks.length === 0 ? (
+        {!webhooksLoaded ? (
+          <p className="empty">Loading…</p>
+        ) : webhooks.length === 0 ? (
           <p className="empty">No webhooks yet.</p>
         ) : (
           <ul className="sources" aria-label="Webhooks">
@@ -71,8 +98,11 @@ export function WebhooksScreen() {
               <li key={w.id}>
                 <Link to={`/webhooks/${w.id}`} className={w.id === id ? 'source selected' : 'source'} aria-current={w.id === id ? 'page' : undefined}>
                   <span className="name">{w.name}</span>
-                  <span className={w.active ? 'badge active' : 'badge failed'}>{w.active ? 'active' : 'disabled'}</span>
+                  <HealthBadge webhook={w} />
                   <span className="endpoint">{w.url}</span>
+                  <span className="stats" data-testid="webhook-health">
+                    {healthLine(w)}
+                  </span>
                 </Link>
               </li>
             ))}
