@@ -16,6 +16,18 @@ export type Origin = { kind: 'code'; code: string; filename: string } | { kind: 
 
 const languageOf = (filename: string) => (/\.(ts|mts|cts)$/.test(filename) ? 'typescript' : 'javascript');
 
+/** Moves focus to the field of the first prop (in form order) that has a problem. */
+function focusFirstError(props: ConfigurableProp[], errors: Record<string, string>): void {
+  const first = props.find((p) => errors[p.name]);
+  if (!first) return;
+  // After React has rendered the messages.
+  requestAnimationFrame(() => {
+    const field = document.getElementById(`prop-${first.name}`) ?? document.querySelector<HTMLElement>(`[data-prop="${CSS.escape(first.name)}"] input, [data-prop="${CSS.escape(first.name)}"] select, [data-prop="${CSS.escape(first.name)}"] textarea`);
+    field?.focus();
+    field?.scrollIntoView({ block: 'center' });
+  });
+}
+
 /** Dynamic props replace static ones of the same name (as the service merges them). */
 function mergeProps(base: ConfigurableProp[], dynamic: ConfigurableProp[] | undefined): ConfigurableProp[] {
   if (!dynamic?.length) return base;
@@ -49,6 +61,9 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
   const [values, setValues] = useState<Record<string, unknown>>(() => (origin.kind === 'key' ? initialValues(origin.component.configurable_props as ConfigurableProp[]) : {}));
   const [problems, setProblems] = useState<{ title: string; items: LocatedProblem[] } | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [checkErrors, setCheckErrors] = useState<Record<string, string>>({});
+  const [touched, setTouched] = useState<Set<string>>(new Set());
+  const [showAllErrors, setShowAllErrors] = useState(false);
   const [busy, setBusy] = useState<null | 'check' | 'deploy' | 'run'>(null);
   const [stepsInput, setStepsInput] = useState<Record<string, unknown> | undefined>(undefined);
   const [runResult, setRunResult] = useState<ActionRunView | null>(null);
@@ -90,19 +105,50 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
   const showProblems = useCallback(
     (title: string, err: unknown) => {
       const errors: FieldProblem[] = err instanceof ApiError ? err.errors : [];
-      const located = locateProblems(errors, code);
-      setProblems({ title, items: located });
+      // A value problem goes under its field only; the list keeps the code's problems (each message once).
       const byProp: Record<string, string> = {};
-      for (const p of located) if (p.prop && !byProp[p.prop]) byProp[p.prop] = `${p.path}: ${p.message}`;
-      // Value errors of a deploy name the prop (`configured_props.x`, or just `x`).
+      const rest: FieldProblem[] = [];
       for (const e of errors) {
-        const prop = /^(?:configured_props\.)?([^.:]+)/.exec(e.path)?.[1];
-        if (prop && props.some((p) => p.name === prop) && !byProp[prop]) byProp[prop] = e.message;
+        const prop = /^configured_props\.([^.:]+)/.exec(e.path)?.[1];
+        if (prop && props.some((p) => p.name === prop)) byProp[prop] ??= e.message;
+        else rest.push(e);
       }
+      const fields = Object.keys(byProp).length;
+      setProblems({ title: rest.length === 0 && fields ? `${title}: ${fields === 1 ? 'a field needs' : `${fields} fields need`} attention` : title, items: locateProblems(rest, code) });
       setFieldErrors(byProp);
+      setShowAllErrors(true);
+      focusFirstError(props, byProp);
     },
     [code, props],
   );
+
+  /** A deployed source's timer left unset keeps the schedule it has: not a problem of the form. */
+  const keepsOwn = (name: string) => source !== null && values[name] === undefined && props.find((p) => p.name === name)?.type === '$.interface.timer';
+
+  // Inline validation: the service's own rules (POST /v1/components/props/check), a moment after
+  // each change; a field shows its problem once it was touched, every field after a deploy attempt.
+  useEffect(() => {
+    if (props.length === 0) {
+      setCheckErrors({});
+      return;
+    }
+    let cancelled = false;
+    const timer = setTimeout(() => {
+      api
+        .checkProps(props, configuredProps(props, values))
+        .then((errors) => {
+          if (cancelled) return;
+          const byProp: Record<string, string> = {};
+          for (const e of errors) if (e.prop && !keepsOwn(e.prop)) byProp[e.prop] ??= e.field_message;
+          setCheckErrors(byProp);
+        })
+        .catch(() => undefined);
+    }, 250);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [props, values]);
 
   /** Saves the code as a component (validates it) and builds the form from its props. */
   const check = async (): Promise<{ c: ComponentView; fresh: ConfigurableProp[]; nextValues: Record<string, unknown> } | null> => {
@@ -157,13 +203,17 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
       const result = await check();
       if (!result) return;
       checked = result;
-      const { c } = result;
-      // Props just appeared: let the user fill them in before deploying.
-      const required = (c.configurable_props as ConfigurableProp[]).filter((p) => !p.optional && p.default === undefined && ['string', 'integer', 'boolean', 'app', 'data_store', 'string[]', 'integer[]', 'object'].includes(p.type) && result.nextValues[p.name] === undefined);
-      if (!source && required.length > 0) {
-        toast(`Fill in ${required.map((p) => p.label ?? p.name).join(', ')}, then ${c.type === 'action' ? 'test-run it' : 'deploy'}`);
-        return;
-      }
+    }
+    // Values the service would refuse: show them at their fields and focus the first.
+    const refused = await api.checkProps(checked.fresh, configuredProps(checked.fresh, checked.nextValues)).catch(() => []);
+    const byProp: Record<string, string> = {};
+    for (const e of refused) if (e.prop && !keepsOwn(e.prop)) byProp[e.prop] ??= e.field_message;
+    if (Object.keys(byProp).length) {
+      setCheckErrors(byProp);
+      setShowAllErrors(true);
+      setRunStatus(`${Object.keys(byProp).length} field${Object.keys(byProp).length === 1 ? '' : 's'} need attention`);
+      focusFirstError(checked.fresh, byProp);
+      return;
     }
     // An action is not deployed: it runs once per test run.
     if (!source && checked.c?.type === 'action') return testRun(checked.c, checked.fresh, checked.nextValues);
@@ -202,6 +252,9 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
     setFilename(/\.(ts|mts)$/.test(file.name) ? 'component.ts' : /\.cjs$/.test(file.name) ? 'component.cjs' : 'component.mjs');
     setCodeDirty(true);
   };
+
+  const shownErrors: Record<string, string> = { ...fieldErrors };
+  for (const [name, message] of Object.entries(checkErrors)) if (showAllErrors || touched.has(name)) shownErrors[name] ??= message;
 
   const isAction = !source && component?.type === 'action';
   const componentType = component?.type ?? null;
@@ -293,10 +346,26 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
         {props.length === 0 && !component ? (
           <p className="empty">Check the code to see its props here.</p>
         ) : (
-          <PropForm props={props} values={values} configureId={configureId} source={source} errors={fieldErrors} onChange={(v) => {
-            setValues(v);
-            setFormDirty(true);
-          }} onPropsChange={setProps} />
+          <PropForm
+            props={props}
+            values={values}
+            configureId={configureId}
+            source={source}
+            errors={shownErrors}
+            onChange={(v) => {
+              const changed = props.filter((p) => JSON.stringify(v[p.name]) !== JSON.stringify(values[p.name])).map((p) => p.name);
+              if (changed.length) {
+                setTouched((t) => new Set([...t, ...changed]));
+                // The old verdict on an edited field is stale until the next check answers.
+                setCheckErrors((c) => Object.fromEntries(Object.entries(c).filter(([k]) => !changed.includes(k))));
+              }
+              // A value edited since the deploy answered is checked again inline.
+              if (changed.some((n) => fieldErrors[n])) setFieldErrors((f) => Object.fromEntries(Object.entries(f).filter(([k]) => !changed.includes(k))));
+              setValues(v);
+              setFormDirty(true);
+            }}
+            onPropsChange={setProps}
+          />
         )}
         {isAction && (
           <div className="field steps-input">

@@ -30,7 +30,7 @@ export function DataStoresScreen() {
 
   const selected = dataStores.find((d) => d.id === id);
   return (
-    <div className="split">
+    <div className={id ? 'split has-detail' : 'split'}>
       <aside className="list-pane" aria-label="Data store list">
         <h2>Data stores</h2>
         <form className="row" onSubmit={(e) => void create(e)}>
@@ -59,6 +59,12 @@ export function DataStoresScreen() {
         )}
       </aside>
       <div className="content-pane">
+        {id && (
+          <Link to="/data-stores" className="back-to-list">
+            ← All data stores
+          </Link>
+        )}
+        
         {selected ? (
           <DataStoreRecords key={selected.id} store={selected} />
         ) : (

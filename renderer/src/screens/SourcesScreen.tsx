@@ -31,7 +31,7 @@ export function SourcesScreen() {
       </div>
     );
   return (
-    <div className="split">
+    <div className={id ? 'split has-detail' : 'split'}>
       <aside className="list-pane" aria-label="Source list">
         <div className="row">
           <h2>Sources</h2>
@@ -42,7 +42,13 @@ export function SourcesScreen() {
         </div>
         <SourceList selectedId={creating ? null : (id ?? null)} />
       </aside>
-      <div className="content-pane">{content}</div>
+      <div className="content-pane">
+        {id && (
+          <Link to="/sources" className="back-to-list">
+            ← All sources
+          </Link>
+        )}
+        {content}</div>
     </div>
   );
 }

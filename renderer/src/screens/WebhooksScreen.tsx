@@ -79,7 +79,7 @@ export function WebhooksScreen() {
     );
 
   return (
-    <div className="split">
+    <div className={id ? 'split has-detail' : 'split'}>
       <aside className="list-pane" aria-label="Webhook list">
         <div className="row">
           <h2>Webhooks</h2>
@@ -109,7 +109,13 @@ export function WebhooksScreen() {
           </ul>
         )}
       </aside>
-      <div className="content-pane">{content}</div>
+      <div className="content-pane">
+        {id && (
+          <Link to="/webhooks" className="back-to-list">
+            ← All webhooks
+          </Link>
+        )}
+        {content}</div>
     </div>
   );
 }

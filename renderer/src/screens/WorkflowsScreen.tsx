@@ -44,7 +44,7 @@ export function WorkflowsScreen() {
     );
 
   return (
-    <div className="split">
+    <div className={id ? 'split has-detail' : 'split'}>
       <aside className="list-pane" aria-label="Workflow list">
         <div className="row">
           <h2>Workflows</h2>
@@ -78,7 +78,13 @@ export function WorkflowsScreen() {
           </ul>
         )}
       </aside>
-      <div className="content-pane">{content}</div>
+      <div className="content-pane">
+        {id && (
+          <Link to="/workflows" className="back-to-list">
+            ← All workflows
+          </Link>
+        )}
+        {content}</div>
     </div>
   );
 }
