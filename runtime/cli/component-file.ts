@@ -33,7 +33,10 @@ export async function bundle(file: string): Promise<BundledFile> {
   const { bundleFile } = await import('../components/bundle-file');
   const { ComponentError } = await import('../components/bundle');
   try {
-    return await bundleFile(file);
+    const bundled = await bundleFile(file);
+    // Without relative imports the service needs nothing inlined: it keeps the file as written, so
+    // the code every client opens (GET /v1/sources/{id}) is the user's own, not bundler output.
+    return bundled.inputs.length === 1 ? { ...bundled, code: await fs.promises.readFile(path.resolve(file), 'utf8') } : bundled;
   } catch (err) {
     if (!(err instanceof ComponentError)) throw err;
     const base = path.dirname(path.resolve(file));

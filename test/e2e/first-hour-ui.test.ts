@@ -122,6 +122,7 @@ describe('first-hour polish in Chromium', () => {
       const { context, page } = await signedInPage(browser, spout.uiUrl, { viewport });
       await page.goto(`${spout.url}/sources/${long.id}`);
       await page.getByLabel('Last field').waitFor();
+      await page.locator('.monaco-editor').waitFor();
       await page.getByLabel('Last field').focus();
       await page.getByLabel('Last field').scrollIntoViewIfNeeded();
       const layout = await page.evaluate(() => ({
