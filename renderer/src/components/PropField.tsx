@@ -69,14 +69,12 @@ export function PropField({
         <label htmlFor={id}>
           <Markdown text={label} inline />
           {prop.optional && <span className="muted"> (optional)</span>}
+          {/* Seen as a mark; heard from aria-required on the control. */}
           {required && (
-            <>
-              <span className="required-mark" aria-hidden="true">
-                {' '}
-                *
-              </span>
-              <span className="sr-only"> (required)</span>
-            </>
+            <span className="required-mark" aria-hidden="true">
+              {' '}
+              *
+            </span>
           )}
         </label>
         <span className="prop-type" aria-hidden="true">
@@ -129,7 +127,7 @@ export function PropField({
     const current = (value as { authProvisionId?: string } | undefined)?.authProvisionId ?? '';
     input = (
       <div className="row">
-        <select id={id} aria-describedby={described} disabled={disabled} value={current} onChange={(e) => onChange(e.target.value ? { authProvisionId: e.target.value } : undefined)}>
+        <select id={id} aria-describedby={described} aria-required={required || undefined} disabled={disabled} value={current} onChange={(e) => onChange(e.target.value ? { authProvisionId: e.target.value } : undefined)}>
           <option value="">{mine.length ? 'Choose an account…' : `No ${prop.app ?? ''} account connected`}</option>
           {mine.map((a) => (
             <option key={a.id} value={a.id}>
@@ -163,7 +161,7 @@ export function PropField({
     const current = (value as { dataStore?: string } | undefined)?.dataStore ?? '';
     input = (
       <div className="row">
-        <select id={id} aria-describedby={described} disabled={disabled} value={current} onChange={(e) => onChange(e.target.value ? { dataStore: e.target.value } : undefined)}>
+        <select id={id} aria-describedby={described} aria-required={required || undefined} disabled={disabled} value={current} onChange={(e) => onChange(e.target.value ? { dataStore: e.target.value } : undefined)}>
           <option value="">Choose a data store…</option>
           {dataStores.map((d) => (
             <option key={d.id} value={d.id}>
@@ -200,7 +198,7 @@ export function PropField({
         ))}
       </select>
     ) : (
-      <select id={id} aria-describedby={described} disabled={disabled} value={value === undefined ? '' : String(idx(value))} onChange={(e) => onChange(e.target.value === '' ? undefined : staticOptions[Number(e.target.value)]?.value)}>
+      <select id={id} aria-describedby={described} aria-required={required || undefined} disabled={disabled} value={value === undefined ? '' : String(idx(value))} onChange={(e) => onChange(e.target.value === '' ? undefined : staticOptions[Number(e.target.value)]?.value)}>
         <option value="">Select…</option>
         {staticOptions.map((o, i) => (
           <option key={i} value={String(i)}>
@@ -213,7 +211,7 @@ export function PropField({
     input = <ArrayInput id={id} itemType={itemType} value={value} onChange={onChange} disabled={disabled} label={prop.label ?? prop.name} describedBy={described} />;
   } else if (prop.type === 'boolean') {
     input = (
-      <select id={id} aria-describedby={described} disabled={disabled} value={value === undefined ? '' : String(value)} onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value === 'true')}>
+      <select id={id} aria-describedby={described} aria-required={required || undefined} disabled={disabled} value={value === undefined ? '' : String(value)} onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value === 'true')}>
         <option value="">{prop.optional ? 'Not set' : 'Select…'}</option>
         <option value="true">true</option>
         <option value="false">false</option>
