@@ -14,6 +14,9 @@ import { cliEnv, cliJson } from '../helpers/cli';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { deploySource, startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
 
+// Page functions run in the browser; this project type-checks without the DOM library.
+declare const document: any, window: any, localStorage: any;
+
 const WIDE = { width: 1400, height: 900 };
 const NARROW = { width: 1000, height: 800 };
 
@@ -50,10 +53,10 @@ const PAGED = `export default {
 /** Every `.view-line` text of the monaco editor, top to bottom. */
 async function editorText(page: Page): Promise<string> {
   return page.evaluate(() => {
-    const lines = [...document.querySelectorAll<HTMLElement>('.monaco-editor .view-line')];
+    const lines = [...document.querySelectorAll('.monaco-editor .view-line')];
     return lines
-      .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)
-      .map((l) => (l.textContent ?? '').replace(/\u00a0/g, ' '))
+      .sort((a: any, b: any) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)
+      .map((l: any) => (l.textContent ?? '').replace(/\u00a0/g, ' '))
       .join('\n');
   });
 }

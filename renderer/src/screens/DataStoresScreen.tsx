@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, messageOf } from '../api';
 import { DataStoreRecords } from '../components/DataStoreRecords';
-import { Link } from '../components/Link';
+import { BackToList, Link } from '../components/Link';
 import { segments, useRoute } from '../router';
 import { useApp } from '../store';
 
@@ -59,11 +59,7 @@ export function DataStoresScreen() {
         )}
       </aside>
       <div className="content-pane">
-        {id && (
-          <Link to="/data-stores" className="back-to-list">
-            ← All data stores
-          </Link>
-        )}
+        {id && <BackToList to="/data-stores" label="All data stores" />}
         
         {selected ? (
           <DataStoreRecords key={selected.id} store={selected} />

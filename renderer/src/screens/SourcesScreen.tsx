@@ -1,6 +1,6 @@
 import { segments, useRoute } from '../router';
 import { useApp } from '../store';
-import { Link } from '../components/Link';
+import { BackToList, Link } from '../components/Link';
 import { SourceList } from '../components/SourceList';
 import { SourceCreate } from './SourceCreate';
 import { SourceDetail } from './SourceDetail';
@@ -43,11 +43,7 @@ export function SourcesScreen() {
         <SourceList selectedId={creating ? null : (id ?? null)} />
       </aside>
       <div className="content-pane">
-        {id && (
-          <Link to="/sources" className="back-to-list">
-            ← All sources
-          </Link>
-        )}
+        {id && <BackToList to="/sources" label="All sources" />}
         {content}</div>
     </div>
   );

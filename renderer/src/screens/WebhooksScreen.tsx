@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { CopyButton } from '../components/CopyButton';
-import { Link } from '../components/Link';
+import { BackToList, Link } from '../components/Link';
 import { WebhookCreate } from '../components/WebhookCreate';
 import { WebhookDetail } from '../components/WebhookDetail';
 import { segments, useRoute } from '../router';
@@ -110,11 +110,7 @@ export function WebhooksScreen() {
         )}
       </aside>
       <div className="content-pane">
-        {id && (
-          <Link to="/webhooks" className="back-to-list">
-            ← All webhooks
-          </Link>
-        )}
+        {id && <BackToList to="/webhooks" label="All webhooks" />}
         {content}</div>
     </div>
   );

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link } from '../components/Link';
+import { BackToList, Link } from '../components/Link';
 import { WorkflowCreate } from '../components/WorkflowCreate';
 import { WorkflowDetail } from '../components/WorkflowDetail';
 import { WorkflowEdit } from '../components/WorkflowEdit';
@@ -79,11 +79,7 @@ export function WorkflowsScreen() {
         )}
       </aside>
       <div className="content-pane">
-        {id && (
-          <Link to="/workflows" className="back-to-list">
-            ← All workflows
-          </Link>
-        )}
+        {id && <BackToList to="/workflows" label="All workflows" />}
         {content}</div>
     </div>
   );
