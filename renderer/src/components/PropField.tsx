@@ -69,14 +69,13 @@ export function PropField({
         <label htmlFor={id}>
           <Markdown text={label} inline />
           {prop.optional && <span className="muted"> (optional)</span>}
-          {/* Seen as a mark; heard from aria-required on the control. */}
-          {required && (
-            <span className="required-mark" aria-hidden="true">
-              {' '}
-              *
-            </span>
-          )}
         </label>
+        {/* Seen as a mark beside the label (the label stays the field's name); heard from aria-required. */}
+        {required && (
+          <span className="required-mark" aria-hidden="true" title="required">
+            *
+          </span>
+        )}
         <span className="prop-type" aria-hidden="true">
           {prop.type}
         </span>
