@@ -30,7 +30,7 @@ export function AccountsPanel({ forApp, onConnected }: { forApp?: string; onConn
       toast('Account connected');
       onConnected?.(created.id);
     } catch (err) {
-      toast(messageOf(err), 'error');
+      toast(messageOf(err, { app: 'App', name: 'Name', credentials: 'Credentials' }), 'error');
     }
   };
   return (

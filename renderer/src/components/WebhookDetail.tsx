@@ -3,6 +3,7 @@ import type { SubscriptionView, WebhookView } from '../../../runtime/api/types';
 import { api, messageOf } from '../api';
 import { useRoute } from '../router';
 import { useApp } from '../store';
+import { WEBHOOK_LABELS } from './WebhookCreate';
 import { ConfirmDialog } from './ConfirmDialog';
 import { SecretPanel } from './SecretPanel';
 import { SubscribeForm } from './SubscribeForm';
@@ -47,7 +48,7 @@ export function WebhookDetail({ id }: { id: string }) {
       void loadWebhooks();
       toast(done);
     } catch (err) {
-      toast(messageOf(err), 'error');
+      toast(messageOf(err, WEBHOOK_LABELS), 'error');
     }
   };
 
