@@ -4,6 +4,7 @@ import { api, messageOf } from '../api';
 import { useRoute } from '../router';
 import { useApp } from '../store';
 import { WEBHOOK_LABELS } from './WebhookCreate';
+import { HealthBadge } from './WebhookHealth';
 import { ConfirmDialog } from './ConfirmDialog';
 import { SecretPanel } from './SecretPanel';
 import { SubscribeForm } from './SubscribeForm';
@@ -71,7 +72,7 @@ export function WebhookDetail({ id }: { id: string }) {
       <header className="page-head">
         <div>
           <h1 tabIndex={-1}>
-            {wh.name} <span className={wh.active ? 'badge active' : 'badge failed'}>{wh.active ? 'active' : 'disabled'}</span>
+            {wh.name} <HealthBadge webhook={wh} />
           </h1>
           <p className="muted">
             <code>{wh.id}</code> · <code>{wh.url}</code>
