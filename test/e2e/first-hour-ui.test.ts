@@ -72,6 +72,14 @@ async function axe(page: Page, screen: string): Promise<void> {
   );
 }
 
+/** The create form with `code` opened from a file and its props loaded. */
+async function newSourceFrom(page: Page, baseUrl: string, code: string): Promise<void> {
+  await page.goto(`${baseUrl}/sources/new`);
+  await page.locator('.monaco-editor').waitFor();
+  await page.getByLabel('Open a component file').setInputFiles({ name: 'component.mjs', mimeType: 'text/javascript', buffer: Buffer.from(code) });
+  await page.getByRole('button', { name: 'Check code & load props' }).click();
+}
+
 async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SHOTS, `${name}-${page.viewportSize()?.width}.png`) });
 }
@@ -157,10 +165,7 @@ describe('first-hour polish in Chromium', () => {
 
   it('validates props as they are typed with the service rules, marks required fields, and focuses the first error on deploy', async () => {
     const { context, page } = await signedInPage(browser, spout.uiUrl, { viewport: WIDE });
-    await page.goto(`${spout.url}/sources/new`);
-    await page.locator('.monaco-editor').waitFor();
-    await page.getByLabel('Open a component file').setInputFiles({ name: 'long.mjs', mimeType: 'text/javascript', buffer: Buffer.from(LONG_FORM) });
-    await page.getByRole('button', { name: 'Check code & load props' }).click();
+    await newSourceFrom(page, spout.url, LONG_FORM);
     const batch = page.getByLabel(/Batch size/);
     await batch.waitFor();
     // Required fields are marked, optional ones are not.
@@ -232,10 +237,7 @@ describe('first-hour polish in Chromium', () => {
 
   it('pages async options only while there are more, and connects an account in a dialog without losing the form', async () => {
     const { context, page } = await signedInPage(browser, spout.uiUrl, { viewport: WIDE });
-    await page.goto(`${spout.url}/sources/new`);
-    await page.locator('.monaco-editor').waitFor();
-    await page.getByLabel('Open a component file').setInputFiles({ name: 'paged.mjs', mimeType: 'text/javascript', buffer: Buffer.from(PAGED) });
-    await page.getByRole('button', { name: 'Check code & load props' }).click();
+    await newSourceFrom(page, spout.url, PAGED);
     const region = page.locator('[data-prop="region"]');
     await region.getByRole('button', { name: 'Load more' }).click();
     await waitFor(async () => (await page.locator('#prop-region option').count()) === 4, 5000, 'three regions');
