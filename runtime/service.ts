@@ -203,7 +203,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     await dataStores.close();
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE') {
-      throw new Error(`port ${port} on ${host} is in use (another Spout? see ${path.join(dataDir, 'server.json')}); choose another with --port, or --port 0 for a free one`);
+      // The caller says how to choose another port (`spout serve --port`, `npm start -- --port`).
+      throw Object.assign(new Error(`port ${port} on ${host} is in use (another Spout? see ${path.join(dataDir, 'server.json')})`), { code: 'EADDRINUSE' });
     }
     throw err;
   }

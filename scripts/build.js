@@ -7,11 +7,12 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
+const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 
 /** Builds all bundles; `quiet` silences the summary line. */
 export async function buildAll({ quiet = false } = {}) {
   const started = Date.now();
-  const node = { bundle: true, platform: 'node', target: 'node20', sourcemap: 'linked', packages: 'external', logLevel: 'warning' };
+  const node = { bundle: true, platform: 'node', target: 'node20', sourcemap: 'linked', packages: 'external', logLevel: 'warning', define: { 'process.env.SPOUT_VERSION': JSON.stringify(version) } };
   await Promise.all([
     // The CLI is split: each command's code (and `serve`'s whole runtime) loads only when that command
     // runs. Chunks stay in dist/ itself: runtime/paths.ts finds the worker beside the running module.

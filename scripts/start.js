@@ -26,7 +26,11 @@ if (bin) {
   child.on('exit', (code) => process.exit(code ?? 0));
 } else {
   console.log('Electron is not installed here (`npm run electron:install` fetches it); running headless with the UI in your browser.');
-  const child = spawn(process.execPath, [path.join(root, 'dist', 'cli.js'), 'serve', ...process.argv.slice(2)], { stdio: ['inherit', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(root, 'dist', 'cli.js'), 'serve', ...process.argv.slice(2)], {
+    stdio: ['inherit', 'pipe', 'inherit'],
+    // Messages that name an option say how to pass it through npm.
+    env: { ...process.env, SPOUT_LAUNCHER: process.env.npm_lifecycle_event === 'start' ? 'npm start --' : 'node scripts/start.js' },
+  });
   child.stdout.on('data', (chunk) => {
     process.stdout.write(chunk);
     const ui = /^UI: (\S+)$/m.exec(String(chunk));

@@ -1,5 +1,6 @@
 // A typed client of the service's /v1 API and SSE streams. The UI is signed in by its session
 // cookie (same origin), never by an API key in the page.
+import { create } from 'zustand';
 import type {
   AccountView,
   ActionRunView,
@@ -85,13 +86,36 @@ function withQuery(path: string, query?: Query): string {
   return s ? `${path}?${s}` : path;
 }
 
+/** The service did not answer at all (stopped, restarting, network down): not an error of the request. */
+export class ServiceUnreachable extends Error {
+  constructor() {
+    super(`The Spout service at ${window.location.host} is not answering; retrying.`);
+  }
+}
+
+/** Whether the service answered the last request; the app shows a banner while it does not. */
+export const useConnection = create<{ reachable: boolean; since: number | null }>(() => ({ reachable: true, since: null }));
+
+function markReachable(reachable: boolean): void {
+  const now = useConnection.getState();
+  if (now.reachable !== reachable) useConnection.setState({ reachable, since: reachable ? null : Date.now() });
+}
+
 async function request<T>(method: string, path: string, body?: unknown, query?: Query): Promise<T> {
-  const res = await fetch(withQuery(path, query), {
-    method,
-    credentials: 'same-origin',
-    headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let res: Response;
+  try {
+    res = await fetch(withQuery(path, query), {
+      method,
+      credentials: 'same-origin',
+      headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    // fetch rejects only when no answer came ("Failed to fetch"): say what that means.
+    markReachable(false);
+    throw new ServiceUnreachable();
+  }
+  markReachable(true);
   if (!res.ok) {
     const problem = (await res.json().catch(() => null)) as { detail?: string; errors?: FieldProblem[] } | null;
     throw new ApiError(res.status, problem?.detail ?? `${res.status} ${res.statusText}`, problem?.errors ?? []);
@@ -130,6 +154,9 @@ export const api = {
   /** One test run of an action (`$.context.JIT` true): by `id` (saved id or key) or by `component_code`. */
   runAction: (body: { id?: string; component_code?: string; component_filename?: string; configured_props: Record<string, unknown>; steps?: Record<string, unknown> }) =>
     request<ActionRunView>('POST', '/v1/actions/run', body),
+  /** The deploy rules applied to a form's values, without deploying: problems with a message for each field. */
+  checkProps: (configurable_props: ConfigurableProp[], configured_props: Record<string, unknown>) =>
+    request<{ data: { errors: Array<FieldProblem & { prop: string | null; field_message: string }> } }>('POST', '/v1/components/props/check', { configurable_props, configured_props }).then((r) => r.data.errors),
   reloadProps: (id: string, configured_props: Record<string, unknown>) =>
     request<{ data: { configurable_props: ConfigurableProp[] } }>('POST', '/v1/components/props', { id, configured_props }).then((r) => r.data.configurable_props),
 
@@ -224,7 +251,14 @@ export function followStream<T>(path: string, onItem: (item: T) => void, onState
   const connect = async (): Promise<void> => {
     const headers: Record<string, string> = { accept: 'text/event-stream' };
     if (lastId) headers['last-event-id'] = lastId;
-    const res = await fetch(path, { credentials: 'same-origin', headers, signal: abort.signal });
+    let res: Response;
+    try {
+      res = await fetch(path, { credentials: 'same-origin', headers, signal: abort.signal });
+    } catch (err) {
+      if (!abort.signal.aborted) markReachable(false);
+      throw err;
+    }
+    markReachable(true);
     if (!res.ok || !res.body) throw new ApiError(res.status, `stream answered ${res.status}`);
     onState(true);
     const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -266,7 +300,11 @@ export function endpointOf(source: SourceView): string | null {
   return null;
 }
 
-/** A message for any thrown value. */
-export function messageOf(err: unknown): string {
+/**
+ * A message for any thrown value. With `labels` (parameter → the form's label), a validation error
+ * names each field as the form labels it ("URL: must be…") instead of by its API parameter.
+ */
+export function messageOf(err: unknown, labels?: Record<string, string>): string {
+  if (labels && err instanceof ApiError && err.errors.length) return err.errors.map((e) => (e.path ? `${labels[e.path] ?? e.path}: ${e.message}` : e.message)).join(' ');
   return err instanceof Error ? err.message : String(err);
 }

@@ -1,5 +1,19 @@
-/** Epoch seconds as local date and time; null as a dash. */
-export const when = (s: number | null) => (s === null ? '—' : new Date(s * 1000).toLocaleString());
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** Epoch ms as local `YYYY-MM-DD HH:MM:SS`: one 24-hour format everywhere (as the CLI prints), whatever the locale. */
+export function dateTime(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${clockTime(ms)}`;
+}
+
+/** Epoch ms as local `HH:MM:SS`, with `.mmm` when `millis`. */
+export function clockTime(ms: number, millis = false): string {
+  const d = new Date(ms);
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}${millis ? `.${pad(d.getMilliseconds(), 3)}` : ''}`;
+}
+
+/** Epoch seconds or ms (values below 1e12 are seconds) as local date and time; null as a dash. */
+export const when = (t: number | null) => (t === null ? '—' : dateTime(t < 1e12 ? t * 1000 : t));
 
 /** Parses "5, 300, 1800" into seconds; empty text is the service's schedule (null). */
 export function parseSchedule(text: string): number[] | null {

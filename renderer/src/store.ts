@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { AccountView, ComponentView, DataStoreView, SourceView, WebhookView } from '../../runtime/api/types';
-import { api, messageOf, type WorkflowView } from './api';
+import { api, messageOf, ServiceUnreachable, type WorkflowView } from './api';
 
 /** Per-source status shown in the list: when it last emitted and how many error lines its recent logs have. */
 export interface SourceStatus {
@@ -19,6 +19,7 @@ interface AppState {
   sourcesLoaded: boolean;
   status: Record<string, SourceStatus>;
   webhooks: WebhookView[];
+  webhooksLoaded: boolean;
   accounts: AccountView[];
   dataStores: DataStoreView[];
   workflows: WorkflowView[];
@@ -46,12 +47,16 @@ interface AppState {
 
 let toastId = 0;
 
+/** What a failed load shows: nothing of its own when the service is unreachable (the banner says so, and what was loaded stays). */
+const loadError = (err: unknown) => (err instanceof ServiceUnreachable ? null : messageOf(err));
+
 /** The UI's shared state: what the service holds (sources, webhooks, accounts, stores) and notices. */
 export const useApp = create<AppState>((set, get) => ({
   sources: [],
   sourcesLoaded: false,
   status: {},
   webhooks: [],
+  webhooksLoaded: false,
   accounts: [],
   dataStores: [],
   workflows: [],
@@ -65,7 +70,7 @@ export const useApp = create<AppState>((set, get) => ({
       const page = await api.listSources();
       set({ sources: page.data, sourcesLoaded: true, error: null });
     } catch (err) {
-      set({ error: messageOf(err) });
+      set({ error: loadError(err) });
     }
   },
 
@@ -87,9 +92,9 @@ export const useApp = create<AppState>((set, get) => ({
 
   async loadWebhooks() {
     try {
-      set({ webhooks: (await api.listWebhooks()).data });
+      set({ webhooks: (await api.listWebhooks()).data, webhooksLoaded: true });
     } catch (err) {
-      set({ error: messageOf(err) });
+      set({ error: loadError(err) });
     }
   },
 
@@ -97,7 +102,7 @@ export const useApp = create<AppState>((set, get) => ({
     try {
       set({ accounts: (await api.listAccounts()).data });
     } catch (err) {
-      set({ error: messageOf(err) });
+      set({ error: loadError(err) });
     }
   },
 
@@ -105,7 +110,7 @@ export const useApp = create<AppState>((set, get) => ({
     try {
       set({ dataStores: (await api.listDataStores()).data });
     } catch (err) {
-      set({ error: messageOf(err) });
+      set({ error: loadError(err) });
     }
   },
 
@@ -113,7 +118,7 @@ export const useApp = create<AppState>((set, get) => ({
     try {
       set({ workflows: (await api.listWorkflows()).data, workflowsLoaded: true });
     } catch (err) {
-      set({ error: messageOf(err) });
+      set({ error: loadError(err) });
     }
   },
 
@@ -121,7 +126,7 @@ export const useApp = create<AppState>((set, get) => ({
     try {
       set({ components: (await api.listComponents()).data });
     } catch (err) {
-      set({ error: messageOf(err) });
+      set({ error: loadError(err) });
     }
   },
 
@@ -145,6 +150,8 @@ export const useApp = create<AppState>((set, get) => ({
   },
 
   toast(text, kind = 'ok') {
+    // An unreachable service is shown once, by the banner, not by a toast per failed call.
+    if (kind === 'error' && text === new ServiceUnreachable().message) return;
     const id = ++toastId;
     set({ toasts: [...get().toasts, { id, kind, text }] });
     setTimeout(() => get().dismiss(id), kind === 'error' ? 8000 : 4000);

@@ -12,23 +12,3 @@ export const NEW_SOURCE_CODE = `export default {
   },
 };
 `;
-
-/** Where the UI keeps the code it deployed (the API does not return a component's code). */
-export const codeKey = (sourceId: string) => `spout.code.${sourceId}`;
-
-export function savedCode(sourceId: string): { code: string; filename: string } | null {
-  try {
-    const raw = localStorage.getItem(codeKey(sourceId));
-    return raw ? (JSON.parse(raw) as { code: string; filename: string }) : null;
-  } catch {
-    return null;
-  }
-}
-
-export function saveCode(sourceId: string, code: string, filename: string): void {
-  try {
-    localStorage.setItem(codeKey(sourceId), JSON.stringify({ code, filename }));
-  } catch {
-    // storage full or disabled: the code is simply not remembered
-  }
-}

@@ -1,4 +1,5 @@
-import express, { type Express } from 'express';
+import express, { type Express, type Router } from 'express';
+import { openApiDocument } from './openapi';
 import { hostGuard, requireAuth } from './auth';
 import type { ApiContext } from './context';
 import { errorHandler, notFound } from './problem';
@@ -16,6 +17,19 @@ import { subscriptionRoutes } from './routes/subscriptions';
 import { webhookRoutes } from './routes/webhooks';
 import { uiRoutes } from './ui';
 
+/** Every /v1 route (behind the key and the JSON parser), ending in the 404 for any other path. */
+export function v1Routes(ctx: ApiContext): Router {
+  const v1 = express.Router();
+  v1.use(webhookRoutes(ctx), subscriptionRoutes(ctx), sourceRoutes(ctx), accountRoutes(ctx), dataStoreRoutes(ctx), registryRoutes(ctx), componentRoutes(ctx), actionRoutes(ctx), workflowRoutes(ctx), settingsRoutes(ctx), invocationRoutes(ctx));
+  v1.get('/openapi.json', (req, res) => {
+    res.json(openApiDocument(`${req.protocol}://${req.get('host') ?? 'localhost'}`, process.env.SPOUT_VERSION ?? 'dev'));
+  });
+  v1.use((req) => {
+    throw notFound('route', `${req.method} /v1${req.path}`);
+  });
+  return v1;
+}
+
 /**
  * The HTTP app of the service: the /v1 API, SSE and the UI, all behind the Host check and the
  * key. (HTTP interface endpoints under `/e/` are served before it, see interfaces/http.)
@@ -27,14 +41,7 @@ export function createApp(ctx: ApiContext): Express {
 
   app.use(hostGuard(ctx.auth));
 
-  const v1 = express.Router();
-  v1.use(requireAuth(ctx.auth));
-  v1.use(express.json({ limit: '10mb', strict: false }));
-  v1.use(webhookRoutes(ctx), subscriptionRoutes(ctx), sourceRoutes(ctx), accountRoutes(ctx), dataStoreRoutes(ctx), registryRoutes(ctx), componentRoutes(ctx), actionRoutes(ctx), workflowRoutes(ctx), settingsRoutes(ctx), invocationRoutes(ctx));
-  v1.use((req) => {
-    throw notFound('route', `${req.method} /v1${req.path}`);
-  });
-  app.use('/v1', v1);
+  app.use('/v1', requireAuth(ctx.auth), express.json({ limit: '10mb', strict: false }), v1Routes(ctx));
 
   app.use('/sse', requireAuth(ctx.auth), sseRoutes(ctx));
   app.use(uiRoutes(ctx.auth));

@@ -24,6 +24,15 @@ export interface WebhookView {
   retry_schedule: number[] | null;
   /** Present only in the response that created the webhook. */
   signing_secret?: string;
+  /** How its deliveries are going (list and read): epoch seconds, null for never. */
+  health?: {
+    state: 'healthy' | 'failing' | 'disabled' | 'idle';
+    last_success_at: number | null;
+    failing_since: number | null;
+    pending: number;
+    failing: number;
+    failed: number;
+  };
   created_at: number;
   updated_at: number;
 }
@@ -57,6 +66,9 @@ export interface SourceView {
   deactivated_reason: string | null;
   created_at: number;
   updated_at: number;
+  /** The code the source runs and its file name: only in the single read (`GET /v1/sources/{id}`). */
+  code?: string;
+  filename?: string;
 }
 
 export interface EventSummary {
@@ -90,6 +102,9 @@ export interface MessageView {
   event_id: string;
   emitter_id: string;
   event_name: string | null;
+  /** The event's summary and the emitter's name, for people reading the list (null when gone). */
+  event_summary?: string | null;
+  emitter_name?: string | null;
   status: 'pending' | 'delivered' | 'failing' | 'failed';
   attempts: number;
   next_attempt_at: number | null;
@@ -135,6 +150,9 @@ export interface ComponentView {
   code_hash: string;
   configurable_props: Array<Record<string, unknown> & { name: string; type: string }>;
   created_at: number;
+  /** The module text and its file name: only in the single read (`GET /v1/components/{id}`). */
+  code?: string;
+  filename?: string;
 }
 
 export interface DataStoreView {

@@ -3,14 +3,22 @@ import type { ComponentRecord, SourceRecord, SubscriptionRecord, WebhookRecord }
 import type { Attempt } from '../delivery/outbox';
 import { maskSecrets } from '../sources/secret-props';
 import { sourceProps } from '../sources/dynamic-props';
-import type { MessageSummary } from '../delivery/protocol';
+import type { MessageSummary, WebhookHealth } from '../delivery/protocol';
 import type { AttemptView, EventSummary, MessageView, SourceView, SubscriptionView, WebhookView } from './types';
 
 /** Unexpanded event data is cut to this many characters of JSON. */
 export const EVENT_PREVIEW_LIMIT = 1024;
 
-/** A webhook as the API shows it: the signing secret only when just created. */
-export function webhookView(w: WebhookRecord, signingSecret?: string): WebhookView {
+const toSeconds = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1000));
+
+/** A webhook's health for people: disabled, failing (failures since the last success), healthy, or idle. */
+export function webhookHealth(w: WebhookRecord, h: WebhookHealth | undefined): NonNullable<WebhookView['health']> {
+  const state = !w.active ? 'disabled' : h?.failing_since != null || (h?.failed ?? 0) > 0 && h?.last_success_at == null ? 'failing' : h?.last_success_at != null ? 'healthy' : 'idle';
+  return { state, last_success_at: toSeconds(h?.last_success_at ?? null), failing_since: toSeconds(h?.failing_since ?? null), pending: h?.pending ?? 0, failing: h?.failing ?? 0, failed: h?.failed ?? 0 };
+}
+
+/** A webhook as the API shows it: the signing secret only when just created, health when known. */
+export function webhookView(w: WebhookRecord, signingSecret?: string, health?: WebhookHealth | null): WebhookView {
   return {
     id: w.id,
     name: w.name,
@@ -20,6 +28,7 @@ export function webhookView(w: WebhookRecord, signingSecret?: string): WebhookVi
     disabled_reason: w.active ? null : (w.disabled_reason ?? null),
     retry_schedule: w.retry_schedule ?? null,
     ...(signingSecret ? { signing_secret: signingSecret } : {}),
+    ...(health !== undefined ? { health: webhookHealth(w, health ?? undefined) } : {}),
     created_at: w.created_at,
     updated_at: w.updated_at,
   };
@@ -65,13 +74,14 @@ export function eventSummary(e: StoredEvent, expand: boolean): EventSummary {
 
 const seconds = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1000));
 
-/** A delivery message: its id is the `webhook-id` header the receiver saw. */
-export function messageView(m: MessageSummary): MessageView {
+/** A delivery message: its id is the `webhook-id` header the receiver saw; `about` names its event and emitter. */
+export function messageView(m: MessageSummary, about?: { event_summary: string | null; emitter_name: string | null }): MessageView {
   return {
     id: m.id,
     event_id: m.event_id,
     emitter_id: m.emitter_id,
     event_name: m.event_name,
+    ...(about ?? {}),
     status: m.status,
     attempts: m.attempts,
     next_attempt_at: seconds(m.next_attempt_at),

@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { UsageError } from './usage';
+import { nearest, UsageError } from './usage';
 
 type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
@@ -98,7 +98,14 @@ export class Args {
  * null for `--help`.
  */
 export function parse(argv: string[], options: OptionSpec, help: string): Args | null {
-  const { values, positionals } = parseArgs({ args: argv, options: { ...GLOBAL_OPTIONS, ...options }, allowPositionals: true, strict: true });
+  const all = { ...GLOBAL_OPTIONS, ...options };
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: argv, options: all, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw usageOf(err as Error & { code?: string }, Object.keys(all));
+  }
+  const { values, positionals } = parsed;
   if (values.help) {
     process.stdout.write(help.endsWith('\n') ? help : `${help}\n`);
     process.stdout.write(`\n${GLOBAL_HELP}`);
@@ -114,4 +121,16 @@ export function intOption(args: Args, name: string, fallback: number, min: numbe
   const n = Number(text);
   if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name}: "${text}" is not a whole number from ${min} to ${max}`);
   return n;
+}
+
+/** node:util's parse errors in our words (its unknown-option text ends with an unbalanced quote). */
+function usageOf(err: Error & { code?: string }, names: string[]): Error {
+  if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const option = /Unknown option '([^']+)'/.exec(err.message)?.[1] ?? '';
+    const near = option.startsWith('--') ? nearest(option.slice(2), names) : undefined;
+    const value = option.startsWith('-') ? ` (a value starting with "-" goes after "--": -- ${option})` : '';
+    return new UsageError(`unknown option "${option}"${near ? `; did you mean "--${near}"?` : value}`);
+  }
+  if (err.code?.startsWith('ERR_PARSE_ARGS')) return new UsageError(err.message.replace(/'/g, '"'));
+  return err;
 }

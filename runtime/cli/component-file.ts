@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ComponentView } from '../api/types';
 import type { BundledFile } from '../components/bundle-file';
 import type { ApiClient } from './client';
+import { displayPath } from './output';
 import { UsageError } from './usage';
 
 /** What `spout deploy` was given: a file, a URL of raw code, or a registry (or saved) key. */
@@ -20,7 +21,7 @@ export function classify(ref: string): ComponentRef {
   return { kind: 'key', key: ref };
 }
 
-/** A bundling failure: the problems with file:line:column relative to the current folder. */
+/** A bundling failure: the problems with file:line:column (relative under the current folder, else absolute). */
 export class BundleError extends Error {
   constructor(readonly problems: string[]) {
     super(`the component does not build:\n${problems.map((p) => `  ${p}`).join('\n')}`);
@@ -32,14 +33,17 @@ export async function bundle(file: string): Promise<BundledFile> {
   const { bundleFile } = await import('../components/bundle-file');
   const { ComponentError } = await import('../components/bundle');
   try {
-    return await bundleFile(file);
+    const bundled = await bundleFile(file);
+    // Without relative imports the service needs nothing inlined: it keeps the file as written, so
+    // the code every client opens (GET /v1/sources/{id}) is the user's own, not bundler output.
+    return bundled.inputs.length === 1 ? { ...bundled, code: await fs.promises.readFile(path.resolve(file), 'utf8') } : bundled;
   } catch (err) {
     if (!(err instanceof ComponentError)) throw err;
     const base = path.dirname(path.resolve(file));
     throw new BundleError(
       err.problems.map((p) => {
         const m = /^(.*?):(\d+):(\d+)$/.exec(p.path);
-        const where = m ? `${path.relative(process.cwd(), path.resolve(base, m[1] as string)) || m[1]}:${m[2]}:${m[3]}` : p.path || file;
+        const where = m ? `${displayPath(path.resolve(base, m[1] as string))}:${m[2]}:${m[3]}` : p.path || displayPath(file);
         return `${where}: ${p.message}`;
       }),
     );

@@ -1,6 +1,6 @@
 import { GLOBAL_HELP, splitCommand } from './args';
 import { errorText } from './client';
-import { UsageError } from './usage';
+import { nearest, UsageError } from './usage';
 
 /** A command: its module is loaded only when it runs (the CLI starts fast; `serve` loads the runtime). */
 interface Command {
@@ -37,17 +37,21 @@ ${Object.entries(COMMANDS)
   .map(([name, c]) => `  ${name.padEnd(14)}${c.summary}`)
   .join('\n')}
 
-SRC (a source) is its id (dc_…), its name slug, or a unique prefix of either.
+SRC (a source) is its id (dc_…), its name slug, the key it was deployed by, or a unique prefix.
 Without --api-url, -p or a saved default profile, commands talk to the local service (found
 through DATA_DIR/server.json and DATA_DIR/api-key). Exit status: 0 success, 1 failure, 2 bad usage.
 
-${GLOBAL_HELP}
+${GLOBAL_HELP}  -V, --version      print the version
 Run "spout <command> --help" for a command's options.
 `;
 
 /** Entry of the `spout` command. */
 async function main(argv: string[]): Promise<void> {
   const { command, rest } = splitCommand(argv);
+  if (command === undefined && (argv.includes('--version') || argv.includes('-V'))) {
+    process.stdout.write(`spout ${process.env.SPOUT_VERSION ?? 'dev'}\n`);
+    return;
+  }
   if (command === undefined || command === 'help') {
     const topic = command === 'help' ? splitCommand(rest).command : undefined;
     if (topic && COMMANDS[topic]) return (await COMMANDS[topic].load()).run(['--help']);
@@ -56,7 +60,10 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const entry = COMMANDS[command];
-  if (!entry) throw new UsageError(`unknown command "${command}"`);
+  if (!entry) {
+    const near = nearest(command, Object.keys(COMMANDS));
+    throw new UsageError(`unknown command "${command}"${near ? `; did you mean "spout ${near}"?` : ''}`);
+  }
   const { run } = await entry.load();
   await run(rest);
 }
@@ -68,7 +75,10 @@ main(process.argv.slice(2)).then(
   },
   (err: Error & { code?: string }) => {
     if (err instanceof UsageError || err.code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`spout: ${err.message}\nRun "spout ${splitCommand(process.argv.slice(2)).command ?? ''} --help" for usage.\n`.replace('spout  --help', 'spout --help'));
+      // Point at the help that exists: the command's own, or the list of commands.
+      const command = splitCommand(process.argv.slice(2)).command;
+      const hint = command && Object.hasOwn(COMMANDS, command) ? `Run "spout ${command} --help" for its options.` : 'Run "spout --help" for the commands.';
+      process.stderr.write(`spout: ${err.message}\n${hint}\n`);
       process.exit(2);
     }
     process.stderr.write(`spout: ${errorText(err)}\n`);

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { EventSummary, InvocationView, LogLineView } from '../api/types';
 
 /** Colours only on a terminal, and never with NO_COLOR set. */
@@ -10,6 +11,13 @@ export const red = paint('31');
 export const green = paint('32');
 export const yellow = paint('33');
 export const cyan = paint('36');
+
+/** A path as the user should read it: relative under the current folder, absolute elsewhere (never `../x`). */
+export function displayPath(file: string): string {
+  const absolute = path.resolve(file);
+  const relative = path.relative(process.cwd(), absolute);
+  return !relative ? absolute : relative.startsWith('..') || path.isAbsolute(relative) ? absolute : relative;
+}
 
 export function out(text = ''): void {
   process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);

@@ -3,8 +3,9 @@ import { slugify } from '../slug';
 import { ApiError, type ApiClient } from './client';
 
 /**
- * A deployed source by `SRC`: its id, its name slug (or name), or a unique prefix of either. An
- * ambiguous prefix is an error listing the matches.
+ * A deployed source by `SRC`: its id, its name slug (or name), the key of the component it runs
+ * (`spout deploy http-new-requests` then `spout events http-new-requests`), or a unique prefix of
+ * an id or slug. An ambiguous reference is an error listing the matches.
  */
 export async function resolveSource(client: ApiClient, ref: string): Promise<SourceView> {
   if (!ref.trim()) throw new Error('give a source: its id (dc_…), name slug, or a unique prefix of either');
@@ -15,13 +16,14 @@ export async function resolveSource(client: ApiClient, ref: string): Promise<Sou
   }
   const all = await client.all<SourceView>('/v1/users/me/sources');
   const slug = slugify(ref);
-  const exact = all.filter((s) => s.name === ref || s.name_slug === slug);
+  const named = all.filter((s) => s.name === ref || s.name_slug === slug);
+  const exact = named.length ? named : all.filter((s) => s.component_key === ref);
   if (exact.length === 1) return exact[0] as SourceView;
   const matches = exact.length > 1 ? exact : all.filter((s) => s.id.startsWith(ref) || s.name_slug.startsWith(ref) || s.name_slug.startsWith(slug));
   if (matches.length === 1) return matches[0] as SourceView;
-  if (matches.length === 0) throw new Error(`no source matches "${ref}"; "spout list sources" lists them (give an id, a name slug, or a unique prefix)`);
+  if (matches.length === 0) throw new Error(`no source matches "${ref}"; "spout list sources" lists them (give an id, a name slug, a component key, or a unique prefix)`);
   const lines = matches.map((s) => `  ${s.id}  ${s.name_slug}`).join('\n');
-  throw new Error(`"${ref}" matches ${matches.length} sources; give more of the id or slug:\n${lines}`);
+  throw new Error(`"${ref}" matches ${matches.length} sources; ${exact.length > 1 ? 'give the id or slug of one' : 'give more of the id or slug'}:\n${lines}`);
 }
 
 /** A webhook by id, name, or unique prefix of its id. */

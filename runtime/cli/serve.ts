@@ -150,6 +150,11 @@ export async function serve(argv: string[]): Promise<void> {
     registryDirs,
     // Installs can take a while; the terminal shows they are under way.
     onPackageProgress: (line) => process.stderr.write(`packages: ${line}\n`),
+  }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EADDRINUSE') throw err;
+    // `npm start` passes its own arguments on after `--`; say it the way this service was started.
+    const run = process.env.SPOUT_LAUNCHER ?? 'spout serve';
+    throw new Error(`${err.message}; choose another with ${run} --port N, or ${run} --port 0 for a free one`);
   });
   process.stdout.write(`Spout listening on ${service.url}\nUI: ${service.uiUrl}\n`);
 }

@@ -4,7 +4,7 @@ import { newId } from '../ids';
 import { deliveryWorkerScript } from '../paths';
 import type { Page } from '../pagination';
 import type { Attempt, MessageStatus, NewMessage } from './outbox';
-import type { DeliveryAnswer, DeliveryQuery, DeliveryWorkerData, FromDelivery, MessageSummary, PageQuery, ToDelivery, WebhookTarget } from './protocol';
+import type { DeliveryAnswer, DeliveryQuery, DeliveryWorkerData, FromDelivery, MessageSummary, PageQuery, ToDelivery, WebhookHealth, WebhookTarget } from './protocol';
 
 export interface DeliveryOptions {
   dataDir: string;
@@ -83,6 +83,11 @@ export class DeliveryService {
   }
 
   /** A page of a webhook's messages, newest first; only those in `status` if given. */
+  /** Every webhook's delivery health (webhooks without messages are absent). */
+  health(): Promise<Record<string, WebhookHealth>> {
+    return this.ask({ kind: 'health' }) as Promise<Record<string, WebhookHealth>>;
+  }
+
   messages(webhookId: string, page: PageQuery, status?: MessageStatus): Promise<Page<MessageSummary>> {
     return this.ask({ kind: 'messages', webhookId, page, status }) as Promise<Page<MessageSummary>>;
   }

@@ -7,7 +7,7 @@ import { paginate } from '../pagination';
 import { Dispatcher } from './dispatcher';
 import { HttpSender } from './http-sender';
 import { Outbox, type Message } from './outbox';
-import type { DeliveryAnswer, DeliveryQuery, DeliveryWorkerData, FromDelivery, MessageSummary, ToDelivery, WebhookTarget } from './protocol';
+import type { DeliveryAnswer, DeliveryQuery, DeliveryWorkerData, FromDelivery, MessageSummary, ToDelivery, WebhookHealth, WebhookTarget } from './protocol';
 
 const port = parentPort!;
 const options = workerData as DeliveryWorkerData;
@@ -18,8 +18,35 @@ function summary(m: Message): MessageSummary {
   return { ...rest, attempts: attempts.length };
 }
 
+/** Each webhook's health from the attempt log its messages keep. */
+function health(outbox: Outbox): Record<string, WebhookHealth> {
+  const out: Record<string, WebhookHealth> = {};
+  const failures = new Map<string, number[]>();
+  for (const m of outbox.messages.values()) {
+    const h = (out[m.webhook_id] ??= { last_success_at: null, last_failure_at: null, failing_since: null, pending: 0, failing: 0, failed: 0 });
+    if (m.status === 'pending' || m.status === 'failing' || m.status === 'failed') h[m.status]++;
+    for (const a of m.attempts) {
+      if (a.status_code !== null && a.status_code >= 200 && a.status_code < 300) h.last_success_at = Math.max(h.last_success_at ?? 0, a.created_at);
+      else {
+        h.last_failure_at = Math.max(h.last_failure_at ?? 0, a.created_at);
+        let list = failures.get(m.webhook_id);
+        if (!list) failures.set(m.webhook_id, (list = []));
+        list.push(a.created_at);
+      }
+    }
+  }
+  for (const [id, times] of failures) {
+    const h = out[id] as WebhookHealth;
+    const after = times.filter((t) => t > (h.last_success_at ?? -Infinity));
+    h.failing_since = after.length ? Math.min(...after) : null;
+  }
+  return out;
+}
+
 async function answer(outbox: Outbox, dispatcher: Dispatcher, query: DeliveryQuery): Promise<DeliveryAnswer> {
   switch (query.kind) {
+    case 'health':
+      return health(outbox);
     case 'messages': {
       const list: Message[] = [];
       for (const m of outbox.messages.values()) if (m.webhook_id === query.webhookId && (!query.status || m.status === query.status)) list.push(m);

@@ -236,7 +236,8 @@ export class Dispatcher {
         'webhook-signature': this.signature(target, m, timestamp),
         'x-spout-emitter-id': m.emitter_id,
         'x-spout-event-id': m.event_id,
-        'x-spout-event-name': m.event_name ?? '',
+        // The default channel has no name: the header is left out rather than sent empty.
+        ...(m.event_name ? { 'x-spout-event-name': m.event_name } : {}),
       };
       const created_at = Date.now();
       const outcome: SendOutcome = await this.sender.post(target.url, headers, m.body);

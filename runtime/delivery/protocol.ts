@@ -31,11 +31,25 @@ export type DeliveryQuery =
   | { kind: 'resend'; webhookId: string; messageId: string }
   /** One manual attempt of each failed message created in [since, until] (ms); answers how many. */
   | { kind: 'recover'; webhookId: string; since: number; until: number }
+  /** Each webhook's delivery health, from its messages' attempts. */
+  | { kind: 'health' }
   /** The messages of these events, to any webhook (an invocation's deliveries). */
   | { kind: 'for-events'; eventIds: string[] };
 
+/** How a webhook's deliveries are going: times are epoch ms (null: never). */
+export interface WebhookHealth {
+  last_success_at: number | null;
+  last_failure_at: number | null;
+  /** The first failed attempt after the last success, while failures continue. */
+  failing_since: number | null;
+  /** Messages waiting for their first attempt, being retried, and given up on. */
+  pending: number;
+  failing: number;
+  failed: number;
+}
+
 /** Answers to queries; null when the message does not exist. */
-export type DeliveryAnswer = Page<MessageSummary> | Page<Attempt & { id: string }> | MessageSummary | MessageSummary[] | { recovered: number } | null;
+export type DeliveryAnswer = Page<MessageSummary> | Page<Attempt & { id: string }> | MessageSummary | MessageSummary[] | { recovered: number } | Record<string, WebhookHealth> | null;
 
 /** Main thread → delivery thread. */
 export type ToDelivery =

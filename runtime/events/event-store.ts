@@ -105,6 +105,22 @@ export class EventStore {
     return out;
   }
 
+  /** One retained event by id (ids are in order, so a binary search); undefined for a source gone. */
+  find(sourceId: string, eventId: string): StoredEvent | undefined {
+    const events = this.sources.get(sourceId)?.events ?? [];
+    let lo = 0;
+    let hi = events.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const e = events[mid] as StoredEvent;
+      const c = compareEventIds(e.id, eventId);
+      if (c === 0) return e;
+      if (c < 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
   /** Retained events newer than `afterId`, oldest first (SSE resume). */
   since(sourceId: string, afterId: string): StoredEvent[] {
     return this.list(sourceId, { after: afterId }).reverse();

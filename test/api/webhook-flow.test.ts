@@ -127,6 +127,8 @@ describe('spec 4.4: a deployed source emits and the event reaches a webhook', ()
       assert.deepEqual(glob.received.map((r) => JSON.parse(r.body)), [{ n: 1 }]);
       assert.deepEqual(channel.received.map((r) => JSON.parse(r.body)), [{ n: 2 }]);
       assert.equal(channel.received[0]!.headers['x-spout-event-name'], 'alerts');
+      // The default channel has no name: no empty header.
+      assert.equal('x-spout-event-name' in glob.received[0]!.headers, false);
     } finally {
       await glob.close();
       await channel.close();

@@ -2,10 +2,13 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { api, messageOf } from '../api';
 import { useApp } from '../store';
 
-/** Connected accounts (`apn_…`) whose credentials become `$auth` of app props. */
-export function AccountsPanel() {
+/**
+ * Connected accounts (`apn_…`) whose credentials become `$auth` of app props. From a prop form it
+ * opens for one app (`forApp`) and hands the new account back (`onConnected`).
+ */
+export function AccountsPanel({ forApp, onConnected }: { forApp?: string; onConnected?(id: string): void } = {}) {
   const { accounts, loadAccounts, toast } = useApp();
-  const [app, setApp] = useState('');
+  const [app, setApp] = useState(forApp ?? '');
   const [name, setName] = useState('');
   const [creds, setCreds] = useState('api_key=');
   useEffect(() => {
@@ -19,14 +22,15 @@ export function AccountsPanel() {
       if (at > 0) credentials[line.slice(0, at).trim()] = line.slice(at + 1).trim();
     }
     try {
-      await api.createAccount({ app, name: name || app, credentials });
-      setApp('');
+      const created = await api.createAccount({ app, name: name || app, credentials });
+      setApp(forApp ?? '');
       setName('');
       setCreds('api_key=');
       void loadAccounts();
       toast('Account connected');
+      onConnected?.(created.id);
     } catch (err) {
-      toast(messageOf(err), 'error');
+      toast(messageOf(err, { app: 'App', name: 'Name', credentials: 'Credentials' }), 'error');
     }
   };
   return (

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, messageOf, type ConfigurableProp } from '../api';
+import { api, messageOf, type ConfigurableProp, type OptionsAnswer } from '../api';
 
 interface Option {
   label: string;
@@ -43,33 +43,60 @@ export function AsyncOptions({
   const configuredRef = useRef(configured);
   configuredRef.current = configured;
   const generation = useRef(0);
+  const optionsRef = useRef<Option[]>([]);
+
+  /** The next page, fetched ahead: "Load more" shows only when it holds options not shown yet. */
+  const ahead = useRef<{ page: number; answer: OptionsAnswer } | null>(null);
+
+  const fetchPage = useCallback(
+    (nextPage: number, prevContext: Record<string, unknown> | null, q: string) =>
+      api.configureProp({
+        id: configureId,
+        prop_name: prop.name,
+        configured_props: configuredRef.current,
+        page: nextPage,
+        prev_context: prevContext ?? {},
+        ...(prop.useQuery && q ? { query: q } : {}),
+      }),
+    [configureId, prop.name, prop.useQuery],
+  );
 
   const load = useCallback(
     async (nextPage: number, prevContext: Record<string, unknown> | null, q: string) => {
       const gen = ++generation.current;
       setLoading(true);
       try {
-        const answer = await api.configureProp({
-          id: configureId,
-          prop_name: prop.name,
-          configured_props: configuredRef.current,
-          page: nextPage,
-          prev_context: prevContext ?? {},
-          ...(prop.useQuery && q ? { query: q } : {}),
-        });
+        const cached = ahead.current?.page === nextPage && nextPage > 0 ? ahead.current.answer : null;
+        const answer = cached ?? (await fetchPage(nextPage, prevContext, q));
         if (gen !== generation.current) return;
-        setOptions((old) => (nextPage === 0 ? answer.options : [...old, ...answer.options.filter((o) => !old.some((x) => same(x.value, o.value)))]));
+        const known = nextPage === 0 ? [] : optionsRef.current;
+        const merged = [...known, ...answer.options.filter((o) => !known.some((x) => same(x.value, o.value)))];
+        setOptions(merged);
+        optionsRef.current = merged;
         setContext(answer.context);
         setPage(nextPage);
-        setMore(answer.options.length > 0);
         setErrors(answer.errors ?? []);
+        // Token paging (`{options, context}`): more while the context carries a token. Page-number
+        // paging: more only if the next page has options not shown yet (methods that ignore
+        // `page` return the same list again).
+        ahead.current = null;
+        if (answer.context && Object.keys(answer.context).length) {
+          setMore(Object.values(answer.context).some((v) => v !== null && v !== undefined && v !== ''));
+        } else if (answer.options.length === 0) {
+          setMore(false);
+        } else {
+          const next = await fetchPage(nextPage + 1, answer.context, q);
+          if (gen !== generation.current) return;
+          ahead.current = { page: nextPage + 1, answer: next };
+          setMore(next.options.some((o) => !merged.some((x) => same(x.value, o.value))));
+        }
       } catch (err) {
         if (gen === generation.current) setErrors([messageOf(err)]);
       } finally {
         if (gen === generation.current) setLoading(false);
       }
     },
-    [configureId, prop.name, prop.useQuery],
+    [fetchPage],
   );
 
   useEffect(() => {

@@ -18,15 +18,23 @@ function loadEditor(): Promise<EditorModule> {
   return loading;
 }
 
+/** Text the app puts in the editor (the service's code, an opened file); a new `rev` replaces the editor's text. */
+export interface EditorDocument {
+  text: string;
+  rev: number;
+}
+
 const dark = () => window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
 
 /**
  * The component code editor: monaco (JS/TS highlighting, completion for `this.$emit`, `this.db`
  * and the props), the service's validation problems as markers, Ctrl/Cmd+S to save. Falls back to
- * a plain text area if the editor bundle cannot load.
+ * a plain text area if the editor bundle cannot load. The editor owns the text while the user types:
+ * `onChange` reports it, and only a new `document` (by `rev`) replaces it, so a render lagging behind
+ * fast typing never writes stale text back (which moved the cursor to line 1).
  */
 export function CodeEditor({
-  value,
+  document: doc,
   language,
   markers,
   props,
@@ -34,7 +42,7 @@ export function CodeEditor({
   onSave,
   revealLine,
 }: {
-  value: string;
+  document: EditorDocument;
   language: 'javascript' | 'typescript';
   markers: EditorMarker[];
   props: Array<{ name: string; type: string; description?: string }>;
@@ -54,7 +62,7 @@ export function CodeEditor({
       .then((mod) => {
         if (disposed || !host.current) return;
         handle.current = mod.createCodeEditor(host.current, {
-          value,
+          value: doc.text,
           language,
           ariaLabel: 'Component code',
           dark: dark(),
@@ -76,7 +84,9 @@ export function CodeEditor({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  useEffect(() => handle.current?.setValue(value), [value, state]);
+  // Only a new document replaces the text; `doc.text` of the same rev is what the editor already has.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useEffect(() => handle.current?.setValue(doc.text), [doc.rev, state]);
   useEffect(() => handle.current?.setLanguage(language), [language, state]);
   useEffect(() => handle.current?.setMarkers(markers), [markers, state]);
   useEffect(() => handle.current?.setComponentProps(props), [props, state]);
@@ -88,9 +98,10 @@ export function CodeEditor({
     <div className="code-editor" data-state={state} data-testid="code-editor">
       {state === 'fallback' ? (
         <textarea
+          key={doc.rev}
           aria-label="Component code"
           className="code-fallback"
-          value={value}
+          defaultValue={doc.text}
           spellCheck={false}
           onChange={(e) => onChange(e.target.value)}
           onKeyDown={(e) => {

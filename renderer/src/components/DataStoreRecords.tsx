@@ -4,6 +4,7 @@ import { api, messageOf } from '../api';
 import { useRoute } from '../router';
 import { useApp } from '../store';
 import { ConfirmDialog } from './ConfirmDialog';
+import { when } from '../format';
 
 /** A data store's records: list, put (JSON value, optional TTL), delete, clear; rename and delete the store. */
 export function DataStoreRecords({ store }: { store: DataStoreView }) {
@@ -120,7 +121,7 @@ export function DataStoreRecords({ store }: { store: DataStoreView }) {
                 <td>
                   <pre className="cell">{JSON.stringify(r.value)}</pre>
                 </td>
-                <td>{r.expires_at ? new Date(r.expires_at * 1000).toLocaleString() : 'never'}</td>
+                <td>{r.expires_at ? when(r.expires_at) : 'never'}</td>
                 <td>
                   <button type="button" className="small" onClick={() => void act(() => api.deleteRecord(store.id, r.key), 'Record deleted')}>
                     Delete

@@ -9,6 +9,7 @@ import { EventDiff } from './EventDiff';
 import { JsonTree } from './JsonTree';
 import { RedeliverForm } from './RedeliverForm';
 import { VirtualList } from './VirtualList';
+import { clockTime, when as dateOf } from '../format';
 
 const ALL = '\u0000all';
 const DEFAULT = '\u0000default';
@@ -26,10 +27,7 @@ export function curlFor(e: EventSummary, endpoint: string | null): string {
   return `curl -X ${method} ${shellQuote(url)} -H 'content-type: application/json' --data-raw ${shellQuote(text ?? '')}`;
 }
 
-const when = (ms: number) => {
-  const d = new Date(ms);
-  return d.toLocaleTimeString(undefined, { hour12: false }) + '.' + String(d.getMilliseconds()).padStart(3, '0');
-};
+const when = (ms: number) => clockTime(ms, true);
 
 /** The event inspector: the latest events live (windowed list), tree/raw views, filter, search, cURL, delete, diff, re-deliver. */
 export function EventInspector({ source }: { source: SourceView }) {
@@ -173,7 +171,7 @@ export function EventInspector({ source }: { source: SourceView }) {
                 <dt>emit id</dt>
                 <dd><code>{String(selected.metadata.id)}</code></dd>
                 <dt>ts</dt>
-                <dd>{new Date(selected.metadata.ts > 1e12 ? selected.metadata.ts : selected.metadata.ts * 1000).toLocaleString()}</dd>
+                <dd>{dateOf(selected.metadata.ts)}</dd>
               </dl>
               <div className="event-view" data-testid="event-view">
                 {view === 'raw' || (view === 'diff' && !markedEvent) ? (

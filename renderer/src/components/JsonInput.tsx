@@ -16,10 +16,10 @@ export function JsonInput({ id, value, onChange, allowText, objectOnly, disabled
       setError(null);
       onChange(parsed);
     } catch (err) {
-      if (allowText) {
-        setError(null);
-        onChange(t);
-      } else setError((err as Error).message);
+      setError(allowText ? null : `Not valid: ${(err as Error).message}`);
+      // The text goes on as it is, so the form's check (and a deploy) refuses it rather than
+      // silently keeping the last valid value.
+      onChange(t);
     }
   };
   return (

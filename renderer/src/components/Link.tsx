@@ -12,3 +12,12 @@ export function Link({ to, onClick, ...rest }: AnchorHTMLAttributes<HTMLAnchorEl
   };
   return <a href={to} onClick={click} {...rest} />;
 }
+
+/** The way back to a list whose column folds away beside a selected item in narrow windows (CSS shows it there). */
+export function BackToList({ to, label }: { to: string; label: string }) {
+  return (
+    <Link to={to} className="back-to-list">
+      ← {label}
+    </Link>
+  );
+}

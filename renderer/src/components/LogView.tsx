@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { LogLineView } from '../../../runtime/api/types';
+import { clockTime } from '../format';
 import { useLogs } from '../logStore';
 
 const LEVELS = ['debug', 'info', 'log', 'warn', 'error'];
@@ -20,10 +21,7 @@ function group(lines: LogLineView[]): Group[] {
   return groups;
 }
 
-const time = (ts: number) => {
-  const d = new Date(ts > 1e12 ? ts : ts * 1000);
-  return d.toLocaleTimeString(undefined, { hour12: false }) + '.' + String(d.getMilliseconds()).padStart(3, '0');
-};
+const time = (ts: number) => clockTime(ts > 1e12 ? ts : ts * 1000, true);
 
 /** A source's live logs: level filter, search, grouped by invocation, follow or pause. */
 export function LogView({ sourceId }: { sourceId: string }) {

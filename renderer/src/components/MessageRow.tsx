@@ -27,17 +27,19 @@ export function MessageRow({ m, webhookId, open, active, onToggle, onResend }: {
         <td>
           <span className={`badge status-${m.status}`}>{m.status}</span>
         </td>
-        <td>
-          <code>{m.event_id}</code>
+        <td className="cell-event">
+          <span className="summary" title={m.event_id}>
+            {m.event_summary ?? <code>{m.event_id}</code>}
+          </span>
           {m.event_name && <span className="channel"> {m.event_name}</span>}
         </td>
-        <td>
-          <code>{m.emitter_id}</code>
+        <td className="cell-source" title={m.emitter_id}>
+          {m.emitter_name ?? <code>{m.emitter_id}</code>}
         </td>
         <td>{m.attempts}</td>
         <td>{when(m.next_attempt_at)}</td>
         <td>{when(m.created_at)}</td>
-        <td className="row">
+        <td className="cell-actions">
           <button type="button" className="small" aria-expanded={open} onClick={onToggle}>
             {open ? 'Hide attempts' : 'Attempts'}
           </button>

@@ -4,7 +4,9 @@ import type { ConfigurableProp } from '../api';
 import { Link } from './Link';
 import { endpointFor, normalizeOption } from '../props';
 import { useApp } from '../store';
+import { AccountsPanel } from './AccountsPanel';
 import { ArrayInput } from './ArrayInput';
+import { Modal } from './ConfirmDialog';
 import { AsyncOptions } from './AsyncOptions';
 import { CopyButton } from './CopyButton';
 import { HttpTester } from './HttpTester';
@@ -13,6 +15,14 @@ import { Markdown } from './Markdown';
 import { TimerField } from './TimerField';
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Types a deploy needs a value for when the prop is neither optional nor defaulted (as the service checks). */
+const NEEDS_VALUE = new Set(['string', 'string[]', 'integer', 'integer[]', 'boolean', 'boolean[]', 'object', 'any', 'app', 'data_store', '$.interface.timer']);
+
+/** Whether the form must get a value for `prop` before a deploy. */
+export function isRequired(prop: ConfigurableProp): boolean {
+  return !prop.optional && prop.default === undefined && !prop.hidden && !prop.disabled && NEEDS_VALUE.has(prop.type);
+}
 
 /** One prop of a configuration form, by type (spec 2.5), with its label, description and constraints. */
 export function PropField({
@@ -34,9 +44,14 @@ export function PropField({
 }) {
   const id = `prop-${prop.name}`;
   const descId = `${id}-desc`;
+  const errorId = `${id}-error`;
+  // Inputs point at the description and, when there is one, the error under the field.
+  const described = error ? `${descId} ${errorId}` : descId;
+  const required = isRequired(prop);
   const label = prop.label ?? prop.name;
   const disabled = prop.disabled === true;
   const [reveal, setReveal] = useState(false);
+  const [connecting, setConnecting] = useState(false);
   const { accounts, dataStores } = useApp();
 
   if (prop.type === 'alert') {
@@ -55,6 +70,12 @@ export function PropField({
           <Markdown text={label} inline />
           {prop.optional && <span className="muted"> (optional)</span>}
         </label>
+        {/* Seen as a mark beside the label (the label stays the field's name); heard from aria-required. */}
+        {required && (
+          <span className="required-mark" aria-hidden="true" title="required">
+            *
+          </span>
+        )}
         <span className="prop-type" aria-hidden="true">
           {prop.type}
         </span>
@@ -105,7 +126,7 @@ export function PropField({
     const current = (value as { authProvisionId?: string } | undefined)?.authProvisionId ?? '';
     input = (
       <div className="row">
-        <select id={id} aria-describedby={descId} disabled={disabled} value={current} onChange={(e) => onChange(e.target.value ? { authProvisionId: e.target.value } : undefined)}>
+        <select id={id} aria-describedby={described} aria-required={required || undefined} disabled={disabled} value={current} onChange={(e) => onChange(e.target.value ? { authProvisionId: e.target.value } : undefined)}>
           <option value="">{mine.length ? 'Choose an account…' : `No ${prop.app ?? ''} account connected`}</option>
           {mine.map((a) => (
             <option key={a.id} value={a.id}>
@@ -113,16 +134,33 @@ export function PropField({
             </option>
           ))}
         </select>
-        <Link to="/settings#accounts" className="small-link">
+        {/* A dialog, not a page: the form stays as filled in, and the new account is chosen. */}
+        <button type="button" className="small" onClick={() => setConnecting(true)}>
           Connect an account
-        </Link>
+        </button>
+        {connecting && (
+          <Modal labelledBy="accounts-h" className="dialog wide" onClose={() => setConnecting(false)}>
+            <AccountsPanel
+              forApp={prop.app}
+              onConnected={(accountId) => {
+                setConnecting(false);
+                onChange({ authProvisionId: accountId });
+              }}
+            />
+            <div className="row end">
+              <button type="button" onClick={() => setConnecting(false)}>
+                Close
+              </button>
+            </div>
+          </Modal>
+        )}
       </div>
     );
   } else if (prop.type === 'data_store') {
     const current = (value as { dataStore?: string } | undefined)?.dataStore ?? '';
     input = (
       <div className="row">
-        <select id={id} aria-describedby={descId} disabled={disabled} value={current} onChange={(e) => onChange(e.target.value ? { dataStore: e.target.value } : undefined)}>
+        <select id={id} aria-describedby={described} aria-required={required || undefined} disabled={disabled} value={current} onChange={(e) => onChange(e.target.value ? { dataStore: e.target.value } : undefined)}>
           <option value="">Choose a data store…</option>
           {dataStores.map((d) => (
             <option key={d.id} value={d.id}>
@@ -137,7 +175,7 @@ export function PropField({
     );
   } else if (prop.hasOptionsMethod || prop.propDefinition) {
     input = configureId ? (
-      <AsyncOptions prop={prop} inputId={id} configureId={configureId} configured={configured} value={value} multiple={isArray} disabled={disabled} describedBy={descId} onChange={onChange} />
+      <AsyncOptions prop={prop} inputId={id} configureId={configureId} configured={configured} value={value} multiple={isArray} disabled={disabled} describedBy={described} onChange={onChange} />
     ) : (
       <p className="muted">Check the code to load this prop&apos;s options.</p>
     );
@@ -147,7 +185,7 @@ export function PropField({
       <select
         id={id}
         multiple
-        aria-describedby={descId}
+        aria-describedby={described}
         disabled={disabled}
         value={(Array.isArray(value) ? value : []).map((v) => String(idx(v)))}
         onChange={(e) => onChange([...e.target.selectedOptions].map((o) => staticOptions[Number(o.value)]?.value))}
@@ -159,7 +197,7 @@ export function PropField({
         ))}
       </select>
     ) : (
-      <select id={id} aria-describedby={descId} disabled={disabled} value={value === undefined ? '' : String(idx(value))} onChange={(e) => onChange(e.target.value === '' ? undefined : staticOptions[Number(e.target.value)]?.value)}>
+      <select id={id} aria-describedby={described} aria-required={required || undefined} disabled={disabled} value={value === undefined ? '' : String(idx(value))} onChange={(e) => onChange(e.target.value === '' ? undefined : staticOptions[Number(e.target.value)]?.value)}>
         <option value="">Select…</option>
         {staticOptions.map((o, i) => (
           <option key={i} value={String(i)}>
@@ -169,10 +207,10 @@ export function PropField({
       </select>
     );
   } else if (isArray) {
-    input = <ArrayInput id={id} itemType={itemType} value={value} onChange={onChange} disabled={disabled} label={prop.label ?? prop.name} describedBy={descId} />;
+    input = <ArrayInput id={id} itemType={itemType} value={value} onChange={onChange} disabled={disabled} label={prop.label ?? prop.name} describedBy={described} />;
   } else if (prop.type === 'boolean') {
     input = (
-      <select id={id} aria-describedby={descId} disabled={disabled} value={value === undefined ? '' : String(value)} onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value === 'true')}>
+      <select id={id} aria-describedby={described} aria-required={required || undefined} disabled={disabled} value={value === undefined ? '' : String(value)} onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value === 'true')}>
         <option value="">{prop.optional ? 'Not set' : 'Select…'}</option>
         <option value="true">true</option>
         <option value="false">false</option>
@@ -184,16 +222,18 @@ export function PropField({
         id={id}
         type="number"
         step={1}
+        aria-invalid={error ? true : undefined}
+        aria-required={required || undefined}
         min={prop.min}
         max={prop.max}
-        aria-describedby={descId}
+        aria-describedby={described}
         disabled={disabled}
         value={value === undefined || value === null ? '' : String(value)}
         onChange={(e) => onChange(e.target.value === '' ? undefined : Math.trunc(Number(e.target.value)))}
       />
     );
   } else if (prop.type === 'object' || prop.type === 'any' || prop.type === 'http_request') {
-    input = <JsonInput id={id} value={value} onChange={onChange} allowText={prop.type === 'any'} objectOnly={prop.type !== 'any'} disabled={disabled} describedBy={descId} />;
+    input = <JsonInput id={id} value={value} onChange={onChange} allowText={prop.type === 'any'} objectOnly={prop.type !== 'any'} disabled={disabled} describedBy={described} />;
   } else {
     // string (and unknown types, as text)
     input = (
@@ -202,8 +242,10 @@ export function PropField({
           id={id}
           className="grow"
           type={prop.secret && !reveal ? 'password' : 'text'}
+          aria-invalid={error ? true : undefined}
+          aria-required={required || undefined}
           autoComplete={prop.secret ? 'off' : undefined}
-          aria-describedby={descId}
+          aria-describedby={described}
           disabled={disabled}
           value={value === undefined || value === null ? '' : String(value)}
           onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value)}
@@ -222,7 +264,7 @@ export function PropField({
       {header}
       {input}
       {error && (
-        <p className="field-error" role="alert">
+        <p className="field-error" id={errorId}>
           {error}
         </p>
       )}

@@ -5,9 +5,8 @@ import { locateProblems, toMarkers, type LocatedProblem } from '../problems';
 import { configuredProps, initialValues } from '../props';
 import { useRoute } from '../router';
 import { useApp } from '../store';
-import { saveCode, savedCode } from '../template';
 import { ActionRunResult } from './ActionRunResult';
-import { CodeEditor } from './CodeEditor';
+import { CodeEditor, type EditorDocument } from './CodeEditor';
 import { JsonInput } from './JsonInput';
 import { ProblemList } from './ProblemList';
 import { PropForm } from './PropForm';
@@ -16,6 +15,18 @@ import { PropForm } from './PropForm';
 export type Origin = { kind: 'code'; code: string; filename: string } | { kind: 'key'; key: string; component: ComponentView } | { kind: 'url'; url: string };
 
 const languageOf = (filename: string) => (/\.(ts|mts|cts)$/.test(filename) ? 'typescript' : 'javascript');
+
+/** Moves focus to the field of the first prop (in form order) that has a problem. */
+function focusFirstError(props: ConfigurableProp[], errors: Record<string, string>): void {
+  const first = props.find((p) => errors[p.name]);
+  if (!first) return;
+  // After React has rendered the messages.
+  requestAnimationFrame(() => {
+    const field = document.getElementById(`prop-${first.name}`) ?? document.querySelector<HTMLElement>(`[data-prop="${CSS.escape(first.name)}"] input, [data-prop="${CSS.escape(first.name)}"] select, [data-prop="${CSS.escape(first.name)}"] textarea`);
+    field?.focus();
+    field?.scrollIntoView({ block: 'center' });
+  });
+}
 
 /** Dynamic props replace static ones of the same name (as the service merges them). */
 function mergeProps(base: ConfigurableProp[], dynamic: ConfigurableProp[] | undefined): ConfigurableProp[] {
@@ -37,17 +48,22 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
   const navigate = useRoute((s) => s.navigate);
   const { upsertSource, toast } = useApp();
   const [origin, setOrigin] = useState(initialOrigin);
-  const kept = source ? savedCode(source.id) : null;
   const startCode = origin.kind === 'code' ? origin.code : '';
-  const [code, setCode] = useState(kept?.code ?? startCode);
-  const [filename, setFilename] = useState(kept?.filename ?? (origin.kind === 'code' ? origin.filename : 'component.mjs'));
+  const [code, setCode] = useState(startCode);
+  // What the editor shows until the user types; null while a source's code is loading from the service.
+  const [doc, setDoc] = useState<EditorDocument | null>(source ? null : { text: startCode, rev: 0 });
+  const [filename, setFilename] = useState(origin.kind === 'code' ? origin.filename : 'component.mjs');
   const [codeDirty, setCodeDirty] = useState(false);
+  const [formDirty, setFormDirty] = useState(false);
   const [name, setName] = useState(source?.name ?? '');
   const [component, setComponent] = useState<ComponentView | null>(origin.kind === 'key' ? origin.component : null);
   const [props, setProps] = useState<ConfigurableProp[]>(origin.kind === 'key' ? (origin.component.configurable_props as ConfigurableProp[]) : []);
   const [values, setValues] = useState<Record<string, unknown>>(() => (origin.kind === 'key' ? initialValues(origin.component.configurable_props as ConfigurableProp[]) : {}));
   const [problems, setProblems] = useState<{ title: string; items: LocatedProblem[] } | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [checkErrors, setCheckErrors] = useState<Record<string, string>>({});
+  const [touched, setTouched] = useState<Set<string>>(new Set());
+  const [showAllErrors, setShowAllErrors] = useState(false);
   const [busy, setBusy] = useState<null | 'check' | 'deploy' | 'run'>(null);
   const [stepsInput, setStepsInput] = useState<Record<string, unknown> | undefined>(undefined);
   const [runResult, setRunResult] = useState<ActionRunView | null>(null);
@@ -55,44 +71,84 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
   const [reveal, setReveal] = useState<{ line: number; at: number } | null>(null);
   const checkedCode = useRef<string | null>(null);
 
-  // An existing source: its component's props (with the dynamic ones it deployed with) and values.
+  /** Puts text in the editor (the service's code, an opened file), replacing what it shows. */
+  const loadCode = (text: string) => {
+    setCode(text);
+    setDoc((d) => ({ text, rev: (d?.rev ?? 0) + 1 }));
+  };
+
+  // An existing source: the code it runs (the service is the one source of truth, whoever deployed
+  // it), its component's props with the dynamic ones it deployed with, and its values. Loaded again
+  // when the source changes elsewhere (CLI, another window) while nothing here is edited.
   useEffect(() => {
-    if (!source) return;
+    if (!source || codeDirty || formDirty) return;
     let cancelled = false;
-    api
-      .getComponent(source.component_id)
-      .then((c) => {
+    Promise.all([api.getSource(source.id), api.getComponent(source.component_id)])
+      .then(([read, c]) => {
         if (cancelled) return;
-        const merged = mergeProps(c.configurable_props as ConfigurableProp[], source.dynamic_props as ConfigurableProp[] | undefined);
+        const merged = mergeProps(c.configurable_props as ConfigurableProp[], read.dynamic_props as ConfigurableProp[] | undefined);
         setComponent(c);
         setProps(merged);
-        setValues(initialValues(merged, source.configured_props));
-        if (!kept) setCode(`// ${c.name} ${c.version} (${c.id})\n// The service does not return a deployed component's code. Paste or open the module here\n// to redeploy new code; saving without code changes only updates the name and props.\n`);
+        setValues(initialValues(merged, read.configured_props));
+        setFilename(read.filename ?? c.filename ?? 'component.mjs');
+        loadCode(read.code ?? c.code ?? '');
+        checkedCode.current = read.code ?? null;
       })
-      .catch((err: unknown) => toast(messageOf(err), 'error'));
+      .catch((err: unknown) => !cancelled && toast(messageOf(err), 'error'));
     return () => {
       cancelled = true;
     };
-    // Loaded once per source; later saves update the state directly.
+    // Loaded per source and per change of it; local edits are never overwritten.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [source?.id]);
+  }, [source?.id, source?.updated_at]);
 
   const showProblems = useCallback(
     (title: string, err: unknown) => {
       const errors: FieldProblem[] = err instanceof ApiError ? err.errors : [];
-      const located = locateProblems(errors, code);
-      setProblems({ title, items: located });
+      // A value problem goes under its field only; the list keeps the code's problems (each message once).
       const byProp: Record<string, string> = {};
-      for (const p of located) if (p.prop && !byProp[p.prop]) byProp[p.prop] = `${p.path}: ${p.message}`;
-      // Value errors of a deploy name the prop (`configured_props.x`, or just `x`).
+      const rest: FieldProblem[] = [];
       for (const e of errors) {
-        const prop = /^(?:configured_props\.)?([^.:]+)/.exec(e.path)?.[1];
-        if (prop && props.some((p) => p.name === prop) && !byProp[prop]) byProp[prop] = e.message;
+        const prop = /^configured_props\.([^.:]+)/.exec(e.path)?.[1];
+        if (prop && props.some((p) => p.name === prop)) byProp[prop] ??= e.message;
+        else rest.push(e);
       }
+      const fields = Object.keys(byProp).length;
+      setProblems({ title: rest.length === 0 && fields ? `${title}: ${fields === 1 ? 'a field needs' : `${fields} fields need`} attention` : title, items: locateProblems(rest, code) });
       setFieldErrors(byProp);
+      setShowAllErrors(true);
+      focusFirstError(props, byProp);
     },
     [code, props],
   );
+
+  /** A deployed source's timer left unset keeps the schedule it has: not a problem of the form. */
+  const keepsOwn = (name: string) => source !== null && values[name] === undefined && props.find((p) => p.name === name)?.type === '$.interface.timer';
+
+  // Inline validation: the service's own rules (POST /v1/components/props/check), a moment after
+  // each change; a field shows its problem once it was touched, every field after a deploy attempt.
+  useEffect(() => {
+    if (props.length === 0) {
+      setCheckErrors({});
+      return;
+    }
+    let cancelled = false;
+    const timer = setTimeout(() => {
+      api
+        .checkProps(props, configuredProps(props, values))
+        .then((errors) => {
+          if (cancelled) return;
+          const byProp: Record<string, string> = {};
+          for (const e of errors) if (e.prop && !keepsOwn(e.prop)) byProp[e.prop] ??= e.field_message;
+          setCheckErrors(byProp);
+        })
+        .catch(() => undefined);
+    }, 250);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [props, values]);
 
   /** Saves the code as a component (validates it) and builds the form from its props. */
   const check = async (): Promise<{ c: ComponentView; fresh: ConfigurableProp[]; nextValues: Record<string, unknown> } | null> => {
@@ -147,13 +203,17 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
       const result = await check();
       if (!result) return;
       checked = result;
-      const { c } = result;
-      // Props just appeared: let the user fill them in before deploying.
-      const required = (c.configurable_props as ConfigurableProp[]).filter((p) => !p.optional && p.default === undefined && ['string', 'integer', 'boolean', 'app', 'data_store', 'string[]', 'integer[]', 'object'].includes(p.type) && result.nextValues[p.name] === undefined);
-      if (!source && required.length > 0) {
-        toast(`Fill in ${required.map((p) => p.label ?? p.name).join(', ')}, then ${c.type === 'action' ? 'test-run it' : 'deploy'}`);
-        return;
-      }
+    }
+    // Values the service would refuse: show them at their fields and focus the first.
+    const refused = await api.checkProps(checked.fresh, configuredProps(checked.fresh, checked.nextValues)).catch(() => []);
+    const byProp: Record<string, string> = {};
+    for (const e of refused) if (e.prop && !keepsOwn(e.prop)) byProp[e.prop] ??= e.field_message;
+    if (Object.keys(byProp).length) {
+      setCheckErrors(byProp);
+      setShowAllErrors(true);
+      setRunStatus(`${Object.keys(byProp).length} field${Object.keys(byProp).length === 1 ? '' : 's'} need attention`);
+      focusFirstError(checked.fresh, byProp);
+      return;
     }
     // An action is not deployed: it runs once per test run.
     if (!source && checked.c?.type === 'action') return testRun(checked.c, checked.fresh, checked.nextValues);
@@ -172,8 +232,8 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
         saved = await api.deploySource(body);
         toast(`Deployed ${saved.name}`);
       }
-      if (useCode) saveCode(saved.id, code, filename);
       setCodeDirty(false);
+      setFormDirty(false);
       setProblems(null);
       setFieldErrors({});
       upsertSource(saved);
@@ -188,10 +248,13 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
 
   const open = async (file: File | undefined) => {
     if (!file) return;
-    setCode(await file.text());
+    loadCode(await file.text());
     setFilename(/\.(ts|mts)$/.test(file.name) ? 'component.ts' : /\.cjs$/.test(file.name) ? 'component.cjs' : 'component.mjs');
     setCodeDirty(true);
   };
+
+  const shownErrors: Record<string, string> = { ...fieldErrors };
+  for (const [name, message] of Object.entries(checkErrors)) if (showAllErrors || touched.has(name)) shownErrors[name] ??= message;
 
   const isAction = !source && component?.type === 'action';
   const componentType = component?.type ?? null;
@@ -220,8 +283,9 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
                 {busy === 'check' ? 'Checking…' : 'Check code & load props'}
               </button>
             </div>
+            {doc ? (
             <CodeEditor
-              value={code}
+              document={doc}
               language={languageOf(filename)}
               markers={markers}
               props={props}
@@ -232,6 +296,11 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
               }}
               onSave={() => void deploy()}
             />
+            ) : (
+              <p className="empty code-loading" role="status">
+                Loading the source&apos;s code…
+              </p>
+            )}
           </>
         ) : (
           <div className="origin-box">
@@ -245,7 +314,13 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
                 Component from <code>{origin.url}</code>. The service fetches and validates it when you deploy.
               </p>
             )}
-            <button type="button" onClick={() => setOrigin({ kind: 'code', code: startCode || '', filename: 'component.mjs' })}>
+            <button
+              type="button"
+              onClick={() => {
+                setOrigin({ kind: 'code', code: startCode || '', filename: 'component.mjs' });
+                loadCode(startCode || '');
+              }}
+            >
               Write code instead
             </button>
           </div>
@@ -261,14 +336,36 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
         ) : (
           <div className="field">
             <label htmlFor="source-name">Source name</label>
-            <input id="source-name" value={name} placeholder={component?.name ?? 'from the component'} onChange={(e) => setName(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && void deploy()} />
+            <input id="source-name" value={name} placeholder={component?.name ?? 'from the component'} onChange={(e) => {
+              setName(e.target.value);
+              setFormDirty(true);
+            }} onKeyDown={(e) => e.key === 'Enter' && void deploy()} />
           </div>
         )}
         <h3>Props</h3>
         {props.length === 0 && !component ? (
           <p className="empty">Check the code to see its props here.</p>
         ) : (
-          <PropForm props={props} values={values} configureId={configureId} source={source} errors={fieldErrors} onChange={setValues} onPropsChange={setProps} />
+          <PropForm
+            props={props}
+            values={values}
+            configureId={configureId}
+            source={source}
+            errors={shownErrors}
+            onChange={(v) => {
+              const changed = props.filter((p) => JSON.stringify(v[p.name]) !== JSON.stringify(values[p.name])).map((p) => p.name);
+              if (changed.length) {
+                setTouched((t) => new Set([...t, ...changed]));
+                // The old verdict on an edited field is stale until the next check answers.
+                setCheckErrors((c) => Object.fromEntries(Object.entries(c).filter(([k]) => !changed.includes(k))));
+              }
+              // A value edited since the deploy answered is checked again inline.
+              if (changed.some((n) => fieldErrors[n])) setFieldErrors((f) => Object.fromEntries(Object.entries(f).filter(([k]) => !changed.includes(k))));
+              setValues(v);
+              setFormDirty(true);
+            }}
+            onPropsChange={setProps}
+          />
         )}
         {isAction && (
           <div className="field steps-input">

@@ -2,10 +2,11 @@ import type { SourceView } from '../../../runtime/api/types';
 import { endpointOf } from '../api';
 import { useApp } from '../store';
 import { Link } from './Link';
+import { dateTime } from '../format';
 
 const ago = (ms: number) => {
   const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
-  return s < 60 ? `${s}s ago` : s < 3600 ? `${Math.floor(s / 60)}m ago` : s < 86400 ? `${Math.floor(s / 3600)}h ago` : new Date(ms).toLocaleDateString();
+  return s < 60 ? `${s}s ago` : s < 3600 ? `${Math.floor(s / 60)}m ago` : s < 86400 ? `${Math.floor(s / 3600)}h ago` : dateTime(ms).slice(0, 10);
 };
 
 /** The deployed sources with their status: active, last event, errors in recent logs. */

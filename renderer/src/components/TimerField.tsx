@@ -1,5 +1,6 @@
 import type { SourceView } from '../../../runtime/api/types';
 import type { ConfigurableProp } from '../api';
+import { when } from '../format';
 
 type Schedule = { intervalSeconds?: number; cron?: string; timezone?: string };
 
@@ -18,7 +19,7 @@ export function TimerField({ prop, id, source, value, onChange, disabled }: { pr
         {source && (
           <>
             {' · '}next run:{' '}
-            <strong>{timer?.next_run_at ? new Date(timer.next_run_at).toLocaleString() : source.active ? '—' : 'inactive'}</strong>
+            <strong>{timer?.next_run_at ? when(timer.next_run_at) : source.active ? '—' : 'inactive'}</strong>
           </>
         )}
       </p>

@@ -2,6 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { api, messageOf } from '../api';
 import { parseSchedule } from '../format';
 
+/** The form's labels of the API's parameters: errors name the field the user sees. */
+export const WEBHOOK_LABELS = { url: 'URL', name: 'Name', description: 'Description', retry_schedule: 'Retry schedule' };
+
 /** The new-webhook form; the created webhook's signing secret is handed back to be shown once. */
 export function WebhookCreate({ onCreated }: { onCreated(id: string, secret: string): void }) {
   const [url, setUrl] = useState('');
@@ -15,7 +18,7 @@ export function WebhookCreate({ onCreated }: { onCreated(id: string, secret: str
       const wh = await api.createWebhook({ url, ...(name ? { name } : {}), ...(description ? { description } : {}), ...(schedule.trim() ? { retry_schedule: parseSchedule(schedule) } : {}) });
       onCreated(wh.id, wh.signing_secret ?? '');
     } catch (err) {
-      setError(messageOf(err));
+      setError(messageOf(err, WEBHOOK_LABELS));
     }
   };
   return (

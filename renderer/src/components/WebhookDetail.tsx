@@ -3,6 +3,8 @@ import type { SubscriptionView, WebhookView } from '../../../runtime/api/types';
 import { api, messageOf } from '../api';
 import { useRoute } from '../router';
 import { useApp } from '../store';
+import { WEBHOOK_LABELS } from './WebhookCreate';
+import { HealthBadge } from './WebhookHealth';
 import { ConfirmDialog } from './ConfirmDialog';
 import { SecretPanel } from './SecretPanel';
 import { SubscribeForm } from './SubscribeForm';
@@ -47,7 +49,7 @@ export function WebhookDetail({ id }: { id: string }) {
       void loadWebhooks();
       toast(done);
     } catch (err) {
-      toast(messageOf(err), 'error');
+      toast(messageOf(err, WEBHOOK_LABELS), 'error');
     }
   };
 
@@ -70,7 +72,7 @@ export function WebhookDetail({ id }: { id: string }) {
       <header className="page-head">
         <div>
           <h1 tabIndex={-1}>
-            {wh.name} <span className={wh.active ? 'badge active' : 'badge failed'}>{wh.active ? 'active' : 'disabled'}</span>
+            {wh.name} <HealthBadge webhook={wh} />
           </h1>
           <p className="muted">
             <code>{wh.id}</code> · <code>{wh.url}</code>

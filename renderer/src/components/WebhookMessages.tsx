@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { MessageView } from '../../../runtime/api/types';
-import { api, messageOf } from '../api';
+import { api, messageOf, ServiceUnreachable } from '../api';
 import { toLocalInput } from '../format';
 import { useApp } from '../store';
 import { MessageRow } from './MessageRow';
@@ -9,6 +9,7 @@ import { MessageRow } from './MessageRow';
 export function WebhookMessages({ webhookId, active }: { webhookId: string; active: boolean }) {
   const toast = useApp((s) => s.toast);
   const [messages, setMessages] = useState<MessageView[]>([]);
+  const [loaded, setLoaded] = useState(false);
   const [status, setStatus] = useState('');
   const [open, setOpen] = useState<string | null>(null);
   const [since, setSince] = useState(() => toLocalInput(Date.now() - 3600_000));
@@ -16,8 +17,10 @@ export function WebhookMessages({ webhookId, active }: { webhookId: string; acti
   const load = useCallback(async () => {
     try {
       setMessages((await api.listMessages(webhookId, status || undefined)).data);
+      setLoaded(true);
     } catch (err) {
-      toast(messageOf(err), 'error');
+      // Unreachable: the banner says so and the rows loaded before stay.
+      if (!(err instanceof ServiceUnreachable)) toast(messageOf(err), 'error');
     }
   }, [webhookId, status, toast]);
 
@@ -63,10 +66,13 @@ export function WebhookMessages({ webhookId, active }: { webhookId: string; acti
           <option value="failed">failed</option>
         </select>
       </div>
-      {messages.length === 0 ? (
+      {!loaded ? (
+        <p className="empty">Loading deliveries…</p>
+      ) : messages.length === 0 ? (
         <p className="empty">No deliveries yet.</p>
       ) : (
-        <table className="table" aria-label="Messages">
+        <div className="table-scroll">
+        <table className="table messages-table" aria-label="Messages">
           <thead>
             <tr>
               <th>Status</th>
@@ -86,6 +92,7 @@ export function WebhookMessages({ webhookId, active }: { webhookId: string; acti
             ))}
           </tbody>
         </table>
+        </div>
       )}
       <form className="row wrap" onSubmit={(e) => void recover(e)} aria-label="Recover failed messages">
         <label htmlFor="recover-since">Recover failed messages since</label>

@@ -3,6 +3,7 @@ import { api, messageOf, type WorkflowRunView } from '../api';
 import { useApp } from '../store';
 import { duration } from '../workflow';
 import { WorkflowRunDetails } from './WorkflowRunDetails';
+import { when } from '../format';
 
 const statusClass = (s: WorkflowRunView['status']) => (s === 'success' ? 'badge active' : s === 'error' ? 'badge failed' : 'badge status-pending');
 
@@ -85,7 +86,7 @@ export function WorkflowRuns({ workflowId, stepCount, refresh, openRun }: { work
               <li key={r.id} className="run" data-run-id={r.id} data-status={r.status}>
                 <div className="row wrap run-head">
                   <span className={statusClass(r.status)}>{r.status}</span>
-                  <time dateTime={new Date(r.started_at_ms).toISOString()}>{new Date(r.started_at_ms).toLocaleString()}</time>
+                  <time dateTime={new Date(r.started_at_ms).toISOString()}>{when(r.started_at_ms)}</time>
                   <span className="muted">{duration(r.duration_ms)}</span>
                   <span className="run-steps" aria-label="Steps">
                     {r.steps.map((s) => (

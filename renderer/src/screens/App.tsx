@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Sidebar } from '../components/Sidebar';
 import { Toasts } from '../components/Toasts';
 import { segments, useRoute } from '../router';
+import { useConnection } from '../api';
 import { useApp } from '../store';
 import { DataStoresScreen } from './DataStoresScreen';
 import { SettingsScreen } from './SettingsScreen';
@@ -12,7 +13,8 @@ import { WorkflowsScreen } from './WorkflowsScreen';
 /** The app shell: sidebar, the screen for the URL, notices. */
 export function App() {
   const { path, navigate } = useRoute();
-  const { loadSources, loadStatus, error } = useApp();
+  const { loadSources, loadStatus, loadWebhooks, loadWorkflows, error } = useApp();
+  const reachable = useConnection((c) => c.reachable);
   const main = useRef<HTMLElement>(null);
   const section = segments(path)[0] ?? 'sources';
 
@@ -34,6 +36,21 @@ export function App() {
       clearInterval(timer);
     };
   }, [loadSources, loadStatus]);
+
+  // Back after being unreachable: reload what the screens list (they kept the old data meanwhile).
+  const wasReachable = useRef(true);
+  useEffect(() => {
+    if (reachable && !wasReachable.current) {
+      void loadSources();
+      if (useApp.getState().webhooksLoaded) void loadWebhooks();
+      if (useApp.getState().workflowsLoaded) void loadWorkflows();
+    }
+    wasReachable.current = reachable;
+    if (reachable) return;
+    // While unreachable, ask every 2 s (the regular refresh is slower).
+    const timer = setInterval(() => void loadSources(), 2000);
+    return () => clearInterval(timer);
+  }, [reachable, loadSources, loadWebhooks, loadWorkflows]);
 
   // On navigation, move focus to the new screen's heading (screen readers announce it).
   const first = useRef(true);
@@ -68,6 +85,14 @@ export function App() {
       </a>
       <Sidebar />
       <main id="main" ref={main} tabIndex={-1}>
+        {!reachable && (
+          <div role="alert" className="banner offline" data-testid="offline-banner">
+            <strong>The Spout service is not answering.</strong> What you see was loaded before; it updates again as soon as the service is back (checking every 2 s).{' '}
+            <button type="button" className="small" onClick={() => void loadSources()}>
+              Retry now
+            </button>
+          </div>
+        )}
         {error && (
           <p role="alert" className="error banner">
             {error}

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, messageOf } from '../api';
 import { DataStoreRecords } from '../components/DataStoreRecords';
-import { Link } from '../components/Link';
+import { BackToList, Link } from '../components/Link';
 import { segments, useRoute } from '../router';
 import { useApp } from '../store';
 
@@ -30,7 +30,7 @@ export function DataStoresScreen() {
 
   const selected = dataStores.find((d) => d.id === id);
   return (
-    <div className="split">
+    <div className={id ? 'split has-detail' : 'split'}>
       <aside className="list-pane" aria-label="Data store list">
         <h2>Data stores</h2>
         <form className="row" onSubmit={(e) => void create(e)}>
@@ -59,6 +59,8 @@ export function DataStoresScreen() {
         )}
       </aside>
       <div className="content-pane">
+        {id && <BackToList to="/data-stores" label="All data stores" />}
+        
         {selected ? (
           <DataStoreRecords key={selected.id} store={selected} />
         ) : (

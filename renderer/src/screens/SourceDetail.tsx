@@ -9,7 +9,6 @@ import { LogView } from '../components/LogView';
 import { SourceEditor } from '../components/SourceEditor';
 import { useRoute } from '../router';
 import { useApp } from '../store';
-import { codeKey } from '../template';
 
 const TABS = [
   { id: 'configure', label: 'Configure' },
@@ -73,7 +72,6 @@ export function SourceDetail({ id, tab }: { id: string; tab: string }) {
     act('delete', async () => {
       setConfirm(false);
       await api.deleteSource(source.id);
-      localStorage.removeItem(codeKey(source.id));
       removeSource(source.id);
       toast(`Deleted ${source.name}`);
       navigate('/sources');
@@ -97,14 +95,15 @@ export function SourceDetail({ id, tab }: { id: string; tab: string }) {
             )}
           </p>
         </div>
-        <div className="row">
+        <div className="row head-actions" role="group" aria-label="Source actions">
           <button type="button" onClick={() => void run()} disabled={busy !== null}>
             {busy === 'run' ? 'Running…' : 'Run now'}
           </button>
           <button type="button" onClick={() => void toggle()} disabled={busy !== null}>
             {source.active ? 'Deactivate' : 'Activate'}
           </button>
-          <button type="button" className="danger-outline" onClick={() => setConfirm(true)} disabled={busy !== null}>
+          {/* Apart from the harmless buttons, at the end. */}
+          <button type="button" className="danger-outline separated" onClick={() => setConfirm(true)} disabled={busy !== null}>
             Delete
           </button>
         </div>

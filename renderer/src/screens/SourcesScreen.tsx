@@ -1,6 +1,6 @@
 import { segments, useRoute } from '../router';
 import { useApp } from '../store';
-import { Link } from '../components/Link';
+import { BackToList, Link } from '../components/Link';
 import { SourceList } from '../components/SourceList';
 import { SourceCreate } from './SourceCreate';
 import { SourceDetail } from './SourceDetail';
@@ -31,7 +31,7 @@ export function SourcesScreen() {
       </div>
     );
   return (
-    <div className="split">
+    <div className={id ? 'split has-detail' : 'split'}>
       <aside className="list-pane" aria-label="Source list">
         <div className="row">
           <h2>Sources</h2>
@@ -42,7 +42,9 @@ export function SourcesScreen() {
         </div>
         <SourceList selectedId={creating ? null : (id ?? null)} />
       </aside>
-      <div className="content-pane">{content}</div>
+      <div className="content-pane">
+        {id && <BackToList to="/sources" label="All sources" />}
+        {content}</div>
     </div>
   );
 }

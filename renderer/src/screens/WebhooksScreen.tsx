@@ -1,20 +1,24 @@
 import { useEffect, useState } from 'react';
 import { CopyButton } from '../components/CopyButton';
-import { Link } from '../components/Link';
+import { BackToList, Link } from '../components/Link';
 import { WebhookCreate } from '../components/WebhookCreate';
 import { WebhookDetail } from '../components/WebhookDetail';
 import { segments, useRoute } from '../router';
 import { useApp } from '../store';
+import { HealthBadge, healthLine } from '../components/WebhookHealth';
 
 /** Webhooks: the list, the create form, and the selected webhook (subscriptions, deliveries). */
 export function WebhooksScreen() {
   const { path, navigate } = useRoute();
-  const { webhooks, loadWebhooks, toast } = useApp();
+  const { webhooks, webhooksLoaded, loadWebhooks, toast } = useApp();
   const [, id] = segments(path);
   const [created, setCreated] = useState<{ id: string; secret: string } | null>(null);
 
+  // Health changes as deliveries go: keep the list current.
   useEffect(() => {
     void loadWebhooks();
+    const timer = setInterval(() => void loadWebhooks(), 5000);
+    return () => clearInterval(timer);
   }, [loadWebhooks]);
 
   const content =
@@ -54,7 +58,7 @@ export function WebhooksScreen() {
     );
 
   return (
-    <div className="split">
+    <div className={id ? 'split has-detail' : 'split'}>
       <aside className="list-pane" aria-label="Webhook list">
         <div className="row">
           <h2>Webhooks</h2>
@@ -63,7 +67,9 @@ export function WebhooksScreen() {
             New webhook
           </Link>
         </div>
-        {webhooks.length === 0 ? (
+        {!webhooksLoaded ? (
+          <p className="empty">Loading…</p>
+        ) : webhooks.length === 0 ? (
           <p className="empty">No webhooks yet.</p>
         ) : (
           <ul className="sources" aria-label="Webhooks">
@@ -71,15 +77,20 @@ export function WebhooksScreen() {
               <li key={w.id}>
                 <Link to={`/webhooks/${w.id}`} className={w.id === id ? 'source selected' : 'source'} aria-current={w.id === id ? 'page' : undefined}>
                   <span className="name">{w.name}</span>
-                  <span className={w.active ? 'badge active' : 'badge failed'}>{w.active ? 'active' : 'disabled'}</span>
+                  <HealthBadge webhook={w} />
                   <span className="endpoint">{w.url}</span>
+                  <span className="stats" data-testid="webhook-health">
+                    {healthLine(w)}
+                  </span>
                 </Link>
               </li>
             ))}
           </ul>
         )}
       </aside>
-      <div className="content-pane">{content}</div>
+      <div className="content-pane">
+        {id && <BackToList to="/webhooks" label="All webhooks" />}
+        {content}</div>
     </div>
   );
 }

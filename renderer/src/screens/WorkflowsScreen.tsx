@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link } from '../components/Link';
+import { BackToList, Link } from '../components/Link';
 import { WorkflowCreate } from '../components/WorkflowCreate';
 import { WorkflowDetail } from '../components/WorkflowDetail';
 import { WorkflowEdit } from '../components/WorkflowEdit';
@@ -44,7 +44,7 @@ export function WorkflowsScreen() {
     );
 
   return (
-    <div className="split">
+    <div className={id ? 'split has-detail' : 'split'}>
       <aside className="list-pane" aria-label="Workflow list">
         <div className="row">
           <h2>Workflows</h2>
@@ -78,7 +78,9 @@ export function WorkflowsScreen() {
           </ul>
         )}
       </aside>
-      <div className="content-pane">{content}</div>
+      <div className="content-pane">
+        {id && <BackToList to="/workflows" label="All workflows" />}
+        {content}</div>
     </div>
   );
 }

@@ -9,7 +9,7 @@ import { objectParam, pageParams, parseParams } from '../params';
 import { HttpError, notFound } from '../problem';
 import type { AccountView } from '../types';
 
-const createSchema = z.object({
+export const createSchema = z.object({
   app: z.string().regex(/^[a-z0-9_]+(?:[-_][a-z0-9]+)*$/, 'must be an app name slug such as "github" or "google_sheets"'),
   name: z.string().min(1).max(200).optional(),
   credentials: objectParam,

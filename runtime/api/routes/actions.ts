@@ -7,7 +7,7 @@ import { paginate } from '../../pagination';
 import { componentCode, componentFilename } from './component-input';
 import { registryComponent, registryNotFound } from './registry';
 
-const runSchema = z.object({
+export const runSchema = z.object({
   id: z.string().min(1).optional(),
   component_code: componentCode.optional(),
   component_filename: componentFilename,

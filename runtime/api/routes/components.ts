@@ -7,17 +7,20 @@ import { pageParams, parseParams } from '../params';
 import { HttpError, notFound } from '../problem';
 import { ConfigurationRequestError } from '../../sources/component-sessions';
 import type { ComponentView } from '../types';
+import type { ConfigurableProp } from '../../components/describe';
+import { checkConfiguredProps } from '../../sources/configured-props';
+import { formProblem } from '../form-problems';
 import { componentCode, componentFilename, componentUrl, fetchComponentUrl } from './component-input';
 import { registryComponent } from './registry';
 
-const saveSchema = z.object({ component_code: componentCode.optional(), component_url: componentUrl.optional(), component_filename: componentFilename });
+export const saveSchema = z.object({ component_code: componentCode.optional(), component_url: componentUrl.optional(), component_filename: componentFilename });
 
 const configuredProps = z.record(z.string(), z.unknown()).optional();
 
 /** The component (id `sc_…` or key) or deployed source (`dc_…`, its values as the base) a form configures. */
 const target = z.string().min(1, 'give the id or key of a saved component, or a dc_ source id');
 
-const configureSchema = z.object({
+export const configureSchema = z.object({
   id: target,
   prop_name: z.string().min(1),
   configured_props: configuredProps,
@@ -26,9 +29,15 @@ const configureSchema = z.object({
   query: z.string().max(10_000).optional(),
 });
 
-const propsSchema = z.object({ id: target, configured_props: configuredProps });
+export const propsSchema = z.object({ id: target, configured_props: configuredProps });
 
-/** A saved component as the API shows it (no code, no bundle). */
+/** The props a form shows (its dynamic ones included) and the values typed so far. */
+export const checkSchema = z.object({
+  configurable_props: z.array(z.looseObject({ name: z.string().min(1), type: z.string().min(1) })).max(500),
+  configured_props: configuredProps,
+});
+
+/** A saved component as the API lists it (no code, no bundle; the single read adds the code). */
 export function componentView(c: ComponentRecord): ComponentView {
   return {
     id: c.id,
@@ -90,6 +99,19 @@ export function componentRoutes(ctx: ApiContext): Router {
     res.json({ data: { configurable_props }, logs });
   });
 
+  // The form's inline validation: the very rules a deploy applies (checkConfiguredProps), each
+  // problem also phrased for the field it belongs to (`field_message`).
+  router.post('/components/props/check', (req, res) => {
+    const input = parseParams(req, checkSchema);
+    const props = input.configurable_props as ConfigurableProp[];
+    const { problems } = checkConfiguredProps(props, input.configured_props ?? {}, (id) => ctx.metadata.data.accounts.find((a) => a.id === id), (id) => ctx.dataStores.exists(id));
+    const errors = problems.map((p) => {
+      const prop = props.find((x) => p.path === `configured_props.${x.name}`);
+      return { ...p, prop: prop?.name ?? null, field_message: prop ? formProblem(prop, p.message) : p.message };
+    });
+    res.json({ data: { errors } });
+  });
+
   router.get('/users/me/components', (req, res) => {
     res.json(paginate([...ctx.metadata.data.components].reverse(), parseParams(req, pageParams), componentView));
   });
@@ -97,7 +119,7 @@ export function componentRoutes(ctx: ApiContext): Router {
   router.get('/components/:id', (req, res) => {
     const component = ctx.library.find(req.params.id);
     if (!component) throw notFound('component', req.params.id);
-    res.json({ data: componentView(component) });
+    res.json({ data: { ...componentView(component), code: component.code, filename: component.filename } });
   });
 
   return router;

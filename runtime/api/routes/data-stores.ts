@@ -9,12 +9,12 @@ import { pageParams, params, parseParams } from '../params';
 import { HttpError, notFound } from '../problem';
 import type { DataStoreRecordView, DataStoreView } from '../types';
 
-const nameSchema = z.object({ name: z.string().trim().min(1, 'must not be empty').max(MAX_NAME_LENGTH) });
+export const nameSchema = z.object({ name: z.string().trim().min(1, 'must not be empty').max(MAX_NAME_LENGTH) });
 
 /** A TTL from JSON, or from the query string as text; null or absent means none. */
 const ttlParam = z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v === '' ? undefined : v), z.number().nullable().optional());
 
-const putRecordSchema = z.object({ value: z.unknown(), ttl: ttlParam });
+export const putRecordSchema = z.object({ value: z.unknown(), ttl: ttlParam });
 
 type RecordItem = { key: string; value: unknown; expiresAt: number | null };
 

@@ -11,7 +11,7 @@ import { HttpError, notFound } from '../problem';
 /** A time given as epoch ms, or as an ISO date. */
 const time = z.union([z.coerce.number().int().nonnegative(), z.iso.datetime({ offset: true }).transform((t) => Date.parse(t))]);
 
-const listSchema = pageParams.extend({
+export const listSchema = pageParams.extend({
   status: z.enum(['ok', 'error', 'timeout', 'crashed']).optional(),
   trigger: z.enum(['http', 'timer', 'run_now', 'event', 'hook', 'action']).optional(),
   since: time.optional(),
@@ -20,7 +20,7 @@ const listSchema = pageParams.extend({
 });
 
 /** What a replay may change of the recorded request (HTTP) or event (other triggers). */
-const replaySchema = z.object({
+export const replaySchema = z.object({
   method: z.string().regex(/^[A-Za-z]+$/, 'must be an HTTP method such as POST').optional(),
   path: z.string().startsWith('/', 'must start with /').optional(),
   query: z.string().optional(),
@@ -124,7 +124,7 @@ async function replayRequest(ctx: ApiContext, record: InvocationView, edits: z.i
   });
   recorded.catch(() => undefined);
   try {
-    const answer = await fetch(url, { method, headers, body, redirect: 'manual' });
+    const answer = await fetch(url, { method, headers, body: body && new Uint8Array(body), redirect: 'manual' });
     await answer.arrayBuffer();
     // Refused before the run (404, 413, 429): no run is recorded.
     if (![200, 502].includes(answer.status) && !(await settledWithin(recorded, 1000))) throw new HttpError(409, `the endpoint answered ${answer.status} without running the source`);

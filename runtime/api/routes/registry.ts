@@ -10,12 +10,12 @@ import { HttpError } from '../problem';
 /** How long a list or search waits for the index before answering with what is indexed. */
 const LIST_WAIT_MS = 5000;
 
-const listSchema = pageParams.extend({
+export const listSchema = pageParams.extend({
   type: z.enum(['source', 'action']).optional(),
   app: z.string().min(1).optional(),
 });
 
-const searchSchema = z.object({
+export const searchSchema = z.object({
   q: z.string().optional(),
   query: z.string().optional(),
   type: z.enum(['source', 'action']).optional(),

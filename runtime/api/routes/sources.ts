@@ -19,7 +19,7 @@ const permissions = z.object({
   write: z.array(z.string().min(1)).default([]),
 });
 
-const deploySchema = z.object({
+export const deploySchema = z.object({
   component_code: componentCode.optional(),
   component_url: componentUrl.optional(),
   component_id: z.string().min(1).optional(),
@@ -31,7 +31,7 @@ const deploySchema = z.object({
   permissions: objectParam.pipe(permissions).optional(),
 });
 
-const updateSchema = z.object({
+export const updateSchema = z.object({
   component_code: componentCode.optional(),
   component_url: componentUrl.optional(),
   component_filename: componentFilename,
@@ -43,7 +43,7 @@ const updateSchema = z.object({
 });
 
 const eventId = z.string().refine(isEventId, 'must be an event id such as 1700000000000-0');
-const summariesSchema = pageParams.extend({
+export const summariesSchema = pageParams.extend({
   before: eventId.optional(),
   after: eventId.optional(),
   expand: z.enum(['event']).optional(),
@@ -52,13 +52,13 @@ const summariesSchema = pageParams.extend({
   q: z.string().min(1).max(200).optional(),
 });
 
-const deleteEventsSchema = z.object({
+export const deleteEventsSchema = z.object({
   start_id: eventId.optional(),
   end_id: eventId.optional(),
   event_name: z.string().optional(),
 });
 
-const redeliverSchema = z.object({ webhook_id: z.string().regex(/^wh_/, 'must be a webhook id (wh_…)') });
+export const redeliverSchema = z.object({ webhook_id: z.string().regex(/^wh_/, 'must be a webhook id (wh_…)') });
 
 /** Deployed sources: deploy, list, read, update, delete, run now, events and logs. */
 export function sourceRoutes(ctx: ApiContext): Router {
@@ -97,7 +97,10 @@ export function sourceRoutes(ctx: ApiContext): Router {
   });
 
   router.get('/sources/:id', (req, res) => {
-    res.json({ data: view(find(req.params.id)) });
+    const source = find(req.params.id);
+    const component = ctx.sources.component(source);
+    // The single read carries the code it runs, so any client can open and edit it.
+    res.json({ data: { ...view(source), code: component?.code ?? '', filename: component?.filename ?? 'component.mjs' } });
   });
 
   router.put('/sources/:id', async (req, res) => {

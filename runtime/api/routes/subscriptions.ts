@@ -8,13 +8,13 @@ import { pageParams, parseParams } from '../params';
 import { HttpError, notFound } from '../problem';
 import { subscriptionView } from '../views';
 
-const subscriptionSchema = z.object({
+export const subscriptionSchema = z.object({
   emitter_id: z.string().regex(/^(dc|p)_(\*|[A-Za-z0-9]+)$/, 'must be a source id (dc_…), a workflow id (p_…), or the glob dc_* or p_*'),
   listener_id: z.string().regex(/^(wh|dc|p)_[A-Za-z0-9]+$/, 'must be a webhook (wh_…), source (dc_…) or workflow (p_…) id'),
   event_name: z.string().min(1).max(200).optional(),
 });
 
-const autoSchema = z.object({
+export const autoSchema = z.object({
   event_name: z.string().min(1).max(200),
   listener_id: subscriptionSchema.shape.listener_id,
 });

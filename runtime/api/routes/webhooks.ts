@@ -54,14 +54,14 @@ const retrySchedule = z.preprocess(
     .nullable(),
 );
 
-const createSchema = z.object({
+export const createSchema = z.object({
   url: webhookUrl,
   name: z.string().max(200).optional(),
   description: z.string().max(2000).optional(),
   retry_schedule: retrySchedule.optional(),
 });
 
-const updateSchema = z.object({
+export const updateSchema = z.object({
   url: webhookUrl.optional(),
   name: z.string().max(200).optional(),
   description: z.string().max(2000).optional(),
@@ -69,20 +69,20 @@ const updateSchema = z.object({
   retry_schedule: retrySchedule.optional(),
 });
 
-const messagesSchema = pageParams.extend({
+export const messagesSchema = pageParams.extend({
   status: z.enum(['pending', 'delivered', 'failing', 'failed'], { error: 'status must be one of pending, delivered, failing, failed' }).optional(),
 });
 
 const epochSeconds = (name: string) =>
   z.coerce.number({ error: `${name} must be epoch seconds, e.g. ${Math.floor(Date.now() / 1000) - 3600}` }).finite().min(0, `${name} must be epoch seconds (not negative)`);
 
-const recoverSchema = z
+export const recoverSchema = z
   .object({ since: epochSeconds('since'), until: epochSeconds('until').optional() })
   .refine((r) => r.until === undefined || r.until >= r.since, { message: 'until must not be before since', path: ['until'] });
 
 /** Grace period of a rotation: 24 h unless given, at most a week. */
 const DEFAULT_GRACE_SECONDS = 24 * 3600;
-const rotateSchema = z.object({
+export const rotateSchema = z.object({
   grace_seconds: z.coerce
     .number({ error: 'grace_seconds must be a number of seconds' })
     .finite()
@@ -131,12 +131,15 @@ export function webhookRoutes(ctx: ApiContext): Router {
     res.json({ data: webhookView(record, secret) });
   });
 
-  router.get('/users/me/webhooks', (req, res) => {
-    res.json(paginate([...data().webhooks].reverse(), parseParams(req, pageParams), (w) => webhookView(w)));
+  router.get('/users/me/webhooks', async (req, res) => {
+    const page = parseParams(req, pageParams);
+    const health = await ctx.delivery.health();
+    res.json(paginate([...data().webhooks].reverse(), page, (w) => webhookView(w, undefined, health[w.id] ?? null)));
   });
 
-  router.get('/webhooks/:id', (req, res) => {
-    res.json({ data: webhookView(find(req.params.id)) });
+  router.get('/webhooks/:id', async (req, res) => {
+    const w = find(req.params.id);
+    res.json({ data: webhookView(w, undefined, (await ctx.delivery.health())[w.id] ?? null) });
   });
 
   // The signing secret is shown at creation; this lets a user who lost it read it again.
@@ -196,7 +199,13 @@ export function webhookRoutes(ctx: ApiContext): Router {
     const w = find(req.params.id);
     const { status, ...page } = parseParams(req, messagesSchema);
     const found = await ctx.delivery.messages(w.id, page, status);
-    res.json({ ...found, data: found.data.map(messageView) });
+    // Rows people read: the event's summary and the emitter's name beside the ids.
+    const emitterName = (id: string) => data().sources.find((s) => s.id === id)?.name ?? data().workflows.find((x) => x.id === id)?.name ?? null;
+    const summaryOf = (m: (typeof found.data)[number]) => {
+      const meta = m.emitter_id.startsWith('dc_') || m.emitter_id.startsWith('p_') ? ctx.events.find(m.emitter_id, m.event_id)?.meta : undefined;
+      return typeof meta?.summary === 'string' ? meta.summary : null;
+    };
+    res.json({ ...found, data: found.data.map((m) => messageView(m, { event_summary: summaryOf(m), emitter_name: emitterName(m.emitter_id) })) });
   });
 
   // One manual attempt now, with the message's original webhook-id and body; durable once answered.

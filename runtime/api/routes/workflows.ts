@@ -24,14 +24,16 @@ const stepSchema = z.object({
   configured_props: objectParam.optional(),
 });
 
-const workflowSchema = z.object({
+export const workflowSchema = z.object({
   name: z.string().min(1).max(200).optional(),
   trigger: triggerSchema.optional(),
   steps: z.array(stepSchema).max(100).optional(),
   active: z.boolean().optional(),
 });
 
-const importSchema = z.object({
+export const runSchema = z.object({ event: z.unknown().optional() });
+
+export const importSchema = z.object({
   spout_workflow: z.literal(1, 'must be 1: a file written by GET /v1/workflows/{id}/export'),
   name: z.string().min(1).max(200),
   trigger: triggerSchema,
@@ -90,7 +92,7 @@ export function workflowRoutes(ctx: ApiContext): Router {
 
   router.post('/workflows/:id/run', async (req, res) => {
     const wf = find(req.params.id);
-    const input = parseParams(req, z.object({ event: z.unknown().optional() }));
+    const input = parseParams(req, runSchema);
     res.json({ data: await workflows.run(wf, input.event ?? workflows.manualEvent(wf)) });
   });
 

@@ -6,7 +6,7 @@ import { parse } from '../args';
 import { ApiError, errorText, type ApiClient } from '../client';
 import { bundle, BundleError } from '../component-file';
 import { follow, interruption } from '../follow';
-import { bold, clock, dim, green, invocationLine, note, out, printJsonLine, red } from '../output';
+import { bold, clock, dim, displayPath, green, invocationLine, note, out, printJsonLine, red } from '../output';
 import { canPrompt, completeProps, keptValues, parsePropsOption, type Prop } from '../props';
 import { resolveSource } from '../resolve';
 import { UsageError } from '../usage';
@@ -38,7 +38,7 @@ export async function run(argv: string[]): Promise<void> {
   const args = parse(argv, { dc: { type: 'string' }, name: { type: 'string' }, props: { type: 'string' }, 'replay-last': { type: 'boolean' } }, HELP);
   if (!args) return;
   const file = path.resolve(args.atMost(1).required(0, 'the component file to develop (spout dev FILE)'));
-  const shown = path.relative(process.cwd(), file) || file;
+  const shown = displayPath(file);
   if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new UsageError(`${shown}: no such file`);
   const given = parsePropsOption(args.string('props'));
   const json = args.globals.json;
@@ -78,7 +78,9 @@ class DevSession {
     this.watch([this.file]);
     await this.redeploy();
     if (!this.stop.signal.aborted) {
-      if (!this.json) out(dim(`Watching ${this.shown}${this.watched.size > 1 ? ` and ${this.watched.size - 1} imported file${this.watched.size > 2 ? 's' : ''}` : ''} for changes. Ctrl-C stops; the source stays deployed.`));
+      // Until something is deployed there is no source to keep: say so instead of "stays deployed".
+      const onStop = this.source ? 'Ctrl-C stops; the source stays deployed.' : 'Ctrl-C stops.';
+      if (!this.json) out(dim(`Watching ${this.shown}${this.watched.size > 1 ? ` and ${this.watched.size - 1} imported file${this.watched.size > 2 ? 's' : ''}` : ''} for changes. ${onStop}`));
       await stopped;
     }
     for (const w of this.watchers.values()) w.close();

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { slugify } from '../../slug';
 import { parse } from '../args';
-import { bold, out, printJson } from '../output';
+import { bold, displayPath, out, printJson } from '../output';
 import { UsageError } from '../usage';
 
 export const HELP = `Usage: spout init source|action|app NAME [--http] [--timer] [--db] [--dir DIR] [--force]
@@ -38,11 +38,11 @@ export async function run(argv: string[]): Promise<void> {
   if (kind === 'source' && !opts.http && !opts.timer) opts.http = true;
   const dir = path.resolve(args.string('dir') ?? '.', slug);
   const file = path.join(dir, kind === 'app' ? `${slug}.app.mjs` : `${slug}.mjs`);
-  if (fs.existsSync(file) && !args.flag('force')) throw new UsageError(`${path.relative(process.cwd(), file)} exists; give --force to overwrite it, or another name`);
+  if (fs.existsSync(file) && !args.flag('force')) throw new UsageError(`${displayPath(file)} exists; give --force to overwrite it, or another name`);
   const text = kind === 'source' ? sourceTemplate(slug, name, opts) : kind === 'action' ? actionTemplate(slug, name, opts) : appTemplate(slug, name);
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(file, text);
-  const shown = path.relative(process.cwd(), file) || file;
+  const shown = displayPath(file);
   if (args.globals.json) return printJson({ file: path.resolve(file), kind, key: kind === 'app' ? null : slug });
   out(`Wrote ${bold(shown)}`);
   if (kind === 'source') out(`Run it with: spout dev ${shown}`);
