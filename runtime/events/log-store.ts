@@ -1,5 +1,6 @@
 import type { LogLevel } from '../sandbox/protocol';
 import { RetainedLogs } from '../store/retained-log';
+import { KeyedListeners } from '../store/keyed-listeners';
 
 /** A log line of a source (`GET /v1/sources/{id}/logs`). */
 export interface LogLine {
@@ -19,7 +20,7 @@ const KEPT = 1000;
  */
 export class LogStore {
   private readonly lines: RetainedLogs<LogLine>;
-  private readonly listeners = new Map<string, Set<(line: LogLine) => void>>();
+  private readonly listeners = new KeyedListeners<LogLine>();
   private readonly everyLine = new Set<(sourceId: string, line: LogLine) => void>();
   private seq = 0;
 
@@ -41,20 +42,14 @@ export class LogStore {
     if (!this.lines.appendOpen(sourceId, [entry])) {
       this.lines.append(sourceId, [entry]).catch((err: Error) => console.error(`keeping a log line of ${sourceId}: ${err.message}`));
     }
-    for (const listener of this.listeners.get(sourceId) ?? []) listener(entry);
+    this.listeners.emit(sourceId, entry);
     for (const listener of this.everyLine) listener(sourceId, entry);
     return entry;
   }
 
   /** Calls `listener` with each new line of a source; returns the unsubscribe function. */
   subscribe(sourceId: string, listener: (line: LogLine) => void): () => void {
-    const set = this.listeners.get(sourceId) ?? new Set();
-    set.add(listener);
-    this.listeners.set(sourceId, set);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0 && this.listeners.get(sourceId) === set) this.listeners.delete(sourceId);
-    };
+    return this.listeners.add(sourceId, listener);
   }
 
   /** Calls `listener` with every new line of every source. */

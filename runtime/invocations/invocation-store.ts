@@ -5,6 +5,7 @@ import fsp from 'node:fs/promises';
 import type { InvocationStatus, InvocationTrigger, InvocationView } from '../api/types';
 import type { LogLine } from '../events/log-store';
 import { RetainedLogs } from '../store/retained-log';
+import { KeyedListeners } from '../store/keyed-listeners';
 
 /** Filters of `GET /v1/sources/{id}/invocations`. */
 export interface InvocationQuery {
@@ -26,7 +27,7 @@ const MAX_WAITING = 2000;
 export class InvocationStore {
   private readonly logs: RetainedLogs<InvocationView>;
   private readonly byId = new Map<string, InvocationView>();
-  private readonly listeners = new Map<string, Set<(record: InvocationView) => void>>();
+  private readonly listeners = new KeyedListeners<InvocationView>();
   /** Log lines of invocations not recorded yet, by invocation id. */
   private readonly waiting = new Map<string, InvocationView['logs']>();
 
@@ -77,7 +78,7 @@ export class InvocationStore {
   async add(record: InvocationView): Promise<void> {
     if (!this.logs.appendOpen(record.owner_id, [record])) await this.logs.append(record.owner_id, [record]);
     this.byId.set(record.id, record);
-    for (const listener of this.listeners.get(record.owner_id) ?? []) listener(record);
+    this.listeners.emit(record.owner_id, record);
   }
 
   /** An invocation by id. */
@@ -104,13 +105,7 @@ export class InvocationStore {
 
   /** Calls `listener` with each new invocation of an owner; returns the unsubscribe function. */
   subscribe(owner: string, listener: (record: InvocationView) => void): () => void {
-    const set = this.listeners.get(owner) ?? new Set();
-    set.add(listener);
-    this.listeners.set(owner, set);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0) this.listeners.delete(owner);
-    };
+    return this.listeners.add(owner, listener);
   }
 
   /** Deletes an owner's invocations. */
