@@ -21,6 +21,8 @@ import { PackageCache } from './components/packages';
 import { Sandbox } from './sandbox/sandbox';
 import { HostPool } from './sandbox/host-process';
 import { SourceDbs } from './store/source-dbs';
+import { NetworkService } from './network/network-service';
+import { CassetteStore } from './network/cassette-store';
 import { ComponentSessions } from './sources/component-sessions';
 import { StepOutbox } from './sources/step-outbox';
 import { RunLog } from './workflows/run-log';
@@ -131,6 +133,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const packages = new PackageCache({ dir: path.join(dataDir, 'packages'), registry: options.npmRegistry, onProgress: options.onPackageProgress });
   const library = new ComponentLibrary(metadata, packages);
   const dbs = new SourceDbs(path.join(dataDir, 'db'));
+  const network = new NetworkService(new CassetteStore(path.join(dataDir, 'cassettes')));
   const dedupe = new Deduper(path.join(dataDir, 'dedupe'));
   // Component code runs in host processes that may read the package cache and nothing else of the data dir.
   const hosts = new HostPool({ script: hostScript, baseRead: [packages.dir], memoryMb: options.componentMemoryMb ?? DEFAULT_COMPONENT_MEMORY_MB });
@@ -157,9 +160,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     dedupe,
     dataStores,
     invocations,
+    network,
   });
   const outbox = new StepOutbox();
-  const sessions = new ComponentSessions({ metadata, secrets, limits, idleMs: 60_000, dataStores, outbox, invocations });
+  const sessions = new ComponentSessions({ metadata, secrets, limits, idleMs: 60_000, dataStores, outbox, invocations, network });
   const runs = new RunLog(path.join(dataDir, 'workflow-runs'));
   const workflows = new WorkflowManager({ metadata, library, sessions, emission, events, runs, secrets, describeSandbox });
 
@@ -185,7 +189,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     npm_registry: options.npmRegistry ?? null,
     registry_dirs: (options.registryDirs ?? []).map((d) => path.resolve(d)),
   });
-  const app = createApp({ metadata, library, registry, describeSandbox, sources, sessions, workflows, outbox, events, logs, invocations, delivery, secrets, dataStores, auth, endpointUrl, settings });
+  const app = createApp({ metadata, library, registry, describeSandbox, sources, sessions, workflows, outbox, events, logs, invocations, network, delivery, secrets, dataStores, auth, endpointUrl, settings });
   const endpoints = httpInterfaceHandler(sources, HTTP_BODY_LIMIT, endpointUrl, workflows);
   const server = http.createServer((req, res) => (req.url?.startsWith(ENDPOINT_PREFIX) ? void endpoints(req, res) : app(req, res)));
   server.keepAliveTimeout = 65_000;

@@ -4,6 +4,7 @@ import type { DeliveryService } from '../delivery/delivery-service';
 import type { EventStore } from '../events/event-store';
 import type { LogStore } from '../events/log-store';
 import type { InvocationStore } from '../invocations/invocation-store';
+import type { NetworkService } from '../network/network-service';
 import type { ComponentSessions } from '../sources/component-sessions';
 import type { InstanceSettings } from './types';
 import type { WorkflowManager } from '../workflows/workflow-manager';
@@ -34,6 +35,8 @@ export interface ApiContext {
   logs: LogStore;
   /** Every recorded run of sources and actions. */
   invocations: InvocationStore;
+  /** Cassettes of recorded outgoing calls, and replay. */
+  network: NetworkService;
   delivery: DeliveryService;
   secrets: SecretBox;
   /** Account-level key-value stores behind `data_store` props. */

@@ -13,6 +13,7 @@ import { autoSchema, subscriptionSchema } from './routes/subscriptions';
 import { createSchema as webhookCreate, messagesSchema, recoverSchema, rotateSchema, updateSchema as webhookUpdate } from './routes/webhooks';
 import { importSchema, runSchema as workflowRun, workflowSchema } from './routes/workflows';
 import { listSchema as invocationList, replaySchema } from './routes/invocations';
+import { cassetteSchema } from './routes/cassettes';
 
 /** What the document says of one route: `params` is the zod schema its handler parses. */
 interface RouteDoc {
@@ -71,6 +72,10 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /v1/sources/:id/invocations': { summary: "A source's recorded runs, newest first: filter by status, trigger, time; search text", params: invocationList, list: true },
   'GET /v1/components/:id/invocations': { summary: "An action's recorded runs (test runs and workflow steps), newest first", params: invocationList, list: true },
   'GET /v1/invocations/:id': { summary: 'A recorded run: request and answer, event, logs, emits, error (mapped stack), and the deliveries its events caused' },
+  'GET /v1/sources/:id/cassette': { summary: "A source's recorded outgoing calls and how they are matched" },
+  'PUT /v1/sources/:id/cassette': { summary: "Replace a source's cassette (recorded, or entries written by hand)", params: cassetteSchema },
+  'GET /v1/components/:id/cassette': { summary: "An action's recorded outgoing calls (test runs)" },
+  'PUT /v1/components/:id/cassette': { summary: "Replace an action's cassette", params: cassetteSchema },
   'POST /v1/invocations/:id/replay': { summary: "Run a recorded run again against the source's current code; an HTTP request may be edited", params: replaySchema },
 
   'POST /v1/actions/run': { summary: 'Test-run an action once', params: actionRun },

@@ -12,6 +12,7 @@ import { dataStoreRoutes } from './routes/data-stores';
 import { registryRoutes } from './routes/registry';
 import { sourceRoutes } from './routes/sources';
 import { invocationRoutes } from './routes/invocations';
+import { cassetteRoutes } from './routes/cassettes';
 import { sseRoutes } from './routes/sse';
 import { subscriptionRoutes } from './routes/subscriptions';
 import { webhookRoutes } from './routes/webhooks';
@@ -20,7 +21,7 @@ import { uiRoutes } from './ui';
 /** Every /v1 route (behind the key and the JSON parser), ending in the 404 for any other path. */
 export function v1Routes(ctx: ApiContext): Router {
   const v1 = express.Router();
-  v1.use(webhookRoutes(ctx), subscriptionRoutes(ctx), sourceRoutes(ctx), accountRoutes(ctx), dataStoreRoutes(ctx), registryRoutes(ctx), componentRoutes(ctx), actionRoutes(ctx), workflowRoutes(ctx), settingsRoutes(ctx), invocationRoutes(ctx));
+  v1.use(webhookRoutes(ctx), subscriptionRoutes(ctx), sourceRoutes(ctx), accountRoutes(ctx), dataStoreRoutes(ctx), registryRoutes(ctx), componentRoutes(ctx), actionRoutes(ctx), workflowRoutes(ctx), settingsRoutes(ctx), invocationRoutes(ctx), cassetteRoutes(ctx));
   v1.get('/openapi.json', (req, res) => {
     res.json(openApiDocument(`${req.protocol}://${req.get('host') ?? 'localhost'}`, process.env.SPOUT_VERSION ?? 'dev'));
   });

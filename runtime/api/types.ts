@@ -60,6 +60,8 @@ export interface SourceView {
   /** Each timer prop's schedule and next firing (epoch ms; null while inactive). */
   timers: Record<string, { schedule: { intervalSeconds: number } | { cron: string; timezone?: string }; next_run_at: number | null }>;
   active: boolean;
+  /** How its outgoing HTTP calls are served: live, saved to its cassette, or answered from it. */
+  network_mode: NetworkMode;
   /** Folders its component may read (`read`) or read and write (`write`) beyond the defaults. */
   permissions: { read: string[]; write: string[] };
   /** Why the service deactivated it (its component host kept crashing); null when active or deactivated by hand. */
@@ -387,8 +389,68 @@ export interface InvocationView {
   logs: Array<{ ts: number; level: ConsoleLine['level']; message: string }>;
   emits: InvocationEmit[];
   error: InvocationError | null;
+  /** The HTTP calls the run made (`live`) or that were answered from the cassette. */
+  calls: OutgoingCall[];
   /** For `action`: what the run exported, returned, and whether it exited the flow. */
   result: { exports: Record<string, unknown>; ret: unknown; exit: { reason: string | null } | null } | null;
   /** The invocation this one replayed. */
   replay_of: string | null;
+}
+
+/** How a component's outgoing HTTP calls are served: for real, saved to its cassette, answered from it, or from it where it can. */
+export type NetworkMode = 'live' | 'record' | 'replay' | 'replay-or-live';
+
+/** An outgoing HTTP call's request, as recorded (credentials masked). */
+export interface CallRequest extends RecordedBody {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** An outgoing HTTP call's response, as recorded or mocked (credentials masked). */
+export interface CallResponse extends RecordedBody {
+  status: number;
+  headers: Record<string, string>;
+}
+
+/** One outgoing HTTP call a run made (`InvocationView.calls`). */
+export interface OutgoingCall {
+  request: CallRequest;
+  /** Null when no response came (a network error, or a replay with nothing recorded). */
+  response: CallResponse | null;
+  /** What went wrong when there is no response. */
+  error: string | null;
+  duration_ms: number;
+  /** `live`: it went out; `cassette`: answered from the source's cassette (entry `entry`). */
+  served_by: 'live' | 'cassette';
+  entry: number | null;
+}
+
+/** How recorded calls are matched to new ones in replay. */
+export interface CassetteMatching {
+  /** Query parameters left out when comparing URLs (timestamps, page tokens, nonces). */
+  ignore_query: string[];
+  /** Compare request bodies too. */
+  body: boolean;
+  /**
+   * `sequence`: calls to the same request get the recordings in the order they were made (a feed
+   * polled again gets its next recording; the last one repeats); `content`: any recording of the
+   * same request answers.
+   */
+  order: 'sequence' | 'content';
+}
+
+/** One recorded (or hand-written) call. */
+export interface CassetteEntry {
+  request: CallRequest;
+  response: CallResponse;
+  /** Epoch ms; null for an entry written by hand. */
+  recorded_at: number | null;
+}
+
+/** A source's (or an action's) recorded calls: a plain file, reviewable and committable (`NAME.cassette.json`). */
+export interface Cassette {
+  version: 1;
+  matching: CassetteMatching;
+  entries: CassetteEntry[];
 }

@@ -53,6 +53,7 @@ export function sourceView(s: SourceRecord, component: ComponentRecord | undefin
     timers,
     active: s.active,
     permissions: s.permissions ?? { read: [], write: [] },
+    network_mode: s.network_mode ?? 'live',
     deactivated_reason: s.deactivated_reason ?? null,
     created_at: s.created_at,
     updated_at: s.updated_at,

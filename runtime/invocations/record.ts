@@ -56,6 +56,7 @@ export function baseRecord(id: string, ownerId: string, trigger: InvocationView[
     listened_to: null,
     logs: [],
     emits: [],
+    calls: [],
     error: null,
     result: null,
     replay_of: null,

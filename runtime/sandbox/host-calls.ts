@@ -1,6 +1,7 @@
-// Worker side of requests to the service (data stores): each call is a message answered by a
+// Host side of requests to the service (data stores, recorded calls): each call is a message answered by a
 // `call-result`, which is handled as soon as it arrives, not queued behind invocations.
-import type { DataStoreCall, HostCall, SerializedError } from './protocol';
+import type { CallRequest } from '../api/types';
+import type { DataStoreCall, HostCall, NetworkAnswer, SerializedError } from './protocol';
 
 type Post = (callId: number, request: HostCall) => void;
 
@@ -63,4 +64,9 @@ function jsonValue(key: string, value: unknown): unknown {
   }
   if (text === undefined) throw new TypeError(`data store set("${key}"): a ${typeof value} cannot be stored; store JSON values`);
   return JSON.parse(text);
+}
+
+/** Asks the service which recording answers an outgoing call (replay modes). */
+export function networkMatch(request: CallRequest): Promise<NetworkAnswer> {
+  return hostCall({ service: 'network', request }) as Promise<NetworkAnswer>;
 }

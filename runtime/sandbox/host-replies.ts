@@ -15,6 +15,18 @@ const emitPayload = z.object({
   }),
 });
 
+const recordedBody = { body: z.string(), body_encoding: z.enum(['utf8', 'base64']), body_size: z.number().int().nonnegative(), body_truncated: z.boolean() };
+const callRequest = z.object({ method: z.string(), url: z.string(), headers: z.record(z.string(), z.string()), ...recordedBody });
+const callResponse = z.object({ status: z.number().int(), headers: z.record(z.string(), z.string()), ...recordedBody });
+const outgoingCall = z.object({
+  request: callRequest,
+  response: callResponse.nullable(),
+  error: z.string().nullable(),
+  duration_ms: z.number(),
+  served_by: z.enum(['live', 'cassette']),
+  entry: z.number().int().nullable(),
+});
+
 const propShape = z.looseObject({ type: z.string() });
 
 const description = z.looseObject({
@@ -43,6 +55,7 @@ const reply = z.discriminatedUnion('type', [
     emits: z.array(emitPayload),
     value: z.unknown().optional(),
     dbWrites: z.array(z.tuple([z.string(), z.string().nullable()])),
+    calls: z.array(outgoingCall),
   }),
   z.object({
     type: z.literal('respond'),
@@ -54,7 +67,11 @@ const reply = z.discriminatedUnion('type', [
     }),
   }),
   z.object({ type: z.literal('emits'), emits: z.array(emitPayload) }),
-  z.object({ type: z.literal('call'), callId: z.number().int(), request: z.object({ service: z.literal('data_store'), storeId: z.string(), call: dataStoreCall }) }),
+  z.object({
+    type: z.literal('call'),
+    callId: z.number().int(),
+    request: z.discriminatedUnion('service', [z.object({ service: z.literal('data_store'), storeId: z.string(), call: dataStoreCall }), z.object({ service: z.literal('network'), request: callRequest })]),
+  }),
   z.object({ type: z.literal('log'), invocationId: z.string().nullable(), level: z.enum(['log', 'info', 'warn', 'error', 'debug']), message: z.string() }),
   z.object({ type: z.literal('fatal'), error: serializedError }),
 ]);

@@ -14,8 +14,10 @@ import { stepRun } from './step-context';
 import { httpRequestProp } from './http-request-prop';
 import { connectHostCalls, dataStoreProxy, settleHostCall } from './host-calls';
 import { FrameChannel } from './frames';
+import { NetworkIntercept } from './network-intercept';
 import { guardProcess } from './host-guards';
 import { fullStackOf, installStackMapping } from './stack-map';
+import type { OutgoingCall } from '../api/types';
 import type {
   EmitMeta,
   EmitPayload,
@@ -49,7 +51,9 @@ class RequestError extends Error {
   override name = 'RequestError';
 }
 
-let current: { id: string; emits: EmitPayload[] } | null = null;
+let current: { id: string; emits: EmitPayload[]; calls: OutgoingCall[] } | null = null;
+/** Outgoing HTTP of the component, recorded (and in replay modes answered from its cassette). */
+let network: NetworkIntercept | null = null;
 let instance: Record<string, unknown> = {};
 let context: SandboxContext | null = null;
 const db = new HostDb();
@@ -229,6 +233,7 @@ async function runAction(def: Definition, target: ActionTarget): Promise<ActionR
 /** Sets what `this` holds; a host that has not computed the source's dynamic props does so first. */
 async function configure(def: Definition, ctx: SandboxContext): Promise<void> {
   context = ctx;
+  network?.setMode(ctx.network);
   instance = buildInstance(def, ctx);
   if (!ctx.dynamicProps || dynamicProps !== null) return;
   try {
@@ -299,7 +304,7 @@ async function loadOptions(def: Definition, target: OptionsTarget): Promise<Opti
 async function invoke(def: Definition, message: HostMessage & { type: 'invoke' }): Promise<void> {
   const { invocationId, target } = message;
   if (message.db) db.replace(message.db);
-  current = { id: invocationId, emits: [] };
+  current = { id: invocationId, emits: [], calls: [] };
   let error: SerializedError | null = null;
   let value: unknown;
   try {
@@ -315,10 +320,11 @@ async function invoke(def: Definition, message: HostMessage & { type: 'invoke' }
   } catch (err) {
     error = serializeError(err);
   }
-  const { emits } = current;
+  await network?.settle(invocationId);
+  const { emits, calls } = current;
   current = null;
   // What a run stored is kept even when it then threw, as on the platform.
-  post({ type: 'done', invocationId, error, emits, value, dbWrites: db.takeWrites() });
+  post({ type: 'done', invocationId, error, emits, value, dbWrites: db.takeWrites(), calls });
 }
 
 function captureConsole(): void {
@@ -380,6 +386,12 @@ function serve(): void {
   socket.on('close', () => process.exit(0));
   socket.on('error', () => process.exit(0));
   connectHostCalls((callId, request) => post({ type: 'call', callId, request }));
+  network = new NetworkIntercept({
+    current: () => current?.id ?? null,
+    onCall: (invocationId, call) => {
+      if (current?.id === invocationId) current.calls.push(call);
+    },
+  });
   captureConsole();
 }
 

@@ -1,4 +1,5 @@
 import type { ComponentDescription, PropShape } from '../components/describe';
+import type { CallRequest, CallResponse, NetworkMode, OutgoingCall } from '../api/types';
 
 /** Metadata passed as the second argument of `$emit` (spec 6.1). */
 export interface EmitMeta {
@@ -106,6 +107,8 @@ export interface SandboxContext {
   dynamicProps: boolean;
   /** Ids of the data stores its `data_store` props are configured with: the only ones it may call. */
   dataStores: string[];
+  /** How its outgoing HTTP calls are served. */
+  network: NetworkMode;
 }
 
 export interface SerializedError {
@@ -128,10 +131,18 @@ export interface DataStoreCall {
 }
 
 /** An asynchronous request from component code to the service. */
-export interface HostCall {
-  service: 'data_store';
-  storeId: string;
-  call: DataStoreCall;
+export type HostCall =
+  | { service: 'data_store'; storeId: string; call: DataStoreCall }
+  /** In a replay mode: the recording that answers an outgoing call, if any. */
+  | { service: 'network'; request: CallRequest };
+
+/** The service's answer to a `network` host call. */
+export interface NetworkAnswer {
+  response: CallResponse | null;
+  /** The cassette entry that answered. */
+  entry: number | null;
+  /** Why nothing answered, and how to record it. */
+  miss: string | null;
 }
 
 /** `this.db` contents as the service holds them: JSON text of each value, by key. */
@@ -159,7 +170,7 @@ export interface WireResponse {
 export type HostReply =
   | { type: 'loaded'; description: ComponentDescription }
   | { type: 'load-failed'; error: SerializedError }
-  | { type: 'done'; invocationId: string; error: SerializedError | null; emits: EmitPayload[]; value?: unknown; dbWrites: DbWrite[] }
+  | { type: 'done'; invocationId: string; error: SerializedError | null; emits: EmitPayload[]; value?: unknown; dbWrites: DbWrite[]; calls: OutgoingCall[] }
   | { type: 'respond'; invocationId: string; response: WireResponse }
   | { type: 'emits'; emits: EmitPayload[] }
   | { type: 'call'; callId: number; request: HostCall }

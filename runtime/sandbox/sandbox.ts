@@ -3,7 +3,8 @@ import type { ComponentDescription } from '../components/describe';
 import type { SourceDb } from '../store/source-dbs';
 import type { HostExit, HostPool, HostProcess } from './host-process';
 import { NO_GRANTS, type HostGrants } from './permissions';
-import type { EmitPayload, HostCall, HostMessage, HostReply, HttpResponsePayload, InvocationTarget, LogLevel, SandboxContext, SerializedError, WireResponse } from './protocol';
+import type { CallRequest, OutgoingCall } from '../api/types';
+import type { DataStoreCall, EmitPayload, HostCall, NetworkAnswer, HostMessage, HostReply, HttpResponsePayload, InvocationTarget, LogLevel, SandboxContext, SerializedError, WireResponse } from './protocol';
 
 /** A log line written by component code. */
 export interface SandboxLog {
@@ -32,8 +33,10 @@ export interface SandboxOptions {
   onLog: (log: SandboxLog) => void;
   /** Emits made outside any invocation (after a run ended). */
   onStrayEmits: (emits: EmitPayload[]) => void;
-  /** Answers component code's requests to the service (data stores); absent, they fail with a message. */
-  onCall?: (request: HostCall) => Promise<unknown>;
+  /** Performs component code's data store calls (on the stores its context allows); absent, they fail with a message. */
+  onDataStore?: (storeId: string, call: DataStoreCall) => Promise<unknown>;
+  /** Finds the recording that answers an outgoing call in a replay mode; absent, nothing is recorded. */
+  onNetworkMatch?: (request: CallRequest) => NetworkAnswer;
   /** A host ended without the service asking (crash, memory, timeout, protocol). */
   onHostExit?: (exit: HostExit) => void;
 }
@@ -47,6 +50,8 @@ export interface InvocationResult {
   value?: unknown;
   /** Set when the run did not end by itself: stopped at its timeout, or its host ended under it. */
   failure?: 'timeout' | 'crashed';
+  /** Its outgoing HTTP calls, as the host saw them (not masked yet). */
+  calls: OutgoingCall[];
 }
 
 /** Thrown when a source's queue of waiting invocations is full. */
@@ -257,11 +262,11 @@ export class Sandbox {
     }, delay);
   }
 
-  private finish(invocationId: string, error: SerializedError | null, emits: EmitPayload[], value?: unknown, failure?: InvocationResult['failure']): void {
+  private finish(invocationId: string, error: SerializedError | null, emits: EmitPayload[], value?: unknown, failure?: InvocationResult['failure'], calls: OutgoingCall[] = []): void {
     const p = this.pending.get(invocationId);
     if (!p) return;
     this.pending.delete(invocationId);
-    p.resolve({ invocationId, error, emits, value, ...(failure ? { failure } : {}) });
+    p.resolve({ invocationId, error, emits, value, calls, ...(failure ? { failure } : {}) });
     this.armTimeout();
     if (this.pending.size === 0) this.onDrained?.();
   }
@@ -290,7 +295,7 @@ export class Sandbox {
     if (!this.pending.has(reply.invocationId)) return;
     this.failures = 0;
     const db = this.options.db;
-    const end = () => this.finish(reply.invocationId, reply.error, reply.emits, reply.value);
+    const end = () => this.finish(reply.invocationId, reply.error, reply.emits, reply.value, undefined, reply.calls);
     if (db && reply.dbWrites.length > 0) {
       const base = db.version;
       const stored = db.apply(reply.dbWrites).catch((err: Error) => {
@@ -308,15 +313,21 @@ export class Sandbox {
     });
   }
 
-  /** Performs a host call (only on the data stores this component is configured with) and sends its result back. */
+  /** Performs a host call (data stores only those this component is configured with) and sends its result back. */
   private answer(host: HostProcess, callId: number, request: HostCall): void {
-    const allowed = this.context?.dataStores.includes(request.storeId) ?? false;
-    const handler = this.options.onCall;
-    const work = !handler
-      ? Promise.reject(new Error(`${request.service} is not available while configuring a component`))
-      : !allowed
-        ? Promise.reject(new Error(`data store ${request.storeId} is not configured on any data_store prop of this component`))
-        : handler(request);
+    let work: Promise<unknown>;
+    if (request.service === 'network') {
+      const match = this.options.onNetworkMatch;
+      work = Promise.resolve(match ? match(request.request) : ({ response: null, entry: null, miss: 'recorded calls are not available here' } satisfies NetworkAnswer));
+    } else {
+      const handler = this.options.onDataStore;
+      const allowed = this.context?.dataStores.includes(request.storeId) ?? false;
+      work = !handler
+        ? Promise.reject(new Error('data stores are not available while configuring a component'))
+        : !allowed
+          ? Promise.reject(new Error(`data store ${request.storeId} is not configured on any data_store prop of this component`))
+          : handler(request.storeId, request.call);
+    }
     work.then(
       (value) => host.send({ type: 'call-result', callId, value }),
       (err: Error) => host.send({ type: 'call-result', callId, error: { name: err.name, message: err.message } }),

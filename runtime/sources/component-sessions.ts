@@ -19,6 +19,9 @@ import { sandboxContext } from './sandbox-context';
 import type { SandboxLimits } from './source-manager';
 import type { InvocationStore } from '../invocations/invocation-store';
 import { baseRecord, errorOf, statusOf } from '../invocations/record';
+import { maskerFor, type NetworkService } from '../network/network-service';
+import type { Masker } from '../network/mask';
+import type { NetworkMode } from '../api/types';
 
 /** A log line written by component code during a call. */
 export type ConfigurationLog = ConsoleLine;
@@ -51,6 +54,8 @@ interface Session {
   /** Calls run one after another: each configures `this` before it runs. */
   queue: Promise<unknown>;
   idle: NodeJS.Timeout | null;
+  /** Masks the credentials of the values it was last configured with, in recorded calls. */
+  masker: Masker;
 }
 
 /** Log lines kept for a session between calls; a chatty component cannot grow this without bound. */
@@ -66,6 +71,8 @@ export interface ComponentSessionsDeps {
   outbox: StepOutbox;
   /** Where action runs are recorded. */
   invocations: InvocationStore;
+  /** Outgoing calls of action runs: their cassettes and replay. */
+  network: NetworkService;
 }
 
 /** An action run as the API answers it. */
@@ -112,7 +119,7 @@ export class ComponentSessions {
     component: ComponentRecord,
     configured: Record<string, unknown>,
     steps: Record<string, unknown>,
-    options: { jit: boolean; onRespond?: (response: HttpResponsePayload) => void } = { jit: true },
+    options: { jit: boolean; onRespond?: (response: HttpResponsePayload) => void; network?: NetworkMode } = { jit: true },
   ): Promise<ActionRunAnswer> {
     if (component.type !== 'action') {
       throw new ComponentError([{ path: 'id', message: `${component.id} is a source; sources are deployed (POST /v1/sources), actions are run` }]);
@@ -122,7 +129,8 @@ export class ComponentSessions {
       const props = mergeProps(component.configurable_props, dynamic);
       const { values, problems } = checkConfiguredProps(props, configured, (id) => this.deps.metadata.data.accounts.find((a) => a.id === id), (id) => this.deps.dataStores.exists(id));
       if (problems.length > 0) throw new ComponentError(problems);
-      this.configure(session, component, values, dynamic);
+      const network = options.network ?? 'live';
+      this.configure(session, component, values, dynamic, network);
       const runId = newId('run');
       const started = Date.now();
       const target = { kind: 'action', stepsJson: JSON.stringify(steps), jit: options.jit, deadlineMs: started + this.deps.limits.timeoutMs, runId } as const;
@@ -137,6 +145,7 @@ export class ComponentSessions {
         event: steps,
         logs: os.map((line) => ({ ts: started, ...line })),
         result: outcome ? { exports: outcome.exports, ret: outcome.ret, exit: outcome.exit } : null,
+        calls: this.deps.network.record(component.id, network, session.masker, result.calls),
       });
       this.deps.invocations.add(record).catch((err: Error) => console.error(`recording ${record.id}: ${err.message}`));
       return {
@@ -154,9 +163,11 @@ export class ComponentSessions {
     });
   }
 
-  private configure(session: Session, component: ComponentRecord, values: Record<string, unknown>, dynamic = session.dynamic): void {
+  private configure(session: Session, component: ComponentRecord, values: Record<string, unknown>, dynamic = session.dynamic, network: NetworkMode = 'live'): void {
     const props = mergeProps(component.configurable_props, dynamic);
-    session.sandbox.configure(sandboxContext({ sourceId: component.id, props, values, endpoints: {}, dynamicProps: false }, this.deps.metadata.data.accounts, this.deps.secrets));
+    const context = sandboxContext({ sourceId: component.id, props, values, endpoints: {}, dynamicProps: false, network }, this.deps.metadata.data.accounts, this.deps.secrets);
+    session.sandbox.configure(context);
+    session.masker = maskerFor(context.auth, props.filter((p) => p.secret).map((p) => values[p.name]));
   }
 
   private async call<T>(component: ComponentRecord, configured: Record<string, unknown>, work: (session: Session) => Promise<T>): Promise<T> {
@@ -184,7 +195,7 @@ export class ComponentSessions {
   }
 
   private async start(component: ComponentRecord): Promise<Session> {
-    const session: Omit<Session, 'sandbox'> = { logs: [], dynamic: [], queue: Promise.resolve(), idle: null };
+    const session: Omit<Session, 'sandbox'> = { logs: [], dynamic: [], queue: Promise.resolve(), idle: null, masker: maskerFor({}, []) };
     const { sandbox } = await Sandbox.load({
       bundle: component.bundle,
       filename: component.filename,
@@ -195,7 +206,9 @@ export class ComponentSessions {
         if (session.logs.length > MAX_LOGS) session.logs.shift();
       },
       // Options methods may read a data store the form already chose.
-      onCall: (request) => runDataStoreOp(this.deps.dataStores, request.storeId, request.call),
+      onDataStore: (storeId, call) => runDataStoreOp(this.deps.dataStores, storeId, call),
+      // An action's test runs may replay its calls from the action's own cassette.
+      onNetworkMatch: (request) => this.deps.network.match(component.id, session.masker, request),
       // Emits while configuring go nowhere: no source exists yet.
       onStrayEmits: () => {},
     });

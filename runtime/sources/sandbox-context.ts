@@ -1,5 +1,6 @@
 import type { ConfigurableProp } from '../components/describe';
 import type { SandboxContext } from '../sandbox/protocol';
+import type { NetworkMode } from '../api/types';
 import type { AccountRecord } from '../store/metadata';
 import type { SecretBox } from '../store/secrets';
 
@@ -12,6 +13,8 @@ export interface ContextInput {
   /** Endpoint URL of each HTTP interface prop, by prop name. */
   endpoints: Record<string, string>;
   dynamicProps: boolean;
+  /** How its outgoing HTTP calls are served (default live). */
+  network?: NetworkMode;
 }
 
 /** The sandbox context for configured values: each app prop's connected account opened into its `$auth`. */
@@ -26,5 +29,5 @@ export function sandboxContext(input: ContextInput, accounts: readonly AccountRe
     const account = typeof id === 'string' ? accounts.find((a) => a.id === id) : undefined;
     if (account) auth[prop.name] = JSON.parse(secrets.open(account.sealed_credentials)) as Record<string, unknown>;
   }
-  return { sourceId: input.sourceId, props: input.values, endpoints: input.endpoints, auth, dynamicProps: input.dynamicProps, dataStores };
+  return { sourceId: input.sourceId, props: input.values, endpoints: input.endpoints, auth, dynamicProps: input.dynamicProps, dataStores, network: input.network ?? 'live' };
 }

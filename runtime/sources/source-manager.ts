@@ -11,8 +11,10 @@ import { newId } from '../ids';
 import { QueueFullError, Sandbox, type InvocationResult } from '../sandbox/sandbox';
 import type { HostExit, HostPool } from '../sandbox/host-process';
 import type { InvocationStore } from '../invocations/invocation-store';
+import { maskerFor, type NetworkService } from '../network/network-service';
+import type { Masker } from '../network/mask';
 import { baseRecord, errorOf, statusOf } from '../invocations/record';
-import type { InvocationEmit, InvocationView, RecordedRequest } from '../api/types';
+import type { Cassette, InvocationEmit, InvocationView, NetworkMode, RecordedRequest } from '../api/types';
 import type { SourceDbs } from '../store/source-dbs';
 import type { EmitPayload, HttpResponsePayload, InvocationTarget, SandboxContext } from '../sandbox/protocol';
 import type { ComponentRecord, Metadata, SourceRecord } from '../store/metadata';
@@ -60,6 +62,8 @@ export interface SourceManagerDeps {
   dedupe: Deduper;
   dataStores: DataStores;
   invocations: InvocationStore;
+  /** Outgoing calls: cassettes, replay matching, masking. */
+  network: NetworkService;
 }
 
 /** What to deploy: module text, or a component saved before. */
@@ -73,6 +77,9 @@ export interface DeployInput {
   timeout_seconds?: number;
   /** Folders it may read or write beyond the defaults. */
   permissions?: SourcePermissions;
+  network_mode?: NetworkMode;
+  /** Its cassette from the start, so hooks can replay too. */
+  cassette?: Cassette;
 }
 
 export interface UpdateInput {
@@ -83,6 +90,7 @@ export interface UpdateInput {
   active?: boolean;
   timeout_seconds?: number;
   permissions?: SourcePermissions;
+  network_mode?: NetworkMode;
 }
 
 /** What an invocation of a source came to, with the events it stored and its record. */
@@ -137,6 +145,8 @@ export class SourceManager {
   private readonly timerKeys = new Map<string, string[]>();
   /** Timers whose run has not ended: a timer never queues a second run behind its own. */
   private readonly firing = new Set<string>();
+  /** Each source's credential masker for recorded calls. */
+  private readonly maskers = new Map<string, Masker>();
   /** When each source's host last ended on its own (crashes, memory), newest last. */
   private readonly crashes = new Map<string, number[]>();
 
@@ -227,6 +237,7 @@ export class SourceManager {
         ...(dynamic ? { dynamic_props: dynamic } : {}),
         ...(input.timeout_seconds ? { timeout_seconds: input.timeout_seconds } : {}),
         ...(permissions && hasGrants(permissions) ? { permissions } : {}),
+        ...(input.network_mode && input.network_mode !== 'live' ? { network_mode: input.network_mode } : {}),
         active: true,
         created_at: now,
         updated_at: now,
@@ -235,6 +246,7 @@ export class SourceManager {
       await this.deps.events.openSource(id);
       await this.deps.invocations.open(id);
       await this.deps.logs.open(id);
+      if (input.cassette) await this.deps.network.cassettes.put(id, input.cassette);
       await this.hook(id, component, sandbox, 'deploy');
       await this.hook(id, component, sandbox, 'activate');
       this.deps.library.remember(component);
@@ -250,6 +262,7 @@ export class SourceManager {
       await this.deps.events.removeSource(id);
       await this.deps.invocations.remove(id);
       await this.deps.logs.remove(id);
+      await this.deps.network.remove(id);
       await this.deps.dbs.remove(id);
       await this.deps.dedupe.remove(id);
       throw err;
@@ -273,7 +286,8 @@ export class SourceManager {
     try {
       const configured = input.configured_props ?? openSecrets(sourceProps(source, previous), source.configured_props, this.deps.secrets);
       const { props, dynamic } = replacement ? await this.propSet(source.id, replacement.sandbox, component, configured) : { props: sourceProps(source, component), dynamic: source.dynamic_props ?? null };
-      const { dynamic_props: _previous, permissions: _granted, ...rest } = source;
+      const { dynamic_props: _previous, permissions: _granted, network_mode: _mode, ...rest } = source;
+      const networkMode = input.network_mode ?? source.network_mode ?? 'live';
       next = {
         ...rest,
         component_id: component.id,
@@ -286,6 +300,7 @@ export class SourceManager {
         active: input.active ?? (source.deactivated_reason && input.code !== undefined ? true : source.active),
         ...(input.timeout_seconds ?? source.timeout_seconds ? { timeout_seconds: input.timeout_seconds ?? source.timeout_seconds } : {}),
         ...(permissions && hasGrants(permissions) ? { permissions } : {}),
+        ...(networkMode !== 'live' ? { network_mode: networkMode } : {}),
         updated_at: nowSeconds(),
       };
     } catch (err) {
@@ -316,6 +331,8 @@ export class SourceManager {
     }
     delete source.dynamic_props;
     delete source.permissions;
+    if (input.network_mode !== undefined && input.network_mode !== (source.network_mode ?? 'live')) this.deps.network.reset(source.id);
+    delete source.network_mode;
     if (next.active) {
       delete next.deactivated_reason;
       delete source.deactivated_reason;
@@ -349,6 +366,8 @@ export class SourceManager {
     await this.deps.logs.remove(source.id);
     this.crashes.delete(source.id);
     await this.deps.invocations.remove(source.id);
+    await this.deps.network.remove(source.id);
+    this.maskers.delete(source.id);
     await this.deps.dbs.remove(source.id);
     await this.deps.dedupe.remove(source.id);
   }
@@ -435,7 +454,8 @@ export class SourceManager {
       keepWarm: true,
       onHostExit: (exit) => this.hostExited(sourceId, exit),
       onLog: (log) => this.deps.logs.add(sourceId, { level: log.level, message: log.message, invocation_id: log.invocationId }),
-      onCall: (request) => runDataStoreOp(this.deps.dataStores, request.storeId, request.call),
+      onDataStore: (storeId, call) => runDataStoreOp(this.deps.dataStores, storeId, call),
+      onNetworkMatch: (request) => this.deps.network.match(sourceId, this.maskerOf(sourceId), request),
       onStrayEmits: (emits) => {
         this.emit(sourceId, this.live.get(sourceId)?.component, emits, null).catch((err: Error) => {
           this.deps.logs.add(sourceId, { level: 'error', message: `storing emitted events failed: ${err.message}`, invocation_id: null });
@@ -487,7 +507,16 @@ export class SourceManager {
   private apply(sandbox: Sandbox, source: SourceRecord, component: ComponentRecord): void {
     sandbox.setLabel(`source ${source.id} (${source.name})`);
     sandbox.setRunTimeout(source.timeout_seconds ? source.timeout_seconds * 1000 : this.deps.limits.timeoutMs);
-    sandbox.configure(this.context(source, component));
+    const context = this.context(source, component);
+    sandbox.configure(context);
+    // Credentials the source's recorded calls must not show: its $auth and secret props.
+    const secretValues = sourceProps(source, component).filter((p) => p.secret).map((p) => context.props[p.name]);
+    this.maskers.set(source.id, maskerFor(context.auth, secretValues));
+  }
+
+  /** The masker of a source's credentials (one that masks only credential headers before it is configured). */
+  private maskerOf(sourceId: string): Masker {
+    return this.maskers.get(sourceId) ?? maskerFor({}, []);
   }
 
   /** What the sandbox exposes as `this`: secrets opened, app props' credentials as `$auth`. */
@@ -496,7 +525,7 @@ export class SourceManager {
     for (const [prop, id] of Object.entries(source.endpoints)) endpoints[prop] = this.deps.endpointUrl(id);
     const props = sourceProps(source, component);
     const values = openSecrets(props, source.configured_props, this.deps.secrets);
-    return sandboxContext({ sourceId: source.id, props, values, endpoints, dynamicProps: source.dynamic_props !== undefined }, this.deps.metadata.data.accounts, this.deps.secrets);
+    return sandboxContext({ sourceId: source.id, props, values, endpoints, dynamicProps: source.dynamic_props !== undefined, network: source.network_mode }, this.deps.metadata.data.accounts, this.deps.secrets);
   }
 
   /** The schedule of each timer prop: the configured one, else the prop's default. */
@@ -572,6 +601,7 @@ export class SourceManager {
     record.error = errorOf(result);
     record.emits = emits;
     record.logs = this.deps.invocations.takeLogs(result.invocationId);
+    record.calls = this.deps.network.record(sourceId, this.find(sourceId)?.network_mode ?? 'live', this.maskerOf(sourceId), result.calls);
     return record;
   }
 

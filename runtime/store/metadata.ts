@@ -1,3 +1,4 @@
+import type { NetworkMode } from '../api/types';
 import path from 'node:path';
 import { JSONFilePreset } from 'lowdb/node';
 import type { Low } from 'lowdb';
@@ -101,6 +102,8 @@ export interface SourceRecord {
   /** Run timeout of this source in seconds; absent, the service's (60 s). */
   timeout_seconds?: number;
   active: boolean;
+  /** How its component's outgoing HTTP calls are served; absent: live. */
+  network_mode?: NetworkMode;
   /** Folders its component may read or write beyond the defaults (docs/security.md). */
   permissions?: { read: string[]; write: string[] };
   /** Why the service deactivated it (its host kept crashing); absent when the user decides. */

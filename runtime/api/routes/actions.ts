@@ -14,6 +14,8 @@ export const runSchema = z.object({
   configured_props: objectParam.optional(),
   /** The `steps` object the action receives (a workflow passes the trigger event and earlier steps). */
   steps: objectParam.optional(),
+  /** How the run's outgoing HTTP calls are served (the action's cassette: /v1/components/{id}/cassette). */
+  network_mode: z.enum(['live', 'record', 'replay', 'replay-or-live']).optional(),
 });
 
 /** Action test runs (`POST /v1/actions/run`) and the outbox of their `$.send`s. */
@@ -28,7 +30,7 @@ export function actionRoutes(ctx: ApiContext): Router {
         ? await ctx.library.save(input.component_code as string, input.component_filename ?? 'action.mjs', ctx.describeSandbox)
         : (ctx.library.find(input.id) ?? (/^sc_/.test(input.id) ? undefined : await registryComponent(ctx, input.id)));
     if (!component) throw input.id && !/^sc_/.test(input.id) ? registryNotFound(ctx, input.id) : notFound('component', input.id as string);
-    res.json(await ctx.sessions.runAction(component, input.configured_props ?? {}, input.steps ?? {}));
+    res.json(await ctx.sessions.runAction(component, input.configured_props ?? {}, input.steps ?? {}, { jit: true, network: input.network_mode }));
   });
 
   router.get('/outbox', (req, res) => {

@@ -9,9 +9,13 @@ import { HttpError, notFound } from '../problem';
 import { eventSummary, sourceView } from '../views';
 import { componentCode, componentFilename, componentUrl, fetchComponentUrl } from './component-input';
 import { registryComponent, registryNotFound } from './registry';
+import { cassetteSchema } from './cassettes';
 
 /** A source's own run timeout. */
 const timeoutSeconds = z.coerce.number().int('must be a whole number of seconds').min(1).max(3600);
+
+/** How a source's outgoing HTTP calls are served (docs/runtime.md). */
+const networkMode = z.enum(['live', 'record', 'replay', 'replay-or-live']);
 
 /** Folders granted to a source's component (docs/security.md). */
 const permissions = z.object({
@@ -29,6 +33,9 @@ export const deploySchema = z.object({
   configured_props: objectParam.optional(),
   timeout_seconds: timeoutSeconds.optional(),
   permissions: objectParam.pipe(permissions).optional(),
+  network_mode: networkMode.optional(),
+  /** Recorded calls to start with (replay from the first run, hooks included). */
+  cassette: cassetteSchema.optional(),
 });
 
 export const updateSchema = z.object({
@@ -40,6 +47,7 @@ export const updateSchema = z.object({
   active: booleanParam.optional(),
   timeout_seconds: timeoutSeconds.optional(),
   permissions: objectParam.pipe(permissions).optional(),
+  network_mode: networkMode.optional(),
 });
 
 const eventId = z.string().refine(isEventId, 'must be an event id such as 1700000000000-0');
@@ -88,6 +96,8 @@ export function sourceRoutes(ctx: ApiContext): Router {
       configured_props: input.configured_props,
       timeout_seconds: input.timeout_seconds,
       permissions: input.permissions,
+      network_mode: input.network_mode,
+      cassette: input.cassette,
     });
     res.json({ data: view(source) });
   });
@@ -116,6 +126,7 @@ export function sourceRoutes(ctx: ApiContext): Router {
       active: input.active,
       timeout_seconds: input.timeout_seconds,
       permissions: input.permissions,
+      network_mode: input.network_mode,
     });
     res.json({ data: view(updated) });
   });
