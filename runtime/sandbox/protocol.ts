@@ -106,6 +106,8 @@ export interface SandboxContext {
   dynamicProps: boolean;
   /** Ids of the data stores its `data_store` props are configured with: the only ones it may call. */
   dataStores: string[];
+  /** The folder of each `dir` prop, by prop name, and whether it may be written. */
+  dirs: Record<string, { path: string; write: boolean }>;
 }
 
 export interface SerializedError {

@@ -3,6 +3,8 @@
 // options page after page, or reloads props as the user types, does not start a worker each time,
 // and `previousPropDefs` holds the previous result.
 import type { ConfigurableProp } from '../components/describe';
+import { dirGrants } from '../services/dir';
+import { NO_GRANTS } from '../sandbox/permissions';
 import { Sandbox, type SandboxLog } from '../sandbox/sandbox';
 import type { ActionResult, HttpResponsePayload, OptionsResult, PropOption } from '../sandbox/protocol';
 import { ComponentError } from '../components/bundle';
@@ -66,6 +68,8 @@ export interface ComponentSessionsDeps {
   outbox: StepOutbox;
   /** Where action runs are recorded. */
   invocations: InvocationStore;
+  /** The data dir (`dir` props get folders under it). */
+  dataDir: string;
 }
 
 /** An action run as the API answers it. */
@@ -156,7 +160,7 @@ export class ComponentSessions {
 
   private configure(session: Session, component: ComponentRecord, values: Record<string, unknown>, dynamic = session.dynamic): void {
     const props = mergeProps(component.configurable_props, dynamic);
-    session.sandbox.configure(sandboxContext({ sourceId: component.id, props, values, endpoints: {}, dynamicProps: false }, this.deps.metadata.data.accounts, this.deps.secrets));
+    session.sandbox.configure(sandboxContext({ sourceId: component.id, props, values, endpoints: {}, dynamicProps: false, dataDir: this.deps.dataDir }, this.deps.metadata.data.accounts, this.deps.secrets));
   }
 
   private async call<T>(component: ComponentRecord, configured: Record<string, unknown>, work: (session: Session) => Promise<T>): Promise<T> {
@@ -189,6 +193,8 @@ export class ComponentSessions {
       bundle: component.bundle,
       filename: component.filename,
       ...this.deps.limits,
+      // An action's `dir` props write under its own folder (DATA_DIR/dirs/<component id>).
+      grants: dirGrants(NO_GRANTS, this.deps.dataDir, component.id),
       label: `component ${component.id} (${component.name})`,
       onLog: (log) => {
         session.logs.push(log);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { JSONFilePreset } from 'lowdb/node';
 import type { Low } from 'lowdb';
-import type { ConfigurableProp } from '../components/describe';
+import type { ComponentProblem, ConfigurableProp } from '../components/describe';
 
 /** A webhook as kept on disk; the signing secret is sealed. */
 export interface WebhookRecord {
@@ -79,6 +79,8 @@ export interface ComponentRecord {
   bundle: string;
   code_hash: string;
   configurable_props: ConfigurableProp[];
+  /** Rules of the spec or the registry it does not follow (it loads anyway); absent in records saved before they were kept. */
+  warnings?: ComponentProblem[];
   /** Dedupe strategy of a source (absent in records saved before it was kept). */
   dedupe?: 'unique' | 'greatest' | 'last' | null;
   created_at: number;
