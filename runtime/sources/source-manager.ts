@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import { ComponentError } from '../components/bundle';
 import type { ComponentLibrary } from '../components/library';
 import { inEmitOrder, MAX_LISTENER_HOPS, type Emission } from '../events/emission';

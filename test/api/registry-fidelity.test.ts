@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { bundleFile } from '../../runtime/components/bundle-file';
-import { dirGrants } from '../../runtime/services/dir';
+import { dirFolders, dirGrants } from '../../runtime/services/dir';
 import type { ConfigurableProp } from '../../runtime/components/describe';
 import { startNpmRegistry, writePackage, type FakeRegistry } from '../helpers/npm-registry';
 import { startReceiver, type Receiver } from '../helpers/receiver';
@@ -133,15 +133,14 @@ describe('registry fidelity', () => {
     assert.match(missing.json.detail, /prop `channel` is required/);
   });
 
-  it('computes the folders a source may read and write from its dir props', () => {
-    const props = [
-      { name: 'out', type: 'dir', accessMode: 'write', sync: true },
-      { name: 'in', type: 'dir', accessMode: 'read' },
-      { name: 'label', type: 'string' },
-    ] as ConfigurableProp[];
-    const grants = dirGrants(props, { in: '/home/me/photos' }, 'dc_1', '/data');
-    assert.deepEqual(grants, { read: [path.join('/data', 'dirs', 'dc_1', 'out'), '/home/me/photos', os.tmpdir()], write: [path.join('/data', 'dirs', 'dc_1', 'out'), os.tmpdir()] });
-    assert.deepEqual(dirGrants([{ name: 'label', type: 'string' }] as ConfigurableProp[], {}, 'dc_1', '/data'), { read: [], write: [] });
+  it("grants a host its own dir-props folder, created beforehand, beside the user's grants", () => {
+    const data = fs.mkdtempSync(path.join(os.tmpdir(), 'spout-dirs-'));
+    const root = path.join(data, 'dirs', 'dc_1');
+    assert.deepEqual(dirGrants({ read: ['/home/me/photos'], write: [] }, data, 'dc_1'), { read: ['/home/me/photos', root], write: [root] });
+    assert.ok(fs.statSync(root).isDirectory(), "Node's permission model covers a folder's contents only when it exists");
+    const props = [{ name: 'out', type: 'dir', accessMode: 'write' }, { name: 'in', type: 'dir', accessMode: 'read' }, { name: 'label', type: 'string' }] as ConfigurableProp[];
+    assert.deepEqual(dirFolders(props, { in: '/home/me/photos' }, 'dc_1', data), { out: { path: path.join(root, 'out'), write: true }, in: { path: '/home/me/photos', write: false } });
+    fs.rmSync(data, { recursive: true, force: true });
   });
 
   it("uses an ES module app package's default export (its propDefinitions spread) and the app's package.json ranges", async () => {
