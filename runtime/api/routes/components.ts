@@ -15,7 +15,7 @@ import { registryComponent } from './registry';
 
 export const saveSchema = z.object({ component_code: componentCode.optional(), component_url: componentUrl.optional(), component_filename: componentFilename });
 
-const lintSchema = z.object({ component_code: componentCode, component_filename: componentFilename });
+export const lintSchema = z.object({ component_code: componentCode, component_filename: componentFilename });
 
 const configuredProps = z.record(z.string(), z.unknown()).optional();
 
