@@ -63,7 +63,7 @@ export async function bundleComponent(source: string, filename = 'component.mjs'
     });
     const out = result.outputFiles[0];
     if (!out) throw new ComponentError([{ path: '', message: 'the bundler produced no output' }]);
-    return { code: out.text, codeHash: createHash('sha256').update(source).digest('hex') };
+    return { code: neutral === filename ? out.text : renameMapSource(out.text, neutral, filename), codeHash: createHash('sha256').update(source).digest('hex') };
   } catch (err) {
     const problem = asComponentError(err, filename);
     // Messages name the file as the user knows it.
@@ -72,6 +72,16 @@ export async function bundleComponent(source: string, filename = 'component.mjs'
     }
     throw problem;
   }
+}
+
+/** Names the user's file (`x.mjs`) in the bundle's inline source map where esbuild was given its neutral name (`x.js`), so stacks point at it. */
+function renameMapSource(code: string, neutral: string, filename: string): string {
+  const marker = '//# sourceMappingURL=data:application/json;base64,';
+  const at = code.lastIndexOf(marker);
+  if (at === -1) return code;
+  const map = JSON.parse(Buffer.from(code.slice(at + marker.length).trim(), 'base64').toString('utf8')) as { sources?: string[] };
+  map.sources = map.sources?.map((s) => (s === neutral ? filename : s));
+  return `${code.slice(0, at)}${marker}${Buffer.from(JSON.stringify(map)).toString('base64')}\n`;
 }
 
 /** Turns an esbuild failure into a ComponentError with each message's file:line:column; other errors pass through. */
