@@ -19,12 +19,6 @@ export const hostScript = path.join(distDir, 'host.cjs').replace(`app.asar${path
 /** Entry script of the webhook delivery thread. */
 export const deliveryWorkerScript = path.join(distDir, 'delivery-worker.js');
 
-/** Our builds of `@pipedream/platform` and `@pipedream/types`, which components get in place of the packages. */
-export const platformShims = {
-  '@pipedream/platform': path.join(distDir, 'shims', 'platform.js'),
-  '@pipedream/types': path.join(distDir, 'shims', 'types.js'),
-};
-
 /** Folder of the built renderer (index.html and its assets). */
 export const rendererDir = path.join(distDir, 'renderer');
 

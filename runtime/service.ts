@@ -18,6 +18,7 @@ import { ComponentLibrary, type SandboxFactory } from './components/library';
 import { ComponentRegistry } from './components/registry';
 import { bundledRegistryDir, hostScript } from './paths';
 import { PackageCache } from './components/packages';
+import { platformReadPaths } from './components/platform-packages';
 import { Sandbox } from './sandbox/sandbox';
 import { HostPool } from './sandbox/host-process';
 import { SourceDbs } from './store/source-dbs';
@@ -136,7 +137,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const network = new NetworkService(new CassetteStore(path.join(dataDir, 'cassettes')));
   const dedupe = new Deduper(path.join(dataDir, 'dedupe'));
   // Component code runs in host processes that may read the package cache and nothing else of the data dir.
-  const hosts = new HostPool({ script: hostScript, baseRead: [packages.dir], memoryMb: options.componentMemoryMb ?? DEFAULT_COMPONENT_MEMORY_MB });
+  const hosts = new HostPool({ script: hostScript, baseRead: [packages.dir, ...platformReadPaths()], memoryMb: options.componentMemoryMb ?? DEFAULT_COMPONENT_MEMORY_MB });
   const limits = { hosts, timeoutMs: options.runTimeoutMs ?? 60_000, maxQueue: 1000 };
   // Saving a component (no source yet) loads it only to learn what it declares.
   const describeSandbox: SandboxFactory = (bundle) => Sandbox.load({ ...bundle, ...limits, label: bundle.filename, onLog: () => {}, onStrayEmits: () => {} });
@@ -163,7 +164,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     network,
   });
   const outbox = new StepOutbox();
-  const sessions = new ComponentSessions({ metadata, secrets, limits, idleMs: 60_000, dataStores, outbox, invocations, network });
+  const sessions = new ComponentSessions({ metadata, secrets, limits, idleMs: 60_000, dataStores, outbox, invocations, network, dataDir });
   const runs = new RunLog(path.join(dataDir, 'workflow-runs'));
   const workflows = new WorkflowManager({ metadata, library, sessions, emission, events, runs, secrets, describeSandbox });
 

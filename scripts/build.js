@@ -22,8 +22,6 @@ export async function buildAll({ quiet = false } = {}) {
     // little else: one self-contained CommonJS file.
     build({ ...node, format: 'cjs', packages: undefined, entryPoints: { host: 'runtime/sandbox/host.ts' }, outfile: path.join(dist, 'host.cjs'), absWorkingDir: root }),
     build({ ...node, format: 'esm', entryPoints: { main: 'main/main.ts' }, outdir: dist, absWorkingDir: root, external: ['electron'] }),
-    // Our @pipedream/platform and @pipedream/types, bundled into components in place of the packages.
-    build({ ...node, format: 'esm', entryPoints: { platform: 'runtime/components/shims/platform.ts', types: 'runtime/components/shims/types.ts' }, outdir: path.join(dist, 'shims'), absWorkingDir: root, sourcemap: false }),
     // Sandboxed preloads must be CommonJS.
     build({ ...node, format: 'cjs', entryPoints: { preload: 'main/preload.ts' }, outfile: path.join(dist, 'preload.cjs'), absWorkingDir: root, external: ['electron'] }),
     build({

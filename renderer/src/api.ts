@@ -53,6 +53,8 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly errors: FieldProblem[] = [],
+    /** Warnings found beside the errors (a 400 for an invalid component lists them too). */
+    readonly warnings: FieldProblem[] = [],
   ) {
     super(message);
   }
@@ -117,8 +119,8 @@ async function request<T>(method: string, path: string, body?: unknown, query?: 
   }
   markReachable(true);
   if (!res.ok) {
-    const problem = (await res.json().catch(() => null)) as { detail?: string; errors?: FieldProblem[] } | null;
-    throw new ApiError(res.status, problem?.detail ?? `${res.status} ${res.statusText}`, problem?.errors ?? []);
+    const problem = (await res.json().catch(() => null)) as { detail?: string; errors?: FieldProblem[]; warnings?: FieldProblem[] } | null;
+    throw new ApiError(res.status, problem?.detail ?? `${res.status} ${res.statusText}`, problem?.errors ?? [], problem?.warnings ?? []);
   }
   if (res.status === 204) return undefined as T;
   const text = await res.text();

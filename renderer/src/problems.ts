@@ -3,6 +3,8 @@ import type { EditorMarker } from './monaco/editor';
 
 /** Where a problem of the service points: a code position (`file:line:col`), a prop (`props.x…`) or neither. */
 export interface LocatedProblem extends FieldProblem {
+  /** A warning: a rule Pipedream tolerates; the component runs anyway. */
+  warning?: boolean;
   line: number | null;
   column: number;
   prop: string | null;
@@ -25,5 +27,7 @@ export function locateProblems(problems: FieldProblem[], code: string): LocatedP
 }
 
 export function toMarkers(problems: LocatedProblem[]): EditorMarker[] {
-  return problems.filter((p) => p.line !== null).map((p) => ({ line: p.line as number, column: p.column, message: p.path ? `${p.path}: ${p.message}` : p.message }));
+  return problems
+    .filter((p) => p.line !== null)
+    .map((p) => ({ line: p.line as number, column: p.column, message: p.path ? `${p.path}: ${p.message}` : p.message, severity: p.warning ? 'warning' : 'error' }));
 }

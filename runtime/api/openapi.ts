@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { pageParams } from './params';
 import { createSchema as accountCreate } from './routes/accounts';
 import { runSchema as actionRun } from './routes/actions';
-import { checkSchema, configureSchema, propsSchema, saveSchema } from './routes/components';
+import { checkSchema, configureSchema, lintSchema, propsSchema, saveSchema } from './routes/components';
 import { nameSchema as storeName, putRecordSchema } from './routes/data-stores';
 import { listSchema as registryList, searchSchema } from './routes/registry';
 import { deleteEventsSchema, deploySchema, redeliverSchema, summariesSchema, updateSchema as sourceUpdate } from './routes/sources';
@@ -52,6 +52,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /v1/components': { summary: 'Save (validate) a component from its code or a URL', params: saveSchema },
   'GET /v1/users/me/components': { summary: 'List saved components, newest first', params: pageParams, list: true },
   'GET /v1/components/:id': { summary: 'Read a saved component by id or key, with its code and filename' },
+  'POST /v1/components/lint': { summary: "Check a component's code without saving it: its errors and warnings", params: lintSchema },
   'POST /v1/components/configure': { summary: "Run a prop's async options method", params: configureSchema },
   'POST /v1/components/props': { summary: 'Run additionalProps: the merged prop set for the values given', params: propsSchema },
   'POST /v1/components/props/check': { summary: 'Check prop values with the rules a deploy applies, without deploying', params: checkSchema },

@@ -23,7 +23,7 @@ export function notFound(kind: string, id: string): HttpError {
 }
 
 /** Answers with an `application/problem+json` body: `{type, title, status, detail, error[, errors]}`. */
-export function sendProblem(res: Response, status: number, detail: string, errors?: ComponentProblem[]): void {
+export function sendProblem(res: Response, status: number, detail: string, errors?: ComponentProblem[], warnings?: ComponentProblem[]): void {
   res
     .status(status)
     .type('application/problem+json')
@@ -35,6 +35,7 @@ export function sendProblem(res: Response, status: number, detail: string, error
         detail,
         error: detail,
         ...(errors ? { errors } : {}),
+        ...(warnings?.length ? { warnings } : {}),
       }),
     );
 }
@@ -46,7 +47,7 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, _req, res, _next
     return;
   }
   if (err instanceof HttpError) return sendProblem(res, err.status, err.message, err.errors);
-  if (err instanceof ComponentError) return sendProblem(res, 400, `invalid component: ${err.message}`, err.problems);
+  if (err instanceof ComponentError) return sendProblem(res, 400, `invalid component: ${err.message}`, err.problems, err.warnings);
   if (err instanceof HookError || err instanceof ConfigurationRejected) return sendProblem(res, 400, err.message);
   if (err instanceof QueueFullError) return sendProblem(res, 429, err.message);
   if (err instanceof DataStoreError) return sendProblem(res, err.status, err.message);

@@ -151,10 +151,18 @@ export interface ComponentView {
   description: string | null;
   code_hash: string;
   configurable_props: Array<Record<string, unknown> & { name: string; type: string }>;
+  /** Rules of the spec or the registry the component does not follow; it loads and runs anyway. */
+  warnings: Warning[];
   created_at: number;
   /** The module text and its file name: only in the single read (`GET /v1/components/{id}`). */
   code?: string;
   filename?: string;
+}
+
+/** A finding that does not stop a component: where it is and what to do. */
+export interface Warning {
+  path: string;
+  message: string;
 }
 
 export interface DataStoreView {
@@ -230,6 +238,8 @@ export interface ActionRunView {
   /** Events sent with `$.send.emit`. */
   emitted: unknown[];
   sends: SendView[];
+  /** The component's warnings and those of its configuration (an app without an account); in `POST /v1/actions/run` answers. */
+  warnings?: Warning[];
 }
 
 export type TimerSchedule = { intervalSeconds: number } | { cron: string; timezone?: string };

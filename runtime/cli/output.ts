@@ -28,6 +28,11 @@ export function note(text: string): void {
   process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
 }
 
+/** Prints warnings (rules a component or its configuration does not follow; it runs anyway) on stderr, one a line. */
+export function printWarnings(warnings: ReadonlyArray<{ path: string; message: string }> | undefined): void {
+  for (const w of warnings ?? []) note(`${yellow('warning', process.stderr)}: ${w.path ? `${w.path}: ` : ''}${w.message}`);
+}
+
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }

@@ -39,11 +39,14 @@ export function parseObjectOption(option: string, text: string | undefined, exam
   return value as Record<string, unknown>;
 }
 
-/** Required props with no value given and no default, that a user configures. */
+/**
+ * Required props with no value given and no default, that a user configures. App props are not
+ * among them: offline a component runs without a connected account (the service warns).
+ */
 export function missingProps(props: Prop[], given: Record<string, unknown>): Prop[] {
   return props.filter((p) => {
     if (p.optional === true || p.disabled === true || p.hidden === true || p.default !== undefined || p.name in given) return false;
-    return USER_INPUT.has(p.type) || ['app', 'data_store', '$.interface.timer', 'http_request'].includes(p.type);
+    return USER_INPUT.has(p.type) || ['data_store', '$.interface.timer', 'http_request'].includes(p.type);
   });
 }
 

@@ -1,6 +1,10 @@
+import fs from 'node:fs';
+import { isBuiltin } from 'node:module';
 import path from 'node:path';
-import { build } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
+import semver from 'semver';
 import { asComponentError, ComponentError } from './bundle';
+import { isPlatformImport } from './platform-packages';
 
 /** A component file with its relative imports inlined: the text to send as `component_code`. */
 export interface BundledFile {
@@ -11,30 +15,82 @@ export interface BundledFile {
   inputs: string[];
 }
 
+/** A bare import's package name and the rest (`@scope/name/sub` → `@scope/name`, `/sub`); null when it is pinned already. */
+function unpinned(specifier: string): { name: string; subpath: string } | null {
+  const parts = specifier.split('/');
+  const count = specifier.startsWith('@') ? 2 : 1;
+  const name = parts.slice(0, count).join('/');
+  if (name.slice(1).includes('@')) return null;
+  return { name, subpath: parts.slice(count).length ? `/${parts.slice(count).join('/')}` : '' };
+}
+
+/** The `dependencies` of the package.json nearest above `dir` (the app's, in the registry's layout), cached per folder. */
+function nearestDependencies(dir: string, cache: Map<string, Record<string, string>>): Record<string, string> {
+  const known = cache.get(dir);
+  if (known) return known;
+  let deps: Record<string, string> = {};
+  try {
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    deps = manifest.dependencies ?? {};
+  } catch (err) {
+    const parent = path.dirname(dir);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' && parent !== dir) deps = nearestDependencies(parent, cache);
+  }
+  cache.set(dir, deps);
+  return deps;
+}
+
 /**
- * Inlines a component file's relative imports (app files, `common/` spreads) into one CommonJS module.
- * Bare imports, pinned ones included (`axios@1.6.0`), stay imports: the service resolves them.
+ * Pins each unpinned bare import to the range the nearest package.json declares for it, as
+ * Pipedream installs an app's dependencies (`import x from "pkg"` with `"pkg": "^23.0.0"` becomes
+ * `pkg@^23.0.0`). Imports that package.json does not name, or names with a non-semver range
+ * (`workspace:*`, a git URL), stay as written.
+ */
+function packageRangesPlugin(): Plugin {
+  const cache = new Map<string, Record<string, string>>();
+  return {
+    name: 'spout-package-ranges',
+    setup(build) {
+      build.onResolve({ filter: /^[^./\\]/ }, (args) => {
+        if (args.kind === 'entry-point') return undefined;
+        // Spout provides the platform packages whatever version is asked.
+        const bare = isBuiltin(args.path) || isPlatformImport(args.path) ? null : unpinned(args.path);
+        const range = bare ? nearestDependencies(args.resolveDir, cache)[bare.name] : undefined;
+        if (!bare || !range || !semver.validRange(range)) return { path: args.path, external: true };
+        return { path: `${bare.name}@${range}${bare.subpath}`, external: true };
+      });
+    },
+  };
+}
+
+/**
+ * Inlines a component file's relative imports (app files, `common/` spreads) into one module.
+ * An ES module stays one (its imports of packages stay `import`s, so the service gives them ES
+ * module semantics); a CommonJS file stays CommonJS (its `require`s of packages stay plain
+ * `require` calls). Bare imports, pinned ones included (`axios@1.6.0`), stay imports: the service
+ * resolves them, each pinned to its range in the nearest package.json when not pinned already.
  */
 export async function bundleFile(entry: string): Promise<BundledFile> {
   const absolute = path.resolve(entry);
+  const options: BuildOptions & { write: false; metafile: true } = {
+    entryPoints: [absolute],
+    bundle: true,
+    plugins: [packageRangesPlugin()],
+    platform: 'node',
+    target: 'node20',
+    write: false,
+    // Stack traces point at the user's own files: the service's bundling carries this map on.
+    sourcemap: 'inline',
+    sourcesContent: false,
+    metafile: true,
+    logLevel: 'silent',
+    absWorkingDir: path.dirname(absolute),
+  };
   try {
-    const result = await build({
-      entryPoints: [absolute],
-      bundle: true,
-      packages: 'external',
-      // CommonJS, as the service bundles to: a `require` of a package in a CommonJS file stays a
-      // plain `require` the service resolves (ESM output would hide it behind esbuild's helper).
-      format: 'cjs',
-      platform: 'node',
-      target: 'node20',
-      write: false,
-      // Stack traces point at the user's own files: the service's bundling carries this map on.
-      sourcemap: 'inline',
-      sourcesContent: false,
-      metafile: true,
-      logLevel: 'silent',
-      absWorkingDir: path.dirname(absolute),
-    });
+    let result = await build({ ...options, format: 'esm' as BuildOptions['format'] });
+    const entryInput = Object.entries(result.metafile.inputs).find(([p]) => path.resolve(path.dirname(absolute), p) === absolute)?.[1];
+    // ES module output would hide a CommonJS file's `require`s behind esbuild's helper.
+    if (entryInput?.format === 'cjs') result = await build({ ...options, format: 'cjs' });
     const out = result.outputFiles[0];
     if (!out) throw new ComponentError([{ path: entry, message: 'the bundler produced no output' }]);
     const inputs = Object.keys(result.metafile.inputs).map((p) => path.resolve(path.dirname(absolute), p));

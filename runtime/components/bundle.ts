@@ -1,17 +1,18 @@
 import { createHash } from 'node:crypto';
 import { build, type Message } from 'esbuild';
-import { platformShims } from '../paths';
 import type { PackageCache, ProgressListener } from './packages';
+import { platformPlugin } from './platform-packages';
 
-/** A problem found in a component definition or its code, with where it is. */
-export interface ComponentProblem {
-  path: string;
-  message: string;
-}
+import type { ComponentProblem } from './describe';
 
-/** Thrown when a component cannot be loaded or fails validation; carries every problem found. */
+export type { ComponentProblem };
+
+/** Thrown when a component cannot be loaded or fails validation; carries every problem found, and the warnings found beside them. */
 export class ComponentError extends Error {
-  constructor(readonly problems: ComponentProblem[]) {
+  constructor(
+    readonly problems: ComponentProblem[],
+    readonly warnings: ComponentProblem[] = [],
+  ) {
     super(problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; '));
     this.name = 'ComponentError';
   }
@@ -33,20 +34,26 @@ export interface BundleOptions {
 
 /**
  * Bundles component source text (ESM, CommonJS or TypeScript) into one CommonJS module for the
- * sandbox. With a package cache, imported packages are bundled in (installed first if need be);
- * without one, bare imports stay as `require` calls, resolved inside the worker.
+ * sandbox. Packages are not bundled in: with a package cache, each bare import is installed (if
+ * need be) and left as a `require` of its file, which the sandbox loads at run time
+ * (sandbox/component-require.ts); without one, bare imports stay as they are. The platform
+ * packages come from Spout's own install.
  */
 export async function bundleComponent(source: string, filename = 'component.mjs', options: BundleOptions = {}): Promise<Bundle> {
   const loader = /\.(c|m)?tsx?$/.test(filename) ? 'ts' : 'js';
+  const neutral = filename.replace(/\.m([jt]s)$/, '.$1');
   try {
     const result = await build({
-      stdin: { contents: source, loader, sourcefile: filename, resolveDir: process.cwd() },
+      // Not `.mjs`: esbuild would then give an imported module's whole exports as its default
+      // (Node's rule for CommonJS), where component-require.ts shapes ES modules and CommonJS
+      // ones as Node's `import` does.
+      stdin: { contents: source, loader, sourcefile: neutral, resolveDir: process.cwd() },
       bundle: true,
-      // The cache's plugin decides per import (builtins stay external); the worker can then
-      // run the bundle without requiring any package.
-      ...(options.packages ? { plugins: [options.packages.plugin({ onProgress: options.onProgress })] } : { packages: 'external' as const }),
-      // Offline and unchanged: registry code imports these, and gets ours.
-      alias: platformShims,
+      plugins: [platformPlugin(), ...(options.packages ? [options.packages.plugin({ onProgress: options.onProgress })] : [])],
+      ...(options.packages ? {} : { packages: 'external' as const }),
+      // Resolved as Node resolves them (the files are loaded by Node): no bundler-only entry points.
+      mainFields: ['main'],
+      conditions: [],
       format: 'cjs',
       platform: 'node',
       target: 'node20',
@@ -56,10 +63,25 @@ export async function bundleComponent(source: string, filename = 'component.mjs'
     });
     const out = result.outputFiles[0];
     if (!out) throw new ComponentError([{ path: '', message: 'the bundler produced no output' }]);
-    return { code: out.text, codeHash: createHash('sha256').update(source).digest('hex') };
+    return { code: neutral === filename ? out.text : renameMapSource(out.text, neutral, filename), codeHash: createHash('sha256').update(source).digest('hex') };
   } catch (err) {
-    throw asComponentError(err, filename);
+    const problem = asComponentError(err, filename);
+    // Messages name the file as the user knows it.
+    if (problem instanceof ComponentError && neutral !== filename) {
+      throw new ComponentError(problem.problems.map((p) => (p.path.startsWith(`${neutral}:`) ? { ...p, path: filename + p.path.slice(neutral.length) } : p)));
+    }
+    throw problem;
   }
+}
+
+/** Names the user's file (`x.mjs`) in the bundle's inline source map where esbuild was given its neutral name (`x.js`), so stacks point at it. */
+function renameMapSource(code: string, neutral: string, filename: string): string {
+  const marker = '//# sourceMappingURL=data:application/json;base64,';
+  const at = code.lastIndexOf(marker);
+  if (at === -1) return code;
+  const map = JSON.parse(Buffer.from(code.slice(at + marker.length).trim(), 'base64').toString('utf8')) as { sources?: string[] };
+  map.sources = map.sources?.map((s) => (s === neutral ? filename : s));
+  return `${code.slice(0, at)}${marker}${Buffer.from(JSON.stringify(map)).toString('base64')}\n`;
 }
 
 /** Turns an esbuild failure into a ComponentError with each message's file:line:column; other errors pass through. */

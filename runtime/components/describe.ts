@@ -1,7 +1,14 @@
-/** The prop types of spec section 2.5 (array forms end in `[]`). */
+/** A problem found in a component definition or its code, with where it is. */
+export interface ComponentProblem {
+  path: string;
+  message: string;
+}
+
+/** The prop types of spec section 2.5 (array forms end in `[]`), and Pipedream's `dir` and `$.interface.apphook`. */
 export const PROP_TYPES = [
   'app', 'boolean', 'boolean[]', 'integer', 'integer[]', 'string', 'string[]', 'object', 'any',
   '$.interface.http', '$.interface.timer', '$.service.db', 'data_store', 'http_request', 'alert',
+  'dir', '$.interface.apphook',
 ] as const;
 
 /**
@@ -80,4 +87,6 @@ export interface ValidComponent {
   description: string | null;
   dedupe: 'unique' | 'greatest' | 'last' | null;
   configurable_props: ConfigurableProp[];
+  /** Rules of the spec or the registry it does not follow; it loads and runs anyway. */
+  warnings: ComponentProblem[];
 }

@@ -1,13 +1,20 @@
 import { newId } from '../ids';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { ComponentRecord, Metadata } from '../store/metadata';
-import { bundleComponent, ComponentError } from './bundle';
+import { bundleComponent, ComponentError, type ComponentProblem } from './bundle';
 import type { ComponentDescription } from './describe';
 import type { PackageCache, ProgressListener } from './packages';
 import { validateComponent } from './validate';
 
 /** Starts a sandbox on a bundle; the caller decides where its logs go. */
 export type SandboxFactory = (bundle: Pick<ComponentRecord, 'bundle' | 'filename'>) => Promise<{ sandbox: Sandbox; description: ComponentDescription }>;
+
+/** What `lint` found: the component (null when it has errors) with its errors and warnings. */
+export interface LintResult {
+  errors: ComponentProblem[];
+  warnings: ComponentProblem[];
+  component: Pick<ComponentRecord, 'key' | 'name' | 'version' | 'type'> | null;
+}
 
 /** Per-call options of loading or saving a component. */
 export interface LoadOptions {
@@ -53,6 +60,8 @@ export class ComponentLibrary {
     try {
       const valid = validateComponent(loaded.description);
       const existing = this.metadata.data.components.find((c) => c.code_hash === bundle.codeHash);
+      // Records saved by an older Spout lack warnings, or have those of older rules.
+      if (existing) existing.warnings = valid.warnings;
       const component: ComponentRecord = existing ?? {
         id: newId('sc'),
         key: valid.key,
@@ -66,11 +75,25 @@ export class ComponentLibrary {
         bundle: bundle.code,
         code_hash: bundle.codeHash,
         configurable_props: valid.configurable_props,
+        warnings: valid.warnings,
         created_at: Math.floor(Date.now() / 1000),
       };
       return { component, sandbox: loaded.sandbox };
     } catch (err) {
       await loaded.sandbox.close();
+      throw err;
+    }
+  }
+
+  /** Checks module text without saving it: every error (bundling, loading, validation) and warning. */
+  async lint(code: string, filename: string, spawn: SandboxFactory, options: LoadOptions = {}): Promise<LintResult> {
+    try {
+      const { component, sandbox } = await this.load(code, filename, spawn, options);
+      await sandbox.close();
+      const { key, name, version, type } = component;
+      return { errors: [], warnings: component.warnings ?? [], component: { key, name, version, type } };
+    } catch (err) {
+      if (err instanceof ComponentError) return { errors: err.problems, warnings: err.warnings, component: null };
       throw err;
     }
   }

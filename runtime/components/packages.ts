@@ -5,7 +5,7 @@ import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import type { Plugin } from 'esbuild';
 import semver from 'semver';
-import { platformShims } from '../paths';
+import { IMPORT_PREFIX, REQUIRE_PREFIX } from '../sandbox/component-require';
 
 /** Receives human-readable progress lines such as `installing left-pad@^1.3 …`. */
 export type ProgressListener = (line: string) => void;
@@ -201,37 +201,37 @@ export class PackageCache {
     return versions;
   }
 
-  /** An esbuild plugin resolving the component's bare imports through this cache, so packages are bundled in. */
+  /**
+   * An esbuild plugin resolving the component's bare imports through this cache: each is installed
+   * if need be, and left as a marked `require` of the file it resolves to, loaded at run time.
+   */
   plugin(options: { onProgress?: ProgressListener } = {}): Plugin {
     return {
       name: 'spout-package-cache',
       setup: (build) => {
-        // Only imports written in the component come here: those inside installed packages resolve
-        // from their own node_modules, builtins stay external (the worker provides them), and
-        // `@pipedream/platform`/`@pipedream/types` are left to the build's alias (our shims).
+        // Only imports written in the component come here (packages are not bundled, so their own
+        // imports are Node's business at run time); builtins stay as they are.
         build.onResolve({ filter: /^[^./\\]/ }, async (args) => {
           if (args.kind === 'entry-point' || path.isAbsolute(args.path)) return undefined;
-          if (this.isInside(args.importer) || this.isInside(args.resolveDir)) return undefined;
+          // The resolution below, from inside an install folder, is esbuild's own.
+          if (this.isInside(args.resolveDir)) return undefined;
           if (isBuiltin(args.path)) return { path: args.path, external: true };
           let spec: PackageSpecifier;
           let pkg: ResolvedPackage;
           try {
             spec = parseSpecifier(args.path);
-            if (Object.hasOwn(platformShims, spec.name)) {
-              // Unpinned, the alias maps it (and its subpaths); a pinned form gets the shim too.
-              return spec.range === null ? undefined : { path: platformShims[spec.name as keyof typeof platformShims] };
-            }
             pkg = await this.resolve(args.path, options);
           } catch (err) {
             const message = (err as Error).message;
             // PackageErrors name the package already; anything else (a disk error) gets it added.
             return { errors: [{ text: err instanceof PackageError ? message : `package "${args.path}" could not be provided: ${message}` }] };
           }
-          // Resolving from inside the install folder lets esbuild apply the package's own
-          // `exports`/`main`; this plugin steps aside there, so this does not recurse.
+          // Resolving from inside the install folder applies the package's own `exports`/`main`
+          // (`import` or `require` conditions, as the import is written); this plugin steps aside
+          // there, so this does not recurse.
           const found = await build.resolve(spec.name + spec.subpath, { kind: args.kind, resolveDir: pkg.root });
           if (found.errors.length) return { errors: found.errors };
-          return { path: found.path, external: found.external, namespace: found.namespace, sideEffects: found.sideEffects };
+          return { path: `${args.kind === 'require-call' ? REQUIRE_PREFIX : IMPORT_PREFIX}${found.path}`, external: true };
         });
       },
     };
@@ -454,7 +454,7 @@ export class PackageCache {
       return new PackageError(
         'no-matching-version',
         spec.raw,
-        `package "${spec.name}" has no version matching "${spec.range ?? 'latest'}" in registry ${registry} (import ${quoted}); pin a published version`,
+        `package "${spec.name}" has no version matching "${spec.range ?? 'latest'}" in registry ${registry} (import ${quoted}); pin a published version (in the import, or in the dependencies of the package.json beside the component, which unpinned imports follow)`,
       );
     }
     return new PackageError('install-failed', spec.raw, `package ${quoted} could not be installed from registry ${registry}: ${summary}`);

@@ -21,6 +21,7 @@ interface Description {
   type: 'source' | 'action';
   description: string | null;
   configurable_props: ConfigurableProp[];
+  warnings: ComponentProblem[];
 }
 
 /** A registry component as the API lists it. */
@@ -39,8 +40,8 @@ export interface RegistryComponent {
   bundled: boolean;
   code_hash: string;
   configurable_props: ConfigurableProp[];
-  /** Registry rules it does not follow (semver version, key pattern, a shadowed duplicate); it is indexed anyway. */
-  warnings: string[];
+  /** Rules of the spec or the registry it does not follow (semver version, key pattern, a shadowed duplicate…); it is indexed anyway. */
+  warnings: ComponentProblem[];
 }
 
 /** A registry component with the code to deploy it: the file with its relative imports inlined. */
@@ -88,6 +89,8 @@ export interface RegistryOptions {
 
 const CODE_FILE = /\.(mjs|cjs|js|ts|mts|cts)$/;
 const SEMVER = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
+/** Descriptions cached by an older Spout (other checks, no warnings) are not reused. */
+const CACHE_VERSION = 2;
 /** A scan is reused for this long: a burst of requests does not walk the folders each time. */
 const RESCAN_MS = 1000;
 
@@ -218,10 +221,11 @@ export class ComponentRegistry {
   private view(s: FileState, declaring: Map<string, FileState[]>): RegistryComponent {
     const desc = (s.result as { ok: true; desc: Description }).desc;
     const key = desc.key as string;
-    const warnings: string[] = [];
-    if (!SEMVER.test(desc.version)) warnings.push(`version "${desc.version}" is not semantic (x.y.z), as registry components need`);
-    if (!/^[a-z0-9_]+-[a-z0-9-]+$/.test(key)) warnings.push(`key "${key}" does not follow <app>-<component-name-slug>`);
-    for (const o of (declaring.get(key) ?? []).filter((o) => o !== s)) warnings.push(`shadows ${path.join(o.folder.dir, o.rel)}, which declares the same key`);
+    const warnings = [...desc.warnings];
+    const has = (p: string) => warnings.some((w) => w.path === p);
+    if (!has('version') && !SEMVER.test(desc.version)) warnings.push({ path: 'version', message: `version "${desc.version}" is not semantic (x.y.z), as registry components need` });
+    if (!has('key') && !/^[a-z0-9_]+-[a-z0-9-]+$/.test(key)) warnings.push({ path: 'key', message: `key "${key}" does not follow <app>-<component-name-slug>` });
+    for (const o of (declaring.get(key) ?? []).filter((o) => o !== s)) warnings.push({ path: 'key', message: `shadows ${path.join(o.folder.dir, o.rel)}, which declares the same key` });
     return {
       key,
       name: desc.name,
@@ -283,6 +287,7 @@ export class ComponentRegistry {
             type: component.type,
             description: component.description,
             configurable_props: component.configurable_props,
+            warnings: component.warnings ?? [],
           };
           this.cache.set(s.hash, desc);
           this.cacheDirty = true;
@@ -315,7 +320,7 @@ export class ComponentRegistry {
     this.cacheLoaded = true;
     try {
       const kept = JSON.parse(fs.readFileSync(this.options.cacheFile, 'utf8')) as { version?: number; components?: Record<string, Description> };
-      if (kept.version === 1 && kept.components) for (const [hash, desc] of Object.entries(kept.components)) this.cache.set(hash, desc);
+      if (kept.version === CACHE_VERSION && kept.components) for (const [hash, desc] of Object.entries(kept.components)) this.cache.set(hash, desc);
     } catch {
       // none yet, or unreadable: described again
     }
@@ -328,7 +333,7 @@ export class ComponentRegistry {
     const used = new Set([...this.states.values()].map((s) => s.hash));
     const components = Object.fromEntries([...this.cache].filter(([hash]) => used.has(hash)));
     try {
-      fs.writeFileSync(this.options.cacheFile, JSON.stringify({ version: 1, components }));
+      fs.writeFileSync(this.options.cacheFile, JSON.stringify({ version: CACHE_VERSION, components }));
     } catch {
       // a cache only
     }

@@ -20,14 +20,22 @@ interface PropContext {
   dynamic: boolean;
 }
 
-/** Records a problem on one field of the prop being checked. */
-type Report = (field: string, message: string) => void;
+/** Records a problem on one field of the prop being checked: an error, or a warning (a rule Pipedream tolerates). */
+type Report = (field: string, message: string, level?: 'warning') => void;
+
+/** What a check found: errors (the component cannot run) and warnings (it runs; a rule of the spec or the registry is not followed). */
+export interface Findings {
+  errors: ComponentProblem[];
+  warnings: ComponentProblem[];
+}
 
 const KNOWN_TYPES = new Set<string>(PROP_TYPES);
+/** App-specific prop types such as `$.discord.channel` or `$.airtable.baseId[]`: a value picked from the app's data. */
+const APP_SPECIFIC_TYPE = /^\$\.(?!interface\.|service\.)[a-z0-9_]+\.[A-Za-z0-9_.]+(\[\])?$/;
 const TYPE_LIST = PROP_TYPES.join(', ');
 const ARRAY_TYPES = PROP_TYPES.filter((t) => t.endsWith('[]')).join(', ');
 
-/** Prop types that exist in only one kind of component (spec 2.5). */
+/** Prop types that exist in only one kind of component (spec 2.5); elsewhere Pipedream ignores them (a warning). */
 const ONLY_IN: Record<string, ComponentType> = {
   '$.interface.http': 'source',
   '$.interface.timer': 'source',
@@ -35,14 +43,14 @@ const ONLY_IN: Record<string, ComponentType> = {
   http_request: 'action',
 };
 
-/** Prop types that `additionalProps` may return (spec 2.5). */
+/** Prop types that `additionalProps` may return (spec 2.5); registry code returns others too (alerts, dirs), and they work: a warning. */
 const DYNAMIC_TYPES = new Set<string>([
   'app', 'boolean', 'boolean[]', 'integer', 'integer[]', 'string', 'string[]', 'object', 'any',
-  '$.interface.http', '$.interface.timer', 'data_store', 'http_request',
+  '$.interface.http', '$.interface.timer', 'data_store', 'http_request', 'alert',
 ]);
 
 /** For these types `default` is the configuration itself (schedule, request), not a user-input fallback. */
-const DEFAULT_ON_REQUIRED = new Set(['$.interface.timer', 'http_request', 'alert']);
+const DEFAULT_ON_REQUIRED = new Set(['$.interface.timer', 'http_request', 'alert', 'dir']);
 
 const HOOK_NAMES = ['deploy', 'activate', 'deactivate'];
 const DEDUPE_STRATEGIES = ['unique', 'greatest', 'last'];
@@ -130,16 +138,23 @@ function checkType(prop: PropShape, context: PropContext, brokenDefinition: bool
     if (!brokenDefinition) report('type', `type is required; set it to one of ${TYPE_LIST}`);
     return null;
   }
+  if (APP_SPECIFIC_TYPE.test(type)) {
+    report('type', `${type} is an app-specific type of Pipedream's; offline its value is not checked (give it as ${type.endsWith('[]') ? 'an array of the ids' : 'the id'} the app expects)`, 'warning');
+    return null;
+  }
   if (!KNOWN_TYPES.has(type)) {
     report('type', unknownTypeMessage(type));
     return null;
   }
+  if (type === '$.interface.apphook') {
+    report('type', `${type} props fire on another app's events, which do not happen offline; the source runs by timer, HTTP or "spout run" only`, 'warning');
+  }
   const only = ONLY_IN[type];
   if (only && context.componentType && only !== context.componentType) {
-    report('type', `${type} props are allowed only in ${only}s; remove the prop or set the component's type to "${only}"`);
+    report('type', `${type} props belong in ${only}s; in a ${context.componentType} it is ignored (remove it)`, 'warning');
   }
   if (context.dynamic && !DYNAMIC_TYPES.has(type)) {
-    report('type', `${type} props cannot be returned by additionalProps; declare the prop in props instead`);
+    report('type', `${type} props are not among the types additionalProps may return (spec 2.5); declare the prop in props instead`, 'warning');
   }
   return type;
 }
@@ -150,7 +165,8 @@ function checkDefaultPresence(prop: PropShape, type: string | null, report: Repo
   const tooBig = staticValueProblem(prop.default);
   if (tooBig) report('default', `default ${tooBig}`);
   if (!prop.optional && !(type && DEFAULT_ON_REQUIRED.has(type))) {
-    report('default', 'default is allowed only on optional props; add optional: true or remove default');
+    // Pipedream shows it as the prefilled value; the spec allows it only on optional props.
+    report('default', 'default is allowed only on optional props (spec 2.5); it is used as the prefilled value: add optional: true or remove default', 'warning');
   }
 }
 
@@ -225,8 +241,9 @@ function checkTimer(prop: PropShape, report: Report): void {
 function checkHttpRequest(prop: PropShape, report: Report): void {
   const value = prop.default;
   if (value === undefined) return;
-  const ok = isPlainObject(value) && isNonEmptyString(value.method) && isNonEmptyString(value.url);
-  if (!ok) report('default', `an http_request default must be an object with at least a method and a url, e.g. { method: "GET", url: "https://…" }, not ${show(value)}`);
+  // The registry's HTTP actions default to `{ method: "GET" }`: the url is configured when the action is used.
+  const ok = isPlainObject(value) && (value.method === undefined || isNonEmptyString(value.method)) && (value.url === undefined || typeof value.url === 'string');
+  if (!ok) report('default', `an http_request default must be an object such as { method: "GET", url: "https://…" } (url may be left to configure), not ${show(value)}`);
 }
 
 function checkAlert(prop: PropShape, report: Report): void {
@@ -253,24 +270,25 @@ function checkTypeSpecific(prop: PropShape, type: string, report: Report): void 
   else checkDefaultValue(prop, type, report);
 }
 
-/** Every problem of one prop, with paths `props.<name>.<field>`. */
-function propProblems(name: string, prop: PropShape, context: PropContext): ComponentProblem[] {
-  const problems: ComponentProblem[] = [];
-  const report: Report = (field, message) => problems.push({ path: `props.${name}.${field}`, message: `prop \`${name}\`: ${message}` });
+/** Every finding of one prop, with paths `props.<name>.<field>`. */
+function propFindings(name: string, prop: PropShape, context: PropContext, into: Findings): void {
+  const report: Report = (field, message, level) =>
+    (level === 'warning' ? into.warnings : into.errors).push({ path: `props.${name}.${field}`, message: `prop \`${name}\`: ${message}` });
   const brokenDefinition = checkPropDefinition(prop, report);
   const type = checkType(prop, context, brokenDefinition, report);
   checkDefaultPresence(prop, type, report);
   checkOptions(prop, type, report);
-  if (!type) return problems;
+  if (!type) return;
   checkSecret(prop, type, report);
   checkRange(prop, type, report);
   checkTypeSpecific(prop, type, report);
-  return problems;
 }
 
-/** Checks props returned by `additionalProps`: the per-prop rules plus the dynamic-prop type allow-list. */
-export function validateDynamicProps(props: Record<string, PropShape>, componentType: 'source' | 'action'): ComponentProblem[] {
-  return Object.entries(props).flatMap(([name, prop]) => propProblems(name, prop, { componentType, dynamic: true }));
+/** Checks props returned by `additionalProps`: the per-prop rules plus the dynamic-prop type list. */
+export function validateDynamicProps(props: Record<string, PropShape>, componentType: 'source' | 'action'): Findings {
+  const findings: Findings = { errors: [], warnings: [] };
+  for (const [name, prop] of Object.entries(props)) propFindings(name, prop, { componentType, dynamic: true }, findings);
+  return findings;
 }
 
 /** Reads an optional string field; missing (undefined or null) gives null. */
@@ -313,82 +331,103 @@ function registrySlugs(desc: ComponentDescription, key: string): string[] {
 }
 
 /** Registry keys follow `<app_name_slug>-<slugified-component-name>`: the app slug as the app spells it (Pipedream's have underscores), then a lower-case slug. */
-function checkRegistryKey(key: string, slugs: string[], name: string | null, problems: ComponentProblem[]): void {
+function checkRegistryKey(key: string, slugs: string[], name: string | null, found: Findings): void {
   if (slugs.some((slug) => SLUG.test(key.slice(slug.length + 1)))) return;
   const slug = slugs[0] as string;
   const suggestion = slugify(key.slice(slug.length + 1)) || slugify(name ?? '') || 'new-event';
-  problems.push({
+  found.warnings.push({
     path: 'key',
-    message: `key "${key}" is namespaced for the registry (it starts with app "${slug}"), so after "${slug}-" it must be a lower-case slug of letters, digits and single hyphens, e.g. "${slug}-${suggestion}"`,
+    message: `key "${key}" is namespaced for the registry (it starts with app "${slug}"), so after "${slug}-" it should be a lower-case slug of letters, digits and single hyphens, e.g. "${slug}-${suggestion}"`,
   });
 }
 
-function checkFreeFormKey(key: string, problems: ComponentProblem[]): void {
-  if (key === '') problems.push({ path: 'key', message: 'key must not be empty; remove key or set a unique one such as "my-source"' });
+function checkFreeFormKey(key: string, found: Findings): void {
+  if (key === '') found.errors.push({ path: 'key', message: 'key must not be empty; remove key or set a unique one such as "my-source"' });
   else if (/\s/.test(key)) {
-    problems.push({ path: 'key', message: `key "${key}" must not contain whitespace; use hyphens instead, e.g. "${key.trim().replace(/\s+/g, '-')}"` });
+    found.errors.push({ path: 'key', message: `key "${key}" must not contain whitespace; use hyphens instead, e.g. "${key.trim().replace(/\s+/g, '-')}"` });
   }
 }
 
-/** Key and version rules: free-form, except for registry-namespaced keys (spec 2.4, 9). */
-function checkKeyAndVersion(desc: ComponentDescription, key: string | null, version: string | null, name: string | null, problems: ComponentProblem[]): void {
+/** Key and version rules: free-form, except for registry-namespaced keys (spec 2.4, 9), whose rules are warnings. */
+function checkKeyAndVersion(desc: ComponentDescription, key: string | null, version: string | null, name: string | null, found: Findings): void {
   if (key === null) return;
   const slugs = registrySlugs(desc, key);
   if (slugs.length === 0) {
-    checkFreeFormKey(key, problems);
+    checkFreeFormKey(key, found);
     return;
   }
-  checkRegistryKey(key, slugs, name, problems);
+  checkRegistryKey(key, slugs, name, found);
   if (version && !SEMVER.test(version)) {
-    problems.push({
+    found.warnings.push({
       path: 'version',
-      message: `version "${version}" must be semantic versioning (major.minor.patch, e.g. "0.0.1") because key "${key}" is namespaced for the registry`,
+      message: `version "${version}" should be semantic versioning (major.minor.patch, e.g. "0.0.1") because key "${key}" is namespaced for the registry`,
     });
   }
 }
 
-function checkHooks(desc: ComponentDescription, type: ComponentType | null, problems: ComponentProblem[]): void {
+function checkHooks(desc: ComponentDescription, type: ComponentType | null, found: Findings): void {
   const all = [...desc.hooks, ...desc.badHooks];
   if (type === 'action' && all.length > 0) {
-    problems.push({ path: 'hooks', message: 'hooks are allowed only on sources; remove hooks or set the component\'s type to "source"' });
+    found.warnings.push({ path: 'hooks', message: 'hooks belong in sources; an action\'s hooks never run (remove them)' });
+    return;
   }
   for (const hook of all) {
     if (!HOOK_NAMES.includes(hook)) {
-      problems.push({ path: `hooks.${hook}`, message: `hook \`${hook}\` is not a hook; hooks are ${HOOK_NAMES.join(', ')} (move other functions to methods)` });
+      found.errors.push({ path: `hooks.${hook}`, message: `hook \`${hook}\` is not a hook; hooks are ${HOOK_NAMES.join(', ')} (move other functions to methods)` });
     } else if (desc.badHooks.includes(hook)) {
-      problems.push({ path: `hooks.${hook}`, message: `hook \`${hook}\` must be a function, e.g. async ${hook}() { … }` });
+      found.errors.push({ path: `hooks.${hook}`, message: `hook \`${hook}\` must be a function, e.g. async ${hook}() { … }` });
     }
   }
 }
 
-function checkDedupe(dedupe: unknown, type: ComponentType | null, problems: ComponentProblem[]): void {
+function checkDedupe(dedupe: unknown, type: ComponentType | null, found: Findings): void {
   if (dedupe === undefined || dedupe === null) return;
   if (type === 'action') {
-    problems.push({ path: 'dedupe', message: 'dedupe is allowed only on sources; remove dedupe or set the component\'s type to "source"' });
+    // Actions spreading a source's `common` module carry it; Pipedream ignores it there.
+    found.warnings.push({ path: 'dedupe', message: 'dedupe applies to sources; an action\'s dedupe is ignored (remove it)' });
+    return;
   }
   if (typeof dedupe !== 'string' || !DEDUPE_STRATEGIES.includes(dedupe)) {
-    problems.push({ path: 'dedupe', message: `dedupe must be "unique", "greatest" or "last", not ${show(dedupe)}` });
+    found.errors.push({ path: 'dedupe', message: `dedupe must be "unique", "greatest" or "last", not ${show(dedupe)}` });
   }
 }
 
-/** Checks a component description against the spec's rules and throws one ComponentError listing every problem. */
+/** Checks a component description against the spec's rules: every error and warning, without throwing. */
+export function checkComponent(desc: ComponentDescription): Findings {
+  const found: Findings = { errors: [], warnings: [] };
+  const name = requiredString(desc, 'name', 'My Component', found.errors);
+  const version = requiredString(desc, 'version', '0.0.1', found.errors);
+  const type = componentType(desc, found.errors);
+  const key = optionalString(desc, 'key', found.errors);
+  optionalString(desc, 'description', found.errors);
+  // A source without run() emits the event that triggered it (the registry's schedule sources).
+  if (!desc.hasRun && type === 'action') found.errors.push({ path: 'run', message: 'run is required in an action; add an async run({ steps, $ }) method' });
+  checkKeyAndVersion(desc, key, version, name, found);
+  checkHooks(desc, type, found);
+  checkDedupe(desc.dedupe, type, found);
+  for (const [propName, prop] of Object.entries(desc.props)) propFindings(propName, prop, { componentType: type, dynamic: false }, found);
+  return found;
+}
+
+/** Checks a component description; throws one ComponentError listing every error (with the warnings), else returns it with its warnings. */
 export function validateComponent(desc: ComponentDescription): ValidComponent {
-  const problems: ComponentProblem[] = [];
-  const name = requiredString(desc, 'name', 'My Component', problems);
-  const version = requiredString(desc, 'version', '0.0.1', problems);
-  const type = componentType(desc, problems);
-  const key = optionalString(desc, 'key', problems);
-  const description = optionalString(desc, 'description', problems);
-  if (!desc.hasRun) problems.push({ path: 'run', message: 'run is required; add an async run() method to the component' });
-  checkKeyAndVersion(desc, key, version, name, problems);
-  checkHooks(desc, type, problems);
-  checkDedupe(desc.dedupe, type, problems);
-  for (const [propName, prop] of Object.entries(desc.props)) {
-    problems.push(...propProblems(propName, prop, { componentType: type, dynamic: false }));
+  const found = checkComponent(desc);
+  const name = desc.name;
+  const version = desc.version;
+  const type = desc.type === undefined || desc.type === null ? 'source' : desc.type;
+  if (found.errors.length > 0 || typeof name !== 'string' || typeof version !== 'string' || (type !== 'source' && type !== 'action')) {
+    throw new ComponentError(found.errors, found.warnings);
   }
-  // Each null below has already been reported; testing them only narrows the types.
-  if (problems.length > 0 || name === null || version === null || type === null) throw new ComponentError(problems);
   const configurableProps: ConfigurableProp[] = Object.entries(desc.props).map(([propName, shape]) => ({ name: propName, ...shape }));
-  const dedupe = (desc.dedupe ?? null) as ValidComponent['dedupe'];
-  return { name, key, version, type, description, dedupe, configurable_props: configurableProps };
+  const dedupe = (type === 'source' ? (desc.dedupe ?? null) : null) as ValidComponent['dedupe'];
+  return {
+    name,
+    key: typeof desc.key === 'string' ? desc.key : null,
+    version,
+    type,
+    description: typeof desc.description === 'string' ? desc.description : null,
+    dedupe,
+    configurable_props: configurableProps,
+    warnings: found.warnings,
+  };
 }

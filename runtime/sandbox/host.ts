@@ -2,7 +2,6 @@
 // permission model (see host-process.ts), that loads one component module and runs its code on
 // request. Component code never runs in the service's process. Messages travel as JSON frames on
 // file descriptor 3; everything sent from here is checked by the service, which trusts none of it.
-import { createRequire, isBuiltin } from 'node:module';
 import net from 'node:net';
 import vm from 'node:vm';
 import { format } from 'node:util';
@@ -12,6 +11,9 @@ import { isRecord, propShape, resolveProp } from './props';
 import { HostDb } from './db';
 import { stepRun } from './step-context';
 import { httpRequestProp } from './http-request-prop';
+import { componentRequire } from './component-require';
+import { dirProp } from './dir-prop';
+import { runSource } from './source-run';
 import { connectHostCalls, dataStoreProxy, settleHostCall } from './host-calls';
 import { FrameChannel } from './frames';
 import { NetworkIntercept } from './network-intercept';
@@ -35,7 +37,7 @@ import type {
   SerializedError,
 } from './protocol';
 
-const nodeRequire = createRequire(__filename);
+const sandboxRequire = componentRequire(__filename);
 
 type AnyFn = (...args: unknown[]) => unknown;
 type Definition = Record<string, unknown> & {
@@ -87,11 +89,6 @@ function serializeError(err: unknown): SerializedError {
     return { name: err.name, message: err.message, stack, ...(fullStack && fullStack !== stack ? { fullStack } : {}) };
   }
   return { name: 'Error', message: typeof err === 'string' ? err : format('%o', err) };
-}
-
-function sandboxRequire(name: string): unknown {
-  if (isBuiltin(name)) return nodeRequire(name);
-  throw new Error(`Cannot load package "${name}": this version of Spout runs components that import only Node's built-in modules`);
 }
 
 /** What the bundle is wrapped in, on its first line. */
@@ -173,6 +170,8 @@ function buildInstance(def: Definition, ctx: SandboxContext): Record<string, unk
     } else if (shape.type === 'data_store') {
       const configured = ctx.props[name] as { dataStore?: unknown } | undefined;
       self[name] = dataStoreProxy(name, typeof configured?.dataStore === 'string' ? configured.dataStore : null);
+    } else if (shape.type === 'dir') {
+      self[name] = dirProp(ctx.dirs[name]?.path, ctx.dirs[name]?.write ?? false);
     } else if (shape.type === '$.service.db') {
       self[name] = db.api();
     } else if (shape.type === '$.interface.http') {
@@ -308,7 +307,7 @@ async function invoke(def: Definition, message: HostMessage & { type: 'invoke' }
   let error: SerializedError | null = null;
   let value: unknown;
   try {
-    if (target.kind === 'run') await (def.run as AnyFn).call(instance, JSON.parse(target.eventJson));
+    if (target.kind === 'run') await runSource(def.run, instance, JSON.parse(target.eventJson), emit);
     else if (target.kind === 'hook') {
       const hook = def.hooks?.[target.name];
       // The service records only hooks that exist.

@@ -109,6 +109,8 @@ export interface SandboxContext {
   dataStores: string[];
   /** How its outgoing HTTP calls are served. */
   network: NetworkMode;
+  /** The folder of each `dir` prop, by prop name, and whether it may be written. */
+  dirs: Record<string, { path: string; write: boolean }>;
 }
 
 export interface SerializedError {

@@ -3,6 +3,8 @@
 // options page after page, or reloads props as the user types, does not start a worker each time,
 // and `previousPropDefs` holds the previous result.
 import type { ConfigurableProp } from '../components/describe';
+import { dirGrants } from '../services/dir';
+import { NO_GRANTS } from '../sandbox/permissions';
 import { Sandbox, type SandboxLog } from '../sandbox/sandbox';
 import type { ActionResult, HttpResponsePayload, OptionsResult, PropOption } from '../sandbox/protocol';
 import { ComponentError } from '../components/bundle';
@@ -73,6 +75,8 @@ export interface ComponentSessionsDeps {
   invocations: InvocationStore;
   /** Outgoing calls of action runs: their cassettes and replay. */
   network: NetworkService;
+  /** The data dir (`dir` props get folders under it). */
+  dataDir: string;
 }
 
 /** An action run as the API answers it. */
@@ -165,7 +169,7 @@ export class ComponentSessions {
 
   private configure(session: Session, component: ComponentRecord, values: Record<string, unknown>, dynamic = session.dynamic, network: NetworkMode = 'live'): void {
     const props = mergeProps(component.configurable_props, dynamic);
-    const context = sandboxContext({ sourceId: component.id, props, values, endpoints: {}, dynamicProps: false, network }, this.deps.metadata.data.accounts, this.deps.secrets);
+    const context = sandboxContext({ sourceId: component.id, props, values, endpoints: {}, dynamicProps: false, network, dataDir: this.deps.dataDir }, this.deps.metadata.data.accounts, this.deps.secrets);
     session.sandbox.configure(context);
     session.masker = maskerFor(context.auth, props.filter((p) => p.secret).map((p) => values[p.name]));
   }
@@ -200,6 +204,8 @@ export class ComponentSessions {
       bundle: component.bundle,
       filename: component.filename,
       ...this.deps.limits,
+      // An action's `dir` props write under its own folder (DATA_DIR/dirs/<component id>).
+      grants: dirGrants(NO_GRANTS, this.deps.dataDir, component.id),
       label: `component ${component.id} (${component.name})`,
       onLog: (log) => {
         session.logs.push(log);

@@ -1,8 +1,9 @@
 import type { ComponentProblem } from '../components/bundle';
 import type { ConfigurableProp } from '../components/describe';
-import { appPropProblem, type AccountLookup } from '../services/app';
+import { appPropProblem, noAccount, type AccountLookup } from '../services/app';
 import { matchesType, staticValueProblem } from '../components/validate';
 import { parseTimerSpec } from '../interfaces/timer';
+import { configuredDir } from '../services/dir';
 
 /** Prop types whose value the user enters at deploy time. */
 const USER_INPUT = new Set(['boolean', 'boolean[]', 'integer', 'integer[]', 'string', 'string[]', 'object', 'any']);
@@ -52,7 +53,7 @@ export function checkConfiguredProps(
     if (prop.type === 'app') {
       const problem = appPropProblem(prop, configured[prop.name], account);
       if (problem) problems.push({ path: `configured_props.${prop.name}`, message: problem });
-      else values[prop.name] = { authProvisionId: (configured[prop.name] as { authProvisionId: string }).authProvisionId };
+      else if (!noAccount(configured[prop.name])) values[prop.name] = { authProvisionId: (configured[prop.name] as { authProvisionId: string }).authProvisionId };
       continue;
     }
     if (prop.type === 'data_store') {
@@ -90,7 +91,18 @@ export function checkConfiguredProps(
       else values[prop.name] = parsed.spec;
       continue;
     }
-    if (!USER_INPUT.has(prop.type)) continue;
+    if (prop.type === 'dir') {
+      // A folder of the user's own instead of the source's (which is the default).
+      const value = configured[prop.name];
+      if (value === undefined || value === null) continue;
+      const folder = configuredDir(value);
+      if (folder === null) problems.push({ path: `configured_props.${prop.name}`, message: `prop \`${prop.name}\` takes an absolute folder path (or leave it out for the source's own folder), not ${JSON.stringify(value)}` });
+      else values[prop.name] = folder;
+      continue;
+    }
+    // App-specific types (`$.discord.channel`) take the app's ids as given: not checked offline.
+    const appSpecific = prop.type.startsWith('$.') && !prop.type.startsWith('$.interface.') && !prop.type.startsWith('$.service.');
+    if (!USER_INPUT.has(prop.type) && !appSpecific) continue;
     const value = configured[prop.name];
     if (value === undefined || value === null) {
       if (!prop.optional && prop.default === undefined) {
@@ -98,7 +110,7 @@ export function checkConfiguredProps(
       }
       continue;
     }
-    const problem = typeProblem(prop, value) ?? staticValueProblem(value);
+    const problem = (appSpecific ? null : typeProblem(prop, value)) ?? staticValueProblem(value);
     if (problem) problems.push({ path: `configured_props.${prop.name}`, message: `prop \`${prop.name}\` ${problem}` });
     else values[prop.name] = value;
   }

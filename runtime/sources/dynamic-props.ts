@@ -23,8 +23,9 @@ export async function additionalPropsOf(sandbox: Sandbox, type: ComponentRecord[
   }
   const { props } = result.value as AdditionalPropsResult;
   if (props === null) return null;
-  const problems = validateDynamicProps(props, type);
-  if (problems.length > 0) throw new ComponentError(problems.map((p) => ({ ...p, path: `additionalProps.${p.path}` })));
+  // Warnings of dynamic props (a type outside spec 2.5's list, say) do not stop them: they work.
+  const { errors } = validateDynamicProps(props, type);
+  if (errors.length > 0) throw new ComponentError(errors.map((p) => ({ ...p, path: `additionalProps.${p.path}` })));
   return Object.entries(props).map(([name, shape]) => ({ name, ...shape }));
 }
 

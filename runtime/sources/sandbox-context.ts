@@ -3,6 +3,7 @@ import type { SandboxContext } from '../sandbox/protocol';
 import type { NetworkMode } from '../api/types';
 import type { AccountRecord } from '../store/metadata';
 import type { SecretBox } from '../store/secrets';
+import { dirFolders } from '../services/dir';
 
 /** What `this` is built from, before connected accounts are opened. */
 export interface ContextInput {
@@ -15,6 +16,8 @@ export interface ContextInput {
   dynamicProps: boolean;
   /** How its outgoing HTTP calls are served (default live). */
   network?: NetworkMode;
+  /** The data dir: `dir` props get their folders under it. */
+  dataDir: string;
 }
 
 /** The sandbox context for configured values: each app prop's connected account opened into its `$auth`. */
@@ -29,5 +32,6 @@ export function sandboxContext(input: ContextInput, accounts: readonly AccountRe
     const account = typeof id === 'string' ? accounts.find((a) => a.id === id) : undefined;
     if (account) auth[prop.name] = JSON.parse(secrets.open(account.sealed_credentials)) as Record<string, unknown>;
   }
-  return { sourceId: input.sourceId, props: input.values, endpoints: input.endpoints, auth, dynamicProps: input.dynamicProps, dataStores, network: input.network ?? 'live' };
+  const dirs = dirFolders(input.props, input.values, input.sourceId, input.dataDir);
+  return { sourceId: input.sourceId, props: input.values, endpoints: input.endpoints, auth, dynamicProps: input.dynamicProps, dataStores, dirs, network: input.network ?? 'live' };
 }

@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import { ComponentError } from '../components/bundle';
 import type { ComponentLibrary } from '../components/library';
 import { inEmitOrder, MAX_LISTENER_HOPS, type Emission } from '../events/emission';
@@ -27,6 +28,7 @@ import { parseTimerSpec, timerEvent, TimerScheduler, type TimerSpec } from '../i
 import { uniqueSlug } from '../slug';
 import type { ConfigurableProp } from '../components/describe';
 import { checkPermissions, hostGrants, type SourcePermissions } from './permissions';
+import { dirGrants, dirsRoot } from '../services/dir';
 import type { HostGrants } from '../sandbox/permissions';
 
 export { QueueFullError };
@@ -57,7 +59,7 @@ export interface SourceManagerDeps {
   limits: SandboxLimits;
   /** The sources' `$.service.db` values. */
   dbs: SourceDbs;
-  /** The data dir, which no source may be granted. */
+  /** The data dir, which no source may be granted (its `dir` props' folders under it excepted). */
   dataDir: string;
   dedupe: Deduper;
   dataStores: DataStores;
@@ -265,6 +267,7 @@ export class SourceManager {
       await this.deps.network.remove(id);
       await this.deps.dbs.remove(id);
       await this.deps.dedupe.remove(id);
+      await fs.rm(dirsRoot(this.deps.dataDir, id), { recursive: true, force: true });
       throw err;
     }
   }
@@ -370,6 +373,7 @@ export class SourceManager {
     this.maskers.delete(source.id);
     await this.deps.dbs.remove(source.id);
     await this.deps.dedupe.remove(source.id);
+    await fs.rm(dirsRoot(this.deps.dataDir, source.id), { recursive: true, force: true });
   }
 
   /** Runs the source with an event, stores what it emitted, and records the invocation. */
@@ -448,7 +452,7 @@ export class SourceManager {
       bundle: component.bundle,
       filename: component.filename,
       ...this.deps.limits,
-      grants,
+      grants: dirGrants(grants, this.deps.dataDir, sourceId),
       label: `source ${sourceId}`,
       db: this.deps.dbs.of(sourceId),
       keepWarm: true,
@@ -472,7 +476,7 @@ export class SourceManager {
     const own = component.configurable_props;
     // Problems are reported by the full check once the prop set is known.
     const { values } = checkConfiguredProps(own, configured, this.accountLookup, this.storeExists);
-    sandbox.configure(sandboxContext({ sourceId, props: own, values, endpoints: {}, dynamicProps: false }, this.deps.metadata.data.accounts, this.deps.secrets));
+    sandbox.configure(sandboxContext({ sourceId, props: own, values, endpoints: {}, dynamicProps: false, dataDir: this.deps.dataDir }, this.deps.metadata.data.accounts, this.deps.secrets));
     const dynamic = await additionalPropsOf(sandbox, component.type);
     return { props: dynamic ? mergeProps(own, dynamic) : own, dynamic };
   }
@@ -525,7 +529,7 @@ export class SourceManager {
     for (const [prop, id] of Object.entries(source.endpoints)) endpoints[prop] = this.deps.endpointUrl(id);
     const props = sourceProps(source, component);
     const values = openSecrets(props, source.configured_props, this.deps.secrets);
-    return sandboxContext({ sourceId: source.id, props, values, endpoints, dynamicProps: source.dynamic_props !== undefined, network: source.network_mode }, this.deps.metadata.data.accounts, this.deps.secrets);
+    return sandboxContext({ sourceId: source.id, props, values, endpoints, dynamicProps: source.dynamic_props !== undefined, network: source.network_mode, dataDir: this.deps.dataDir }, this.deps.metadata.data.accounts, this.deps.secrets);
   }
 
   /** The schedule of each timer prop: the configured one, else the prop's default. */

@@ -2,7 +2,7 @@ import type { NetworkMode } from '../api/types';
 import path from 'node:path';
 import { JSONFilePreset } from 'lowdb/node';
 import type { Low } from 'lowdb';
-import type { ConfigurableProp } from '../components/describe';
+import type { ComponentProblem, ConfigurableProp } from '../components/describe';
 
 /** A webhook as kept on disk; the signing secret is sealed. */
 export interface WebhookRecord {
@@ -80,6 +80,8 @@ export interface ComponentRecord {
   bundle: string;
   code_hash: string;
   configurable_props: ConfigurableProp[];
+  /** Rules of the spec or the registry it does not follow (it loads anyway); absent in records saved before they were kept. */
+  warnings?: ComponentProblem[];
   /** Dedupe strategy of a source (absent in records saved before it was kept). */
   dedupe?: 'unique' | 'greatest' | 'last' | null;
   created_at: number;

@@ -15,6 +15,8 @@ import { startSpout, waitFor, type SpoutProcess } from '../helpers/service';
 const FIXTURES = path.resolve('test', 'fixtures', 'components');
 const VALID_DIR = path.join(FIXTURES, 'valid');
 const INVALID_DIR = path.join(FIXTURES, 'invalid');
+/** Components breaking a rule Pipedream tolerates: they load, with a warning (DESIGN.md section 8). */
+const WARNED_DIR = path.join(FIXTURES, 'warned');
 
 /** Component files, as paths relative to `dir` with `/` separators. */
 function componentFiles(dir: string): string[] {
@@ -363,10 +365,10 @@ const VALID: Record<string, Expected> = {
 };
 
 
-/** The field an invalid fixture's leading `// expect: <path>` comment names. */
-function expectedPath(file: string): string {
-  const match = /^\/\/ expect: (\S+)/m.exec(fs.readFileSync(file, 'utf8'));
-  assert.ok(match, `${file} has no "// expect: <path>" comment`);
+/** The field an invalid fixture's leading `// expect: <path>` comment (a warned one's `// warn: <path>`) names. */
+function expectedPath(file: string, marker = 'expect'): string {
+  const match = new RegExp(`^// ${marker}: (\\S+)`, 'm').exec(fs.readFileSync(file, 'utf8'));
+  assert.ok(match, `${file} has no "// ${marker}: <path>" comment`);
   return match[1] as string;
 }
 
@@ -417,10 +419,12 @@ const ticket = (id: number) => ({ id, number: 1000 + id, subject: `Printer ${id}
 describe('component corpus', () => {
   const validFiles = componentFiles(VALID_DIR).filter(isEntry);
   const invalidFiles = componentFiles(INVALID_DIR);
+  const warnedFiles = componentFiles(WARNED_DIR);
   let spout: SpoutProcess;
   let fake: FakeApi;
   const saved = new Map<string, Saved>();
   const rejected = new Map<string, Saved>();
+  const warned = new Map<string, Saved>();
 
   before(async () => {
     [spout, fake] = await Promise.all([startSpout(), startFakeApi()]);
@@ -428,12 +432,14 @@ describe('component corpus', () => {
       const res = await spout.api('POST', '/v1/components', await saveBody(file));
       return { status: res.status, json: res.json };
     };
-    const [valid, invalid] = await Promise.all([
+    const [valid, invalid, tolerated] = await Promise.all([
       mapLimit(validFiles, 4, (f) => save(path.join(VALID_DIR, f))),
       mapLimit(invalidFiles, 4, (f) => save(path.join(INVALID_DIR, f))),
+      mapLimit(warnedFiles, 4, (f) => save(path.join(WARNED_DIR, f))),
     ]);
     validFiles.forEach((f, i) => saved.set(f, valid[i] as Saved));
     invalidFiles.forEach((f, i) => rejected.set(f, invalid[i] as Saved));
+    warnedFiles.forEach((f, i) => warned.set(f, tolerated[i] as Saved));
   });
 
   after(async () => {
@@ -484,6 +490,22 @@ describe('component corpus', () => {
         if (first === 'props') assert.ok(message.startsWith(`prop \`${second}\``), message);
         assert.ok(message.includes(last), `the message names ${last}: ${message}`);
         assert.ok(res.json.detail.includes(field), res.json.detail);
+      });
+    }
+  });
+
+  describe('components breaking a rule Pipedream tolerates load, with a warning naming the field', () => {
+    for (const file of warnedFiles) {
+      it(file, () => {
+        const field = expectedPath(path.join(WARNED_DIR, file), 'warn');
+        const res = warned.get(file) as Saved;
+        assert.equal(res.status, 200, JSON.stringify(res.json));
+        const warnings = res.json.data.warnings as Array<{ path: string; message: string }>;
+        assert.deepEqual(warnings.map((w) => w.path), [field], JSON.stringify(warnings));
+        const [first, second, last] = [field.split('.')[0], field.split('.')[1], field.split('.').at(-1) as string];
+        const message = (warnings[0] as { message: string }).message;
+        if (first === 'props') assert.ok(message.startsWith(`prop \`${second}\``), message);
+        assert.ok(message.includes(last) || message.includes('registry') || message.includes('belong'), `the message says what: ${message}`);
       });
     }
   });

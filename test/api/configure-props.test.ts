@@ -63,7 +63,7 @@ export default {
   async additionalProps(previousPropDefs) {
     console.log("reloading for mode " + this.mode);
     if (this.mode === "forbidden") throw new ConfigurationError('mode "forbidden" needs an admin account');
-    if (this.mode === "bad") return { store: "$.service.db" };
+    if (this.mode === "bad") return { store: { type: "number", label: "Store" } };
     if (this.mode !== "advanced") return {};
     previousPropDefs.color.disabled = true;
     return {

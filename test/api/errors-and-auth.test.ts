@@ -69,7 +69,7 @@ describe('/v1 guard rails', () => {
       ['GET', '/v1/users/me/webhooks?limit=abc'],
       ['POST', '/v1/sources', { component_code: '' }],
       ['POST', '/v1/sources', { component_code: 'export default {' }],
-      ['POST', '/v1/sources', { component_code: 'export default { name: "x", version: "1" }' }],
+      ['POST', '/v1/sources', { component_code: 'export default { name: "x", version: "1", type: "action" }' }],
       ['POST', '/v1/sources', { component_code: 'throw new Error("boom at load")' }],
       ['POST', '/v1/sources', { component_code: 'export default { name: "x", version: "1", run() {} }', configured_props: 'nope' }],
     ];
@@ -82,10 +82,12 @@ describe('/v1 guard rails', () => {
   });
 
   it('reports every problem of an invalid component with its path', async () => {
-    const res = await spout.api('POST', '/v1/sources', { component_code: 'export default { props: { n: { type: "number" } } }' });
+    const res = await spout.api('POST', '/v1/sources', { component_code: 'export default { type: "action", props: { n: { type: "number", default: 1 } } }' });
     assertProblem(res, 400);
     const paths = res.json.errors.map((e: { path: string }) => e.path).sort();
     assert.deepEqual(paths, ['name', 'props.n.type', 'run', 'version']);
+    // Warnings found beside the errors come too.
+    assert.deepEqual(res.json.warnings.map((e: { path: string }) => e.path), ['props.n.default']);
   });
 
   it('fails a deploy whose hook throws and keeps nothing of it', async () => {

@@ -238,6 +238,21 @@ describe('UI in Chromium', () => {
     await context.close();
   });
 
+  it('shows warnings (rules Pipedream tolerates) as warning markers and a list, and still loads the props', async () => {
+    const { context, page } = await signedIn();
+    await page.getByRole('link', { name: 'New source' }).click();
+    await setEditorText(page, 'export default {\n  name: "Warned",\n  version: "0.1.0",\n  props: {\n    http: "$.interface.http",\n    lang: { type: "string", label: "Language", default: "en" },\n  },\n  async run() {},\n};\n');
+    await page.getByRole('button', { name: 'Check code & load props' }).click();
+    const warnings = page.getByRole('status', { name: 'Warnings' });
+    await warnings.waitFor();
+    assert.match((await warnings.textContent()) ?? '', /props\.lang\.default.*default is allowed only on optional props/);
+    await page.locator('.monaco-editor .squiggly-warning').first().waitFor();
+    assert.equal(await page.getByRole('alert', { name: 'Problems' }).count(), 0);
+    await page.getByLabel(/Language/).first().waitFor();
+    await page.screenshot({ path: `${SHOTS}/editor-warnings.png` });
+    await context.close();
+  });
+
   it('opens the create form from a registry link, and says so when the key is unknown', async () => {
     const { context, page } = await signedIn();
     await page.goto(`${spout.url}/sources?action=create&key=no-such-component`);

@@ -1,9 +1,10 @@
 import type { LocatedProblem } from '../problems';
 
 /** The service's validation problems as a list; a located one jumps to its line in the editor. */
-export function ProblemList({ title, problems, onReveal }: { title: string; problems: LocatedProblem[]; onReveal(line: number): void }) {
+export function ProblemList({ title, problems, onReveal, warnings = false }: { title: string; problems: LocatedProblem[]; onReveal(line: number): void; warnings?: boolean }) {
+  // Warnings do not stop anything: announced politely, not as an alert.
   return (
-    <div className="problems" role="alert" aria-label="Problems">
+    <div className={warnings ? 'problems warnings' : 'problems'} role={warnings ? 'status' : 'alert'} aria-label={warnings ? 'Warnings' : 'Problems'}>
       <strong>{title}</strong>
       {problems.length > 0 && (
         <ul>

@@ -60,6 +60,8 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
   const [props, setProps] = useState<ConfigurableProp[]>(origin.kind === 'key' ? (origin.component.configurable_props as ConfigurableProp[]) : []);
   const [values, setValues] = useState<Record<string, unknown>>(() => (origin.kind === 'key' ? initialValues(origin.component.configurable_props as ConfigurableProp[]) : {}));
   const [problems, setProblems] = useState<{ title: string; items: LocatedProblem[] } | null>(null);
+  /** The checked component's warnings (rules Pipedream tolerates): markers and a list, never blocking. */
+  const [warnings, setWarnings] = useState<LocatedProblem[]>([]);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [checkErrors, setCheckErrors] = useState<Record<string, string>>({});
   const [touched, setTouched] = useState<Set<string>>(new Set());
@@ -106,6 +108,7 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
     (title: string, err: unknown) => {
       const errors: FieldProblem[] = err instanceof ApiError ? err.errors : [];
       // A value problem goes under its field only; the list keeps the code's problems (each message once).
+      setWarnings(err instanceof ApiError ? locateProblems(err.warnings, code).map((w) => ({ ...w, warning: true })) : []);
       const byProp: Record<string, string> = {};
       const rest: FieldProblem[] = [];
       for (const e of errors) {
@@ -161,6 +164,7 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
       const nextValues = { ...initialValues(fresh), ...Object.fromEntries(Object.entries(values).filter(([k]) => fresh.some((p) => p.name === k))) };
       setProps(fresh);
       setValues(nextValues);
+      setWarnings(locateProblems(c.warnings ?? [], code).map((w) => ({ ...w, warning: true })));
       setProblems(null);
       setFieldErrors({});
       return { c, fresh, nextValues };
@@ -259,7 +263,7 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
   const isAction = !source && component?.type === 'action';
   const componentType = component?.type ?? null;
   useEffect(() => onTypeChange?.(componentType), [componentType, onTypeChange]);
-  const markers = useMemo(() => toMarkers(problems?.items ?? []), [problems]);
+  const markers = useMemo(() => toMarkers([...(problems?.items ?? []), ...warnings]), [problems, warnings]);
   const configureId = source && (!component || component.id === source.component_id) ? source.id : (component?.id ?? (origin.kind === 'key' ? origin.key : null));
 
   return (
@@ -326,6 +330,9 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
           </div>
         )}
         {problems && <ProblemList title={problems.title} problems={problems.items} onReveal={(line) => setReveal({ line, at: Date.now() })} />}
+        {warnings.length > 0 && (
+          <ProblemList title={`${warnings.length} warning${warnings.length === 1 ? '' : 's'}: the component runs, but does not follow these rules`} problems={warnings} warnings onReveal={(line) => setReveal({ line, at: Date.now() })} />
+        )}
         {isAction && runResult && <ActionRunResult result={runResult} onClear={() => setRunResult(null)} />}
       </div>
       <div className="config-pane">

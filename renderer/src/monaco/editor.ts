@@ -89,6 +89,7 @@ export interface EditorMarker {
   line: number;
   column: number;
   message: string;
+  severity: 'error' | 'warning';
 }
 
 /** What the app gets back: the editor's handle. */
@@ -156,7 +157,7 @@ export function createCodeEditor(element: HTMLElement, options: CodeEditorOption
         markers.map((m) => {
           const line = Math.min(Math.max(1, m.line), model.getLineCount());
           return {
-            severity: monaco.MarkerSeverity.Error,
+            severity: m.severity === 'warning' ? monaco.MarkerSeverity.Warning : monaco.MarkerSeverity.Error,
             message: m.message,
             startLineNumber: line,
             startColumn: Math.max(1, m.column),

@@ -6,6 +6,7 @@ import { HttpError, notFound } from '../problem';
 import { paginate } from '../../pagination';
 import { componentCode, componentFilename } from './component-input';
 import { registryComponent, registryNotFound } from './registry';
+import { appAccountWarnings } from '../../services/app';
 
 export const runSchema = z.object({
   id: z.string().min(1).optional(),
@@ -30,7 +31,9 @@ export function actionRoutes(ctx: ApiContext): Router {
         ? await ctx.library.save(input.component_code as string, input.component_filename ?? 'action.mjs', ctx.describeSandbox)
         : (ctx.library.find(input.id) ?? (/^sc_/.test(input.id) ? undefined : await registryComponent(ctx, input.id)));
     if (!component) throw input.id && !/^sc_/.test(input.id) ? registryNotFound(ctx, input.id) : notFound('component', input.id as string);
-    res.json(await ctx.sessions.runAction(component, input.configured_props ?? {}, input.steps ?? {}, { jit: true, network: input.network_mode }));
+    const configured = input.configured_props ?? {};
+    const answer = await ctx.sessions.runAction(component, configured, input.steps ?? {}, { jit: true, network: input.network_mode });
+    res.json({ ...answer, warnings: [...(component.warnings ?? []), ...appAccountWarnings(component.configurable_props, configured)] });
   });
 
   router.get('/outbox', (req, res) => {

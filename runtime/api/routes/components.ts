@@ -15,6 +15,8 @@ import { registryComponent } from './registry';
 
 export const saveSchema = z.object({ component_code: componentCode.optional(), component_url: componentUrl.optional(), component_filename: componentFilename });
 
+export const lintSchema = z.object({ component_code: componentCode, component_filename: componentFilename });
+
 const configuredProps = z.record(z.string(), z.unknown()).optional();
 
 /** The component (id `sc_…` or key) or deployed source (`dc_…`, its values as the base) a form configures. */
@@ -48,6 +50,7 @@ export function componentView(c: ComponentRecord): ComponentView {
     description: c.description ?? null,
     code_hash: c.code_hash,
     configurable_props: c.configurable_props,
+    warnings: c.warnings ?? [],
     created_at: c.created_at,
   };
 }
@@ -63,6 +66,11 @@ export function componentRoutes(ctx: ApiContext): Router {
     const code = fetched?.code ?? (input.component_code as string);
     const component = await ctx.library.save(code, input.component_filename ?? fetched?.filename ?? 'component.mjs', ctx.describeSandbox);
     res.json({ data: componentView(component) });
+  });
+
+  router.post('/components/lint', async (req, res) => {
+    const input = parseParams(req, lintSchema);
+    res.json({ data: await ctx.library.lint(input.component_code, input.component_filename ?? 'component.mjs', ctx.describeSandbox) });
   });
 
   /** The component behind `id` and the values to configure it with (a source's own, overridden by the request's). */

@@ -10,6 +10,9 @@ import { eventSummary, sourceView } from '../views';
 import { componentCode, componentFilename, componentUrl, fetchComponentUrl } from './component-input';
 import { registryComponent, registryNotFound } from './registry';
 import { cassetteSchema } from './cassettes';
+import { appAccountWarnings } from '../../services/app';
+import { sourceProps } from '../../sources/dynamic-props';
+import type { Warning } from '../types';
 
 /** A source's own run timeout. */
 const timeoutSeconds = z.coerce.number().int('must be a whole number of seconds').min(1).max(3600);
@@ -72,6 +75,11 @@ export const redeliverSchema = z.object({ webhook_id: z.string().regex(/^wh_/, '
 export function sourceRoutes(ctx: ApiContext): Router {
   const router = Router();
   const view = (s: SourceRecord) => sourceView(s, ctx.sources.component(s), ctx.endpointUrl, ctx.sources.timersOf(s));
+  /** The component's warnings and those of the source's configuration (an app without an account): deploy and update answers carry them. */
+  const warningsOf = (s: SourceRecord): Warning[] => {
+    const component = ctx.sources.component(s);
+    return [...(component?.warnings ?? []), ...appAccountWarnings(sourceProps(s, component), s.configured_props)];
+  };
   const find = (idOrSlug: string): SourceRecord => {
     const s = ctx.sources.find(idOrSlug);
     if (!s) throw notFound('source', idOrSlug);
@@ -99,7 +107,7 @@ export function sourceRoutes(ctx: ApiContext): Router {
       network_mode: input.network_mode,
       cassette: input.cassette,
     });
-    res.json({ data: view(source) });
+    res.json({ data: view(source), warnings: warningsOf(source) });
   });
 
   router.get('/users/me/sources', (req, res) => {
@@ -128,7 +136,7 @@ export function sourceRoutes(ctx: ApiContext): Router {
       permissions: input.permissions,
       network_mode: input.network_mode,
     });
-    res.json({ data: view(updated) });
+    res.json({ data: view(updated), warnings: warningsOf(updated) });
   });
 
   router.delete('/sources/:id', async (req, res) => {

@@ -1,10 +1,10 @@
-import type { ComponentView, SourceView } from '../../api/types';
+import type { ComponentView, SourceView, Warning } from '../../api/types';
 import type { RegistryComponent } from '../../components/registry';
 import { parse } from '../args';
 import { ApiError, type ApiClient } from '../client';
 import { classify, saveFile, type ComponentRef } from '../component-file';
 import { follow, interruption } from '../follow';
-import { bold, dim, note, out, printJson } from '../output';
+import { bold, dim, note, out, printJson, printWarnings } from '../output';
 import { completeProps, parsePropsOption, type Prop } from '../props';
 import { connect, GRANT_HELP, GRANT_OPTIONS, grantsOption, reachLines } from './common';
 
@@ -79,7 +79,8 @@ export async function run(argv: string[]): Promise<void> {
   const configured = await completeProps(client, found.ref, found.component.configurable_props as Prop[], given);
   const name = args.string('name');
   const permissions = grantsOption(args);
-  const { data: source } = await client.post<{ data: SourceView }>('/v1/sources', { ...found.deployWith, ...(name ? { name } : {}), configured_props: configured, ...(permissions ? { permissions } : {}) });
+  const { data: source, warnings } = await client.post<{ data: SourceView; warnings?: Warning[] }>('/v1/sources', { ...found.deployWith, ...(name ? { name } : {}), configured_props: configured, ...(permissions ? { permissions } : {}) });
+  printWarnings(warnings);
   const json = args.globals.json;
   if (json) printJson(source);
   else {

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ComponentView, InvocationView, ListResponse, SourceView } from '../../api/types';
+import type { ComponentView, InvocationView, ListResponse, SourceView, Warning } from '../../api/types';
 import { parse } from '../args';
 import { ApiError, errorText, type ApiClient } from '../client';
 import { bundle, BundleError } from '../component-file';
 import { follow, interruption } from '../follow';
-import { bold, clock, dim, displayPath, green, invocationLine, note, out, printJsonLine, red } from '../output';
+import { bold, clock, dim, displayPath, green, invocationLine, note, out, printJsonLine, printWarnings, red } from '../output';
 import { canPrompt, completeProps, keptValues, parsePropsOption, type Prop } from '../props';
 import { resolveSource } from '../resolve';
 import { UsageError } from '../usage';
@@ -51,6 +51,8 @@ export async function run(argv: string[]): Promise<void> {
 class DevSession {
   source: SourceView | null = null;
   private lastHash: string | null = null;
+  /** The warnings printed last, as JSON (printed again only when they change). */
+  private lastWarnings = '[]';
   private watched = new Set<string>();
   private readonly watchers = new Map<string, fs.FSWatcher>();
   private timer: NodeJS.Timeout | null = null;
@@ -161,7 +163,8 @@ class DevSession {
     const { data: component } = await this.client.post<{ data: ComponentView }>('/v1/components', { component_code: code, component_filename: filename });
     if (component.type === 'action') throw new UsageError(`${this.shown} is an action; actions are not developed with "spout dev" (they run as workflow steps): "spout publish ${this.shown}" saves it`);
     const configured = await completeProps(this.client, component.id, component.configurable_props as Prop[], this.given ?? {});
-    const { data } = await this.client.post<{ data: SourceView }>('/v1/sources', { component_id: component.id, ...(this.name ? { name: this.name } : {}), configured_props: configured });
+    const { data, warnings } = await this.client.post<{ data: SourceView; warnings?: Warning[] }>('/v1/sources', { component_id: component.id, ...(this.name ? { name: this.name } : {}), configured_props: configured });
+    this.warn(warnings);
     this.source = data;
     this.attachPending = false;
     this.announce('deployed', data, `Deployed ${bold(data.id)} (${data.name_slug}) from ${this.shown}`);
@@ -176,8 +179,9 @@ class DevSession {
     if (attaching && this.name) body.name = this.name;
     if (attaching && this.given) body.configured_props = { ...(await this.currentValues(source)), ...this.given };
     let updated: SourceView;
+    let warnings: Warning[] | undefined;
     try {
-      updated = (await this.client.put<{ data: SourceView }>(`/v1/sources/${source.id}`, body)).data;
+      ({ data: updated, warnings } = await this.client.put<{ data: SourceView; warnings?: Warning[] }>(`/v1/sources/${source.id}`, body));
     } catch (err) {
       // The new code needs a value the source does not have: ask for it on a terminal.
       const required = err instanceof ApiError && err.status === 400 && (err.problem?.errors ?? []).some((e) => e.path.startsWith('configured_props.') && e.message.includes('is required'));
@@ -185,8 +189,9 @@ class DevSession {
       const { data: component } = await this.client.post<{ data: ComponentView }>('/v1/components', { component_code: code, component_filename: filename });
       const current = { ...(await this.currentValues(source)), ...((body.configured_props as Record<string, unknown> | undefined) ?? {}) };
       const configured = await completeProps(this.client, component.id, component.configurable_props as Prop[], keptValues(component.configurable_props as Prop[], current));
-      updated = (await this.client.put<{ data: SourceView }>(`/v1/sources/${source.id}`, { ...body, configured_props: configured })).data;
+      ({ data: updated, warnings } = await this.client.put<{ data: SourceView; warnings?: Warning[] }>(`/v1/sources/${source.id}`, { ...body, configured_props: configured }));
     }
+    this.warn(warnings);
     this.source = updated;
     this.attachPending = false;
     if (attaching) this.announce('attached', updated, `Attached to ${bold(updated.id)} (${updated.name_slug}); it now runs ${this.shown}`);
@@ -213,6 +218,14 @@ class DevSession {
     } catch (err) {
       this.failed(err);
     }
+  }
+
+  /** Prints the warnings of a deploy or redeploy when they differ from the last ones printed (each save would repeat them). */
+  private warn(warnings: Warning[] | undefined): void {
+    const text = JSON.stringify(warnings ?? []);
+    if (text === this.lastWarnings) return;
+    this.lastWarnings = text;
+    printWarnings(warnings);
   }
 
   /** The source's current values worth sending back (interfaces left out, secrets masked: the mask keeps them). */

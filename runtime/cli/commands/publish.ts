@@ -1,6 +1,6 @@
 import { parse } from '../args';
 import { saveFile } from '../component-file';
-import { bold, dim, out, printJson } from '../output';
+import { bold, dim, out, printJson, printWarnings } from '../output';
 import { UsageError } from '../usage';
 import { connect } from './common';
 import fs from 'node:fs';
@@ -19,6 +19,7 @@ export async function run(argv: string[]): Promise<void> {
   if (!fs.existsSync(file)) throw new UsageError(`${file}: no such file`);
   const client = connect(args);
   const { component } = await saveFile(client, file);
+  printWarnings(component.warnings);
   if (args.globals.json) return printJson(component);
   out(`Published ${bold(component.key ?? component.name)} ${component.version} (${component.type}, ${component.id})`);
   if (component.type === 'source') out(dim(`Sources run once deployed: "spout deploy ${component.key ?? file}"`));

@@ -1,7 +1,7 @@
 import type { ActionRunAnswer } from '../../sources/component-sessions';
 import { parse } from '../args';
 import { classify } from '../component-file';
-import { bold, dim, out, printJson, red } from '../output';
+import { bold, dim, out, printJson, printWarnings, red } from '../output';
 import { completeProps, parseObjectOption, parsePropsOption, type Prop } from '../props';
 import { connect } from './common';
 import { deployable } from './deploy';
@@ -32,6 +32,7 @@ export async function run(argv: string[]): Promise<void> {
   if (found.component.type !== 'action') throw new Error(`${found.label} is a source; sources are deployed ("spout deploy ${ref}"), actions are run`);
   const configured = await completeProps(client, found.ref, found.component.configurable_props as Prop[], given);
   const result = await client.post<ActionRunAnswer>('/v1/actions/run', { id: found.ref, configured_props: configured, steps });
+  printWarnings(result.warnings);
   if (result.error) process.exitCode = 1;
   if (args.globals.json) return printJson(result);
   for (const line of result.os) out(dim(`[${line.level}] `) + line.message);

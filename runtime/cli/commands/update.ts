@@ -1,7 +1,7 @@
-import type { ComponentView, SourceView } from '../../api/types';
+import type { ComponentView, SourceView, Warning } from '../../api/types';
 import { parse } from '../args';
 import { bundle } from '../component-file';
-import { bold, out, printJson } from '../output';
+import { bold, out, printJson, printWarnings } from '../output';
 import { keptValues, parsePropsOption, type Prop } from '../props';
 import { resolveSource } from '../resolve';
 import { UsageError } from '../usage';
@@ -56,7 +56,8 @@ export async function run(argv: string[]): Promise<void> {
     const { data: component } = await client.get<{ data: ComponentView }>(`/v1/components/${source.component_id}`);
     body.configured_props = { ...keptValues(component.configurable_props as Prop[], source.configured_props), ...given };
   }
-  const { data } = await client.put<{ data: SourceView }>(`/v1/sources/${source.id}`, body);
+  const { data, warnings } = await client.put<{ data: SourceView; warnings?: Warning[] }>(`/v1/sources/${source.id}`, body);
+  printWarnings(warnings);
   if (args.globals.json) return printJson(data);
   out(`Updated ${bold(data.id)} (${data.name_slug})${data.active ? '' : ', inactive'}`);
   for (const line of reachLines(data)) out(line);

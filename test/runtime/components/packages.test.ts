@@ -1,7 +1,6 @@
 // The package cache: bare imports in component code installed with npm from a local fake registry.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { createRequire, isBuiltin } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -9,15 +8,13 @@ import { bundleComponent, ComponentError } from '../../../runtime/components/bun
 import { PackageCache, PackageError, parseSpecifier, type PackageCacheOptions } from '../../../runtime/components/packages';
 import { startNpmRegistry, writePackage, type FakeRegistry } from '../../helpers/npm-registry';
 
-const nodeRequire = createRequire(import.meta.url);
+import { componentRequire } from '../../../runtime/sandbox/component-require';
 
 /** Runs a CommonJS bundle as the sandbox does, allowing only builtins: packages must be bundled in. */
+/** Evaluates a bundle as the sandbox does: packages are required at run time through component-require. */
 function runBundle(code: string): Record<string, unknown> {
   const module = { exports: {} as Record<string, unknown> };
-  const require = (name: string) => {
-    if (isBuiltin(name)) return nodeRequire(name);
-    throw new Error(`the bundle requires "${name}"`);
-  };
+  const require = componentRequire(import.meta.url);
   new Function('module', 'exports', 'require', code)(module, module.exports, require);
   return (module.exports.default ?? module.exports) as Record<string, unknown>;
 }
@@ -49,6 +46,17 @@ describe('package cache', () => {
         // Its own dependency resolves from its install folder, not through the cache.
         'index.js': `const pad = require('spout-test-pad');\nexports.hello = (n) => 'hello ' + pad(n, 6) + ' with pad ' + pad.version;\n`,
         'lib/shout.js': `module.exports = (s) => String(s).toUpperCase() + '!';\n`,
+      }),
+    );
+    packageDirs.push(
+      // An app package as Pipedream publishes them: an ES module whose default export is the app.
+      writePackage(root, { name: '@spout-test/app', version: '1.0.0', type: 'module', main: 'app.mjs' }, {
+        'app.mjs': `import { fileURLToPath } from 'node:url';\nimport { createRequire } from 'node:module';\nconst version = createRequire(import.meta.url)('./package.json').version;\nexport const here = fileURLToPath(import.meta.url);\nexport default { type: 'app', app: 'spout_test', propDefinitions: { folder: { type: 'string', label: 'Folder' } }, methods: { version() { return version; } } };\n`,
+      }),
+      // A CommonJS package that reads a file beside its code, as some SDKs do.
+      writePackage(root, { name: 'spout-test-data', version: '1.0.0', main: 'index.js' }, {
+        'index.js': `const fs = require('fs');\nconst path = require('path');\nmodule.exports = { words: fs.readFileSync(path.join(__dirname, 'words.txt'), 'utf8').trim().split(' '), dir: __dirname };\n`,
+        'words.txt': 'alpha beta',
       }),
     );
     registry = await startNpmRegistry(packageDirs);
@@ -129,15 +137,31 @@ describe('package cache', () => {
     assert.ok(fs.existsSync(path.join(packages.dir, '@spout-test+greet@1.0.0', 'node_modules', '@spout-test', 'greet')));
   });
 
-  it('leaves @pipedream/platform to the shims and builtins external, installing nothing', async () => {
+  it("gives an ES module package's default export to an import, and packages keep __dirname, import.meta.url and createRequire", async () => {
+    const packages = cache();
+    const source = `
+      import app from "@spout-test/app";
+      import { here } from "@spout-test/app";
+      import data from "spout-test-data";
+      import * as ns from "spout-test-data";
+      const { words } = require("spout-test-data");
+      const spread = { ...app.propDefinitions };
+      export default { app: app.app, spread: Object.keys(spread), version: app.methods.version(), here: here.endsWith("app.mjs"), words: data.words, named: ns.words, required: words, real: data.dir.startsWith(${JSON.stringify(fs.realpathSync(os.tmpdir()))}) || data.dir.startsWith(${JSON.stringify(os.tmpdir())}) };`;
+    const bundle = await bundleComponent(source, 'component.mjs', { packages });
+    assert.doesNotMatch(bundle.code, /alpha beta/, 'packages are not bundled in');
+    assert.deepEqual(runBundle(bundle.code), { app: 'spout_test', spread: ['folder'], version: '1.0.0', here: true, words: ['alpha', 'beta'], named: ['alpha', 'beta'], required: ['alpha', 'beta'], real: true });
+  });
+
+  it("gives @pipedream/platform from Spout's own install, whatever version is pinned, installing nothing", async () => {
     const stopped = await startNpmRegistry(packageDirs);
     await stopped.stop();
     const packages = cache({ registry: stopped.url });
     const source = `
       import { axios, ConfigurationError } from "@pipedream/platform";
-      import { axios as pinned } from "@pipedream/platform@^3.0.0";
+      import { axios as pinned, sqlProp, jsonStringifySafe } from "@pipedream/platform@^1.0.0";
+      import { defineAction } from "@pipedream/types";
       import fs from "node:fs";
-      export default { ok: typeof axios === "function" && pinned === axios && typeof ConfigurationError === "function" && typeof fs.statSync === "function" };`;
+      export default { ok: typeof axios === "function" && pinned === axios && typeof ConfigurationError === "function" && typeof fs.statSync === "function" && typeof sqlProp === "object" && typeof jsonStringifySafe === "function" && defineAction({ a: 1 }).a === 1 };`;
     const bundle = await bundleComponent(source, 'component.mjs', { packages });
     assert.deepEqual(runBundle(bundle.code), { ok: true });
     assert.ok(!fs.existsSync(packages.dir) || fs.readdirSync(packages.dir).length === 0);
@@ -186,7 +210,7 @@ describe('package cache', () => {
     await assert.rejects(packages.resolve('spout-test-pad@^9.1'), (err: unknown) => {
       assert.ok(err instanceof PackageError);
       assert.equal(err.kind, 'no-matching-version');
-      assert.equal(err.message, `package "spout-test-pad" has no version matching "^9.1" in registry ${registry.url} (import "spout-test-pad@^9.1"); pin a published version`);
+      assert.equal(err.message, `package "spout-test-pad" has no version matching "^9.1" in registry ${registry.url} (import "spout-test-pad@^9.1"); pin a published version (in the import, or in the dependencies of the package.json beside the component, which unpinned imports follow)`);
       return true;
     });
     assert.deepEqual(fs.readdirSync(packages.dir).filter((e) => !e.startsWith('.npm')), [], 'failed installs leave nothing behind');

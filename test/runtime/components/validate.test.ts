@@ -53,6 +53,16 @@ function assertOnlyProblem(desc: ComponentDescription, path: string, message: Re
 
 function assertValid(desc: ComponentDescription): void {
   assert.deepEqual(problemsOf(desc), []);
+  assert.deepEqual(validateComponent(desc).warnings, []);
+}
+
+/** Asserts that the component loads (no errors) with exactly one warning, at `path`, matching `message`: a rule Pipedream tolerates. */
+function assertOnlyWarning(desc: ComponentDescription, path: string, message: RegExp): void {
+  assert.deepEqual(problemsOf(desc), []);
+  const { warnings } = validateComponent(desc);
+  assert.equal(warnings.length, 1, `expected one warning, got ${JSON.stringify(warnings)}`);
+  assert.equal(warnings[0]!.path, path);
+  assert.match(warnings[0]!.message, message);
 }
 
 /** A component whose only prop is `prop`, named `p`. */
@@ -91,8 +101,9 @@ describe('validateComponent: component fields', () => {
     assert.equal(bare.description, null);
   });
 
-  it('requires a run method', () => {
-    assertOnlyProblem(component({ hasRun: false }), 'run', /^run is required; add an async run\(\) method/);
+  it('requires a run method in actions; a source without one emits its triggering event', () => {
+    assertOnlyProblem(action({ hasRun: false }), 'run', /^run is required in an action; add an async run\(\{ steps, \$ \}\) method/);
+    assertValid(component({ hasRun: false, props: { timer: { type: '$.interface.timer', default: { intervalSeconds: 60 } } } }));
   });
 });
 
@@ -108,10 +119,10 @@ describe('validateComponent: keys and versions', () => {
     assertOnlyProblem(component({ key: 'my source' }), 'key', /^key "my source" must not contain whitespace; use hyphens instead, e\.g\. "my-source"/);
   });
 
-  it('requires a lower-case slug after the app prefix of a registry key', () => {
+  it('warns unless a lower-case slug follows the app prefix of a registry key', () => {
     const desc = component({ key: 'github-New_Issue', version: '0.1.0', props: { github } });
-    assertOnlyProblem(desc, 'key', /^key "github-New_Issue" is namespaced for the registry \(it starts with app "github"\).*e\.g\. "github-new-issue"/);
-    assertOnlyProblem(component({ key: 'github-new--issue', props: { github } }), 'key', /lower-case slug/);
+    assertOnlyWarning(desc, 'key', /^key "github-New_Issue" is namespaced for the registry \(it starts with app "github"\).*e\.g\. "github-new-issue"/);
+    assertOnlyWarning(component({ key: 'github-new--issue', props: { github } }), 'key', /lower-case slug/);
   });
 
   it('accepts registry keys whose app slug has underscores, as registry components do', () => {
@@ -119,18 +130,18 @@ describe('validateComponent: keys and versions', () => {
     assertValid(action({ key: 'google_sheets-add-row', version: '0.1.5', props: { sheets } }));
   });
 
-  it('requires semantic versioning for registry keys', () => {
+  it('warns unless registry keys have semantic versions', () => {
     const desc = component({ key: 'github-new-issue', version: '1.0', props: { github } });
-    assertOnlyProblem(desc, 'version', /^version "1\.0" must be semantic versioning \(major\.minor\.patch.*because key "github-new-issue" is namespaced/);
-    assertOnlyProblem(component({ key: 'github-new-issue', version: '01.0.0', props: { github } }), 'version', /semantic versioning/);
+    assertOnlyWarning(desc, 'version', /^version "1\.0" should be semantic versioning \(major\.minor\.patch.*because key "github-new-issue" is namespaced/);
+    assertOnlyWarning(component({ key: 'github-new-issue', version: '01.0.0', props: { github } }), 'version', /semantic versioning/);
     assertValid(component({ key: 'github-new-issue', version: '1.2.3-beta.1+build.5', props: { github } }));
   });
 });
 
 describe('validateComponent: hooks and dedupe', () => {
-  it('allows hooks only on sources', () => {
+  it('warns about hooks on actions, which never run there', () => {
     assertValid(component({ hooks: ['deploy', 'activate', 'deactivate'] }));
-    assertOnlyProblem(action({ hooks: ['deploy'] }), 'hooks', /^hooks are allowed only on sources; remove hooks or set the component's type to "source"/);
+    assertOnlyWarning(action({ hooks: ['deploy'] }), 'hooks', /^hooks belong in sources; an action's hooks never run/);
   });
 
   it('rejects hook names other than deploy, activate and deactivate', () => {
@@ -143,10 +154,17 @@ describe('validateComponent: hooks and dedupe', () => {
     assert.match(problems[0]!.message, /^hook `activate` must be a function, e\.g\. async activate\(\)/);
   });
 
-  it('allows dedupe only on sources, and only unique, greatest or last', () => {
+  it('allows dedupe unique, greatest or last on sources; on an action it is ignored with a warning', () => {
     for (const dedupe of ['unique', 'greatest', 'last']) assertValid(component({ dedupe }));
     assertOnlyProblem(component({ dedupe: 'newest' }), 'dedupe', /^dedupe must be "unique", "greatest" or "last", not "newest"/);
-    assertOnlyProblem(action({ dedupe: 'unique' }), 'dedupe', /^dedupe is allowed only on sources; remove dedupe/);
+    assertOnlyWarning(action({ dedupe: 'unique' }), 'dedupe', /^dedupe applies to sources; an action's dedupe is ignored/);
+    assert.equal(validateComponent(action({ dedupe: 'unique' })).dedupe, null);
+  });
+
+  it('loads an action spreading a source\'s common module (dedupe, a db prop, hooks) with a warning for each', () => {
+    const desc = action({ dedupe: 'unique', hooks: ['deploy'], props: { db: { type: '$.service.db' } } });
+    assert.deepEqual(problemsOf(desc), []);
+    assert.deepEqual(validateComponent(desc).warnings.map((w) => w.path), ['hooks', 'dedupe', 'props.db.type']);
   });
 });
 
@@ -162,16 +180,25 @@ describe('validateComponent: prop types', () => {
     assertOnlyProblem(withProp({ type: 'object[]' }), 'props.p.type', /^prop `p`: type "object\[\]" has no array form \(only boolean\[\], integer\[\], string\[\] exist\); use "object"/);
   });
 
-  it('allows interface and service props only in sources', () => {
+  it('warns about interface and service props outside sources, where they are ignored', () => {
     for (const type of ['$.interface.http', '$.interface.timer', '$.service.db']) {
       assertValid(withProp({ type }));
-      assertOnlyProblem(withProp({ type }, { type: 'action' }), 'props.p.type', /props are allowed only in sources; remove the prop or set the component's type to "source"/);
+      assertOnlyWarning(withProp({ type }, { type: 'action' }), 'props.p.type', /props belong in sources; in a action it is ignored/);
     }
   });
 
-  it('allows http_request props only in actions', () => {
+  it('warns about http_request props outside actions', () => {
     assertValid(withProp({ type: 'http_request' }, { type: 'action' }));
-    assertOnlyProblem(withProp({ type: 'http_request' }), 'props.p.type', /^prop `p`: http_request props are allowed only in actions; .*"action"/);
+    assertOnlyWarning(withProp({ type: 'http_request' }), 'props.p.type', /^prop `p`: http_request props belong in actions; in a source it is ignored/);
+  });
+
+  it("accepts Pipedream's dir props, and warns about apphook and app-specific types it cannot check offline", () => {
+    assertValid(withProp({ type: 'dir', accessMode: 'write', sync: true }));
+    assertValid(withProp({ type: 'dir', accessMode: 'read', sync: true, optional: true }, { type: 'action' }));
+    assertOnlyWarning(withProp({ type: '$.interface.apphook', appProp: 'github', eventNames: ['push'] }), 'props.p.type', /fire on another app's events, which do not happen offline/);
+    assertOnlyWarning(withProp({ type: '$.discord.channel' }), 'props.p.type', /^prop `p`: \$\.discord\.channel is an app-specific type of Pipedream's; offline its value is not checked \(give it as the id/);
+    assertOnlyWarning(withProp({ type: '$.discord.channel[]' }), 'props.p.type', /give it as an array of the ids/);
+    assertOnlyProblem(withProp({ type: '$.interface.websocket' }), 'props.p.type', /is not a prop type/);
   });
 
   it('allows the other types in both kinds of component', () => {
@@ -183,11 +210,11 @@ describe('validateComponent: prop types', () => {
 });
 
 describe('validateComponent: prop properties', () => {
-  it('allows default only on optional props', () => {
-    assertOnlyProblem(
+  it('warns about default on a required prop (the spec allows it only on optional ones; Pipedream prefills it)', () => {
+    assertOnlyWarning(
       withProp({ type: 'string', default: 'hi' }),
       'props.p.default',
-      /^prop `p`: default is allowed only on optional props; add optional: true or remove default$/,
+      /^prop `p`: default is allowed only on optional props \(spec 2\.5\); it is used as the prefilled value: add optional: true or remove default$/,
     );
     assertValid(withProp({ type: 'string', optional: true, default: 'hi' }));
   });
@@ -259,12 +286,11 @@ describe('validateComponent: type-specific props', () => {
     }
   });
 
-  it('requires an http_request default to hold a method and a url', () => {
-    assertOnlyProblem(
-      withProp({ type: 'http_request', default: { url: 'https://example.com' } }, { type: 'action' }),
-      'props.p.default',
-      /^prop `p`: an http_request default must be an object with at least a method and a url/,
-    );
+  it('accepts an http_request default without a url (configured when used), as the registry writes them', () => {
+    assertValid(withProp({ type: 'http_request', default: { method: 'GET' } }, { type: 'action' }));
+    assertValid(withProp({ type: 'http_request', default: { url: 'https://example.com' } }, { type: 'action' }));
+    assertOnlyProblem(withProp({ type: 'http_request', default: 'GET' }, { type: 'action' }), 'props.p.default', /^prop `p`: an http_request default must be an object such as \{ method: "GET", url: "https:\/\/…" \}/);
+    assertOnlyProblem(withProp({ type: 'http_request', default: { method: '' } }, { type: 'action' }), 'props.p.default', /http_request default must be an object/);
   });
 
   it('requires alertType and content on alert props', () => {
@@ -318,7 +344,7 @@ describe('validateComponent: options and propDefinition', () => {
 });
 
 describe('validateComponent: reporting', () => {
-  it('reports every problem at once, each with its path', () => {
+  it('reports every error and warning at once, each with its path', () => {
     const desc = component({
       name: undefined,
       version: 3,
@@ -336,10 +362,9 @@ describe('validateComponent: reporting', () => {
       () => validateComponent(desc),
       (err: unknown) => {
         assert.ok(err instanceof ComponentError);
-        assert.deepEqual(err.problems.map((p) => p.path), [
-          'name', 'version', 'run', 'hooks', 'dedupe',
-          'props.limit.min', 'props.http.type', 'props.token.default', 'props.token.secret',
-        ]);
+        assert.deepEqual(err.problems.map((p) => p.path), ['name', 'version', 'run', 'props.limit.min', 'props.token.secret']);
+        // Warnings travel with the errors, so a fix shows what else to tidy.
+        assert.deepEqual(err.warnings.map((p) => p.path), ['hooks', 'dedupe', 'props.http.type', 'props.token.default']);
         assert.match(err.message, /props\.limit\.min: prop `limit`: min is allowed only on integer and integer\[\] props/);
         return true;
       },
@@ -379,6 +404,7 @@ describe('validateComponent: reporting', () => {
         { name: 'channel', type: 'string', options: ['general', { label: 'Random', value: 'random' }] },
         { name: 'apiKey', type: 'string', secret: true },
       ],
+      warnings: [],
     });
   });
 
@@ -419,25 +445,26 @@ describe('validateDynamicProps', () => {
       timer: { type: '$.interface.timer', default: { cron: '*/5 * * * *' } },
       store: { type: 'data_store' },
     };
-    assert.deepEqual(validateDynamicProps(props, 'source'), []);
-    assert.deepEqual(validateDynamicProps({ request: { type: 'http_request' } }, 'action'), []);
+    assert.deepEqual(validateDynamicProps(props, 'source'), { errors: [], warnings: [] });
+    assert.deepEqual(validateDynamicProps({ request: { type: 'http_request' } }, 'action'), { errors: [], warnings: [] });
   });
 
-  it('rejects $.service.db and alert props', () => {
-    const problems = validateDynamicProps({ db: { type: '$.service.db' }, note: { type: 'alert', alertType: 'info', content: 'Hi' } }, 'source');
-    assert.deepEqual(problems, [
-      { path: 'props.db.type', message: 'prop `db`: $.service.db props cannot be returned by additionalProps; declare the prop in props instead' },
-      { path: 'props.note.type', message: 'prop `note`: alert props cannot be returned by additionalProps; declare the prop in props instead' },
-    ]);
+  it('accepts alerts, which registry code returns from additionalProps, and warns about $.service.db', () => {
+    const found = validateDynamicProps({ db: { type: '$.service.db' }, note: { type: 'alert', alertType: 'info', content: 'Hi' } }, 'source');
+    assert.deepEqual(found, {
+      errors: [],
+      warnings: [{ path: 'props.db.type', message: 'prop `db`: $.service.db props are not among the types additionalProps may return (spec 2.5); declare the prop in props instead' }],
+    });
   });
 
   it('applies the per-prop rules and the component type', () => {
-    const problems = validateDynamicProps(
+    const found = validateDynamicProps(
       { limit: { type: 'string', max: 3 }, http: { type: '$.interface.http' }, label: { type: 'string', default: 'x' } },
       'action',
     );
-    assert.deepEqual(problems.map((p) => p.path), ['props.limit.max', 'props.http.type', 'props.label.default']);
-    assert.match(problems[1]!.message, /^prop `http`: \$\.interface\.http props are allowed only in sources/);
+    assert.deepEqual(found.errors.map((p) => p.path), ['props.limit.max']);
+    assert.deepEqual(found.warnings.map((p) => p.path), ['props.http.type', 'props.label.default']);
+    assert.match(found.warnings[0]!.message, /^prop `http`: \$\.interface\.http props belong in sources/);
   });
 });
 

@@ -1,0 +1,124 @@
+// The compat harness: loads the components of a folder laid out like Pipedream's `components/`
+// tree (all, or a seeded random sample) into a fresh `spout serve` the way `spout publish FILE`
+// does, and prints the load rate, a line per failure with its class and message, and the npm
+// packages the service installed. Not part of `npm test`: it needs the registry and npm's network.
+//
+//   npm run compat -- DIR [--sample N] [--seed S] [--concurrency C] [--json FILE]
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { bundleFile } from '../runtime/components/bundle-file';
+import { ComponentError } from '../runtime/components/bundle';
+import { findComponentFiles } from '../runtime/components/registry';
+import { startSpout, tempDir } from '../test/helpers/service';
+
+interface Outcome {
+  rel: string;
+  ok: boolean;
+  ms: number;
+  warnings: number;
+  failure?: { kind: string; message: string };
+}
+
+/** A small seeded PRNG (mulberry32), so a sample can be drawn again from its seed. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The class of a failure, from where it happened and what it says. */
+function classify(stage: 'bundle' | 'service', message: string): string {
+  if (stage === 'bundle') return 'build: relative imports';
+  if (/^package "|npm|registry .* unreachable|could not be installed/.test(message)) return 'npm package';
+  if (/^props\.[^:]+\.type:/.test(message)) return 'prop type';
+  if (/^props\.[^:]+\.propDefinition:/.test(message)) return 'propDefinition';
+  if (/^props\.[^:]+:/.test(message)) return 'prop rule';
+  if (/^(name|version|key|type|run|hooks|dedupe|description)(\.[^:]*)?:/.test(message)) return 'component rule';
+  if (/^[\w.-]+:\d+:\d+:/.test(message)) return 'build: esbuild';
+  return 'load: module threw';
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { sample: { type: 'string' }, seed: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'string' } },
+  });
+  const dir = positionals[0];
+  if (!dir || !fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+    console.error('usage: npm run compat -- DIR [--sample N] [--seed S] [--concurrency C] [--json FILE]');
+    process.exit(2);
+  }
+  const all = findComponentFiles(path.resolve(dir));
+  let files = all;
+  const seed = values.seed !== undefined ? Number(values.seed) : Math.floor(Math.random() * 2 ** 31);
+  if (values.sample !== undefined) {
+    const rand = random(seed);
+    const shuffled = [...all];
+    for (let i = shuffled.length - 1; i > 0; i--) {
+      const j = Math.floor(rand() * (i + 1));
+      [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
+    }
+    files = shuffled.slice(0, Number(values.sample));
+    console.log(`sample of ${files.length} of ${all.length} component files, seed ${seed}`);
+  } else console.log(`all ${files.length} component files`);
+
+  const dataDir = tempDir('spout-compat-');
+  const spout = await startSpout({ dataDir });
+  const outcomes: Outcome[] = [];
+  const concurrency = Number(values.concurrency ?? 3);
+  let next = 0;
+  const started = Date.now();
+  const worker = async () => {
+    for (let i = next++; i < files.length; i = next++) {
+      const f = files[i]!;
+      const t0 = Date.now();
+      let outcome: Outcome;
+      try {
+        const bundled = await bundleFile(f.file);
+        const res = await spout.api('POST', '/v1/components', { component_code: bundled.code, component_filename: bundled.filename });
+        if (res.status === 200) outcome = { rel: f.rel, ok: true, ms: Date.now() - t0, warnings: res.json.data.warnings.length };
+        else {
+          const errors: Array<{ path: string; message: string }> = res.json?.errors ?? [];
+          const message = errors.length ? errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join(' | ') : String(res.json?.detail ?? res.status);
+          outcome = { rel: f.rel, ok: false, ms: Date.now() - t0, warnings: 0, failure: { kind: classify('service', message), message } };
+        }
+      } catch (err) {
+        const message = err instanceof ComponentError ? err.problems.map((p) => `${p.path}: ${p.message}`).join(' | ') : (err as Error).message;
+        outcome = { rel: f.rel, ok: false, ms: Date.now() - t0, warnings: 0, failure: { kind: classify('bundle', message), message } };
+      }
+      outcomes.push(outcome);
+      if (process.stderr.isTTY) process.stderr.write(`\r${outcomes.length}/${files.length} (${outcomes.filter((o) => !o.ok).length} failed)`);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: concurrency }, worker));
+  } finally {
+    if (process.stderr.isTTY) process.stderr.write('\n');
+    await spout.stop();
+  }
+
+  const loaded = outcomes.filter((o) => o.ok).length;
+  const failed = outcomes.filter((o) => !o.ok).sort((a, b) => a.failure!.kind.localeCompare(b.failure!.kind) || a.rel.localeCompare(b.rel));
+  console.log(`\nloaded ${loaded}/${outcomes.length} (${((100 * loaded) / outcomes.length).toFixed(1)}%) in ${((Date.now() - started) / 1000).toFixed(0)} s; ${outcomes.filter((o) => o.warnings > 0).length} loaded with warnings`);
+  if (failed.length) console.log('\nfailures:');
+  for (const o of failed) console.log(`  [${o.failure!.kind}] ${o.rel}: ${o.failure!.message.slice(0, 400)}`);
+  const byKind = new Map<string, number>();
+  for (const o of failed) byKind.set(o.failure!.kind, (byKind.get(o.failure!.kind) ?? 0) + 1);
+  if (byKind.size) console.log(`\nby class: ${[...byKind].map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  const packagesDir = path.join(dataDir, 'packages');
+  const installed = fs.existsSync(packagesDir) ? fs.readdirSync(packagesDir).filter((e) => !e.startsWith('.')).map((e) => e.replace('+', '/')).sort() : [];
+  console.log(`\nnpm packages installed (${installed.length}): ${installed.join(', ') || 'none'}`);
+  if (values.json) fs.writeFileSync(values.json, JSON.stringify({ seed, sample: files.length, loaded, outcomes, installed }, null, 2));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,191 @@
+// Registry fidelity (issue 13): components in the shapes of Pipedream's registry load, deploy and
+// run as they do there. Each class of failure the registry showed has a fixture of our own under
+// test/fixtures/components/fidelity/, laid out like the registry's `components/` tree.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { bundleFile } from '../../runtime/components/bundle-file';
+import { dirFolders, dirGrants } from '../../runtime/services/dir';
+import type { ConfigurableProp } from '../../runtime/components/describe';
+import { startNpmRegistry, writePackage, type FakeRegistry } from '../helpers/npm-registry';
+import { startReceiver, type Receiver } from '../helpers/receiver';
+import { startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+
+const APP = path.resolve('test', 'fixtures', 'components', 'fidelity', 'acme');
+const fixture = (rel: string) => path.join(APP, rel);
+
+describe('registry fidelity', () => {
+  let registry: FakeRegistry;
+  let spout: SpoutProcess;
+  let receiver: Receiver;
+  let packagesSrc: string;
+
+  /** Saves a fixture as `spout publish` does (relative imports bundled by the CLI's bundler). */
+  const publish = async (rel: string) => {
+    const bundled = await bundleFile(fixture(rel));
+    return spout.api('POST', '/v1/components', { component_code: bundled.code, component_filename: bundled.filename });
+  };
+  const paths = (list: Array<{ path: string }>) => list.map((w) => w.path);
+
+  before(async () => {
+    packagesSrc = fs.mkdtempSync(path.join(os.tmpdir(), 'spout-fidelity-packages-'));
+    const dirs = ['1.0.0', '1.2.0', '1.3.1', '2.0.0'].map((v) =>
+      writePackage(packagesSrc, { name: 'spout-test-pad', version: v, main: 'index.js' }, {
+        'index.js': `module.exports = function pad(s, n) { return String(s).padStart(n, '*'); };\nmodule.exports.version = ${JSON.stringify(v)};\n`,
+      }),
+    );
+    dirs.push(
+      writePackage(packagesSrc, { name: '@spout-test/app', version: '1.0.0', type: 'module', main: 'app.mjs' }, {
+        'app.mjs': `export default { type: 'app', app: 'spout_test', propDefinitions: { folder: { type: 'string', label: 'Folder' } } };\n`,
+      }),
+    );
+    registry = await startNpmRegistry(dirs);
+    spout = await startSpout({ args: ['--npm-registry', registry.url] });
+    receiver = await startReceiver();
+    receiver.respond = () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"page":"fetched"}' });
+  });
+  after(async () => {
+    await spout.stop();
+    await registry.stop();
+    await receiver.close();
+    fs.rmSync(packagesSrc, { recursive: true, force: true });
+  });
+
+  it('accepts a default on a required prop with a warning, and uses it as the value', async () => {
+    const saved = await publish('actions/greet/greet.mjs');
+    assert.equal(saved.status, 200, JSON.stringify(saved.json));
+    assert.deepEqual(paths(saved.json.data.warnings), ['props.greeting.default']);
+    assert.match(saved.json.data.warnings[0].message, /default is allowed only on optional props \(spec 2\.5\); it is used as the prefilled value/);
+    const run = await spout.api('POST', '/v1/actions/run', { id: saved.json.data.id, configured_props: { folder: 'ab' } });
+    assert.equal(run.status, 200, JSON.stringify(run.json));
+    assert.equal(run.json.error, null, JSON.stringify(run.json.error));
+    assert.equal(run.json.ret.text, 'hello **ab');
+    assert.ok(paths(run.json.warnings).includes('props.greeting.default'), 'the run answer carries the warnings too');
+  });
+
+  it('deploys a source without run(), which emits the event that triggered it', async () => {
+    const saved = await publish('sources/tick/tick.mjs');
+    assert.equal(saved.status, 200, JSON.stringify(saved.json));
+    assert.deepEqual(saved.json.data.warnings, []);
+    const source = await spout.api('POST', '/v1/sources', { component_id: saved.json.data.id });
+    assert.equal(source.status, 200, JSON.stringify(source.json));
+    assert.deepEqual(source.json.warnings, []);
+    // Its own timer (every 2 s) emits without any call.
+    const events = await waitFor(async () => {
+      const list = (await spout.api('GET', `/v1/sources/${source.json.data.id}/event_summaries`)).json.data;
+      return list.length > 0 ? list : null;
+    }, 10_000, 'the timer event');
+    assert.equal(events[0].event.interval_seconds, 2);
+    assert.equal(typeof events[0].event.timestamp, 'number');
+    const http = await spout.api('POST', '/v1/sources', {
+      component_code: 'export default { name: "Echo", version: "0.0.1", props: { http: "$.interface.http" } };',
+    });
+    assert.equal(http.status, 200, JSON.stringify(http.json));
+    await fetch(`${http.json.data.configured_props.http.endpoint_url}/in?x=1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+    const emitted = await waitFor(async () => (await spout.api('GET', `/v1/sources/${http.json.data.id}/event_summaries`)).json.data[0], 5000, 'the HTTP event');
+    assert.deepEqual([emitted.event.method, emitted.event.path, emitted.event.query, emitted.event.body], ['POST', '/in', { x: '1' }, { a: 1 }]);
+    await spout.api('DELETE', `/v1/sources/${source.json.data.id}`);
+  });
+
+  it('runs an http_request action whose default has no url, with the url configured', async () => {
+    const saved = await publish('actions/fetch-page/fetch-page.mjs');
+    assert.equal(saved.status, 200, JSON.stringify(saved.json));
+    const run = await spout.api('POST', '/v1/actions/run', { id: saved.json.data.id, configured_props: { request: { method: 'GET', url: `${receiver.url}/page` } } });
+    assert.equal(run.json.error, null, JSON.stringify(run.json.error));
+    assert.deepEqual(run.json.ret, { page: 'fetched' });
+    const unconfigured = await spout.api('POST', '/v1/actions/run', { id: saved.json.data.id });
+    assert.match(unconfigured.json.error.message, /no url is configured/);
+  });
+
+  it('runs app props without a connected account: $auth is empty, and the answer warns', async () => {
+    const saved = await publish('actions/greet/greet.mjs');
+    const run = await spout.api('POST', '/v1/actions/run', { id: saved.json.data.id, configured_props: { folder: 'a' } });
+    assert.deepEqual(run.json.ret.auth, {});
+    const warning = run.json.warnings.find((w: { path: string }) => w.path === 'configured_props.acme');
+    assert.match(warning.message, /prop `acme` has no connected account, so this\.acme\.\$auth is empty.*POST \/v1\/accounts/);
+    // Apps without credentials (http, helper_functions…) get no such warning.
+    const keyless = await spout.api('POST', '/v1/actions/run', {
+      component_code: 'export default { name: "Keyless", version: "0.0.1", type: "action", props: { http: { type: "app", app: "http" } }, async run() { return this.http.$auth; } };',
+    });
+    assert.deepEqual([keyless.json.ret, keyless.json.warnings], [{}, []]);
+  });
+
+  it("gives dir props a folder of the source's own, and passes app-specific types' values as given", async () => {
+    const stash = await publish('actions/stash-note/stash-note.mjs');
+    assert.equal(stash.status, 200, JSON.stringify(stash.json));
+    assert.deepEqual(stash.json.data.warnings, []);
+    const run = await spout.api('POST', '/v1/actions/run', { id: stash.json.data.id, configured_props: { note: 'remember' } });
+    assert.equal(run.json.error, null, JSON.stringify(run.json.error));
+    const folder = path.join(spout.dataDir, 'dirs', stash.json.data.id, 'dir');
+    assert.equal(run.json.ret.folder, folder);
+    assert.deepEqual([run.json.ret.back, run.json.ret.file.type, run.json.ret.file.size], ['remember', 'text/plain', 8]);
+    assert.equal(fs.readFileSync(path.join(folder, 'notes', 'today.txt'), 'utf8'), 'remember');
+
+    const typed = await publish('actions/typed-pick/typed-pick.mjs');
+    assert.equal(typed.status, 200, JSON.stringify(typed.json));
+    assert.deepEqual(paths(typed.json.data.warnings), ['props.channel.type', 'props.channels.type']);
+    const picked = await spout.api('POST', '/v1/actions/run', { id: typed.json.data.id, configured_props: { channel: 'C123', channels: ['C1', 'C2'] } });
+    assert.deepEqual(picked.json.ret, { channel: 'C123', channels: ['C1', 'C2'] });
+    const missing = await spout.api('POST', '/v1/actions/run', { id: typed.json.data.id });
+    assert.equal(missing.status, 400);
+    assert.match(missing.json.detail, /prop `channel` is required/);
+  });
+
+  it("grants a host its own dir-props folder, created beforehand, beside the user's grants", () => {
+    const data = fs.mkdtempSync(path.join(os.tmpdir(), 'spout-dirs-'));
+    const root = path.join(data, 'dirs', 'dc_1');
+    assert.deepEqual(dirGrants({ read: ['/home/me/photos'], write: [] }, data, 'dc_1'), { read: ['/home/me/photos', root], write: [root] });
+    assert.ok(fs.statSync(root).isDirectory(), "Node's permission model covers a folder's contents only when it exists");
+    const props = [{ name: 'out', type: 'dir', accessMode: 'write' }, { name: 'in', type: 'dir', accessMode: 'read' }, { name: 'label', type: 'string' }] as ConfigurableProp[];
+    assert.deepEqual(dirFolders(props, { in: '/home/me/photos' }, 'dc_1', data), { out: { path: path.join(root, 'out'), write: true }, in: { path: '/home/me/photos', write: false } });
+    fs.rmSync(data, { recursive: true, force: true });
+  });
+
+  it("uses an ES module app package's default export (its propDefinitions spread) and the app's package.json ranges", async () => {
+    const saved = await publish('actions/greet/greet.mjs');
+    const folder = saved.json.data.configurable_props.find((p: { name: string }) => p.name === 'folder');
+    assert.equal(folder.label, 'Folder', "the package's propDefinitions were spread into props");
+    const run = await spout.api('POST', '/v1/actions/run', { id: saved.json.data.id, configured_props: { folder: 'x' } });
+    assert.equal(run.json.ret.remoteApp, 'spout_test');
+    // package.json asks ^1.2.0: the newest 1.x, not the registry's latest (2.0.0).
+    assert.equal(run.json.ret.padVersion, '1.3.1');
+    assert.ok(fs.existsSync(path.join(spout.dataDir, 'packages', 'spout-test-pad@1.3.1')));
+    assert.ok(!fs.existsSync(path.join(spout.dataDir, 'packages', 'spout-test-pad@2.0.0')));
+  });
+
+  it("gives components the real @pipedream/platform's exports, offline and whatever version package.json asks", async () => {
+    const saved = await publish('actions/greet/greet.mjs');
+    const run = await spout.api('POST', '/v1/actions/run', { id: saved.json.data.id, configured_props: { folder: 'x' } });
+    assert.deepEqual(run.json.ret.platform, ['function', 'function', 'object', 900]);
+    assert.ok(!fs.readdirSync(path.join(spout.dataDir, 'packages')).some((e) => e.startsWith('@pipedream')), 'the platform is not installed from npm');
+    const failed = await spout.api('POST', '/v1/actions/run', { id: saved.json.data.id, configured_props: { folder: 'x', greeting: 'fail' } });
+    assert.deepEqual([failed.json.error.name, failed.json.error.message], ['ConfigurationError', 'greeting must not be fail']);
+    // The platform's axios, against a local server.
+    const axios = await spout.api('POST', '/v1/actions/run', {
+      component_code: `import { axios } from "@pipedream/platform";
+        export default { name: "Get", version: "0.0.1", type: "action", async run({ $ }) { return axios($, { url: ${JSON.stringify(`${receiver.url}/json`)}, params: { q: "1" } }); } };`,
+    });
+    assert.equal(axios.json.error, null, JSON.stringify(axios.json.error));
+    assert.deepEqual(axios.json.ret, { page: 'fetched' });
+  });
+
+  it("loads an action spreading a source's common module, with warnings for what actions ignore", async () => {
+    const saved = await publish('actions/tidy-up/tidy-up.mjs');
+    assert.equal(saved.status, 200, JSON.stringify(saved.json));
+    assert.deepEqual(paths(saved.json.data.warnings), ['hooks', 'dedupe', 'props.db.type']);
+    const run = await spout.api('POST', '/v1/actions/run', { id: saved.json.data.id });
+    assert.equal(run.json.error, null, JSON.stringify(run.json.error));
+    assert.deepEqual(run.json.ret, { stored: 1 });
+  });
+
+  it('still rejects what cannot run, with the warnings beside the errors', async () => {
+    const res = await spout.api('POST', '/v1/components', {
+      component_code: 'export default { name: "Bad", version: "0.0.1", type: "action", props: { n: { type: "number", default: 1 } } };',
+    });
+    assert.equal(res.status, 400);
+    assert.deepEqual(paths(res.json.errors), ['run', 'props.n.type']);
+    assert.deepEqual(paths(res.json.warnings), ['props.n.default']);
+  });
+});
