@@ -124,6 +124,27 @@ describe('recording and replaying outgoing calls', () => {
     assert.deepEqual(await itemsOf(retrier.id), ['p1-1', 'p1-2']);
   });
 
+  it('sees calls made through @pipedream/platform’s axios (http/https), and replays them', async () => {
+    const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"via":"axios"}'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/thing`;
+    const code = `import { axios } from "@pipedream/platform";
+export default { name: "Axios caller", version: "0.1.0", props: { url: { type: "string" } },
+  async run() { const data = await axios(this, { url: this.url }); this.$emit(data); } };`;
+    const source = await deploySource(spout, code, { network_mode: 'record', configured_props: { url } });
+    await run(source.id);
+    const recorded = await lastRun(source.id);
+    assert.equal(recorded.calls.length, 1, JSON.stringify(recorded));
+    assert.equal(recorded.calls[0]!.request.url, url);
+    server.close();
+    server.closeAllConnections();
+    await spout.api('PUT', `/v1/sources/${source.id}`, { network_mode: 'replay' });
+    await run(source.id);
+    const replayed = await lastRun(source.id);
+    assert.equal(replayed.status, 'ok', JSON.stringify(replayed.error));
+    assert.equal(replayed.calls[0]!.served_by, 'cassette');
+  });
+
   it('refuses a cassette that is not one, naming the field', async () => {
     const source = await deploySource(spout, POLLER, { configured_props: { base, token: TOKEN } });
     const bad = await spout.api('PUT', `/v1/sources/${source.id}/cassette`, { entries: [{ request: { method: 'GET', url: 'not a url' }, response: { status: 999 } }] });
