@@ -19,6 +19,7 @@ const COMMANDS: Record<string, Command> = {
   logs: { summary: "show (and follow) a source's logs", load: () => import('./commands/logs') },
   events: { summary: "show (and follow) a source's latest events", load: () => import('./commands/events') },
   invocations: { summary: "show (and follow) a source's recorded runs: requests, answers, errors", load: () => import('./commands/invocations') },
+  cassette: { summary: "export or import a source's recorded outgoing calls (NAME.cassette.json)", load: () => import('./commands/cassette') },
   replay: { summary: 'run a recorded invocation again (optionally edited)', load: () => import('./commands/replay') },
   run: { summary: 'run a source now', load: () => import('./commands/run-source') },
   'run-action': { summary: 'run an action once (a test run) and print its exports and return value', load: () => import('./commands/run-action') },

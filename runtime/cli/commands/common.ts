@@ -49,3 +49,6 @@ export function grantsOption(args: Args): { read: string[]; write: string[] } | 
   const write = args.strings('allow-write').map((p) => path.resolve(p));
   return read.length + write.length > 0 ? { read, write } : undefined;
 }
+
+/** The network modes a source may have (`--network`). */
+export const NETWORK_MODES: string[] = ['live', 'record', 'replay', 'replay-or-live'];

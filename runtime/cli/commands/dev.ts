@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ComponentView, InvocationView, ListResponse, SourceView, Warning } from '../../api/types';
+import { cassetteFileOf, readCassette } from './cassette';
+import type { Cassette, ComponentView, InvocationView, ListResponse, SourceView, Warning } from '../../api/types';
 import { parse } from '../args';
 import { ApiError, errorText, type ApiClient } from '../client';
 import { bundle, BundleError } from '../component-file';
@@ -24,18 +25,22 @@ Options:
                        deploying a new one; FILE replaces its code
   --name NAME          name of the new source (default: the component's)
   --props JSON|@FILE   configured prop values; props still missing are asked for on a terminal
+  --record             save the source's outgoing HTTP calls to NAME.cassette.json beside FILE
+                       (written when you stop, and after each redeploy)
+  --replay             answer its outgoing calls from NAME.cassette.json, with no network; a call
+                       that was not recorded fails saying so
   --replay-last        after each redeploy, send the source's last recorded HTTP request again
                        and print how the new code handled it
 
 With --json, prints one JSON object per line: {"type":"deployed"|"attached"|"updated"|"error"|
-"event"|"log"|"replayed"|"stopped", …}.
+"event"|"log"|"replayed"|"cassette"|"stopped", …}.
 `;
 
 /** Time without file-change notices before a redeploy starts (editors write files in bursts). */
 const DEBOUNCE_MS = 40;
 
 export async function run(argv: string[]): Promise<void> {
-  const args = parse(argv, { dc: { type: 'string' }, name: { type: 'string' }, props: { type: 'string' }, 'replay-last': { type: 'boolean' } }, HELP);
+  const args = parse(argv, { dc: { type: 'string' }, name: { type: 'string' }, props: { type: 'string' }, 'replay-last': { type: 'boolean' }, record: { type: 'boolean' }, replay: { type: 'boolean' } }, HELP);
   if (!args) return;
   const file = path.resolve(args.atMost(1).required(0, 'the component file to develop (spout dev FILE)'));
   const shown = displayPath(file);
@@ -43,7 +48,11 @@ export async function run(argv: string[]): Promise<void> {
   const given = parsePropsOption(args.string('props'));
   const json = args.globals.json;
   const client = connect(args);
-  const session = new DevSession(client, file, shown, json, args.string('name'), given, args.flag('replay-last'));
+  if (args.flag('record') && args.flag('replay')) throw new UsageError('give --record or --replay, not both');
+  const network = args.flag('record') ? ('record' as const) : args.flag('replay') ? ('replay' as const) : null;
+  const cassetteFile = cassetteFileOf(file);
+  if (network === 'replay' && !fs.existsSync(cassetteFile)) throw new UsageError(`--replay: there is no ${displayPath(cassetteFile)} to replay; record one first with "spout dev ${shown} --record"`);
+  const session = new DevSession(client, file, shown, json, args.string('name'), given, args.flag('replay-last'), network && { mode: network, file: cassetteFile });
   if (args.string('dc') !== undefined) session.source = await resolveSource(client, args.string('dc') as string);
   await session.start();
 }
@@ -71,6 +80,8 @@ class DevSession {
     private readonly name: string | undefined,
     private readonly given: Record<string, unknown> | undefined,
     private readonly replayLast = false,
+    /** `--record` / `--replay`: the mode, and the cassette file beside the component. */
+    private readonly network: { mode: 'record' | 'replay'; file: string } | null = null,
   ) {
     this.attachPending = true;
   }
@@ -89,6 +100,7 @@ class DevSession {
     if (this.timer) clearTimeout(this.timer);
     this.stop.dispose();
     if (this.fatal) throw this.fatal;
+    await this.saveCassette();
     const id = this.source?.id;
     if (this.json) printJsonLine({ type: 'stopped', source_id: id ?? null });
     else if (id) note(`\nStopped watching. ${id} stays deployed: "spout dev --dc ${id} ${this.shown}" reattaches, "spout delete ${id}" removes it.`);
@@ -163,7 +175,7 @@ class DevSession {
     const { data: component } = await this.client.post<{ data: ComponentView }>('/v1/components', { component_code: code, component_filename: filename });
     if (component.type === 'action') throw new UsageError(`${this.shown} is an action; actions are not developed with "spout dev" (they run as workflow steps): "spout publish ${this.shown}" saves it`);
     const configured = await completeProps(this.client, component.id, component.configurable_props as Prop[], this.given ?? {});
-    const { data, warnings } = await this.client.post<{ data: SourceView; warnings?: Warning[] }>('/v1/sources', { component_id: component.id, ...(this.name ? { name: this.name } : {}), configured_props: configured });
+    const { data, warnings } = await this.client.post<{ data: SourceView; warnings?: Warning[] }>('/v1/sources', { component_id: component.id, ...(this.name ? { name: this.name } : {}), configured_props: configured, ...this.networkFields() });
     this.warn(warnings);
     this.source = data;
     this.attachPending = false;
@@ -178,6 +190,11 @@ class DevSession {
     const body: Record<string, unknown> = { component_code: code, component_filename: filename };
     if (attaching && this.name) body.name = this.name;
     if (attaching && this.given) body.configured_props = { ...(await this.currentValues(source)), ...this.given };
+    if (attaching && this.network) {
+      const { cassette, network_mode } = this.networkFields();
+      if (cassette) await this.client.put(`/v1/sources/${source.id}/cassette`, cassette);
+      body.network_mode = network_mode;
+    }
     let updated: SourceView;
     let warnings: Warning[] | undefined;
     try {
@@ -198,6 +215,26 @@ class DevSession {
     else if (this.json) printJsonLine({ type: 'updated', source: updated, ms: Date.now() - started });
     else out(`${dim(clock(Date.now()))} ${green('updated')} ${updated.id} in ${Date.now() - started} ms`);
     if (!attaching && this.replayLast) await this.replayLastRequest(updated);
+    await this.saveCassette();
+  }
+
+  /** With --record or --replay: the mode for the source, and for replay the cassette to start with. */
+  private networkFields(): { network_mode?: string; cassette?: unknown } {
+    if (!this.network) return {};
+    return this.network.mode === 'replay' ? { network_mode: 'replay', cassette: readCassette(this.network.file) } : { network_mode: 'record' };
+  }
+
+  /** With --record: writes what the source recorded beside the component file. */
+  private async saveCassette(): Promise<void> {
+    if (this.network?.mode !== 'record' || !this.source) return;
+    try {
+      const { data } = await this.client.get<{ data: Cassette }>(`/v1/sources/${this.source.id}/cassette`);
+      fs.writeFileSync(this.network.file, `${JSON.stringify(data, null, 2)}\n`);
+      if (this.json) printJsonLine({ type: 'cassette', file: this.network.file, entries: data.entries.length });
+      else out(dim(`${data.entries.length} recorded call${data.entries.length === 1 ? '' : 's'} in ${displayPath(this.network.file)}`));
+    } catch (err) {
+      this.failed(err);
+    }
   }
 
   /** Sends the source's newest recorded HTTP request again, and prints how the new code handled it. */

@@ -5,9 +5,9 @@ import { bold, out, printJson, printWarnings } from '../output';
 import { keptValues, parsePropsOption, type Prop } from '../props';
 import { resolveSource } from '../resolve';
 import { UsageError } from '../usage';
-import { connect, GRANT_HELP, GRANT_OPTIONS, grantsOption, reachLines } from './common';
+import { connect, NETWORK_MODES, GRANT_HELP, GRANT_OPTIONS, grantsOption, reachLines } from './common';
 
-export const HELP = `Usage: spout update SRC [--code FILE|URL] [--name NAME] [--props JSON|@FILE] [--allow-read PATH] [--allow-write PATH] [--activate|--deactivate]
+export const HELP = `Usage: spout update SRC [--code FILE|URL] [--name NAME] [--props JSON|@FILE] [--allow-read PATH] [--allow-write PATH] [--network MODE] [--activate|--deactivate]
 
 Updates a deployed source in place (same dc_ id, endpoint and this.db): its code, name, configured
 props, or whether it is active. SRC is the source's id, name slug, or a unique prefix of either.
@@ -17,6 +17,8 @@ Options:
   --name NAME          a new name (the name slug follows)
   --props JSON|@FILE   prop values, merged into the current ones (secrets you leave out are kept)
 ${GRANT_HELP}                       (given, these replace the folders granted before)
+  --network MODE       how its outgoing HTTP calls are served: live, record (saved to its
+                       cassette), replay (answered from it), replay-or-live
   --activate           activate the source (its timers and endpoint run it again)
   --deactivate         deactivate it (timers stop, the endpoint answers without running it)
 `;
@@ -24,7 +26,7 @@ ${GRANT_HELP}                       (given, these replace the folders granted be
 export async function run(argv: string[]): Promise<void> {
   const args = parse(
     argv,
-    { code: { type: 'string' }, name: { type: 'string' }, props: { type: 'string' }, activate: { type: 'boolean' }, deactivate: { type: 'boolean' }, ...GRANT_OPTIONS },
+    { code: { type: 'string' }, name: { type: 'string' }, props: { type: 'string' }, activate: { type: 'boolean' }, deactivate: { type: 'boolean' }, network: { type: 'string' }, ...GRANT_OPTIONS },
     HELP,
   );
   if (!args) return;
@@ -34,8 +36,10 @@ export async function run(argv: string[]): Promise<void> {
   const code = args.string('code');
   const name = args.string('name');
   const permissions = grantsOption(args);
-  if (code === undefined && name === undefined && given === undefined && permissions === undefined && !args.flag('activate') && !args.flag('deactivate')) {
-    throw new UsageError('nothing to update; give --code, --name, --props, --allow-read/--allow-write, --activate or --deactivate');
+  const network = args.string('network');
+  if (network !== undefined && !NETWORK_MODES.includes(network)) throw new UsageError(`--network: "${network}" is not a mode; give one of ${NETWORK_MODES.join(', ')}`);
+  if (code === undefined && name === undefined && given === undefined && permissions === undefined && network === undefined && !args.flag('activate') && !args.flag('deactivate')) {
+    throw new UsageError('nothing to update; give --code, --name, --props, --allow-read/--allow-write, --network, --activate or --deactivate');
   }
   const client = connect(args);
   const source = await resolveSource(client, ref);
@@ -50,6 +54,7 @@ export async function run(argv: string[]): Promise<void> {
   }
   if (name !== undefined) body.name = name;
   if (permissions) body.permissions = permissions;
+  if (network !== undefined) body.network_mode = network;
   if (args.flag('activate')) body.active = true;
   if (args.flag('deactivate')) body.active = false;
   if (given) {

@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Cassette } from '../../api/types';
+import { parse } from '../args';
+import { displayPath, out, printJson } from '../output';
+import { resolveSource } from '../resolve';
+import { UsageError } from '../usage';
+import { connect } from './common';
+
+export const HELP = `Usage: spout cassette export SRC [FILE]
+       spout cassette import SRC FILE
+
+A source's cassette holds the outgoing HTTP calls it recorded (network mode "record"); in "replay"
+mode its calls are answered from it, so it runs with the network unreachable. A cassette is a plain
+JSON file without credentials: keep it beside the component (NAME.cassette.json) and commit it.
+Add or edit an entry's response (status, headers, body) by hand to try an error path.
+
+  export SRC [FILE]    write the cassette to FILE (default: stdout)
+  import SRC FILE      replace the source's cassette with FILE
+
+"spout update SRC --network replay" switches a source to replaying; "spout dev FILE --record" and
+"--replay" do it all beside the component file.
+`;
+
+export async function run(argv: string[]): Promise<void> {
+  const args = parse(argv, {}, HELP);
+  if (!args) return;
+  const [action, ref, file] = args.positionals;
+  if (action !== 'export' && action !== 'import') throw new UsageError('give export or import (spout cassette export SRC [FILE])');
+  if (!ref) throw new UsageError(`missing the source (spout cassette ${action} SRC${action === 'import' ? ' FILE' : ''})`);
+  const client = connect(args);
+  const source = await resolveSource(client, ref);
+  if (action === 'export') {
+    const { data } = await client.get<{ data: Cassette }>(`/v1/sources/${source.id}/cassette`);
+    if (!file) return printJson(data);
+    fs.writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`);
+    return out(`Wrote ${data.entries.length} recorded call${data.entries.length === 1 ? '' : 's'} of ${source.id} to ${displayPath(path.resolve(file))}`);
+  }
+  if (!file) throw new UsageError('missing the file to import (spout cassette import SRC FILE)');
+  const { data } = await client.put<{ data: Cassette }>(`/v1/sources/${source.id}/cassette`, readCassette(file));
+  if (args.globals.json) return printJson(data);
+  out(`${source.id} now has ${data.entries.length} recorded call${data.entries.length === 1 ? '' : 's'} from ${displayPath(path.resolve(file))}`);
+}
+
+/** A cassette file's JSON; a missing or broken file is an error naming it. */
+export function readCassette(file: string): unknown {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    throw new UsageError(`${file}: no such file`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new Error(`${file} is not JSON (${(err as Error).message})`);
+  }
+}
+
+/** Where `spout dev` keeps a component's cassette: beside it, as NAME.cassette.json. */
+export function cassetteFileOf(componentFile: string): string {
+  return path.join(path.dirname(componentFile), `${path.basename(componentFile).replace(/\.[^.]+$/, '')}.cassette.json`);
+}
