@@ -147,8 +147,8 @@ export class SourceManager {
   private readonly timerKeys = new Map<string, string[]>();
   /** Timers whose run has not ended: a timer never queues a second run behind its own. */
   private readonly firing = new Set<string>();
-  /** Each source's credential masker for recorded calls. */
-  private readonly maskers = new Map<string, Masker>();
+  /** Each source's credential masker and network mode, for its outgoing calls. */
+  private readonly calls = new Map<string, { masker: Masker; mode: NetworkMode }>();
   /** When each source's host last ended on its own (crashes, memory), newest last. */
   private readonly crashes = new Map<string, number[]>();
 
@@ -370,7 +370,7 @@ export class SourceManager {
     this.crashes.delete(source.id);
     await this.deps.invocations.remove(source.id);
     await this.deps.network.remove(source.id);
-    this.maskers.delete(source.id);
+    this.calls.delete(source.id);
     await this.deps.dbs.remove(source.id);
     await this.deps.dedupe.remove(source.id);
     await fs.rm(dirsRoot(this.deps.dataDir, source.id), { recursive: true, force: true });
@@ -459,7 +459,7 @@ export class SourceManager {
       onHostExit: (exit) => this.hostExited(sourceId, exit),
       onLog: (log) => this.deps.logs.add(sourceId, { level: log.level, message: log.message, invocation_id: log.invocationId }),
       onDataStore: (storeId, call) => runDataStoreOp(this.deps.dataStores, storeId, call),
-      onNetworkMatch: (request) => this.deps.network.match(sourceId, this.maskerOf(sourceId), request),
+      onNetworkMatch: (request) => this.deps.network.match(sourceId, this.callsOf(sourceId).masker, request),
       onStrayEmits: (emits) => {
         this.emit(sourceId, this.live.get(sourceId)?.component, emits, null).catch((err: Error) => {
           this.deps.logs.add(sourceId, { level: 'error', message: `storing emitted events failed: ${err.message}`, invocation_id: null });
@@ -515,12 +515,12 @@ export class SourceManager {
     sandbox.configure(context);
     // Credentials the source's recorded calls must not show: its $auth and secret props.
     const secretValues = sourceProps(source, component).filter((p) => p.secret).map((p) => context.props[p.name]);
-    this.maskers.set(source.id, maskerFor(context.auth, secretValues));
+    this.calls.set(source.id, { masker: maskerFor(context.auth, secretValues), mode: context.network });
   }
 
-  /** The masker of a source's credentials (one that masks only credential headers before it is configured). */
-  private maskerOf(sourceId: string): Masker {
-    return this.maskers.get(sourceId) ?? maskerFor({}, []);
+  /** How a source's outgoing calls are kept: its credential masker and network mode (as configured, deploy hooks included). */
+  private callsOf(sourceId: string): { masker: Masker; mode: NetworkMode } {
+    return this.calls.get(sourceId) ?? { masker: maskerFor({}, []), mode: 'live' };
   }
 
   /** What the sandbox exposes as `this`: secrets opened, app props' credentials as `$auth`. */
@@ -605,7 +605,8 @@ export class SourceManager {
     record.error = errorOf(result);
     record.emits = emits;
     record.logs = this.deps.invocations.takeLogs(result.invocationId);
-    record.calls = this.deps.network.record(sourceId, this.find(sourceId)?.network_mode ?? 'live', this.maskerOf(sourceId), result.calls);
+    const { masker, mode } = this.callsOf(sourceId);
+    record.calls = this.deps.network.record(sourceId, mode, masker, result.calls);
     return record;
   }
 
