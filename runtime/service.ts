@@ -5,6 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createApp } from './api/server';
 import type { AuthConfig } from './api/auth';
+import { answerProtocolErrors } from './api/protocol-errors';
+import { StartupGate } from './api/startup-gate';
 import { DEFAULT_RETRY_SCHEDULE, isLoopbackHost, resolveApiKey, resolveDataDir } from './config';
 import { DEFAULT_DISABLE_AFTER_MS, DeliveryService } from './delivery/delivery-service';
 import { disableWebhook, webhookTarget } from './delivery/webhook-targets';
@@ -192,8 +194,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   });
   const app = createApp({ metadata, library, registry, describeSandbox, sources, sessions, workflows, outbox, events, logs, invocations, network, delivery, secrets, dataStores, auth, endpointUrl, settings });
   const endpoints = httpInterfaceHandler(sources, HTTP_BODY_LIMIT, endpointUrl, workflows);
-  const server = http.createServer((req, res) => (req.url?.startsWith(ENDPOINT_PREFIX) ? void endpoints(req, res) : app(req, res)));
+  const gate = new StartupGate();
+  // A request without Host is answered by the Host check, as problem+json.
+  const server = http.createServer({ requireHostHeader: false }, (req, res) => gate.pass(res, () => (req.url?.startsWith(ENDPOINT_PREFIX) ? void endpoints(req, res) : app(req, res))));
   server.keepAliveTimeout = 65_000;
+  answerProtocolErrors(server);
 
   try {
     await new Promise<void>((resolve, reject) => {
@@ -217,6 +222,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   // Sources load after the port is known: their endpoint URLs include it.
   await sources.loadAll();
   await workflows.loadAll();
+  gate.open();
 
   const serverFile = path.join(dataDir, 'server.json');
   fs.writeFileSync(serverFile, JSON.stringify({ url: baseUrl(), pid: process.pid }) + '\n', { mode: 0o600 });

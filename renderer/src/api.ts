@@ -28,6 +28,7 @@ import type {
   SourceView,
   SubscriptionView,
   WebhookView,
+  UiRequestHeader,
 } from '../../runtime/api/types';
 
 export type { InstanceSettings, WorkflowInput, WorkflowStepInput };
@@ -103,13 +104,16 @@ function markReachable(reachable: boolean): void {
   if (now.reachable !== reachable) useConnection.setState({ reachable, since: reachable ? null : Date.now() });
 }
 
+/** Sent on every call: the service refuses a session-cookie write without it (CSRF, see docs/security.md). */
+const UI_HEADER: UiRequestHeader = 'x-spout-ui';
+
 async function request<T>(method: string, path: string, body?: unknown, query?: Query): Promise<T> {
   let res: Response;
   try {
     res = await fetch(withQuery(path, query), {
       method,
       credentials: 'same-origin',
-      headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: { accept: 'application/json', [UI_HEADER]: '1', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
@@ -251,7 +255,7 @@ export function followStream<T>(path: string, onItem: (item: T) => void, onState
   const abort = new AbortController();
   let lastId = lastEventId;
   const connect = async (): Promise<void> => {
-    const headers: Record<string, string> = { accept: 'text/event-stream' };
+    const headers: Record<string, string> = { accept: 'text/event-stream', [UI_HEADER]: '1' };
     if (lastId) headers['last-event-id'] = lastId;
     let res: Response;
     try {

@@ -18,41 +18,27 @@ function safeEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-function hostnameOf(hostHeader: string): string {
-  // `[::1]:7620` → `[::1]`; `localhost:7620` → `localhost`
-  const m = /^(\[[^\]]+\]|[^:]+)(?::\d+)?$/.exec(hostHeader.trim().toLowerCase());
-  return m?.[1] ?? '';
-}
-
-/**
- * Refuses requests whose `Host` (or `Origin`, when a browser sends one) is not this service: a
- * page elsewhere that re-points its own host name at 127.0.0.1 cannot reach the API or the UI.
- */
-export function hostGuard(config: AuthConfig): RequestHandler {
-  return (req, res, next) => {
-    const host = hostnameOf(req.headers.host ?? '');
-    if (!config.allowedHosts.has(host)) {
-      return sendProblem(res, 403, `requests for host "${req.headers.host ?? ''}" are refused; use http://127.0.0.1:${config.port()}`);
-    }
-    const origin = req.headers.origin;
-    if (origin && origin !== 'null') {
-      let originHost = '';
-      try {
-        originHost = new URL(origin).host;
-      } catch {
-        // an unparsable Origin is refused below
-      }
-      if (!config.allowedHosts.has(hostnameOf(originHost))) {
-        return sendProblem(res, 403, `requests from origin ${origin} are refused`);
-      }
-    }
-    next();
-  };
-}
+/** Cookies of UI sessions start with this; the rest is the port. */
+const SESSION_COOKIE_PREFIX = 'spout_session_';
 
 /** Name of the UI session cookie; cookies ignore ports, so it carries the port. */
 export function sessionCookieName(config: AuthConfig): string {
-  return `spout_session_${config.port()}`;
+  return `${SESSION_COOKIE_PREFIX}${config.port()}`;
+}
+
+/**
+ * A `Cookie` header without UI session cookies (this instance's or another's): the browser sends
+ * them to endpoint URLs too, and component code must never see them. Undefined when nothing is left.
+ */
+export function withoutSessionCookies(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const kept = header.split(';').filter((part) => !part.trim().startsWith(SESSION_COOKIE_PREFIX));
+  return kept.length > 0 ? kept.join(';').trim() : undefined;
+}
+
+/** True if a `Set-Cookie` value would set (or clear) a UI session cookie. */
+export function setsSessionCookie(setCookie: string): boolean {
+  return setCookie.trim().toLowerCase().startsWith(SESSION_COOKIE_PREFIX);
 }
 
 function sessionMac(apiKey: string, nonce: string): string {

@@ -22,22 +22,22 @@ export function notFound(kind: string, id: string): HttpError {
   return new HttpError(404, `${kind} ${id} was not found`);
 }
 
-/** Answers with an `application/problem+json` body: `{type, title, status, detail, error[, errors]}`. */
+/** The JSON of a problem: `{type, title, status, detail, error[, errors][, warnings]}` (`error` repeats `detail` for Pipedream clients). */
+export function problemBody(status: number, detail: string, errors?: ComponentProblem[], warnings?: ComponentProblem[]): string {
+  return JSON.stringify({
+    type: 'about:blank',
+    title: STATUS_CODES[status] ?? 'Error',
+    status,
+    detail,
+    error: detail,
+    ...(errors ? { errors } : {}),
+    ...(warnings?.length ? { warnings } : {}),
+  });
+}
+
+/** Answers with an `application/problem+json` body (see problemBody). */
 export function sendProblem(res: Response, status: number, detail: string, errors?: ComponentProblem[], warnings?: ComponentProblem[]): void {
-  res
-    .status(status)
-    .type('application/problem+json')
-    .send(
-      JSON.stringify({
-        type: 'about:blank',
-        title: STATUS_CODES[status] ?? 'Error',
-        status,
-        detail,
-        error: detail,
-        ...(errors ? { errors } : {}),
-        ...(warnings?.length ? { warnings } : {}),
-      }),
-    );
+  res.status(status).type('application/problem+json').send(problemBody(status, detail, errors, warnings));
 }
 
 /** Maps every error reaching express to a problem response; only unexpected ones are 500. */

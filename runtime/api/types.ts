@@ -464,3 +464,9 @@ export interface Cassette {
   matching: CassetteMatching;
   entries: CassetteEntry[];
 }
+
+/**
+ * The header the UI sends on every /v1 call: a write made with the browser session cookie is
+ * refused without it (no page of another origin can add a header without a CORS preflight).
+ */
+export type UiRequestHeader = 'x-spout-ui';

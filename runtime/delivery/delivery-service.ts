@@ -3,7 +3,8 @@ import type { StoredEvent } from '../events/event-store';
 import { newId } from '../ids';
 import { deliveryWorkerScript } from '../paths';
 import type { Page } from '../pagination';
-import type { Attempt, MessageStatus, NewMessage } from './outbox';
+import { compareEventIds } from '../events/event-id';
+import type { Attempt, DeliveryMark, MessageStatus, NewMessage } from './outbox';
 import type { DeliveryAnswer, DeliveryQuery, DeliveryWorkerData, FromDelivery, MessageSummary, PageQuery, ToDelivery, WebhookHealth, WebhookTarget } from './protocol';
 
 export interface DeliveryOptions {
@@ -48,6 +49,8 @@ export class DeliveryService {
   private batch: NewMessage[] = [];
   private batchWaiters: Array<Waiter<void>> = [];
   private stopping = false;
+  /** Delivery marks of the outbox as the service started, by emitter, until deliverUnrecorded() used them. */
+  private readonly marks = new Map<string, DeliveryMark>();
 
   private constructor(private readonly options: DeliveryOptions) {}
 
@@ -75,6 +78,32 @@ export class DeliveryService {
     }
     if (this.batchWaiters.length === 0) queueMicrotask(() => this.flush());
     return new Promise((resolve, reject) => this.batchWaiters.push({ resolve, reject }));
+  }
+
+  /**
+   * Mends a crash that fell between storing events and recording their delivery messages: of an
+   * emitter's stored events (oldest first), those past its delivery mark get the messages they
+   * lack, for the webhooks they were routed to that still exist. Resolves with how many were made,
+   * once they are durable. Meant for the first opening of an emitter's events after a start.
+   */
+  async deliverUnrecorded(emitterId: string, events: readonly StoredEvent[]): Promise<number> {
+    const mark = this.marks.get(emitterId);
+    this.marks.delete(emitterId);
+    let start = events.length;
+    while (start > 0 && (!mark || compareEventIds((events[start - 1] as StoredEvent).id, mark.event_id) >= 0)) start--;
+    const webhooks = new Set(this.options.webhooks().map((w) => w.id));
+    const made: Array<Promise<void>> = [];
+    let count = 0;
+    // Oldest first: messages must reach the outbox in event order (see DeliveryMark).
+    for (const event of events.slice(start)) {
+      const done = mark && event.id === mark.event_id ? mark.webhook_ids : [];
+      const missing = (event.deliver_to ?? []).filter((id) => webhooks.has(id) && !done.includes(id));
+      if (missing.length === 0) continue;
+      count += missing.length;
+      made.push(this.deliver(event, missing));
+    }
+    await Promise.all(made);
+    return count;
   }
 
   /** Tells the thread the webhooks as they are now (after a create, update or delete). */
@@ -168,6 +197,8 @@ export class DeliveryService {
       worker.on('message', (message: FromDelivery) => {
         switch (message.type) {
           case 'ready':
+            this.marks.clear();
+            for (const mark of message.marks) this.marks.set(mark.emitter_id, mark);
             resolve();
             break;
           case 'added': {

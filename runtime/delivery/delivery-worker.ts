@@ -120,7 +120,7 @@ async function main(): Promise<void> {
         if (!started) {
           started = true;
           dispatcher.start();
-          post({ type: 'ready' });
+          post({ type: 'ready', marks: outbox.deliveryMarks() });
         }
         for (const w of webhooks.values()) if (w.active && previous.get(w.id)?.active === false) dispatcher.wake(w.id);
         break;

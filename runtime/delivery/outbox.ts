@@ -1,3 +1,4 @@
+import { compareEventIds } from '../events/event-id';
 import { AppendLog } from '../store/append-log';
 import { IdQueue } from './id-queue';
 
@@ -42,7 +43,19 @@ type MessageLine = Omit<NewMessage, 'body'> & { t: 'm'; body: unknown };
 type AttemptLine = Attempt & { t: 'a'; message_id: string; status: MessageStatus; next_attempt_at: number | null };
 /** A manual attempt asked for (resend, recover) at `at`; made durable before the request is answered. */
 type ManualLine = { t: 'r'; message_id: string; at: number };
-type Line = MessageLine | AttemptLine | ManualLine;
+/** An emitter's delivery mark, written by compaction so that it outlives the messages it was read from. */
+type MarkLine = { t: 'w' } & DeliveryMark;
+type Line = MessageLine | AttemptLine | ManualLine | MarkLine;
+
+/**
+ * The newest event of an emitter that has delivery messages, and the webhooks it has them for.
+ * Messages are recorded in event order per emitter, so every older event has all of its own.
+ */
+export interface DeliveryMark {
+  emitter_id: string;
+  event_id: string;
+  webhook_ids: string[];
+}
 
 /** Delivered messages kept per webhook for the attempt log; older ones are forgotten. */
 const DELIVERED_KEPT_PER_WEBHOOK = 1000;
@@ -65,6 +78,10 @@ function manualLine(messageId: string, at: number): string {
   return `{"t":"r","message_id":${str(messageId)},"at":${at}}`;
 }
 
+function markLine(m: DeliveryMark): string {
+  return `{"t":"w","emitter_id":${str(m.emitter_id)},"event_id":${str(m.event_id)},"webhook_ids":${str(m.webhook_ids)}}`;
+}
+
 /**
  * The durable record of deliveries (`deliveries.jsonl`): a line when a message is created and a
  * line per attempt carrying the message's new state, so replaying the file restores every
@@ -78,6 +95,8 @@ export class Outbox {
   private readonly delivered = new Map<string, IdQueue>();
   /** Lines a compacted file would hold: one per kept message and per kept attempt. */
   private liveLines = 0;
+  /** Per emitter: the newest event with messages, and the webhooks it has them for. */
+  private readonly marks = new Map<string, { event_id: string; webhook_ids: Set<string> }>();
 
   private constructor(private readonly log: AppendLog<Line>) {}
 
@@ -90,6 +109,9 @@ export class Outbox {
         const { t: _t, body, ...rest } = r;
         outbox.messages.set(r.id, { ...rest, body: JSON.stringify(body), status: 'pending', attempts: [], next_attempt_at: r.created_at, scheduled_attempts: 0, manual_at: null });
         outbox.liveLines++;
+        outbox.mark(r.emitter_id, r.event_id, [r.webhook_id]);
+      } else if (r.t === 'w') {
+        outbox.mark(r.emitter_id, r.event_id, r.webhook_ids);
       } else if (r.t === 'r') {
         const m = outbox.messages.get(r.message_id);
         if (m) m.manual_at = r.at;
@@ -126,6 +148,7 @@ export class Outbox {
       this.messages.set(m.id, m);
       created.push(m);
       lines.push(messageLine(n));
+      this.mark(n.emitter_id, n.event_id, [n.webhook_id]);
     }
     this.liveLines += created.length;
     await this.log.appendLines(lines);
@@ -155,6 +178,11 @@ export class Outbox {
     for (const m of messages) if (this.messages.has(m.id)) m.manual_at = at;
   }
 
+  /** Every emitter's delivery mark (see DeliveryMark). */
+  deliveryMarks(): DeliveryMark[] {
+    return [...this.marks].map(([emitter_id, m]) => ({ emitter_id, event_id: m.event_id, webhook_ids: [...m.webhook_ids] }));
+  }
+
   /** Forgets every message of a deleted webhook. */
   dropWebhook(webhookId: string): void {
     for (const m of this.messages.values()) if (m.webhook_id === webhookId) this.forget(m);
@@ -164,6 +192,13 @@ export class Outbox {
   /** Flushes and closes the file. */
   close(): Promise<void> {
     return this.log.close();
+  }
+
+  private mark(emitterId: string, eventId: string, webhookIds: readonly string[]): void {
+    const current = this.marks.get(emitterId);
+    const order = current ? compareEventIds(eventId, current.event_id) : 1;
+    if (order > 0) this.marks.set(emitterId, { event_id: eventId, webhook_ids: new Set(webhookIds) });
+    else if (order === 0) for (const id of webhookIds) current!.webhook_ids.add(id);
   }
 
   private apply(m: Message, attempt: Attempt, status: MessageStatus, next: number | null): void {
@@ -195,7 +230,7 @@ export class Outbox {
   }
 
   private snapshot(): string[] {
-    const lines: string[] = [];
+    const lines = this.deliveryMarks().map(markLine);
     for (const m of this.messages.values()) {
       lines.push(messageLine(m));
       for (const a of m.attempts) lines.push(attemptLine(m.id, a, m.status, m.next_attempt_at));

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { pageParams } from '../api/params';
 import type { Page } from '../pagination';
-import type { Attempt, Message, MessageStatus, NewMessage } from './outbox';
+import type { Attempt, DeliveryMark, Message, MessageStatus, NewMessage } from './outbox';
 
 /** What the delivery thread needs of a webhook: where to send, how to sign and how to retry. */
 export interface WebhookTarget {
@@ -60,7 +60,8 @@ export type ToDelivery =
 
 /** Delivery thread → main thread. */
 export type FromDelivery =
-  | { type: 'ready' }
+  /** The outbox is open: its delivery marks tell which stored events may lack their messages. */
+  | { type: 'ready'; marks: DeliveryMark[] }
   | { type: 'added'; seq: number; error: string | null }
   | { type: 'answer'; seq: number; answer: DeliveryAnswer; error?: string }
   /** The thread stopped delivering to a webhook (410 Gone, or failing too long): keep it disabled. */

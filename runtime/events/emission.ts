@@ -22,7 +22,12 @@ export class Emission {
     private readonly events: EventStore,
     private readonly delivery: DeliveryService,
     private readonly subscriptions: () => readonly SubscriptionRecord[],
-  ) {}
+  ) {
+    // A crash can fall between an event reaching disk and its delivery messages doing so.
+    events.onOpen((emitterId, stored) => {
+      this.delivery.deliverUnrecorded(emitterId, stored).catch((err: Error) => console.error(`recovering the deliveries of ${emitterId} failed: ${err.message}`));
+    });
+  }
 
   /** Sets who runs the listeners whose ids start with `prefix` (managers created after this). */
   onListener(prefix: 'dc_' | 'p_', listener: Listener): void {
@@ -37,24 +42,25 @@ export class Emission {
   async accept(emitterId: string, emits: readonly EmitPayload[], depth = 0, invocationId: string | null = null): Promise<StoredEvent[]> {
     if (emits.length === 0) return [];
     const now = Date.now();
-    const batch: NewEvent[] = inEmitOrder(emits).map((e) => ({
-      json: e.json,
-      meta: {
-        id: e.meta.id,
-        name: e.meta.name ?? null,
-        summary: e.meta.summary ?? null,
-        ts: e.meta.ts ?? now,
-        ...(invocationId ? { invocation_id: invocationId } : {}),
-      },
-    }));
-    const { stored, durable } = this.events.append(emitterId, batch, now);
     const subs = this.subscriptions();
-    const routed = stored.map((event) => ({ event, listeners: listenersFor(subs, emitterId, event.meta.name) }));
-    // Events and their delivery messages go to disk side by side, not one after the other.
-    await Promise.all([durable, ...routed.map(({ event, listeners }) => this.delivery.deliver(event, listeners.filter((id) => id.startsWith('wh_'))))]);
-    for (const { event, listeners } of routed) {
-      for (const id of listeners) this.listeners.get(id.slice(0, id.indexOf('_') + 1))?.(id, event, depth + 1);
-    }
+    const listeners: string[][] = [];
+    const batch: NewEvent[] = inEmitOrder(emits).map((e) => {
+      const name = e.meta.name ?? null;
+      const ids = listenersFor(subs, emitterId, name);
+      listeners.push(ids);
+      return {
+        json: e.json,
+        meta: { id: e.meta.id, name, summary: e.meta.summary ?? null, ts: e.meta.ts ?? now, ...(invocationId ? { invocation_id: invocationId } : {}) },
+        deliver_to: ids.filter((id) => id.startsWith('wh_')),
+      };
+    });
+    const { stored, durable } = this.events.append(emitterId, batch, now);
+    // Events and their delivery messages go to disk side by side, not one after the other; each
+    // event's line names its webhooks, so a crash between the two is mended on restart.
+    await Promise.all([durable, ...stored.map((event) => this.delivery.deliver(event, event.deliver_to ?? []))]);
+    stored.forEach((event, i) => {
+      for (const id of listeners[i] ?? []) this.listeners.get(id.slice(0, id.indexOf('_') + 1))?.(id, event, depth + 1);
+    });
     return stored;
   }
 }

@@ -21,6 +21,11 @@ export interface StoredEvent {
   emitter_id: string;
   json: string;
   meta: EventMeta;
+  /**
+   * The webhooks it was routed to when stored, kept on its line so that a crash between storing
+   * it and recording its deliveries can be mended on the next start (see DeliveryService.deliverUnrecorded).
+   */
+  deliver_to?: readonly string[];
 }
 
 /** An event about to be stored; the store assigns its id. */
@@ -28,9 +33,22 @@ export interface NewEvent {
   json: string;
   /** `id` defaults to the event id (no dedupe id given), `emit_id` likewise. */
   meta: Omit<EventMeta, 'emit_id' | 'id'> & { id?: string | number; emit_id?: string };
+  deliver_to?: readonly string[];
 }
 
 type Listener = (event: StoredEvent) => void;
+
+/** Told of a source's stored events (oldest first) each time its log is opened. */
+export type OpenHook = (sourceId: string, events: readonly StoredEvent[]) => void;
+
+interface EventLine {
+  id: string;
+  indexed_at_ms: number;
+  emitter_id: string;
+  meta: EventMeta;
+  event: unknown;
+  to?: string[];
+}
 
 interface SourceEvents {
   log: AppendLog<unknown>;
@@ -41,11 +59,14 @@ interface SourceEvents {
 
 /** Serialises one event as a log line, embedding the emitted JSON without re-encoding it. */
 function toLine(e: StoredEvent): string {
-  return `{"id":${JSON.stringify(e.id)},"indexed_at_ms":${e.indexed_at_ms},"emitter_id":${JSON.stringify(e.emitter_id)},"meta":${JSON.stringify(e.meta)},"event":${e.json}}`;
+  const to = e.deliver_to?.length ? `,"to":${JSON.stringify(e.deliver_to)}` : '';
+  return `{"id":${JSON.stringify(e.id)},"indexed_at_ms":${e.indexed_at_ms},"emitter_id":${JSON.stringify(e.emitter_id)},"meta":${JSON.stringify(e.meta)}${to},"event":${e.json}}`;
 }
 
-function fromLine(line: { id: string; indexed_at_ms: number; emitter_id: string; meta: EventMeta; event: unknown }): StoredEvent {
-  return { id: line.id, indexed_at_ms: line.indexed_at_ms, emitter_id: line.emitter_id, meta: line.meta, json: JSON.stringify(line.event) };
+function fromLine(line: EventLine): StoredEvent {
+  const e: StoredEvent = { id: line.id, indexed_at_ms: line.indexed_at_ms, emitter_id: line.emitter_id, meta: line.meta, json: JSON.stringify(line.event) };
+  if (line.to) e.deliver_to = line.to;
+  return e;
 }
 
 /**
@@ -56,20 +77,27 @@ function fromLine(line: { id: string; indexed_at_ms: number; emitter_id: string;
 export class EventStore {
   private readonly sources = new Map<string, SourceEvents>();
   private readonly clock = new EventIdClock();
+  private readonly openHooks: OpenHook[] = [];
 
   constructor(
     private readonly dir: string,
     private readonly retention: number,
   ) {}
 
+  /** Calls `hook` with the events already stored each time a source's log is opened. */
+  onOpen(hook: OpenHook): void {
+    this.openHooks.push(hook);
+  }
+
   /** Opens (or creates) the event log of a source. */
   async openSource(sourceId: string): Promise<void> {
     if (this.sources.has(sourceId)) return;
     await fsp.mkdir(this.dir, { recursive: true });
-    const { log, records } = await AppendLog.open<Parameters<typeof fromLine>[0]>(this.file(sourceId));
-    const events = records.slice(-this.retention).map(fromLine);
-    for (const e of events.slice(-1)) this.clock.observe(e.id);
-    this.sources.set(sourceId, { log, events, listeners: new Set() });
+    const { log, records } = await AppendLog.open<EventLine>(this.file(sourceId));
+    const all = records.map(fromLine);
+    for (const e of all.slice(-1)) this.clock.observe(e.id);
+    this.sources.set(sourceId, { log, events: all.slice(-this.retention), listeners: new Set() });
+    if (all.length > 0) for (const hook of this.openHooks) hook(sourceId, all);
   }
 
   /**
@@ -81,9 +109,12 @@ export class EventStore {
     const stored = batch.map((e): StoredEvent => {
       const { id, ms } = this.clock.next(now);
       const meta: EventMeta = { ...e.meta, id: e.meta.id ?? id, emit_id: e.meta.emit_id ?? id };
-      return { id, indexed_at_ms: ms, emitter_id: sourceId, json: e.json, meta };
+      const stored: StoredEvent = { id, indexed_at_ms: ms, emitter_id: sourceId, json: e.json, meta };
+      if (e.deliver_to?.length) stored.deliver_to = e.deliver_to;
+      return stored;
     });
-    source.events.push(...stored);
+    // One push per event: spreading a run's events as arguments overflows the stack past ~100 000.
+    for (const e of stored) source.events.push(e);
     const durable = source.log.appendLines(stored.map(toLine)).then(() => {
       for (const e of stored) for (const listener of source.listeners) listener(e);
     });

@@ -1,6 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { STATUS_CODES } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import querystring from 'node:querystring';
+import { setsSessionCookie, withoutSessionCookies } from '../api/auth';
+import { problemBody } from '../api/problem';
 import { QueueFullError, type SourceManager } from '../sources/source-manager';
 import type { RecordedRequest, RecordedResponse } from '../api/types';
 import { recordBody } from '../invocations/record';
@@ -47,24 +48,48 @@ function parseBody(contentType: string, raw: Buffer): unknown {
 const SUCCESS_HEADERS = { ...CORS, 'content-type': 'application/json' };
 const SUCCESS_BODY = JSON.stringify({ success: true });
 
-function answer(res: ServerResponse, status: number, body: unknown, type = 'application/json'): void {
-  if (res.headersSent) return;
-  res.writeHead(status, { ...CORS, 'content-type': type });
-  res.end(JSON.stringify(body));
-}
-
-function problemBody(status: number, detail: string) {
-  return { type: 'about:blank', title: STATUS_CODES[status], status, detail, error: detail };
-}
+/**
+ * Endpoints share the UI's origin, so a page a component serves would be same-origin with the
+ * API: the sandbox gives it an opaque origin of its own (its scripts still run, its requests to
+ * the API carry `Origin: null` and no session cookie).
+ */
+const SANDBOX_CSP = 'sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads';
 
 /** Same shape as the API's problem responses. */
 function problem(res: ServerResponse, status: number, detail: string): void {
-  answer(res, status, problemBody(status, detail), 'application/problem+json');
+  if (res.headersSent) return;
+  res.writeHead(status, { ...CORS, 'content-type': 'application/problem+json' });
+  res.end(problemBody(status, detail));
+}
+
+/** The headers of what `respond()` sent, as they go out: sandboxed, and never setting a UI session cookie. */
+function componentHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  let csp: string | null = null;
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (lower === 'set-cookie' && setsSessionCookie(value)) continue;
+    if (lower === 'content-security-policy') csp = value;
+    else out[name] = value;
+  }
+  // A comma separates policies; each one applies, so the component's own stays in force.
+  out['content-security-policy'] = csp ? `${csp}, ${SANDBOX_CSP}` : SANDBOX_CSP;
+  return out;
 }
 
 function sendResponse(res: ServerResponse, r: HttpResponsePayload): void {
-  res.writeHead(r.status, { ...CORS, ...r.headers });
+  res.writeHead(r.status, { ...CORS, ...componentHeaders(r.headers) });
   res.end(r.body === null ? undefined : typeof r.body === 'string' ? r.body : Buffer.from(r.body));
+}
+
+/** The request's headers as a component sees them (and as recorded): without the replay marker or UI session cookies. */
+function eventHeaders(incoming: IncomingHttpHeaders): IncomingHttpHeaders {
+  const headers = { ...incoming };
+  delete headers[REPLAY_HEADER];
+  const kept = withoutSessionCookies(headers.cookie);
+  if (kept === undefined) delete headers.cookie;
+  else headers.cookie = kept;
+  return headers;
 }
 
 /** The answer as recorded: what the component sent with respond(), or the service's own. */
@@ -119,8 +144,7 @@ export function httpInterfaceHandler(sources: SourceManager, bodyLimit: number, 
       const raw = await readBody(req, bodyLimit);
       if (raw === null) return problem(res, 413, `the request body is over the ${Math.round(bodyLimit / 1024 / 1024)} MB limit`);
       const replayOf = req.headers[REPLAY_HEADER];
-      const headers = { ...req.headers };
-      delete headers[REPLAY_HEADER];
+      const headers = eventHeaders(req.headers);
       const event: HttpEvent = {
         method: req.method ?? 'GET',
         path: slash === -1 ? '/' : decodeURIComponent(rest.slice(slash)),
@@ -132,7 +156,7 @@ export function httpInterfaceHandler(sources: SourceManager, bodyLimit: number, 
       let responded: RecordedResponse | null = null;
       const onRespond = (r: HttpResponsePayload) => {
         if (responded || res.headersSent) return;
-        responded = recordedResponse(r.status, r.headers, r.body, 'component');
+        responded = recordedResponse(r.status, componentHeaders(r.headers), r.body, 'component');
         sendResponse(res, r);
       };
       if (workflow) {
@@ -166,7 +190,7 @@ export function httpInterfaceHandler(sources: SourceManager, bodyLimit: number, 
           const why = result.error ? `its run failed: ${result.error.message}` : 'its run ended without calling respond()';
           const detail = `the source did not respond: ${why}`;
           problem(res, 502, detail);
-          responded = recordedResponse(502, { 'content-type': 'application/problem+json' }, JSON.stringify(problemBody(502, detail)), 'service');
+          responded = recordedResponse(502, { 'content-type': 'application/problem+json' }, problemBody(502, detail), 'service');
         } else {
           res.writeHead(200, SUCCESS_HEADERS).end(SUCCESS_BODY);
           responded = recordedResponse(200, SUCCESS_HEADERS, SUCCESS_BODY, 'service');
