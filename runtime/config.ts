@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { newToken } from './ids';
+import { keepPrivate } from './store/private-files';
 
 /** Default seconds between delivery attempts (Svix's schedule): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
@@ -26,6 +27,7 @@ export function resolveApiKey(dataDir: string, explicit?: string): string {
   const file = path.join(dataDir, 'api-key');
   try {
     const kept = fs.readFileSync(file, 'utf8').trim();
+    keepPrivate(file);
     if (kept) return kept;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;

@@ -34,6 +34,7 @@ import { SourceManager } from './sources/source-manager';
 import { openMetadata } from './store/metadata';
 import { SecretBox } from './store/secrets';
 import { DataStores } from './store/data-stores';
+import { writePrivateFileSync } from './store/private-files';
 
 export interface ServiceOptions {
   /** 0 picks a free port. Default 7620. */
@@ -225,7 +226,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   gate.open();
 
   const serverFile = path.join(dataDir, 'server.json');
-  fs.writeFileSync(serverFile, JSON.stringify({ url: baseUrl(), pid: process.pid }) + '\n', { mode: 0o600 });
+  writePrivateFileSync(serverFile, JSON.stringify({ url: baseUrl(), pid: process.pid }) + '\n');
 
   let stopping: Promise<void> | null = null;
   const stop = () =>

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Plugin } from 'esbuild';
 import semver from 'semver';
 import { IMPORT_PREFIX, REQUIRE_PREFIX } from '../sandbox/component-require';
+import { makePrivateDir } from '../store/private-files';
 
 /** Receives human-readable progress lines such as `installing left-pad@^1.3 …`. */
 export type ProgressListener = (line: string) => void;
@@ -272,7 +273,8 @@ export class PackageCache {
   /** Installs `spec` with npm into a temp folder, then renames it into place. */
   private async install(spec: PackageSpecifier, notify: ProgressListener): Promise<CachedPackage> {
     const label = spec.range === null ? `${spec.name} (latest)` : `${spec.name}@${spec.range}`;
-    await fs.mkdir(this.dir, { recursive: true });
+    // 0700: npm writes its files with its own modes, and only this folder keeps them private.
+    makePrivateDir(this.dir);
     await this.sweepTemps();
     const temp = await fs.mkdtemp(path.join(this.dir, TEMP_PREFIX));
     try {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { writePrivateFileSync } from '../store/private-files';
 import { ComponentError, type ComponentProblem } from './bundle';
 import { bundleFile } from './bundle-file';
 import type { ConfigurableProp } from './describe';
@@ -333,7 +334,7 @@ export class ComponentRegistry {
     const used = new Set([...this.states.values()].map((s) => s.hash));
     const components = Object.fromEntries([...this.cache].filter(([hash]) => used.has(hash)));
     try {
-      fs.writeFileSync(this.options.cacheFile, JSON.stringify({ version: CACHE_VERSION, components }));
+      writePrivateFileSync(this.options.cacheFile, JSON.stringify({ version: CACHE_VERSION, components }));
     } catch {
       // a cache only
     }

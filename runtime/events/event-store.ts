@@ -1,6 +1,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { AppendLog } from '../store/append-log';
+import { makePrivateDir } from '../store/private-files';
 import { compareEventIds, EventIdClock } from './event-id';
 
 /** Metadata of a stored event (the `metadata` of an event summary, less `emitter_id`). */
@@ -92,7 +93,7 @@ export class EventStore {
   /** Opens (or creates) the event log of a source. */
   async openSource(sourceId: string): Promise<void> {
     if (this.sources.has(sourceId)) return;
-    await fsp.mkdir(this.dir, { recursive: true });
+    makePrivateDir(this.dir);
     const { log, records } = await AppendLog.open<EventLine>(this.file(sourceId));
     const all = records.map(fromLine);
     for (const e of all.slice(-1)) this.clock.observe(e.id);

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
+import { keepPrivate, PRIVATE_FILE } from './private-files';
 
 interface Pending {
   line: string;
@@ -59,7 +60,8 @@ export class AppendLog<T> {
       // Drop the torn tail so that the next append starts on a fresh line.
       await fsp.truncate(file, text.lastIndexOf('\n') + 1);
     }
-    const fd = fs.openSync(file, 'a', 0o600);
+    const fd = fs.openSync(file, 'a', PRIVATE_FILE);
+    keepPrivate(file);
     return { log: new AppendLog<T>(file, fd, records.length), records };
   }
 
@@ -112,7 +114,9 @@ export class AppendLog<T> {
       this.queue = [];
       const lines = snapshot();
       const tmp = `${this.file}.tmp`;
-      const handle = await fsp.open(tmp, 'w', 0o600);
+      // A temp file left by a crash would keep its old mode: start from none.
+      await fsp.rm(tmp, { force: true });
+      const handle = await fsp.open(tmp, 'wx', PRIVATE_FILE);
       try {
         await handle.writeFile(lines.map((l) => l + '\n').join(''));
         await handle.datasync();
@@ -121,7 +125,7 @@ export class AppendLog<T> {
       }
       await fsp.rename(tmp, this.file);
       fs.closeSync(this.fd);
-      this.fd = fs.openSync(this.file, 'a', 0o600);
+      this.fd = fs.openSync(this.file, 'a', PRIVATE_FILE);
       this.lines = lines.length + this.queue.reduce((n, p) => n + p.count, 0);
       for (const p of carried) p.resolve();
       carried = [];

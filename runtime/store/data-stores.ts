@@ -6,6 +6,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { newId } from '../ids';
 import { AppendLog } from './append-log';
+import { makePrivateDir } from './private-files';
 
 /** Largest value, measured as its JSON text in UTF-8. */
 export const MAX_VALUE_BYTES = 1024 * 1024;
@@ -307,7 +308,7 @@ export class DataStores {
   // ---- internals ----
 
   private async load(): Promise<void> {
-    await fsp.mkdir(this.dir, { recursive: true, mode: 0o700 });
+    makePrivateDir(this.dir);
     const names = (await fsp.readdir(this.dir)).filter((n) => FILE.test(n));
     await Promise.all(names.map((n) => this.loadStore(path.join(this.dir, n))));
     if (this.closed) {

@@ -1,8 +1,10 @@
-import type { NetworkMode } from '../api/types';
+import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { JSONFilePreset } from 'lowdb/node';
-import type { Low } from 'lowdb';
+import { type Adapter, Low } from 'lowdb';
+import type { NetworkMode } from '../api/types';
 import type { ComponentProblem, ConfigurableProp } from '../components/describe';
+import { writeFileAtomic } from './atomic-write';
+import { keepPrivate } from './private-files';
 
 /** A webhook as kept on disk; the signing secret is sealed. */
 export interface WebhookRecord {
@@ -136,9 +138,39 @@ export interface MetadataShape {
 /** Account-level metadata (webhooks, subscriptions, components, sources, accounts) in `DATA_DIR/metadata.json`. */
 export type Metadata = Low<MetadataShape>;
 
+/**
+ * lowdb's JSON file adapter, but private: lowdb writes with the process's default mode (0644 under
+ * the usual umask), and this file holds sealed secrets and every source's configuration. Writes
+ * are made one after the other, each atomic (temp file and rename).
+ */
+class PrivateJsonFile<T> implements Adapter<T> {
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly file: string) {}
+
+  async read(): Promise<T | null> {
+    let text: string;
+    try {
+      text = await fsp.readFile(this.file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+    keepPrivate(this.file);
+    return JSON.parse(text) as T;
+  }
+
+  write(data: T): Promise<void> {
+    const text = JSON.stringify(data, null, 2);
+    const done = this.writing.then(() => writeFileAtomic(this.file, text));
+    this.writing = done.catch(() => undefined);
+    return done;
+  }
+}
+
 /** Opens the metadata file, creating it empty on first use. */
 export async function openMetadata(dataDir: string): Promise<Metadata> {
-  const db = await JSONFilePreset<MetadataShape>(path.join(dataDir, 'metadata.json'), {
+  const db = new Low<MetadataShape>(new PrivateJsonFile(path.join(dataDir, 'metadata.json')), {
     webhooks: [],
     subscriptions: [],
     components: [],
@@ -147,6 +179,7 @@ export async function openMetadata(dataDir: string): Promise<Metadata> {
     auto_subscriptions: [],
     workflows: [],
   });
+  await db.read();
   // Files written by an older version may lack a collection added since.
   db.data.webhooks ??= [];
   db.data.subscriptions ??= [];

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { keepPrivate } from './private-files';
 
 const PREFIX = 'enc:v1:';
 
@@ -14,6 +15,7 @@ export class SecretBox {
     let key: Buffer;
     try {
       key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
+      keepPrivate(file);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       key = randomBytes(32);

@@ -2,6 +2,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { AppendLog } from '../store/append-log';
+import { makePrivateDir } from '../store/private-files';
 import type { StepRunView, WorkflowRunView } from '../api/types';
 
 export type StepRunRecord = StepRunView;
@@ -19,7 +20,7 @@ export class RunLog {
   /** Opens a workflow's history (creating it). */
   async open(workflowId: string): Promise<void> {
     if (this.logs.has(workflowId)) return;
-    await fsp.mkdir(this.dir, { recursive: true });
+    makePrivateDir(this.dir);
     const { log, records } = await AppendLog.open<WorkflowRunRecord>(this.file(workflowId));
     this.logs.set(workflowId, { log, runs: records.slice(-KEPT) });
   }

@@ -1,10 +1,10 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { Router } from 'express';
 import { newToken } from '../../ids';
 import { setSessionCookie } from '../auth';
 import type { ApiContext } from '../context';
 import { HttpError } from '../problem';
+import { writePrivateFileSync } from '../../store/private-files';
 
 
 /** `GET /v1/settings` and `POST /v1/settings/api-key/rotate`. */
@@ -25,8 +25,7 @@ export function settingsRoutes(ctx: ApiContext): Router {
     const key = `spk_${newToken(24)}`;
     const file = path.join(current.data_dir, 'api-key');
     // Write then rename: the CLI reads this file to reach the service and must never see half a key.
-    fs.writeFileSync(`${file}.tmp`, `${key}\n`, { mode: 0o600 });
-    fs.renameSync(`${file}.tmp`, file);
+    writePrivateFileSync(file, `${key}\n`);
     ctx.auth.apiKey = key;
     // Sessions are signed with the key: this browser's is renewed, every other one ends.
     setSessionCookie(res, ctx.auth);
