@@ -18,6 +18,8 @@ export class StartupGate {
   private opened = false;
   private readonly waiting = new Set<() => void>();
 
+  constructor(private readonly waitMs = WAIT_MS) {}
+
   /** Serves the request now if the service is ready, else once it is (or answers 503). */
   pass(res: ServerResponse, serve: () => void): void {
     if (this.opened) return serve();
@@ -25,7 +27,7 @@ export class StartupGate {
     const timer = setTimeout(() => {
       this.waiting.delete(resume);
       unavailable(res);
-    }, WAIT_MS);
+    }, this.waitMs);
     const resume = () => {
       clearTimeout(timer);
       serve();
