@@ -38,7 +38,8 @@ describe('browser sessions and CSRF', () => {
     request(`${spout.url}/v1/webhooks?url=${encodeURIComponent('http://127.0.0.1:9/x')}`, { method: 'POST', headers: { cookie, ...headers } });
 
   it('refuses Origin: null, with a key or a cookie, read or write', async () => {
-    for (const headers of [{ authorization: `Bearer ${spout.apiKey}` }, { cookie }]) {
+    const credentials: Array<Record<string, string>> = [{ authorization: `Bearer ${spout.apiKey}` }, { cookie }];
+    for (const headers of credentials) {
       for (const method of ['GET', 'POST']) {
         const res = await request(`${spout.url}/v1/users/me/webhooks`, { method, headers: { ...headers, origin: 'null' } });
         assert.equal(res.status, 403, `${method} ${JSON.stringify(headers)}`);
@@ -54,7 +55,8 @@ describe('browser sessions and CSRF', () => {
   it('refuses a cookie write from another port of the same host, by Origin or by Referer', async () => {
     const other = origin.replace(/:\d+$/, ':1');
     const before = await webhookCount();
-    for (const headers of [{ origin: other }, { referer: `${other}/attack.html` }, { origin: origin.replace('http:', 'https:') }, {}]) {
+    const sources: Array<Record<string, string>> = [{ origin: other }, { referer: `${other}/attack.html` }, { origin: origin.replace('http:', 'https:') }, {}];
+    for (const headers of sources) {
       const res = await createWebhook({ ...headers, 'x-spout-ui': '1' });
       assert.equal(res.status, 403, JSON.stringify(headers));
       assert.match(res.headers['content-type'] ?? '', /application\/problem\+json/);

@@ -74,8 +74,8 @@ describe('UI session against another page of the same host', () => {
     const before = await counts();
     const attack = await context.newPage();
     await attack.goto(attackerUrl);
-    await attack.waitForFunction(() => document.title === 'done', undefined, { timeout: 20_000 });
-    const results = (await attack.evaluate(() => (window as unknown as { results: Record<string, unknown> }).results)) as Record<string, string>;
+    await attack.waitForFunction("document.title === 'done'", undefined, { timeout: 20_000 });
+    const results = (await attack.evaluate('window.results')) as Record<string, string>;
     assert.match(results['cors read'] ?? '', /^failed/, 'the API cannot be read from another origin');
     assert.match(results['cors write with the UI header'] ?? '', /^failed/, 'the preflight for the UI header is refused');
     assert.deepEqual(await counts(), before, 'no webhook created and no source deployed');
@@ -99,7 +99,7 @@ describe('UI session against another page of the same host', () => {
     await page.waitForURL((u) => u.pathname === '/sources');
     const before = await counts();
     await page.goto(source.endpoint);
-    await page.waitForFunction(() => document.title.startsWith('done'), undefined, { timeout: 20_000 });
+    await page.waitForFunction("document.title.startsWith('done')", undefined, { timeout: 20_000 });
     const [, read, wrote] = (await page.title()).split('|');
     assert.doesNotMatch(read ?? '', /page_info/, 'the page cannot read the API');
     assert.notEqual(wrote, '200', 'the page cannot write through the API');
