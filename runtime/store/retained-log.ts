@@ -1,6 +1,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { AppendLog } from './append-log';
+import { makePrivateDir } from './private-files';
 
 interface Owned<T> {
   log: AppendLog<T>;
@@ -83,7 +84,7 @@ export class RetainedLogs<T> {
     let opening = this.opening.get(owner);
     if (!opening) {
       opening = (async () => {
-        await fsp.mkdir(this.dir, { recursive: true, mode: 0o700 });
+        makePrivateDir(this.dir);
         const { log, records } = await AppendLog.open<T>(this.file(owner));
         const owned = { log, records: records.slice(-this.retention) };
         this.owners.set(owner, owned);

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { deploySource, startSpout, type SpoutProcess } from '../helpers/service';
+import { deploySource, startSpout, waitFor, type SpoutProcess } from '../helpers/service';
 
 /** Raw request (fetch cannot set Origin or Host). */
 function request(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
@@ -114,5 +114,9 @@ describe('browser sessions and CSRF', () => {
     assert.match(String(res.headers['content-security-policy']), /^sandbox allow-scripts/, "the page it serves runs in an opaque origin, not the UI's");
     const events = await spout.api('GET', `/v1/sources/${source.id}/event_summaries?expand=event&limit=1`);
     assert.deepEqual(events.json.data[0].event, { cookie: 'theme=dark' });
+    // Nor is it kept in the run's record (which a replay sends again).
+    const runs = await waitFor(async () => (await spout.api('GET', `/v1/sources/${source.id}/invocations?trigger=http`)).json.data[0], 10_000, 'the recorded run');
+    assert.equal(runs.request.headers.cookie, 'theme=dark');
+    assert.doesNotMatch(JSON.stringify(runs.response.headers), /spout_session/);
   });
 });
