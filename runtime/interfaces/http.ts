@@ -86,6 +86,7 @@ function sendResponse(res: ServerResponse, r: HttpResponsePayload): void {
 function eventHeaders(incoming: IncomingHttpHeaders): IncomingHttpHeaders {
   const headers = { ...incoming };
   delete headers[REPLAY_HEADER];
+  if (headers.cookie === undefined) return headers;
   const kept = withoutSessionCookies(headers.cookie);
   if (kept === undefined) delete headers.cookie;
   else headers.cookie = kept;
