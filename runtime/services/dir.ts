@@ -1,10 +1,10 @@
 // `dir` props (Pipedream's File Stash directories). Offline each gets a folder of its own under
 // `DATA_DIR/dirs/<source or component id>/`, which that component's host may read and write, or
 // an absolute folder the user configures (and grants the source, as any other folder).
-import fs from 'node:fs';
 import path from 'node:path';
 import type { ConfigurableProp } from '../components/describe';
 import type { HostGrants } from '../sandbox/permissions';
+import { makePrivateDir } from '../store/private-files';
 
 /** The folder behind one `dir` prop, and whether the component may write to it. */
 export interface DirFolder {
@@ -42,6 +42,7 @@ export function dirFolders(props: readonly ConfigurableProp[], values: Record<st
  */
 export function dirGrants(grants: HostGrants, dataDir: string, id: string): HostGrants {
   const root = dirsRoot(dataDir, id);
-  fs.mkdirSync(root, { recursive: true });
+  // 0700 (DATA_DIR/dirs too): what components keep here is as private as the rest of the data dir.
+  makePrivateDir(root);
   return { read: [...grants.read, root], write: [...grants.write, root] };
 }
