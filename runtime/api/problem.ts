@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { ComponentError, type ComponentProblem } from '../components/bundle';
-import { HookError, QueueFullError } from '../sources/source-manager';
+import { HookError, QueueFullError, SourceUnavailable } from '../sources/source-manager';
 import { ConfigurationRejected } from '../sources/dynamic-props';
 import { DataStoreError } from '../store/data-stores';
 
@@ -50,6 +50,7 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, _req, res, _next
   if (err instanceof ComponentError) return sendProblem(res, 400, `invalid component: ${err.message}`, err.problems, err.warnings);
   if (err instanceof HookError || err instanceof ConfigurationRejected) return sendProblem(res, 400, err.message);
   if (err instanceof QueueFullError) return sendProblem(res, 429, err.message);
+  if (err instanceof SourceUnavailable) return sendProblem(res, 503, err.message);
   if (err instanceof DataStoreError) return sendProblem(res, err.status, err.message);
   if (err instanceof z.ZodError) {
     const errors = err.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import querystring from 'node:querystring';
 import { setsSessionCookie, withoutSessionCookies } from '../api/auth';
 import { problemBody } from '../api/problem';
-import { QueueFullError, type SourceManager } from '../sources/source-manager';
+import { QueueFullError, SourceUnavailable, type SourceManager } from '../sources/source-manager';
 import type { RecordedRequest, RecordedResponse } from '../api/types';
 import { recordBody } from '../invocations/record';
 import type { HttpResponsePayload } from '../sandbox/protocol';
@@ -201,6 +201,7 @@ export function httpInterfaceHandler(sources: SourceManager, bodyLimit: number, 
       sources.record(result.record);
     } catch (err) {
       if (err instanceof QueueFullError) return problem(res, 429, err.message);
+      if (err instanceof SourceUnavailable) return problem(res, 503, err.message);
       if (err instanceof URIError) return problem(res, 400, 'the request path is not valid percent-encoding');
       console.error(err);
       problem(res, 500, 'internal error; the service log has the details');

@@ -34,6 +34,9 @@ import type { HostGrants } from '../sandbox/permissions';
 export { QueueFullError };
 
 
+/** A source cannot run: its component did not load (after a restart, say). */
+export class SourceUnavailable extends Error {}
+
 /** A lifecycle hook threw; the call that ran it fails with this message and nothing changes. */
 export class HookError extends Error {}
 
@@ -379,7 +382,7 @@ export class SourceManager {
   /** Runs the source with an event, stores what it emitted, and records the invocation. */
   async invoke(source: SourceRecord, event: unknown, options: InvokeOptions): Promise<Invocation> {
     const live = this.live.get(source.id);
-    if (!live) throw new Error(`the component of ${source.id} could not be loaded; see its logs`);
+    if (!live) throw new SourceUnavailable(`the component of ${source.id} could not be loaded; see its logs, and update its code`);
     const started = Date.now();
     const result = await live.sandbox.invoke({ kind: 'run', eventJson: JSON.stringify(event) }, options.onRespond);
     if (result.error) this.runFailed(source.id, result);

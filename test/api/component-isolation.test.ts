@@ -273,3 +273,27 @@ export default { name: "Files", version: "0.0.1", props: { http: "$.interface.ht
     }
   });
 });
+
+describe('a source whose component no longer loads', () => {
+  it('answers 503 naming the fix at its endpoint and through run now, and its log says why', async () => {
+    let spout = await startSpout();
+    const source = await deploySource(spout);
+    await spout.stop();
+    // As if the stored bundle had gone bad: its module throws when loaded.
+    const file = path.join(spout.dataDir, 'metadata.json');
+    const metadata = JSON.parse(fs.readFileSync(file, 'utf8')) as { components: Array<{ bundle: string }> };
+    for (const c of metadata.components) c.bundle = 'throw new Error("this module is broken");';
+    fs.writeFileSync(file, JSON.stringify(metadata));
+    spout = await startSpout({ dataDir: spout.dataDir });
+    try {
+      const res = await fetch(source.endpoint.replace(/^http:\/\/127\.0\.0\.1:\d+/, spout.url), { method: 'POST', body: '{}' });
+      assert.equal(res.status, 503);
+      assert.match((await res.json()).detail, /could not be loaded; see its logs, and update its code/);
+      assert.equal((await spout.api('POST', `/v1/sources/${source.id}/run`)).status, 503);
+      const logs = (await spout.api('GET', `/v1/sources/${source.id}/logs`)).json.data as Array<{ message: string }>;
+      assert.ok(logs.some((l) => /could not load the component: .*this module is broken/.test(l.message)), JSON.stringify(logs));
+    } finally {
+      await spout.stop();
+    }
+  });
+});
