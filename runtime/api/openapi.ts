@@ -10,6 +10,8 @@ import { nameSchema as storeName, putRecordSchema } from './routes/data-stores';
 import { listSchema as registryList, searchSchema } from './routes/registry';
 import { deleteEventsSchema, deploySchema, redeliverSchema, summariesSchema, updateSchema as sourceUpdate } from './routes/sources';
 import { autoSchema, subscriptionSchema } from './routes/subscriptions';
+import { applySchema, linksQuery, planSchema, remoteSchema, statusQuery } from './routes/sync';
+import { linkChangeSchema } from '../sync/links';
 import { createSchema as webhookCreate, messagesSchema, recoverSchema, rotateSchema, updateSchema as webhookUpdate } from './routes/webhooks';
 import { importSchema, runSchema as workflowRun, workflowSchema } from './routes/workflows';
 import { listSchema as invocationList, replaySchema } from './routes/invocations';
@@ -47,6 +49,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'DELETE /v1/subscriptions': { summary: 'Delete a subscription', params: subscriptionSchema, status: 204 },
   'GET /v1/users/me/subscriptions': { summary: 'List subscriptions', params: pageParams, list: true },
   'POST /v1/auto_subscriptions': { summary: "Subscribe a listener to a channel of every emitter created later", params: autoSchema },
+  'DELETE /v1/auto_subscriptions': { summary: 'Delete an auto-subscription (subscriptions it made stay)', params: autoSchema, status: 204 },
   'GET /v1/users/me/auto_subscriptions': { summary: 'List auto-subscriptions', params: pageParams, list: true },
 
   'POST /v1/components': { summary: 'Save (validate) a component from its code or a URL', params: saveSchema },
@@ -63,6 +66,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /v1/sources': { summary: 'Deploy a source', params: deploySchema },
   'GET /v1/users/me/sources': { summary: 'List sources, newest first', params: pageParams, list: true },
   'GET /v1/sources/:id': { summary: 'Read a source (id or name slug), with the code it runs and its filename' },
+  'GET /v1/sources/:id/secrets': { summary: "A source's secret props in clear (API key only, never a browser session; for sync --with-secrets)" },
   'PUT /v1/sources/:id': { summary: "Update a source's code, name, props, active state or timeout", params: sourceUpdate },
   'DELETE /v1/sources/:id': { summary: 'Delete a source (its deactivate hook runs)', status: 204 },
   'POST /v1/sources/:id/run': { summary: 'Run a source now; answers once the run has ended' },
@@ -89,6 +93,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'PUT /v1/workflows/:id': { summary: 'Update a workflow', params: workflowSchema },
   'DELETE /v1/workflows/:id': { summary: 'Delete a workflow', status: 204 },
   'GET /v1/workflows/:id/export': { summary: "A workflow's definition as JSON (components as code, secrets masked)" },
+  'GET /v1/workflows/:id/secrets': { summary: "Each step's secret props in clear (API key only; for sync --with-secrets)" },
   'POST /v1/workflows/:id/run': { summary: 'Run a workflow now', params: workflowRun },
   'GET /v1/workflows/:id/runs': { summary: "A workflow's latest runs", params: pageParams, list: true },
   'POST /v1/workflows/:id/runs/:run/replay': { summary: 'Run a recorded run again with its trigger event' },
@@ -97,6 +102,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /v1/accounts': { summary: 'Connect an account (credentials sealed at rest)', params: accountCreate },
   'GET /v1/accounts': { summary: 'List connected accounts', params: pageParams, list: true },
   'GET /v1/accounts/:id': { summary: 'Read an account (credentials masked)' },
+  'GET /v1/accounts/:id/credentials': { summary: "An account's credentials in clear (API key only; for sync --with-secrets)" },
   'DELETE /v1/accounts/:id': { summary: 'Delete an account (409 while a source uses it)', status: 204 },
 
   'POST /v1/data_stores': { summary: 'Create a data store', params: storeName },
@@ -109,6 +115,17 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /v1/data_stores/:id/records/*key': { summary: 'Read a record (the key is the rest of the path)' },
   'PUT /v1/data_stores/:id/records/*key': { summary: 'Write a record, with an optional ttl in seconds', params: putRecordSchema },
   'DELETE /v1/data_stores/:id/records/*key': { summary: 'Delete a record', status: 204 },
+
+  'GET /v1/remotes': { summary: 'Remote instances: the `spout login` profiles (never their keys)' },
+  'POST /v1/remotes': { summary: 'Save a remote instance profile (a Spout or Pipedream), its key checked first', params: remoteSchema },
+  'DELETE /v1/remotes/:name': { summary: 'Remove a remote instance profile', status: 204 },
+  'POST /v1/remotes/:name/test': { summary: "Check a remote's address and key: {ok, detail}" },
+  'POST /v1/sync/plan': { summary: 'What a push to (or pull from) a remote would create, update, replace or delete, with diffs and conflicts', params: planSchema },
+  'POST /v1/sync/apply': { summary: 'Apply a push or pull in the background; follow it with GET /v1/sync/jobs/{id}', params: applySchema, status: 202 },
+  'GET /v1/sync/jobs/:id': { summary: 'An apply as it goes: each step, then its result' },
+  'GET /v1/sync/status': { summary: 'Where this instance and a remote stand: linked resources, what a push and a pull would do', params: statusQuery },
+  'GET /v1/sync/links': { summary: 'The local ↔ remote ids sync keeps for a remote (by its links key)', params: linksQuery },
+  'POST /v1/sync/links': { summary: 'Change the links kept for a remote (the CLI saves each applied step)', params: linkChangeSchema, status: 204 },
 
   'GET /v1/settings': { summary: 'How the service runs (never the API key)' },
   'POST /v1/settings/api-key/rotate': { summary: 'Replace the API key kept in the data dir' },

@@ -17,6 +17,7 @@ import { invocationRoutes } from './routes/invocations';
 import { cassetteRoutes } from './routes/cassettes';
 import { sseRoutes } from './routes/sse';
 import { subscriptionRoutes } from './routes/subscriptions';
+import { syncRoutes } from './routes/sync';
 import { webhookRoutes } from './routes/webhooks';
 import { uiRoutes } from './ui';
 
@@ -26,7 +27,7 @@ import { uiRoutes } from './ui';
  */
 export function v1Routes(ctx: ApiContext): Router {
   const v1 = express.Router();
-  v1.use(webhookRoutes(ctx), subscriptionRoutes(ctx), sourceRoutes(ctx), accountRoutes(ctx), dataStoreRoutes(ctx), registryRoutes(ctx), componentRoutes(ctx), actionRoutes(ctx), workflowRoutes(ctx), settingsRoutes(ctx), invocationRoutes(ctx), cassetteRoutes(ctx));
+  v1.use(webhookRoutes(ctx), subscriptionRoutes(ctx), sourceRoutes(ctx), accountRoutes(ctx), dataStoreRoutes(ctx), registryRoutes(ctx), componentRoutes(ctx), actionRoutes(ctx), workflowRoutes(ctx), settingsRoutes(ctx), invocationRoutes(ctx), cassetteRoutes(ctx), syncRoutes(ctx));
   v1.get('/openapi.json', (req, res) => {
     res.json(openApiDocument(`${req.protocol}://${req.get('host') ?? 'localhost'}`, process.env.SPOUT_VERSION ?? 'dev'));
   });

@@ -66,6 +66,8 @@ export interface SourceView {
   permissions: { read: string[]; write: string[] };
   /** Why the service deactivated it (its component host kept crashing); null when active or deactivated by hand. */
   deactivated_reason: string | null;
+  /** Required props this inactive source has no value for yet; give them to activate it. */
+  missing_props?: string[];
   created_at: number;
   updated_at: number;
   /** The code the source runs and its file name: only in the single read (`GET /v1/sources/{id}`). */

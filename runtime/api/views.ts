@@ -55,6 +55,7 @@ export function sourceView(s: SourceRecord, component: ComponentRecord | undefin
     permissions: s.permissions ?? { read: [], write: [] },
     network_mode: s.network_mode ?? 'live',
     deactivated_reason: s.deactivated_reason ?? null,
+    ...(s.missing_props?.length ? { missing_props: s.missing_props } : {}),
     created_at: s.created_at,
     updated_at: s.updated_at,
   };

@@ -72,7 +72,7 @@ export class ApiClient {
     try {
       return JSON.parse(text) as T;
     } catch {
-      throw new ApiError(status, `${this.target.url} answered ${method} ${route} with something that is not JSON; is it a Spout service?`);
+      throw new ApiError(status, `${this.target.url} answered ${method} ${route} with something that is not JSON; is it ${this.target.service ?? 'a Spout service'}?`);
     }
   }
 
@@ -155,6 +155,7 @@ export class ApiClient {
   private unreachable(err: unknown): Error {
     const e = err as Error & { code?: string };
     const why = e.code ?? e.message;
+    if (this.target.service) return new Error(`cannot reach ${this.target.service} at ${this.target.url} (${why}; from ${this.target.origin}); check the address and your network`);
     return new Error(
       `cannot reach the Spout service at ${this.target.url} (${why}; from ${this.target.origin}). Is it running? Start it with "spout serve", or point the CLI elsewhere with --api-url or -p PROFILE`,
     );
@@ -168,7 +169,8 @@ export class ApiClient {
       // not problem+json
     }
     if (status === 401) {
-      return new ApiError(status, `${this.target.url} refused the API key (from ${this.target.keyOrigin}); give the right one with --api-key or SPOUT_API_KEY, or save it with "spout login"`, problem);
+      const fix = this.target.service ? `save the right one with "spout login --pipedream"` : 'give the right one with --api-key or SPOUT_API_KEY, or save it with "spout login"';
+      return new ApiError(status, `${this.target.url} refused the API key (from ${this.target.keyOrigin}); ${fix}`, problem);
     }
     const detail = problem?.detail ?? problem?.error ?? (text.trim().slice(0, 300) || `HTTP ${status}`);
     return new ApiError(status, detail, problem);

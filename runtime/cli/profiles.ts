@@ -5,11 +5,17 @@ import { resolveDataDir } from '../config';
 import type { Globals } from './args';
 import { UsageError } from './usage';
 
-/** A saved connection to a Spout service. */
+/** A saved connection to a Spout service, or to Pipedream (`kind = pipedream`, a sync target). */
 export interface Profile {
   api_url?: string;
   api_key?: string;
+  /** `spout` (the default) or `pipedream`. */
+  kind?: string;
+  /** Pipedream workspace (`o_…`) the key acts in. */
+  org_id?: string;
 }
+
+const FIELDS = ['kind', 'api_url', 'api_key', 'org_id'] as const;
 
 /** Where the CLI talks to, and how it came to (for messages that say what to change). */
 export interface Target {
@@ -19,6 +25,8 @@ export interface Target {
   origin: string;
   /** Where the key came from, e.g. `--api-key`, `SPOUT_API_KEY`, `DIR/api-key`. */
   keyOrigin: string;
+  /** What is reached when it is not a Spout service (`Pipedream`), for messages. */
+  service?: string;
 }
 
 export const DEFAULT_PROFILE = 'default';
@@ -57,7 +65,7 @@ export function readProfiles(file = configFile()): Record<string, Profile> {
     let value = line.slice(eq + 1).trim();
     if (/^".*"$/.test(value)) value = value.slice(1, -1);
     const profile = (profiles[current] ??= {});
-    if (key === 'api_url' || key === 'api_key') profile[key] = value;
+    if ((FIELDS as readonly string[]).includes(key)) profile[key as (typeof FIELDS)[number]] = value;
   }
   return profiles;
 }
@@ -66,13 +74,27 @@ export function readProfiles(file = configFile()): Record<string, Profile> {
 export function writeProfile(name: string, profile: Profile, file = configFile()): void {
   const profiles = readProfiles(file);
   profiles[name] = profile;
+  writeProfiles(profiles, file);
+}
+
+/** Removes a profile; false when there was none of that name. */
+export function removeProfile(name: string, file = configFile()): boolean {
+  const profiles = readProfiles(file);
+  if (!Object.hasOwn(profiles, name)) return false;
+  delete profiles[name];
+  writeProfiles(profiles, file);
+  return true;
+}
+
+function writeProfiles(profiles: Record<string, Profile>, file: string): void {
   const names = [DEFAULT_PROFILE, ...Object.keys(profiles).filter((n) => n !== DEFAULT_PROFILE).sort()].filter((n) => profiles[n]);
   const text =
     '# Spout CLI profiles, written by `spout login`. Use one with `spout -p NAME …`.\n' +
     names
       .map((n) => {
         const p = profiles[n] as Profile;
-        return `[${n}]\n${p.api_url ? `api_url = ${p.api_url}\n` : ''}${p.api_key ? `api_key = ${p.api_key}\n` : ''}`;
+        // A Spout profile keeps the two lines it always had; `kind` only for other kinds.
+        return `[${n}]\n${FIELDS.filter((f) => p[f] && !(f === 'kind' && p[f] === 'spout')).map((f) => `${f} = ${p[f]}\n`).join('')}`;
       })
       .join('\n');
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
@@ -130,7 +152,10 @@ export function resolveTarget(globals: Globals): Target {
       );
     }
   }
-  const fallback = profiles[DEFAULT_PROFILE];
+  if (named?.kind === 'pipedream') {
+    throw new UsageError(`profile "${globals.profile}" is a Pipedream profile: it is a target of "spout sync push --to ${globals.profile}", not a Spout service to run commands against`);
+  }
+  const fallback = profiles[DEFAULT_PROFILE]?.kind === 'pipedream' ? undefined : profiles[DEFAULT_PROFILE];
   const env = { api_url: process.env.SPOUT_API_URL || undefined, api_key: process.env.SPOUT_API_KEY || undefined };
   const pick = (field: 'api_url' | 'api_key', flag: string | undefined, flagName: string, envName: string): [string, string] | undefined => {
     if (flag) return [flag, flagName];

@@ -85,6 +85,11 @@ export interface DeployInput {
   network_mode?: NetworkMode;
   /** Its cassette from the start, so hooks can replay too. */
   cassette?: Cassette;
+  /**
+   * False deploys it inactive: no hook runs (`deploy()` waits for the first activation) and
+   * required props may still lack a value, which must be given before it can be activated.
+   */
+  active?: boolean;
 }
 
 export interface UpdateInput {
@@ -231,19 +236,23 @@ export class SourceManager {
       const now = nowSeconds();
       const name = input.name ?? component.name;
       const configured = input.configured_props ?? {};
+      const active = input.active ?? true;
       const { props, dynamic } = await this.propSet(id, sandbox, component, configured);
+      const checked = this.checkProps(props, configured, {}, !active);
       const record: SourceRecord = {
         id,
         component_id: component.id,
         name,
         name_slug: uniqueSlug(name, new Set(this.list().map((s) => s.name_slug))),
-        configured_props: this.checkProps(props, configured, {}),
+        configured_props: checked.values,
         endpoints: this.endpointsFor(props, {}),
         ...(dynamic ? { dynamic_props: dynamic } : {}),
         ...(input.timeout_seconds ? { timeout_seconds: input.timeout_seconds } : {}),
         ...(permissions && hasGrants(permissions) ? { permissions } : {}),
         ...(input.network_mode && input.network_mode !== 'live' ? { network_mode: input.network_mode } : {}),
-        active: true,
+        ...(checked.missing.length ? { missing_props: checked.missing } : {}),
+        ...(active ? {} : { pending_deploy: true }),
+        active,
         created_at: now,
         updated_at: now,
       };
@@ -252,8 +261,10 @@ export class SourceManager {
       await this.deps.invocations.open(id);
       await this.deps.logs.open(id);
       if (input.cassette) await this.deps.network.cassettes.put(id, input.cassette);
-      await this.hook(id, component, sandbox, 'deploy');
-      await this.hook(id, component, sandbox, 'activate');
+      if (active) {
+        await this.hook(id, component, sandbox, 'deploy');
+        await this.hook(id, component, sandbox, 'activate');
+      }
       this.deps.library.remember(component);
       this.deps.metadata.data.sources.push(record);
       this.autoSubscribe(id);
@@ -292,18 +303,23 @@ export class SourceManager {
     try {
       const configured = input.configured_props ?? openSecrets(sourceProps(source, previous), source.configured_props, this.deps.secrets);
       const { props, dynamic } = replacement ? await this.propSet(source.id, replacement.sandbox, component, configured) : { props: sourceProps(source, component), dynamic: source.dynamic_props ?? null };
-      const { dynamic_props: _previous, permissions: _granted, network_mode: _mode, ...rest } = source;
+      const { dynamic_props: _previous, permissions: _granted, network_mode: _mode, missing_props: _missing, ...rest } = source;
       const networkMode = input.network_mode ?? source.network_mode ?? 'live';
+      // New code is what a user tries after their source was stopped for crashing: it runs again.
+      const active = input.active ?? (source.deactivated_reason && input.code !== undefined ? true : source.active);
+      // Values still missing are allowed while it stays inactive; activating checks them all.
+      const recheck = input.configured_props !== undefined || replacement !== null || (active && !source.active && (source.missing_props?.length ?? 0) > 0);
+      const checked = recheck ? this.checkProps(props, input.configured_props ?? keptValues(props, configured), source.configured_props, !active) : { values: source.configured_props, missing: active ? [] : (source.missing_props ?? []) };
       next = {
         ...rest,
         component_id: component.id,
         name: input.name ?? source.name,
         name_slug: input.name && input.name !== source.name ? uniqueSlug(input.name, new Set(this.list().filter((s) => s.id !== source.id).map((s) => s.name_slug))) : source.name_slug,
-        configured_props: input.configured_props || replacement ? this.checkProps(props, input.configured_props ?? keptValues(props, configured), source.configured_props) : source.configured_props,
+        configured_props: checked.values,
         endpoints: this.endpointsFor(props, source.endpoints),
         ...(dynamic ? { dynamic_props: dynamic } : {}),
-        // New code is what a user tries after their source was stopped for crashing: it runs again.
-        active: input.active ?? (source.deactivated_reason && input.code !== undefined ? true : source.active),
+        ...(checked.missing.length ? { missing_props: checked.missing } : {}),
+        active,
         ...(input.timeout_seconds ?? source.timeout_seconds ? { timeout_seconds: input.timeout_seconds ?? source.timeout_seconds } : {}),
         ...(permissions && hasGrants(permissions) ? { permissions } : {}),
         ...(networkMode !== 'live' ? { network_mode: networkMode } : {}),
@@ -318,6 +334,8 @@ export class SourceManager {
     try {
       if (source.active && current) await this.hook(source.id, current.component, current.sandbox, 'deactivate');
       this.apply(sandbox, next, component);
+      // A source deployed inactive runs its deploy() hook on its first activation.
+      if (next.active && source.pending_deploy) await this.hook(source.id, component, sandbox, 'deploy');
       if (next.active) await this.hook(source.id, component, sandbox, 'activate').catch(async (err: unknown) => {
         // Put the previous version back as it was before failing the call.
         if (current) {
@@ -339,9 +357,12 @@ export class SourceManager {
     delete source.permissions;
     if (input.network_mode !== undefined && input.network_mode !== (source.network_mode ?? 'live')) this.deps.network.reset(source.id);
     delete source.network_mode;
+    delete source.missing_props;
     if (next.active) {
       delete next.deactivated_reason;
       delete source.deactivated_reason;
+      delete next.pending_deploy;
+      delete source.pending_deploy;
       this.crashes.delete(source.id);
     }
     Object.assign(source, next);
@@ -494,11 +515,18 @@ export class SourceManager {
     return permissions;
   }
 
-  /** Checks configured values and returns them ready to store (secrets sealed). */
-  private checkProps(props: readonly ConfigurableProp[], configured: Record<string, unknown>, previous: Record<string, unknown>): Record<string, unknown> {
+  /**
+   * Checks configured values and returns them ready to store (secrets sealed). With
+   * `allowMissing` (an inactive source), required props without a value are listed in `missing`
+   * instead of failing the call.
+   */
+  private checkProps(props: readonly ConfigurableProp[], configured: Record<string, unknown>, previous: Record<string, unknown>, allowMissing = false): { values: Record<string, unknown>; missing: string[] } {
     const { values, problems } = checkConfiguredProps(props, configured, this.accountLookup, this.storeExists);
-    if (problems.length > 0) throw new ComponentError(problems);
-    return sealSecrets(props, values, this.deps.secrets, previous);
+    const absent = (path: string) => configured[path.slice('configured_props.'.length)] == null;
+    const missing = allowMissing ? problems.filter((p) => absent(p.path)).map((p) => p.path.slice('configured_props.'.length)) : [];
+    const refused = allowMissing ? problems.filter((p) => !absent(p.path)) : problems;
+    if (refused.length > 0) throw new ComponentError(refused);
+    return { values: sealSecrets(props, values, this.deps.secrets, previous), missing };
   }
 
   /** Endpoint ids of the HTTP interface props, keeping those a previous version had. */

@@ -112,6 +112,10 @@ export interface SourceRecord {
   permissions?: { read: string[]; write: string[] };
   /** Why the service deactivated it (its host kept crashing); absent when the user decides. */
   deactivated_reason?: string;
+  /** Required props an inactive source has no value for yet (deployed by sync without its secrets); it cannot be activated until they are set. */
+  missing_props?: string[];
+  /** Deployed inactive: its `deploy()` hook runs when it is first activated. */
+  pending_deploy?: boolean;
   created_at: number;
   updated_at: number;
 }

@@ -162,6 +162,19 @@ export class WorkflowManager {
     };
   }
 
+  /** Each step's secret props in clear, by step name (steps without secrets are left out). */
+  secretValues(wf: WorkflowRecord): Record<string, Record<string, unknown>> {
+    const out: Record<string, Record<string, unknown>> = {};
+    for (const step of wf.steps) {
+      const props = this.deps.library.find(step.component_id)?.configurable_props ?? [];
+      const secret = new Set(props.filter((p) => p.secret).map((p) => p.name));
+      const opened = openSecrets(props, step.configured_props, this.deps.secrets);
+      const values = Object.fromEntries(Object.entries(opened).filter(([name]) => secret.has(name)));
+      if (Object.keys(values).length > 0) out[step.name] = values;
+    }
+    return out;
+  }
+
   private async runStep(
     wf: WorkflowRecord,
     step: WorkflowStep,

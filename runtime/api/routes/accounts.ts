@@ -7,6 +7,7 @@ import type { ApiContext } from '../context';
 import { paginate } from '../../pagination';
 import { objectParam, pageParams, parseParams } from '../params';
 import { HttpError, notFound } from '../problem';
+import { requireBearer } from '../reveal';
 import type { AccountView } from '../types';
 
 export const createSchema = z.object({
@@ -48,6 +49,13 @@ export function accountRoutes(ctx: ApiContext): Router {
     const account = data().accounts.find((a) => a.id === req.params.id);
     if (!account) throw notFound('account', req.params.id);
     res.json({ data: accountView(account, ctx) });
+  });
+
+  router.get('/accounts/:id/credentials', (req, res) => {
+    requireBearer(req);
+    const account = data().accounts.find((a) => a.id === req.params.id);
+    if (!account) throw notFound('account', req.params.id);
+    res.json({ data: { credentials: JSON.parse(ctx.secrets.open(account.sealed_credentials)) as Record<string, unknown> } });
   });
 
   router.delete('/accounts/:id', async (req, res) => {

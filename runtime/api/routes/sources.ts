@@ -5,6 +5,8 @@ import type { ApiContext } from '../context';
 import { isEventId } from '../../events/event-id';
 import { paginate } from '../../pagination';
 import { booleanParam, objectParam, pageParams, parseParams } from '../params';
+import { requireBearer } from '../reveal';
+import { sourceProps } from '../../sources/dynamic-props';
 import { HttpError, notFound } from '../problem';
 import { eventSummary, sourceView } from '../views';
 import { componentCode, componentFilename, componentUrl, fetchComponentUrl } from './component-input';
@@ -39,6 +41,8 @@ export const deploySchema = z.object({
   network_mode: networkMode.optional(),
   /** Recorded calls to start with (replay from the first run, hooks included). */
   cassette: cassetteSchema.optional(),
+  /** False deploys it inactive, hooks not run and required props allowed to wait for a value (sync without secrets). */
+  active: booleanParam.optional(),
 });
 
 export const updateSchema = z.object({
@@ -106,6 +110,7 @@ export function sourceRoutes(ctx: ApiContext): Router {
       permissions: input.permissions,
       network_mode: input.network_mode,
       cassette: input.cassette,
+      active: input.active,
     });
     res.json({ data: view(source), warnings: warningsOf(source) });
   });
@@ -119,6 +124,14 @@ export function sourceRoutes(ctx: ApiContext): Router {
     const component = ctx.sources.component(source);
     // The single read carries the code it runs, so any client can open and edit it.
     res.json({ data: { ...view(source), code: component?.code ?? '', filename: component?.filename ?? 'component.mjs' } });
+  });
+
+  router.get('/sources/:id/secrets', (req, res) => {
+    requireBearer(req);
+    const source = find(req.params.id);
+    const secret = new Set(sourceProps(source, ctx.sources.component(source)).filter((p) => p.secret).map((p) => p.name));
+    const values = ctx.sources.configuredValues(source);
+    res.json({ data: { configured_props: Object.fromEntries(Object.entries(values).filter(([name]) => secret.has(name))) } });
   });
 
   router.put('/sources/:id', async (req, res) => {

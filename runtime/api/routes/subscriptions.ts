@@ -76,6 +76,15 @@ export function subscriptionRoutes(ctx: ApiContext): Router {
     res.json({ data: record });
   });
 
+  router.delete('/auto_subscriptions', async (req, res) => {
+    const input = parseParams(req, autoSchema);
+    const before = data().auto_subscriptions.length;
+    data().auto_subscriptions = data().auto_subscriptions.filter((a) => !(a.event_name === input.event_name && a.listener_id === input.listener_id));
+    if (data().auto_subscriptions.length === before) throw new HttpError(404, `no auto-subscription of ${input.listener_id} to ${input.event_name}`);
+    await ctx.metadata.write();
+    res.status(204).end();
+  });
+
   router.get('/users/me/auto_subscriptions', (req, res) => {
     res.json(paginate([...data().auto_subscriptions].reverse(), parseParams(req, pageParams), (a) => a));
   });

@@ -8,6 +8,7 @@ import { paginate } from '../../pagination';
 import { componentCode } from './component-input';
 import { eventSummary } from '../views';
 import { maskSecrets } from '../../sources/secret-props';
+import { requireBearer } from '../reveal';
 import type { WorkflowView } from '../types';
 
 const triggerSchema = z.discriminatedUnion('type', [
@@ -88,6 +89,11 @@ export function workflowRoutes(ctx: ApiContext): Router {
 
   router.get('/workflows/:id/export', (req, res) => {
     res.json(workflows.export(find(req.params.id)));
+  });
+
+  router.get('/workflows/:id/secrets', (req, res) => {
+    requireBearer(req);
+    res.json({ data: { steps: workflows.secretValues(find(req.params.id)) } });
   });
 
   router.post('/workflows/:id/run', async (req, res) => {
