@@ -29,7 +29,8 @@ const COMMANDS: Record<string, Command> = {
   init: { summary: 'write a starter source, action or app file', load: () => import('./commands/init') },
   webhooks: { summary: 'create, list or delete webhooks', load: () => import('./commands/webhooks') },
   subscriptions: { summary: 'subscribe webhooks (or sources) to sources', load: () => import('./commands/subscriptions') },
-  login: { summary: 'save the URL and API key of a service as a profile', load: () => import('./commands/login') },
+  login: { summary: 'save the URL and API key of a service (or Pipedream) as a profile', load: () => import('./commands/login') },
+  sync: { summary: 'plan, push and pull sources, webhooks, workflows… to or from another instance or Pipedream', load: () => import('./commands/sync') },
 };
 
 const HELP = `Usage: spout <command> [options]

@@ -42,6 +42,8 @@ export class SpoutSide implements Side {
       c.all<SubscriptionView>('/v1/users/me/subscriptions'),
       c.all<AutoSubscriptionView>('/v1/users/me/auto_subscriptions'),
     ]);
+    // Oldest first (lists come newest first), so the other side makes them in the order they were made here.
+    for (const list of [stores, accounts, sources, webhooks, workflows, subscriptions, autos]) list.reverse();
     const out: Resource[] = [];
     for (const s of stores) out.push(await this.dataStore(s, options));
     for (const a of accounts) out.push(this.account(a));

@@ -28,7 +28,7 @@ export function tempDir(prefix = 'spout-test-'): string {
 }
 
 /** Starts the real `spout serve` on a free port and waits for its ready line. */
-export async function startSpout(options: { dataDir?: string; apiKey?: string; args?: string[]; keyInDataDir?: boolean } = {}): Promise<SpoutProcess> {
+export async function startSpout(options: { dataDir?: string; apiKey?: string; args?: string[]; keyInDataDir?: boolean; env?: Record<string, string> } = {}): Promise<SpoutProcess> {
   const dataDir = options.dataDir ?? tempDir();
   const apiKey = options.apiKey ?? 'test-key-123';
   // As a user's first start does: the key lives in DATA_DIR/api-key instead of coming from a flag.
@@ -36,6 +36,8 @@ export async function startSpout(options: { dataDir?: string; apiKey?: string; a
   const keyArgs = options.keyInDataDir ? [] : ['--api-key', apiKey];
   const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--data-dir', dataDir, ...keyArgs, ...(options.args ?? [])], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    // A test's own XDG_CONFIG_HOME keeps the user's profiles (read by /v1/remotes) out of it.
+    ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
   });
   let out = '';
   child.stdout!.on('data', (c) => (out += c));

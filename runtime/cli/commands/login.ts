@@ -5,22 +5,57 @@ import { out, printJson } from '../output';
 import { configFile, DEFAULT_PROFILE, localService, writeProfile } from '../profiles';
 import { canPrompt } from '../props';
 import { UsageError } from '../usage';
+import type { Args } from '../args';
+import { checkPipedream } from '../../sync/pipedream-side';
+import { checkRemoteUrl } from '../../sync/remotes';
+import { PIPEDREAM_API, remoteClient } from '../../sync/session';
+
+/** `spout login --pipedream`: a Pipedream profile, a sync target. */
+async function pipedreamLogin(args: Args): Promise<void> {
+  const profile = args.globals.profile ?? 'pipedream';
+  const key = args.globals.apiKey;
+  if (!key) throw new UsageError('give --api-key KEY, your Pipedream user API key (pipedream.com → Settings → API key)');
+  const orgId = args.string('org-id');
+  if (orgId !== undefined && !/^o_[A-Za-z0-9]+$/.test(orgId)) throw new UsageError(`--org-id: "${orgId}" is not a Pipedream workspace id (o_…)`);
+  let url: string;
+  try {
+    url = checkRemoteUrl(args.globals.apiUrl ?? PIPEDREAM_API);
+  } catch (err) {
+    throw new UsageError(`--api-url: ${(err as Error).message}`);
+  }
+  const who = args.flag('no-verify') ? null : await checkPipedream(remoteClient({ name: profile, kind: 'pipedream', url, apiKey: key, orgId: orgId ?? null }), orgId ?? null);
+  writeProfile(profile, { kind: 'pipedream', api_url: url, api_key: key, ...(orgId ? { org_id: orgId } : {}) });
+  if (args.globals.json) return printJson({ profile, kind: 'pipedream', api_url: url, org_id: orgId ?? null, user: who, config: configFile() });
+  out(`Saved Pipedream profile "${profile}"${who ? ` (signed in as ${who})` : ''} in ${configFile()}`);
+  out(`Push to it with: spout sync push --to ${profile}`);
+}
 
 export const HELP = `Usage: spout login --api-url URL --api-key KEY [-p NAME] [--no-verify]
+       spout login --pipedream --api-key KEY [-p NAME] [--org-id o_…]
 
 Saves a profile: the URL and API key of a Spout service, in $XDG_CONFIG_HOME/spout/config (mode
 0600). Without -p it is the default profile, used by every command that is not given another
 (-p NAME, --api-url/--api-key, or SPOUT_API_URL/SPOUT_API_KEY). The key is checked against the
 service first. On a terminal, what is not given is asked for (the local service is offered).
+Plain http is refused for another machine (keys and secrets would cross the network in clear):
+use https, or an SSH tunnel to 127.0.0.1.
+
+With --pipedream it saves a Pipedream profile (default name "pipedream"), a target of
+"spout sync push --to NAME": a Pipedream user API key (pipedream.com → Settings → API key), and
+the workspace to act in with --org-id. The key is checked with Pipedream's GET /v1/users/me.
 
 Options:
   --no-verify          save without checking the key against the service
+  --pipedream          a Pipedream profile (--api-url defaults to https://api.pipedream.com)
+  --org-id ID          the Pipedream workspace (o_…) sources and webhooks go to
 `;
 
 export async function run(argv: string[]): Promise<void> {
-  const args = parse(argv, { 'no-verify': { type: 'boolean' } }, HELP);
+  const args = parse(argv, { 'no-verify': { type: 'boolean' }, pipedream: { type: 'boolean' }, 'org-id': { type: 'string' } }, HELP);
   if (!args) return;
   args.atMost(0);
+  if (args.flag('pipedream')) return pipedreamLogin(args);
+  if (args.string('org-id')) throw new UsageError('--org-id is for Pipedream profiles: add --pipedream');
   const { profile = DEFAULT_PROFILE } = args.globals;
   let url = args.globals.apiUrl;
   let key = args.globals.apiKey;
@@ -37,12 +72,10 @@ export async function run(argv: string[]): Promise<void> {
     if (!url || !key) throw new UsageError('an API URL and an API key are needed');
   }
   try {
-    if (!/^https?:\/\//.test(url)) throw new Error();
-    new URL(url);
-  } catch {
-    throw new UsageError(`--api-url: "${url}" is not an http(s) URL, e.g. http://127.0.0.1:7620`);
+    url = checkRemoteUrl(url);
+  } catch (err) {
+    throw new UsageError(`--api-url: ${(err as Error).message}`);
   }
-  url = url.replace(/\/+$/, '').replace(/\/v1$/, '');
   if (!args.flag('no-verify')) {
     const client = new ApiClient({ url, apiKey: key, origin: '--api-url', keyOrigin: '--api-key' });
     await client.get('/v1/users/me/sources', { limit: 1 });
