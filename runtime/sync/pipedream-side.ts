@@ -39,6 +39,7 @@ interface PdComponent {
   code: string;
   name: string;
   version: string;
+  configurable_props?: Array<{ name: string; type: string; secret?: boolean }>;
 }
 
 interface PdPage<T> {
@@ -185,6 +186,7 @@ export class PipedreamSide implements Side {
     if (input.kind !== 'source') throw new Error(`${input.kind} cannot be updated on Pipedream`);
     const codeChanged = current.content.code !== k.code;
     const componentId = (current as Resource & { componentId?: string }).componentId;
+    // The docs ask for one of component_id/_code/_url on every update: the current component when the code is the same.
     await this.call('PUT', `/v1/sources/${current.id}`, { ...(codeChanged || !componentId ? { component_code: k.code } : { component_id: componentId }), name: k.name, active: k.active });
   }
 
@@ -216,11 +218,14 @@ export class PipedreamSide implements Side {
   }
 
   private async source(s: PdSource): Promise<Resource & { componentId: string }> {
-    const code = (await this.call<{ data: PdComponent }>('GET', `/v1/components/${s.component_id}`)).data.code;
+    const component = (await this.call<{ data: PdComponent }>('GET', `/v1/components/${s.component_id}`)).data;
+    const code = component.code;
+    // Secret props are known from the component's prop definitions, whether Pipedream masks their values or not.
+    const secret = new Set((component.configurable_props ?? []).filter((p) => p.secret).map((p) => p.name));
     const props: Record<string, unknown> = {};
     const secrets: string[] = [];
     for (const [name, value] of Object.entries(s.configured_props ?? {})) {
-      if (value === MASK) secrets.push(name);
+      if (value === MASK || secret.has(name)) secrets.push(name);
       else if (!(value && typeof value === 'object' && 'endpoint_url' in value)) props[name] = timerValue(value);
     }
     return { kind: 'source', id: s.id, name: s.name, content: { name: s.name, code, configured_props: props, active: s.active }, secrets, notes: [], componentId: s.component_id };

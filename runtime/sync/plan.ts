@@ -104,12 +104,20 @@ export async function computePlan(input: PlanInput): Promise<Planned> {
     ...extra,
   });
   const idsOf = (srcId: string | null, dstId: string | null): [string | null, string | null] => (push ? [srcId, dstId] : [dstId, srcId]);
-  /** The receiving side's copy with its ids turned into the sending side's, so a diff shows only real changes. */
-  const inSrcTerms = (r: Resource): Resource => ({ ...r, content: mapRefs(r.kind, r.content, (id) => back.get(id) ?? id) });
+  /**
+   * The receiving side's copy with its ids turned into the sending side's, so a diff shows only
+   * real changes; props the sender keeps secret are left out (a side that shows them in clear,
+   * such as Pipedream, must not put them in a plan).
+   */
+  const inSrcTerms = (r: Resource, secret: readonly string[]): Resource => {
+    const content = mapRefs(r.kind, r.content, (id) => back.get(id) ?? id);
+    if (r.kind === 'source' && secret.length) content.configured_props = Object.fromEntries(Object.entries(content.configured_props as Record<string, unknown>).filter(([name]) => !secret.includes(name)));
+    return { ...r, content };
+  };
   /** Before: the receiving side's copy; after: the sending side's as the receiving side will keep it. */
   const diffOf = (before: Resource | null, after: Resource | null, withRecords: boolean) =>
     unifiedDiff(
-      renderContent(before && inSrcTerms(before), withRecords ? before?.records : undefined),
+      renderContent(before && inSrcTerms(before, after?.secrets ?? []), withRecords ? before?.records : undefined),
       renderContent(after && { ...after, content: dst.shape(after.kind, after.content) }, withRecords ? after?.records : undefined),
       [`${dstName} (now)`, `${dstName} (after ${direction})`],
     );
