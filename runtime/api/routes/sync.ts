@@ -56,7 +56,8 @@ async function testRemote(remote: RemoteSpec): Promise<string> {
 /** Remote instances (the `spout login` profiles), sync plans and applies, and the links sync keeps. */
 export function syncRoutes(ctx: ApiContext): Router {
   const router = Router();
-  const links = new LinkFile(ctx.settings().data_dir);
+  let linkFile: LinkFile | null = null;
+  const links = () => (linkFile ??= new LinkFile(ctx.settings().data_dir));
   const jobs = new Map<string, SyncJobView>();
   const context = (name: string): SyncContext => {
     let remote: RemoteSpec;
@@ -66,7 +67,7 @@ export function syncRoutes(ctx: ApiContext): Router {
       throw new HttpError(Object.hasOwn(readProfiles(), name) ? 400 : 404, (err as Error).message);
     }
     const local = new ApiClient({ url: ctx.settings().url, apiKey: ctx.auth.apiKey, origin: 'this service', keyOrigin: 'this service' });
-    return { local, remote, links };
+    return { local, remote, links: links() };
   };
   /** Failures of the remote (unreachable, refused key) are the request's problem, not the service's: 502. */
   const remoteFailure = (err: unknown): never => {
@@ -152,11 +153,11 @@ export function syncRoutes(ctx: ApiContext): Router {
   });
 
   router.get('/sync/links', async (req, res) => {
-    res.json({ data: await links.read(parseParams(req, linksQuery).remote) });
+    res.json({ data: await links().read(parseParams(req, linksQuery).remote) });
   });
 
   router.post('/sync/links', async (req, res) => {
-    await links.save(parseParams(req, linkChangeSchema));
+    await links().save(parseParams(req, linkChangeSchema));
     res.status(204).end();
   });
 
