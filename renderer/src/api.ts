@@ -30,6 +30,18 @@ import type {
   WebhookView,
   UiRequestHeader,
 } from '../../runtime/api/types';
+import type { ApplyEvent, PlanItem, RemoteView, SyncJobView, SyncPlan } from '../../runtime/sync/types';
+
+export type { ApplyEvent, PlanItem, RemoteView, SyncJobView, SyncPlan };
+
+/** What a sync plan or apply is asked for. */
+export interface SyncRequest {
+  remote: string;
+  direction: 'push' | 'pull';
+  with_secrets: boolean;
+  with_data: boolean;
+  force: boolean;
+}
 
 export type { InstanceSettings, WorkflowInput, WorkflowStepInput };
 export type { ActionRunView, ConsoleLine, SendView, StepError, StepRunView, TimerSchedule, WorkflowExport, WorkflowRunView, WorkflowTriggerInput, WorkflowView };
@@ -197,6 +209,16 @@ export const api = {
   getSettings: () => request<{ data: InstanceSettings }>('GET', '/v1/settings').then((r) => r.data),
   /** A new key in `DATA_DIR/api-key`; the answer renews this browser's session cookie (409 when the key comes from a flag or the environment). */
   rotateApiKey: () => request<{ data: { api_key: string } }>('POST', '/v1/settings/api-key/rotate').then((r) => r.data.api_key),
+
+  // Remote instances and sync
+  listRemotes: () => request<{ data: RemoteView[] }>('GET', '/v1/remotes').then((r) => r.data),
+  addRemote: (body: { name: string; kind: 'spout' | 'pipedream'; api_url?: string; api_key: string; org_id?: string }) => request<{ data: RemoteView }>('POST', '/v1/remotes', body).then((r) => r.data),
+  removeRemote: (name: string) => request<void>('DELETE', `/v1/remotes/${enc(name)}`),
+  testRemote: (name: string) => request<{ data: { ok: boolean; detail: string } }>('POST', `/v1/remotes/${enc(name)}/test`).then((r) => r.data),
+  syncPlan: (body: SyncRequest) => request<{ data: SyncPlan }>('POST', '/v1/sync/plan', body).then((r) => r.data),
+  /** Starts applying (in the background): follow the job with `syncJob`. */
+  syncApply: (body: SyncRequest & { plan_id: string; confirm_deletions: boolean }) => request<{ data: SyncJobView }>('POST', '/v1/sync/apply', body).then((r) => r.data),
+  syncJob: (id: string) => request<{ data: SyncJobView }>('GET', `/v1/sync/jobs/${enc(id)}`).then((r) => r.data),
 
   // Webhooks, messages, subscriptions
   listWebhooks: () => request<ListResponse<WebhookView>>('GET', '/v1/users/me/webhooks', undefined, { limit: 100 }),

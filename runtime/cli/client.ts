@@ -169,7 +169,7 @@ export class ApiClient {
       // not problem+json
     }
     if (status === 401) {
-      const fix = this.target.service ? `save the right one with "spout login --pipedream"` : 'give the right one with --api-key or SPOUT_API_KEY, or save it with "spout login"';
+      const fix = this.target.loginHint ? `save the right one with ${this.target.loginHint}` : 'give the right one with --api-key or SPOUT_API_KEY, or save it with "spout login"';
       return new ApiError(status, `${this.target.url} refused the API key (from ${this.target.keyOrigin}); ${fix}`, problem);
     }
     const detail = problem?.detail ?? problem?.error ?? (text.trim().slice(0, 300) || `HTTP ${status}`);

@@ -25,8 +25,10 @@ export interface Target {
   origin: string;
   /** Where the key came from, e.g. `--api-key`, `SPOUT_API_KEY`, `DIR/api-key`. */
   keyOrigin: string;
-  /** What is reached when it is not a Spout service (`Pipedream`), for messages. */
+  /** What is reached, for messages, when it is a remote of sync (`Pipedream`, `the Spout instance "b"`). */
   service?: string;
+  /** How to save the right key, for a remote of sync. */
+  loginHint?: string;
 }
 
 export const DEFAULT_PROFILE = 'default';

@@ -74,6 +74,12 @@ export async function computePlan(input: PlanInput): Promise<Planned> {
   const byKind = (kind: Kind) => links.links.filter((l) => l.kind === kind);
   const known = (side: 'src' | 'dst') => new Map(KINDS.map((k) => [k, byKind(k).map((l) => (side === 'src' ? oriented(l, direction).srcId : oriented(l, direction).dstId))]));
   const [srcAll, dstAll] = await Promise.all([src.snapshot(options, known('src')), dst.snapshot(options, known('dst'))]);
+  // Subscriptions read better with the names of what they link.
+  const names = new Map(srcAll.map((r) => [r.id, r.name]));
+  for (const r of srcAll) {
+    if (r.kind === 'subscription') r.name = `${names.get(r.content.emitter_id as string) ?? String(r.content.emitter_id)} → ${names.get(r.content.listener_id as string) ?? String(r.content.listener_id)}${r.content.event_name ? ` [${String(r.content.event_name)}]` : ''}`;
+    if (r.kind === 'auto_subscription') r.name = `${String(r.content.event_name)} → ${names.get(r.content.listener_id as string) ?? String(r.content.listener_id)}`;
+  }
   const srcById = new Map(srcAll.map((r) => [`${r.kind}:${r.id}`, r]));
   const dstById = new Map(dstAll.map((r) => [`${r.kind}:${r.id}`, r]));
   const ids = new Map<string, string>();

@@ -31,7 +31,15 @@ export function remoteKey(remote: RemoteSpec): string {
 
 /** An HTTP client of a remote, its messages naming the profile. */
 export function remoteClient(remote: RemoteSpec): ApiClient {
-  const target: Target = { url: remote.url, apiKey: remote.apiKey, origin: `profile "${remote.name}"`, keyOrigin: `profile "${remote.name}"`, service: remote.kind === 'pipedream' ? 'Pipedream' : undefined };
+  const pipedream = remote.kind === 'pipedream';
+  const target: Target = {
+    url: remote.url,
+    apiKey: remote.apiKey,
+    origin: `profile "${remote.name}"`,
+    keyOrigin: `profile "${remote.name}"`,
+    service: pipedream ? 'Pipedream' : `the Spout instance "${remote.name}"`,
+    loginHint: `"spout login -p ${remote.name}${pipedream ? ' --pipedream' : ' --api-url URL'} --api-key KEY" or in Settings → Remote instances`,
+  };
   return new ApiClient(target);
 }
 

@@ -6,6 +6,7 @@ const ITEMS = [
   { to: '/workflows', label: 'Workflows' },
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/data-stores', label: 'Data stores' },
+  { to: '/sync', label: 'Sync' },
   { to: '/settings', label: 'Settings' },
 ];
 

@@ -7,6 +7,7 @@ import { useApp } from '../store';
 import { DataStoresScreen } from './DataStoresScreen';
 import { SettingsScreen } from './SettingsScreen';
 import { SourcesScreen } from './SourcesScreen';
+import { SyncScreen } from './SyncScreen';
 import { WebhooksScreen } from './WebhooksScreen';
 import { WorkflowsScreen } from './WorkflowsScreen';
 
@@ -70,6 +71,7 @@ export function App() {
   else if (section === 'webhooks') screen = <WebhooksScreen />;
   else if (section === 'data-stores') screen = <DataStoresScreen />;
   else if (section === 'settings') screen = <SettingsScreen />;
+  else if (section === 'sync') screen = <SyncScreen />;
   else
     screen = (
       <div className="welcome">

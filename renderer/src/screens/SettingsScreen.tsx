@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { AccountsPanel } from '../components/AccountsPanel';
 import { ApiKeyPanel } from '../components/ApiKeyPanel';
 import { InstanceProfile } from '../components/InstanceProfile';
+import { RemotesPanel } from '../components/RemotesPanel';
 import { ServiceSettings } from '../components/ServiceSettings';
 import { api, messageOf, type InstanceSettings } from '../api';
 import { seconds } from '../format';
@@ -78,6 +79,7 @@ export function SettingsScreen() {
         </>
       )}
       <InstanceProfile />
+      <RemotesPanel />
       <AccountsPanel />
     </div>
   );

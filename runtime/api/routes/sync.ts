@@ -88,7 +88,8 @@ export function syncRoutes(ctx: ApiContext): Router {
       throw new HttpError(400, input.api_url ? `api_url: ${(err as Error).message}` : 'give api_url, the address of the Spout instance');
     }
     const remote: RemoteSpec = { name: input.name, kind: input.kind, url, apiKey: input.api_key, orgId: input.org_id ?? null };
-    if (input.verify) await testRemote(remote).catch(remoteFailure);
+    // A key the remote refuses (or an address that does not answer) is bad input to this call.
+    if (input.verify) await testRemote(remote).catch((err: Error) => Promise.reject(new HttpError(400, `${url}: ${err.message}`)));
     writeProfile(input.name, { kind: input.kind, api_url: url, api_key: input.api_key, ...(input.org_id ? { org_id: input.org_id } : {}) });
     res.json({ data: remoteViews().find((r) => r.name === input.name) });
   });
