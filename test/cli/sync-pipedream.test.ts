@@ -109,7 +109,7 @@ describe('sync to Pipedream (a local stand-in of its REST API)', () => {
     const item = rename.items.find((i: any) => i.kind === 'source');
     assert.deepEqual([item.action, item.remote_id], ['update', ids.pdSource]);
     assert.equal((await cliJson(['sync', 'push', '--to', 'pd'], env)).ok, true);
-    assert.equal(pd.sources.get(ids.pdSource)?.name, 'Renamed');
+    assert.equal(pd.sources.get(String(ids.pdSource))?.name, 'Renamed');
 
     await a.api('PUT', `/v1/sources/${ids.source}`, { configured_props: { apiKey: '********', channel: 'random', timer: { intervalSeconds: 300 } } });
     const change = await cliJson(['sync', 'plan', '--to', 'pd'], env);
@@ -118,7 +118,7 @@ describe('sync to Pipedream (a local stand-in of its REST API)', () => {
     assert.match(replace.reason, /update call takes no props.*new id and endpoint URL/);
     assert.ok(change.items.some((i: any) => i.kind === 'subscription' && i.action === 'replace'), 'its subscription is made again for the new id');
     assert.equal((await cliJson(['sync', 'push', '--to', 'pd'], env)).ok, true);
-    assert.ok(!pd.sources.has(ids.pdSource));
+    assert.ok(!pd.sources.has(String(ids.pdSource)));
     const [now] = [...pd.sources.values()];
     assert.equal(now?.configured_props.channel, 'random');
     assert.deepEqual(pd.subscriptions.map((s) => s.emitter_id), [now?.id]);
