@@ -1,11 +1,16 @@
 import { z } from 'zod';
+import { isLoopbackHost } from '../runtime/loopback';
 
-/** A remote instance's address: http(s) only (the window loads it, so no file: or other schemes). */
+/**
+ * A remote instance's address: http(s) only (the window loads it, so no file: or other schemes),
+ * and plain http only to this machine: its API key would cross the network in clear.
+ */
 const instanceUrl = z
   .string()
   .trim()
   .url()
-  .refine((u) => /^https?:\/\//i.test(u), 'the instance URL must start with http:// or https://');
+  .refine((u) => /^https?:\/\//i.test(u), 'the instance URL must start with http:// or https://')
+  .refine((u) => !/^http:/i.test(u) || isLoopbackHost(new URL(u).hostname), 'plain http to another machine would send its API key in clear: use https://, or an SSH tunnel to 127.0.0.1');
 
 /**
  * Which Spout instance the window shows: the service this app runs, or another one reached by
@@ -24,8 +29,8 @@ export type ProfileView =
       mode: 'remote';
       /** The instance's origin, `https://host:port`. */
       url: string;
-      /** Where the key is kept: sealed by the OS keychain (`safeStorage`), or in the file (mode 0600). */
-      keyStorage: 'safeStorage' | 'file';
+      /** Where the key is kept: sealed by the OS keychain (`safeStorage`); never in clear. */
+      keyStorage: 'safeStorage';
     };
 
 /** Every IPC channel the renderer may use, with the schema of its argument. Nothing else is handled. */

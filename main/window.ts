@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { BrowserWindow, shell } from 'electron';
+import { BrowserWindow } from 'electron';
 
 /** The app window and the instance it shows. */
 export interface AppWindow {
@@ -12,8 +12,8 @@ export interface AppWindow {
 
 /**
  * The app window, following Electron's security checklist: context isolation, sandbox, no Node
- * in the page, and no navigation, redirect or new window away from the instance it shows.
- * `onLoadFailed` hears of a main-frame load that failed or answered an HTTP error.
+ * in the page, no webviews (navigation and new windows are guarded for every webContents in
+ * guards.ts). `onLoadFailed` hears of a main-frame load that failed or answered an HTTP error.
  */
 export function createWindow(preloadPath: string, onLoadFailed: (reason: string) => void): AppWindow {
   let origin = '';
@@ -27,29 +27,18 @@ export function createWindow(preloadPath: string, onLoadFailed: (reason: string)
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
+      nodeIntegrationInSubFrames: false,
       webSecurity: true,
       allowRunningInsecureContent: false,
+      experimentalFeatures: false,
       webviewTag: false,
+      navigateOnDragDrop: false,
+      spellcheck: false,
+      // Middle-click (auxclick) can open links in ways will-navigate does not see.
+      disableBlinkFeatures: 'Auxclick',
     },
   });
-  const sameOrigin = (url: string) => {
-    try {
-      return new URL(url).origin === origin;
-    } catch {
-      return false;
-    }
-  };
   win.once('ready-to-show', () => win.show());
-  win.webContents.on('will-navigate', (event, url) => {
-    if (!sameOrigin(url)) event.preventDefault();
-  });
-  win.webContents.on('will-redirect', (event, url) => {
-    if (!sameOrigin(url)) event.preventDefault();
-  });
-  win.webContents.setWindowOpenHandler(({ url }) => {
-    if (/^https?:\/\//.test(url) && !sameOrigin(url)) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
   win.webContents.on('did-fail-load', (_event, code, description, _url, isMainFrame) => {
     // -3 (ERR_ABORTED): this load was replaced by another one, such as the next `show`.
     if (isMainFrame && code !== -3) onLoadFailed(description);

@@ -61,8 +61,4 @@ export function parseNpmRegistry(text: string): string {
   return url.href.endsWith('/') ? url.href : `${url.href}/`;
 }
 
-/** True for addresses that only this machine can reach. */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
-}
+export { isLoopbackHost } from './loopback';

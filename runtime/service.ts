@@ -32,7 +32,7 @@ import { RunLog } from './workflows/run-log';
 import { WorkflowManager } from './workflows/workflow-manager';
 import { SourceManager } from './sources/source-manager';
 import { openMetadata } from './store/metadata';
-import { SecretBox } from './store/secrets';
+import { SecretBox, type KeyWrapper } from './store/secrets';
 import { DataStores } from './store/data-stores';
 import { writePrivateFileSync } from './store/private-files';
 
@@ -63,6 +63,10 @@ export interface ServiceOptions {
   onPackageProgress?: (line: string) => void;
   /** Folders laid out like Pipedream's `components/` tree, indexed by key after the bundled components (a later folder's key wins). */
   registryDirs?: string[];
+  /** Seals the secret-encryption key outside the data dir (the desktop app: the OS keychain). */
+  secretKeyWrapper?: KeyWrapper;
+  /** Node binary component hosts run with; default this process's (the desktop app gives the system's, its own cannot run as Node). */
+  nodePath?: string;
 }
 
 /** Invocations kept per source unless `--invocation-retention` says otherwise. */
@@ -101,7 +105,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const dataDir = resolveDataDir(options.dataDir);
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const apiKey = resolveApiKey(dataDir, options.apiKey);
-  const secrets = SecretBox.open(dataDir);
+  const secrets = SecretBox.open(dataDir, options.secretKeyWrapper);
   const metadata = await openMetadata(dataDir);
   const dataStores = new DataStores(path.join(dataDir, 'data_stores'));
   await dataStores.open();
@@ -140,7 +144,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const network = new NetworkService(new CassetteStore(path.join(dataDir, 'cassettes')));
   const dedupe = new Deduper(path.join(dataDir, 'dedupe'));
   // Component code runs in host processes that may read the package cache and nothing else of the data dir.
-  const hosts = new HostPool({ script: hostScript, baseRead: [packages.dir, ...platformReadPaths()], memoryMb: options.componentMemoryMb ?? DEFAULT_COMPONENT_MEMORY_MB });
+  const hosts = new HostPool({ script: hostScript, baseRead: [packages.dir, ...platformReadPaths()], memoryMb: options.componentMemoryMb ?? DEFAULT_COMPONENT_MEMORY_MB, execPath: options.nodePath });
   const limits = { hosts, timeoutMs: options.runTimeoutMs ?? 60_000, maxQueue: 1000 };
   // Saving a component (no source yet) loads it only to learn what it declares.
   const describeSandbox: SandboxFactory = (bundle) => Sandbox.load({ ...bundle, ...limits, label: bundle.filename, onLog: () => {}, onStrayEmits: () => {} });

@@ -5,23 +5,65 @@ import { keepPrivate } from './private-files';
 
 const PREFIX = 'enc:v1:';
 
-/** Encrypts values at rest with AES-256-GCM under a key kept in the data dir (mode 0600). */
+/** Seals the data dir's key with something outside the data dir (the desktop app: Electron's safeStorage, the OS keychain). */
+export interface KeyWrapper {
+  /** Names it in messages. */
+  name: string;
+  wrap(key: Buffer): string;
+  unwrap(text: string): Buffer;
+}
+
+/** Writes a key file whole (temp file renamed), readable by the user only. */
+function writeKeyFile(file: string, text: string): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, text, { mode: 0o600 });
+  fs.renameSync(temp, file);
+}
+
+/** Encrypts values at rest with AES-256-GCM under a key kept in the data dir (mode 0600), or sealed by a KeyWrapper. */
 export class SecretBox {
   private constructor(private readonly key: Buffer) {}
 
-  /** Loads `DATA_DIR/secret.key`, creating it on first use. */
-  static open(dataDir: string): SecretBox {
+  /**
+   * Loads the key, creating it on first use: `DATA_DIR/secret.key`, or with `wrapper`
+   * `DATA_DIR/secret.key.sealed` (a key in clear found there is sealed and its file removed).
+   */
+  static open(dataDir: string, wrapper?: KeyWrapper): SecretBox {
     const file = path.join(dataDir, 'secret.key');
+    const sealedFile = `${file}.sealed`;
+    const read = (f: string): string | null => {
+      try {
+        return fs.readFileSync(f, 'utf8').trim();
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw err;
+      }
+    };
+    const clear = read(file);
+    const sealed = read(sealedFile);
     let key: Buffer;
-    try {
-      key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
-      keepPrivate(file);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      key = randomBytes(32);
-      fs.writeFileSync(file, key.toString('base64') + '\n', { mode: 0o600 });
+    if (wrapper) {
+      if (sealed !== null) {
+        keepPrivate(sealedFile);
+        try {
+          key = wrapper.unwrap(sealed);
+        } catch (err) {
+          throw new Error(`${sealedFile} cannot be unsealed with ${wrapper.name} (${(err as Error).message}); was it sealed by another user or machine? Move it away to have a new key made (encrypted values will be lost)`);
+        }
+      } else {
+        key = clear !== null ? Buffer.from(clear, 'base64') : randomBytes(32);
+        writeKeyFile(sealedFile, `${wrapper.wrap(key)}\n`);
+        if (clear !== null) fs.rmSync(file);
+      }
+    } else {
+      if (clear === null && sealed !== null) {
+        throw new Error(`${sealedFile} is sealed with the desktop app's OS keychain: open this data dir with the Spout desktop app, or give the service another --data-dir`);
+      }
+      key = clear !== null ? Buffer.from(clear, 'base64') : randomBytes(32);
+      if (clear === null) fs.writeFileSync(file, key.toString('base64') + '\n', { mode: 0o600 });
+      else keepPrivate(file);
     }
-    if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte key; move it away to have a new one made (encrypted values will be lost)`);
+    if (key.length !== 32) throw new Error(`${wrapper && sealed !== null ? sealedFile : file} does not hold a 32-byte key; move it away to have a new one made (encrypted values will be lost)`);
     return new SecretBox(key);
   }
 

@@ -132,7 +132,7 @@ export function ProfileForm({ bridge }: { bridge: SpoutDesktop }) {
             <label htmlFor="profile-key">API key</label>
             <input id="profile-key" type="password" className="mono" autoComplete="off" placeholder={keyKept ? 'saved — leave empty to keep it' : 'spk_…'} value={apiKey} onChange={(e) => (setApiKey(e.target.value), setError(null))} aria-describedby="profile-key-desc" />
             <span id="profile-key-desc" className="muted small-note">
-              Its <code>DATA_DIR/api-key</code>. Kept by this app {saved.mode === 'remote' && saved.keyStorage === 'file' ? 'in its settings file (readable by you only)' : 'sealed with the system keychain where there is one'}; the page never reads it back.
+              Its <code>DATA_DIR/api-key</code>. Kept by this app sealed with the system keychain (without one, remote profiles cannot be saved); the page never reads it back.
             </span>
           </div>
         </>
