@@ -5,6 +5,7 @@ import { useRoute } from '../router';
 import { useApp } from '../store';
 import { ConfirmDialog } from './ConfirmDialog';
 import { when } from '../format';
+import { TableHead } from './TableHead';
 
 /** A data store's records: list, put (JSON value, optional TTL), delete, clear; rename and delete the store. */
 export function DataStoreRecords({ store }: { store: DataStoreView }) {
@@ -102,16 +103,7 @@ export function DataStoreRecords({ store }: { store: DataStoreView }) {
         <p className="empty">No records.</p>
       ) : (
         <table className="table" aria-label="Records">
-          <thead>
-            <tr>
-              <th>Key</th>
-              <th>Value</th>
-              <th>Expires</th>
-              <th>
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Key', 'Value', 'Expires']} />
           <tbody>
             {records.map((r) => (
               <tr key={r.key}>

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, messageOf, type RemoteView } from '../api';
 import { useApp } from '../store';
 import { Link } from './Link';
+import { TableHead } from './TableHead';
 
 /** Whether a URL is plain http to another machine (the service refuses those; said before sending). */
 function insecure(url: string): boolean {
@@ -90,18 +91,7 @@ export function RemotesPanel() {
         <p className="empty">No remote instances yet.</p>
       ) : (
         <table className="table" aria-label="Remote instances" data-testid="remotes">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Kind</th>
-              <th>Address</th>
-              <th>Key</th>
-              <th>Connection</th>
-              <th>
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'Kind', 'Address', 'Key', 'Connection']} />
           <tbody>
             {remotes.map((r) => {
               const t = tests[r.name];

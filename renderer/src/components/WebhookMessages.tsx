@@ -4,6 +4,7 @@ import { api, messageOf, ServiceUnreachable } from '../api';
 import { toLocalInput } from '../format';
 import { useApp } from '../store';
 import { MessageRow } from './MessageRow';
+import { TableHead } from './TableHead';
 
 /** A webhook's deliveries, newest first and refreshed live: status filter, attempts, resend, recover. */
 export function WebhookMessages({ webhookId, active }: { webhookId: string; active: boolean }) {
@@ -73,19 +74,7 @@ export function WebhookMessages({ webhookId, active }: { webhookId: string; acti
       ) : (
         <div className="table-scroll">
         <table className="table messages-table" aria-label="Messages">
-          <thead>
-            <tr>
-              <th>Status</th>
-              <th>Event</th>
-              <th>Source</th>
-              <th>Attempts</th>
-              <th>Next attempt</th>
-              <th>Created</th>
-              <th>
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Status', 'Event', 'Source', 'Attempts', 'Next attempt', 'Created']} />
           <tbody>
             {messages.map((m) => (
               <MessageRow key={m.id} m={m} webhookId={webhookId} open={open === m.id} active={active} onToggle={() => setOpen(open === m.id ? null : m.id)} onResend={() => void resend(m)} />
