@@ -6,7 +6,6 @@ import { isEventId } from '../../events/event-id';
 import { paginate } from '../../pagination';
 import { booleanParam, objectParam, pageParams, parseParams } from '../params';
 import { requireBearer } from '../reveal';
-import { sourceProps } from '../../sources/dynamic-props';
 import { HttpError, notFound } from '../problem';
 import { eventSummary, sourceView } from '../views';
 import { componentCode, componentFilename, componentUrl, fetchComponentUrl } from './component-input';
