@@ -118,6 +118,7 @@ export class PipedreamSide implements Side {
     const k = resource.content;
     const notes: string[] = [];
     if (resource.kind === 'source' && k.timeout_seconds) notes.push(`Pipedream has no per-source timeout through its API: timeout_seconds ${String(k.timeout_seconds)} is not sent`);
+    if (resource.kind === 'source' && k.network_mode && k.network_mode !== 'live') notes.push(`Pipedream has no recorded-call modes: network_mode "${String(k.network_mode)}" is not sent (it calls out live)`);
     if (resource.kind === 'source' && resource.secrets.length) notes.push('Pipedream refuses a source whose required props are missing: give --with-secrets if these are required');
     if (resource.kind === 'webhook' && k.active === false) notes.push("Pipedream's webhooks cannot be paused through its API: it delivers to this one");
     if (resource.kind === 'webhook' && k.retry_schedule) notes.push('Pipedream keeps its own retry schedule: retry_schedule is not sent');

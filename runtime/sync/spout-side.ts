@@ -108,7 +108,7 @@ export class SpoutSide implements Side {
       case 'component':
         return (await c.post<{ data: ComponentView }>('/v1/components', { component_code: k.code, component_filename: k.filename })).data.id;
       case 'source':
-        return (await c.post<{ data: SourceView }>('/v1/sources', { component_code: k.code, component_filename: k.filename, name: k.name, configured_props: sourceProps(input), ...(k.timeout_seconds ? { timeout_seconds: k.timeout_seconds } : {}), active: k.active })).data.id;
+        return (await c.post<{ data: SourceView }>('/v1/sources', { component_code: k.code, component_filename: k.filename, name: k.name, configured_props: sourceProps(input), ...(k.timeout_seconds ? { timeout_seconds: k.timeout_seconds } : {}), ...(k.network_mode ? { network_mode: k.network_mode } : {}), active: k.active })).data.id;
       case 'webhook': {
         const id = (await c.post<{ data: WebhookView }>('/v1/webhooks', { url: k.url, name: k.name, description: k.description, retry_schedule: k.retry_schedule })).data.id;
         if (k.active === false) await c.put(`/v1/webhooks/${id}`, { active: false });
@@ -142,6 +142,7 @@ export class SpoutSide implements Side {
           configured_props: sourceProps(input),
           active: k.active,
           ...(k.timeout_seconds ? { timeout_seconds: k.timeout_seconds } : {}),
+          ...(k.network_mode ? { network_mode: k.network_mode } : {}),
         });
         return;
       case 'webhook':
@@ -223,11 +224,12 @@ export class SpoutSide implements Side {
     const notes: string[] = [];
     const folders = [...s.permissions.read, ...s.permissions.write];
     if (folders.length) notes.push(`folders granted to it (${folders.join(', ')}) belong to one machine and are not synced; grant them on the other side with spout update --allow-read/--allow-write`);
+    if (s.network_mode !== 'live') notes.push(`its network mode (${s.network_mode}) is synced, its recorded calls are not: copy them with GET and PUT /v1/sources/{id}/cassette, or record again there`);
     return {
       kind: 'source',
       id: s.id,
       name: s.name,
-      content: { name: s.name, code: s.code ?? '', filename: s.filename ?? 'component.mjs', configured_props: props, active: s.active, timeout_seconds: s.timeout_seconds },
+      content: { name: s.name, code: s.code ?? '', filename: s.filename ?? 'component.mjs', configured_props: props, active: s.active, timeout_seconds: s.timeout_seconds, network_mode: s.network_mode },
       secrets,
       notes,
       ...(s.missing_props?.length ? { missing: s.missing_props } : {}),

@@ -44,7 +44,11 @@ export async function startSpout(options: { dataDir?: string; apiKey?: string; a
   child.stderr!.on('data', (c) => (out += c));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const [url, uiUrl] = await new Promise<[string, string]>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`spout serve did not get ready:\n${out}`)), 15_000);
+    const timer = setTimeout(() => {
+      // A service left running would keep the test file's process (and the whole run) alive.
+      child.kill('SIGKILL');
+      reject(new Error(`spout serve did not get ready in 15 s:\n${out}`));
+    }, 15_000);
     const check = () => {
       const m = /Spout listening on (\S+)\nUI: (\S+)\n/.exec(out);
       if (m) {
