@@ -288,7 +288,7 @@ describe('a source whose component no longer loads', () => {
     try {
       const res = await fetch(source.endpoint.replace(/^http:\/\/127\.0\.0\.1:\d+/, spout.url), { method: 'POST', body: '{}' });
       assert.equal(res.status, 503);
-      assert.match((await res.json()).detail, /could not be loaded; see its logs, and update its code/);
+      assert.match(((await res.json()) as { detail: string }).detail, /could not be loaded; see its logs, and update its code/);
       assert.equal((await spout.api('POST', `/v1/sources/${source.id}/run`)).status, 503);
       const logs = (await spout.api('GET', `/v1/sources/${source.id}/logs`)).json.data as Array<{ message: string }>;
       assert.ok(logs.some((l) => /could not load the component: .*this module is broken/.test(l.message)), JSON.stringify(logs));
