@@ -276,6 +276,10 @@ describe('the Activity tab and the dev loop in Chromium', () => {
     await fetch(`${endpoint}/live-one`, { method: 'POST', body: '{}' });
     await runRow('POST /live-one').waitFor();
     await axe(page, 'the Activity tab with a failed run');
+    await page.setViewportSize({ width: 1000, height: 800 });
+    await axe(page, 'the Activity tab at 1000 px');
+    await page.screenshot({ path: `${SHOTS}/activity-1000.png` });
+    await page.setViewportSize({ width: 1400, height: 900 });
   });
 
   it('links an event to its run and back, copies it as cURL from its run, and searches every stored event', async () => {

@@ -278,7 +278,8 @@ describe('UI in Chromium', () => {
     await page.keyboard.press('End');
     await page.locator('.vrow.selected', { hasText: 'event 0' }).waitFor();
     await page.getByLabel('Search events').fill('event 9999');
-    await page.getByTestId('event-count').filter({ hasText: /^1 of 10000$/ }).waitFor();
+    // The search runs on the service, over every stored event.
+    await page.getByTestId('event-count').filter({ hasText: /^1 matching on the service$/ }).waitFor();
     assert.ok(Date.now() - started < 3000, `end + search took ${Date.now() - started} ms`);
     await page.screenshot({ path: `${SHOTS}/10-ten-thousand-events.png` });
     assert.deepEqual(problems, []);

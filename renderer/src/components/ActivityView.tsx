@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { SourceView } from '../../../runtime/api/types';
 import type { InvocationStatus } from '../api';
 import { clockTime } from '../format';
-import { activityPath, statusBadge, triggerLabel } from '../invocations';
+import { activityPath, invocationTitle, statusBadge, triggerLabel } from '../invocations';
 import { useInvocations } from '../invocationStore';
 import { useRoute } from '../router';
 import { duration } from '../workflow';
@@ -57,7 +57,7 @@ export function ActivityView({ source, selectedId }: { source: SourceView; selec
             </option>
           ))}
         </select>
-        <input type="search" aria-label="Search runs" placeholder="Search requests, logs, errors…" value={text} onChange={(e) => setText(e.target.value)} />
+        <input type="search" aria-label="Search runs" placeholder="Search runs…" title="Text anywhere in a run: request, answer, logs, error, event" value={text} onChange={(e) => setText(e.target.value)} />
         <span className="muted" data-testid="activity-count">
           {loaded ? `${total} ${filtered ? 'matching ' : ''}run${total === 1 ? '' : 's'}` : ''}
         </span>
@@ -74,26 +74,26 @@ export function ActivityView({ source, selectedId }: { source: SourceView; selec
           ) : (
             <VirtualList
               items={items}
-              rowHeight={34}
+              rowHeight={46}
               label="Runs"
               getKey={(r) => r.id}
               selectedIndex={selectedIndex}
               onSelect={(i) => select(items[i]?.id ?? null)}
               renderRow={(r) => (
-                <div className="event-row inv-row" data-invocation-id={r.id} data-status={r.status}>
-                  <time dateTime={new Date(r.started_at).toISOString()}>{clockTime(r.started_at, true)}</time>
-                  <span className={statusBadge(r.status)}>{r.status}</span>
-                  <span className="trigger">{triggerLabel(r)}</span>
-                  {r.request && (
-                    <span className="summary mono">
-                      {r.request.method} {r.request.path}
-                      {r.request.query ? `?${r.request.query}` : ''}
-                    </span>
-                  )}
-                  {r.response && <span className={r.response.status < 400 ? 'code-ok' : 'code-bad'}>{r.response.status}</span>}
-                  <span className="muted">{duration(r.duration_ms)}</span>
-                  <span className="muted">{r.emits.filter((e) => !e.dropped).length} emitted</span>
-                  {r.error && <span className="summary row-error">{r.error.message}</span>}
+                <div className="inv-row" data-invocation-id={r.id} data-status={r.status}>
+                  <div className="inv-line">
+                    <span className={statusBadge(r.status)}>{r.status}</span>
+                    <span className="what mono">{invocationTitle(r)}</span>
+                    {r.response && <span className={r.response.status < 400 ? 'code-ok' : 'code-bad'}>{r.response.status}</span>}
+                  </div>
+                  <div className="inv-line inv-meta">
+                    <time dateTime={new Date(r.started_at).toISOString()}>{clockTime(r.started_at, true)}</time>
+                    <span>{triggerLabel(r)}</span>
+                    <span>{duration(r.duration_ms)}</span>
+                    <span>{r.emits.filter((e) => !e.dropped).length} emitted</span>
+                    {r.replay_of && <span>replay</span>}
+                    {r.error && <span className="row-error">{r.error.message}</span>}
+                  </div>
                 </div>
               )}
             />
