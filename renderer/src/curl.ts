@@ -22,7 +22,8 @@ const INLINE_BODY_LIMIT = 64 * 1024;
 
 /** The URL a recorded request was sent to: endpoint, sub-path (encoded again), query as sent. */
 export function requestUrl(request: RecordedRequest): string {
-  const path = request.path === '/' ? '' : encodeURI(request.path);
+  // The path is recorded decoded (`event.path`): encoded again, `?` and `#` included, so it stays one path.
+  const path = request.path === '/' ? '' : encodeURI(request.path).replace(/\?/g, '%3F').replace(/#/g, '%23');
   return `${request.endpoint_url.replace(/\/$/, '')}${path}${request.query ? `?${request.query}` : ''}`;
 }
 
