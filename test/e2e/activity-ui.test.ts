@@ -10,14 +10,13 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
+import { axe, editorText, launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
 import { cliEnv, cliJson } from '../helpers/cli';
 import { deploySource, startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
 
 // Page functions run in the browser; this project type-checks without the DOM library.
-declare const document: any, navigator: any;
+declare const navigator: any;
 
 /** Answers with its version, emits what it got, throws on ?fail. Written for this test. */
 const ORDERS = `const VERSION = "v1";
@@ -53,27 +52,6 @@ function requestOf(r: Recorded): unknown {
   assert.ok(r.request, `${r.id} has a request`);
   const { headers, ...rest } = r.request;
   return { ...rest, headers: Object.fromEntries(Object.entries(headers).filter(([k]) => !CONNECTION.has(k))) };
-}
-
-/** Every `.view-line` text of the monaco editor, top to bottom. */
-async function editorText(page: Page): Promise<string> {
-  return page.evaluate(() =>
-    [...document.querySelectorAll('.monaco-editor .view-line')]
-      .sort((a: any, b: any) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)
-      .map((l: any) => (l.textContent ?? '').replace(/\u00a0/g, ' '))
-      .join('\n'),
-  );
-}
-
-/** axe on the page as it is: no serious or critical violation. */
-async function axe(page: Page, screen: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(
-    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`),
-    [],
-    `axe on ${screen}`,
-  );
 }
 
 /** Runs a command line as a shell would (the copied cURL command), and answers its stdout. */

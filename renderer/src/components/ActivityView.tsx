@@ -8,6 +8,7 @@ import { useRoute } from '../router';
 import { duration } from '../workflow';
 import { InvocationDetail } from './InvocationDetail';
 import { VirtualList } from './VirtualList';
+import { LiveBadge } from './LiveBadge';
 
 const STATUSES: InvocationStatus[] = ['ok', 'error', 'timeout', 'crashed'];
 /** The search asks the service once typing pauses this long. */
@@ -43,9 +44,7 @@ export function ActivityView({ source, selectedId }: { source: SourceView; selec
   return (
     <section className="inspector activity" aria-label="Activity">
       <div className="toolbar">
-        <span className={live ? 'badge active' : 'badge'} data-testid="activity-state">
-          {live ? 'live' : 'connecting…'}
-        </span>
+        <LiveBadge live={live} testId="activity-state" />
         <label className="sr-only" htmlFor="activity-status">
           Status
         </label>

@@ -14,6 +14,7 @@ import { Link } from './Link';
 import { RedeliverForm } from './RedeliverForm';
 import { VirtualList } from './VirtualList';
 import { clockTime, when as dateOf } from '../format';
+import { LiveBadge } from './LiveBadge';
 
 const ALL = '\u0000all';
 const DEFAULT = '\u0000default';
@@ -136,9 +137,7 @@ export function EventInspector({ source, selectedId }: { source: SourceView; sel
   return (
     <section className="inspector" aria-label="Events">
       <div className="toolbar">
-        <span className={live ? 'badge active' : 'badge'} data-testid="stream-state">
-          {live ? 'live' : 'connecting…'}
-        </span>
+        <LiveBadge live={live} testId="stream-state" />
         <label className="sr-only" htmlFor="event-channel">
           Channel
         </label>

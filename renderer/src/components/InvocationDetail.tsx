@@ -2,10 +2,11 @@ import { useEffect, useState } from 'react';
 import type { RecordedBody } from '../../../runtime/api/types';
 import { api, messageOf, type InvocationRecord, type InvocationView } from '../api';
 import { curlForRequest, requestUrl } from '../curl';
-import { clockTime, dateTime, when } from '../format';
+import { dateTime, when } from '../format';
 import { activityPath, eventPath, invocationTitle, statusBadge, triggerLabel } from '../invocations';
 import { useApp } from '../store';
 import { duration } from '../workflow';
+import { ConsoleLines } from './ConsoleLines';
 import { CopyButton } from './CopyButton';
 import { InvocationErrorView } from './InvocationErrorView';
 import { JsonTree } from './JsonTree';
@@ -291,17 +292,7 @@ export function InvocationDetail({ id, sourceId, onReplayed, headingLevel = 3 }:
 
       <section className="inv-part" aria-label="Logs">
         <H>Logs</H>
-        {record.logs.length === 0 ? (
-          <p className="muted">Nothing was logged.</p>
-        ) : (
-          <pre className="console" data-testid="invocation-logs">
-            {record.logs.map((l, i) => (
-              <div key={i} className={`lvl-${l.level}`}>
-                <span className="log-time">{clockTime(l.ts, true)}</span> <span className="log-level">{l.level.padEnd(5)}</span> {l.message}
-              </div>
-            ))}
-          </pre>
-        )}
+        <ConsoleLines lines={record.logs} testId="invocation-logs" />
       </section>
 
       <section className="inv-part" aria-label="Emits">

@@ -4,6 +4,7 @@ import { clockTime } from '../format';
 import { activityPath } from '../invocations';
 import { useLogs } from '../logStore';
 import { Link } from './Link';
+import { LiveBadge } from './LiveBadge';
 
 const LEVELS = ['debug', 'info', 'log', 'warn', 'error'];
 
@@ -52,9 +53,7 @@ export function LogView({ sourceId }: { sourceId: string }) {
   return (
     <section className="logs" aria-label="Logs">
       <div className="toolbar">
-        <span className={live ? 'badge active' : 'badge'} data-testid="logs-state">
-          {live ? 'live' : 'connecting…'}
-        </span>
+        <LiveBadge live={live} testId="logs-state" />
         <input type="search" aria-label="Search logs" placeholder="Search logs…" value={query} onChange={(e) => setQuery(e.target.value)} />
         <fieldset className="levels">
           <legend className="sr-only">Levels</legend>
