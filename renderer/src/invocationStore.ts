@@ -1,16 +1,53 @@
 import { create } from 'zustand';
 import { api, followBatched, messageOf, type InvocationFilter, type InvocationView } from './api';
+import { invocationTitle } from './invocations';
 
 /** Invocations per page of the list. */
 const PAGE = 100;
 /** At most this many invocations are held in the view (the list is windowed). */
 const KEPT = 5000;
 
+/** What a row of the list shows of a run: records hold bodies up to 256 KB, rows keep none of that. */
+export interface RunRow {
+  id: string;
+  status: InvocationView['status'];
+  trigger: InvocationView['trigger'];
+  hook: InvocationView['hook'];
+  started_at: number;
+  duration_ms: number;
+  /** `POST /path?query`, or the trigger. */
+  title: string;
+  /** The answer's status code, for HTTP runs. */
+  response_status: number | null;
+  /** Events stored (dedupe drops not counted). */
+  emitted: number;
+  replay_of: string | null;
+  /** The error's message. */
+  error: string | null;
+}
+
+/** A record as a row. */
+function toRow(r: InvocationView): RunRow {
+  return {
+    id: r.id,
+    status: r.status,
+    trigger: r.trigger,
+    hook: r.hook,
+    started_at: r.started_at,
+    duration_ms: r.duration_ms,
+    title: invocationTitle(r),
+    response_status: r.response?.status ?? null,
+    emitted: r.emits.filter((e) => !e.dropped).length,
+    replay_of: r.replay_of,
+    error: r.error?.message ?? null,
+  };
+}
+
 interface InvocationState {
   sourceId: string | null;
   filter: InvocationFilter;
   /** Newest first; only those that pass the filter (the service applies it). */
-  items: InvocationView[];
+  items: RunRow[];
   /** How many match on the service. */
   total: number;
   loaded: boolean;
@@ -45,7 +82,7 @@ export const useInvocations = create<InvocationState>((set, get) => {
       if (mine !== generation) return;
       for (const r of page.data) known.add(r.id);
       set({
-        items: page.data,
+        items: page.data.map(toRow),
         total: page.page_info.total_count,
         loaded: true,
         error: null,
@@ -67,7 +104,7 @@ export const useInvocations = create<InvocationState>((set, get) => {
       }, 300);
       return;
     }
-    const fresh = batch.filter((r) => !s.filter.status || r.status === s.filter.status).reverse();
+    const fresh = batch.filter((r) => !s.filter.status || r.status === s.filter.status).reverse().map(toRow);
     if (fresh.length) set({ items: [...fresh, ...s.items].slice(0, KEPT), total: s.total + fresh.length });
   };
 
@@ -125,7 +162,7 @@ export const useInvocations = create<InvocationState>((set, get) => {
         if (mine !== generation || get().sourceId !== sourceId) return;
         const ids = new Set(get().items.map((r) => r.id));
         set({
-          items: [...get().items, ...page.data.filter((r) => !ids.has(r.id))].slice(0, KEPT),
+          items: [...get().items, ...page.data.filter((r) => !ids.has(r.id)).map(toRow)].slice(0, KEPT),
           olderCursor: page.data.length === PAGE ? (page.page_info.end_cursor ?? null) : null,
         });
       } catch (err) {

@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { axe, editorText, launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
 import { cliEnv, cliJson } from '../helpers/cli';
+import { startReceiver } from '../helpers/receiver';
 import { deploySource, startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
 
 // Page functions run in the browser; this project type-checks without the DOM library.
@@ -293,6 +294,29 @@ describe('the Activity tab and the dev loop in Chromium', () => {
     await page.getByTestId('event-view').getByText('"needle-3."').waitFor();
     await page.getByTestId('emitted-by').getByRole('link', { name: /run now/ }).waitFor();
     await axe(page, 'the event inspector with a searched event selected');
+  });
+
+  it('shows the deliveries a run caused, following them until they settle', async () => {
+    const receiver = await startReceiver();
+    try {
+      // Attempts fail until the pane shows the message failing; then the next retry (a second later) succeeds.
+      let healthy = false;
+      receiver.respond = () => (healthy ? 200 : 500);
+      const webhook = (await spout.api('POST', '/v1/webhooks', { url: receiver.url, name: 'Local hook', retry_schedule: Array(20).fill(1) })).json.data.id as string;
+      await spout.api('POST', '/v1/subscriptions', { emitter_id: source.id, listener_id: webhook });
+      const endpoint = ((await spout.api('GET', `/v1/sources/${source.id}`)).json.data.configured_props.http.endpoint_url as string).replace(/\/$/, '');
+      await fetch(`${endpoint}/delivered`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"d": 1}' });
+      const run = await waitFor(async () => (await invocations()).find((r) => r.request?.path === '/delivered'), 10_000, 'the run');
+      await page.goto(`${spout.url}/sources/${source.id}/activity/${run.id}`);
+      const deliveries = detail().getByTestId('invocation-deliveries');
+      await deliveries.locator('tr[data-status="failing"]').waitFor({ timeout: 10_000 });
+      healthy = true;
+      await deliveries.locator('tr[data-status="delivered"]').getByRole('link', { name: 'Local hook' }).waitFor({ timeout: 15_000 });
+      await detail().getByTestId('invocation-emits').getByText('to 1 webhook').waitFor();
+      await axe(page, 'a run with its deliveries');
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('shows the records of action test runs and of workflow steps', async () => {

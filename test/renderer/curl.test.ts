@@ -4,8 +4,11 @@
 // starting with "@", a body over what one argument may hold, empty headers, repeated headers.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { RecordedRequest } from '../../runtime/api/types';
 import { curlForRequest, requestUrl } from '../../renderer/src/curl';
@@ -92,17 +95,19 @@ describe('Copy as cURL', () => {
     return got;
   }
 
-  it('sends a JSON body, the path and query as recorded, and only the recorded headers', async () => {
+  it('sends a JSON body, the path and query as recorded, and only the recorded headers; a hostile header stays text', async () => {
+    const pwned = path.join(os.tmpdir(), `spout-curl-pwned-${process.pid}`);
     const bytes = Buffer.from(`{"name": "O'Brien", "note": "ünïcode \\u0041", "$HOME": "\`date\`"}`);
     await roundTrip(
       recorded({
         path: '/orders/a b?#',
         query: 'a[]=1&b={x}&c=%20',
-        headers: { 'content-type': 'application/json', 'x-custom': `it's "quoted"`, 'x-many': ['one', 'two'], 'x-empty': '' },
+        headers: { 'content-type': 'application/json', 'x-custom': `it's "quoted"`, 'x-attack': `'; touch ${pwned}; echo '$(touch ${pwned})`, 'x-many': ['one', 'two'], 'x-empty': '' },
         bytes,
       }),
       bytes,
     );
+    assert.equal(fs.existsSync(pwned), false, 'nothing in a header ran in the shell');
   });
 
   it('sends binary bytes, NUL bytes in text, a body starting with @, and a body bigger than one argument', async () => {

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { SourceView } from '../../../runtime/api/types';
 import type { InvocationStatus } from '../api';
 import { clockTime } from '../format';
-import { activityPath, invocationTitle, statusBadge, triggerLabel } from '../invocations';
+import { activityPath, statusBadge, triggerLabel } from '../invocations';
 import { useInvocations } from '../invocationStore';
 import { useRoute } from '../router';
 import { duration } from '../workflow';
@@ -82,16 +82,16 @@ export function ActivityView({ source, selectedId }: { source: SourceView; selec
                 <div className="inv-row" data-invocation-id={r.id} data-status={r.status}>
                   <div className="inv-line">
                     <span className={statusBadge(r.status)}>{r.status}</span>
-                    <span className="what mono">{invocationTitle(r)}</span>
-                    {r.response && <span className={r.response.status < 400 ? 'code-ok' : 'code-bad'}>{r.response.status}</span>}
+                    <span className="what mono">{r.title}</span>
+                    {r.response_status !== null && <span className={r.response_status < 400 ? 'code-ok' : 'code-bad'}>{r.response_status}</span>}
                   </div>
                   <div className="inv-line inv-meta">
                     <time dateTime={new Date(r.started_at).toISOString()}>{clockTime(r.started_at, true)}</time>
                     <span>{triggerLabel(r)}</span>
                     <span>{duration(r.duration_ms)}</span>
-                    <span>{r.emits.filter((e) => !e.dropped).length} emitted</span>
+                    <span>{r.emitted} emitted</span>
                     {r.replay_of && <span>replay</span>}
-                    {r.error && <span className="row-error">{r.error.message}</span>}
+                    {r.error && <span className="row-error">{r.error}</span>}
                   </div>
                 </div>
               )}
