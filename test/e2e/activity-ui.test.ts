@@ -319,6 +319,24 @@ describe('the Activity tab and the dev loop in Chromium', () => {
     }
   });
 
+  it("shows a run's outgoing HTTP calls", async () => {
+    const api = await startReceiver();
+    try {
+      api.respond = () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"items": ["feed-item-1"]}' });
+      const caller = await deploySource(spout, `export default { name: "Caller", version: "0.1.0", props: {}, async run() { const r = await fetch(${JSON.stringify(api.url)} + "?page=1"); this.$emit(await r.json()); } };`);
+      const ran = (await spout.api('POST', `/v1/sources/${caller.id}/run`)).json.data as { invocation_id: string };
+      await page.goto(`${spout.url}/sources/${caller.id}/activity/${ran.invocation_id}`);
+      const calls = detail().getByTestId('invocation-calls');
+      const call = calls.locator('summary', { hasText: `GET ${api.url}?page=1` });
+      await call.getByText('200').waitFor();
+      await call.click();
+      await calls.getByTestId('call-0-response-body').getByText('"feed-item-1"').waitFor();
+      await axe(page, 'a run with its outgoing calls');
+    } finally {
+      await api.close();
+    }
+  });
+
   it('shows the records of action test runs and of workflow steps', async () => {
     const action = 'export default { name: "Shout", key: "shout", version: "0.1.0", type: "action", props: {}, async run({ $ }) { console.log("shouting"); return "HEY"; } };\n';
     await page.goto(`${spout.url}/sources/new`);

@@ -81,9 +81,9 @@ function queryPairs(query: string): Array<[string, string]> {
 
 /**
  * One recorded run (`GET /v1/invocations/{id}`): what triggered it (the request, the event), the
- * answer the caller got, its error with the stack mapped to the component's file, log lines, emits
- * linked to their events, and the deliveries those caused. Replay, Replay with edits, and Copy as
- * cURL for a request. `sourceId` makes the links (a run of an action has none).
+ * answer the caller got, its error with the stack mapped to the component's file, its outgoing
+ * HTTP calls, log lines, emits linked to their events, and the deliveries those caused. Replay,
+ * Replay with edits, and Copy as cURL for a request. `sourceId` makes the links (a run of an action has none).
  */
 export function InvocationDetail({ id, sourceId, onReplayed, headingLevel = 3 }: { id: string; sourceId: string | null; onReplayed?(r: InvocationView): void; headingLevel?: 3 | 4 }) {
   const { toast, webhooks, webhooksLoaded, loadWebhooks } = useApp();
@@ -274,6 +274,39 @@ export function InvocationDetail({ id, sourceId, onReplayed, headingLevel = 3 }:
             <HeaderTable headers={response.headers} label="Response headers" />
           </details>
           <BodyView body={response} testId="response-body" />
+        </section>
+      )}
+
+      {record.calls.length > 0 && (
+        <section className="inv-part" aria-label="Outgoing calls">
+          <H>Outgoing calls</H>
+          <ol className="plain calls" data-testid="invocation-calls">
+            {record.calls.map((c, i) => (
+              <li key={i}>
+                <details>
+                  <summary className="call-line">
+                    <span className="mono">
+                      {c.request.method} {c.request.url}
+                    </span>{' '}
+                    {c.response ? <span className={c.response.status < 400 ? 'badge active' : 'badge failed'}>{c.response.status}</span> : <span className="badge failed">no answer</span>}{' '}
+                    <span className="muted">
+                      {duration(c.duration_ms)}
+                      {c.served_by === 'cassette' ? ` · from the cassette${c.entry !== null ? ` (entry ${c.entry + 1})` : ''}` : ''}
+                    </span>
+                  </summary>
+                  {c.error && <p className="error">{c.error}</p>}
+                  <HeaderTable headers={c.request.headers} label={`Call ${i + 1} request headers`} />
+                  <BodyView body={c.request} testId={`call-${i}-request-body`} />
+                  {c.response && (
+                    <>
+                      <HeaderTable headers={c.response.headers} label={`Call ${i + 1} response headers`} />
+                      <BodyView body={c.response} testId={`call-${i}-response-body`} />
+                    </>
+                  )}
+                </details>
+              </li>
+            ))}
+          </ol>
         </section>
       )}
 
