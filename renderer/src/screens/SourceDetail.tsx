@@ -119,11 +119,11 @@ export function SourceDetail({ id, tab, item }: { id: string; tab: string; item:
       </nav>
       <div className="tab-body">
         {tab === 'activity' ? (
-          <ActivityView source={source} selectedId={item} />
+          <ActivityView key={source.id} source={source} selectedId={item} />
         ) : tab === 'logs' ? (
           <LogView sourceId={source.id} />
         ) : tab === 'events' ? (
-          <EventInspector source={source} selectedId={item} />
+          <EventInspector key={source.id} source={source} selectedId={item} />
         ) : (
           <SourceEditor
             key={source.id}
