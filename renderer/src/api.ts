@@ -19,6 +19,9 @@ import type {
   DataStoreView,
   EventSummary,
   InstanceSettings,
+  InvocationStatus,
+  InvocationTrigger,
+  InvocationView,
   WorkflowInput,
   WorkflowStepInput,
   ListResponse,
@@ -43,7 +46,33 @@ export interface SyncRequest {
   force: boolean;
 }
 
-export type { InstanceSettings, WorkflowInput, WorkflowStepInput };
+export type { InstanceSettings, InvocationStatus, InvocationTrigger, InvocationView, WorkflowInput, WorkflowStepInput };
+/** A delivery message an invocation's event caused (times in epoch ms). */
+export interface InvocationDelivery {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  status: MessageView['status'];
+  attempts: number;
+  next_attempt_at: number | null;
+  created_at: number;
+}
+/** A recorded run as read alone: with the delivery messages its events caused. */
+export type InvocationRecord = InvocationView & { deliveries: InvocationDelivery[] };
+/** What a replay may change: the request of an HTTP run, the event of others. */
+export interface ReplayEdits {
+  method?: string;
+  path?: string;
+  query?: string;
+  headers?: Record<string, string | string[]>;
+  body?: string;
+  event?: unknown;
+}
+/** Filters of a source's invocation list (all applied by the service). */
+export interface InvocationFilter {
+  status?: InvocationStatus;
+  q?: string;
+}
 export type { ActionRunView, ConsoleLine, SendView, StepError, StepRunView, TimerSchedule, WorkflowExport, WorkflowRunView, WorkflowTriggerInput, WorkflowView };
 /** A workflow trigger as the API shows it (an HTTP trigger with its endpoint URL). */
 export type WorkflowTrigger = WorkflowView['trigger'];
@@ -153,12 +182,21 @@ export const api = {
   updateSource: (id: string, body: Record<string, unknown>) => request<{ data: SourceView }>('PUT', `/v1/sources/${enc(id)}`, body).then((r) => r.data),
   deleteSource: (id: string) => request<void>('DELETE', `/v1/sources/${enc(id)}`),
   runSource: (id: string) => request<{ data: RunResult }>('POST', `/v1/sources/${enc(id)}/run`).then((r) => r.data),
-  listEvents: (id: string, query: { limit?: number; before?: string; event_name?: string } = {}) =>
+  listEvents: (id: string, query: { limit?: number; before?: string; event_name?: string; q?: string } = {}) =>
     request<ListResponse<EventSummary>>('GET', `/v1/sources/${enc(id)}/event_summaries`, undefined, { limit: 100, expand: 'event', ...query }),
   deleteEvents: (id: string, query: { start_id?: string; end_id?: string; event_name?: string }) =>
     request<{ data: { deleted: number } }>('DELETE', `/v1/sources/${enc(id)}/events`, undefined, query).then((r) => r.data),
   redeliverEvent: (id: string, eventId: string, webhook_id: string) =>
     request<{ data: { event_id: string; webhook_id: string } }>('POST', `/v1/sources/${enc(id)}/events/${enc(eventId)}/redeliver`, { webhook_id }).then((r) => r.data),
+  /** One event by id, its data in full (an emit of an invocation, a link). */
+  getEvent: (id: string, eventId: string) => request<{ data: EventSummary }>('GET', `/v1/sources/${enc(id)}/event_summaries/${enc(eventId)}`).then((r) => r.data),
+  listInvocations: (id: string, query: InvocationFilter & { limit?: number; before?: string } = {}) =>
+    request<ListResponse<InvocationView>>('GET', `/v1/sources/${enc(id)}/invocations`, undefined, { limit: 100, ...query }),
+  /** An action's recorded runs (test runs and workflow steps). */
+  listComponentInvocations: (id: string, limit = 10) => request<ListResponse<InvocationView>>('GET', `/v1/components/${enc(id)}/invocations`, undefined, { limit }),
+  getInvocation: (id: string) => request<{ data: InvocationRecord }>('GET', `/v1/invocations/${enc(id)}`).then((r) => r.data),
+  /** Runs a recorded run again against the current code (edited as given); answers the new record. */
+  replayInvocation: (id: string, edits: ReplayEdits = {}) => request<{ data: InvocationView }>('POST', `/v1/invocations/${enc(id)}/replay`, edits).then((r) => r.data),
   listLogs: (id: string, limit = 100) => request<ListResponse<LogLineView>>('GET', `/v1/sources/${enc(id)}/logs`, undefined, { limit }),
 
   // Components

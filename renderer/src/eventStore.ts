@@ -7,6 +7,17 @@ export const LATEST = 100;
 /** At most this many events are held in the view (the list is windowed). */
 const KEPT = 20_000;
 
+/** A text search over every stored event of the source, run by the service (`event_summaries?q=`). */
+export interface EventSearch {
+  q: string;
+  /** Newest first. */
+  results: EventSummary[];
+  /** How many events match on the service. */
+  total: number;
+  loading: boolean;
+  olderCursor: string | null;
+}
+
 interface EventState {
   sourceId: string | null;
   /** Newest first. */
@@ -15,7 +26,12 @@ interface EventState {
   olderCursor: string | null;
   loadingOlder: boolean;
   error: string | null;
+  /** The search in force, or null when the view shows the latest events. */
+  search: EventSearch | null;
   open(sourceId: string): Promise<void>;
+  /** Searches the source's stored events on the service; empty text ends the search. */
+  setSearch(q: string): Promise<void>;
+  loadMoreResults(): Promise<void>;
   close(): void;
   loadOlder(): Promise<void>;
   remove(ids: string[]): void;
@@ -25,8 +41,11 @@ interface EventState {
 let stop: (() => void) | null = null;
 /** Ids of the events held, to drop duplicates in O(1). */
 let known = new Set<string>();
+/** Bumped by every search, so an answer that arrives after a newer one is dropped. */
+let searchGeneration = 0;
+let searchAgain: ReturnType<typeof setTimeout> | null = null;
 
-/** A source's events: the latest 100 from `event_summaries`, then live from `/sse/dc/{id}/emits`. */
+/** A source's events: the latest 100 from `event_summaries`, then live from `/sse/dc/{id}/emits`; or a search over all of them on the service. */
 export const useEvents = create<EventState>((set, get) => ({
   sourceId: null,
   events: [],
@@ -34,10 +53,12 @@ export const useEvents = create<EventState>((set, get) => ({
   olderCursor: null,
   loadingOlder: false,
   error: null,
+  search: null,
 
   async open(sourceId) {
     stop?.();
-    set({ sourceId, events: [], live: false, olderCursor: null, error: null });
+    searchGeneration++;
+    set({ sourceId, events: [], live: false, olderCursor: null, error: null, search: null });
     try {
       const page = await api.listEvents(sourceId, { limit: LATEST });
       if (get().sourceId !== sourceId) return;
@@ -47,7 +68,16 @@ export const useEvents = create<EventState>((set, get) => ({
       stop = followBatched<EventSummary>(
         `/sse/dc/${encodeURIComponent(sourceId)}/emits`,
         known,
-        (batch) => get().sourceId === sourceId && set({ events: [...batch.reverse(), ...get().events].slice(0, KEPT) }),
+        (batch) => {
+          if (get().sourceId !== sourceId) return;
+          set({ events: [...batch.reverse(), ...get().events].slice(0, KEPT) });
+          // New events may match the search in force: ask the service again once they settle.
+          searchAgain ??= setTimeout(() => {
+            searchAgain = null;
+            const search = get().search;
+            if (search && get().sourceId === sourceId) void get().setSearch(search.q);
+          }, 300);
+        },
         (live) => get().sourceId === sourceId && set({ live }),
         newest,
       );
@@ -59,7 +89,39 @@ export const useEvents = create<EventState>((set, get) => ({
   close() {
     stop?.();
     stop = null;
-    set({ sourceId: null, events: [], live: false, olderCursor: null });
+    searchGeneration++;
+    set({ sourceId: null, events: [], live: false, olderCursor: null, search: null });
+  },
+
+  async setSearch(text) {
+    const { sourceId } = get();
+    const q = text.trim();
+    const mine = ++searchGeneration;
+    if (!sourceId || !q) return set({ search: null });
+    const before = get().search;
+    set({ search: { q, results: before?.q === q ? before.results : [], total: before?.q === q ? before.total : 0, loading: true, olderCursor: null } });
+    try {
+      const page = await api.listEvents(sourceId, { limit: LATEST, q });
+      if (mine !== searchGeneration) return;
+      set({ search: { q, results: page.data, total: page.page_info.total_count, loading: false, olderCursor: page.data.length === LATEST ? (page.page_info.end_cursor ?? null) : null } });
+    } catch (err) {
+      if (mine === searchGeneration) set({ error: messageOf(err), search: { q, results: [], total: 0, loading: false, olderCursor: null } });
+    }
+  },
+
+  async loadMoreResults() {
+    const { sourceId, search } = get();
+    if (!sourceId || !search?.olderCursor) return;
+    const mine = searchGeneration;
+    set({ search: { ...search, loading: true } });
+    try {
+      const page = await api.listEvents(sourceId, { limit: LATEST, q: search.q, before: search.olderCursor });
+      if (mine !== searchGeneration) return;
+      const now = get().search ?? search;
+      set({ search: { ...now, results: [...now.results, ...page.data], loading: false, olderCursor: page.data.length === LATEST ? (page.page_info.end_cursor ?? null) : null } });
+    } catch (err) {
+      if (mine === searchGeneration) set({ error: messageOf(err), search: { ...search, loading: false } });
+    }
   },
 
   async loadOlder() {
@@ -84,10 +146,12 @@ export const useEvents = create<EventState>((set, get) => ({
 
   remove(ids) {
     const gone = new Set(ids);
-    set({ events: get().events.filter((e) => !gone.has(e.id)) });
+    const search = get().search;
+    set({ events: get().events.filter((e) => !gone.has(e.id)), search: search && { ...search, results: search.results.filter((e) => !gone.has(e.id)), total: search.total - search.results.filter((e) => gone.has(e.id)).length } });
   },
 
   clearAll() {
-    set({ events: [], olderCursor: null });
+    const search = get().search;
+    set({ events: [], olderCursor: null, search: search && { ...search, results: [], total: 0, olderCursor: null } });
   },
 }));

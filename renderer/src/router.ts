@@ -4,10 +4,12 @@ import { create } from 'zustand';
 interface RouteState {
   path: string;
   query: URLSearchParams;
-  navigate(to: string, options?: { replace?: boolean }): void;
+  /** The last navigation picked an item within the screen (a list's selection): focus stays where it is. */
+  keepFocus: boolean;
+  navigate(to: string, options?: { replace?: boolean; keepFocus?: boolean }): void;
 }
 
-const read = () => ({ path: window.location.pathname === '/' ? '/sources' : window.location.pathname, query: new URLSearchParams(window.location.search) });
+const read = () => ({ path: window.location.pathname === '/' ? '/sources' : window.location.pathname, query: new URLSearchParams(window.location.search), keepFocus: false });
 
 export const useRoute = create<RouteState>((set) => ({
   ...read(),
@@ -15,7 +17,7 @@ export const useRoute = create<RouteState>((set) => ({
     if (to === window.location.pathname + window.location.search) return;
     if (options.replace) window.history.replaceState(null, '', to);
     else window.history.pushState(null, '', to);
-    set(read());
+    set({ ...read(), keepFocus: options.keepFocus ?? false });
   },
 }));
 

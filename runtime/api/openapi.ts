@@ -71,6 +71,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'DELETE /v1/sources/:id': { summary: 'Delete a source (its deactivate hook runs)', status: 204 },
   'POST /v1/sources/:id/run': { summary: 'Run a source now; answers once the run has ended' },
   'GET /v1/sources/:id/event_summaries': { summary: "A source's events, newest first", params: summariesSchema, list: true },
+  'GET /v1/sources/:id/event_summaries/:event': { summary: 'One event of a source by id, with its data in full' },
   'DELETE /v1/sources/:id/events': { summary: 'Delete a range of events (none given: all)', params: deleteEventsSchema, status: 202 },
   'POST /v1/sources/:id/events/:event/redeliver': { summary: 'Send one stored event to a webhook as a new message', params: redeliverSchema, status: 202 },
   'GET /v1/sources/:id/logs': { summary: "A source's log lines, newest first (kept across restarts)", params: pageParams, list: true },

@@ -257,6 +257,8 @@ export type WorkflowTriggerInput =
 export interface StepRunView {
   name: string;
   component_id: string;
+  /** The step's recorded run (`GET /v1/invocations/{id}`); null when it did not start (a missing component, a bad reference). */
+  invocation_id: string | null;
   exports: Record<string, unknown>;
   ret: unknown;
   logs: ConsoleLine[];

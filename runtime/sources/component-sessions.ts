@@ -151,7 +151,8 @@ export class ComponentSessions {
         result: outcome ? { exports: outcome.exports, ret: outcome.ret, exit: outcome.exit } : null,
         calls: this.deps.network.record(component.id, network, session.masker, result.calls),
       });
-      this.deps.invocations.add(record).catch((err: Error) => console.error(`recording ${record.id}: ${err.message}`));
+      // Recorded before the answer, so a client can read the record by the id it gets.
+      await this.deps.invocations.add(record).catch((err: Error) => console.error(`recording ${record.id}: ${err.message}`));
       return {
         id: runId,
         invocation_id: record.id,

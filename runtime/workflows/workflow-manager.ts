@@ -182,14 +182,14 @@ export class WorkflowManager {
     options: { onRespond?: (r: HttpResponsePayload) => void; depth?: number },
   ): Promise<StepRunRecord> {
     const started = Date.now();
-    const record: StepRunRecord = { name: step.name, component_id: step.component_id, exports: {}, ret: null, logs: [], duration_ms: 0, error: null, exit: null };
+    const record: StepRunRecord = { name: step.name, component_id: step.component_id, invocation_id: null, exports: {}, ret: null, logs: [], duration_ms: 0, error: null, exit: null };
     const component = this.deps.library.find(step.component_id);
     try {
       if (!component) throw new Error(`step ${step.name}: component ${step.component_id} is missing`);
       const stored = openSecrets(component.configurable_props, step.configured_props, this.deps.secrets);
       const configured = resolveReferences(stored, { steps }, `steps.${step.name}.configured_props`) as Record<string, unknown>;
       const answer = await this.deps.sessions.runAction(component, configured, steps, { jit: false, onRespond: options.onRespond });
-      Object.assign(record, { exports: answer.exports, ret: answer.ret, logs: answer.os, error: answer.error, exit: answer.exit });
+      Object.assign(record, { invocation_id: answer.invocation_id, exports: answer.exports, ret: answer.ret, logs: answer.os, error: answer.error, exit: answer.exit });
       if (answer.emitted.length > 0) {
         await this.deps.emission.accept(wf.id, answer.emitted.map((e) => ({ json: JSON.stringify(e), meta: {} })), options.depth ?? 0);
       }

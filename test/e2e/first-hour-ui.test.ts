@@ -7,9 +7,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
+import { axe, editorText, launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
 import { cliEnv, cliJson } from '../helpers/cli';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { deploySource, startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
@@ -49,28 +48,6 @@ const PAGED = `export default {
   async run() {},
 };
 `;
-
-/** Every `.view-line` text of the monaco editor, top to bottom. */
-async function editorText(page: Page): Promise<string> {
-  return page.evaluate(() => {
-    const lines = [...document.querySelectorAll('.monaco-editor .view-line')];
-    return lines
-      .sort((a: any, b: any) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)
-      .map((l: any) => (l.textContent ?? '').replace(/\u00a0/g, ' '))
-      .join('\n');
-  });
-}
-
-/** axe on the page as it is: no serious or critical violation. */
-async function axe(page: Page, screen: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(
-    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`),
-    [],
-    `axe on ${screen}`,
-  );
-}
 
 /** The create form with `code` opened from a file and its props loaded. */
 async function newSourceFrom(page: Page, baseUrl: string, code: string): Promise<void> {

@@ -208,13 +208,14 @@ describe('UI in Chromium', () => {
     await page.getByRole('link', { name: /Request echo/ }).click();
     await page.getByRole('link', { name: 'Events', exact: true }).click();
     await page.getByTestId('stream-state').filter({ hasText: 'live' }).waitFor();
-    let navigations = 0;
-    page.on('framenavigated', () => navigations++);
+    // Selecting an event puts it in the address (history.replaceState): only a page load counts.
+    let loads = 0;
+    page.on('load', () => loads++);
     const res = await fetch(source.endpoint + '/from-test', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"hello":"ui"}' });
     assert.equal(res.status, 200);
     await page.locator('.event-row', { hasText: 'POST /from-test' }).click({ timeout: 10_000 });
     await page.getByTestId('event-view').getByText('"ui"').waitFor();
-    assert.equal(navigations, 0, 'the event appeared without a reload');
+    assert.equal(loads, 0, 'the event appeared without a reload');
     assert.deepEqual(problems, [], 'no script errors or CSP violations');
 
     const cookies = await context.cookies();
@@ -278,7 +279,8 @@ describe('UI in Chromium', () => {
     await page.keyboard.press('End');
     await page.locator('.vrow.selected', { hasText: 'event 0' }).waitFor();
     await page.getByLabel('Search events').fill('event 9999');
-    await page.getByTestId('event-count').filter({ hasText: /^1 of 10000$/ }).waitFor();
+    // The search runs on the service, over every stored event.
+    await page.getByTestId('event-count').filter({ hasText: /^1 matching on the service$/ }).waitFor();
     assert.ok(Date.now() - started < 3000, `end + search took ${Date.now() - started} ms`);
     await page.screenshot({ path: `${SHOTS}/10-ten-thousand-events.png` });
     assert.deepEqual(problems, []);

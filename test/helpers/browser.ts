@@ -1,7 +1,12 @@
 // Chromium for the UI tests: Debian's binary driven by playwright-core, and signed-in pages that
 // record script errors and CSP violations.
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+// Page functions run in the browser; this project type-checks without the DOM library.
+declare const document: any;
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -31,4 +36,25 @@ export async function signedInPage(
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
   await page.goto(url);
   return { context, page, problems };
+}
+
+/** axe on the page as it is: fails on a serious or critical violation, naming each. */
+export async function axe(page: Page, screen: string): Promise<void> {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(
+    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`),
+    [],
+    `axe on ${screen}`,
+  );
+}
+
+/** Every `.view-line` text of the monaco editor, top to bottom. */
+export async function editorText(page: Page): Promise<string> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('.monaco-editor .view-line')]
+      .sort((a: any, b: any) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)
+      .map((l: any) => (l.textContent ?? '').replace(/\u00a0/g, ' '))
+      .join('\n'),
+  );
 }

@@ -1,8 +1,9 @@
 import { useEffect, useRef } from 'react';
 import type { ActionRunView } from '../api';
+import { RunRecords } from './RunRecords';
 import { StepOutput } from './StepOutput';
 
-/** The result of an action test run (`POST /v1/actions/run`), brought into view when it arrives. */
+/** The result of an action test run (`POST /v1/actions/run`), brought into view when it arrives, with the action's recorded runs. */
 export function ActionRunResult({ result, onClear }: { result: ActionRunView; onClear(): void }) {
   const ref = useRef<HTMLElement>(null);
   useEffect(() => {
@@ -23,6 +24,7 @@ export function ActionRunResult({ result, onClear }: { result: ActionRunView; on
         </button>
       </div>
       <StepOutput output={{ ...result, logs: result.os }} />
+      <RunRecords invocationId={result.invocation_id} />
     </section>
   );
 }

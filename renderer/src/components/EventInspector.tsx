@@ -1,41 +1,63 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { EventSummary, SourceView } from '../../../runtime/api/types';
-import { api, endpointOf, messageOf } from '../api';
+import { api, endpointOf, messageOf, type InvocationView } from '../api';
+import { curlForEvent, curlForRequest } from '../curl';
 import { useEvents } from '../eventStore';
+import { activityPath, eventPath, invocationTitle } from '../invocations';
+import { useRoute } from '../router';
 import { useApp } from '../store';
 import { ConfirmDialog } from './ConfirmDialog';
 import { CopyButton } from './CopyButton';
 import { EventDiff } from './EventDiff';
 import { JsonTree } from './JsonTree';
+import { Link } from './Link';
 import { RedeliverForm } from './RedeliverForm';
 import { VirtualList } from './VirtualList';
 import { clockTime, when as dateOf } from '../format';
+import { LiveBadge } from './LiveBadge';
 
 const ALL = '\u0000all';
 const DEFAULT = '\u0000default';
-
-const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-/** A curl command that sends the event's body (an HTTP event's `body`, else the event) to the endpoint again. */
-export function curlFor(e: EventSummary, endpoint: string | null): string {
-  const data = e.event as { body?: unknown; method?: string; path?: string } | null;
-  const isHttp = data !== null && typeof data === 'object' && 'body' in data;
-  const body = isHttp ? data.body : e.event;
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  const url = (endpoint ?? 'http://127.0.0.1:7620/e/ENDPOINT').replace(/\/$/, '') + (isHttp && typeof data.path === 'string' && data.path !== '/' ? data.path : '');
-  const method = isHttp && typeof data.method === 'string' && data.method !== 'GET' ? data.method : 'POST';
-  return `curl -X ${method} ${shellQuote(url)} -H 'content-type: application/json' --data-raw ${shellQuote(text ?? '')}`;
-}
+/** The search asks the service once typing pauses this long. */
+const SEARCH_DELAY_MS = 250;
 
 const when = (ms: number) => clockTime(ms, true);
 
-/** The event inspector: the latest events live (windowed list), tree/raw views, filter, search, cURL, delete, diff, re-deliver. */
-export function EventInspector({ source }: { source: SourceView }) {
-  const { events, live, olderCursor, loadingOlder, error, open, close, loadOlder, remove, clearAll } = useEvents();
+/**
+ * The run that emitted an event (`invocation_id`), read from the service: the link back to it, and
+ * the request a cURL command sends again (path, query and headers included).
+ */
+function useEmittingRun(invocationId: string | null): InvocationView | null {
+  const [run, setRun] = useState<InvocationView | null>(null);
+  useEffect(() => {
+    setRun(null);
+    if (!invocationId) return;
+    let cancelled = false;
+    api
+      .getInvocation(invocationId)
+      .then((r) => !cancelled && setRun(r))
+      // Trimmed by retention: the event stays, its cURL falls back to the event's data.
+      .catch(() => undefined);
+    return () => {
+      cancelled = true;
+    };
+  }, [invocationId]);
+  return run;
+}
+
+/**
+ * The event inspector: the latest events live (windowed list), tree/raw views, channel filter, a
+ * search over every stored event (on the service), cURL, delete, diff, re-deliver, and the link to
+ * the run that emitted the event. The selected event is in the URL (`/sources/{id}/events/{event}`).
+ */
+export function EventInspector({ source, selectedId }: { source: SourceView; selectedId: string | null }) {
+  const { events, live, olderCursor, loadingOlder, error, search, open, close, loadOlder, setSearch, loadMoreResults, remove, clearAll } = useEvents();
   const toast = useApp((s) => s.toast);
+  const navigate = useRoute((s) => s.navigate);
   const [channel, setChannel] = useState(ALL);
   const [query, setQuery] = useState('');
-  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [fetched, setFetched] = useState<EventSummary | null>(null);
+  const [missing, setMissing] = useState<string | null>(null);
   const [marked, setMarked] = useState<string | null>(null);
   const [view, setView] = useState<'tree' | 'raw' | 'diff'>('tree');
   const [confirmAll, setConfirmAll] = useState(false);
@@ -46,25 +68,54 @@ export function EventInspector({ source }: { source: SourceView }) {
     return () => close();
   }, [source.id, open, close]);
 
+  // Typing searches the service's stored events once it pauses.
+  useEffect(() => {
+    const timer = setTimeout(() => void setSearch(query), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [query, setSearch]);
+
+  const listed = search ? search.results : events;
   const channels = useMemo(() => [...new Set(events.map((e) => e.metadata.name).filter((n): n is string => !!n))].sort(), [events]);
-  const shown = useMemo(() => {
-    const q = query.toLowerCase();
-    return events.filter((e) => {
-      if (channel === DEFAULT && e.metadata.name) return false;
-      if (channel !== ALL && channel !== DEFAULT && e.metadata.name !== channel) return false;
-      if (!q) return true;
-      return (e.metadata.summary ?? '').toLowerCase().includes(q) || e.id.includes(q) || JSON.stringify(e.event).toLowerCase().includes(q);
-    });
-  }, [events, channel, query]);
+  const shown = useMemo(
+    () =>
+      listed.filter((e) => {
+        if (channel === DEFAULT && e.metadata.name) return false;
+        if (channel !== ALL && channel !== DEFAULT && e.metadata.name !== channel) return false;
+        return true;
+      }),
+    [listed, channel],
+  );
   const selectedIndex = shown.findIndex((e) => e.id === selectedId);
-  const selected = selectedIndex >= 0 ? shown[selectedIndex] : undefined;
-  const markedEvent = marked ? events.find((e) => e.id === marked) : undefined;
+  const inView = selectedIndex >= 0 ? shown[selectedIndex] : (events.find((e) => e.id === selectedId) ?? search?.results.find((e) => e.id === selectedId));
+
+  // An event not loaded here (a link from a run, an older one) is read by id.
+  useEffect(() => {
+    setFetched(null);
+    setMissing(null);
+    if (!selectedId || inView) return;
+    let cancelled = false;
+    api
+      .getEvent(source.id, selectedId)
+      .then((e) => !cancelled && setFetched(e))
+      .catch((err: unknown) => !cancelled && setMissing(messageOf(err)));
+    return () => {
+      cancelled = true;
+    };
+    // Only a new selection asks; the lists changing does not.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [selectedId, source.id]);
+
+  const selected = inView ?? (fetched?.id === selectedId ? fetched : undefined);
+  const markedEvent = marked ? (events.find((e) => e.id === marked) ?? search?.results.find((e) => e.id === marked)) : undefined;
+  const run = useEmittingRun(selected?.invocation_id ?? null);
+  const curl = (run?.request && curlForRequest(run.request)) || (selected ? curlForEvent(selected, endpoint) : '');
+  const select = (id: string | null) => navigate(eventPath(source.id, id), { replace: true, keepFocus: true });
 
   const del = async (e: EventSummary) => {
     try {
       await api.deleteEvents(source.id, { start_id: e.id, end_id: e.id });
       remove([e.id]);
-      setSelectedId(null);
+      select(null);
       toast('Event deleted');
     } catch (err) {
       toast(messageOf(err), 'error');
@@ -81,12 +132,12 @@ export function EventInspector({ source }: { source: SourceView }) {
     }
   };
 
+  const count = search ? (search.loading && search.results.length === 0 ? 'Searching…' : `${shown.length === search.total ? search.total : `${shown.length} shown of ${search.total}`} matching on the service`) : `${shown.length} of ${events.length}`;
+
   return (
     <section className="inspector" aria-label="Events">
       <div className="toolbar">
-        <span className={live ? 'badge active' : 'badge'} data-testid="stream-state">
-          {live ? 'live' : 'connecting…'}
-        </span>
+        <LiveBadge live={live} testId="stream-state" />
         <label className="sr-only" htmlFor="event-channel">
           Channel
         </label>
@@ -99,9 +150,9 @@ export function EventInspector({ source }: { source: SourceView }) {
             </option>
           ))}
         </select>
-        <input type="search" aria-label="Search events" placeholder="Search events…" value={query} onChange={(e) => setQuery(e.target.value)} />
-        <span className="muted" data-testid="event-count">
-          {shown.length} of {events.length}
+        <input type="search" aria-label="Search events" placeholder="Search all stored events…" value={query} onChange={(e) => setQuery(e.target.value)} />
+        <span className="muted" data-testid="event-count" aria-live="polite">
+          {count}
         </span>
         <span className="grow" />
         <button type="button" className="danger-outline" disabled={events.length === 0} onClick={() => setConfirmAll(true)}>
@@ -112,7 +163,7 @@ export function EventInspector({ source }: { source: SourceView }) {
       <div className="inspector-body">
         <div className="event-column">
           {shown.length === 0 ? (
-            <p className="empty">{events.length ? 'No event matches.' : 'No events yet. Send a request to the endpoint or run the source.'}</p>
+            <p className="empty">{search ? (search.loading ? 'Searching…' : 'No stored event matches.') : events.length ? 'No event matches.' : 'No events yet. Send a request to the endpoint or run the source.'}</p>
           ) : (
             <VirtualList
               items={shown}
@@ -120,7 +171,7 @@ export function EventInspector({ source }: { source: SourceView }) {
               label="Event list"
               getKey={(e) => e.id}
               selectedIndex={selectedIndex}
-              onSelect={(i) => setSelectedId(shown[i]?.id ?? null)}
+              onSelect={(i) => select(shown[i]?.id ?? null)}
               renderRow={(e) => (
                 <div className="event-row" data-event-id={e.id}>
                   <time dateTime={new Date(e.indexed_at_ms).toISOString()}>{when(e.indexed_at_ms)}</time>
@@ -131,15 +182,27 @@ export function EventInspector({ source }: { source: SourceView }) {
               )}
             />
           )}
-          {olderCursor && (
-            <button type="button" className="small" disabled={loadingOlder} onClick={() => void loadOlder()}>
-              {loadingOlder ? 'Loading…' : 'Load older events'}
-            </button>
-          )}
+          {search
+            ? search.olderCursor && (
+                <button type="button" className="small" disabled={search.loading} onClick={() => void loadMoreResults()}>
+                  {search.loading ? 'Loading…' : 'More matches'}
+                </button>
+              )
+            : olderCursor && (
+                <button type="button" className="small" disabled={loadingOlder} onClick={() => void loadOlder()}>
+                  {loadingOlder ? 'Loading…' : 'Load older events'}
+                </button>
+              )}
         </div>
         <div className="event-detail">
           {!selected ? (
-            <p className="empty">Select an event to inspect it (arrow keys move through the list).</p>
+            missing ? (
+              <p className="error" role="alert">
+                {missing}
+              </p>
+            ) : (
+              <p className="empty">{selectedId ? 'Loading the event…' : 'Select an event to inspect it (arrow keys move through the list).'}</p>
+            )
           ) : (
             <>
               <div className="toolbar">
@@ -151,7 +214,7 @@ export function EventInspector({ source }: { source: SourceView }) {
                   ))}
                 </div>
                 <span className="grow" />
-                <CopyButton text={curlFor(selected, endpoint)} label="Copy as cURL" />
+                <CopyButton text={curl} label="Copy as cURL" />
                 <CopyButton text={JSON.stringify(selected.event, null, 2)} label="Copy JSON" />
                 <button type="button" className="small" aria-pressed={marked === selected.id} onClick={() => setMarked(marked === selected.id ? null : selected.id)}>
                   {marked === selected.id ? 'Unmark A' : 'Mark as A for diff'}
@@ -172,6 +235,14 @@ export function EventInspector({ source }: { source: SourceView }) {
                 <dd><code>{String(selected.metadata.id)}</code></dd>
                 <dt>ts</dt>
                 <dd>{dateOf(selected.metadata.ts)}</dd>
+                <dt>emitted by</dt>
+                <dd data-testid="emitted-by">
+                  {selected.invocation_id ? (
+                    <Link to={activityPath(source.id, selected.invocation_id)}>{run ? `${invocationTitle(run)} (${run.status})` : 'the run'}</Link>
+                  ) : (
+                    <span className="muted">a run recorded before runs were kept</span>
+                  )}
+                </dd>
               </dl>
               <div className="event-view" data-testid="event-view">
                 {view === 'raw' || (view === 'diff' && !markedEvent) ? (

@@ -1,7 +1,10 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { LogLineView } from '../../../runtime/api/types';
 import { clockTime } from '../format';
+import { activityPath } from '../invocations';
 import { useLogs } from '../logStore';
+import { Link } from './Link';
+import { LiveBadge } from './LiveBadge';
 
 const LEVELS = ['debug', 'info', 'log', 'warn', 'error'];
 
@@ -50,9 +53,7 @@ export function LogView({ sourceId }: { sourceId: string }) {
   return (
     <section className="logs" aria-label="Logs">
       <div className="toolbar">
-        <span className={live ? 'badge active' : 'badge'} data-testid="logs-state">
-          {live ? 'live' : 'connecting…'}
-        </span>
+        <LiveBadge live={live} testId="logs-state" />
         <input type="search" aria-label="Search logs" placeholder="Search logs…" value={query} onChange={(e) => setQuery(e.target.value)} />
         <fieldset className="levels">
           <legend className="sr-only">Levels</legend>
@@ -85,7 +86,7 @@ export function LogView({ sourceId }: { sourceId: string }) {
         {groups.map((g) => (
           <div className="log-group" key={g.lines[0]?.id}>
             <div className="log-group-head">
-              {g.invocation ? <>invocation <code>{g.invocation}</code></> : 'service'} · {time(g.lines[0]?.ts ?? 0)} · {g.lines.length} line{g.lines.length === 1 ? '' : 's'}
+              {g.invocation ? <>run <Link to={activityPath(sourceId, g.invocation)}><code>{g.invocation}</code></Link></> : 'service'} · {time(g.lines[0]?.ts ?? 0)} · {g.lines.length} line{g.lines.length === 1 ? '' : 's'}
             </div>
             {g.lines.map((l) => (
               <div key={l.id} className={`log-line lvl-${l.level}`} data-level={l.level}>

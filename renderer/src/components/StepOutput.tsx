@@ -1,4 +1,5 @@
 import type { ActionRunView, ConsoleLine, SendView, StepError } from '../api';
+import { ConsoleLines } from './ConsoleLines';
 import { JsonTree } from './JsonTree';
 
 /** What one action run (a test run, or a workflow step) produced; the test-run-only parts are optional. */
@@ -73,17 +74,7 @@ export function StepOutput({ output, headingLevel = 4 }: { output: StepOutputDat
       )}
       <section className="output-part">
         <H>Console</H>
-        {output.logs.length === 0 ? (
-          <p className="muted">Nothing was logged.</p>
-        ) : (
-          <pre className="console" data-testid="console">
-            {output.logs.map((l, i) => (
-              <div key={i} className={`lvl-${l.level}`}>
-                <span className="log-level">{l.level.padEnd(5)}</span> {l.message}
-              </div>
-            ))}
-          </pre>
-        )}
+        <ConsoleLines lines={output.logs} testId="console" />
       </section>
       {output.response && (
         <section className="output-part">

@@ -1,10 +1,16 @@
+import { useState } from 'react';
 import type { WorkflowRunView } from '../api';
 import { duration } from '../workflow';
+import { InvocationDetail } from './InvocationDetail';
 import { JsonTree } from './JsonTree';
 import { StepOutput } from './StepOutput';
 
-/** One run opened: the trigger event, then each step that ran with its exports, return value, logs, duration and error. */
+/**
+ * One run opened: the trigger event, then each step that ran with its exports, return value, logs,
+ * duration and error, and the step's run record (the action's invocation) a click away.
+ */
 export function WorkflowRunDetails({ run, stepCount }: { run: WorkflowRunView; stepCount: number }) {
+  const [record, setRecord] = useState<string | null>(null);
   return (
     <div className="run-details" data-testid="run-details">
       <section className="output-part">
@@ -26,8 +32,18 @@ export function WorkflowRunDetails({ run, stepCount }: { run: WorkflowRunView; s
               <span className={status === 'success' ? 'badge active' : status === 'error' ? 'badge failed' : 'badge status-pending'}>{status}</span>
               <span className="muted">{duration(s.duration_ms)}</span>
               <code className="muted">{s.component_id}</code>
+              {s.invocation_id && (
+                <button type="button" className="small" aria-expanded={record === s.invocation_id} aria-controls={`step-record-${s.invocation_id}`} onClick={() => setRecord(record === s.invocation_id ? null : s.invocation_id)}>
+                  {record === s.invocation_id ? 'Hide record' : 'Run record'}
+                </button>
+              )}
             </div>
             <StepOutput output={s} headingLevel={5} />
+            {s.invocation_id && record === s.invocation_id && (
+              <div id={`step-record-${s.invocation_id}`} className="step-record">
+                <InvocationDetail id={s.invocation_id} sourceId={null} headingLevel={4} />
+              </div>
+            )}
           </section>
         );
       })}

@@ -60,6 +60,7 @@ export function App() {
       first.current = false;
       return;
     }
+    if (useRoute.getState().keepFocus) return;
     const heading = main.current?.querySelector<HTMLElement>('h1');
     heading?.focus({ preventScroll: true });
     document.title = `${heading?.textContent ?? 'Spout'} · Spout`;

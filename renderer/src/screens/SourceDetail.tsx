@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { SourceView } from '../../../runtime/api/types';
 import { ApiError, api, endpointOf, messageOf } from '../api';
+import { ActivityView } from '../components/ActivityView';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { CopyButton } from '../components/CopyButton';
 import { EventInspector } from '../components/EventInspector';
@@ -12,12 +13,13 @@ import { useApp } from '../store';
 
 const TABS = [
   { id: 'configure', label: 'Configure' },
+  { id: 'activity', label: 'Activity' },
   { id: 'logs', label: 'Logs' },
   { id: 'events', label: 'Events' },
 ];
 
-/** One source: run now, activate/deactivate, delete; tabs for its configuration, logs and events. */
-export function SourceDetail({ id, tab }: { id: string; tab: string }) {
+/** One source: run now, activate/deactivate, delete; tabs for its configuration, runs, logs and events (`item`: the run or event selected). */
+export function SourceDetail({ id, tab, item }: { id: string; tab: string; item: string | null }) {
   const navigate = useRoute((s) => s.navigate);
   const { sources, upsertSource, removeSource, toast } = useApp();
   const listed = sources.find((s) => s.id === id || s.name_slug === id);
@@ -116,10 +118,12 @@ export function SourceDetail({ id, tab }: { id: string; tab: string }) {
         ))}
       </nav>
       <div className="tab-body">
-        {tab === 'logs' ? (
+        {tab === 'activity' ? (
+          <ActivityView key={source.id} source={source} selectedId={item} />
+        ) : tab === 'logs' ? (
           <LogView sourceId={source.id} />
         ) : tab === 'events' ? (
-          <EventInspector source={source} />
+          <EventInspector key={source.id} source={source} selectedId={item} />
         ) : (
           <SourceEditor
             key={source.id}

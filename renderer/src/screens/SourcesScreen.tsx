@@ -9,11 +9,11 @@ import { SourceDetail } from './SourceDetail';
 export function SourcesScreen() {
   const { path, query } = useRoute();
   const sources = useApp((s) => s.sources);
-  const [, id, tab] = segments(path);
+  const [, id, tab, item] = segments(path);
   const creating = id === 'new' || (!id && query.get('action') === 'create');
   let content;
   if (creating) content = <SourceCreate registryKey={query.get('key')} url={query.get('url')} />;
-  else if (id) content = <SourceDetail id={id} tab={tab ?? 'configure'} />;
+  else if (id) content = <SourceDetail id={id} tab={tab ?? 'configure'} item={item ?? null} />;
   else
     content = (
       <div className="welcome">

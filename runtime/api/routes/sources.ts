@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { SourceRecord } from '../../store/metadata';
 import type { ApiContext } from '../context';
 import { isEventId } from '../../events/event-id';
+import { isSystemChannel } from '../../events/event-store';
 import { paginate } from '../../pagination';
 import { booleanParam, objectParam, pageParams, parseParams } from '../params';
 import { requireBearer } from '../reveal';
@@ -176,6 +177,14 @@ export function sourceRoutes(ctx: ApiContext): Router {
     const events = needle ? listed.filter((e) => e.json.toLowerCase().includes(needle) || `${e.meta.summary ?? ''} ${e.meta.id}`.toLowerCase().includes(needle)) : listed;
     // Cursors are event ids, so paging is a walk over the (newest-first) list.
     res.json(paginate(events, q, (e) => eventSummary(e, q.expand === 'event')));
+  });
+
+  router.get('/sources/:id/event_summaries/:event', (req, res) => {
+    const source = find(req.params.id);
+    // One event by id (an invocation's emit, a link), however far back in the list it is.
+    const event = isEventId(req.params.event) ? ctx.events.find(source.id, req.params.event) : undefined;
+    if (!event || isSystemChannel(event.meta.name)) throw notFound('event', req.params.event);
+    res.json({ data: eventSummary(event, true) });
   });
 
   router.delete('/sources/:id/events', async (req, res) => {
