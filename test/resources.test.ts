@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { deploySource, startSpout, type SpoutProcess } from './helpers/service';
+import { deploySource, startSpout, waitFor, type SpoutProcess } from './helpers/service';
 
 describe('bundled examples', () => {
   let spout: SpoutProcess;
@@ -15,7 +15,11 @@ describe('bundled examples', () => {
     const res = await fetch(`${source.endpoint}/orders?id=7`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"ok":true}' });
     assert.equal(res.status, 202);
     assert.deepEqual(await res.json(), { accepted: true, summary: 'hook: PUT /orders' });
-    const events = await spout.api('GET', `/v1/sources/${source.id}/event_summaries`);
+    // respond() answers at once; the run's emits are stored when it ends.
+    const events = await waitFor(async () => {
+      const r = await spout.api('GET', `/v1/sources/${source.id}/event_summaries`);
+      return r.json.data.length > 0 ? r : null;
+    }, 5000, 'the emitted event');
     assert.deepEqual(events.json.data[0].event, { method: 'PUT', path: '/orders', query: { id: '7' }, body: { ok: true } });
     assert.equal(events.json.data[0].metadata.summary, 'hook: PUT /orders');
   });

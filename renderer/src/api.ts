@@ -14,6 +14,9 @@ import type {
   WorkflowTriggerInput,
   WorkflowView,
   AttemptView,
+  Cassette,
+  CassetteEntry,
+  NetworkMode,
   ComponentView,
   DataStoreRecordView,
   DataStoreView,
@@ -46,6 +49,7 @@ export interface SyncRequest {
   force: boolean;
 }
 
+export type { Cassette, CassetteEntry, NetworkMode };
 export type { InstanceSettings, InvocationStatus, InvocationTrigger, InvocationView, WorkflowInput, WorkflowStepInput };
 /** A delivery message an invocation's event caused (times in epoch ms). */
 export interface InvocationDelivery {
@@ -197,6 +201,10 @@ export const api = {
   getInvocation: (id: string) => request<{ data: InvocationRecord }>('GET', `/v1/invocations/${enc(id)}`).then((r) => r.data),
   /** Runs a recorded run again against the current code (edited as given); answers the new record. */
   replayInvocation: (id: string, edits: ReplayEdits = {}) => request<{ data: InvocationView }>('POST', `/v1/invocations/${enc(id)}/replay`, edits).then((r) => r.data),
+  /** A source's recorded outgoing calls and how they are matched. */
+  getCassette: (id: string) => request<{ data: Cassette }>('GET', `/v1/sources/${enc(id)}/cassette`).then((r) => r.data),
+  /** Replaces a source's cassette (what replay answers from next). */
+  putCassette: (id: string, cassette: Cassette) => request<{ data: Cassette }>('PUT', `/v1/sources/${enc(id)}/cassette`, cassette).then((r) => r.data),
   listLogs: (id: string, limit = 100) => request<ListResponse<LogLineView>>('GET', `/v1/sources/${enc(id)}/logs`, undefined, { limit }),
 
   // Components

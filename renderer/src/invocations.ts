@@ -32,3 +32,6 @@ export const activityPath = (sourceId: string, invocationId?: string | null) =>
 
 /** Where a source's event is shown: its Events tab with the event selected. */
 export const eventPath = (sourceId: string, eventId?: string | null) => `/sources/${encodeURIComponent(sourceId)}/events${eventId ? `/${encodeURIComponent(eventId)}` : ''}`;
+
+/** Where a source's network mode and cassette are shown, with entry `entry` (1-based) open. */
+export const networkPath = (sourceId: string, entry?: number | null) => `/sources/${encodeURIComponent(sourceId)}/network${entry ? `/${entry}` : ''}`;

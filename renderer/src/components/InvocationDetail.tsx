@@ -3,7 +3,7 @@ import type { RecordedBody } from '../../../runtime/api/types';
 import { api, messageOf, type InvocationRecord, type InvocationView } from '../api';
 import { curlForRequest, requestUrl } from '../curl';
 import { dateTime, when } from '../format';
-import { activityPath, eventPath, invocationTitle, statusBadge, triggerLabel } from '../invocations';
+import { activityPath, eventPath, invocationTitle, networkPath, statusBadge, triggerLabel } from '../invocations';
 import { useApp } from '../store';
 import { duration } from '../workflow';
 import { ConsoleLines } from './ConsoleLines';
@@ -291,9 +291,14 @@ export function InvocationDetail({ id, sourceId, onReplayed, headingLevel = 3 }:
                     {c.response ? <span className={c.response.status < 400 ? 'badge active' : 'badge failed'}>{c.response.status}</span> : <span className="badge failed">no answer</span>}{' '}
                     <span className="muted">
                       {duration(c.duration_ms)}
-                      {c.served_by === 'cassette' ? ` · from the cassette${c.entry !== null ? ` (entry ${c.entry + 1})` : ''}` : ''}
+                      {c.served_by === 'cassette' ? ' · from the cassette' : ''}
                     </span>
                   </summary>
+                  {c.entry !== null && record.owner_id.startsWith('dc_') && (
+                    <p>
+                      <Link to={networkPath(record.owner_id, c.entry + 1)}>Edit cassette entry {c.entry + 1}, which answered it</Link>
+                    </p>
+                  )}
                   {c.error && <p className="error">{c.error}</p>}
                   <HeaderTable headers={c.request.headers} label={`Call ${i + 1} request headers`} />
                   <BodyView body={c.request} testId={`call-${i}-request-body`} />

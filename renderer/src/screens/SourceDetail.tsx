@@ -7,6 +7,7 @@ import { CopyButton } from '../components/CopyButton';
 import { EventInspector } from '../components/EventInspector';
 import { Link } from '../components/Link';
 import { LogView } from '../components/LogView';
+import { NetworkView } from '../components/NetworkView';
 import { SourceEditor } from '../components/SourceEditor';
 import { useRoute } from '../router';
 import { useApp } from '../store';
@@ -16,9 +17,10 @@ const TABS = [
   { id: 'activity', label: 'Activity' },
   { id: 'logs', label: 'Logs' },
   { id: 'events', label: 'Events' },
+  { id: 'network', label: 'Network' },
 ];
 
-/** One source: run now, activate/deactivate, delete; tabs for its configuration, runs, logs and events (`item`: the run or event selected). */
+/** One source: run now, activate/deactivate, delete; tabs for its configuration, runs, logs, events and network mode (`item`: the run, event or cassette entry selected). */
 export function SourceDetail({ id, tab, item }: { id: string; tab: string; item: string | null }) {
   const navigate = useRoute((s) => s.navigate);
   const { sources, upsertSource, removeSource, toast } = useApp();
@@ -124,6 +126,8 @@ export function SourceDetail({ id, tab, item }: { id: string; tab: string; item:
           <LogView sourceId={source.id} />
         ) : tab === 'events' ? (
           <EventInspector key={source.id} source={source} selectedId={item} />
+        ) : tab === 'network' ? (
+          <NetworkView key={source.id} source={source} selected={item} onSource={setSource} />
         ) : (
           <SourceEditor
             key={source.id}
