@@ -178,7 +178,7 @@ describe('first-hour polish in Chromium', () => {
     for (const button of [page.locator('.sticky-actions button.primary'), page.getByRole('group', { name: 'Source actions' })]) {
       const free = await button.boundingBox();
       assert.ok(free);
-      const overlap = !(toast.x + toast.width <= free.x || free.x + free.width <= toast.x || toast.y + toast.height <= free.y || free.y + free.height <= toast.y);
+      const overlap: boolean = !(toast.x + toast.width <= free.x || free.x + free.width <= toast.x || toast.y + toast.height <= free.y || free.y + free.height <= toast.y);
       assert.equal(overlap, false, `the toast leaves ${await button.textContent()} free`);
     }
     await context.close();
