@@ -32,3 +32,8 @@ export function seconds(n: number): string {
   for (const [size, unit] of [[86_400, 'd'], [3600, 'h'], [60, 'min']] as const) if (n >= size && n % size === 0) return `${n / size} ${unit}`;
   return `${n} s`;
 }
+
+/** How many bytes a body held as text in `encoding` stands for (base64 counted without its padding). */
+export function bodyBytes(text: string, encoding: 'utf8' | 'base64'): number {
+  return encoding === 'base64' ? Math.floor((text.replace(/=+$/, '').length * 3) / 4) : new TextEncoder().encode(text).length;
+}

@@ -1,14 +1,13 @@
 import { useState } from 'react';
 import type { CassetteEntry } from '../api';
+import { bodyBytes } from '../format';
 import { headerLines, parseHeaderLines } from '../headers';
 
 type Body = Pick<CassetteEntry['response'], 'body' | 'body_encoding' | 'body_size' | 'body_truncated'>;
 
 /** A body after the user typed `text`: as text, its size counted again, no longer cut. */
 function typed(old: Body, text: string): Body {
-  const encoding = old.body_encoding;
-  const size = encoding === 'base64' ? Math.floor((text.replace(/=+$/, '').length * 3) / 4) : new TextEncoder().encode(text).length;
-  return { body: text, body_encoding: encoding, body_size: size, body_truncated: false };
+  return { body: text, body_encoding: old.body_encoding, body_size: bodyBytes(text, old.body_encoding), body_truncated: false };
 }
 
 /** Headers from their lines, a repeated one joined as HTTP would (`a, b`). */

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { RecordedBody } from '../../../runtime/api/types';
 import { api, messageOf, type InvocationRecord, type InvocationView } from '../api';
 import { curlForRequest, requestUrl } from '../curl';
-import { dateTime, when } from '../format';
+import { bodyBytes, dateTime, when } from '../format';
 import { activityPath, eventPath, invocationTitle, networkPath, statusBadge, triggerLabel } from '../invocations';
 import { useApp } from '../store';
 import { duration } from '../workflow';
@@ -16,10 +16,8 @@ import { ReplayDialog } from './ReplayDialog';
 /** While a delivery of the run's events is still under way, the pane asks again this often. */
 const DELIVERY_REFRESH_MS = 3000;
 
-/** Name: value rows of a header object (a repeated header on several rows). */
-function HeaderTable({ headers, label }: { headers: Record<string, string | string[]>; label: string }) {
-  const rows = Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => [name, v] as const));
-  if (rows.length === 0) return <p className="muted">No headers.</p>;
+/** A table of name and value rows (headers, query parameters). */
+function KvTable({ rows, label }: { rows: ReadonlyArray<readonly [string, string]>; label: string }) {
   return (
     <table className="table kv-table" aria-label={label}>
       <tbody>
@@ -34,6 +32,13 @@ function HeaderTable({ headers, label }: { headers: Record<string, string | stri
   );
 }
 
+/** Name: value rows of a header object (a repeated header on several rows). */
+function HeaderTable({ headers, label }: { headers: Record<string, string | string[]>; label: string }) {
+  const rows = Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => [name, v] as const));
+  if (rows.length === 0) return <p className="muted">No headers.</p>;
+  return <KvTable rows={rows} label={label} />;
+}
+
 /** A recorded body: JSON formatted (with the exact text a click away), text as is, binary as base64; cut bodies say so. */
 function BodyView({ body, testId }: { body: RecordedBody; testId: string }) {
   const json = body.body_encoding === 'utf8' && !body.body_truncated ? parseJson(body.body) : undefined;
@@ -44,7 +49,7 @@ function BodyView({ body, testId }: { body: RecordedBody; testId: string }) {
       <p className="muted small-note">
         {body.body_size} byte{body.body_size === 1 ? '' : 's'}
         {body.body_encoding === 'base64' && ', binary (shown as base64)'}
-        {body.body_truncated && `; only the first ${body.body_encoding === 'base64' ? Math.floor((body.body.length * 3) / 4) : new TextEncoder().encode(body.body).length} were recorded`}
+        {body.body_truncated && `; only the first ${bodyBytes(body.body, body.body_encoding)} were recorded`}
         {json !== undefined && (
           <>
             {' · '}
@@ -232,18 +237,7 @@ export function InvocationDetail({ id, sourceId, onReplayed, headingLevel = 3 }:
           <p className="mono request-line">
             <strong>{request.method}</strong> {requestUrl(request)}
           </p>
-          {request.query && (
-            <table className="table kv-table" aria-label="Query parameters">
-              <tbody>
-                {queryPairs(request.query).map(([k, v], i) => (
-                  <tr key={`${k}:${i}`}>
-                    <th scope="row">{k}</th>
-                    <td>{v}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          {request.query && <KvTable rows={queryPairs(request.query)} label="Query parameters" />}
           <details open>
             <summary>Headers</summary>
             <HeaderTable headers={request.headers} label="Request headers" />
