@@ -151,6 +151,9 @@ export default { name: "Axios caller", version: "0.1.0", props: { url: { type: "
     assert.equal(bad.status, 400);
     const paths = (bad.json.errors as Array<{ path: string }>).map((e) => e.path);
     assert.ok(paths.includes('entries.0.request.url') && paths.includes('entries.0.response.status'), JSON.stringify(bad.json.errors));
+    const script = await spout.api('PUT', `/v1/sources/${source.id}/cassette`, { entries: [{ request: { method: 'GET', url: 'javascript:alert(1)' }, response: { status: 200 } }] });
+    assert.equal(script.status, 400, 'only http(s) calls can be recorded');
+    assert.match(JSON.stringify(script.json.errors), /entries\.0\.request\.url.*http or https/);
     await waitFor(async () => (await spout.api('GET', `/v1/sources/${source.id}`)).json.data.network_mode === 'live', 1000, 'the default mode');
   });
 });

@@ -31,7 +31,7 @@ export const cassetteSchema = z.object({
   entries: z
     .array(
       z.object({
-        request: z.object({ method: z.string().regex(/^[A-Za-z]+$/, 'must be an HTTP method such as GET'), url: z.url('must be an absolute URL'), headers, ...body }).transform(sized),
+        request: z.object({ method: z.string().regex(/^[A-Za-z]+$/, 'must be an HTTP method such as GET'), url: z.url({ protocol: /^https?$/, error: 'must be an absolute URL (http or https): components make HTTP calls only' }), headers, ...body }).transform(sized),
         response: z.object({ status: z.number().int().min(100).max(599), headers, ...body }).transform(sized),
         recorded_at: z.number().nullable().default(null),
       }),
