@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isLoopbackHost } from '../runtime/loopback';
+import { isLoopbackHost } from '../runtime/index';
 
 /**
  * A remote instance's address: http(s) only (the window loads it, so no file: or other schemes),

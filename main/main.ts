@@ -5,8 +5,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, dialog, ipcMain, safeStorage, session, shell } from 'electron';
-import { resolveApiKey } from '../runtime/config';
-import { startService, type RunningService } from '../runtime/index';
+import { resolveApiKey, startService, type RunningService } from '../runtime/index';
 import { guardContents, guardSession, type GuardedContents, type GuardedSession } from './guards';
 import { registerIpc, type IpcRegistrar } from './ipc-handlers';
 import { findNode } from './node-binary';

@@ -1,7 +1,7 @@
 // Electron's safeStorage as Spout uses it: the OS keychain seals the remote instance key of the
 // desktop profile and the data dir's secret-encryption key. Electron's own module is passed in,
 // so node:test can run this with a stand-in (test/main/).
-import type { KeyWrapper } from '../runtime/store/secrets';
+import type { KeyWrapper } from '../runtime/index';
 
 /** The part of Electron's `safeStorage` Spout uses. */
 export interface SafeStorageLike {

@@ -15,12 +15,12 @@ export async function buildAll({ quiet = false } = {}) {
   const node = { bundle: true, platform: 'node', target: 'node20', sourcemap: 'linked', packages: 'external', logLevel: 'warning', define: { 'process.env.SPOUT_VERSION': JSON.stringify(version) } };
   await Promise.all([
     // The CLI is split: each command's code (and `serve`'s whole runtime) loads only when that command
-    // runs. Chunks stay in dist/ itself: runtime/paths.ts finds the worker beside the running module.
+    // runs. Chunks stay in dist/ itself: runtime/lib/paths.ts finds the worker beside the running module.
     build({ ...node, format: 'esm', entryPoints: { cli: 'runtime/cli/main.ts' }, outdir: dist, absWorkingDir: root, splitting: true, chunkNames: 'cli-[name]-[hash]', metafile: true }).then(dropStaleChunks),
-    build({ ...node, format: 'esm', entryPoints: { 'delivery-worker': 'runtime/delivery/delivery-worker.ts', runtime: 'runtime/index.ts' }, outdir: dist, absWorkingDir: root, splitting: false }),
+    build({ ...node, format: 'esm', entryPoints: { 'delivery-worker': 'runtime/delivery/worker/delivery-worker.ts', runtime: 'runtime/index.ts' }, outdir: dist, absWorkingDir: root, splitting: false }),
     // The component host runs under Node's permission model, which lets it read its own script and
     // little else: one self-contained CommonJS file.
-    build({ ...node, format: 'cjs', packages: undefined, entryPoints: { host: 'runtime/sandbox/host.ts' }, outfile: path.join(dist, 'host.cjs'), absWorkingDir: root }),
+    build({ ...node, format: 'cjs', packages: undefined, entryPoints: { host: 'runtime/sandbox/child/host-main.ts' }, outfile: path.join(dist, 'host.cjs'), absWorkingDir: root }),
     build({ ...node, format: 'esm', entryPoints: { main: 'main/main.ts' }, outdir: dist, absWorkingDir: root, external: ['electron'] }),
     // Sandboxed preloads must be CommonJS.
     build({ ...node, format: 'cjs', entryPoints: { preload: 'main/preload.ts' }, outfile: path.join(dist, 'preload.cjs'), absWorkingDir: root, external: ['electron'] }),

@@ -1,42 +1,16 @@
 // A typed client of the service's /v1 API and SSE streams. The UI is signed in by its session
 // cookie (same origin), never by an API key in the page.
 import { create } from 'zustand';
-import type {
-  AccountView,
-  ActionRunView,
-  ConsoleLine,
-  SendView,
-  StepError,
-  StepRunView,
-  TimerSchedule,
-  WorkflowExport,
-  WorkflowRunView,
-  WorkflowTriggerInput,
-  WorkflowView,
-  AttemptView,
-  Cassette,
-  CassetteEntry,
-  NetworkMode,
-  ComponentView,
-  DataStoreRecordView,
-  DataStoreView,
-  EventSummary,
-  InstanceSettings,
-  InvocationStatus,
-  InvocationTrigger,
-  InvocationView,
-  WorkflowInput,
-  WorkflowStepInput,
-  ListResponse,
-  LogLineView,
-  MessageView,
-  SecretRotationView,
-  SourceView,
-  SubscriptionView,
-  WebhookView,
-  UiRequestHeader,
-} from '../../runtime/api/types';
-import type { ApplyEvent, PlanItem, RemoteView, SyncJobView, SyncPlan } from '../../runtime/sync/types';
+import type { AccountView, ComponentView, DataStoreRecordView, DataStoreView } from '../../runtime/contract/component-api';
+import type { ActionRunView, ConsoleLine, SendView, StepError } from '../../runtime/contract/action-api';
+import type { StepRunView, TimerSchedule, WorkflowExport, WorkflowRunView, WorkflowTriggerInput, WorkflowView, WorkflowInput, WorkflowStepInput } from '../../runtime/contract/workflow-api';
+import type { AttemptView, MessageView, SecretRotationView, SubscriptionView, WebhookView } from '../../runtime/contract/webhook-api';
+import type { Cassette, CassetteEntry, NetworkMode } from '../../runtime/contract/network-api';
+import type { EventSummary, LogLineView, SourceView } from '../../runtime/contract/source-api';
+import type { InstanceSettings, UiRequestHeader } from '../../runtime/contract/settings-api';
+import type { InvocationStatus, InvocationTrigger, InvocationView } from '../../runtime/contract/invocation-api';
+import type { ListResponse } from '../../runtime/contract/page';
+import type { ApplyEvent, PlanItem, RemoteView, SyncJobView, SyncPlan } from '../../runtime/contract/sync-api';
 
 export type { ApplyEvent, PlanItem, RemoteView, SyncJobView, SyncPlan };
 
@@ -83,7 +57,7 @@ export type WorkflowTrigger = WorkflowView['trigger'];
 export type WorkflowStepView = WorkflowView['steps'][number];
 
 /** A configurable prop as the API describes it (see runtime/components/describe.ts). */
-import type { ConfigurableProp } from '../../runtime/components/describe';
+import type { ConfigurableProp } from '../../runtime/contract/component-shape';
 
 export type { ConfigurableProp };
 

@@ -1,7 +1,8 @@
 // "Copy as cURL": a shell command that sends a recorded request again exactly (method, path,
 // query, every header, the body byte for byte), and the older event-only form for events that have
 // no recorded request.
-import type { EventSummary, RecordedRequest } from '../../runtime/api/types';
+import type { EventSummary } from '../../runtime/contract/source-api';
+import type { RecordedRequest } from '../../runtime/contract/invocation-api';
 
 /** A word quoted for POSIX shells (bash, zsh, dash): single quotes, each `'` as `'\''`. */
 export const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { EventSummary } from '../../runtime/api/types';
+import type { EventSummary } from '../../runtime/contract/source-api';
 import { api, followBatched, messageOf } from './api';
 
 /** The latest events shown live (spec 6.2); older ones load on request. */

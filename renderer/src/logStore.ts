@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { LogLineView } from '../../runtime/api/types';
+import type { LogLineView } from '../../runtime/contract/source-api';
 import { api, followBatched, messageOf } from './api';
 
 /** Lines kept in view per source. */

@@ -1,5 +1,7 @@
 import { create } from 'zustand';
-import type { AccountView, ComponentView, DataStoreView, SourceView, WebhookView } from '../../runtime/api/types';
+import type { AccountView, ComponentView, DataStoreView } from '../../runtime/contract/component-api';
+import type { SourceView } from '../../runtime/contract/source-api';
+import type { WebhookView } from '../../runtime/contract/webhook-api';
 import { api, messageOf, ServiceUnreachable, type WorkflowView } from './api';
 
 /** Per-source status shown in the list: when it last emitted and how many error lines its recent logs have. */

@@ -1,6 +1,6 @@
-import { GLOBAL_HELP, splitCommand } from './args';
-import { errorText } from './client';
-import { nearest, UsageError } from './usage';
+import { GLOBAL_HELP, splitCommand } from './support/args';
+import { errorText } from '../remote/api-client';
+import { nearest, UsageError } from './support/usage';
 
 /** A command: its module is loaded only when it runs (the CLI starts fast; `serve` loads the runtime). */
 interface Command {
@@ -9,7 +9,7 @@ interface Command {
 }
 
 const COMMANDS: Record<string, Command> = {
-  serve: { summary: 'start the Spout service (API, endpoints, UI)', load: async () => import('./serve').then((m) => ({ run: m.serve, HELP: m.SERVE_HELP })) },
+  serve: { summary: 'start the Spout service (API, endpoints, UI)', load: async () => import('./commands/serve').then((m) => ({ run: m.serve, HELP: m.SERVE_HELP })) },
   dev: { summary: 'deploy a file and redeploy it on every save, streaming logs and events', load: () => import('./commands/dev') },
   deploy: { summary: 'deploy a source from a file, a registry key or a URL', load: () => import('./commands/deploy') },
   update: { summary: "change a source's code, name, props or active state", load: () => import('./commands/update') },

@@ -3,9 +3,8 @@ import { build, type Message } from 'esbuild';
 import type { PackageCache, ProgressListener } from './packages';
 import { platformPlugin } from './platform-packages';
 
-import type { ComponentProblem } from './describe';
+import type { ComponentProblem } from '../contract/component-shape';
 
-export type { ComponentProblem };
 
 /** Thrown when a component cannot be loaded or fails validation; carries every problem found, and the warnings found beside them. */
 export class ComponentError extends Error {

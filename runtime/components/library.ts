@@ -1,8 +1,9 @@
-import { newId } from '../ids';
+import { newId } from '../lib/ids';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { ComponentRecord, Metadata } from '../store/metadata';
-import { bundleComponent, ComponentError, type ComponentProblem } from './bundle';
-import type { ComponentDescription } from './describe';
+import { bundleComponent, ComponentError } from './bundle';
+import { type ComponentProblem } from '../contract/component-shape';
+import type { ComponentDescription } from '../contract/component-shape';
 import type { PackageCache, ProgressListener } from './packages';
 import { validateComponent } from './validate';
 

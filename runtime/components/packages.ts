@@ -5,8 +5,8 @@ import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import type { Plugin } from 'esbuild';
 import semver from 'semver';
-import { IMPORT_PREFIX, REQUIRE_PREFIX } from '../sandbox/component-require';
-import { makePrivateDir } from '../store/private-files';
+import { IMPORT_PREFIX, REQUIRE_PREFIX } from '../sandbox/child/component-require';
+import { makePrivateDir } from '../lib/private-files';
 
 /** Receives human-readable progress lines such as `installing left-pad@^1.3 …`. */
 export type ProgressListener = (line: string) => void;

@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Plugin } from 'esbuild';
-import { IMPORT_PREFIX, REQUIRE_PREFIX } from '../sandbox/component-require';
+import { IMPORT_PREFIX, REQUIRE_PREFIX } from '../sandbox/child/component-require';
 
 const spoutRequire = createRequire(import.meta.url);
 

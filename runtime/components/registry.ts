@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { writePrivateFileSync } from '../store/private-files';
-import { ComponentError, type ComponentProblem } from './bundle';
+import { writePrivateFileSync } from '../lib/private-files';
+import { ComponentError } from './bundle';
+import { type ComponentProblem } from '../contract/component-shape';
 import { bundleFile } from './bundle-file';
-import type { ConfigurableProp } from './describe';
+import type { ConfigurableProp } from '../contract/component-shape';
 import type { ComponentLibrary, SandboxFactory } from './library';
 
 /** A folder laid out like Pipedream's `components/` tree (`<app>/sources/<name>/<name>.mjs`, `<app>/actions/…`). */

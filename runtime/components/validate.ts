@@ -1,16 +1,16 @@
-import { parseTimerSpec } from '../interfaces/timer';
-import { slugify } from '../slug';
-import { ComponentError, type ComponentProblem } from './bundle';
+import { parseTimerSpec } from '../props/timer/timer-spec';
+import { slugify } from '../lib/slug';
+import { ComponentError } from './bundle';
+import { type ComponentProblem } from '../contract/component-shape';
+import { expectedValue, matchesType, staticValueProblem } from '../props/prop-values';
+import { isRecord as isPlainObject } from '../props/prop-shape';
 import {
   PROP_TYPES,
   type ComponentDescription,
   type ConfigurableProp,
   type PropShape,
   type ValidComponent,
-} from './describe';
-
-/** Largest prop value, in UTF-8 bytes of its JSON text, that may be entered as static text (spec section 8). */
-export const STATIC_VALUE_LIMIT = 64 * 1024;
+} from '../contract/component-shape';
 
 type ComponentType = 'source' | 'action';
 
@@ -64,10 +64,6 @@ const SEMVER = new RegExp(
     `(-${SEMVER_IDENT}(\\.${SEMVER_IDENT})*)?(\\+[0-9a-zA-Z-]+(\\.[0-9a-zA-Z-]+)*)?$`,
 );
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 function isNonEmptyString(value: unknown): value is string {
   return typeof value === 'string' && value !== '';
 }
@@ -76,31 +72,6 @@ function isNonEmptyString(value: unknown): value is string {
 function show(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
-/** Whether `value` is a value of the user-input `type`; types without a value shape accept anything. */
-export function matchesType(type: string, value: unknown): boolean {
-  if (type.endsWith('[]')) return Array.isArray(value) && value.every((item) => matchesType(type.slice(0, -2), item));
-  if (type === 'string') return typeof value === 'string';
-  if (type === 'integer') return Number.isInteger(value);
-  if (type === 'boolean') return typeof value === 'boolean';
-  if (type === 'object') return isPlainObject(value);
-  return true;
-}
-
-/** How a value of `type` is described in messages, e.g. "an array of integers". */
-function expectedValue(type: string): string {
-  if (type.endsWith('[]')) return `an array of ${type.slice(0, -2)}s`;
-  return type === 'integer' || type === 'object' ? `an ${type}` : `a ${type}`;
-}
-
-/** Returns a message when `value`, written as JSON text, is over the 64 KB static-value limit; null otherwise. */
-export function staticValueProblem(value: unknown): string | null {
-  const text = JSON.stringify(value);
-  if (text === undefined) return null;
-  const bytes = Buffer.byteLength(text, 'utf8');
-  if (bytes <= STATIC_VALUE_LIMIT) return null;
-  return `is ${bytes} bytes as JSON text, over the ${STATIC_VALUE_LIMIT}-byte (64 KB) limit for static values; shorten it or load the data at run time`;
 }
 
 /** Reports a broken `propDefinition`; returns true when it is broken (the prop then has no inherited type). */

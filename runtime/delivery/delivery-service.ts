@@ -1,11 +1,13 @@
+import type { DeliveryPort } from '../engine/events/emission';
 import { Worker } from 'node:worker_threads';
-import type { StoredEvent } from '../events/event-store';
-import { newId } from '../ids';
-import { deliveryWorkerScript } from '../paths';
-import type { Page } from '../pagination';
-import { compareEventIds } from '../events/event-id';
-import type { Attempt, DeliveryMark, MessageStatus, NewMessage } from './outbox';
-import type { DeliveryAnswer, DeliveryQuery, DeliveryWorkerData, FromDelivery, MessageSummary, PageQuery, ToDelivery, WebhookHealth, WebhookTarget } from './protocol';
+import type { StoredEvent } from '../store/event-store';
+import { newId } from '../lib/ids';
+import { deliveryWorkerScript } from '../lib/paths';
+import type { Page } from '../lib/pagination';
+import { compareEventIds } from '../store/event-id';
+import type { Attempt, DeliveryMark, MessageStatus, NewMessage } from '../contract/delivery-protocol';
+import type { DeliveryAnswer, DeliveryQuery, DeliveryWorkerData, FromDelivery, MessageSummary, ToDelivery, WebhookHealth, WebhookTarget } from '../contract/delivery-protocol';
+import type { PageQuery } from '../contract/page';
 
 export interface DeliveryOptions {
   dataDir: string;
@@ -41,7 +43,7 @@ interface Waiter<T> {
  * and answers the API's questions about messages. A thread that dies is started again: the
  * outbox on disk has every message it had accepted.
  */
-export class DeliveryService {
+export class DeliveryService implements DeliveryPort {
   private worker!: Worker;
   private seq = 0;
   private readonly adds = new Map<number, Waiter<void>>();

@@ -1,5 +1,5 @@
 import type { Metadata, WebhookRecord } from '../store/metadata';
-import type { WebhookTarget } from './protocol';
+import type { WebhookTarget } from '../contract/delivery-protocol';
 
 /** A webhook record as the delivery thread needs it: secrets opened, expired rotated-out ones left out. */
 export function webhookTarget(w: WebhookRecord, openSecret: (sealed: string) => string, now = Date.now()): WebhookTarget {

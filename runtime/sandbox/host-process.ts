@@ -9,8 +9,9 @@ import type { Duplex } from 'node:stream';
 import pidusage from 'pidusage';
 import { FrameChannel } from './frames';
 import { parseHostReply } from './host-replies';
-import { hostArgs, hostEnv, NO_GRANTS, type HostGrants } from './permissions';
-import type { HostMessage, HostReply } from './protocol';
+import { hostArgs, hostEnv, NO_GRANTS } from './host-grants';
+import { type HostGrants } from '../contract/host-protocol';
+import type { HostMessage, HostReply } from '../contract/host-protocol';
 
 /** Why a host ended. */
 export type HostExitCause =

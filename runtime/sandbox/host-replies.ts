@@ -1,7 +1,7 @@
 // The shapes of what a component host may send. A host runs untrusted code that can write to its
 // channel directly, so every message is checked here before the service acts on it.
 import { z } from 'zod';
-import type { HostReply } from './protocol';
+import type { HostReply } from '../contract/host-protocol';
 
 const serializedError = z.object({ name: z.string(), message: z.string(), stack: z.string().optional(), fullStack: z.string().optional() });
 

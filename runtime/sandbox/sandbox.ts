@@ -1,10 +1,11 @@
-import { newId } from '../ids';
-import type { ComponentDescription } from '../components/describe';
+import { newId } from '../lib/ids';
+import type { ComponentDescription } from '../contract/component-shape';
 import type { SourceDb } from '../store/source-dbs';
 import type { HostExit, HostPool, HostProcess } from './host-process';
-import { NO_GRANTS, type HostGrants } from './permissions';
-import type { CallRequest, OutgoingCall } from '../api/types';
-import type { DataStoreCall, EmitPayload, HostCall, NetworkAnswer, HostMessage, HostReply, HttpResponsePayload, InvocationTarget, LogLevel, SandboxContext, SerializedError, WireResponse } from './protocol';
+import { NO_GRANTS } from './host-grants';
+import { type HostGrants } from '../contract/host-protocol';
+import type { CallRequest, OutgoingCall } from '../contract/network-api';
+import type { DataStoreCall, EmitPayload, HostCall, NetworkAnswer, HostMessage, HostReply, HttpResponsePayload, InvocationTarget, LogLevel, SandboxContext, SerializedError, WireResponse } from '../contract/host-protocol';
 
 /** A log line written by component code. */
 export interface SandboxLog {

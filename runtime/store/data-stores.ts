@@ -4,9 +4,9 @@
 // the log coalesces concurrent writes, and compaction keeps the file near the size of what is live.
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { newId } from '../ids';
-import { AppendLog } from './append-log';
-import { makePrivateDir } from './private-files';
+import { newId } from '../lib/ids';
+import { AppendLog } from '../lib/append-log';
+import { makePrivateDir } from '../lib/private-files';
 
 /** Largest value, measured as its JSON text in UTF-8. */
 export const MAX_VALUE_BYTES = 1024 * 1024;

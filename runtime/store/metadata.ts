@@ -1,10 +1,10 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { type Adapter, Low } from 'lowdb';
-import type { NetworkMode } from '../api/types';
-import type { ComponentProblem, ConfigurableProp } from '../components/describe';
-import { writeFileAtomic } from './atomic-write';
-import { keepPrivate } from './private-files';
+import type { NetworkMode } from '../contract/network-api';
+import type { ComponentProblem, ConfigurableProp } from '../contract/component-shape';
+import { writeFileAtomic } from '../lib/atomic-write';
+import { keepPrivate } from '../lib/private-files';
 
 /** A webhook as kept on disk; the signing secret is sealed. */
 export interface WebhookRecord {

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { keepPrivate } from './private-files';
+import { keepPrivate } from '../lib/private-files';
 
 const PREFIX = 'enc:v1:';
 

@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { DbEntries, DbWrite } from '../sandbox/protocol';
-import { writeFileAtomic } from './atomic-write';
+import type { DbEntries, DbWrite } from '../contract/host-protocol';
+import { writeFileAtomic } from '../lib/atomic-write';
 
 /** One source's db. */
 export interface SourceDb {

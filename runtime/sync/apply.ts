@@ -4,7 +4,7 @@ import type { Link, LinkStore } from './links';
 import { contentHash, hashOf, mapRefs, type Resource } from './portable';
 import type { Planned, PlanInput, Step } from './plan';
 import type { WriteInput } from './side';
-import type { ApplyEvent, ApplyResult, PlanItem } from './types';
+import type { ApplyEvent, ApplyResult, PlanItem } from '../contract/sync-api';
 
 /** What the caller confirmed. */
 export interface ApplyOptions {

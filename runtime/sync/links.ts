@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../store/atomic-write';
-import { KINDS } from './types';
+import { writeFileAtomic } from '../lib/atomic-write';
+import { KINDS } from '../contract/sync-api';
 
 export const linkSchema = z.object({
   kind: z.enum(KINDS),

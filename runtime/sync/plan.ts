@@ -3,7 +3,7 @@
 import type { Link, RemoteLinks } from './links';
 import { contentHash, hashOf, kindOfId, mapRefs, refsOf, renderContent, unifiedDiff, type Resource } from './portable';
 import type { Side } from './side';
-import { KINDS, type Action, type Direction, type Kind, type PlanItem, type SyncOptions, type SyncPlan } from './types';
+import { KINDS, type Action, type Direction, type Kind, type PlanItem, type SyncOptions, type SyncPlan } from '../contract/sync-api';
 
 /** A plan item with what applying it needs. */
 export interface Step {

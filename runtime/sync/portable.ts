@@ -2,7 +2,7 @@
 // resources kept as that side's own ids), its hash, and its rendering for a readable diff.
 import { createHash } from 'node:crypto';
 import { createTwoFilesPatch } from 'diff';
-import type { Kind } from './types';
+import type { Kind } from '../contract/sync-api';
 
 /** One resource as a side has it. */
 export interface Resource {

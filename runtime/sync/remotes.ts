@@ -1,9 +1,9 @@
 // Remote instances are the CLI's `spout login` profiles ($XDG_CONFIG_HOME/spout/config): the same
 // names in `spout sync --to NAME` and in the UI's Settings → Remote instances.
-import { isLoopbackHost } from '../config';
-import { configFile, readProfiles, type Profile } from '../cli/profiles';
-import { PIPEDREAM_API, type RemoteSpec } from './session';
-import type { RemoteKind, RemoteView } from './types';
+import { isLoopbackHost } from '../lib/loopback';
+import { configFile, readProfiles, type Profile } from '../remote/profiles';
+import { PIPEDREAM_API, type RemoteSpec } from './sync-session';
+import type { RemoteKind, RemoteView } from '../contract/sync-api';
 
 /**
  * A remote's address, checked: http(s) with a host, and plain http only to this machine (keys and

@@ -1,10 +1,13 @@
 // A Spout instance as a side of a sync, through its /v1 API only.
-import type { AccountView, ComponentView, DataStoreRecordView, DataStoreView, SourceView, SubscriptionView, WebhookView, WorkflowExport, WorkflowView } from '../api/types';
-import type { ApiClient } from '../cli/client';
-import { ApiError } from '../cli/client';
+import type { AccountView, ComponentView, DataStoreRecordView, DataStoreView } from '../contract/component-api';
+import type { SourceView } from '../contract/source-api';
+import type { SubscriptionView, WebhookView } from '../contract/webhook-api';
+import type { WorkflowExport, WorkflowView } from '../contract/workflow-api';
+import type { ApiClient } from '../remote/api-client';
+import { ApiError } from '../remote/api-client';
 import type { RecordValue, Resource } from './portable';
 import type { ChangeMode, Side, WriteInput } from './side';
-import type { Kind, SyncOptions } from './types';
+import type { Kind, SyncOptions } from '../contract/sync-api';
 
 /** What the API shows in place of a secret value. */
 const MASK = '********';

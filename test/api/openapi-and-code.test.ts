@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Router } from 'express';
-import type { ApiContext } from '../../runtime/api/context';
-import { openApiPath } from '../../runtime/api/openapi';
-import { sseRoutes } from '../../runtime/api/routes/sse';
-import { v1Routes } from '../../runtime/api/server';
+import type { ApiContext } from '../../runtime/http/api/api-context';
+import { openApiPath } from '../../runtime/http/api/openapi';
+import { sseRoutes } from '../../runtime/http/api/sse-routes';
+import { v1Routes } from '../../runtime/http/app';
 import { startSpout, type SpoutProcess } from '../helpers/service';
 
 interface Layer {

@@ -8,7 +8,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { Cassette, InvocationView, SourceView } from '../../runtime/api/types';
+import type { Cassette } from '../../runtime/contract/network-api';
+import type { InvocationView } from '../../runtime/contract/invocation-api';
+import type { SourceView } from '../../runtime/contract/source-api';
 import { axe, launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
 import { deploySource, startSpout, waitFor, type SpoutProcess } from '../helpers/service';
 

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { RecordedRequest } from '../../runtime/api/types';
+import type { RecordedRequest } from '../../runtime/contract/invocation-api';
 import { curlForRequest, requestUrl } from '../../renderer/src/curl';
 
 interface Received {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { SourceView } from '../../../runtime/api/types';
+import type { SourceView } from '../../../runtime/contract/source-api';
 import type { InvocationStatus } from '../api';
 import { clockTime } from '../format';
 import { activityPath, statusBadge, triggerLabel } from '../invocations';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import type { DataStoreRecordView, DataStoreView } from '../../../runtime/api/types';
+import type { DataStoreRecordView, DataStoreView } from '../../../runtime/contract/component-api';
 import { api, messageOf } from '../api';
 import { useRoute } from '../router';
 import { useApp } from '../store';

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { EventSummary, SourceView } from '../../../runtime/api/types';
+import type { EventSummary, SourceView } from '../../../runtime/contract/source-api';
 import { api, endpointOf, messageOf, type InvocationView } from '../api';
 import { curlForEvent, curlForRequest } from '../curl';
 import { useEvents } from '../eventStore';

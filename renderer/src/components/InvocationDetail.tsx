@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { RecordedBody } from '../../../runtime/api/types';
+import type { RecordedBody } from '../../../runtime/contract/invocation-api';
 import { api, messageOf, type InvocationRecord, type InvocationView } from '../api';
 import { curlForRequest, requestUrl } from '../curl';
 import { bodyBytes, dateTime, when } from '../format';

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { LogLineView } from '../../../runtime/api/types';
+import type { LogLineView } from '../../../runtime/contract/source-api';
 import { clockTime } from '../format';
 import { activityPath } from '../invocations';
 import { useLogs } from '../logStore';

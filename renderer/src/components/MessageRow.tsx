@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { AttemptView, MessageView } from '../../../runtime/api/types';
+import type { AttemptView, MessageView } from '../../../runtime/contract/webhook-api';
 import { api } from '../api';
 import { when } from '../format';
 

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { SourceView } from '../../../runtime/api/types';
+import type { SourceView } from '../../../runtime/contract/source-api';
 import { api, messageOf, type Cassette, type CassetteEntry, type NetworkMode } from '../api';
 import { dateTime } from '../format';
 import { networkPath } from '../invocations';

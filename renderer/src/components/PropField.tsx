@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { SourceView } from '../../../runtime/api/types';
+import type { SourceView } from '../../../runtime/contract/source-api';
 import type { ConfigurableProp } from '../api';
 import { Link } from './Link';
 import { endpointFor, normalizeOption } from '../props';

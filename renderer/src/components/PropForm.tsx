@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { SourceView } from '../../../runtime/api/types';
+import type { SourceView } from '../../../runtime/contract/source-api';
 import { api, messageOf, type ConfigurableProp } from '../api';
 import { configuredProps } from '../props';
 import { useApp } from '../store';

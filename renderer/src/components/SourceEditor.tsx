@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { ComponentView, SourceView } from '../../../runtime/api/types';
+import type { ComponentView } from '../../../runtime/contract/component-api';
+import type { SourceView } from '../../../runtime/contract/source-api';
 import { ApiError, api, messageOf, type ActionRunView, type ConfigurableProp, type FieldProblem } from '../api';
 import { locateProblems, toMarkers, type LocatedProblem } from '../problems';
 import { configuredProps, initialValues } from '../props';

@@ -1,4 +1,4 @@
-import type { SourceView } from '../../../runtime/api/types';
+import type { SourceView } from '../../../runtime/contract/source-api';
 import { endpointOf } from '../api';
 import { useApp } from '../store';
 import { Link } from './Link';

@@ -1,4 +1,4 @@
-import type { ComponentView } from '../../../runtime/api/types';
+import type { ComponentView } from '../../../runtime/contract/component-api';
 import type { ConfigurableProp } from '../api';
 import { stepFormProps, stepNameFor } from '../workflow';
 import { Link } from './Link';

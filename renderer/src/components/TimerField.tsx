@@ -1,4 +1,4 @@
-import type { SourceView } from '../../../runtime/api/types';
+import type { SourceView } from '../../../runtime/contract/source-api';
 import type { ConfigurableProp } from '../api';
 import { when } from '../format';
 

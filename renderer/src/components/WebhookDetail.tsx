@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { SubscriptionView, WebhookView } from '../../../runtime/api/types';
+import type { SubscriptionView, WebhookView } from '../../../runtime/contract/webhook-api';
 import { api, messageOf } from '../api';
 import { useRoute } from '../router';
 import { useApp } from '../store';

@@ -1,4 +1,4 @@
-import type { WebhookView } from '../../../runtime/api/types';
+import type { WebhookView } from '../../../runtime/contract/webhook-api';
 import { dateTime } from '../format';
 
 const HEALTH_LABEL = { healthy: 'active', failing: 'failing', disabled: 'disabled', idle: 'active' } as const;

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import type { MessageView } from '../../../runtime/api/types';
+import type { MessageView } from '../../../runtime/contract/webhook-api';
 import { api, messageOf, ServiceUnreachable } from '../api';
 import { toLocalInput } from '../format';
 import { useApp } from '../store';

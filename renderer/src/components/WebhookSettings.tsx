@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { WebhookView } from '../../../runtime/api/types';
+import type { WebhookView } from '../../../runtime/contract/webhook-api';
 import type { api } from '../api';
 import { parseSchedule } from '../format';
 

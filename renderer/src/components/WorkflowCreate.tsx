@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import type { ComponentView } from '../../../runtime/api/types';
+import type { ComponentView } from '../../../runtime/contract/component-api';
 import { ApiError, api, messageOf, type ConfigurableProp, type FieldProblem, type WorkflowView } from '../api';
 import { useRoute } from '../router';
 import { useApp } from '../store';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { ComponentView } from '../../../runtime/api/types';
+import type { ComponentView } from '../../../runtime/contract/component-api';
 import { ApiError, api, messageOf, type WorkflowView } from '../api';
 import { WorkflowCreate } from './WorkflowCreate';
 

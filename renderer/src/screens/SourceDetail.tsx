@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { SourceView } from '../../../runtime/api/types';
+import type { SourceView } from '../../../runtime/contract/source-api';
 import { ApiError, api, endpointOf, messageOf } from '../api';
 import { ActivityView } from '../components/ActivityView';
 import { ConfirmDialog } from '../components/ConfirmDialog';

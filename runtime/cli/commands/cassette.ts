@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Cassette } from '../../api/types';
-import { parse } from '../args';
-import { displayPath, out, printJson } from '../output';
-import { resolveSource } from '../resolve';
-import { UsageError } from '../usage';
+import type { Cassette } from '../../contract/network-api';
+import { parse } from '../support/args';
+import { displayPath, out, printJson } from '../support/output';
+import { resolveSource } from '../support/resolve';
+import { UsageError } from '../support/usage';
 import { connect } from './common';
 
 export const HELP = `Usage: spout cassette export SRC [FILE]

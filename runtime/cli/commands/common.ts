@@ -1,9 +1,9 @@
 import path from 'node:path';
-import type { SourceView } from '../../api/types';
-import type { Args } from '../args';
-import { ApiClient } from '../client';
-import { dateTime } from '../output';
-import { resolveTarget } from '../profiles';
+import type { SourceView } from '../../contract/source-api';
+import type { Args } from '../support/args';
+import { ApiClient } from '../../remote/api-client';
+import { dateTime } from '../support/output';
+import { resolveTarget } from '../support/target';
 
 /** The API client for this invocation (see profiles.ts for where the URL and key come from). */
 export function connect(args: Args): ApiClient {

@@ -1,6 +1,6 @@
-import { parse } from '../args';
-import { out, printJson } from '../output';
-import { resolveSource } from '../resolve';
+import { parse } from '../support/args';
+import { out, printJson } from '../support/output';
+import { resolveSource } from '../support/resolve';
 import { connect } from './common';
 
 export const HELP = `Usage: spout delete SRC

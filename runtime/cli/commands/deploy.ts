@@ -1,11 +1,12 @@
-import type { ComponentView, SourceView, Warning } from '../../api/types';
+import type { ComponentView, Warning } from '../../contract/component-api';
+import type { SourceView } from '../../contract/source-api';
 import type { RegistryComponent } from '../../components/registry';
-import { parse } from '../args';
-import { ApiError, type ApiClient } from '../client';
-import { classify, saveFile, type ComponentRef } from '../component-file';
-import { follow, interruption } from '../follow';
-import { bold, dim, note, out, printJson, printWarnings } from '../output';
-import { completeProps, parsePropsOption, type Prop } from '../props';
+import { parse } from '../support/args';
+import { ApiError, type ApiClient } from '../../remote/api-client';
+import { classify, saveFile, type ComponentRef } from '../support/component-file';
+import { follow, interruption } from '../support/follow';
+import { bold, dim, note, out, printJson, printWarnings } from '../support/output';
+import { completeProps, parsePropsOption, type Prop } from '../support/prop-prompts';
 import { connect, GRANT_HELP, GRANT_OPTIONS, grantsOption, reachLines } from './common';
 
 export const HELP = `Usage: spout deploy FILE|KEY|URL [--name NAME] [--props JSON|@FILE] [--allow-read PATH] [--allow-write PATH] [--no-follow]

@@ -1,8 +1,8 @@
-import type { ComponentView } from '../../api/types';
-import { parse } from '../args';
-import { ApiError } from '../client';
-import { bold, dateTime, dim, out, printJson } from '../output';
-import { resolveSource } from '../resolve';
+import type { ComponentView } from '../../contract/component-api';
+import { parse } from '../support/args';
+import { ApiError } from '../../remote/api-client';
+import { bold, dateTime, dim, out, printJson } from '../support/output';
+import { resolveSource } from '../support/resolve';
 import { connect, reachLines } from './common';
 
 export const HELP = `Usage: spout describe SRC

@@ -2,15 +2,19 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { cassetteFileOf, readCassette } from './cassette';
-import type { Cassette, ComponentView, InvocationView, ListResponse, SourceView, Warning } from '../../api/types';
-import { parse } from '../args';
-import { ApiError, errorText, type ApiClient } from '../client';
-import { bundle, BundleError } from '../component-file';
-import { follow, interruption } from '../follow';
-import { bold, clock, dim, displayPath, green, invocationLine, note, out, printJsonLine, printWarnings, red } from '../output';
-import { canPrompt, completeProps, keptValues, parsePropsOption, type Prop } from '../props';
-import { resolveSource } from '../resolve';
-import { UsageError } from '../usage';
+import type { Cassette } from '../../contract/network-api';
+import type { ComponentView, Warning } from '../../contract/component-api';
+import type { InvocationView } from '../../contract/invocation-api';
+import type { ListResponse } from '../../contract/page';
+import type { SourceView } from '../../contract/source-api';
+import { parse } from '../support/args';
+import { ApiError, errorText, type ApiClient } from '../../remote/api-client';
+import { bundle, BundleError } from '../support/component-file';
+import { follow, interruption } from '../support/follow';
+import { bold, clock, dim, displayPath, green, invocationLine, note, out, printJsonLine, printWarnings, red } from '../support/output';
+import { canPrompt, completeProps, keptValues, parsePropsOption, type Prop } from '../support/prop-prompts';
+import { resolveSource } from '../support/resolve';
+import { UsageError } from '../support/usage';
 import { connect, reachLines } from './common';
 
 export const HELP = `Usage: spout dev [--dc SRC] [--name NAME] [--props JSON|@FILE] FILE

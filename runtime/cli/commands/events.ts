@@ -1,8 +1,9 @@
-import type { EventSummary, ListResponse } from '../../api/types';
-import { intOption, parse } from '../args';
-import { follow, interruption } from '../follow';
-import { dim, eventBlock, out, printJson, printJsonLine } from '../output';
-import { resolveSource } from '../resolve';
+import type { EventSummary } from '../../contract/source-api';
+import type { ListResponse } from '../../contract/page';
+import { intOption, parse } from '../support/args';
+import { follow, interruption } from '../support/follow';
+import { dim, eventBlock, out, printJson, printJsonLine } from '../support/output';
+import { resolveSource } from '../support/resolve';
 import { connect } from './common';
 
 export const HELP = `Usage: spout events SRC [-n N] [-f]

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { slugify } from '../../slug';
-import { parse } from '../args';
-import { bold, displayPath, out, printJson } from '../output';
-import { UsageError } from '../usage';
+import { slugify } from '../../lib/slug';
+import { parse } from '../support/args';
+import { bold, displayPath, out, printJson } from '../support/output';
+import { UsageError } from '../support/usage';
 
 export const HELP = `Usage: spout init source|action|app NAME [--http] [--timer] [--db] [--dir DIR] [--force]
 

@@ -1,8 +1,9 @@
-import type { InvocationView, ListResponse } from '../../api/types';
-import { intOption, parse } from '../args';
-import { dim, invocationLine, out, printJson, printJsonLine } from '../output';
-import { resolveSource } from '../resolve';
-import { interruption } from '../follow';
+import type { InvocationView } from '../../contract/invocation-api';
+import type { ListResponse } from '../../contract/page';
+import { intOption, parse } from '../support/args';
+import { dim, invocationLine, out, printJson, printJsonLine } from '../support/output';
+import { resolveSource } from '../support/resolve';
+import { interruption } from '../support/follow';
 import { connect } from './common';
 
 export const HELP = `Usage: spout invocations SRC [-n N] [-f] [--failed] [--trigger T] [--search TEXT]

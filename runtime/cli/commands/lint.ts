@@ -1,8 +1,8 @@
 import type { LintResult } from '../../components/library';
-import { parse } from '../args';
-import { bundle, BundleError } from '../component-file';
-import { bold, green, note, out, printJson, red, yellow } from '../output';
-import { UsageError } from '../usage';
+import { parse } from '../support/args';
+import { bundle, BundleError } from '../support/component-file';
+import { bold, green, note, out, printJson, red, yellow } from '../support/output';
+import { UsageError } from '../support/usage';
 import { connect } from './common';
 import fs from 'node:fs';
 

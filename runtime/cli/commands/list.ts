@@ -1,8 +1,10 @@
-import type { ComponentView, SourceView, SubscriptionView, WebhookView } from '../../api/types';
+import type { ComponentView } from '../../contract/component-api';
+import type { SourceView } from '../../contract/source-api';
+import type { SubscriptionView, WebhookView } from '../../contract/webhook-api';
 import type { RegistryComponent, RegistryProblem } from '../../components/registry';
-import { parse } from '../args';
-import { dateTime, dim, note, out, printJson, table, yellow } from '../output';
-import { UsageError } from '../usage';
+import { parse } from '../support/args';
+import { dateTime, dim, note, out, printJson, table, yellow } from '../support/output';
+import { UsageError } from '../support/usage';
 import { connect, endpoints } from './common';
 
 export const HELP = `Usage: spout list sources|components|webhooks|subscriptions [--registry]

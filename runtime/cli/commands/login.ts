@@ -1,14 +1,15 @@
 import { createInterface } from 'node:readline/promises';
-import { parse } from '../args';
-import { ApiClient } from '../client';
-import { out, printJson } from '../output';
-import { configFile, DEFAULT_PROFILE, localService, writeProfile } from '../profiles';
-import { canPrompt } from '../props';
-import { UsageError } from '../usage';
-import type { Args } from '../args';
+import { parse } from '../support/args';
+import { ApiClient } from '../../remote/api-client';
+import { out, printJson } from '../support/output';
+import { configFile, DEFAULT_PROFILE, writeProfile } from '../../remote/profiles';
+import { localService } from '../support/target';
+import { canPrompt } from '../support/prop-prompts';
+import { UsageError } from '../support/usage';
+import type { Args } from '../support/args';
 import { checkPipedream } from '../../sync/pipedream-side';
 import { checkRemoteUrl } from '../../sync/remotes';
-import { PIPEDREAM_API, remoteClient } from '../../sync/session';
+import { PIPEDREAM_API, remoteClient } from '../../sync/sync-session';
 
 /** `spout login --pipedream`: a Pipedream profile, a sync target. */
 async function pipedreamLogin(args: Args): Promise<void> {

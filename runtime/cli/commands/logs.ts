@@ -1,8 +1,9 @@
-import type { ListResponse, LogLineView } from '../../api/types';
-import { intOption, parse } from '../args';
-import { follow, interruption } from '../follow';
-import { dim, logLine, out, printJson, printJsonLine } from '../output';
-import { resolveSource } from '../resolve';
+import type { ListResponse } from '../../contract/page';
+import type { LogLineView } from '../../contract/source-api';
+import { intOption, parse } from '../support/args';
+import { follow, interruption } from '../support/follow';
+import { dim, logLine, out, printJson, printJsonLine } from '../support/output';
+import { resolveSource } from '../support/resolve';
 import { connect } from './common';
 
 export const HELP = `Usage: spout logs SRC [-n N] [-f]

@@ -1,7 +1,7 @@
-import { parse } from '../args';
-import { saveFile } from '../component-file';
-import { bold, dim, out, printJson, printWarnings } from '../output';
-import { UsageError } from '../usage';
+import { parse } from '../support/args';
+import { saveFile } from '../support/component-file';
+import { bold, dim, out, printJson, printWarnings } from '../support/output';
+import { UsageError } from '../support/usage';
 import { connect } from './common';
 import fs from 'node:fs';
 

@@ -2,10 +2,10 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { InvocationView } from '../../api/types';
-import { parse } from '../args';
-import { bold, invocationLine, out, printJson } from '../output';
-import { UsageError } from '../usage';
+import type { InvocationView } from '../../contract/invocation-api';
+import { parse } from '../support/args';
+import { bold, invocationLine, out, printJson } from '../support/output';
+import { UsageError } from '../support/usage';
 import { connect } from './common';
 
 export const HELP = `Usage: spout replay INVOCATION [--edit]

@@ -1,8 +1,8 @@
-import type { ActionRunAnswer } from '../../sources/component-sessions';
-import { parse } from '../args';
-import { classify } from '../component-file';
-import { bold, dim, out, printJson, printWarnings, red } from '../output';
-import { completeProps, parseObjectOption, parsePropsOption, type Prop } from '../props';
+import type { ActionRunAnswer } from '../../engine/sessions/component-sessions';
+import { parse } from '../support/args';
+import { classify } from '../support/component-file';
+import { bold, dim, out, printJson, printWarnings, red } from '../support/output';
+import { completeProps, parseObjectOption, parsePropsOption, type Prop } from '../support/prop-prompts';
 import { connect } from './common';
 import { deployable } from './deploy';
 

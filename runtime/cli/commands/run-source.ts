@@ -1,7 +1,8 @@
-import type { EventSummary, ListResponse, LogLineView } from '../../api/types';
-import { parse } from '../args';
-import { bold, eventBlock, logLine, out, printJson, red } from '../output';
-import { resolveSource } from '../resolve';
+import type { EventSummary, LogLineView } from '../../contract/source-api';
+import type { ListResponse } from '../../contract/page';
+import { parse } from '../support/args';
+import { bold, eventBlock, logLine, out, printJson, red } from '../support/output';
+import { resolveSource } from '../support/resolve';
 import { connect } from './common';
 
 export const HELP = `Usage: spout run SRC

@@ -1,13 +1,13 @@
 import { createInterface } from 'node:readline/promises';
 import type { LinkStore, RemoteLinks } from '../../sync/links';
 import { remoteFromProfile } from '../../sync/remotes';
-import { applySync, planSync, syncStatus, type SyncContext } from '../../sync/session';
-import type { ApplyEvent, ApplyResult, Direction, PlanItem, SyncOptions, SyncPlan } from '../../sync/types';
-import { parse, type Args } from '../args';
-import type { ApiClient } from '../client';
-import { bold, cyan, dateTime, dim, green, note, out, printJson, red, yellow } from '../output';
-import { canPrompt } from '../props';
-import { UsageError } from '../usage';
+import { applySync, planSync, syncStatus, type SyncContext } from '../../sync/sync-session';
+import type { ApplyEvent, ApplyResult, Direction, PlanItem, SyncOptions, SyncPlan } from '../../contract/sync-api';
+import { parse, type Args } from '../support/args';
+import type { ApiClient } from '../../remote/api-client';
+import { bold, cyan, dateTime, dim, green, note, out, printJson, red, yellow } from '../support/output';
+import { canPrompt } from '../support/prop-prompts';
+import { UsageError } from '../support/usage';
 import { connect } from './common';
 
 export const HELP = `Usage: spout sync plan --to NAME | --from NAME

@@ -1,10 +1,11 @@
-import type { ComponentView, SourceView, Warning } from '../../api/types';
-import { parse } from '../args';
-import { bundle } from '../component-file';
-import { bold, out, printJson, printWarnings } from '../output';
-import { keptValues, parsePropsOption, type Prop } from '../props';
-import { resolveSource } from '../resolve';
-import { UsageError } from '../usage';
+import type { ComponentView, Warning } from '../../contract/component-api';
+import type { SourceView } from '../../contract/source-api';
+import { parse } from '../support/args';
+import { bundle } from '../support/component-file';
+import { bold, out, printJson, printWarnings } from '../support/output';
+import { keptValues, parsePropsOption, type Prop } from '../support/prop-prompts';
+import { resolveSource } from '../support/resolve';
+import { UsageError } from '../support/usage';
 import { connect, NETWORK_MODES, GRANT_HELP, GRANT_OPTIONS, grantsOption, reachLines } from './common';
 
 export const HELP = `Usage: spout update SRC [--code FILE|URL] [--name NAME] [--props JSON|@FILE] [--allow-read PATH] [--allow-write PATH] [--network MODE] [--activate|--deactivate]

@@ -1,8 +1,8 @@
-import type { WebhookView } from '../../api/types';
-import { parse } from '../args';
-import { bold, out, printJson } from '../output';
-import { resolveWebhook } from '../resolve';
-import { UsageError } from '../usage';
+import type { WebhookView } from '../../contract/webhook-api';
+import { parse } from '../support/args';
+import { bold, out, printJson } from '../support/output';
+import { resolveWebhook } from '../support/resolve';
+import { UsageError } from '../support/usage';
 import { connect } from './common';
 import { run as list } from './list';
 

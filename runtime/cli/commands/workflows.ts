@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import type { WorkflowRecord } from '../../store/metadata';
-import type { WorkflowRunRecord } from '../../workflows/run-log';
-import { parse } from '../args';
-import type { ApiClient } from '../client';
-import { bold, dateTime, dim, out, printJson, red, table } from '../output';
-import { parseObjectOption } from '../props';
-import { UsageError } from '../usage';
+import type { WorkflowRunRecord } from '../../store/workflow-run-log';
+import { parse } from '../support/args';
+import type { ApiClient } from '../../remote/api-client';
+import { bold, dateTime, dim, out, printJson, red, table } from '../support/output';
+import { parseObjectOption } from '../support/prop-prompts';
+import { UsageError } from '../support/usage';
 import { connect } from './common';
 
 export const HELP = `Usage: spout workflows list

@@ -8,7 +8,7 @@ import { bundleComponent, ComponentError } from '../../../runtime/components/bun
 import { PackageCache, PackageError, parseSpecifier, type PackageCacheOptions } from '../../../runtime/components/packages';
 import { startNpmRegistry, writePackage, type FakeRegistry } from '../../helpers/npm-registry';
 
-import { componentRequire } from '../../../runtime/sandbox/component-require';
+import { componentRequire } from '../../../runtime/sandbox/child/component-require';
 
 /** Runs a CommonJS bundle as the sandbox does, allowing only builtins: packages must be bundled in. */
 /** Evaluates a bundle as the sandbox does: packages are required at run time through component-require. */

@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ComponentError, type ComponentProblem } from '../../../runtime/components/bundle';
-import type { ComponentDescription, PropShape } from '../../../runtime/components/describe';
-import {
-  STATIC_VALUE_LIMIT,
-  staticValueProblem,
-  validateComponent,
-  validateDynamicProps,
-} from '../../../runtime/components/validate';
+import { ComponentError } from '../../../runtime/components/bundle';
+import { type ComponentProblem } from '../../../runtime/contract/component-shape';
+import type { ComponentDescription, PropShape } from '../../../runtime/contract/component-shape';
+import { STATIC_VALUE_LIMIT, staticValueProblem } from '../../../runtime/props/prop-values';
+import { validateComponent, validateDynamicProps } from '../../../runtime/components/validate';
 
 /** A valid, minimal source description; tests override what they exercise. */
 function component(overrides: Partial<ComponentDescription> = {}): ComponentDescription {

@@ -1,0 +1,121 @@
+// Messages between the service and its delivery thread, and the delivery records they carry.
+import type { ListResponse, PageQuery } from './page';
+
+/** How a delivery message stands. */
+export type MessageStatus = 'pending' | 'delivered' | 'failing' | 'failed';
+
+/** One event to be delivered to one webhook. Its id is the `webhook-id` header, the same on every attempt. */
+export interface Message {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  emitter_id: string;
+  event_name: string | null;
+  /** The request body, byte-for-byte the same on every attempt. */
+  body: string;
+  created_at: number;
+  status: MessageStatus;
+  attempts: Attempt[];
+  /** When the next attempt is due (ms), or null when none is planned. */
+  next_attempt_at: number | null;
+  /** Scheduled attempts made so far: the position in the retry schedule (manual ones do not count). */
+  scheduled_attempts: number;
+  /** When a resend or recover asked for a manual attempt not yet made (ms), else null. */
+  manual_at: number | null;
+}
+
+/** One HTTP attempt to deliver a message. */
+export interface Attempt {
+  status_code: number | null;
+  duration_ms: number;
+  response_body: string | null;
+  /** Response headers, names in lower case (repeated ones joined with ", "); null without a response. */
+  response_headers: Record<string, string> | null;
+  error: string | null;
+  trigger: 'scheduled' | 'manual';
+  created_at: number;
+}
+
+/** A message as created, before any attempt. */
+export type NewMessage = Omit<Message, 'status' | 'attempts' | 'next_attempt_at' | 'scheduled_attempts' | 'manual_at'>;
+
+/**
+ * The newest event of an emitter that has delivery messages, and the webhooks it has them for.
+ * Messages are recorded in event order per emitter, so every older event has all of its own.
+ */
+export interface DeliveryMark {
+  emitter_id: string;
+  event_id: string;
+  webhook_ids: string[];
+}
+
+
+/** What the delivery thread needs of a webhook: where to send, how to sign and how to retry. */
+export interface WebhookTarget {
+  id: string;
+  url: string;
+  /** The current signing secret, in clear. */
+  secret: string;
+  /** Secrets rotated out that still sign until `expires_at_ms` (newest first). */
+  previous_secrets: Array<{ secret: string; expires_at_ms: number }>;
+  active: boolean;
+  /** Seconds between attempts for this webhook; null uses the service's schedule. */
+  retry_schedule: readonly number[] | null;
+  /** Failures before this time (ms) do not count toward disabling (set on re-enable and URL change). */
+  failures_counted_from: number;
+}
+
+/** A message as listed: everything but its body and attempt details. */
+export type MessageSummary = Omit<Message, 'body' | 'attempts' | 'scheduled_attempts' | 'manual_at'> & { attempts: number };
+
+export type DeliveryQuery =
+  | { kind: 'messages'; webhookId: string; page: PageQuery; status?: MessageStatus | undefined }
+  | { kind: 'attempts'; webhookId: string; messageId: string; page: PageQuery }
+  /** One manual attempt of a message, now; answers the message, or null if there is none. */
+  | { kind: 'resend'; webhookId: string; messageId: string }
+  /** One manual attempt of each failed message created in [since, until] (ms); answers how many. */
+  | { kind: 'recover'; webhookId: string; since: number; until: number }
+  /** Each webhook's delivery health, from its messages' attempts. */
+  | { kind: 'health' }
+  /** The messages of these events, to any webhook (an invocation's deliveries). */
+  | { kind: 'for-events'; eventIds: string[] };
+
+/** How a webhook's deliveries are going: times are epoch ms (null: never). */
+export interface WebhookHealth {
+  last_success_at: number | null;
+  last_failure_at: number | null;
+  /** The first failed attempt after the last success, while failures continue. */
+  failing_since: number | null;
+  /** Messages waiting for their first attempt, being retried, and given up on. */
+  pending: number;
+  failing: number;
+  failed: number;
+}
+
+/** Answers to queries; null when the message does not exist. */
+export type DeliveryAnswer = ListResponse<MessageSummary> | ListResponse<Attempt & { id: string }> | MessageSummary | MessageSummary[] | { recovered: number } | Record<string, WebhookHealth> | null;
+
+/** Main thread → delivery thread. */
+export type ToDelivery =
+  | { type: 'webhooks'; webhooks: WebhookTarget[] }
+  | { type: 'add'; seq: number; messages: NewMessage[] }
+  | { type: 'query'; seq: number; query: DeliveryQuery }
+  | { type: 'stop' };
+
+/** Delivery thread → main thread. */
+export type FromDelivery =
+  /** The outbox is open: its delivery marks tell which stored events may lack their messages. */
+  | { type: 'ready'; marks: DeliveryMark[] }
+  | { type: 'added'; seq: number; error: string | null }
+  | { type: 'answer'; seq: number; answer: DeliveryAnswer; error?: string }
+  /** The thread stopped delivering to a webhook (410 Gone, or failing too long): keep it disabled. */
+  | { type: 'disable'; webhookId: string; reason: string };
+
+export interface DeliveryWorkerData {
+  dataDir: string;
+  retrySchedule: readonly number[];
+  timeoutMs: number;
+  concurrencyPerWebhook: number;
+  /** A webhook whose attempts have all failed for this long is disabled; 0 never. */
+  disableAfterMs: number;
+}

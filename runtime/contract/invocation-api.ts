@@ -1,0 +1,87 @@
+// /v1 shapes of recorded runs (invocations): trigger, request, answer, emits, error.
+import type { ConsoleLine } from './action-api';
+import type { OutgoingCall } from './network-api';
+
+/** What started an invocation. */
+export type InvocationTrigger = 'http' | 'timer' | 'run_now' | 'event' | 'hook' | 'action';
+
+/** How an invocation ended: by itself, with a throw, stopped at its timeout, or with its host gone. */
+export type InvocationStatus = 'ok' | 'error' | 'timeout' | 'crashed';
+
+/** A body as recorded: text (or base64 for bytes that are not UTF-8), cut at a limit with the real size kept. */
+export interface RecordedBody {
+  body: string;
+  body_encoding: 'utf8' | 'base64';
+  body_size: number;
+  /** True when `body` holds only the first bytes. */
+  body_truncated: boolean;
+}
+
+/** An HTTP request to a source's endpoint, as it arrived. */
+export interface RecordedRequest extends RecordedBody {
+  method: string;
+  /** The sub-path after the endpoint id (`event.path`). */
+  path: string;
+  /** The query string as sent, without `?` ('' when none). */
+  query: string;
+  headers: Record<string, string | string[]>;
+  /** The endpoint URL the request was sent to (without path and query). */
+  endpoint_url: string;
+}
+
+/** The answer the caller of an endpoint got. */
+export interface RecordedResponse extends RecordedBody {
+  status: number;
+  headers: Record<string, string>;
+  /** `component` when it called respond(), `service` for the service's own answer. */
+  from: 'component' | 'service';
+}
+
+/** One emit of an invocation: stored (with its event id) or dropped by dedupe. */
+export interface InvocationEmit {
+  event_id: string | null;
+  dropped: boolean;
+  name: string | null;
+  summary: string | null;
+  /** Webhooks subscribed to it when it was stored. */
+  webhooks: string[];
+}
+
+/** What an invocation threw; `stack` points at the component's files, `full_stack` adds the runtime's frames. */
+export interface InvocationError {
+  name: string;
+  message: string;
+  stack: string | null;
+  full_stack: string | null;
+}
+
+/** One run of a component, recorded (`GET /v1/invocations/{id}`). */
+export interface InvocationView {
+  id: string;
+  /** The source (`dc_…`) or, for action runs, the component (`sc_…`) it belongs to. */
+  owner_id: string;
+  trigger: InvocationTrigger;
+  /** For `hook`: which one. */
+  hook: 'deploy' | 'activate' | 'deactivate' | null;
+  /** Epoch ms. */
+  started_at: number;
+  duration_ms: number;
+  status: InvocationStatus;
+  /** For `http`: the request. */
+  request: RecordedRequest | null;
+  /** For `http`: what the caller got. */
+  response: RecordedResponse | null;
+  /** The event `run` got, for triggers other than `http` (a timer's, a listened-to event, an action's `steps`). */
+  event: unknown;
+  /** For `event`: the emitter and event that ran it. */
+  listened_to: { emitter_id: string; event_id: string } | null;
+  logs: Array<{ ts: number; level: ConsoleLine['level']; message: string }>;
+  emits: InvocationEmit[];
+  error: InvocationError | null;
+  /** The HTTP calls the run made (`live`) or that were answered from the cassette. */
+  calls: OutgoingCall[];
+  /** For `action`: what the run exported, returned, and whether it exited the flow. */
+  result: { exports: Record<string, unknown>; ret: unknown; exit: { reason: string | null } | null } | null;
+  /** The invocation this one replayed. */
+  replay_of: string | null;
+}

@@ -1,0 +1,58 @@
+// /v1 shapes of deployed sources, their events and their logs.
+import type { NetworkMode } from './network-api';
+
+export interface SourceView {
+  id: string;
+  component_id: string;
+  component_key: string | null;
+  name: string;
+  name_slug: string;
+  /** User inputs as configured; an HTTP interface prop shows `{endpoint_url}`. */
+  configured_props: Record<string, unknown>;
+  /** Props `additionalProps` added for the configured values (only for components that have it). */
+  dynamic_props?: Array<Record<string, unknown> & { name: string; type: string }>;
+  /** The source's own run timeout; null runs with the service's. */
+  timeout_seconds: number | null;
+  /** Each timer prop's schedule and next firing (epoch ms; null while inactive). */
+  timers: Record<string, { schedule: { intervalSeconds: number } | { cron: string; timezone?: string }; next_run_at: number | null }>;
+  active: boolean;
+  /** How its outgoing HTTP calls are served: live, saved to its cassette, or answered from it. */
+  network_mode: NetworkMode;
+  /** Folders its component may read (`read`) or read and write (`write`) beyond the defaults. */
+  permissions: { read: string[]; write: string[] };
+  /** Why the service deactivated it (its component host kept crashing); null when active or deactivated by hand. */
+  deactivated_reason: string | null;
+  /** Required props this inactive source has no value for yet; give them to activate it. */
+  missing_props?: string[];
+  created_at: number;
+  updated_at: number;
+  /** The code the source runs and its file name: only in the single read (`GET /v1/sources/{id}`). */
+  code?: string;
+  filename?: string;
+}
+
+export interface EventSummary {
+  id: string;
+  indexed_at_ms: number;
+  /** The emitted data; a string preview with `truncated: true` when over 1 KB and not expanded. */
+  event: unknown;
+  truncated?: boolean;
+  /** The recorded run that emitted it (`GET /v1/invocations/{id}`); null for events older than run recording. */
+  invocation_id: string | null;
+  metadata: {
+    emit_id: string;
+    id: string | number;
+    name: string | null;
+    summary: string | null;
+    emitter_id: string;
+    ts: number;
+  };
+}
+
+export interface LogLineView {
+  id: string;
+  ts: number;
+  level: string;
+  message: string;
+  invocation_id: string | null;
+}

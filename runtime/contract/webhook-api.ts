@@ -1,0 +1,68 @@
+// /v1 shapes of webhooks, subscriptions and their deliveries.
+
+export interface WebhookView {
+  id: string;
+  name: string;
+  description: string;
+  url: string;
+  active: boolean;
+  /** Why delivery disabled it (410 Gone, failing too long); null when active or disabled by hand. */
+  disabled_reason: string | null;
+  /** Seconds between delivery attempts for this webhook; null uses the service's schedule. */
+  retry_schedule: number[] | null;
+  /** Present only in the response that created the webhook. */
+  signing_secret?: string;
+  /** How its deliveries are going (list and read): epoch seconds, null for never. */
+  health?: {
+    state: 'healthy' | 'failing' | 'disabled' | 'idle';
+    last_success_at: number | null;
+    failing_since: number | null;
+    pending: number;
+    failing: number;
+    failed: number;
+  };
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SubscriptionView {
+  id: string;
+  emitter_id: string;
+  listener_id: string;
+  event_name: string | null;
+  created_at: number;
+}
+
+export interface MessageView {
+  id: string;
+  event_id: string;
+  emitter_id: string;
+  event_name: string | null;
+  /** The event's summary and the emitter's name, for people reading the list (null when gone). */
+  event_summary?: string | null;
+  emitter_name?: string | null;
+  status: 'pending' | 'delivered' | 'failing' | 'failed';
+  attempts: number;
+  next_attempt_at: number | null;
+  created_at: number;
+}
+
+export interface AttemptView {
+  id: string;
+  status_code: number | null;
+  duration_ms: number;
+  response_body: string | null;
+  /** Response headers, names in lower case; null when there was no response. */
+  response_headers: Record<string, string> | null;
+  error: string | null;
+  trigger: 'scheduled' | 'manual';
+  created_at: number;
+}
+
+/** The answer to a signing secret rotation. */
+export interface SecretRotationView {
+  /** The new secret; the old one keeps signing, alongside it, until `previous_secret_expires_at`. */
+  signing_secret: string;
+  /** Epoch seconds; null when the old secret stopped signing at once (`grace_seconds: 0`). */
+  previous_secret_expires_at: number | null;
+}

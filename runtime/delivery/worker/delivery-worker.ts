@@ -1,0 +1,154 @@
+// Entry of the delivery thread: owns the outbox, schedules attempts, signs and sends them, and
+// records the outcome, so a delivery never waits on the service's event loop and delivery load
+// never slows the API, the UI or ingest.
+import path from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+import { paginate } from '../../lib/pagination';
+import { Dispatcher } from './dispatcher';
+import { HttpSender } from './webhook-sender';
+import { Outbox } from './outbox';
+import { type Message } from '../../contract/delivery-protocol';
+import type { DeliveryAnswer, DeliveryQuery, DeliveryWorkerData, FromDelivery, MessageSummary, ToDelivery, WebhookHealth, WebhookTarget } from '../../contract/delivery-protocol';
+
+const port = parentPort!;
+const options = workerData as DeliveryWorkerData;
+const post = (message: FromDelivery) => port.postMessage(message);
+
+function summary(m: Message): MessageSummary {
+  const { body: _body, attempts, scheduled_attempts: _s, manual_at: _m, ...rest } = m;
+  return { ...rest, attempts: attempts.length };
+}
+
+/** Each webhook's health from the attempt log its messages keep. */
+function health(outbox: Outbox): Record<string, WebhookHealth> {
+  const out: Record<string, WebhookHealth> = {};
+  const failures = new Map<string, number[]>();
+  for (const m of outbox.messages.values()) {
+    const h = (out[m.webhook_id] ??= { last_success_at: null, last_failure_at: null, failing_since: null, pending: 0, failing: 0, failed: 0 });
+    if (m.status === 'pending' || m.status === 'failing' || m.status === 'failed') h[m.status]++;
+    for (const a of m.attempts) {
+      if (a.status_code !== null && a.status_code >= 200 && a.status_code < 300) h.last_success_at = Math.max(h.last_success_at ?? 0, a.created_at);
+      else {
+        h.last_failure_at = Math.max(h.last_failure_at ?? 0, a.created_at);
+        let list = failures.get(m.webhook_id);
+        if (!list) failures.set(m.webhook_id, (list = []));
+        list.push(a.created_at);
+      }
+    }
+  }
+  for (const [id, times] of failures) {
+    const h = out[id] as WebhookHealth;
+    const after = times.filter((t) => t > (h.last_success_at ?? -Infinity));
+    h.failing_since = after.length ? Math.min(...after) : null;
+  }
+  return out;
+}
+
+async function answer(outbox: Outbox, dispatcher: Dispatcher, query: DeliveryQuery): Promise<DeliveryAnswer> {
+  switch (query.kind) {
+    case 'health':
+      return health(outbox);
+    case 'messages': {
+      const list: Message[] = [];
+      for (const m of outbox.messages.values()) if (m.webhook_id === query.webhookId && (!query.status || m.status === query.status)) list.push(m);
+      return paginate(list.reverse(), query.page, summary);
+    }
+    case 'for-events': {
+      const wanted = new Set(query.eventIds);
+      const found: MessageSummary[] = [];
+      for (const m of outbox.messages.values()) if (wanted.has(m.event_id)) found.push(summary(m));
+      return found;
+    }
+    case 'attempts': {
+      const m = outbox.messages.get(query.messageId);
+      if (!m || m.webhook_id !== query.webhookId) return null;
+      const attempts = m.attempts.map((a, i) => ({ id: `${m.id}.${i + 1}`, ...a })).reverse();
+      return paginate(attempts, query.page, (a) => a);
+    }
+    case 'resend': {
+      const m = outbox.messages.get(query.messageId);
+      if (!m || m.webhook_id !== query.webhookId) return null;
+      await outbox.requestManual([m]);
+      dispatcher.sendManual([m]);
+      return summary(m);
+    }
+    case 'recover': {
+      const failed: Message[] = [];
+      for (const m of outbox.messages.values()) {
+        if (m.webhook_id === query.webhookId && m.status === 'failed' && m.created_at >= query.since && m.created_at <= query.until) failed.push(m);
+      }
+      await outbox.requestManual(failed);
+      dispatcher.sendManual(failed);
+      return { recovered: failed.length };
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const outbox = await Outbox.open(path.join(options.dataDir, 'deliveries.jsonl'));
+  const webhooks = new Map<string, WebhookTarget>();
+  // Webhooks this thread disabled that the main thread has not yet confirmed as inactive: a table
+  // sent before it heard of the disable must not switch them back on.
+  const disabling = new Set<string>();
+  const dispatcher = new Dispatcher(outbox, new HttpSender(options.timeoutMs), (id) => webhooks.get(id), {
+    retrySchedule: options.retrySchedule,
+    concurrencyPerWebhook: options.concurrencyPerWebhook,
+    disableAfterMs: options.disableAfterMs,
+    onDisable: (webhookId, reason) => {
+      const w = webhooks.get(webhookId);
+      if (!w || !w.active) return;
+      w.active = false;
+      disabling.add(webhookId);
+      post({ type: 'disable', webhookId, reason });
+    },
+  });
+  let started = false;
+
+  port.on('message', (message: ToDelivery) => {
+    switch (message.type) {
+      case 'webhooks': {
+        const previous = new Map(webhooks);
+        webhooks.clear();
+        for (const w of message.webhooks) {
+          if (disabling.has(w.id)) {
+            if (w.active) w.active = false;
+            else disabling.delete(w.id);
+          }
+          webhooks.set(w.id, w);
+        }
+        for (const id of disabling) if (!webhooks.has(id)) disabling.delete(id);
+        for (const id of new Set([...outbox.messages.values()].map((m) => m.webhook_id))) if (!webhooks.has(id)) outbox.dropWebhook(id);
+        if (!started) {
+          started = true;
+          dispatcher.start();
+          post({ type: 'ready', marks: outbox.deliveryMarks() });
+        }
+        for (const w of webhooks.values()) if (w.active && previous.get(w.id)?.active === false) dispatcher.wake(w.id);
+        break;
+      }
+      case 'add':
+        outbox.add(message.messages).then(
+          (created) => {
+            post({ type: 'added', seq: message.seq, error: null });
+            dispatcher.enqueue(created);
+          },
+          (err: Error) => post({ type: 'added', seq: message.seq, error: err.message }),
+        );
+        break;
+      case 'query':
+        answer(outbox, dispatcher, message.query).then(
+          (result) => post({ type: 'answer', seq: message.seq, answer: result }),
+          (err: Error) => post({ type: 'answer', seq: message.seq, answer: null, error: err.message }),
+        );
+        break;
+      case 'stop':
+        void dispatcher
+          .stop()
+          .then(() => outbox.close())
+          .then(() => port.close());
+        break;
+    }
+  });
+}
+
+void main();

@@ -1,0 +1,195 @@
+import { compareEventIds } from '../../store/event-id';
+import { AppendLog } from '../../lib/append-log';
+import { IdQueue } from './id-queue';
+import type { Attempt, DeliveryMark, Message, MessageStatus, NewMessage } from '../../contract/delivery-protocol';
+
+type MessageLine = Omit<NewMessage, 'body'> & { t: 'm'; body: unknown };
+type AttemptLine = Attempt & { t: 'a'; message_id: string; status: MessageStatus; next_attempt_at: number | null };
+/** A manual attempt asked for (resend, recover) at `at`; made durable before the request is answered. */
+type ManualLine = { t: 'r'; message_id: string; at: number };
+/** An emitter's delivery mark, written by compaction so that it outlives the messages it was read from. */
+type MarkLine = { t: 'w' } & DeliveryMark;
+type Line = MessageLine | AttemptLine | ManualLine | MarkLine;
+
+/** Delivered messages kept per webhook for the attempt log; older ones are forgotten. */
+const DELIVERED_KEPT_PER_WEBHOOK = 1000;
+
+const str = JSON.stringify;
+
+// Lines are assembled by hand: this runs for every message and attempt, and a generic
+// JSON.stringify of a fresh object costs several times more.
+function messageLine(m: NewMessage): string {
+  // The body is JSON made by JSON.stringify, a fixed point of parse-then-stringify: embedding it
+  // unescaped keeps lines small and it reads back byte-for-byte.
+  return `{"t":"m","id":${str(m.id)},"webhook_id":${str(m.webhook_id)},"event_id":${str(m.event_id)},"emitter_id":${str(m.emitter_id)},"event_name":${str(m.event_name)},"created_at":${m.created_at},"body":${m.body}}`;
+}
+
+function attemptLine(messageId: string, a: Attempt, status: MessageStatus, next: number | null): string {
+  return `{"t":"a","message_id":${str(messageId)},"status_code":${a.status_code},"duration_ms":${a.duration_ms},"response_body":${str(a.response_body)},"response_headers":${str(a.response_headers)},"error":${str(a.error)},"trigger":"${a.trigger}","created_at":${a.created_at},"status":"${status}","next_attempt_at":${next}}`;
+}
+
+function manualLine(messageId: string, at: number): string {
+  return `{"t":"r","message_id":${str(messageId)},"at":${at}}`;
+}
+
+function markLine(m: DeliveryMark): string {
+  return `{"t":"w","emitter_id":${str(m.emitter_id)},"event_id":${str(m.event_id)},"webhook_ids":${str(m.webhook_ids)}}`;
+}
+
+/**
+ * The durable record of deliveries (`deliveries.jsonl`): a line when a message is created and a
+ * line per attempt carrying the message's new state, so replaying the file restores every
+ * message, its attempts and its schedule after a crash. Undelivered messages are all kept; of the
+ * delivered ones, the latest 1000 per webhook (for the attempt log), in memory and, after
+ * compaction, on disk.
+ */
+export class Outbox {
+  readonly messages = new Map<string, Message>();
+  /** Delivered message ids per webhook, oldest first. */
+  private readonly delivered = new Map<string, IdQueue>();
+  /** Lines a compacted file would hold: one per kept message and per kept attempt. */
+  private liveLines = 0;
+  /** Per emitter: the newest event with messages, and the webhooks it has them for. */
+  private readonly marks = new Map<string, { event_id: string; webhook_ids: Set<string> }>();
+
+  private constructor(private readonly log: AppendLog<Line>) {}
+
+  /** Opens the outbox file and replays it. */
+  static async open(file: string): Promise<Outbox> {
+    const { log, records } = await AppendLog.open<Line>(file);
+    const outbox = new Outbox(log);
+    for (const r of records) {
+      if (r.t === 'm') {
+        const { t: _t, body, ...rest } = r;
+        outbox.messages.set(r.id, { ...rest, body: JSON.stringify(body), status: 'pending', attempts: [], next_attempt_at: r.created_at, scheduled_attempts: 0, manual_at: null });
+        outbox.liveLines++;
+        outbox.mark(r.emitter_id, r.event_id, [r.webhook_id]);
+      } else if (r.t === 'w') {
+        outbox.mark(r.emitter_id, r.event_id, r.webhook_ids);
+      } else if (r.t === 'r') {
+        const m = outbox.messages.get(r.message_id);
+        if (m) m.manual_at = r.at;
+      } else {
+        const m = outbox.messages.get(r.message_id);
+        if (!m) continue;
+        const { t: _t, message_id: _id, status, next_attempt_at, ...attempt } = r;
+        // Lines written before response headers were kept lack them.
+        outbox.apply(m, { ...attempt, response_headers: attempt.response_headers ?? null }, status, next_attempt_at);
+      }
+    }
+    return outbox;
+  }
+
+  /** Records new messages; resolves once they are durable. */
+  async add(messages: NewMessage[]): Promise<Message[]> {
+    const created: Message[] = [];
+    const lines: string[] = [];
+    for (const n of messages) {
+      const m: Message = {
+        id: n.id,
+        webhook_id: n.webhook_id,
+        event_id: n.event_id,
+        emitter_id: n.emitter_id,
+        event_name: n.event_name,
+        body: n.body,
+        created_at: n.created_at,
+        status: 'pending',
+        attempts: [],
+        next_attempt_at: n.created_at,
+        scheduled_attempts: 0,
+        manual_at: null,
+      };
+      this.messages.set(m.id, m);
+      created.push(m);
+      lines.push(messageLine(n));
+      this.mark(n.emitter_id, n.event_id, [n.webhook_id]);
+    }
+    this.liveLines += created.length;
+    await this.log.appendLines(lines);
+    return created;
+  }
+
+  /**
+   * Records an attempt and the state it leaves the message in. Not synced one by one: if the
+   * service dies before the line is on disk, the message is simply sent again after restart
+   * (at least once), which costs less than holding a delivery slot for every sync.
+   */
+  recordAttempt(message: Message, attempt: Attempt, status: MessageStatus, next: number | null): void {
+    this.apply(message, attempt, status, next);
+    this.log.appendUnsynced([attemptLine(message.id, attempt, status, next)]);
+    this.maybeCompact();
+  }
+
+  /**
+   * Asks for one manual attempt of each message (resend, recover); resolves once that is durable,
+   * so the attempt is made even if the service dies first. Requests made before an attempt starts
+   * are answered by that one attempt; one made while it is in flight gets another.
+   */
+  async requestManual(messages: Message[]): Promise<void> {
+    if (messages.length === 0) return;
+    const at = Date.now();
+    await this.log.appendLines(messages.map((m) => manualLine(m.id, at)));
+    for (const m of messages) if (this.messages.has(m.id)) m.manual_at = at;
+  }
+
+  /** Every emitter's delivery mark (see DeliveryMark). */
+  deliveryMarks(): DeliveryMark[] {
+    return [...this.marks].map(([emitter_id, m]) => ({ emitter_id, event_id: m.event_id, webhook_ids: [...m.webhook_ids] }));
+  }
+
+  /** Forgets every message of a deleted webhook. */
+  dropWebhook(webhookId: string): void {
+    for (const m of this.messages.values()) if (m.webhook_id === webhookId) this.forget(m);
+    this.delivered.delete(webhookId);
+  }
+
+  /** Flushes and closes the file. */
+  close(): Promise<void> {
+    return this.log.close();
+  }
+
+  private mark(emitterId: string, eventId: string, webhookIds: readonly string[]): void {
+    const current = this.marks.get(emitterId);
+    const order = current ? compareEventIds(eventId, current.event_id) : 1;
+    if (order > 0) this.marks.set(emitterId, { event_id: eventId, webhook_ids: new Set(webhookIds) });
+    else if (order === 0) for (const id of webhookIds) current!.webhook_ids.add(id);
+  }
+
+  private apply(m: Message, attempt: Attempt, status: MessageStatus, next: number | null): void {
+    const was = m.status;
+    m.attempts.push(attempt);
+    m.status = status;
+    m.next_attempt_at = next;
+    if (attempt.trigger === 'scheduled') m.scheduled_attempts++;
+    // A manual attempt answers every request made before it started.
+    else if (m.manual_at !== null && m.manual_at <= attempt.created_at) m.manual_at = null;
+    this.liveLines++;
+    if (status !== 'delivered' || was === 'delivered' || !this.messages.has(m.id)) return;
+    let done = this.delivered.get(m.webhook_id);
+    if (!done) this.delivered.set(m.webhook_id, (done = new IdQueue()));
+    done.push(m.id);
+    while (done.size > DELIVERED_KEPT_PER_WEBHOOK) {
+      const old = this.messages.get(done.take() as string);
+      if (old) this.forget(old);
+    }
+  }
+
+  private forget(m: Message): void {
+    if (!this.messages.delete(m.id)) return;
+    this.liveLines -= 1 + m.attempts.length;
+  }
+
+  private maybeCompact(): void {
+    if (this.log.lineCount >= 2 * this.liveLines + 10_000) this.log.compactInBackground(() => this.snapshot());
+  }
+
+  private snapshot(): string[] {
+    const lines = this.deliveryMarks().map(markLine);
+    for (const m of this.messages.values()) {
+      lines.push(messageLine(m));
+      for (const a of m.attempts) lines.push(attemptLine(m.id, a, m.status, m.next_attempt_at));
+      if (m.manual_at !== null) lines.push(manualLine(m.id, m.manual_at));
+    }
+    return lines;
+  }
+}

@@ -1,0 +1,144 @@
+// Dedupe strategies of spec section 3 (`unique`, `greatest`, `last`), applied to what a source
+// emits before it is stored. Each source's cache is kept in a small JSON file so a restart does
+// not re-emit what was already seen.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { EmitPayload } from '../../contract/host-protocol';
+import { writeFileAtomic } from '../../lib/atomic-write';
+
+export type DedupeStrategy = 'unique' | 'greatest' | 'last';
+
+/** Ids the `unique` strategy remembers (spec section 8). */
+export const UNIQUE_CACHE_SIZE = 100;
+
+interface DedupeState {
+  strategy: DedupeStrategy;
+  /** unique: the latest ids, oldest first; greatest: the largest; last: the last emitted. */
+  ids: Array<string | number>;
+}
+
+/** What dedupe kept of a batch, and why it let through events it could not judge. */
+export interface DedupeResult {
+  kept: EmitPayload[];
+  warnings: string[];
+}
+
+/** Per-source dedupe caches, persisted under one folder. */
+export class Deduper {
+  private readonly states = new Map<string, DedupeState>();
+  private readonly writing = new Map<string, Promise<void>>();
+
+  constructor(private readonly dir: string) {}
+
+  /**
+   * Filters one emission (a run's emits, already in emit order) by the source's strategy and
+   * updates its cache. Events without a usable id are kept, with a warning for the logs.
+   */
+  filter(sourceId: string, strategy: DedupeStrategy | null, emits: readonly EmitPayload[]): DedupeResult {
+    if (!strategy || emits.length === 0) return { kept: [...emits], warnings: [] };
+    const state = this.state(sourceId, strategy);
+    const before = JSON.stringify(state.ids);
+    const result = STRATEGIES[strategy](state, emits);
+    if (JSON.stringify(state.ids) !== before) this.save(sourceId, state);
+    return result;
+  }
+
+  /** Forgets a removed source's cache. */
+  async remove(sourceId: string): Promise<void> {
+    this.states.delete(sourceId);
+    await this.writing.get(sourceId);
+    await fs.promises.rm(this.file(sourceId), { force: true });
+  }
+
+  /** Waits for cache writes in progress. */
+  async flush(): Promise<void> {
+    await Promise.all(this.writing.values());
+  }
+
+  private file(sourceId: string): string {
+    return path.join(this.dir, `${sourceId}.json`);
+  }
+
+  /** The cache for the strategy; a source whose code changed strategy starts afresh. */
+  private state(sourceId: string, strategy: DedupeStrategy): DedupeState {
+    let state = this.states.get(sourceId);
+    if (!state) {
+      try {
+        state = JSON.parse(fs.readFileSync(this.file(sourceId), 'utf8')) as DedupeState;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
+    }
+    if (!state || state.strategy !== strategy) state = { strategy, ids: [] };
+    this.states.set(sourceId, state);
+    return state;
+  }
+
+  /** Writes the cache (temp file and rename), one write per source at a time, the newest last. */
+  private save(sourceId: string, state: DedupeState): void {
+    const previous = this.writing.get(sourceId) ?? Promise.resolve();
+    const text = JSON.stringify(state);
+    const next = previous.then(() => writeFileAtomic(this.file(sourceId), text));
+    const settled = next.catch(() => undefined);
+    this.writing.set(sourceId, settled);
+    void settled.then(() => {
+      if (this.writing.get(sourceId) === settled) this.writing.delete(sourceId);
+    });
+  }
+}
+
+const hasId = (e: EmitPayload) => typeof e.meta.id === 'string' || typeof e.meta.id === 'number';
+const missingId = (strategy: DedupeStrategy, count: number) =>
+  `dedupe "${strategy}": ${count} event(s) emitted without an id were kept; pass { id } as $emit's second argument`;
+
+const STRATEGIES: Record<DedupeStrategy, (state: DedupeState, emits: readonly EmitPayload[]) => DedupeResult> = {
+  unique(state, emits) {
+    const seen = new Set(state.ids.map(String));
+    const kept: EmitPayload[] = [];
+    let unidentified = 0;
+    for (const e of emits) {
+      if (!hasId(e)) {
+        unidentified++;
+        kept.push(e);
+        continue;
+      }
+      const key = String(e.meta.id);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      state.ids.push(e.meta.id as string | number);
+      kept.push(e);
+    }
+    if (state.ids.length > UNIQUE_CACHE_SIZE) state.ids.splice(0, state.ids.length - UNIQUE_CACHE_SIZE);
+    return { kept, warnings: unidentified ? [missingId('unique', unidentified)] : [] };
+  },
+
+  greatest(state, emits) {
+    const kept: EmitPayload[] = [];
+    let unjudged = 0;
+    for (const e of emits) {
+      const n = typeof e.meta.id === 'number' ? e.meta.id : typeof e.meta.id === 'string' && e.meta.id.trim() !== '' ? Number(e.meta.id) : NaN;
+      if (!Number.isFinite(n)) {
+        unjudged++;
+        kept.push(e);
+        continue;
+      }
+      const largest = state.ids[0];
+      if (largest !== undefined && n <= Number(largest)) continue;
+      state.ids = [n];
+      kept.push(e);
+    }
+    const warning = `dedupe "greatest": ${unjudged} event(s) without a numeric id were kept; give each $emit a numeric { id }`;
+    return { kept, warnings: unjudged ? [warning] : [] };
+  },
+
+  last(state, emits) {
+    const cached = state.ids[0];
+    const match = cached === undefined ? -1 : emits.findIndex((e) => hasId(e) && String(e.meta.id) === String(cached));
+    // Only what follows the last event emitted before; no match means all of it is new.
+    const kept = emits.slice(match + 1);
+    const newest = kept.findLast(hasId);
+    if (newest) state.ids = [newest.meta.id as string | number];
+    const unidentified = kept.filter((e) => !hasId(e)).length;
+    return { kept, warnings: unidentified ? [missingId('last', unidentified)] : [] };
+  },
+};

@@ -1,0 +1,81 @@
+import type { EmitPayload } from '../../contract/host-protocol';
+import type { SubscriptionRecord } from '../../store/metadata';
+import type { EventStore, NewEvent, StoredEvent } from '../../store/event-store';
+import { listenersFor } from './routing';
+
+/** Listener runs passing events on to further listeners stop after this many hops. */
+export const MAX_LISTENER_HOPS = 8;
+
+/** Runs a listener that is not a webhook (a `dc_` source, a `p_` workflow) with an event; `depth` counts listener hops so far. */
+export type Listener = (listenerId: string, event: StoredEvent, depth: number) => void;
+
+/**
+ * What emission needs of webhook delivery (implemented by delivery/, wired by service.ts): each
+ * call resolves once the delivery messages are durable.
+ */
+export interface DeliveryPort {
+  /** Creates one delivery message of `event` per webhook. */
+  deliver(event: StoredEvent, webhookIds: readonly string[]): Promise<void>;
+  /** After a crash: creates the messages of stored events that lack them; resolves how many. */
+  deliverUnrecorded(emitterId: string, events: readonly StoredEvent[]): Promise<number>;
+}
+
+/**
+ * Puts what a run emitted in order, stores it and hands each event to the webhooks subscribed to
+ * it. Resolves once events and their deliveries are durable: from then on nothing is lost.
+ */
+export class Emission {
+  /** Who runs listeners, by id prefix (`dc_`, `p_`). */
+  private readonly listeners = new Map<string, Listener>();
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly delivery: DeliveryPort,
+    private readonly subscriptions: () => readonly SubscriptionRecord[],
+  ) {
+    // A crash can fall between an event reaching disk and its delivery messages doing so.
+    events.onOpen((emitterId, stored) => {
+      this.delivery.deliverUnrecorded(emitterId, stored).catch((err: Error) => console.error(`recovering the deliveries of ${emitterId} failed: ${err.message}`));
+    });
+  }
+
+  /** Sets who runs the listeners whose ids start with `prefix` (managers created after this). */
+  onListener(prefix: 'dc_' | 'p_', listener: Listener): void {
+    this.listeners.set(prefix, listener);
+  }
+
+  /**
+   * Stores and routes the emits of one run of `emitterId`, in emit order (see inEmitOrder): to
+   * subscribed webhooks durably, then to subscribed sources. `depth` is how many listener hops led
+   * to this run; `invocationId` is the run's, kept with each event.
+   */
+  async accept(emitterId: string, emits: readonly EmitPayload[], depth = 0, invocationId: string | null = null): Promise<StoredEvent[]> {
+    if (emits.length === 0) return [];
+    const now = Date.now();
+    const subs = this.subscriptions();
+    const listeners: string[][] = [];
+    const batch: NewEvent[] = inEmitOrder(emits).map((e) => {
+      const name = e.meta.name ?? null;
+      const ids = listenersFor(subs, emitterId, name);
+      listeners.push(ids);
+      return {
+        json: e.json,
+        meta: { id: e.meta.id, name, summary: e.meta.summary ?? null, ts: e.meta.ts ?? now, ...(invocationId ? { invocation_id: invocationId } : {}) },
+        deliver_to: ids.filter((id) => id.startsWith('wh_')),
+      };
+    });
+    const { stored, durable } = this.events.append(emitterId, batch, now);
+    // Events and their delivery messages go to disk side by side, not one after the other; each
+    // event's line names its webhooks, so a crash between the two is mended on restart.
+    await Promise.all([durable, ...stored.map((event) => this.delivery.deliver(event, event.deliver_to ?? []))]);
+    stored.forEach((event, i) => {
+      for (const id of listeners[i] ?? []) this.listeners.get(id.slice(0, id.indexOf('_') + 1))?.(id, event, depth + 1);
+    });
+    return stored;
+  }
+}
+
+/** With `ts` on every event, a run's events are emitted oldest first (spec 6.1); otherwise as emitted. */
+export function inEmitOrder(emits: readonly EmitPayload[]): readonly EmitPayload[] {
+  return emits.every((e) => typeof e.meta.ts === 'number') ? [...emits].sort((a, b) => (a.meta.ts as number) - (b.meta.ts as number)) : emits;
+}

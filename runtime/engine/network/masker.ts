@@ -1,0 +1,61 @@
+// Credentials never reach a recording in clear: the values of a component's `$auth` and secret
+// props, wherever they appear (URL, headers, bodies), and the whole value of headers that carry
+// credentials by nature.
+import type { CallRequest, CallResponse, OutgoingCall } from '../../contract/network-api';
+
+/** What replaces a credential. */
+export const MASK = '********';
+
+/** Headers whose value is a credential whatever it holds. */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key', 'x-auth-token', 'x-access-token']);
+
+/** Shorter values are not masked: they would blot out ordinary text (a "1", a "true"). */
+const MIN_SECRET_LENGTH = 4;
+
+/** Masks the given secret values (and credential headers) in recorded calls. */
+export class Masker {
+  private readonly secrets: string[];
+
+  constructor(values: unknown[]) {
+    const found = new Set<string>();
+    const walk = (v: unknown) => {
+      if (typeof v === 'string') {
+        if (v.length >= MIN_SECRET_LENGTH && v !== MASK) found.add(v);
+      } else if (typeof v === 'number' && String(v).length >= 6) found.add(String(v));
+      else if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+    };
+    values.forEach(walk);
+    // Longest first: a secret that contains another is masked whole.
+    this.secrets = [...found].sort((a, b) => b.length - a.length);
+    for (const s of [...this.secrets]) {
+      const encoded = encodeURIComponent(s);
+      if (encoded !== s) this.secrets.push(encoded);
+    }
+  }
+
+  /** The text with every secret replaced. */
+  text(value: string): string {
+    let out = value;
+    for (const secret of this.secrets) if (out.includes(secret)) out = out.split(secret).join(MASK);
+    return out;
+  }
+
+  headers(headers: Record<string, string>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [name, value] of Object.entries(headers)) out[name] = CREDENTIAL_HEADERS.has(name.toLowerCase()) ? MASK : this.text(value);
+    return out;
+  }
+
+  request(r: CallRequest): CallRequest {
+    return { ...r, url: this.text(r.url), headers: this.headers(r.headers), body: r.body_encoding === 'utf8' ? this.text(r.body) : r.body };
+  }
+
+  response(r: CallResponse): CallResponse {
+    return { ...r, headers: this.headers(r.headers), body: r.body_encoding === 'utf8' ? this.text(r.body) : r.body };
+  }
+
+  call(c: OutgoingCall): OutgoingCall {
+    return { ...c, request: this.request(c.request), response: c.response && this.response(c.response), error: c.error && this.text(c.error) };
+  }
+}

@@ -1,0 +1,55 @@
+// Service side of outgoing calls: answers replay lookups from an owner's cassette, masks the calls
+// a run made before they are kept, and in record mode adds them to the cassette.
+import type { CallRequest, NetworkMode, OutgoingCall } from '../../contract/network-api';
+import type { NetworkAnswer } from '../../contract/host-protocol';
+import type { CassetteStore } from '../../store/cassette-store';
+import { Masker } from './masker';
+import { Matcher } from './cassette-match';
+
+export class NetworkService {
+  private readonly matchers = new Map<string, Matcher>();
+
+  constructor(readonly cassettes: CassetteStore) {}
+
+  /** The recording that answers `request` (masked as recordings are), or why there is none. */
+  match(owner: string, masker: Masker, request: CallRequest): NetworkAnswer {
+    const cassette = this.cassettes.get(owner);
+    let matcher = this.matchers.get(owner);
+    if (!matcher) this.matchers.set(owner, (matcher = new Matcher()));
+    const masked = masker.request(request);
+    const found = matcher.match(cassette, masked);
+    if (found) return { response: found.entry.response, entry: found.index, miss: null };
+    const hint = cassette.entries.length === 0 ? `${owner} has no recorded calls yet` : `none of the ${cassette.entries.length} calls recorded for ${owner} matches it`;
+    return {
+      response: null,
+      entry: null,
+      miss: `no recording of ${masked.method} ${masked.url}: ${hint}; record it with network mode "record" (spout dev --record, or network_mode on the source), or add it to the cassette (GET/PUT /v1/sources/${owner}/cassette)`,
+    };
+  }
+
+  /** Masks a run's calls for its record; in record mode, the live ones that got an answer join the cassette. */
+  record(owner: string, mode: NetworkMode, masker: Masker, calls: readonly OutgoingCall[]): OutgoingCall[] {
+    const masked = calls.map((c) => masker.call(c));
+    if (mode === 'record') {
+      const entries = masked.flatMap((c) => (c.served_by === 'live' && c.response ? [{ request: c.request, response: c.response, recorded_at: Date.now() }] : []));
+      this.cassettes.append(owner, entries).catch((err: Error) => console.error(`saving the cassette of ${owner}: ${err.message}`));
+    }
+    return masked;
+  }
+
+  /** Starts replay sequences over (a new cassette or a new mode). */
+  reset(owner: string): void {
+    this.matchers.delete(owner);
+  }
+
+  /** Forgets an owner's cassette. */
+  async remove(owner: string): Promise<void> {
+    this.matchers.delete(owner);
+    await this.cassettes.remove(owner);
+  }
+}
+
+/** The masker of a component's credentials: its `$auth` values and secret prop values. */
+export function maskerFor(auth: Record<string, unknown>, secretValues: unknown[]): Masker {
+  return new Masker([auth, ...secretValues]);
+}

@@ -1,0 +1,250 @@
+// Component code run outside deployed sources: prop configuration (async options,
+// additionalProps) and action test runs, in a warm sandbox per component, so a form that loads
+// options page after page, or reloads props as the user types, does not start a worker each time,
+// and `previousPropDefs` holds the previous result.
+import type { ConfigurableProp } from '../../contract/component-shape';
+import { dirGrants } from '../../props/dir/dir-folders';
+import { NO_GRANTS } from '../../sandbox/host-grants';
+import { Sandbox, type SandboxLog } from '../../sandbox/sandbox';
+import type { ActionResult, HttpResponsePayload, OptionsResult, PropOption } from '../../contract/host-protocol';
+import { ComponentError } from '../../components/bundle';
+import { newId } from '../../lib/ids';
+import { checkConfiguredProps } from '../../props/configured-props';
+import type { StepOutbox } from './send-log';
+import type { ActionRunView, ConsoleLine } from '../../contract/action-api';
+import type { ComponentRecord, Metadata } from '../../store/metadata';
+import type { SecretBox } from '../../store/secrets';
+import type { DataStores } from '../../store/data-stores';
+import { runDataStoreOp } from '../../store/data-store-ops';
+import { additionalPropsOf, mergeProps } from '../sources/dynamic-props';
+import { sandboxContext } from '../sources/sandbox-context';
+import type { SandboxLimits } from '../sources/source-manager';
+import type { InvocationStore } from '../../store/invocation-store';
+import { baseRecord, errorOf, statusOf } from '../invocations/invocation-record';
+import { maskerFor, type NetworkService } from '../network/network-service';
+import type { Masker } from '../network/masker';
+import type { NetworkMode } from '../../contract/network-api';
+
+/** A log line written by component code during a call. */
+export type ConfigurationLog = ConsoleLine;
+
+/** A page of options, or the error the options method threw (spec 2.6). */
+export interface OptionsAnswer {
+  options: PropOption[];
+  context: unknown;
+  errors: string[];
+  logs: ConfigurationLog[];
+}
+
+export interface OptionsRequest {
+  prop: string;
+  configured: Record<string, unknown>;
+  page: number;
+  prevContext: Record<string, unknown>;
+  query?: string;
+}
+
+/** Thrown when the request names something the component does not have; the API's 400. */
+export class ConfigurationRequestError extends Error {}
+
+interface Session {
+  sandbox: Sandbox;
+  /** Lines not yet handed to a call. */
+  logs: SandboxLog[];
+  /** The last additionalProps result, for app-prop lookups of dynamic props. */
+  dynamic: ConfigurableProp[];
+  /** Calls run one after another: each configures `this` before it runs. */
+  queue: Promise<unknown>;
+  idle: NodeJS.Timeout | null;
+  /** Masks the credentials of the values it was last configured with, in recorded calls. */
+  masker: Masker;
+}
+
+/** Log lines kept for a session between calls; a chatty component cannot grow this without bound. */
+const MAX_LOGS = 200;
+
+export interface ComponentSessionsDeps {
+  metadata: Metadata;
+  secrets: SecretBox;
+  limits: SandboxLimits;
+  /** A session's worker stops after this long unused. */
+  idleMs: number;
+  dataStores: DataStores;
+  outbox: StepOutbox;
+  /** Where action runs are recorded. */
+  invocations: InvocationStore;
+  /** Outgoing calls of action runs: their cassettes and replay. */
+  network: NetworkService;
+  /** The data dir (`dir` props get folders under it). */
+  dataDir: string;
+}
+
+/** An action run as the API answers it. */
+export type ActionRunAnswer = ActionRunView;
+
+/** Runs components' `options` and `additionalProps` for configuration forms (POST /v1/components/configure and /props). */
+export class ComponentSessions {
+  private readonly sessions = new Map<string, Promise<Session>>();
+
+  constructor(private readonly deps: ComponentSessionsDeps) {}
+
+  /** Loads one page of a prop's options with `this` holding the given values. */
+  options(component: ComponentRecord, request: OptionsRequest): Promise<OptionsAnswer> {
+    return this.call(component, request.configured, async (session) => {
+      const result = await session.sandbox.invoke({ kind: 'options', prop: request.prop, page: request.page, prevContext: request.prevContext, query: request.query });
+      const logs = takeLogs(session);
+      if (!result.error) return { ...(result.value as OptionsResult), errors: [], logs };
+      if (result.error.name === 'RequestError') throw new ConfigurationRequestError(result.error.message);
+      return { options: [], context: null, errors: [result.error.message], logs };
+    });
+  }
+
+  /** Runs `additionalProps` with `this` holding the given values; answers the merged prop set. */
+  props(component: ComponentRecord, configured: Record<string, unknown>): Promise<{ configurable_props: ConfigurableProp[]; logs: ConfigurationLog[] }> {
+    return this.call(component, configured, async (session) => {
+      const dynamic = await additionalPropsOf(session.sandbox, component.type);
+      session.dynamic = dynamic ?? [];
+      return { configurable_props: mergeProps(component.configurable_props, session.dynamic), logs: takeLogs(session) };
+    });
+  }
+
+  /** Stops every session's worker. */
+  async stop(): Promise<void> {
+    const sessions = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all(sessions.map((s) => s.then((session) => this.close(session), () => undefined)));
+  }
+
+  /**
+   * Runs an action once (by hand, `$.context.JIT` true, or as a workflow step): its props (with what
+   * `additionalProps` adds) are checked first, and its `$.send`s are carried out after it ends.
+   */
+  runAction(
+    component: ComponentRecord,
+    configured: Record<string, unknown>,
+    steps: Record<string, unknown>,
+    options: { jit: boolean; onRespond?: (response: HttpResponsePayload) => void; network?: NetworkMode } = { jit: true },
+  ): Promise<ActionRunAnswer> {
+    if (component.type !== 'action') {
+      throw new ComponentError([{ path: 'id', message: `${component.id} is a source; sources are deployed (POST /v1/sources), actions are run` }]);
+    }
+    return this.call(component, configured, async (session) => {
+      const dynamic = (await additionalPropsOf(session.sandbox, component.type)) ?? [];
+      const props = mergeProps(component.configurable_props, dynamic);
+      const { values, problems } = checkConfiguredProps(props, configured, (id) => this.deps.metadata.data.accounts.find((a) => a.id === id), (id) => this.deps.dataStores.exists(id));
+      if (problems.length > 0) throw new ComponentError(problems);
+      const network = options.network ?? 'live';
+      this.configure(session, component, values, dynamic, network);
+      const runId = newId('run');
+      const started = Date.now();
+      const target = { kind: 'action', stepsJson: JSON.stringify(steps), jit: options.jit, deadlineMs: started + this.deps.limits.timeoutMs, runId } as const;
+      const result = await session.sandbox.invoke(target, options.onRespond);
+      const outcome = result.error ? null : (result.value as ActionResult);
+      const sends = outcome ? await this.deps.outbox.perform(runId, outcome.sends) : [];
+      const os = takeLogs(session);
+      const record = baseRecord(result.invocationId, component.id, 'action', started);
+      Object.assign(record, {
+        status: statusOf(result),
+        error: errorOf(result),
+        event: steps,
+        logs: os.map((line) => ({ ts: started, ...line })),
+        result: outcome ? { exports: outcome.exports, ret: outcome.ret, exit: outcome.exit } : null,
+        calls: this.deps.network.record(component.id, network, session.masker, result.calls),
+      });
+      // Recorded before the answer, so a client can read the record by the id it gets.
+      await this.deps.invocations.add(record).catch((err: Error) => console.error(`recording ${record.id}: ${err.message}`));
+      return {
+        id: runId,
+        invocation_id: record.id,
+        exports: outcome?.exports ?? {},
+        os,
+        ret: outcome?.ret ?? null,
+        error: result.error ? { name: result.error.name, message: result.error.message, stack: result.error.stack ?? null } : null,
+        exit: outcome?.exit ?? null,
+        response: outcome?.response ? { ...outcome.response, body: responseText(outcome.response.body) } : null,
+        emitted: result.emits.map((e) => JSON.parse(e.json) as unknown),
+        sends,
+      };
+    });
+  }
+
+  private configure(session: Session, component: ComponentRecord, values: Record<string, unknown>, dynamic = session.dynamic, network: NetworkMode = 'live'): void {
+    const props = mergeProps(component.configurable_props, dynamic);
+    const context = sandboxContext({ sourceId: component.id, props, values, endpoints: {}, dynamicProps: false, network, dataDir: this.deps.dataDir }, this.deps.metadata.data.accounts, this.deps.secrets);
+    session.sandbox.configure(context);
+    session.masker = maskerFor(context.auth, props.filter((p) => p.secret).map((p) => values[p.name]));
+  }
+
+  private async call<T>(component: ComponentRecord, configured: Record<string, unknown>, work: (session: Session) => Promise<T>): Promise<T> {
+    const session = await this.session(component);
+    const run = session.queue.then(() => {
+      this.configure(session, component, configured);
+      return work(session);
+    });
+    session.queue = run.catch(() => undefined);
+    try {
+      return await run;
+    } finally {
+      this.keepWarm(component.id, session);
+    }
+  }
+
+  private session(component: ComponentRecord): Promise<Session> {
+    let session = this.sessions.get(component.id);
+    if (!session) {
+      session = this.start(component);
+      this.sessions.set(component.id, session);
+      session.catch(() => this.sessions.delete(component.id));
+    }
+    return session;
+  }
+
+  private async start(component: ComponentRecord): Promise<Session> {
+    const session: Omit<Session, 'sandbox'> = { logs: [], dynamic: [], queue: Promise.resolve(), idle: null, masker: maskerFor({}, []) };
+    const { sandbox } = await Sandbox.load({
+      bundle: component.bundle,
+      filename: component.filename,
+      ...this.deps.limits,
+      // An action's `dir` props write under its own folder (DATA_DIR/dirs/<component id>).
+      grants: dirGrants(NO_GRANTS, this.deps.dataDir, component.id),
+      label: `component ${component.id} (${component.name})`,
+      onLog: (log) => {
+        session.logs.push(log);
+        if (session.logs.length > MAX_LOGS) session.logs.shift();
+      },
+      // Options methods may read a data store the form already chose.
+      onDataStore: (storeId, call) => runDataStoreOp(this.deps.dataStores, storeId, call),
+      // An action's test runs may replay its calls from the action's own cassette.
+      onNetworkMatch: (request) => this.deps.network.match(component.id, session.masker, request),
+      // Emits while configuring go nowhere: no source exists yet.
+      onStrayEmits: () => {},
+    });
+    return Object.assign(session, { sandbox });
+  }
+
+  /** Restarts the session's idle clock; an unused session's worker is stopped. */
+  private keepWarm(componentId: string, session: Session): void {
+    if (session.idle) clearTimeout(session.idle);
+    session.idle = setTimeout(() => {
+      this.sessions.delete(componentId);
+      void this.close(session);
+    }, this.deps.idleMs);
+    session.idle.unref();
+  }
+
+  private async close(session: Session): Promise<void> {
+    if (session.idle) clearTimeout(session.idle);
+    await session.sandbox.close();
+  }
+}
+
+/** The lines written since the last call took them: calls of a session run one at a time, so they are this call's. */
+function takeLogs(session: Session): ConfigurationLog[] {
+  const taken = session.logs.map((log) => ({ level: log.level, message: log.message }));
+  session.logs = [];
+  return taken;
+}
+
+function responseText(body: string | Uint8Array | null): string | null {
+  return body === null || typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
+}

@@ -1,0 +1,55 @@
+// What action steps send with `$.send`: HTTP requests are made once the step has ended (as the
+// platform does); email, S3 and SSE sends go nowhere offline and are recorded for the user to see.
+import { newId } from '../../lib/ids';
+import type { StepSend } from '../../contract/host-protocol';
+import type { SendView } from '../../contract/action-api';
+
+/** A send as recorded: what was asked, and for HTTP what came of it. */
+export type SendRecord = SendView;
+
+/** Sends kept in memory for `GET /v1/outbox`, newest last. */
+const KEPT = 1000;
+const HTTP_TIMEOUT_MS = 15_000;
+
+/** The outbox of `$.send`: performs HTTP sends, records every send. */
+export class StepOutbox {
+  private readonly records: SendRecord[] = [];
+
+  /** Carries out one step's sends, in order; answers their records. */
+  async perform(runId: string, sends: readonly StepSend[]): Promise<SendRecord[]> {
+    const done: SendRecord[] = [];
+    for (const send of sends) {
+      const record: SendRecord = { id: newId('snd'), kind: send.kind, config: send.config, run_id: runId, created_at: Math.floor(Date.now() / 1000) };
+      if (send.kind === 'http') record.result = await sendHttp(send.config);
+      this.records.push(record);
+      done.push(record);
+    }
+    if (this.records.length > KEPT) this.records.splice(0, this.records.length - KEPT);
+    return done;
+  }
+
+  /** Recorded sends, newest first. */
+  list(): SendRecord[] {
+    return [...this.records].reverse();
+  }
+}
+
+/** `$.send.http({method, url, headers, data})`: the answer's status, or the error. */
+async function sendHttp(config: unknown): Promise<SendRecord['result']> {
+  const c = (config ?? {}) as { method?: unknown; url?: unknown; headers?: unknown; data?: unknown; body?: unknown };
+  if (typeof c.url !== 'string' || !URL.canParse(c.url)) return { error: '$.send.http needs an absolute url' };
+  const payload = c.data ?? c.body;
+  const headers = new Headers(Object.entries((c.headers ?? {}) as Record<string, unknown>).map(([k, v]): [string, string] => [k, String(v)]));
+  let body: string | undefined;
+  if (payload !== undefined) {
+    body = typeof payload === 'string' ? payload : JSON.stringify(payload);
+    if (typeof payload !== 'string' && !headers.has('content-type')) headers.set('content-type', 'application/json');
+  }
+  try {
+    const res = await fetch(c.url, { method: typeof c.method === 'string' ? c.method.toUpperCase() : 'POST', headers, body, signal: AbortSignal.timeout(HTTP_TIMEOUT_MS), redirect: 'manual' });
+    await res.body?.cancel();
+    return { status: res.status };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}

@@ -1,0 +1,46 @@
+import type { ComponentLibrary, SandboxFactory } from '../../components/library';
+import type { ComponentRegistry } from '../../components/registry';
+import type { DeliveryService } from '../../delivery/delivery-service';
+import type { EventStore } from '../../store/event-store';
+import type { LogStore } from '../../store/log-store';
+import type { InvocationStore } from '../../store/invocation-store';
+import type { NetworkService } from '../../engine/network/network-service';
+import type { ComponentSessions } from '../../engine/sessions/component-sessions';
+import type { InstanceSettings } from '../../contract/settings-api';
+import type { WorkflowManager } from '../../engine/workflows/workflow-manager';
+import type { StepOutbox } from '../../engine/sessions/send-log';
+import type { SourceManager } from '../../engine/sources/source-manager';
+import type { DataStores } from '../../store/data-stores';
+import type { Metadata } from '../../store/metadata';
+import type { SecretBox } from '../../store/secrets';
+import type { AuthConfig } from '../edge/auth';
+
+/** What the HTTP layer reaches of the runtime. */
+export interface ApiContext {
+  metadata: Metadata;
+  library: ComponentLibrary;
+  /** The local component registry (bundled components and `--registry` folders), by key. */
+  registry: ComponentRegistry;
+  /** Starts a sandbox that only describes a module (saving a component). */
+  describeSandbox: SandboxFactory;
+  sources: SourceManager;
+  /** Runs async options and additionalProps for configuration forms. */
+  sessions: ComponentSessions;
+  /** How the service was started (GET /v1/settings), without the key's hint. */
+  settings: () => Omit<InstanceSettings, 'api_key_hint'>;
+  workflows: WorkflowManager;
+  /** What action steps sent with `$.send`. */
+  outbox: StepOutbox;
+  events: EventStore;
+  logs: LogStore;
+  /** Every recorded run of sources and actions. */
+  invocations: InvocationStore;
+  /** Cassettes of recorded outgoing calls, and replay. */
+  network: NetworkService;
+  delivery: DeliveryService;
+  secrets: SecretBox;
+  /** Account-level key-value stores behind `data_store` props. */
+  dataStores: DataStores;
+  auth: AuthConfig;
+  endpointUrl: (endpointId: string) => string;
+}

@@ -1,0 +1,135 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import type { ComponentRecord } from '../../store/metadata';
+import type { ApiContext } from './api-context';
+import { paginate } from '../../lib/pagination';
+import { pageParams } from '../../lib/pagination';
+import { parseParams } from './params';
+import { HttpError, notFound } from '../edge/error-statuses';
+import { ConfigurationRequestError } from '../../engine/sessions/component-sessions';
+import type { ComponentView } from '../../contract/component-api';
+import type { ConfigurableProp } from '../../contract/component-shape';
+import { checkConfiguredProps } from '../../props/configured-props';
+import { formProblem } from './form-problems';
+import { componentCode, componentFilename, componentUrl, fetchComponentUrl } from './component-input';
+import { registryComponent } from './registry-routes';
+
+export const saveSchema = z.object({ component_code: componentCode.optional(), component_url: componentUrl.optional(), component_filename: componentFilename });
+
+export const lintSchema = z.object({ component_code: componentCode, component_filename: componentFilename });
+
+const configuredProps = z.record(z.string(), z.unknown()).optional();
+
+/** The component (id `sc_…` or key) or deployed source (`dc_…`, its values as the base) a form configures. */
+const target = z.string().min(1, 'give the id or key of a saved component, or a dc_ source id');
+
+export const configureSchema = z.object({
+  id: target,
+  prop_name: z.string().min(1),
+  configured_props: configuredProps,
+  page: z.number().int().min(0).optional(),
+  prev_context: z.record(z.string(), z.unknown()).nullable().optional(),
+  query: z.string().max(10_000).optional(),
+});
+
+export const propsSchema = z.object({ id: target, configured_props: configuredProps });
+
+/** The props a form shows (its dynamic ones included) and the values typed so far. */
+export const checkSchema = z.object({
+  configurable_props: z.array(z.looseObject({ name: z.string().min(1), type: z.string().min(1) })).max(500),
+  configured_props: configuredProps,
+});
+
+/** A saved component as the API lists it (no code, no bundle; the single read adds the code). */
+export function componentView(c: ComponentRecord): ComponentView {
+  return {
+    id: c.id,
+    key: c.key,
+    name: c.name,
+    version: c.version,
+    type: c.type,
+    description: c.description ?? null,
+    code_hash: c.code_hash,
+    configurable_props: c.configurable_props,
+    warnings: c.warnings ?? [],
+    created_at: c.created_at,
+  };
+}
+
+/** Saved components: save module text (validated), read by id or key. */
+export function componentRoutes(ctx: ApiContext): Router {
+  const router = Router();
+
+  router.post('/components', async (req, res) => {
+    const input = parseParams(req, saveSchema);
+    if ((input.component_code === undefined) === (input.component_url === undefined)) throw new HttpError(400, 'give exactly one of component_code or component_url');
+    const fetched = input.component_url === undefined ? undefined : await fetchComponentUrl(input.component_url);
+    const code = fetched?.code ?? (input.component_code as string);
+    const component = await ctx.library.save(code, input.component_filename ?? fetched?.filename ?? 'component.mjs', ctx.describeSandbox);
+    res.json({ data: componentView(component) });
+  });
+
+  router.post('/components/lint', async (req, res) => {
+    const input = parseParams(req, lintSchema);
+    res.json({ data: await ctx.library.lint(input.component_code, input.component_filename ?? 'component.mjs', ctx.describeSandbox) });
+  });
+
+  /** The component behind `id` and the values to configure it with (a source's own, overridden by the request's). */
+  const resolve = async (id: string, configured: Record<string, unknown> = {}): Promise<{ component: ComponentRecord; configured: Record<string, unknown> }> => {
+    const source = id.startsWith('dc_') ? ctx.sources.find(id) : undefined;
+    // A key not saved yet may be the registry's (configuring it before deploying it).
+    const component = source ? ctx.sources.component(source) : (ctx.library.find(id) ?? (/^(dc|sc)_/.test(id) ? undefined : await registryComponent(ctx, id)));
+    if (!component) throw notFound(id.startsWith('dc_') ? 'source' : 'component', id);
+    return { component, configured: source ? { ...ctx.sources.configuredValues(source), ...configured } : configured };
+  };
+
+  router.post('/components/configure', async (req, res) => {
+    const input = parseParams(req, configureSchema);
+    const { component, configured } = await resolve(input.id, input.configured_props);
+    try {
+      const answer = await ctx.sessions.options(component, {
+        prop: input.prop_name,
+        configured,
+        page: input.page ?? 0,
+        prevContext: input.prev_context ?? {},
+        query: input.query,
+      });
+      res.json(answer);
+    } catch (err) {
+      if (err instanceof ConfigurationRequestError) throw new HttpError(400, `${component.id}: ${err.message}`);
+      throw err;
+    }
+  });
+
+  router.post('/components/props', async (req, res) => {
+    const input = parseParams(req, propsSchema);
+    const { component, configured } = await resolve(input.id, input.configured_props);
+    const { configurable_props, logs } = await ctx.sessions.props(component, configured);
+    res.json({ data: { configurable_props }, logs });
+  });
+
+  // The form's inline validation: the very rules a deploy applies (checkConfiguredProps), each
+  // problem also phrased for the field it belongs to (`field_message`).
+  router.post('/components/props/check', (req, res) => {
+    const input = parseParams(req, checkSchema);
+    const props = input.configurable_props as ConfigurableProp[];
+    const { problems } = checkConfiguredProps(props, input.configured_props ?? {}, (id) => ctx.metadata.data.accounts.find((a) => a.id === id), (id) => ctx.dataStores.exists(id));
+    const errors = problems.map((p) => {
+      const prop = props.find((x) => p.path === `configured_props.${x.name}`);
+      return { ...p, prop: prop?.name ?? null, field_message: prop ? formProblem(prop, p.message) : p.message };
+    });
+    res.json({ data: { errors } });
+  });
+
+  router.get('/users/me/components', (req, res) => {
+    res.json(paginate([...ctx.metadata.data.components].reverse(), parseParams(req, pageParams), componentView));
+  });
+
+  router.get('/components/:id', (req, res) => {
+    const component = ctx.library.find(req.params.id);
+    if (!component) throw notFound('component', req.params.id);
+    res.json({ data: { ...componentView(component), code: component.code, filename: component.filename } });
+  });
+
+  return router;
+}

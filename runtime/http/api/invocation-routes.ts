@@ -1,0 +1,151 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import type { InvocationView } from '../../contract/invocation-api';
+import type { ApiContext } from './api-context';
+import { paginate } from '../../lib/pagination';
+import { bodyBytes } from '../../engine/invocations/invocation-record';
+import { ENDPOINT_PREFIX, REPLAY_HEADER } from '../ingress/endpoint-handler';
+import { objectParam, parseParams } from './params';
+import { pageParams } from '../../lib/pagination';
+import { HttpError, notFound } from '../edge/error-statuses';
+
+/** A time given as epoch ms, or as an ISO date. */
+const time = z.union([z.coerce.number().int().nonnegative(), z.iso.datetime({ offset: true }).transform((t) => Date.parse(t))]);
+
+export const listSchema = pageParams.extend({
+  status: z.enum(['ok', 'error', 'timeout', 'crashed']).optional(),
+  trigger: z.enum(['http', 'timer', 'run_now', 'event', 'hook', 'action']).optional(),
+  since: time.optional(),
+  until: time.optional(),
+  q: z.string().min(1).max(200).optional(),
+});
+
+/** What a replay may change of the recorded request (HTTP) or event (other triggers). */
+export const replaySchema = z.object({
+  method: z.string().regex(/^[A-Za-z]+$/, 'must be an HTTP method such as POST').optional(),
+  path: z.string().startsWith('/', 'must start with /').optional(),
+  query: z.string().optional(),
+  headers: objectParam.pipe(z.record(z.string(), z.union([z.string(), z.array(z.string())]))).optional(),
+  body: z.string().optional(),
+  event: z.unknown().optional(),
+});
+
+/** Headers that describe one connection or one encoding of the body, not the request: set anew when replaying. */
+const HOP_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect', 'te', 'trailer', 'proxy-connection']);
+
+/** How long a replay waits for its run to be recorded. */
+const REPLAY_WAIT_MS = 10 * 60_000;
+
+/** Invocations: a source's list (filters, search), one by id with its deliveries, replay, and the SSE stream. */
+export function invocationRoutes(ctx: ApiContext): Router {
+  const router = Router();
+  const findSource = (id: string) => {
+    const source = ctx.sources.find(id);
+    if (!source) throw notFound('source', id);
+    return source;
+  };
+
+  const list = (owner: string, req: Parameters<typeof parseParams>[0]) => {
+    const { limit, before, after, ...query } = parseParams(req, listSchema);
+    return paginate(ctx.invocations.list(owner, query), { limit, before, after }, (r) => r);
+  };
+
+  router.get('/sources/:id/invocations', (req, res) => {
+    res.json(list(findSource(req.params.id).id, req));
+  });
+
+  router.get('/components/:id/invocations', (req, res) => {
+    const component = ctx.library.find(req.params.id);
+    if (!component) throw notFound('component', req.params.id);
+    res.json(list(component.id, req));
+  });
+
+  router.get('/invocations/:id', async (req, res) => {
+    const record = ctx.invocations.get(req.params.id);
+    if (!record) throw notFound('invocation', req.params.id);
+    const eventIds = record.emits.flatMap((e) => (e.event_id ? [e.event_id] : []));
+    const deliveries = (await ctx.delivery.messagesFor(eventIds)).filter((m) => m.emitter_id === record.owner_id);
+    res.json({ data: { ...record, deliveries } });
+  });
+
+  router.post('/invocations/:id/replay', async (req, res) => {
+    const record = ctx.invocations.get(req.params.id);
+    if (!record) throw notFound('invocation', req.params.id);
+    const edits = parseParams(req, replaySchema);
+    const source = ctx.sources.find(record.owner_id);
+    if (!source) throw new HttpError(409, `${record.owner_id} no longer exists; only a deployed source's runs can be replayed`);
+    if (record.trigger === 'hook') throw new HttpError(409, 'hooks run on deploy, update and delete; update the source to run them again');
+    let replayed: InvocationView;
+    if (record.trigger === 'http') {
+      if (!source.active) throw new HttpError(409, `${source.id} is inactive; activate it to replay a request to its endpoint`);
+      replayed = await replayRequest(ctx, record, edits);
+    } else {
+      const trigger = record.trigger === 'event' && record.listened_to ? { kind: 'event' as const, ...record.listened_to } : { kind: record.trigger as 'timer' | 'run_now' };
+      replayed = (await ctx.sources.invoke(source, edits.event !== undefined ? edits.event : record.event, { trigger, replayOf: record.id })).record;
+    }
+    res.json({ data: replayed });
+  });
+
+  return router;
+}
+
+/** Sends a recorded request to its endpoint again (edited as asked), through the real HTTP path, and answers the new invocation. */
+async function replayRequest(ctx: ApiContext, record: InvocationView, edits: z.infer<typeof replaySchema>): Promise<InvocationView> {
+  const request = record.request!;
+  const endpointId = new URL(request.endpoint_url).pathname.slice(ENDPOINT_PREFIX.length);
+  if (!ctx.sources.byEndpoint(endpointId)) throw new HttpError(409, `the endpoint ${endpointId} no longer exists (its prop was removed from the component)`);
+  if (edits.body === undefined && request.body_truncated) {
+    throw new HttpError(409, `the recorded body was cut at ${Buffer.byteLength(request.body, request.body_encoding)} of its ${request.body_size} bytes; give a body to replay with`);
+  }
+  const method = (edits.method ?? request.method).toUpperCase();
+  const query = edits.query ?? request.query;
+  const url = `${ctx.endpointUrl(endpointId)}${edits.path ?? (request.path === '/' ? '' : request.path)}${query ? `?${query.replace(/^\?/, '')}` : ''}`;
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(edits.headers ?? request.headers)) {
+    if (HOP_HEADERS.has(name.toLowerCase())) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  headers.set(REPLAY_HEADER, record.id);
+  const body = method === 'GET' || method === 'HEAD' ? undefined : edits.body !== undefined ? Buffer.from(edits.body, 'utf8') : bodyBytes(request);
+  const started = Date.now();
+  let cancel = () => {};
+  const recorded = new Promise<InvocationView>((resolve, reject) => {
+    const timer = setTimeout(() => cancel(), REPLAY_WAIT_MS);
+    const stop = ctx.invocations.subscribe(record.owner_id, (r) => {
+      if (r.replay_of !== record.id || r.started_at < started) return;
+      clearTimeout(timer);
+      stop();
+      resolve(r);
+    });
+    cancel = () => {
+      clearTimeout(timer);
+      stop();
+      reject(new HttpError(504, 'the replayed run was not recorded in time'));
+    };
+  });
+  recorded.catch(() => undefined);
+  try {
+    const answer = await fetch(url, { method, headers, body: body && new Uint8Array(body), redirect: 'manual' });
+    await answer.arrayBuffer();
+    // Refused before the run (404, 413, 429): no run is recorded.
+    if (![200, 502].includes(answer.status) && !(await settledWithin(recorded, 1000))) throw new HttpError(409, `the endpoint answered ${answer.status} without running the source`);
+    return await recorded;
+  } finally {
+    cancel();
+  }
+}
+
+/** True when the promise settles within `ms`. */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const settled = promise.then(
+    () => true,
+    () => true,
+  );
+  try {
+    return await Promise.race([settled, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

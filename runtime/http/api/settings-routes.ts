@@ -1,0 +1,36 @@
+import path from 'node:path';
+import { Router } from 'express';
+import { newToken } from '../../lib/ids';
+import { setSessionCookie } from '../edge/auth';
+import type { ApiContext } from './api-context';
+import { HttpError } from '../edge/error-statuses';
+import { writePrivateFileSync } from '../../lib/private-files';
+
+
+/** `GET /v1/settings` and `POST /v1/settings/api-key/rotate`. */
+export function settingsRoutes(ctx: ApiContext): Router {
+  const router = Router();
+  const settings = ctx.settings;
+
+  router.get('/settings', (_req, res) => {
+    res.json({ data: { ...settings(), api_key_hint: ctx.auth.apiKey.slice(-4) } });
+  });
+
+  router.post('/settings/api-key/rotate', (_req, res) => {
+    const current = settings();
+    if (current.api_key_source !== 'data_dir') {
+      const from = current.api_key_source === 'env' ? 'SPOUT_API_KEY' : '--api-key';
+      throw new HttpError(409, `the API key comes from ${from}; change it there and restart the service (only a key kept in the data dir is rotated here)`);
+    }
+    const key = `spk_${newToken(24)}`;
+    const file = path.join(current.data_dir, 'api-key');
+    // Write then rename: the CLI reads this file to reach the service and must never see half a key.
+    writePrivateFileSync(file, `${key}\n`);
+    ctx.auth.apiKey = key;
+    // Sessions are signed with the key: this browser's is renewed, every other one ends.
+    setSessionCookie(res, ctx.auth);
+    res.json({ data: { api_key: key } });
+  });
+
+  return router;
+}

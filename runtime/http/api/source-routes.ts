@@ -1,0 +1,215 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import type { SourceRecord } from '../../store/metadata';
+import type { ApiContext } from './api-context';
+import { isEventId } from '../../store/event-id';
+import { isSystemChannel } from '../../store/event-store';
+import { paginate } from '../../lib/pagination';
+import { booleanParam, objectParam, parseParams } from './params';
+import { pageParams } from '../../lib/pagination';
+import { requireBearer } from './reveal';
+import { HttpError, notFound } from '../edge/error-statuses';
+import { eventSummary, sourceView } from './views';
+import { componentCode, componentFilename, componentUrl, fetchComponentUrl } from './component-input';
+import { registryComponent, registryNotFound } from './registry-routes';
+import { cassetteSchema } from './cassette-routes';
+import { appAccountWarnings } from '../../props/app/app-prop';
+import { sourceProps } from '../../engine/sources/dynamic-props';
+import type { Warning } from '../../contract/component-api';
+
+/** A source's own run timeout. */
+const timeoutSeconds = z.coerce.number().int('must be a whole number of seconds').min(1).max(3600);
+
+/** How a source's outgoing HTTP calls are served (docs/runtime.md). */
+const networkMode = z.enum(['live', 'record', 'replay', 'replay-or-live']);
+
+/** Folders granted to a source's component (docs/security.md). */
+const permissions = z.object({
+  read: z.array(z.string().min(1)).default([]),
+  write: z.array(z.string().min(1)).default([]),
+});
+
+export const deploySchema = z.object({
+  component_code: componentCode.optional(),
+  component_url: componentUrl.optional(),
+  component_id: z.string().min(1).optional(),
+  component_key: z.string().min(1).optional(),
+  component_filename: componentFilename,
+  name: z.string().min(1).max(200).optional(),
+  configured_props: objectParam.optional(),
+  timeout_seconds: timeoutSeconds.optional(),
+  permissions: objectParam.pipe(permissions).optional(),
+  network_mode: networkMode.optional(),
+  /** Recorded calls to start with (replay from the first run, hooks included). */
+  cassette: cassetteSchema.optional(),
+  /** False deploys it inactive, hooks not run and required props allowed to wait for a value (sync without secrets). */
+  active: booleanParam.optional(),
+});
+
+export const updateSchema = z.object({
+  component_code: componentCode.optional(),
+  component_url: componentUrl.optional(),
+  component_filename: componentFilename,
+  name: z.string().min(1).max(200).optional(),
+  configured_props: objectParam.optional(),
+  active: booleanParam.optional(),
+  timeout_seconds: timeoutSeconds.optional(),
+  permissions: objectParam.pipe(permissions).optional(),
+  network_mode: networkMode.optional(),
+});
+
+const eventId = z.string().refine(isEventId, 'must be an event id such as 1700000000000-0');
+export const summariesSchema = pageParams.extend({
+  before: eventId.optional(),
+  after: eventId.optional(),
+  expand: z.enum(['event']).optional(),
+  event_name: z.string().optional(),
+  /** Text anywhere in the event's data, summary or dedupe id (case-insensitive), over every stored event. */
+  q: z.string().min(1).max(200).optional(),
+});
+
+export const deleteEventsSchema = z.object({
+  start_id: eventId.optional(),
+  end_id: eventId.optional(),
+  event_name: z.string().optional(),
+});
+
+export const redeliverSchema = z.object({ webhook_id: z.string().regex(/^wh_/, 'must be a webhook id (wh_…)') });
+
+/** Deployed sources: deploy, list, read, update, delete, run now, events and logs. */
+export function sourceRoutes(ctx: ApiContext): Router {
+  const router = Router();
+  const view = (s: SourceRecord) => sourceView(s, ctx.sources.component(s), ctx.endpointUrl, ctx.sources.timersOf(s));
+  /** The component's warnings and those of the source's configuration (an app without an account): deploy and update answers carry them. */
+  const warningsOf = (s: SourceRecord): Warning[] => {
+    const component = ctx.sources.component(s);
+    return [...(component?.warnings ?? []), ...appAccountWarnings(sourceProps(s, component), s.configured_props)];
+  };
+  const find = (idOrSlug: string): SourceRecord => {
+    const s = ctx.sources.find(idOrSlug);
+    if (!s) throw notFound('source', idOrSlug);
+    return s;
+  };
+
+  router.post('/sources', async (req, res) => {
+    const input = parseParams(req, deploySchema);
+    const given = (['component_code', 'component_url', 'component_id', 'component_key'] as const).filter((k) => input[k] !== undefined);
+    if (given.length !== 1) throw new HttpError(400, 'give exactly one of component_code, component_url, component_id or component_key');
+    const fetched = input.component_url === undefined ? undefined : await fetchComponentUrl(input.component_url);
+    // A key is the registry's current file when the registry has it (saved once per version), else a saved component's.
+    const registered = input.component_key === undefined ? undefined : await registryComponent(ctx, input.component_key);
+    const savedRef = input.component_id ?? input.component_key;
+    const component = registered ?? (savedRef === undefined ? undefined : (ctx.library.find(savedRef) ?? (input.component_id && !input.component_id.startsWith('sc_') ? await registryComponent(ctx, input.component_id) : undefined)));
+    if (savedRef !== undefined && !component) throw input.component_key ? registryNotFound(ctx, input.component_key) : notFound('component', savedRef);
+    const source = await ctx.sources.deploy({
+      component,
+      code: fetched?.code ?? input.component_code,
+      filename: input.component_filename ?? fetched?.filename,
+      name: input.name,
+      configured_props: input.configured_props,
+      timeout_seconds: input.timeout_seconds,
+      permissions: input.permissions,
+      network_mode: input.network_mode,
+      cassette: input.cassette,
+      active: input.active,
+    });
+    res.json({ data: view(source), warnings: warningsOf(source) });
+  });
+
+  router.get('/users/me/sources', (req, res) => {
+    res.json(paginate([...ctx.sources.list()].reverse(), parseParams(req, pageParams), view));
+  });
+
+  router.get('/sources/:id', (req, res) => {
+    const source = find(req.params.id);
+    const component = ctx.sources.component(source);
+    // The single read carries the code it runs, so any client can open and edit it.
+    res.json({ data: { ...view(source), code: component?.code ?? '', filename: component?.filename ?? 'component.mjs' } });
+  });
+
+  router.get('/sources/:id/secrets', (req, res) => {
+    requireBearer(req);
+    const source = find(req.params.id);
+    const secret = new Set(sourceProps(source, ctx.sources.component(source)).filter((p) => p.secret).map((p) => p.name));
+    const values = ctx.sources.configuredValues(source);
+    res.json({ data: { configured_props: Object.fromEntries(Object.entries(values).filter(([name]) => secret.has(name))) } });
+  });
+
+  router.put('/sources/:id', async (req, res) => {
+    const source = find(req.params.id);
+    const input = parseParams(req, updateSchema);
+    if (input.component_code !== undefined && input.component_url !== undefined) throw new HttpError(400, 'give component_code or component_url, not both');
+    const fetched = input.component_url === undefined ? undefined : await fetchComponentUrl(input.component_url);
+    const updated = await ctx.sources.update(source, {
+      code: fetched?.code ?? input.component_code,
+      filename: input.component_filename ?? fetched?.filename,
+      name: input.name,
+      configured_props: input.configured_props,
+      active: input.active,
+      timeout_seconds: input.timeout_seconds,
+      permissions: input.permissions,
+      network_mode: input.network_mode,
+    });
+    res.json({ data: view(updated), warnings: warningsOf(updated) });
+  });
+
+  router.delete('/sources/:id', async (req, res) => {
+    await ctx.sources.remove(find(req.params.id));
+    res.status(204).end();
+  });
+
+  router.post('/sources/:id/run', async (req, res) => {
+    const source = find(req.params.id);
+    const result = await ctx.sources.runNow(source);
+    res.json({
+      data: {
+        invocation_id: result.invocationId,
+        error: result.error ? { name: result.error.name, message: result.error.message } : null,
+        emitted: result.stored.map((e) => e.id),
+      },
+    });
+  });
+
+  router.get('/sources/:id/event_summaries', (req, res) => {
+    const source = find(req.params.id);
+    const q = parseParams(req, summariesSchema);
+    const needle = q.q?.toLowerCase();
+    const listed = ctx.events.list(source.id, { eventName: q.event_name });
+    const events = needle ? listed.filter((e) => e.json.toLowerCase().includes(needle) || `${e.meta.summary ?? ''} ${e.meta.id}`.toLowerCase().includes(needle)) : listed;
+    // Cursors are event ids, so paging is a walk over the (newest-first) list.
+    res.json(paginate(events, q, (e) => eventSummary(e, q.expand === 'event')));
+  });
+
+  router.get('/sources/:id/event_summaries/:event', (req, res) => {
+    const source = find(req.params.id);
+    // One event by id (an invocation's emit, a link), however far back in the list it is.
+    const event = isEventId(req.params.event) ? ctx.events.find(source.id, req.params.event) : undefined;
+    if (!event || isSystemChannel(event.meta.name)) throw notFound('event', req.params.event);
+    res.json({ data: eventSummary(event, true) });
+  });
+
+  router.delete('/sources/:id/events', async (req, res) => {
+    const source = find(req.params.id);
+    const q = parseParams(req, deleteEventsSchema);
+    const deleted = await ctx.events.delete(source.id, { startId: q.start_id, endId: q.end_id, eventName: q.event_name });
+    res.status(202).json({ data: { deleted } });
+  });
+
+  router.post('/sources/:id/events/:event/redeliver', async (req, res) => {
+    const source = find(req.params.id);
+    const { webhook_id } = parseParams(req, redeliverSchema);
+    const event = ctx.events.list(source.id).find((e) => e.id === req.params.event);
+    if (!event) throw notFound('event', req.params.event);
+    if (!ctx.metadata.data.webhooks.some((w) => w.id === webhook_id)) throw notFound('webhook', webhook_id);
+    // A new delivery message (its own webhook-id), whether or not the webhook is subscribed.
+    await ctx.delivery.deliver(event, [webhook_id]);
+    res.status(202).json({ data: { event_id: event.id, webhook_id } });
+  });
+
+  router.get('/sources/:id/logs', (req, res) => {
+    const source = find(req.params.id);
+    res.json(paginate(ctx.logs.list(source.id), parseParams(req, pageParams), (l) => l));
+  });
+
+  return router;
+}

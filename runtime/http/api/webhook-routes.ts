@@ -1,0 +1,240 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { MAX_RETRY_SECONDS } from '../../delivery/worker/retry';
+import { newSigningSecret } from '../../delivery/worker/signing';
+import { newId } from '../../lib/ids';
+import type { WebhookRecord } from '../../store/metadata';
+import type { ApiContext } from './api-context';
+import { paginate } from '../../lib/pagination';
+import { booleanParam, parseParams } from './params';
+import { pageParams } from '../../lib/pagination';
+import { HttpError, notFound } from '../edge/error-statuses';
+import type { SecretRotationView } from '../../contract/webhook-api';
+import { attemptView, messageView, webhookView } from './views';
+
+const webhookUrl = z.string().refine(
+  (value) => {
+    try {
+      const u = new URL(value);
+      return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+    } catch {
+      return false;
+    }
+  },
+  { message: 'must be an http(s) URL with a host, such as http://127.0.0.1:4000/hook' },
+);
+
+const RETRY_SCHEDULE_HINT = `give seconds between attempts as a list such as [5, 300, 1800] (or "5,300,1800" in a query string), each 0 to ${MAX_RETRY_SECONDS}, at most 50 of them; null uses the service's schedule`;
+
+/** A webhook's own retry schedule: a list of seconds (JSON) or `1,2,5` (query string); null for the service's. */
+const retrySchedule = z.preprocess(
+  (v) => {
+    if (typeof v !== 'string') return v;
+    const text = v.trim();
+    if (text === 'null') return null;
+    if (text === '') return [];
+    if (text.startsWith('[')) {
+      try {
+        return JSON.parse(text);
+      } catch {
+        return v;
+      }
+    }
+    return text.split(',').map((p) => (p.trim() === '' ? NaN : Number(p)));
+  },
+  z
+    .array(
+      z
+        .number({ error: 'each entry must be a number of seconds' })
+        .finite()
+        .min(0, 'each entry must be 0 seconds or more')
+        .max(MAX_RETRY_SECONDS, `each entry must be at most ${MAX_RETRY_SECONDS} seconds (a week)`),
+      { error: RETRY_SCHEDULE_HINT },
+    )
+    .max(50, 'at most 50 retries')
+    .nullable(),
+);
+
+export const createSchema = z.object({
+  url: webhookUrl,
+  name: z.string().max(200).optional(),
+  description: z.string().max(2000).optional(),
+  retry_schedule: retrySchedule.optional(),
+});
+
+export const updateSchema = z.object({
+  url: webhookUrl.optional(),
+  name: z.string().max(200).optional(),
+  description: z.string().max(2000).optional(),
+  active: booleanParam.optional(),
+  retry_schedule: retrySchedule.optional(),
+});
+
+export const messagesSchema = pageParams.extend({
+  status: z.enum(['pending', 'delivered', 'failing', 'failed'], { error: 'status must be one of pending, delivered, failing, failed' }).optional(),
+});
+
+const epochSeconds = (name: string) =>
+  z.coerce.number({ error: `${name} must be epoch seconds, e.g. ${Math.floor(Date.now() / 1000) - 3600}` }).finite().min(0, `${name} must be epoch seconds (not negative)`);
+
+export const recoverSchema = z
+  .object({ since: epochSeconds('since'), until: epochSeconds('until').optional() })
+  .refine((r) => r.until === undefined || r.until >= r.since, { message: 'until must not be before since', path: ['until'] });
+
+/** Grace period of a rotation: 24 h unless given, at most a week. */
+const DEFAULT_GRACE_SECONDS = 24 * 3600;
+export const rotateSchema = z.object({
+  grace_seconds: z.coerce
+    .number({ error: 'grace_seconds must be a number of seconds' })
+    .finite()
+    .min(0, 'grace_seconds must not be negative')
+    .max(7 * 24 * 3600, 'grace_seconds is at most a week (604800)')
+    .default(DEFAULT_GRACE_SECONDS),
+});
+
+/** Rotated-out secrets kept signing at once, at most. */
+const MAX_PREVIOUS_SECRETS = 5;
+
+/** Webhooks: create, list, read, update, delete (their subscriptions and pending messages go too). */
+export function webhookRoutes(ctx: ApiContext): Router {
+  const router = Router();
+  const data = () => ctx.metadata.data;
+  const find = (id: string): WebhookRecord => {
+    const w = data().webhooks.find((x) => x.id === id);
+    if (!w) throw notFound('webhook', id);
+    return w;
+  };
+  /** Manual attempts go to active webhooks only: an inactive one sends nothing. */
+  const requireActive = (w: WebhookRecord, what: string): void => {
+    if (w.active) return;
+    const why = w.disabled_reason ? ` (${w.disabled_reason})` : '';
+    throw new HttpError(409, `webhook ${w.id} is disabled${why}; enable it with PUT /v1/webhooks/${w.id} {"active": true} before ${what}`);
+  };
+
+  router.post('/webhooks', async (req, res) => {
+    const input = parseParams(req, createSchema);
+    const secret = newSigningSecret();
+    const now = Math.floor(Date.now() / 1000);
+    const record: WebhookRecord = {
+      id: newId('wh'),
+      name: input.name ?? input.url,
+      description: input.description ?? '',
+      url: input.url,
+      active: true,
+      sealed_secret: ctx.secrets.seal(secret),
+      retry_schedule: input.retry_schedule ?? null,
+      created_at: now,
+      updated_at: now,
+    };
+    data().webhooks.push(record);
+    await ctx.metadata.write();
+    ctx.delivery.syncWebhooks();
+    res.json({ data: webhookView(record, secret) });
+  });
+
+  router.get('/users/me/webhooks', async (req, res) => {
+    const page = parseParams(req, pageParams);
+    const health = await ctx.delivery.health();
+    res.json(paginate([...data().webhooks].reverse(), page, (w) => webhookView(w, undefined, health[w.id] ?? null)));
+  });
+
+  router.get('/webhooks/:id', async (req, res) => {
+    const w = find(req.params.id);
+    res.json({ data: webhookView(w, undefined, (await ctx.delivery.health())[w.id] ?? null) });
+  });
+
+  // The signing secret is shown at creation; this lets a user who lost it read it again.
+  router.get('/webhooks/:id/secret', (req, res) => {
+    res.json({ data: { signing_secret: ctx.secrets.open(find(req.params.id).sealed_secret) } });
+  });
+
+  // A new signing secret, shown once here; the old one keeps signing beside it for the grace period.
+  router.post('/webhooks/:id/secret/rotate', async (req, res) => {
+    const w = find(req.params.id);
+    const input = parseParams(req, rotateSchema);
+    const now = Date.now();
+    const secret = newSigningSecret();
+    // A grace of 0 (a leaked secret, say) stops every earlier secret at once.
+    const expires = input.grace_seconds > 0 ? now + Math.round(input.grace_seconds * 1000) : null;
+    const previous = expires === null ? [] : (w.previous_secrets ?? []).filter((p) => p.expires_at_ms > now);
+    if (expires !== null) previous.unshift({ sealed_secret: w.sealed_secret, expires_at_ms: expires });
+    w.sealed_secret = ctx.secrets.seal(secret);
+    w.previous_secrets = previous.slice(0, MAX_PREVIOUS_SECRETS);
+    w.updated_at = Math.floor(now / 1000);
+    await ctx.metadata.write();
+    ctx.delivery.syncWebhooks();
+    const view: SecretRotationView = { signing_secret: secret, previous_secret_expires_at: expires === null ? null : Math.floor(expires / 1000) };
+    res.json({ data: view });
+  });
+
+  router.put('/webhooks/:id', async (req, res) => {
+    const w = find(req.params.id);
+    const input = parseParams(req, updateSchema);
+    // Failures before a re-enable or a new URL do not count toward disabling it again.
+    const fresh = (input.active === true && !w.active) || (input.url !== undefined && input.url !== w.url);
+    Object.assign(w, {
+      ...(input.url !== undefined ? { url: input.url } : {}),
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.active !== undefined ? { active: input.active } : {}),
+      ...(input.active === true ? { disabled_reason: null } : {}),
+      ...(input.retry_schedule !== undefined ? { retry_schedule: input.retry_schedule } : {}),
+      ...(fresh ? { failures_counted_from: Date.now() } : {}),
+      updated_at: Math.floor(Date.now() / 1000),
+    });
+    await ctx.metadata.write();
+    ctx.delivery.syncWebhooks();
+    res.json({ data: webhookView(w) });
+  });
+
+  router.delete('/webhooks/:id', async (req, res) => {
+    const w = find(req.params.id);
+    data().webhooks = data().webhooks.filter((x) => x.id !== w.id);
+    data().subscriptions = data().subscriptions.filter((s) => s.listener_id !== w.id);
+    await ctx.metadata.write();
+    ctx.delivery.syncWebhooks();
+    res.status(204).end();
+  });
+
+  router.get('/webhooks/:id/messages', async (req, res) => {
+    const w = find(req.params.id);
+    const { status, ...page } = parseParams(req, messagesSchema);
+    const found = await ctx.delivery.messages(w.id, page, status);
+    // Rows people read: the event's summary and the emitter's name beside the ids.
+    const emitterName = (id: string) => data().sources.find((s) => s.id === id)?.name ?? data().workflows.find((x) => x.id === id)?.name ?? null;
+    const summaryOf = (m: (typeof found.data)[number]) => {
+      const meta = m.emitter_id.startsWith('dc_') || m.emitter_id.startsWith('p_') ? ctx.events.find(m.emitter_id, m.event_id)?.meta : undefined;
+      return typeof meta?.summary === 'string' ? meta.summary : null;
+    };
+    res.json({ ...found, data: found.data.map((m) => messageView(m, { event_summary: summaryOf(m), emitter_name: emitterName(m.emitter_id) })) });
+  });
+
+  // One manual attempt now, with the message's original webhook-id and body; durable once answered.
+  router.post('/webhooks/:id/messages/:msg/resend', async (req, res) => {
+    const w = find(req.params.id);
+    requireActive(w, 'resending');
+    const m = await ctx.delivery.resend(w.id, req.params.msg);
+    if (!m) throw notFound('message', req.params.msg);
+    res.status(202).json({ data: messageView(m) });
+  });
+
+  // One manual attempt of every failed message created in [since, until]; durable once answered.
+  router.post('/webhooks/:id/recover', async (req, res) => {
+    const w = find(req.params.id);
+    const input = parseParams(req, recoverSchema);
+    requireActive(w, 'recovering');
+    // Whole seconds cover their whole second, as message times are shown in whole seconds.
+    const untilMs = input.until === undefined ? Date.now() : Number.isInteger(input.until) ? input.until * 1000 + 999 : input.until * 1000;
+    const recovered = await ctx.delivery.recover(w.id, input.since * 1000, untilMs);
+    res.status(202).json({ data: { recovered } });
+  });
+
+  router.get('/webhooks/:id/messages/:msg/attempts', async (req, res) => {
+    const w = find(req.params.id);
+    const page = await ctx.delivery.attempts(w.id, req.params.msg, parseParams(req, pageParams));
+    if (!page) throw notFound('message', req.params.msg);
+    res.json({ ...page, data: page.data.map(attemptView) });
+  });
+
+  return router;
+}

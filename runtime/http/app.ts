@@ -1,0 +1,65 @@
+import express, { type Express, type Router } from 'express';
+import { openApiDocument } from './api/openapi';
+import { allowedMethods } from './api/allowed-methods';
+import { requireAuth } from './edge/auth';
+import { hostGuard, isolationHeaders, sessionWriteGuard } from './edge/browser-guards';
+import type { ApiContext } from './api/api-context';
+import { errorHandler, HttpError, notFound } from './edge/error-statuses';
+import { accountRoutes } from './api/account-routes';
+import { actionRoutes } from './api/action-routes';
+import { workflowRoutes } from './api/workflow-routes';
+import { settingsRoutes } from './api/settings-routes';
+import { componentRoutes } from './api/component-routes';
+import { dataStoreRoutes } from './api/data-store-routes';
+import { registryRoutes } from './api/registry-routes';
+import { sourceRoutes } from './api/source-routes';
+import { invocationRoutes } from './api/invocation-routes';
+import { cassetteRoutes } from './api/cassette-routes';
+import { sseRoutes } from './api/sse-routes';
+import { subscriptionRoutes } from './api/subscription-routes';
+import { syncRoutes } from './api/sync-routes';
+import { webhookRoutes } from './api/webhook-routes';
+import { uiRoutes } from './ui-routes';
+
+/**
+ * Every /v1 route (behind the key and the JSON parser), ending in a 405 with `Allow` for a known
+ * path called with another method, and the 404 for any other path.
+ */
+export function v1Routes(ctx: ApiContext): Router {
+  const v1 = express.Router();
+  v1.use(webhookRoutes(ctx), subscriptionRoutes(ctx), sourceRoutes(ctx), accountRoutes(ctx), dataStoreRoutes(ctx), registryRoutes(ctx), componentRoutes(ctx), actionRoutes(ctx), workflowRoutes(ctx), settingsRoutes(ctx), invocationRoutes(ctx), cassetteRoutes(ctx), syncRoutes(ctx));
+  v1.get('/openapi.json', (req, res) => {
+    res.json(openApiDocument(`${req.protocol}://${req.get('host') ?? 'localhost'}`, process.env.SPOUT_VERSION ?? 'dev'));
+  });
+  v1.use((req, res) => {
+    const allowed = allowedMethods(v1, req.path);
+    if (allowed.length === 0) throw notFound('route', `${req.method} /v1${req.path}`);
+    res.setHeader('allow', allowed.join(', '));
+    throw new HttpError(405, `/v1${req.path} does not take ${req.method}; it takes ${allowed.join(', ')}`);
+  });
+  return v1;
+}
+
+/**
+ * The HTTP app of the service: the /v1 API, SSE and the UI, all behind the Host and Origin checks
+ * and the key. (HTTP interface endpoints under `/e/` are served before it, see interfaces/http.)
+ */
+export function createApp(ctx: ApiContext): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+
+  app.use(hostGuard(ctx.auth), isolationHeaders);
+
+  app.use('/v1', requireAuth(ctx.auth), sessionWriteGuard(), express.json({ limit: '10mb', strict: false }), v1Routes(ctx));
+
+  app.use('/sse', requireAuth(ctx.auth), sseRoutes(ctx), (req) => {
+    throw notFound('stream', `${req.method} /sse${req.path}`);
+  });
+  app.use(uiRoutes(ctx.auth));
+  app.use((req) => {
+    throw new HttpError(404, `${req.method} ${req.path} is not a route of this service: the API is under /v1, event streams under /sse, endpoints under /e`);
+  });
+  app.use(errorHandler);
+  return app;
+}

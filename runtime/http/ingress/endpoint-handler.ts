@@ -1,0 +1,210 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import querystring from 'node:querystring';
+import { setsSessionCookie, withoutSessionCookies } from '../edge/auth';
+import { problemBody } from '../edge/error-statuses';
+import { QueueFullError, SourceUnavailable, type SourceManager } from '../../engine/sources/source-manager';
+import type { RecordedRequest, RecordedResponse } from '../../contract/invocation-api';
+import { recordBody } from '../../engine/invocations/invocation-record';
+import type { HttpResponsePayload } from '../../contract/host-protocol';
+import type { WorkflowManager } from '../../engine/workflows/workflow-manager';
+
+/** The event a `$.interface.http` source receives (spec 2.9). */
+export interface HttpEvent {
+  method: string;
+  path: string;
+  query: Record<string, unknown>;
+  headers: Record<string, string | string[] | undefined>;
+  bodyRaw: string;
+  body: unknown;
+}
+
+/** Path prefix of HTTP interface endpoints. */
+export const ENDPOINT_PREFIX = '/e/';
+
+/** Request header naming the invocation a request replays (sent by POST /v1/invocations/{id}/replay); not passed to the component. */
+export const REPLAY_HEADER = 'x-spout-replay-of';
+
+const CORS: Record<string, string> = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS',
+  'access-control-max-age': '86400',
+};
+
+function parseBody(contentType: string, raw: Buffer): unknown {
+  if (raw.length === 0) return undefined;
+  const text = raw.toString('utf8');
+  const type = contentType.toLowerCase();
+  if (type.includes('json')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  if (type.startsWith('application/x-www-form-urlencoded')) return { ...querystring.parse(text) };
+  return text;
+}
+
+const SUCCESS_HEADERS = { ...CORS, 'content-type': 'application/json' };
+const SUCCESS_BODY = JSON.stringify({ success: true });
+
+/**
+ * Endpoints share the UI's origin, so a page a component serves would be same-origin with the
+ * API: the sandbox gives it an opaque origin of its own (its scripts still run, its requests to
+ * the API carry `Origin: null` and no session cookie).
+ */
+const SANDBOX_CSP = 'sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads';
+
+/** Same shape as the API's problem responses. */
+function problem(res: ServerResponse, status: number, detail: string): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { ...CORS, 'content-type': 'application/problem+json' });
+  res.end(problemBody(status, detail));
+}
+
+/** The headers of what `respond()` sent, as they go out: sandboxed, and never setting a UI session cookie. */
+function componentHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  let csp: string | null = null;
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (lower === 'set-cookie' && setsSessionCookie(value)) continue;
+    if (lower === 'content-security-policy') csp = value;
+    else out[name] = value;
+  }
+  // A comma separates policies; each one applies, so the component's own stays in force.
+  out['content-security-policy'] = csp ? `${csp}, ${SANDBOX_CSP}` : SANDBOX_CSP;
+  return out;
+}
+
+function sendResponse(res: ServerResponse, r: HttpResponsePayload): void {
+  res.writeHead(r.status, { ...CORS, ...componentHeaders(r.headers) });
+  res.end(r.body === null ? undefined : typeof r.body === 'string' ? r.body : Buffer.from(r.body));
+}
+
+/** The request's headers as a component sees them (and as recorded): without the replay marker or UI session cookies. */
+function eventHeaders(incoming: IncomingHttpHeaders): IncomingHttpHeaders {
+  const headers = { ...incoming };
+  delete headers[REPLAY_HEADER];
+  if (headers.cookie === undefined) return headers;
+  const kept = withoutSessionCookies(headers.cookie);
+  if (kept === undefined) delete headers.cookie;
+  else headers.cookie = kept;
+  return headers;
+}
+
+/** The answer as recorded: what the component sent with respond(), or the service's own. */
+function recordedResponse(status: number, headers: Record<string, string>, body: string | Uint8Array | null, from: RecordedResponse['from']): RecordedResponse {
+  return { status, headers: { ...CORS, ...headers }, from, ...recordBody(body) };
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > limit) {
+      req.resume();
+      return resolve(null);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      if (size > limit) return; // over: the rest is drained, so the caller still reads the 413
+      size += chunk.length;
+      if (size > limit) {
+        chunks.length = 0;
+        resolve(null);
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/**
+ * HTTP interface endpoints `/e/{endpoint_id}[/sub/path]`: any method and any Host (they are meant
+ * to be called from anywhere, tunnels included), answered once the run has ended and what it
+ * emitted is stored, or by the component itself with `respond()`. Served by plain node:http: this
+ * is the ingest path, and a router adds nothing here but cost.
+ */
+export function httpInterfaceHandler(sources: SourceManager, bodyLimit: number, endpointUrl: (id: string) => string, workflows?: WorkflowManager) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    try {
+      const url = req.url ?? '/';
+      const queryAt = url.indexOf('?');
+      const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
+      const rest = pathname.slice(ENDPOINT_PREFIX.length);
+      const slash = rest.indexOf('/');
+      const endpointId = decodeURIComponent(slash === -1 ? rest : rest.slice(0, slash));
+      const target = sources.byEndpoint(endpointId);
+      const workflow = target ? undefined : workflows?.byEndpoint(endpointId);
+      if ((!target || !target.source.active) && !workflow) return problem(res, 404, `no active source or workflow has the endpoint ${endpointId}`);
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, { ...CORS, 'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '*' });
+        return void res.end();
+      }
+      const raw = await readBody(req, bodyLimit);
+      if (raw === null) return problem(res, 413, `the request body is over the ${Math.round(bodyLimit / 1024 / 1024)} MB limit`);
+      const replayOf = req.headers[REPLAY_HEADER];
+      const headers = eventHeaders(req.headers);
+      const event: HttpEvent = {
+        method: req.method ?? 'GET',
+        path: slash === -1 ? '/' : decodeURIComponent(rest.slice(slash)),
+        query: queryAt === -1 ? {} : { ...querystring.parse(url.slice(queryAt + 1)) },
+        headers,
+        bodyRaw: raw.toString('utf8'),
+        body: parseBody(req.headers['content-type'] ?? '', raw),
+      };
+      let responded: RecordedResponse | null = null;
+      const onRespond = (r: HttpResponsePayload) => {
+        if (responded || res.headersSent) return;
+        responded = recordedResponse(r.status, componentHeaders(r.headers), r.body, 'component');
+        sendResponse(res, r);
+      };
+      if (workflow) {
+        // A workflow answers once its run has ended, or as soon as a step calls $.respond.
+        const run = await workflows!.run(workflow, event, { onRespond });
+        if (responded || res.headersSent) return;
+        if (workflow.trigger.type === 'http' && workflow.trigger.custom_response) {
+          const failed = run.steps.find((s) => s.error);
+          const why = failed ? `step ${failed.name} failed: ${failed.error!.message}` : 'no step called $.respond()';
+          return problem(res, 502, `the workflow did not respond: ${why}`);
+        }
+        return void res.writeHead(200, SUCCESS_HEADERS).end(SUCCESS_BODY);
+      }
+      const request: RecordedRequest = {
+        method: event.method,
+        path: event.path,
+        query: queryAt === -1 ? '' : url.slice(queryAt + 1),
+        headers: headers as RecordedRequest['headers'],
+        endpoint_url: endpointUrl(endpointId),
+        ...recordBody(raw),
+      };
+      const source = target!.source;
+      const result = await sources.invoke(source, event, {
+        trigger: { kind: 'http', request },
+        onRespond,
+        deferRecord: true,
+        replayOf: typeof replayOf === 'string' && sources.invocationOf(source, replayOf) ? replayOf : undefined,
+      });
+      if (!responded && !res.headersSent) {
+        if (target!.customResponse) {
+          const why = result.error ? `its run failed: ${result.error.message}` : 'its run ended without calling respond()';
+          const detail = `the source did not respond: ${why}`;
+          problem(res, 502, detail);
+          responded = recordedResponse(502, { 'content-type': 'application/problem+json' }, problemBody(502, detail), 'service');
+        } else {
+          res.writeHead(200, SUCCESS_HEADERS).end(SUCCESS_BODY);
+          responded = recordedResponse(200, SUCCESS_HEADERS, SUCCESS_BODY, 'service');
+        }
+      }
+      result.record.response = responded;
+      sources.record(result.record);
+    } catch (err) {
+      if (err instanceof QueueFullError) return problem(res, 429, err.message);
+      if (err instanceof SourceUnavailable) return problem(res, 503, err.message);
+      if (err instanceof URIError) return problem(res, 400, 'the request path is not valid percent-encoding');
+      console.error(err);
+      problem(res, 500, 'internal error; the service log has the details');
+    }
+  };
+}

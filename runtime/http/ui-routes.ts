@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import express, { Router, type Request, type Response } from 'express';
+import { rendererDir } from '../lib/paths';
+import { type AuthConfig, isApiKey, isAuthorized, setSessionCookie } from './edge/auth';
+import { sendProblem } from './edge/error-statuses';
+
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  // The code editor (monaco) writes style elements and style attributes at run time; scripts stay 'self' only.
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');
+
+const SIGN_IN_PAGE = `<!doctype html><meta charset="utf-8"><title>Spout</title>
+<body style="font-family:system-ui;margin:3rem;max-width:40rem">
+<h1>Spout</h1><p>This page needs the link that <code>spout serve</code> printed
+(<code>UI: http://…/?token=…</code>). Open that link once and this browser stays signed in.</p></body>`;
+
+/**
+ * 401 for the UI: the sign-in page for a browser navigating to it, a problem+json for any other
+ * client (a script, a `fetch`), like every other error of the service.
+ */
+function signIn(req: Request, res: Response): void {
+  if (req.accepts(['application/problem+json', 'text/html']) === 'text/html') return void res.status(401).type('html').send(SIGN_IN_PAGE);
+  sendProblem(res, 401, 'not signed in: open the UI link that `spout serve` printed (UI: http://…/?token=…) once in this browser');
+}
+
+/**
+ * The renderer, served at `/` behind a session cookie. The first visit comes with `?token=<api key>`
+ * (as Jupyter does): it sets the cookie and redirects to a clean URL, so the key never stays in
+ * the address bar, the history or the page.
+ */
+export function uiRoutes(auth: AuthConfig): Router {
+  const router = Router();
+  const indexFile = path.join(rendererDir, 'index.html');
+
+  router.use((req, res, next) => {
+    res.set({ 'content-security-policy': CSP, 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer' });
+    const token = req.query.token;
+    if (req.method === 'GET' && typeof token === 'string') {
+      if (!isApiKey(token, auth)) return signIn(req, res);
+      setSessionCookie(res, auth);
+      const clean = new URLSearchParams(req.query as Record<string, string>);
+      clean.delete('token');
+      const rest = clean.toString();
+      return res.redirect(302, req.path + (rest ? `?${rest}` : ''));
+    }
+    if (!isAuthorized(req, auth)) return signIn(req, res);
+    next();
+  });
+  router.use('/assets', (req, res, next) => {
+    if (req.method === 'GET' || req.method === 'HEAD') return next();
+    res.setHeader('allow', 'GET, HEAD');
+    sendProblem(res, 405, `${req.method} ${req.originalUrl}: the UI's files only take GET`);
+  });
+  router.use('/assets', express.static(path.join(rendererDir, 'assets'), { index: false, fallthrough: false }));
+  // Every other GET is a client-side route of the single-page app.
+  router.get('/{*path}', (_req, res) => {
+    if (!fs.existsSync(indexFile)) return sendProblem(res, 503, 'the UI is not built: run `npm run build`');
+    res.set('cache-control', 'no-store').sendFile(indexFile);
+  });
+  return router;
+}

@@ -1,0 +1,142 @@
+// Host side of outgoing HTTP calls: every request a component makes through fetch, http/https (and
+// so axios and the SDKs built on them) is seen here. Each one is recorded for the invocation that
+// made it; in replay modes it is answered from the source's cassette, which the service matches
+// (host call `network`), and a call with no recording fails saying how to record it.
+import { BatchInterceptor } from '@mswjs/interceptors';
+import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest';
+import { FetchInterceptor } from '@mswjs/interceptors/fetch';
+import type { CallRequest, NetworkMode, OutgoingCall } from '../../contract/network-api';
+import type { RecordedBody } from '../../contract/invocation-api';
+import { networkMatch } from './host-calls';
+
+/** Bytes of a call's body kept in its record. */
+const BODY_LIMIT = 64 * 1024;
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A body (of at most `size` bytes read) as recorded: text when it is UTF-8, else base64. */
+function recorded(bytes: Uint8Array, size: number): RecordedBody {
+  const kept = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const truncated = size > kept.length;
+  try {
+    return { body: strictUtf8.decode(kept), body_encoding: 'utf8', body_size: size, body_truncated: truncated };
+  } catch {
+    // A cut may split a character: then keep the bytes.
+    return { body: kept.toString('base64'), body_encoding: 'base64', body_size: size, body_truncated: truncated };
+  }
+}
+
+/** Reads at most BODY_LIMIT bytes of a body stream (counting the rest), without holding it all. */
+async function readLimited(stream: ReadableStream<Uint8Array> | null): Promise<RecordedBody> {
+  if (!stream) return recorded(new Uint8Array(0), 0);
+  const chunks: Uint8Array[] = [];
+  let kept = 0;
+  let size = 0;
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (kept < BODY_LIMIT) {
+      const part = value.subarray(0, BODY_LIMIT - kept);
+      chunks.push(part);
+      kept += part.byteLength;
+    }
+  }
+  return recorded(Buffer.concat(chunks), size);
+}
+
+function headersOf(headers: Headers): Record<string, string> {
+  return Object.fromEntries(headers);
+}
+
+interface InFlight {
+  invocationId: string;
+  started: number;
+  request: CallRequest;
+  /** Set once the response arrived, while its body is read. */
+  reading: Promise<void> | null;
+}
+
+/** How long the end of a run waits for the bodies of responses that arrived during it. */
+const SETTLE_MS = 2000;
+
+export interface NetworkHooks {
+  /** The invocation running now (calls are recorded for it), or null between runs. */
+  current: () => string | null;
+  /** Receives each finished call, with the invocation that made it. */
+  onCall: (invocationId: string, call: OutgoingCall) => void;
+}
+
+/** Intercepts the host's outgoing HTTP; `setMode` follows the source's network mode. */
+export class NetworkIntercept {
+  private mode: NetworkMode = 'live';
+  private readonly inFlight = new Map<string, InFlight>();
+
+  constructor(private readonly hooks: NetworkHooks) {
+    const interceptor = new BatchInterceptor({ name: 'spout-host', interceptors: [new ClientRequestInterceptor(), new FetchInterceptor()] });
+    interceptor.apply();
+    interceptor.on('request', ({ request, requestId, controller }) => this.onRequest(request, requestId, controller));
+    interceptor.on('response', ({ response, requestId, isMockedResponse }) => {
+      if (!isMockedResponse) this.onResponse(response, requestId);
+    });
+  }
+
+  setMode(mode: NetworkMode): void {
+    this.mode = mode;
+  }
+
+  /** Records the calls of a run that just ended: bodies still being read are waited for (briefly), calls with no answer are recorded as such. */
+  async settle(invocationId: string): Promise<void> {
+    const reading = [...this.inFlight.values()].filter((c) => c.invocationId === invocationId && c.reading).map((c) => c.reading);
+    if (reading.length > 0) await Promise.race([Promise.all(reading), new Promise((r) => setTimeout(r, SETTLE_MS))]);
+    for (const [id, call] of this.inFlight) {
+      if (call.invocationId !== invocationId) continue;
+      this.inFlight.delete(id);
+      if (!call.reading) this.hooks.onCall(invocationId, { request: call.request, response: null, error: 'no response before the run ended (the request failed, or was still under way)', duration_ms: Date.now() - call.started, served_by: 'live', entry: null });
+    }
+  }
+
+  private async onRequest(request: Request, requestId: string, controller: { respondWith(r: Response): void; errorWith(e?: unknown): void }): Promise<void> {
+    const invocationId = this.hooks.current();
+    const started = Date.now();
+    const body = request.body ? await readLimited(request.clone().body) : recorded(new Uint8Array(0), 0);
+    const call: CallRequest = { method: request.method, url: request.url, headers: headersOf(request.headers), ...body };
+    if (this.mode === 'replay' || this.mode === 'replay-or-live') {
+      const answer = await networkMatch(call);
+      if (answer.response) {
+        const r = answer.response;
+        if (invocationId) this.hooks.onCall(invocationId, { request: call, response: r, error: null, duration_ms: Date.now() - started, served_by: 'cassette', entry: answer.entry });
+        const bytes = Buffer.from(r.body, r.body_encoding);
+        // Statuses without a body cannot carry one in a Response.
+        const empty = r.status === 204 || r.status === 205 || r.status === 304;
+        return controller.respondWith(new Response(empty ? null : bytes, { status: r.status, headers: withoutLength(r.headers) }));
+      }
+      if (this.mode === 'replay') {
+        const message = answer.miss ?? `no recording of ${call.method} ${call.url}`;
+        if (invocationId) this.hooks.onCall(invocationId, { request: call, response: null, error: message, duration_ms: Date.now() - started, served_by: 'cassette', entry: null });
+        return controller.errorWith(Object.assign(new Error(message), { code: 'ERR_SPOUT_NOT_RECORDED' }));
+      }
+    }
+    if (invocationId) this.inFlight.set(requestId, { invocationId, started, request: call, reading: null });
+  }
+
+  private onResponse(response: Response, requestId: string): void {
+    const call = this.inFlight.get(requestId);
+    if (!call || call.reading) return;
+    const headers = headersOf(response.headers);
+    call.reading = readLimited(response.clone().body)
+      .catch(() => recorded(new Uint8Array(0), 0))
+      .then((body) => {
+        this.inFlight.delete(requestId);
+        this.hooks.onCall(call.invocationId, { request: call.request, response: { status: response.status, headers, ...body }, error: null, duration_ms: Date.now() - call.started, served_by: 'live', entry: null });
+      });
+  }
+}
+
+/** A recorded response's headers without its length: the body given to Response sets it. */
+function withoutLength(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (!['content-length', 'content-encoding', 'transfer-encoding'].includes(k.toLowerCase())) out[k] = v;
+  return out;
+}

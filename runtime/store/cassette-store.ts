@@ -1,0 +1,86 @@
+// Cassettes: the recorded calls of each source (or action component), one JSON file each under
+// DATA_DIR/cassettes, read and replaced whole through the API, appended to in record mode.
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { Cassette, CassetteEntry } from '../contract/network-api';
+import { writeFileAtomic } from '../lib/atomic-write';
+
+/** How a new cassette matches: common volatile query parameters left out, bodies compared, in sequence. */
+export const DEFAULT_MATCHING: Cassette['matching'] = {
+  ignore_query: ['timestamp', 'ts', '_', 'nonce', 'cachebuster', 'cb'],
+  body: true,
+  order: 'sequence',
+};
+
+/** An empty cassette. */
+export function emptyCassette(): Cassette {
+  return { version: 1, matching: { ...DEFAULT_MATCHING, ignore_query: [...DEFAULT_MATCHING.ignore_query] }, entries: [] };
+}
+
+export class CassetteStore {
+  private readonly cassettes = new Map<string, Cassette>();
+  /** Writes per owner, in order. */
+  private readonly writing = new Map<string, Promise<void>>();
+
+  constructor(private readonly dir: string) {}
+
+  /** An owner's cassette (empty when it has none). */
+  get(owner: string): Cassette {
+    let cassette = this.cassettes.get(owner);
+    if (!cassette) {
+      cassette = read(this.file(owner)) ?? emptyCassette();
+      this.cassettes.set(owner, cassette);
+    }
+    return cassette;
+  }
+
+  /** True when the owner has a cassette file. */
+  has(owner: string): boolean {
+    return this.cassettes.has(owner) || fs.existsSync(this.file(owner));
+  }
+
+  /** Replaces an owner's cassette. */
+  put(owner: string, cassette: Cassette): Promise<void> {
+    this.cassettes.set(owner, cassette);
+    return this.save(owner);
+  }
+
+  /** Adds recorded calls to an owner's cassette. */
+  append(owner: string, entries: CassetteEntry[]): Promise<void> {
+    if (entries.length === 0) return Promise.resolve();
+    this.get(owner).entries.push(...entries);
+    return this.save(owner);
+  }
+
+  /** Deletes an owner's cassette. */
+  async remove(owner: string): Promise<void> {
+    this.cassettes.delete(owner);
+    await this.writing.get(owner);
+    await fsp.rm(this.file(owner), { force: true });
+  }
+
+  private save(owner: string): Promise<void> {
+    const previous = this.writing.get(owner) ?? Promise.resolve();
+    const next = previous.then(() => writeFileAtomic(this.file(owner), `${JSON.stringify(this.get(owner), null, 2)}\n`));
+    const settled = next.catch(() => undefined);
+    this.writing.set(owner, settled);
+    void settled.then(() => {
+      if (this.writing.get(owner) === settled) this.writing.delete(owner);
+    });
+    return next;
+  }
+
+  private file(owner: string): string {
+    return path.join(this.dir, `${owner}.json`);
+  }
+}
+
+function read(file: string): Cassette | null {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as Cassette;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}

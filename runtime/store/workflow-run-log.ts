@@ -1,0 +1,59 @@
+// Each workflow's runs, newest kept in memory, all appended to `DATA_DIR/workflow-runs/<p_id>.jsonl`.
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { AppendLog } from '../lib/append-log';
+import { makePrivateDir } from '../lib/private-files';
+import type { StepRunView, WorkflowRunView } from '../contract/workflow-api';
+
+export type StepRunRecord = StepRunView;
+export type WorkflowRunRecord = WorkflowRunView;
+
+/** Runs kept per workflow (in memory and, after compaction, on disk). */
+const KEPT = 100;
+
+/** The run history of every workflow. */
+export class RunLog {
+  private readonly logs = new Map<string, { log: AppendLog<WorkflowRunRecord>; runs: WorkflowRunRecord[] }>();
+
+  constructor(private readonly dir: string) {}
+
+  /** Opens a workflow's history (creating it). */
+  async open(workflowId: string): Promise<void> {
+    if (this.logs.has(workflowId)) return;
+    makePrivateDir(this.dir);
+    const { log, records } = await AppendLog.open<WorkflowRunRecord>(this.file(workflowId));
+    this.logs.set(workflowId, { log, runs: records.slice(-KEPT) });
+  }
+
+  /** Records a finished run durably. */
+  async add(run: WorkflowRunRecord): Promise<void> {
+    const entry = this.logs.get(run.workflow_id);
+    if (!entry) throw new Error(`no run log is open for ${run.workflow_id}`);
+    entry.runs.push(run);
+    if (entry.runs.length > KEPT) entry.runs.splice(0, entry.runs.length - KEPT);
+    await entry.log.append(run);
+    if (entry.log.lineCount > 2 * KEPT) entry.log.compactInBackground(() => entry.runs.map((r) => JSON.stringify(r)));
+  }
+
+  /** Kept runs, newest first. */
+  list(workflowId: string): WorkflowRunRecord[] {
+    return [...(this.logs.get(workflowId)?.runs ?? [])].reverse();
+  }
+
+  /** Deletes a workflow's history. */
+  async remove(workflowId: string): Promise<void> {
+    const entry = this.logs.get(workflowId);
+    this.logs.delete(workflowId);
+    await entry?.log.close();
+    await fsp.rm(this.file(workflowId), { force: true });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.logs.values()].map((e) => e.log.close()));
+    this.logs.clear();
+  }
+
+  private file(workflowId: string): string {
+    return path.join(this.dir, `${workflowId}.jsonl`);
+  }
+}

@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Webhook } from 'standardwebhooks';
+import { newSigningSecret, signMessage } from '../../../../runtime/delivery/worker/signing';
+import { nextRetryDelayMs } from '../../../../runtime/delivery/worker/retry';
+
+describe('signing', () => {
+  it('produces signatures the standardwebhooks package verifies', () => {
+    const secret = newSigningSecret();
+    assert.match(secret, /^whsec_[A-Za-z0-9+/]{32}$/);
+    const body = JSON.stringify({ hello: 'wörld', n: [1, 2, 3] });
+    const ts = Math.floor(Date.now() / 1000);
+    const signature = signMessage(secret, 'msg_1', ts, body);
+    assert.match(signature, /^v1,/);
+    const verified = new Webhook(secret).verify(body, { 'webhook-id': 'msg_1', 'webhook-timestamp': String(ts), 'webhook-signature': signature });
+    assert.deepEqual(verified, JSON.parse(body));
+    assert.throws(() => new Webhook(secret).verify(body + ' ', { 'webhook-id': 'msg_1', 'webhook-timestamp': String(ts), 'webhook-signature': signature }));
+    assert.throws(() => new Webhook(newSigningSecret()).verify(body, { 'webhook-id': 'msg_1', 'webhook-timestamp': String(ts), 'webhook-signature': signature }));
+  });
+});
+
+describe('retry schedule', () => {
+  it('follows the schedule with ±20% jitter and stops when it runs out', () => {
+    const schedule = [5, 300];
+    assert.equal(nextRetryDelayMs(schedule, 1, () => 0), 4000);
+    assert.equal(nextRetryDelayMs(schedule, 1, () => 1), 6000);
+    assert.equal(nextRetryDelayMs(schedule, 2, () => 0.5), 300_000);
+    assert.equal(nextRetryDelayMs(schedule, 3), null);
+  });
+});

@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { compareEventIds, EventIdClock } from '../../../runtime/store/event-id';
+import { EventStore } from '../../../runtime/store/event-store';
+import { listenersFor } from '../../../runtime/engine/events/routing';
+
+const dir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'spout-events-'));
+const ev = (n: number, name: string | null = null) => ({ json: JSON.stringify({ n }), meta: { name, summary: null, ts: n } });
+
+describe('event ids', () => {
+  it('increase strictly within a millisecond and when the clock steps back', () => {
+    const clock = new EventIdClock();
+    const ids = [clock.next(1000).id, clock.next(1000).id, clock.next(999).id, clock.next(1001).id];
+    assert.deepEqual(ids, ['1000-0', '1000-1', '1000-2', '1001-0']);
+    for (let i = 1; i < ids.length; i++) assert.ok(compareEventIds(ids[i - 1]!, ids[i]!) < 0);
+  });
+});
+
+describe('EventStore', () => {
+  it('keeps events across a reopen, newest first, with cursors and channel filter', async () => {
+    const d = dir();
+    const store = new EventStore(d, 100);
+    await store.openSource('dc_a');
+    const { stored, durable } = store.append('dc_a', [ev(1), ev(2, 'alerts'), ev(3)], 5000);
+    await durable;
+    assert.equal(stored[0]!.meta.id, stored[0]!.id, 'without an id the event id is used');
+    await store.close();
+
+    const again = new EventStore(d, 100);
+    await again.openSource('dc_a');
+    const all = again.list('dc_a');
+    assert.deepEqual(all.map((e) => JSON.parse(e.json).n), [3, 2, 1]);
+    assert.deepEqual(again.list('dc_a', { before: all[0]!.id }).map((e) => JSON.parse(e.json).n), [2, 1]);
+    assert.deepEqual(again.list('dc_a', { after: all[2]!.id }).map((e) => JSON.parse(e.json).n), [3, 2]);
+    assert.deepEqual(again.list('dc_a', { eventName: 'alerts' }).map((e) => JSON.parse(e.json).n), [2]);
+    // New ids continue after the stored ones.
+    const next = again.append('dc_a', [ev(4)], 5000);
+    await next.durable;
+    assert.ok(compareEventIds(next.stored[0]!.id, all[0]!.id) > 0);
+    await again.close();
+  });
+
+  it('keeps only the retention limit, in memory and on disk', async () => {
+    const d = dir();
+    const store = new EventStore(d, 10);
+    await store.openSource('dc_b');
+    for (let i = 0; i < 100; i++) await store.append('dc_b', [ev(i)]).durable;
+    await store.close();
+    const lines = fs.readFileSync(path.join(d, 'dc_b.jsonl'), 'utf8').trim().split('\n').length;
+    assert.ok(lines <= 2 * 10 + 1 + 1, `compacted file has ${lines} lines`);
+    const again = new EventStore(d, 10);
+    await again.openSource('dc_b');
+    assert.deepEqual(again.list('dc_b').map((e) => JSON.parse(e.json).n), [99, 98, 97, 96, 95, 94, 93, 92, 91, 90]);
+    await again.close();
+  });
+});
+
+describe('routing', () => {
+  const sub = (emitter_id: string, listener_id: string, event_name: string | null = null) => ({ id: 'sub', emitter_id, listener_id, event_name, created_at: 0 });
+  it('matches ids, the dc_* glob, and channels', () => {
+    const subs = [sub('dc_a', 'wh_1'), sub('dc_*', 'wh_2'), sub('dc_a', 'wh_3', 'alerts'), sub('p_*', 'wh_4')];
+    assert.deepEqual(listenersFor(subs, 'dc_a', null), ['wh_1', 'wh_2']);
+    assert.deepEqual(listenersFor(subs, 'dc_b', null), ['wh_2']);
+    assert.deepEqual(listenersFor(subs, 'dc_a', 'alerts'), ['wh_3']);
+  });
+});
