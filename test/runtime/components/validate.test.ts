@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { ComponentError } from '../../../runtime/components/bundle';
 import { type ComponentProblem } from '../../../runtime/contract/component-shape';
 import type { ComponentDescription, PropShape } from '../../../runtime/contract/component-shape';
-import { STATIC_VALUE_LIMIT, staticValueProblem } from '../../../runtime/props/prop-values';
+import { STATIC_VALUE_LIMIT, staticValueProblem } from '../../../runtime/props/shared/prop-values';
 import { validateComponent, validateDynamicProps } from '../../../runtime/components/validate';
 
 /** A valid, minimal source description; tests override what they exercise. */
