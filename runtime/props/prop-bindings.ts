@@ -1,7 +1,7 @@
 // The host side of the prop kinds: what `this.<prop>` becomes inside the component host, by type.
 // It runs in the host process, so it imports only the kinds' binding files (no service code, no
 // module the host's permission model forbids); the kinds themselves are in prop-kinds.ts.
-import { configuredValue, type BindingHost, type PropBinding } from './shared/prop-kind';
+import { configuredValue, type BindingHost, type PropBinding } from './shared/kind-interface';
 import { bindApp } from './app/app-prop';
 import { bindHttpInterface } from './http-interface/http-interface-binding';
 import { bindDb } from './db/db-binding';

@@ -1,7 +1,7 @@
 // The definition checks of one prop, as a component declares it: the rules every kind shares
 // (propDefinition, type, default, options, secret, bounds), then its kind's own (prop-kinds.ts).
 import type { ComponentProblem, PropShape } from '../contract/component-shape';
-import type { Report } from './shared/prop-kind';
+import type { Report } from './shared/kind-interface';
 import { isRecord } from './shared/prop-shape';
 import { expectedValue, matchesType, showValue, staticValueProblem } from './shared/prop-values';
 import { kindOf, propTypes } from './prop-kinds';

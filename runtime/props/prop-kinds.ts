@@ -1,7 +1,7 @@
 // The one table of prop kinds (service side): component validation (prop-checks.ts), configured
 // values (configured-props.ts) and form hints read it. What `this.<prop>` becomes inside the
 // component host is the host's own table, prop-bindings.ts. See docs/runtime.md, "Adding a prop kind".
-import type { PropKind } from './shared/prop-kind';
+import type { PropKind } from './shared/kind-interface';
 import { appKind } from './app/app-kind';
 import { userInputKind } from './user-input/user-input-kind';
 import { httpInterfaceKind } from './http-interface/http-interface-kind';

@@ -1,5 +1,5 @@
 // Alert props: a note the form shows (info, neutral, warning or error); nothing is configured.
-import type { PropKind } from '../shared/prop-kind';
+import type { PropKind } from '../shared/kind-interface';
 import { showValue } from '../shared/prop-values';
 
 const ALERT_TYPES = ['info', 'neutral', 'warning', 'error'];

@@ -1,6 +1,6 @@
 // Pipedream's app-specific types (`$.discord.channel`, `$.airtable.baseId[]`): a value picked from
 // the app's data. Offline there is no app to pick from: the user gives the id, unchecked.
-import type { PropKind } from '../shared/prop-kind';
+import type { PropKind } from '../shared/kind-interface';
 import { enteredValue } from '../shared/prop-values';
 
 const APP_SPECIFIC_TYPE = /^\$\.(?!interface\.|service\.)[a-z0-9_]+\.[A-Za-z0-9_.]+(\[\])?$/;

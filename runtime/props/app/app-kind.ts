@@ -1,5 +1,5 @@
 // App props (`type: "app"`): the app a component talks to, configured with a connected account.
-import type { PropKind } from '../shared/prop-kind';
+import type { PropKind } from '../shared/kind-interface';
 import { isNonEmptyString } from '../shared/prop-values';
 import { appPropProblem, noAccount, type AppPropValue } from './app-prop';
 

@@ -1,7 +1,7 @@
 // App props (`type: "app"`): a connected account's credentials become `$auth`, and the app's
 // methods run with `this` bound to the app, so `this.$auth` and sibling methods work inside them.
 import type { ConfigurableProp } from '../../contract/component-shape';
-import type { PropBinding } from '../shared/prop-kind';
+import type { PropBinding } from '../shared/kind-interface';
 
 /** The configured value of an app prop: which connected account it uses. */
 export interface AppPropValue {

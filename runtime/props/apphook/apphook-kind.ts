@@ -1,5 +1,5 @@
 // `$.interface.apphook` props: run the source on another app's events, which do not happen offline.
-import type { PropKind } from '../shared/prop-kind';
+import type { PropKind } from '../shared/kind-interface';
 
 /** `$.interface.apphook` props: accepted, with a warning. */
 export const apphookKind: PropKind = {

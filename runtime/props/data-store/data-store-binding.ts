@@ -1,7 +1,7 @@
 // Host side of `data_store` props: every operation is a call to the service, which holds the store
 // (store/data-stores.ts) and lets a host reach only the stores it is configured with.
 import type { DataStoreCall } from '../../contract/host-protocol';
-import type { PropBinding } from '../shared/prop-kind';
+import type { PropBinding } from '../shared/kind-interface';
 
 /** `this.<data_store prop>`: the async store API registry components use (get, set, setTtl, has, keys, delete, clear, entries), on the configured store. */
 export const bindDataStore: PropBinding = (name, _def, host) => {

@@ -1,6 +1,6 @@
 // `data_store` props: a key-value store of the user's (POST /v1/data_stores), shared by whatever
 // is configured with it.
-import type { PropKind } from '../shared/prop-kind';
+import type { PropKind } from '../shared/kind-interface';
 
 /** `data_store` props, configured as `{"dataStore": "ds_…"}`. */
 export const dataStoreKind: PropKind = {

@@ -1,5 +1,5 @@
 // `$.service.db` props: a source's own key-value state, kept by the service (store/source-dbs.ts).
-import type { PropKind } from '../shared/prop-kind';
+import type { PropKind } from '../shared/kind-interface';
 
 /** `$.service.db` props. */
 export const dbKind: PropKind = {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
 import type { Readable } from 'node:stream';
-import type { PropBinding } from '../shared/prop-kind';
+import type { PropBinding } from '../shared/kind-interface';
 
 /** A file of a dir prop's folder, as `fromReadableStream` and `fromFile` describe it. */
 export interface DirFile {

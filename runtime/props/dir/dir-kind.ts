@@ -1,5 +1,5 @@
 // `dir` props (Pipedream's File Stash directories): a folder the component reads and writes.
-import type { PropKind } from '../shared/prop-kind';
+import type { PropKind } from '../shared/kind-interface';
 import { configuredDir } from './dir-folders';
 
 /** `dir` props: the source's own folder unless the user configures one of theirs. */

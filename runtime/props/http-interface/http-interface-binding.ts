@@ -1,5 +1,5 @@
 // Host side of `$.interface.http` props.
-import type { PropBinding } from '../shared/prop-kind';
+import type { PropBinding } from '../shared/kind-interface';
 
 /** `this.<http prop>`: the endpoint's URL and `respond()`, which answers the request being handled. */
 export const bindHttpInterface: PropBinding = (name, _def, host) => ({

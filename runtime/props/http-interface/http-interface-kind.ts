@@ -1,5 +1,5 @@
 // `$.interface.http` props: the source's HTTP endpoint; every request to it runs the source.
-import type { PropKind } from '../shared/prop-kind';
+import type { PropKind } from '../shared/kind-interface';
 
 /** `$.interface.http` props. */
 export const httpInterfaceKind: PropKind = {

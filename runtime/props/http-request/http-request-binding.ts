@@ -1,6 +1,6 @@
 // Worker side of `http_request` props: the configured request, and `execute()` sending it and
 // resolving to an axios-like response, as registry actions use it (`(await this.req.execute()).data`).
-import { configuredValue, type PropBinding } from '../shared/prop-kind';
+import { configuredValue, type PropBinding } from '../shared/kind-interface';
 import { isRecord } from '../shared/prop-shape';
 
 type Pairs = Array<{ name: string; value: unknown }> | Record<string, unknown>;

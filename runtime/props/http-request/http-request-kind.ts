@@ -1,5 +1,5 @@
 // `http_request` props (actions): a request the user builds, sent by `this.<prop>.execute()`.
-import type { PropKind } from '../shared/prop-kind';
+import type { PropKind } from '../shared/kind-interface';
 import { isRecord } from '../shared/prop-shape';
 import { isNonEmptyString, showValue } from '../shared/prop-values';
 

@@ -1,7 +1,7 @@
 // Where `secret: true` may be written: on string props, whose values are then sealed at rest
 // (secret-values.ts).
 import type { PropShape } from '../../contract/component-shape';
-import type { Report } from '../shared/prop-kind';
+import type { Report } from '../shared/kind-interface';
 
 /** Checks `secret` on a prop of any type. */
 export function checkSecret(prop: PropShape, type: string, report: Report): void {

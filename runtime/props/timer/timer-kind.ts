@@ -1,5 +1,5 @@
 // `$.interface.timer` props: a schedule that runs the source (props/timer/timer-scheduler.ts).
-import type { PropKind } from '../shared/prop-kind';
+import type { PropKind } from '../shared/kind-interface';
 import { parseTimerSpec } from './timer-spec';
 
 /** `$.interface.timer` props: the default is the schedule, which the user may replace. */

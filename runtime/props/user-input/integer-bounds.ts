@@ -1,6 +1,6 @@
 // `min` and `max`: bounds of an integer prop, and of each item of an integer[].
 import type { ConfigurableProp, PropShape } from '../../contract/component-shape';
-import type { Report } from '../shared/prop-kind';
+import type { Report } from '../shared/kind-interface';
 import { showValue } from '../shared/prop-values';
 
 /** Checks `min` and `max` on a prop of any type: allowed on integer and integer[] props only, integers, in order, around the default. */

@@ -1,7 +1,7 @@
 // Props whose value the user enters: boolean, integer and string (each with an array form), object
 // and any. `this.<prop>` is the configured value, else the default.
 import type { ConfigurableProp } from '../../contract/component-shape';
-import type { PropKind } from '../shared/prop-kind';
+import type { PropKind } from '../shared/kind-interface';
 import { enteredValue, expectedValue, matchesType, showValue } from '../shared/prop-values';
 import { boundsProblem } from './integer-bounds';
 
