@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleFile } from '../runtime/components/bundle-file';
 import { ComponentError } from '../runtime/components/bundle';
-import { findComponentFiles } from '../runtime/components/registry';
+import { findComponentFiles } from '../runtime/components/registry-scan';
 import { startSpout, tempDir } from '../test/helpers/service';
 
 interface Outcome {

@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+// The package cache: npm packages that component code imports, one folder per exact version,
+// found by the bundler's plugin and installed on first use (npm-install.ts runs npm).
 import fs from 'node:fs/promises';
 import { realpathSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
@@ -7,21 +8,11 @@ import type { Plugin } from 'esbuild';
 import semver from 'semver';
 import { IMPORT_PREFIX, REQUIRE_PREFIX } from '../sandbox/child/component-require';
 import { makePrivateDir } from '../lib/private-files';
+import { duration, installError, npmConfiguredRegistry, npmInstall, type NpmResult } from './npm-install';
+import { PackageError, parseSpecifier, type PackageSpecifier } from './package-specifier';
 
 /** Receives human-readable progress lines such as `installing left-pad@^1.3 …`. */
 export type ProgressListener = (line: string) => void;
-
-/** A bare import as written in component code, split into its parts. */
-export interface PackageSpecifier {
-  /** The import string as written, e.g. `@scope/name@^2/sub/path`. */
-  raw: string;
-  /** Package name, scope included. */
-  name: string;
-  /** The pinned semver range (`1.2.3`, `~1.2`, `^1`), or null when unpinned. */
-  range: string | null;
-  /** `''`, or the path inside the package with a leading slash (`/sub/path`). */
-  subpath: string;
-}
 
 /** A package version present in the cache. */
 export interface CachedPackage {
@@ -35,21 +26,6 @@ export interface CachedPackage {
 /** A cached package plus the subpath the import asked for. */
 export interface ResolvedPackage extends CachedPackage {
   subpath: string;
-}
-
-/** Why a package could not be provided. */
-export type PackageErrorKind = 'invalid-specifier' | 'unreachable' | 'not-found' | 'no-matching-version' | 'npm-missing' | 'install-failed';
-
-/** A bare import that cannot be provided; the message names the package and says what to do. */
-export class PackageError extends Error {
-  constructor(
-    readonly kind: PackageErrorKind,
-    readonly specifier: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'PackageError';
-  }
 }
 
 /** Options of a package cache. */
@@ -68,42 +44,8 @@ export interface PackageCacheOptions {
   installTimeoutMs?: number;
 }
 
-// npm's error codes for "could not talk to the registry at all", as opposed to the registry saying no.
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'ECONNABORTED', 'EPIPE', 'ERR_SOCKET_TIMEOUT', 'ENOTCONN']);
-
-// One segment of a package name: npm allows URL-safe characters, not starting with `.` or `_`.
-const NAME_PART = /^[A-Za-z0-9~-][A-Za-z0-9._~-]*$/;
-
 /** Prefix of folders an install is still writing; they never count as cached. */
 const TEMP_PREFIX = '.install-';
-
-/** Splits a bare import (`name/sub`, `@scope/name@^2/sub`, …) into name, pin and subpath; throws a PackageError if malformed. */
-export function parseSpecifier(raw: string): PackageSpecifier {
-  const bad = (why: string) => new PackageError('invalid-specifier', raw, `import "${raw}" is not a valid package import: ${why}`);
-  const segments = raw.split('/');
-  const scoped = raw.startsWith('@');
-  const scope = scoped ? segments[0]!.slice(1) : null;
-  const nameSegment = (scoped ? segments[1] : segments[0]) ?? '';
-  const rest = segments.slice(scoped ? 2 : 1);
-  // The pin sits on the name segment (Pipedream's form), before any subpath.
-  const at = nameSegment.indexOf('@');
-  const bare = at === -1 ? nameSegment : nameSegment.slice(0, at);
-  const range = at === -1 ? null : nameSegment.slice(at + 1).trim();
-  if (scope !== null && !NAME_PART.test(scope)) throw bad(`"@${scope}" is not a valid scope`);
-  if (!NAME_PART.test(bare)) throw bad(bare ? `"${bare}" is not a valid package name` : 'the package name is missing');
-  if (range !== null && (range === '' || !semver.validRange(range))) {
-    throw bad(`"${range}" is not a version or range; pin like name@1.2.3, name@~1.2 or name@^1`);
-  }
-  if (rest.some((s) => s === '' || s === '.' || s === '..')) throw bad('the path inside the package is malformed');
-  return { raw, name: scope === null ? bare : `@${scope}/${bare}`, range, subpath: rest.length ? `/${rest.join('/')}` : '' };
-}
-
-/** `1.2 s`, `35 s`, `2 min 5 s`. */
-function duration(ms: number): string {
-  if (ms < 10_000) return `${(ms / 1000).toFixed(1)} s`;
-  const s = Math.round(ms / 1000);
-  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
-}
 
 /** An install (or cache lookup) under way, shared by every request for the same spec. */
 interface Job {
@@ -111,14 +53,6 @@ interface Job {
   /** Lines so far, replayed to whoever joins late. */
   lines: string[];
   listeners: Set<ProgressListener>;
-}
-
-interface NpmResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-  spawnError?: NodeJS.ErrnoException;
 }
 
 // One folder per exact version (`dir/<name>@<version>/node_modules/<name>`, a scope's `/` written
@@ -286,11 +220,12 @@ export class PackageCache {
       ticker.unref();
       let result: NpmResult;
       try {
-        result = await this.npm(temp, spec.range === null ? spec.name : `${spec.name}@${spec.range}`, notify);
+        const what = spec.range === null ? spec.name : `${spec.name}@${spec.range}`;
+        result = await npmInstall({ prefix: temp, what, cacheDir: path.join(this.dir, '.npm'), registry: this.registry, fetchRetries: this.fetchRetries, timeoutMs: this.installTimeoutMs }, notify);
       } finally {
         clearInterval(ticker);
       }
-      if (result.code !== 0) throw await this.installError(spec, result);
+      if (result.code !== 0) throw await installError(spec, result, () => this.registryUrl(), this.installTimeoutMs);
       const manifestFile = path.join(temp, 'node_modules', ...spec.name.split('/'), 'package.json');
       let version: string | null = null;
       try {
@@ -331,134 +266,9 @@ export class PackageCache {
     }
   }
 
-  /** Runs `npm install` of one package into `prefix`. */
-  private npm(prefix: string, what: string, notify: ProgressListener): Promise<NpmResult> {
-    const args = [
-      'install',
-      '--prefix',
-      prefix,
-      // Spout's own npm cache: behaviour never depends on what ~/.npm happens to hold.
-      '--cache',
-      path.join(this.dir, '.npm'),
-      '--no-audit',
-      '--no-fund',
-      '--ignore-scripts',
-      '--no-bin-links',
-      '--no-update-notifier',
-      '--json',
-      '--fetch-retries',
-      String(this.fetchRetries),
-      // npm waits 10 s and more between retries; a deploy should not hang that long offline.
-      '--fetch-retry-mintimeout',
-      '1000',
-      '--fetch-retry-maxtimeout',
-      '4000',
-      ...(this.registry ? ['--registry', this.registry] : []),
-      what,
-    ];
-    const env = { ...process.env };
-    // Set when Spout itself runs under an npm script; they would point npm at another project.
-    for (const name of Object.keys(env)) {
-      if (/^npm_(config_(local_)?prefix|package_|lifecycle_)/i.test(name)) delete env[name];
-    }
-    const windows = process.platform === 'win32';
-    return new Promise((resolve) => {
-      // npm is a .cmd on Windows, which only a shell runs; quoting keeps `^` of ranges literal there.
-      const child = spawn(windows ? 'npm.cmd' : 'npm', windows ? args.map((a) => `"${a}"`) : args, {
-        cwd: prefix,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        shell: windows,
-        windowsHide: true,
-      });
-      let stdout = '';
-      let stderr = '';
-      let pending = '';
-      let timedOut = false;
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-        stderr += chunk;
-        pending += chunk;
-        const lines = pending.split('\n');
-        pending = lines.pop() ?? '';
-        // Deprecation notices are worth passing on; the rest is in the error when npm fails.
-        for (const line of lines) if (/^npm warn deprecated/i.test(line)) notify(line.trim());
-      });
-      const timer = setTimeout(() => {
-        timedOut = true;
-        child.kill();
-      }, this.installTimeoutMs);
-      timer.unref();
-      child.on('error', (err: NodeJS.ErrnoException) => {
-        clearTimeout(timer);
-        resolve({ code: null, stdout, stderr, timedOut, spawnError: err });
-      });
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr, timedOut });
-      });
-    });
-  }
-
   /** The registry installs use, for messages: the configured one, else what npm says it uses. */
   private registryUrl(): Promise<string> {
     if (this.registry) return Promise.resolve(this.registry);
-    return (this.configuredRegistry ??= new Promise((resolve) => {
-      const windows = process.platform === 'win32';
-      const child = spawn(windows ? 'npm.cmd' : 'npm', ['config', 'get', 'registry'], { stdio: ['ignore', 'pipe', 'ignore'], shell: windows, windowsHide: true });
-      let out = '';
-      child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-      child.on('error', () => resolve("npm's configured registry"));
-      child.on('close', () => resolve(out.trim() || "npm's configured registry"));
-    }));
-  }
-
-  /** Turns a failed npm run into a PackageError that names the package and says what to do. */
-  private async installError(spec: PackageSpecifier, result: NpmResult): Promise<PackageError> {
-    const quoted = `"${spec.raw}"`;
-    if (result.spawnError) {
-      const why = result.spawnError.code === 'ENOENT' ? 'npm, which installs it, was not found on PATH; install Node.js with npm' : `npm could not be started (${result.spawnError.message})`;
-      return new PackageError('npm-missing', spec.raw, `package ${quoted} is not in Spout's package cache and ${why}, then deploy again`);
-    }
-    const registry = await this.registryUrl();
-    if (result.timedOut) {
-      return new PackageError('install-failed', spec.raw, `package ${quoted} could not be installed from registry ${registry}: npm took longer than ${duration(this.installTimeoutMs)} and was stopped; try again`);
-    }
-    let code: string | undefined;
-    let summary = '';
-    let detail = '';
-    try {
-      const parsed = JSON.parse(result.stdout) as { error?: { code?: string; summary?: string; detail?: string } };
-      code = parsed.error?.code;
-      summary = parsed.error?.summary ?? '';
-      detail = parsed.error?.detail ?? '';
-    } catch {
-      // npm failed before printing JSON; fall back to its log lines
-    }
-    code ??= /npm error code (\S+)/.exec(result.stderr)?.[1];
-    if (!summary) {
-      const lines = result.stderr.split('\n').filter((l) => /^npm error /.test(l) && !/ code | A complete log/.test(l));
-      summary = lines.map((l) => l.replace(/^npm error /, '')).join(' ').trim() || `npm exited with status ${result.code}`;
-    }
-    const about = `${summary} ${detail}`;
-    if (code && UNREACHABLE.has(code)) {
-      return new PackageError(
-        'unreachable',
-        spec.raw,
-        `package ${quoted} is not in Spout's package cache and could not be installed (registry ${registry} unreachable: ${code}); connect to the network once, or start Spout with --npm-registry pointing at a registry it can reach, and deploy again (once cached, it works offline)`,
-      );
-    }
-    // 404 and ETARGET may concern a dependency of the package rather than the package itself.
-    if (code === 'E404' && (about.includes(`'${spec.name}@`) || about.includes(`/${spec.name.replace('/', '%2f')} `) || about.includes(`/${spec.name} `))) {
-      return new PackageError('not-found', spec.raw, `package "${spec.name}" (import ${quoted}) does not exist in registry ${registry}; check the package name`);
-    }
-    if (code === 'ETARGET' && about.includes(`for ${spec.name}@`)) {
-      return new PackageError(
-        'no-matching-version',
-        spec.raw,
-        `package "${spec.name}" has no version matching "${spec.range ?? 'latest'}" in registry ${registry} (import ${quoted}); pin a published version (in the import, or in the dependencies of the package.json beside the component, which unpinned imports follow)`,
-      );
-    }
-    return new PackageError('install-failed', spec.raw, `package ${quoted} could not be installed from registry ${registry}: ${summary}`);
+    return (this.configuredRegistry ??= npmConfiguredRegistry());
   }
 }

@@ -1,29 +1,20 @@
+// The local component registry: an index by key of the components in registry folders (the
+// bundled ones and the user's), with lookups and search. Finding files is registry-scan.ts;
+// descriptions kept across restarts, registry-cache.ts.
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
-import { writePrivateFileSync } from '../lib/private-files';
 import { ComponentError } from './bundle';
-import { type ComponentProblem } from '../contract/component-shape';
+import type { ComponentProblem, ConfigurableProp } from '../contract/component-shape';
 import { bundleFile } from './bundle-file';
-import type { ConfigurableProp } from '../contract/component-shape';
 import type { ComponentLibrary, SandboxFactory } from './library';
+import { DescriptionCache, type Description } from './registry-cache';
+import { findComponentFiles, guessKey, stampOf } from './registry-scan';
 
 /** A folder laid out like Pipedream's `components/` tree (`<app>/sources/<name>/<name>.mjs`, `<app>/actions/…`). */
 export interface RegistryFolder {
   dir: string;
   /** True for the components that ship with Spout (resources/components). */
   bundled: boolean;
-}
-
-/** What a registry component declares (the library's load validated it). */
-interface Description {
-  key: string | null;
-  name: string;
-  version: string;
-  type: 'source' | 'action';
-  description: string | null;
-  configurable_props: ConfigurableProp[];
-  warnings: ComponentProblem[];
 }
 
 /** A registry component as the API lists it. */
@@ -89,10 +80,7 @@ export interface RegistryOptions {
   concurrency?: number;
 }
 
-const CODE_FILE = /\.(mjs|cjs|js|ts|mts|cts)$/;
 const SEMVER = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
-/** Descriptions cached by an older Spout (other checks, no warnings) are not reused. */
-const CACHE_VERSION = 2;
 /** A scan is reused for this long: a burst of requests does not walk the folders each time. */
 const RESCAN_MS = 1000;
 
@@ -105,15 +93,15 @@ const RESCAN_MS = 1000;
  */
 export class ComponentRegistry {
   private states = new Map<string, FileState>();
-  private cache = new Map<string, Description>();
-  private cacheLoaded = false;
-  private cacheDirty = false;
+  private readonly cache: DescriptionCache;
   private lastScan = 0;
   private scanning: Promise<void> | null = null;
   private running = 0;
   private readonly waiting: Array<() => void> = [];
 
-  constructor(private readonly options: RegistryOptions) {}
+  constructor(private readonly options: RegistryOptions) {
+    this.cache = new DescriptionCache(options.cacheFile);
+  }
 
   /** The folders indexed, bundled first. */
   folders(): RegistryFolder[] {
@@ -249,7 +237,7 @@ export class ComponentRegistry {
     if (this.scanning) return this.scanning;
     if (Date.now() - this.lastScan < RESCAN_MS) return Promise.resolve();
     this.scanning = (async () => {
-      this.loadCache();
+      this.cache.load();
       const next = new Map<string, FileState>();
       for (const folder of this.options.folders) {
         for (const found of findComponentFiles(folder.dir)) {
@@ -292,7 +280,6 @@ export class ComponentRegistry {
             warnings: component.warnings ?? [],
           };
           this.cache.set(s.hash, desc);
-          this.cacheDirty = true;
         }
         if (!desc.key) {
           s.result = { ok: false, errors: [{ path: 'key', message: 'a registry component needs a `key` (<app>-<component-name-slug>); it is how it is found and deployed' }] };
@@ -317,100 +304,8 @@ export class ComponentRegistry {
     }
   }
 
-  private loadCache(): void {
-    if (this.cacheLoaded || !this.options.cacheFile) return;
-    this.cacheLoaded = true;
-    try {
-      const kept = JSON.parse(fs.readFileSync(this.options.cacheFile, 'utf8')) as { version?: number; components?: Record<string, Description> };
-      if (kept.version === CACHE_VERSION && kept.components) for (const [hash, desc] of Object.entries(kept.components)) this.cache.set(hash, desc);
-    } catch {
-      // none yet, or unreadable: described again
-    }
-  }
-
   /** Keeps the descriptions of the files indexed now (others are dropped). */
   private saveCache(): void {
-    if (!this.cacheDirty || !this.options.cacheFile) return;
-    this.cacheDirty = false;
-    const used = new Set([...this.states.values()].map((s) => s.hash));
-    const components = Object.fromEntries([...this.cache].filter(([hash]) => used.has(hash)));
-    try {
-      writePrivateFileSync(this.options.cacheFile, JSON.stringify({ version: CACHE_VERSION, components }));
-    } catch {
-      // a cache only
-    }
+    this.cache.save(new Set([...this.states.values()].map((s) => s.hash)));
   }
-}
-
-/** Modification stamp of files (mtime and size); '' when one is missing. */
-function stampOf(files: string[]): string {
-  const parts: string[] = [];
-  for (const f of files) {
-    try {
-      const st = fs.statSync(f);
-      parts.push(`${st.mtimeMs}:${st.size}`);
-    } catch {
-      return '';
-    }
-  }
-  return parts.join('|');
-}
-
-/** The key a file's text seems to declare (`key: "…"`), to find it before it is described. */
-function guessKey(file: string): string | null {
-  try {
-    const m = /\bkey\s*:\s*(['"`])([\w.-]+)\1/.exec(fs.readFileSync(file, 'utf8'));
-    return m?.[2] ?? null;
-  } catch {
-    return null;
-  }
-}
-
-function subdirs(dir: string): string[] {
-  try {
-    return fs
-      .readdirSync(dir, { withFileTypes: true })
-      .filter((e) => (e.isDirectory() || e.isSymbolicLink()) && !e.name.startsWith('.') && e.name !== 'node_modules')
-      .map((e) => e.name)
-      .filter((name) => {
-        try {
-          return fs.statSync(path.join(dir, name)).isDirectory();
-        } catch {
-          return false;
-        }
-      })
-      .sort();
-  } catch {
-    return [];
-  }
-}
-
-/**
- * The component files of a registry folder: `<app>/{sources,actions}/<name>/<name>.(mjs|js|ts)`;
- * where no file is named like its folder, every module file there. `common/` folders hold shared
- * code, not components. A folder that itself has `sources/` or `actions/` is one app.
- */
-export function findComponentFiles(root: string): Array<{ file: string; rel: string; app: string }> {
-  const out: Array<{ file: string; rel: string; app: string }> = [];
-  const isApp = (dir: string) => subdirs(dir).some((d) => d === 'sources' || d === 'actions');
-  const apps = isApp(root) ? [{ dir: root, name: path.basename(root), rel: '' }] : subdirs(root).map((name) => ({ dir: path.join(root, name), name, rel: name }));
-  for (const app of apps) {
-    for (const kind of ['sources', 'actions']) {
-      for (const name of subdirs(path.join(app.dir, kind))) {
-        if (name === 'common') continue;
-        const dir = path.join(app.dir, kind, name);
-        let files: string[];
-        try {
-          files = fs.readdirSync(dir).filter((f) => CODE_FILE.test(f) && !f.endsWith('.d.ts') && !/\.(test|spec)\./.test(f));
-        } catch {
-          continue;
-        }
-        const own = files.filter((f) => f.replace(CODE_FILE, '') === name);
-        for (const f of (own.length ? own : files).sort()) {
-          out.push({ file: path.join(dir, f), rel: path.posix.join(...[app.rel, kind, name, f].filter(Boolean)), app: app.name });
-        }
-      }
-    }
-  }
-  return out;
 }

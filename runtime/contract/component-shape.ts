@@ -4,13 +4,6 @@ export interface ComponentProblem {
   message: string;
 }
 
-/** The prop types of spec section 2.5 (array forms end in `[]`), and Pipedream's `dir` and `$.interface.apphook`. */
-export const PROP_TYPES = [
-  'app', 'boolean', 'boolean[]', 'integer', 'integer[]', 'string', 'string[]', 'object', 'any',
-  '$.interface.http', '$.interface.timer', '$.service.db', 'data_store', 'http_request', 'alert',
-  'dir', '$.interface.apphook',
-] as const;
-
 /**
  * A prop as the sandbox reports it: its static fields as written (JSON-safe), with functions
  * replaced by flags. A prop using `propDefinition` is reported merged with the app's definition

@@ -1,12 +1,9 @@
 import type { ConfigurableProp } from '../../contract/component-shape';
+import { kindOf } from '../../props/prop-kinds';
 
-/** What a form asks for, by prop type: the fix a required-field message names. */
+/** What a form asks for, by prop kind: the fix a required-field message names. */
 function askFor(prop: ConfigurableProp): string {
-  if (prop.type === 'app') return 'choose a connected account';
-  if (prop.type === 'data_store') return 'choose a data store';
-  if (prop.type === '$.interface.timer') return 'set a schedule';
-  if (Array.isArray(prop.options) || prop.type === 'boolean') return 'choose a value';
-  return 'enter a value';
+  return kindOf(prop.type)?.askFor?.(prop) ?? (Array.isArray(prop.options) ? 'choose a value' : 'enter a value');
 }
 
 /**

@@ -1,6 +1,7 @@
 // App props (`type: "app"`): a connected account's credentials become `$auth`, and the app's
 // methods run with `this` bound to the app, so `this.$auth` and sibling methods work inside them.
 import type { ConfigurableProp } from '../../contract/component-shape';
+import type { PropBinding } from '../shared/kind-interface';
 
 /** The configured value of an app prop: which connected account it uses. */
 export interface AppPropValue {
@@ -51,3 +52,6 @@ export function appInstance(app: Record<string, unknown>, auth: Record<string, u
   self.$auth = auth;
   return self;
 }
+
+/** `this.<app prop>`: the app with the connected account's credentials as `$auth` (`{}` without one). */
+export const bindApp: PropBinding = (name, def, host) => appInstance(def, host.context.auth[name] ?? {});

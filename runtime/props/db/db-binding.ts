@@ -2,13 +2,12 @@
 // of the source's db that the service sends. The host has no access to the db file: it reports
 // the keys each invocation changed, and the service stores them (see store/source-dbs.ts).
 import type { DbEntries, DbWrite } from '../../contract/host-protocol';
+import type { DbApi, PropBinding } from '../shared/kind-interface';
 
-/** The object `this.db` is. */
-export interface DbApi {
-  get(key: string): unknown;
-  set(key: string, value: unknown): void;
-}
+/** `this.<$.service.db prop>`: the host's copy of the source's db. */
+export const bindDb: PropBinding = (_name, _def, host) => host.db;
 
+/** The host's copy of a source's db, and the keys its invocations wrote. */
 export class HostDb {
   /** Values as JSON text: every `get` hands out a fresh copy, so mutating it changes nothing stored. */
   private values = new Map<string, string>();

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
 import type { Readable } from 'node:stream';
+import type { PropBinding } from '../shared/kind-interface';
 
 /** A file of a dir prop's folder, as `fromReadableStream` and `fromFile` describe it. */
 export interface DirFile {
@@ -54,3 +55,6 @@ export function dirProp(folder: string | undefined, write: boolean): Record<stri
     },
   };
 }
+
+/** `this.<dir prop>`: its folder as the service granted it (none when the prop has no folder). */
+export const bindDir: PropBinding = (name, _def, host) => dirProp(host.context.dirs[name]?.path, host.context.dirs[name]?.write ?? false);

@@ -1,6 +1,7 @@
 // Worker side of `http_request` props: the configured request, and `execute()` sending it and
 // resolving to an axios-like response, as registry actions use it (`(await this.req.execute()).data`).
-import { isRecord } from '../prop-shape';
+import { configuredValue, type PropBinding } from '../shared/kind-interface';
+import { isRecord } from '../shared/prop-shape';
 
 type Pairs = Array<{ name: string; value: unknown }> | Record<string, unknown>;
 
@@ -73,3 +74,6 @@ export function httpRequestProp(value: unknown): Record<string, unknown> {
   const config = (isRecord(value) ? value : {}) as HttpRequestConfig;
   return { ...config, execute: () => executeHttpRequest(config) };
 }
+
+/** `this.<http_request prop>`: the configured request, else the default one. */
+export const bindHttpRequest: PropBinding = (name, def, host) => httpRequestProp(configuredValue(name, def, host));

@@ -7,14 +7,13 @@ import vm from 'node:vm';
 import { format } from 'node:util';
 import type { ComponentDescription, PropShape } from '../../contract/component-shape';
 import { appInstance } from '../../props/app/app-prop';
-import { isRecord, propShape, resolveProp } from '../../props/prop-shape';
+import { isRecord, propShape, resolveProp } from '../../props/shared/prop-shape';
 import { HostDb } from '../../props/db/db-binding';
+import { bindProp } from '../../props/prop-bindings';
 import { stepRun } from './step-context';
-import { httpRequestProp } from '../../props/http-request/http-request-binding';
 import { componentRequire } from './component-require';
-import { dirProp } from '../../props/dir/dir-binding';
 import { runSource } from './source-run';
-import { connectHostCalls, dataStoreProxy, settleHostCall } from './host-calls';
+import { connectHostCalls, hostCall, settleHostCall } from './host-calls';
 import { FrameChannel } from '../frames';
 import { NetworkIntercept } from './network-intercept';
 import { guardProcess } from './host-guards';
@@ -161,28 +160,8 @@ function emitMeta(meta: unknown): EmitMeta {
 
 function buildInstance(def: Definition, ctx: SandboxContext): Record<string, unknown> {
   const self: Record<string, unknown> = {};
-  for (const [name, raw] of Object.entries(allProps(def))) {
-    const shape = resolveProp(raw).def;
-    if (shape.type === 'app') {
-      self[name] = appInstance(shape, ctx.auth[name] ?? {});
-    } else if (shape.type === 'http_request') {
-      self[name] = httpRequestProp(name in ctx.props ? ctx.props[name] : shape.default);
-    } else if (shape.type === 'data_store') {
-      const configured = ctx.props[name] as { dataStore?: unknown } | undefined;
-      self[name] = dataStoreProxy(name, typeof configured?.dataStore === 'string' ? configured.dataStore : null);
-    } else if (shape.type === 'dir') {
-      self[name] = dirProp(ctx.dirs[name]?.path, ctx.dirs[name]?.write ?? false);
-    } else if (shape.type === '$.service.db') {
-      self[name] = db.api();
-    } else if (shape.type === '$.interface.http') {
-      self[name] = {
-        endpoint: ctx.endpoints[name],
-        respond: (response: unknown) => respond(response),
-      };
-    } else {
-      self[name] = name in ctx.props ? ctx.props[name] : shape.default;
-    }
-  }
+  const host = { context: ctx, db: db.api(), respond, call: hostCall };
+  for (const [name, raw] of Object.entries(allProps(def))) self[name] = bindProp(name, resolveProp(raw).def, host);
   for (const [name, fn] of Object.entries(def.methods ?? {})) {
     if (typeof fn === 'function') self[name] = fn;
   }

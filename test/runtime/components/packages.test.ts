@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { bundleComponent, ComponentError } from '../../../runtime/components/bundle';
-import { PackageCache, PackageError, parseSpecifier, type PackageCacheOptions } from '../../../runtime/components/packages';
+import { PackageCache, type PackageCacheOptions } from '../../../runtime/components/packages';
+import { PackageError, parseSpecifier } from '../../../runtime/components/package-specifier';
 import { startNpmRegistry, writePackage, type FakeRegistry } from '../../helpers/npm-registry';
 
 import { componentRequire } from '../../../runtime/sandbox/child/component-require';

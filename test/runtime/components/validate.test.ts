@@ -1,71 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ComponentError } from '../../../runtime/components/bundle';
-import { type ComponentProblem } from '../../../runtime/contract/component-shape';
-import type { ComponentDescription, PropShape } from '../../../runtime/contract/component-shape';
-import { STATIC_VALUE_LIMIT, staticValueProblem } from '../../../runtime/props/prop-values';
+import type { PropShape } from '../../../runtime/contract/component-shape';
+import { STATIC_VALUE_LIMIT } from '../../../runtime/props/shared/prop-values';
 import { validateComponent, validateDynamicProps } from '../../../runtime/components/validate';
-
-/** A valid, minimal source description; tests override what they exercise. */
-function component(overrides: Partial<ComponentDescription> = {}): ComponentDescription {
-  return {
-    name: 'Test Component',
-    key: undefined,
-    version: '0.0.1',
-    type: undefined,
-    description: undefined,
-    dedupe: undefined,
-    props: {},
-    hooks: [],
-    badHooks: [],
-    methods: [],
-    hasRun: true,
-    hasAdditionalProps: false,
-    ...overrides,
-  };
-}
-
-function action(overrides: Partial<ComponentDescription> = {}): ComponentDescription {
-  return component({ type: 'action', ...overrides });
-}
-
-/** The problems validateComponent throws, or [] when it accepts the description. */
-function problemsOf(desc: ComponentDescription): ComponentProblem[] {
-  try {
-    validateComponent(desc);
-    return [];
-  } catch (err) {
-    assert.ok(err instanceof ComponentError, `expected a ComponentError, got ${String(err)}`);
-    return err.problems;
-  }
-}
-
-/** Asserts that exactly one problem is found, at `path`, with a message matching `message`. */
-function assertOnlyProblem(desc: ComponentDescription, path: string, message: RegExp): void {
-  const problems = problemsOf(desc);
-  assert.equal(problems.length, 1, `expected one problem, got ${JSON.stringify(problems)}`);
-  assert.equal(problems[0]!.path, path);
-  assert.match(problems[0]!.message, message);
-}
-
-function assertValid(desc: ComponentDescription): void {
-  assert.deepEqual(problemsOf(desc), []);
-  assert.deepEqual(validateComponent(desc).warnings, []);
-}
-
-/** Asserts that the component loads (no errors) with exactly one warning, at `path`, matching `message`: a rule Pipedream tolerates. */
-function assertOnlyWarning(desc: ComponentDescription, path: string, message: RegExp): void {
-  assert.deepEqual(problemsOf(desc), []);
-  const { warnings } = validateComponent(desc);
-  assert.equal(warnings.length, 1, `expected one warning, got ${JSON.stringify(warnings)}`);
-  assert.equal(warnings[0]!.path, path);
-  assert.match(warnings[0]!.message, message);
-}
-
-/** A component whose only prop is `prop`, named `p`. */
-function withProp(prop: PropShape, overrides: Partial<ComponentDescription> = {}): ComponentDescription {
-  return component({ props: { p: prop }, ...overrides });
-}
+import { action, assertOnlyProblem, assertOnlyWarning, assertValid, component, problemsOf, withProp } from '../../helpers/component-checks';
 
 const github: PropShape = { type: 'app', app: 'github', propDefinitions: ['repo'], methods: [] };
 
@@ -172,21 +111,11 @@ describe('validateComponent: prop types', () => {
     assertOnlyProblem(withProp({ type: 'String' }), 'props.p.type', /did you mean "string"\?/);
   });
 
-  it('allows array forms only for boolean, integer and string', () => {
-    for (const type of ['boolean[]', 'integer[]', 'string[]']) assertValid(withProp({ type }));
-    assertOnlyProblem(withProp({ type: 'object[]' }), 'props.p.type', /^prop `p`: type "object\[\]" has no array form \(only boolean\[\], integer\[\], string\[\] exist\); use "object"/);
-  });
-
   it('warns about interface and service props outside sources, where they are ignored', () => {
     for (const type of ['$.interface.http', '$.interface.timer', '$.service.db']) {
       assertValid(withProp({ type }));
       assertOnlyWarning(withProp({ type }, { type: 'action' }), 'props.p.type', /props belong in sources; in a action it is ignored/);
     }
-  });
-
-  it('warns about http_request props outside actions', () => {
-    assertValid(withProp({ type: 'http_request' }, { type: 'action' }));
-    assertOnlyWarning(withProp({ type: 'http_request' }), 'props.p.type', /^prop `p`: http_request props belong in actions; in a source it is ignored/);
   });
 
   it("accepts Pipedream's dir props, and warns about apphook and app-specific types it cannot check offline", () => {
@@ -222,85 +151,11 @@ describe('validateComponent: prop properties', () => {
     assertValid(withProp({ type: 'alert', alertType: 'info', content: 'Read me', default: 'x' }));
   });
 
-  it('requires a default to match the prop type', () => {
-    assertOnlyProblem(withProp({ type: 'string', optional: true, default: 3 }), 'props.p.default', /^prop `p`: default must be a string to match type string, not 3/);
-    assertOnlyProblem(withProp({ type: 'integer', optional: true, default: 1.5 }), 'props.p.default', /default must be an integer/);
-    assertOnlyProblem(withProp({ type: 'boolean', optional: true, default: 'true' }), 'props.p.default', /default must be a boolean/);
-    assertOnlyProblem(withProp({ type: 'integer[]', optional: true, default: [1, 'two'] }), 'props.p.default', /default must be an array of integers/);
-    assertOnlyProblem(withProp({ type: 'object', optional: true, default: [] }), 'props.p.default', /default must be an object/);
-    assertValid(withProp({ type: 'string[]', optional: true, default: ['a', 'b'] }));
-    assertValid(withProp({ type: 'any', optional: true, default: [1, 'two', null] }));
-  });
-
-  it('allows secret only on string props', () => {
-    assertValid(withProp({ type: 'string', secret: true }));
-    assertOnlyProblem(withProp({ type: 'integer', secret: true }), 'props.p.secret', /^prop `p`: secret is allowed only on string props; remove secret or change the type to string$/);
-  });
-
-  it('allows min and max only on integer and integer[] props', () => {
-    const problems = problemsOf(component({ props: { limit: { type: 'string', min: 1, max: 5 } } }));
-    assert.deepEqual(problems, [
-      { path: 'props.limit.min', message: 'prop `limit`: min is allowed only on integer and integer[] props; remove min or change the type to integer' },
-      { path: 'props.limit.max', message: 'prop `limit`: max is allowed only on integer and integer[] props; remove max or change the type to integer' },
-    ]);
-  });
-
-  it('requires integer bounds with min <= max', () => {
-    assertValid(withProp({ type: 'integer', min: 1, max: 1 }));
-    assertOnlyProblem(withProp({ type: 'integer', min: 0.5 }), 'props.p.min', /^prop `p`: min must be an integer, not 0\.5/);
-    assertOnlyProblem(withProp({ type: 'integer', min: 10, max: 1 }), 'props.p.min', /^prop `p`: min \(10\) is greater than max \(1\)/);
-  });
-
-  it('requires a default within min and max', () => {
-    assertValid(withProp({ type: 'integer', optional: true, min: 1, max: 100, default: 100 }));
-    assertOnlyProblem(withProp({ type: 'integer', optional: true, min: 1, max: 100, default: 101 }), 'props.p.default', /^prop `p`: default 101 is outside the allowed range 1 to 100/);
-    assertOnlyProblem(withProp({ type: 'integer', optional: true, min: 5, default: 0 }), 'props.p.default', /outside the allowed range 5 to …/);
-  });
-
   it('rejects a static default over the 64 KB limit', () => {
     const problems = problemsOf(withProp({ type: 'string', optional: true, default: 'x'.repeat(STATIC_VALUE_LIMIT) }));
     assert.equal(problems.length, 1);
     assert.equal(problems[0]!.path, 'props.p.default');
     assert.match(problems[0]!.message, /^prop `p`: default is 65538 bytes as JSON text, over the 65536-byte \(64 KB\) limit/);
-  });
-});
-
-describe('validateComponent: type-specific props', () => {
-  it('accepts a timer default of intervalSeconds or cron', () => {
-    assertValid(withProp({ type: '$.interface.timer', default: { intervalSeconds: 900 } }));
-    assertValid(withProp({ type: '$.interface.timer', default: { cron: '0 0 * * *' } }));
-    assertValid(withProp({ type: '$.interface.timer' }));
-  });
-
-  it('rejects any other timer default, saying what to give', () => {
-    const bad: unknown[] = [{ interval: 60 }, { intervalSeconds: 0 }, { intervalSeconds: 1.5 }, { cron: ' ' }, { intervalSeconds: 60, cron: '* * * * *' }, 60];
-    for (const value of bad) {
-      assertOnlyProblem(
-        withProp({ type: '$.interface.timer', default: value }),
-        'props.p.default',
-        /^prop `p`: default: (intervalSeconds must be a whole number|cron is empty|give either intervalSeconds or cron, not both|expected \{ intervalSeconds: 900 \} or \{ cron|neither intervalSeconds nor cron is set)/,
-      );
-    }
-  });
-
-  it('accepts an http_request default without a url (configured when used), as the registry writes them', () => {
-    assertValid(withProp({ type: 'http_request', default: { method: 'GET' } }, { type: 'action' }));
-    assertValid(withProp({ type: 'http_request', default: { url: 'https://example.com' } }, { type: 'action' }));
-    assertOnlyProblem(withProp({ type: 'http_request', default: 'GET' }, { type: 'action' }), 'props.p.default', /^prop `p`: an http_request default must be an object such as \{ method: "GET", url: "https:\/\/…" \}/);
-    assertOnlyProblem(withProp({ type: 'http_request', default: { method: '' } }, { type: 'action' }), 'props.p.default', /http_request default must be an object/);
-  });
-
-  it('requires alertType and content on alert props', () => {
-    assertValid(withProp({ type: 'alert', alertType: 'warning', content: 'Careful' }));
-    const problems = problemsOf(withProp({ type: 'alert', alertType: 'danger' }));
-    assert.deepEqual(problems.map((p) => p.path), ['props.p.alertType', 'props.p.content']);
-    assert.match(problems[0]!.message, /^prop `p`: alertType must be one of info, neutral, warning, error, not "danger"/);
-    assert.match(problems[1]!.message, /^prop `p`: content is required on alert props/);
-  });
-
-  it('requires app on app props', () => {
-    assertOnlyProblem(withProp({ type: 'app' }), 'props.p.app', /^prop `p`: app is required on app props; set it to the app's name slug/);
-    assertOnlyProblem(withProp({ type: 'app', app: '' }), 'props.p.app', /app is required/);
   });
 });
 
@@ -462,19 +317,5 @@ describe('validateDynamicProps', () => {
     assert.deepEqual(found.errors.map((p) => p.path), ['props.limit.max']);
     assert.deepEqual(found.warnings.map((p) => p.path), ['props.http.type', 'props.label.default']);
     assert.match(found.warnings[0]!.message, /^prop `http`: \$\.interface\.http props belong in sources/);
-  });
-});
-
-describe('staticValueProblem', () => {
-  it('measures the UTF-8 bytes of the JSON text against 64 KB', () => {
-    assert.equal(STATIC_VALUE_LIMIT, 65536);
-    // JSON adds two quote bytes to a string.
-    assert.equal(staticValueProblem('x'.repeat(STATIC_VALUE_LIMIT - 2)), null);
-    assert.match(staticValueProblem('x'.repeat(STATIC_VALUE_LIMIT - 1)) ?? '', /^is 65537 bytes as JSON text/);
-    // "é" is one character but two UTF-8 bytes.
-    assert.match(staticValueProblem('é'.repeat(STATIC_VALUE_LIMIT / 2)) ?? '', /^is 65538 bytes/);
-    assert.match(staticValueProblem({ rows: Array.from({ length: 20000 }, (_, i) => i) }) ?? '', /shorten it or load the data at run time$/);
-    assert.equal(staticValueProblem({ a: 1 }), null);
-    assert.equal(staticValueProblem(undefined), null);
   });
 });

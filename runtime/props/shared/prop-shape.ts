@@ -1,5 +1,5 @@
 // Worker side: how a component's props read, as written in its module.
-import type { PropShape } from '../contract/component-shape';
+import type { PropShape } from '../../contract/component-shape';
 
 type AnyRecord = Record<string, unknown>;
 
