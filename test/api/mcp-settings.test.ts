@@ -197,6 +197,20 @@ describe('MCP server: refusals, settings, helper tools and snippets', () => {
     }
   });
 
+  it('keeps a stdio client working across a restart of the service, on whatever port it comes back', async () => {
+    const stdio = await connectMcp(spout, 'stdio');
+    try {
+      assert.equal((await call('mcp_globex', {}, stdio.client)).structuredContent?.return_value, 'us-east');
+      await spout.stop();
+      spout = await startSpout({ dataDir: spout.dataDir, keyInDataDir: true });
+      const after = await call('mcp_globex', {}, stdio.client);
+      assert.equal(after.structuredContent?.return_value, 'us-east', textOf(after));
+      await waitFor(() => stdio.stderr().includes('a new session was started'), 10_000, 'the relay to say so');
+    } finally {
+      await stdio.client.close();
+    }
+  });
+
   it('answers the snippets that configure clients, and the stdio one works as given', async () => {
     const { data } = (await spout.api('GET', '/v1/mcp/snippets')).json;
     assert.deepEqual(data.stdio.args.slice(-3), ['mcp', '--data-dir', spout.dataDir]);

@@ -34,16 +34,20 @@ export async function run(argv: string[]): Promise<void> {
   if (args.flag('config')) return printConfig(connect(args), args.globals.json);
   const network = args.string('network');
   if (network !== undefined && !NETWORK_MODES.includes(network)) throw new UsageError(`--network: "${network}" is not one of ${NETWORK_MODES.join(', ')}`);
-  const target = resolveTarget(args.globals);
-  const url = new URL(`${target.url}/mcp`);
-  for (const app of args.strings('app')) url.searchParams.append('app', app);
-  for (const account of args.strings('account')) url.searchParams.append('account', account);
-  if (network) url.searchParams.set('network', network);
+  // Found again after a restart: a local service started with --port 0 comes back on another port.
+  const locate = () => {
+    const target = resolveTarget(args.globals);
+    const url = new URL(`${target.url}/mcp`);
+    for (const app of args.strings('app')) url.searchParams.append('app', app);
+    for (const account of args.strings('account')) url.searchParams.append('account', account);
+    if (network) url.searchParams.set('network', network);
+    return { url, apiKey: target.apiKey };
+  };
   const closed = new Promise<void>((resolve) => {
     process.stdin.once('end', resolve);
     process.stdin.once('close', resolve);
   });
-  await new McpRelay(url, target.apiKey, new StdioServerTransport(), (line) => process.stderr.write(`${line}\n`)).run(closed);
+  await new McpRelay(locate, new StdioServerTransport(), (line) => process.stderr.write(`${line}\n`)).run(closed);
 }
 
 /** The snippets of `GET /v1/mcp/snippets`, one block per client. */

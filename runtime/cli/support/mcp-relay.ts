@@ -26,6 +26,15 @@ function reason(err: unknown): string {
   return text.replace(/^Streamable HTTP error: /, '');
 }
 
+/** Where the service's `/mcp` is now, and its key (asked again after a restart: its port may have changed). */
+export type Locate = () => { url: URL; apiKey: string };
+
+/** True when the session is gone with the service: it answered 404 for it, or nothing answers at all. */
+function sessionLost(err: unknown): boolean {
+  if (err instanceof StreamableHTTPError) return err.code === 404;
+  return err instanceof TypeError && /fetch failed/.test(err.message);
+}
+
 /** Relays one stdio client to the service's `/mcp` until the client closes stdin. */
 export class McpRelay {
   private upstream: StreamableHTTPClientTransport;
@@ -38,9 +47,11 @@ export class McpRelay {
   private renewing: Promise<void> | null = null;
   private sequence = 0;
 
+  /** The service's origin, for messages. */
+  private origin = '';
+
   constructor(
-    private readonly url: URL,
-    private readonly apiKey: string,
+    private readonly locate: Locate,
     private readonly local: Transport,
     private readonly log: (line: string) => void,
   ) {
@@ -59,7 +70,9 @@ export class McpRelay {
   }
 
   private open(): StreamableHTTPClientTransport {
-    const upstream = new StreamableHTTPClientTransport(this.url, { requestInit: { headers: { authorization: `Bearer ${this.apiKey}` } } });
+    const { url, apiKey } = this.locate();
+    this.origin = url.origin;
+    const upstream = new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${apiKey}` } } });
     upstream.onmessage = (message) => this.fromService(upstream, message);
     upstream.onerror = (err) => this.log(`spout mcp: ${reason(err)}`);
     return upstream;
@@ -85,8 +98,8 @@ export class McpRelay {
       await this.renewing;
       await this.upstream.send(message);
     } catch (err) {
-      // 404: the service no longer knows the session (it restarted): start a new one and send again.
-      if (err instanceof StreamableHTTPError && err.code === 404 && this.initialize && message !== this.initialize) {
+      // The service restarted (it no longer knows the session, or is on another port): start a new session and send again.
+      if (sessionLost(err) && this.initialize && message !== this.initialize) {
         try {
           await (this.renewing ??= this.renew().finally(() => (this.renewing = null)));
           await this.upstream.send(message);
@@ -96,7 +109,7 @@ export class McpRelay {
         }
       }
       this.log(`spout mcp: ${reason(err)}`);
-      if (isJSONRPCRequest(message)) await this.local.send({ jsonrpc: '2.0', id: message.id, error: { code: RELAY_ERROR, message: `Spout (${this.url.origin}): ${reason(err)}` } });
+      if (isJSONRPCRequest(message)) await this.local.send({ jsonrpc: '2.0', id: message.id, error: { code: RELAY_ERROR, message: `Spout (${this.origin}): ${reason(err)}` } });
     }
   }
 
