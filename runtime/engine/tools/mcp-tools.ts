@@ -60,6 +60,17 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** A helper tool: it reads (runs a component's options or additionalProps) and is about one of `tools`, named by `tool`. */
+function helperTool(name: string, title: string, description: string, tools: string[], properties: Record<string, object>, required: string[]): Tool {
+  return {
+    name,
+    title,
+    description,
+    inputSchema: { type: 'object', properties: { tool: { type: 'string', enum: tools, description: 'The tool it is about' }, ...properties }, required: ['tool', ...required] },
+    annotations: { readOnlyHint: true },
+  };
+}
+
 /** A helper tool's bad arguments in words. */
 function issuesOf(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
@@ -101,40 +112,34 @@ export class McpTools {
       tools.push({ name: entry.name, title: entry.title, description: `${about}${reload}`, inputSchema: { ...input.schema }, outputSchema: ACTION_OUTPUT });
     }
     if (optionsFor.length > 0) {
-      tools.push({
-        name: OPTIONS_TOOL,
-        title: 'Valid values of a prop',
-        description: "Lists the valid values of a tool's prop whose description says to call this tool (the values come from the action's own options method). Give the values chosen so far for other props as configured_props; page through with page or prev_context; filter with query.",
-        inputSchema: {
-          type: 'object',
-          properties: {
-            tool: { type: 'string', enum: optionsFor, description: 'The tool whose prop it is' },
+      tools.push(
+        helperTool(
+          OPTIONS_TOOL,
+          'Valid values of a prop',
+          "Lists the valid values of a tool's prop whose description says to call this tool (the values come from the action's own options method). Give the values chosen so far for other props as configured_props; page through with page or prev_context; filter with query.",
+          optionsFor,
+          {
             prop: { type: 'string', description: 'The prop (argument) name' },
-            configured_props: { type: 'object', description: 'Values chosen so far for the tool\'s other props' },
+            configured_props: { type: 'object', description: "Values chosen so far for the tool's other props" },
             query: { type: 'string', description: 'Text to filter the values by (props that search)' },
             page: { type: 'integer', minimum: 0, description: 'Page number, from 0' },
             prev_context: { type: 'object', description: 'The context the previous page answered, for the next page' },
           },
-          required: ['tool', 'prop'],
-        },
-        annotations: { readOnlyHint: true },
-      });
+          ['prop'],
+        ),
+      );
     }
     if (reloadFor.length > 0) {
-      tools.push({
-        name: RELOAD_TOOL,
-        title: "A tool's complete input schema",
-        description: 'Answers the complete input schema of a tool whose props change with the values of others (props marked as doing so), for the values given. Call the tool itself afterwards with every value.',
-        inputSchema: {
-          type: 'object',
-          properties: {
-            tool: { type: 'string', enum: reloadFor, description: 'The tool' },
-            configured_props: { type: 'object', description: 'The values chosen so far' },
-          },
-          required: ['tool'],
-        },
-        annotations: { readOnlyHint: true },
-      });
+      tools.push(
+        helperTool(
+          RELOAD_TOOL,
+          "A tool's complete input schema",
+          'Answers the complete input schema of a tool whose props change with the values of others (props marked as doing so), for the values given. Call the tool itself afterwards with every value.',
+          reloadFor,
+          { configured_props: { type: 'object', description: 'The values chosen so far' } },
+          [],
+        ),
+      );
     }
     return tools;
   }

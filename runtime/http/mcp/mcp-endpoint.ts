@@ -21,7 +21,7 @@ const MAX_SESSIONS = 100;
 const list = z.union([z.string(), z.array(z.string())]).transform((v) => [v].flat());
 
 /** A session's choices over the MCP settings, in the query string of its `initialize` (`spout mcp --app/--account/--network`). */
-export const scopeSchema = z.object({
+const scopeSchema = z.object({
   app: list.pipe(z.array(z.string().regex(/^[a-z0-9_-]+$/, 'must be an app name slug such as "http"'))).optional(),
   account: list.pipe(z.array(z.string().regex(/^(?:[a-z0-9_-]+=)?apn_[A-Za-z0-9_-]+$/, 'must be apn_… or APP=apn_…'))).optional(),
   network: z.enum(['live', 'record', 'replay', 'replay-or-live']).optional(),
