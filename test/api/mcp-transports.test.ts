@@ -236,12 +236,16 @@ describe('MCP server over both transports', () => {
         const updated: string[] = [];
         mcp.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
         await mcp.client.subscribeResource({ uri });
-        assert.equal((await fetch(source.endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' })).status, 200);
+        const body = { n: 1, pad: 'x'.repeat(2000) };
+        assert.equal((await fetch(source.endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).status, 200);
         await waitFor(() => updated.includes(uri), 10_000, 'resources/updated');
+        // The list holds previews (data over 1 KB cut); one event's resource holds it whole.
         const { events } = await read(uri);
-        assert.deepEqual(events[0].event.body, { n: 1 });
+        assert.equal(events.length, 1);
+        assert.equal(events[0].truncated, true);
         const one = await read(`${uri}/${events[0].id}`);
         assert.equal(one.id, events[0].id);
+        assert.deepEqual(one.event.body, body);
         await assert.rejects(mcp.client.readResource({ uri: 'spout://sources/dc_nope/events' }), /no resource/);
         assert.equal(mcp.stderr(), '');
       });

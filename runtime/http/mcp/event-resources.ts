@@ -28,7 +28,7 @@ export function sourceResources(ctx: Context): Resource[] {
     uri: eventsUri(s.id),
     name: `${s.name_slug}-events`,
     title: `${s.name}: latest events`,
-    description: `The latest ${LATEST_EVENTS} events source ${s.name} (${s.id}) emitted, newest first; subscribe to hear when it emits.`,
+    description: `The latest ${LATEST_EVENTS} events source ${s.name} (${s.id}) emitted, newest first (data over 1 KB cut to a preview; spout://sources/${s.id}/events/{event_id} has one whole); subscribe to hear when it emits.`,
     mimeType: 'application/json',
   }));
 }
@@ -58,7 +58,8 @@ export function readEvents(ctx: Context, uri: string): ReadResourceResult {
     if (!event) throw new McpError(RESOURCE_NOT_FOUND, `source ${source.id} has no event ${source.eventId} (it may have been trimmed or deleted)`, { uri });
     body = eventSummary(event, true);
   } else {
-    body = { source: { id: source.id, name: source.name }, events: ctx.events.list(source.id).slice(0, LATEST_EVENTS).map((e) => eventSummary(e, true)) };
+    // Previews keep an agent's context small: data over 1 KB is cut (`truncated`); one event's resource has it whole.
+    body = { source: { id: source.id, name: source.name }, events: ctx.events.list(source.id).slice(0, LATEST_EVENTS).map((e) => eventSummary(e, false)) };
   }
   return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(body, null, 2) }] };
 }
