@@ -54,10 +54,11 @@ function failure(text: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text }] };
 }
 
-/** A thrown error in words: a component's problems one per line. */
+/** A thrown error in words: a component's problems one per line, said to be the arguments' when they are. */
 function messageOf(err: unknown): string {
-  if (err instanceof ComponentError) return `the arguments do not fit the action:\n${err.problems.map((p) => `- ${p.message}`).join('\n')}`;
-  return err instanceof Error ? err.message : String(err);
+  if (!(err instanceof ComponentError)) return err instanceof Error ? err.message : String(err);
+  const ofArguments = err.problems.every((p) => p.path.startsWith('configured_props.'));
+  return `${ofArguments ? 'the arguments do not fit the action' : 'the action could not run'}:\n${err.problems.map((p) => `- ${p.path && !ofArguments ? `${p.path}: ` : ''}${p.message}`).join('\n')}`;
 }
 
 /** A helper tool: it reads (runs a component's options or additionalProps) and is about one of `tools`, named by `tool`. */
