@@ -61,10 +61,7 @@ const WHOAMI = `export default {
 `;
 
 const GET_ORDER = `export default {
-  name: "Get order",
-  key: "mcp_get_order",
-  version: "0.1.0",
-  type: "action",
+  name: "Get order", key: "mcp_get_order", version: "0.1.0", type: "action",
   props: { id: { type: "integer", description: "The order's number." } },
   async run({ $ }) {
     const res = await fetch("https://api.acme.invalid/orders/" + this.id);
