@@ -19,7 +19,7 @@ import { LogStore } from './store/log-store';
 import { InvocationStore } from './store/invocation-store';
 import { ComponentLibrary, type SandboxFactory } from './components/library';
 import { ComponentRegistry } from './components/registry';
-import { bundledRegistryDir, hostScript } from './lib/paths';
+import { bundledRegistryDir, cliScript, hostScript } from './lib/paths';
 import { PackageCache } from './components/packages';
 import { platformReadPaths } from './components/platform-packages';
 import { Sandbox } from './sandbox/sandbox';
@@ -36,6 +36,10 @@ import { openMetadata } from './store/metadata';
 import { SecretBox, type KeyWrapper } from './store/secrets';
 import { DataStores } from './store/data-stores';
 import { writePrivateFileSync } from './lib/private-files';
+import { McpSettingsStore } from './store/mcp-settings';
+import { ToolCatalog } from './engine/tools/tool-catalog';
+import { McpEndpoint } from './http/mcp/mcp-endpoint';
+import type { ApiContext } from './http/api/api-context';
 
 export interface ServiceOptions {
   /** 0 picks a free port. Default 7620. */
@@ -198,7 +202,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     npm_registry: options.npmRegistry ?? null,
     registry_dirs: (options.registryDirs ?? []).map((d) => path.resolve(d)),
   });
-  const app = createApp({ metadata, library, registry, describeSandbox, sources, sessions, workflows, outbox, events, logs, invocations, network, delivery, secrets, dataStores, auth, endpointUrl, settings });
+  const mcpSettings = McpSettingsStore.open(dataDir);
+  const catalog = new ToolCatalog({ metadata, library, registry, settings: mcpSettings });
+  // `spout mcp` finds this service through the data dir; a key given by flag or environment is not kept there.
+  const stdio = { command: options.nodePath ?? process.execPath, args: [cliScript, 'mcp', '--data-dir', dataDir], ...(settings().api_key_source === 'data_dir' ? {} : { env: { SPOUT_API_KEY: '<API key>' } }) };
+  const ctx: ApiContext = { metadata, library, registry, describeSandbox, sources, sessions, workflows, outbox, events, logs, invocations, network, delivery, secrets, dataStores, auth, endpointUrl, settings, mcp: { settings: mcpSettings, catalog, stdio } };
+  const mcp = new McpEndpoint(ctx);
+  const app = createApp(ctx, mcp);
   const endpoints = httpInterfaceHandler(sources, HTTP_BODY_LIMIT, endpointUrl, workflows);
   const gate = new StartupGate();
   // A request without Host is answered by the Host check, as problem+json.
@@ -237,6 +247,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const stop = () =>
     (stopping ??= (async () => {
       server.closeIdleConnections();
+      // MCP sessions hold streams open and listen to the stores: they end first.
+      await mcp.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Long-lived streams (SSE) would hold close() open forever.
       setTimeout(() => server.closeAllConnections(), 2000).unref();

@@ -16,9 +16,10 @@ export function triggerLabel(r: Pick<InvocationView, 'trigger' | 'hook'>): strin
   return r.trigger === 'hook' && r.hook ? `${r.hook} hook` : TRIGGER_LABEL[r.trigger];
 }
 
-/** What ran: `POST /orders/42?x=1` for a request, else the trigger (and the emitter for a listened-to event). */
+/** What ran: `POST /orders/42?x=1` for a request, `tool call via MCP` for an agent's, else the trigger (and the emitter for a listened-to event). */
 export function invocationTitle(r: InvocationView): string {
   if (r.request) return `${r.request.method} ${r.request.path}${r.request.query ? `?${r.request.query}` : ''}`;
+  if (r.via?.kind === 'mcp') return `${r.via.tool} via MCP`;
   if (r.listened_to) return `event ${r.listened_to.event_id} from ${r.listened_to.emitter_id}`;
   return triggerLabel(r);
 }

@@ -55,6 +55,17 @@ export interface InvocationError {
   full_stack: string | null;
 }
 
+/** Who asked for an action run other than a test run or a workflow: an MCP client's tool call, with its arguments. */
+export interface InvocationVia {
+  kind: 'mcp';
+  /** The MCP tool name the agent called. */
+  tool: string;
+  /** The arguments the agent gave (secret props masked); accounts bound by Spout are not among them. */
+  arguments: Record<string, unknown>;
+  /** The MCP client's name and version from its `initialize` (`Claude Desktop 1.2`), when it gave one. */
+  client: string | null;
+}
+
 /** One run of a component, recorded (`GET /v1/invocations/{id}`). */
 export interface InvocationView {
   id: string;
@@ -84,4 +95,6 @@ export interface InvocationView {
   result: { exports: Record<string, unknown>; ret: unknown; exit: { reason: string | null } | null } | null;
   /** The invocation this one replayed. */
   replay_of: string | null;
+  /** For `action`: the MCP tool call that ran it; null (or absent in older records) for test runs and workflow steps. */
+  via?: InvocationVia | null;
 }

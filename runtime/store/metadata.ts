@@ -86,6 +86,8 @@ export interface ComponentRecord {
   warnings?: ComponentProblem[];
   /** Dedupe strategy of a source (absent in records saved before it was kept). */
   dedupe?: 'unique' | 'greatest' | 'last' | null;
+  /** `registry`: saved only because a registry key was run or configured, not by the user (absent: the user saved it). */
+  origin?: 'registry';
   created_at: number;
 }
 

@@ -244,6 +244,16 @@ export function InvocationDetail({ id, sourceId, onReplayed, headingLevel = 3 }:
           </details>
           <BodyView body={request} testId="request-body" />
         </section>
+      ) : record.via ? (
+        <section className="inv-part" aria-label="Arguments">
+          <H>Arguments</H>
+          <p className="muted">
+            Tool {record.via.tool} called via MCP{record.via.client ? ` by ${record.via.client}` : ''}
+          </p>
+          <div className="json-box">
+            <JsonTree value={record.via.arguments} />
+          </div>
+        </section>
       ) : (
         record.event !== null &&
         record.event !== undefined && (

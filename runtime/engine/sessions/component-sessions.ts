@@ -24,6 +24,7 @@ import { baseRecord, errorOf, statusOf } from '../invocations/invocation-record'
 import { maskerFor, type NetworkService } from '../network/network-service';
 import type { Masker } from '../network/masker';
 import type { NetworkMode } from '../../contract/network-api';
+import type { InvocationVia } from '../../contract/invocation-api';
 
 /** A log line written by component code during a call. */
 export type ConfigurationLog = ConsoleLine;
@@ -123,7 +124,7 @@ export class ComponentSessions {
     component: ComponentRecord,
     configured: Record<string, unknown>,
     steps: Record<string, unknown>,
-    options: { jit: boolean; onRespond?: (response: HttpResponsePayload) => void; network?: NetworkMode } = { jit: true },
+    options: { jit: boolean; onRespond?: (response: HttpResponsePayload) => void; network?: NetworkMode; via?: InvocationVia } = { jit: true },
   ): Promise<ActionRunAnswer> {
     if (component.type !== 'action') {
       throw new ComponentError([{ path: 'id', message: `${component.id} is a source; sources are deployed (POST /v1/sources), actions are run` }]);
@@ -150,6 +151,7 @@ export class ComponentSessions {
         logs: os.map((line) => ({ ts: started, ...line })),
         result: outcome ? { exports: outcome.exports, ret: outcome.ret, exit: outcome.exit } : null,
         calls: this.deps.network.record(component.id, network, session.masker, result.calls),
+        via: options.via ?? null,
       });
       // Recorded before the answer, so a client can read the record by the id it gets.
       await this.deps.invocations.add(record).catch((err: Error) => console.error(`recording ${record.id}: ${err.message}`));

@@ -14,6 +14,9 @@ import type { DataStores } from '../../store/data-stores';
 import type { Metadata } from '../../store/metadata';
 import type { SecretBox } from '../../store/secrets';
 import type { AuthConfig } from '../edge/auth';
+import type { McpSettingsStore } from '../../store/mcp-settings';
+import type { ToolCatalog } from '../../engine/tools/tool-catalog';
+import type { McpStdioCommand } from '../../contract/mcp-api';
 
 /** What the HTTP layer reaches of the runtime. */
 export interface ApiContext {
@@ -43,4 +46,6 @@ export interface ApiContext {
   dataStores: DataStores;
   auth: AuthConfig;
   endpointUrl: (endpointId: string) => string;
+  /** The MCP server's settings, the actions it exposes, and the `spout mcp` command of this service (docs/mcp.md). */
+  mcp: { settings: McpSettingsStore; catalog: ToolCatalog; stdio: McpStdioCommand };
 }

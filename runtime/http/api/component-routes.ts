@@ -125,6 +125,23 @@ export function componentRoutes(ctx: ApiContext): Router {
     res.json(paginate([...ctx.metadata.data.components].reverse(), parseParams(req, pageParams), componentView));
   });
 
+  // A key deletes every saved version of it; nothing a source or workflow runs can go.
+  router.delete('/components/:id', async (req, res) => {
+    const id = req.params.id;
+    const doomed = ctx.metadata.data.components.filter((c) => (id.startsWith('sc_') ? c.id === id : c.key === id));
+    if (doomed.length === 0) throw notFound('component', id);
+    const ids = new Set(doomed.map((c) => c.id));
+    const users = [
+      ...ctx.metadata.data.sources.filter((s) => ids.has(s.component_id)).map((s) => `source ${s.id} (${s.name})`),
+      ...ctx.metadata.data.workflows.filter((w) => w.steps.some((step) => ids.has(step.component_id))).map((w) => `workflow ${w.id} (${w.name})`),
+    ];
+    if (users.length > 0) throw new HttpError(409, `component ${id} is used by ${users.join(', ')}; delete or change them first`);
+    await ctx.library.remove(ids);
+    // Its test runs and cassette go with it.
+    for (const gone of ids) await Promise.all([ctx.invocations.remove(gone), ctx.network.remove(gone)]);
+    res.status(204).end();
+  });
+
   router.get('/components/:id', (req, res) => {
     const component = ctx.library.find(req.params.id);
     if (!component) throw notFound('component', req.params.id);

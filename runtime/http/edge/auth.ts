@@ -59,10 +59,11 @@ function cookie(req: Request, name: string): string | undefined {
   return undefined;
 }
 
-/** True if the request carries the API key as a bearer token or a valid UI session cookie. */
-export function isAuthorized(req: Request, config: AuthConfig): boolean {
+/** True if the request carries the API key as a bearer token or (unless `cookie` is false) a valid UI session cookie. */
+export function isAuthorized(req: Request, config: AuthConfig, { cookie: sessions = true } = {}): boolean {
   const header = req.headers.authorization ?? '';
   if (header.startsWith('Bearer ')) return safeEqual(header.slice(7).trim(), config.apiKey);
+  if (!sessions) return false;
   const session = cookie(req, sessionCookieName(config));
   if (!session) return false;
   const [nonce, mac] = session.split('.');
@@ -79,10 +80,10 @@ export function setSessionCookie(res: Response, config: AuthConfig): void {
   res.cookie(sessionCookieName(config), newSession(config), { httpOnly: true, sameSite: 'strict', path: '/' });
 }
 
-/** Answers 401 unless the request is authorised. */
-export function requireAuth(config: AuthConfig): RequestHandler {
+/** Answers 401 unless the request is authorised; `cookie: false` takes the bearer key only (no UI session). */
+export function requireAuth(config: AuthConfig, options: { cookie?: boolean } = {}): RequestHandler {
   return (req, res, next) => {
-    if (isAuthorized(req, config)) return next();
+    if (isAuthorized(req, config, options)) return next();
     res.setHeader('WWW-Authenticate', 'Bearer realm="spout"');
     sendProblem(res, 401, 'missing or wrong API key: send "Authorization: Bearer <key>" (the key is in DATA_DIR/api-key)');
   };
