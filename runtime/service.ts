@@ -36,6 +36,7 @@ import { openMetadata } from './store/metadata';
 import { SecretBox, type KeyWrapper } from './store/secrets';
 import { DataStores } from './store/data-stores';
 import { writePrivateFileSync } from './lib/private-files';
+import { ConnectService } from './engine/connect/connect-service';
 
 export interface ServiceOptions {
   /** 0 picks a free port. Default 7620. */
@@ -68,6 +69,8 @@ export interface ServiceOptions {
   secretKeyWrapper?: KeyWrapper;
   /** Node binary component hosts run with; default this process's (the desktop app gives the system's, its own cannot run as Node). */
   nodePath?: string;
+  /** Lifetime of Connect OAuth access tokens, seconds (env SPOUT_CONNECT_TOKEN_TTL); default an hour. */
+  connectTokenTtlSeconds?: number;
 }
 
 /** Invocations kept per source unless `--invocation-retention` says otherwise. */
@@ -198,7 +201,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     npm_registry: options.npmRegistry ?? null,
     registry_dirs: (options.registryDirs ?? []).map((d) => path.resolve(d)),
   });
-  const app = createApp({ metadata, library, registry, describeSandbox, sources, sessions, workflows, outbox, events, logs, invocations, network, delivery, secrets, dataStores, auth, endpointUrl, settings });
+  const connectTtl = options.connectTokenTtlSeconds ?? (Number(process.env.SPOUT_CONNECT_TOKEN_TTL) || undefined);
+  const connect = new ConnectService({ metadata, secrets, registry, accessTokenSeconds: connectTtl });
+  const app = createApp({ connect, metadata, library, registry, describeSandbox, sources, sessions, workflows, outbox, events, logs, invocations, network, delivery, secrets, dataStores, auth, endpointUrl, settings });
   const endpoints = httpInterfaceHandler(sources, HTTP_BODY_LIMIT, endpointUrl, workflows);
   const gate = new StartupGate();
   // A request without Host is answered by the Host check, as problem+json.

@@ -14,6 +14,7 @@ import type { DataStores } from '../../store/data-stores';
 import type { Metadata } from '../../store/metadata';
 import type { SecretBox } from '../../store/secrets';
 import type { AuthConfig } from '../edge/auth';
+import type { ConnectService } from '../../engine/connect/connect-service';
 
 /** What the HTTP layer reaches of the runtime. */
 export interface ApiContext {
@@ -43,4 +44,6 @@ export interface ApiContext {
   dataStores: DataStores;
   auth: AuthConfig;
   endpointUrl: (endpointId: string) => string;
+  /** The local Pipedream Connect API's projects, tokens, tenants and apps. */
+  connect: ConnectService;
 }
