@@ -130,6 +130,9 @@ describe('@pipedream/sdk against Spout', () => {
     assert.deepEqual(run.ret, { book: 'travel', amount: 1200, memo: 'taxi', owner: 'Ada', key_hint: '-1' });
     assert.deepEqual(run.exports, { $summary: 'Recorded 1200 in travel for Ada', entry_book: 'travel' });
     assert.deepEqual(run.os?.map((o) => [o.k, o.msg]), [['console.log', 'recording 1200 in travel']]);
+    // An option chosen with its label, as connect-react sends it (`__lv`), is its value.
+    const labelled = await pd.actions.run({ id: 'ledgerly-record-entry', externalUserId: 'u1', configuredProps: { ledgerly: { authProvisionId: ada }, book: { __lv: { label: 'general (Ada)', value: 'general' } }, amount: 3 } });
+    assert.equal((labelled.ret as { book: string }).book, 'general');
 
     // u2 naming Ada's account: refused, as if it did not exist.
     const stolen = await failure(pd.actions.run({ id: 'ledgerly-record-entry', externalUserId: 'u2', configuredProps: { ledgerly: { authProvisionId: ada }, book: 'general', amount: 1 } }));
@@ -216,7 +219,7 @@ describe('@pipedream/sdk against Spout', () => {
     // Wrong secret: invalid_client; the /v1 API key works for the Connect API too.
     const wrong = await fetch(`${spout.url}/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials', client_id: c.credentials.client_id, client_secret: 'nope' }) });
     assert.equal(wrong.status, 401);
-    assert.equal((await wrong.json()).error, 'invalid_client');
+    assert.equal(((await wrong.json()) as { error: string }).error, 'invalid_client');
     const withKey = new PipedreamClient({ baseUrl: spout.url, projectId: 'proj_local', tokenProvider: { getToken: async () => spout.apiKey } } as never);
     assert.deepEqual((await withKey.triggers.list({ app: 'ledgerly' })).data.map((t) => t.key), ['ledgerly-new-entry']);
     // A Connect token is one user's: it cannot make tokens or read another user's accounts.
