@@ -30,6 +30,7 @@ const COMMANDS: Record<string, Command> = {
   webhooks: { summary: 'create, list or delete webhooks', load: () => import('./commands/webhooks') },
   subscriptions: { summary: 'subscribe webhooks (or sources) to sources', load: () => import('./commands/subscriptions') },
   login: { summary: 'save the URL and API key of a service (or Pipedream) as a profile', load: () => import('./commands/login') },
+  connect: { summary: 'print the Pipedream Connect credentials @pipedream/sdk uses against this service', load: () => import('./commands/connect') },
   sync: { summary: 'plan, push and pull sources, webhooks, workflows… to or from another instance or Pipedream', load: () => import('./commands/sync') },
 };
 
