@@ -1,49 +1,40 @@
-// `@pipedream/connect-react` against Spout in Chromium: an app's page on another origin renders
-// the component form of a registry action with a Connect token its server got from Spout, loads a
-// prop's async options, submits, and shows the action's result.
+// `@pipedream/connect-react` against Spout in Chromium, through the example app of docs/connect.md
+// (docs/examples/connect: its server gets Connect tokens from Spout with @pipedream/sdk, its page
+// on another origin renders the component form of a registry action): async options load, the
+// form submits, the action's result shows.
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { PipedreamClient } from '@pipedream/sdk';
 import { launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
 import { CONNECT_REGISTRY, connectCredentials } from '../helpers/connect';
-import { startSpout, type SpoutProcess } from '../helpers/service';
+import { startSpout, waitFor, type SpoutProcess } from '../helpers/service';
 
-const PAGE = path.resolve('test', 'fixtures', 'connect-page', 'page.jsx');
+const EXAMPLE = path.resolve('docs', 'examples', 'connect', 'server.mjs');
 
-/** The app's own server: its page, its bundle, and the route that gets Connect tokens from Spout. */
-async function startApp(pd: PipedreamClient, bundle: string): Promise<{ origin: string; close: () => Promise<void> }> {
-  let origin = '';
-  const server = http.createServer(async (req, res) => {
-    const url = new URL(req.url ?? '/', origin);
-    if (url.pathname === '/app.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
-    if (url.pathname === '/token') {
-      // As an app's backend does: a token for its signed-in user, usable from its own origin only.
-      const token = await pd.tokens.create({ externalUserId: url.searchParams.get('user') ?? '', allowedOrigins: [origin] });
-      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ token: token.token, expires_at: token.expiresAt.toISOString(), connect_link_url: token.connectLinkUrl }));
-    }
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>App</title></head><body><div id="root"></div><script type="module" src="/app.js"></script></body></html>');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    origin,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+/** Runs the example app's server against the Spout, configured as its docs say: PIPEDREAM_* variables only. */
+async function startExample(spout: SpoutProcess): Promise<{ origin: string; child: ChildProcess }> {
+  const cli = spawn(process.execPath, [path.resolve('dist', 'cli.js'), 'connect', 'credentials', '--env'], { env: { ...process.env, SPOUT_API_URL: spout.url, SPOUT_API_KEY: spout.apiKey } });
+  let exports = '';
+  cli.stdout.on('data', (c) => (exports += c));
+  await new Promise((resolve) => cli.on('exit', resolve));
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), PORT: '0' };
+  for (const m of exports.matchAll(/^export (PIPEDREAM_\w+)='([^']*)'$/gm)) env[m[1] as string] = m[2] as string;
+  assert.equal(env.PIPEDREAM_BASE_URL, spout.url);
+  const child = spawn(process.execPath, [EXAMPLE], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (c) => (out += c));
+  child.stderr!.on('data', (c) => (out += c));
+  const origin = await waitFor(() => /Example app on (http:\/\/[0-9.:]+)/.exec(out)?.[1], 30_000, `the example app to start:\n${out}`);
+  return { origin, child };
 }
 
 describe('connect-react against Spout', () => {
   let spout: SpoutProcess;
   let browser: Browser;
-  let app: Awaited<ReturnType<typeof startApp>>;
+  let app: Awaited<ReturnType<typeof startExample>>;
 
   before(async () => {
     spout = await startSpout({ args: ['--registry', CONNECT_REGISTRY] });
@@ -52,18 +43,17 @@ describe('connect-react against Spout', () => {
     // The user connected their account before (the Connect Link page, or accounts.create).
     const { token } = await pd.tokens.create({ externalUserId: 'u1' });
     await pd.accounts.create({ externalUserId: 'u1', appSlug: 'ledgerly', name: "Ada's ledger", cfmapJson: JSON.stringify({ api_key: 'key-of-ada-1', owner: 'Ada', books: 'general,travel' }), connectToken: token });
-    const bundled = await build({ entryPoints: [PAGE], bundle: true, write: false, format: 'esm', platform: 'browser', jsx: 'automatic', define: { 'process.env.NODE_ENV': '"production"' }, logLevel: 'silent' });
-    app = await startApp(pd, bundled.outputFiles[0]!.text);
+    app = await startExample(spout);
     browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
-    await app?.close();
+    app?.child.kill('SIGTERM');
     await spout?.stop();
   });
 
   it('renders the form of a registry action, loads async options, submits, and shows the result', async () => {
-    const url = `${app.origin}/?${new URLSearchParams({ spout: spout.url, user: 'u1', component: 'ledgerly-record-entry' })}`;
+    const url = `${app.origin}/?${new URLSearchParams({ user: 'u1', component: 'ledgerly-record-entry' })}`;
     const { page, problems, context } = await signedInPage(browser, url);
     // A failed call to Spout says which and why.
     page.on('response', (r) => {
