@@ -83,16 +83,16 @@ export interface ConnectDeployedTrigger {
   id: string;
   /** The external user's `exu_…` id. */
   owner_id: string;
+  name: string;
+  name_slug: string;
   component_id: string;
   component_key: string;
   configurable_props: ConnectProp[];
   configured_props: Record<string, unknown>;
   active: boolean;
+  emit_on_deploy: boolean;
   created_at: number;
   updated_at: number;
-  name: string;
-  name_slug: string;
-  emit_on_deploy: boolean;
 }
 
 /** An event a deployed trigger emitted. */

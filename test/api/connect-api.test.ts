@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { PipedreamClient, PipedreamError } from '@pipedream/sdk';
+import { PipedreamClient } from '@pipedream/sdk';
 import { cli, cliEnv } from '../helpers/cli';
-import { CONNECT_REGISTRY, connectClient, strictly, type ConnectClient } from '../helpers/connect';
+import { CONNECT_REGISTRY, connectClient, failure, strictly, type ConnectClient } from '../helpers/connect';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { startSpout, waitFor, type SpoutProcess } from '../helpers/service';
 import { verify } from '../helpers/webhooks';
@@ -31,15 +31,6 @@ async function startUpstream(): Promise<{ url: string; seen: Array<{ method: str
   };
 }
 
-async function failure(call: Promise<unknown>): Promise<PipedreamError> {
-  try {
-    await call;
-  } catch (err) {
-    assert.ok(err instanceof PipedreamError, String(err));
-    return err;
-  }
-  assert.fail('the call succeeded');
-}
 
 const once = { maxRetries: 0 };
 

@@ -3,8 +3,8 @@
 // SDK's own response schemas.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { PipedreamClient, PipedreamError } from '@pipedream/sdk';
-import { CONNECT_REGISTRY, connectClient, strictly, type ConnectClient } from '../helpers/connect';
+import { PipedreamClient } from '@pipedream/sdk';
+import { CONNECT_REGISTRY, connectClient, failure, strictly, type ConnectClient } from '../helpers/connect';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { startSpout, waitFor, type SpoutProcess } from '../helpers/service';
 import { sleep, verify } from '../helpers/webhooks';
@@ -12,16 +12,6 @@ import { sleep, verify } from '../helpers/webhooks';
 /** Short-lived access tokens: the SDK must refresh them on its own. */
 const TOKEN_TTL_SECONDS = 6;
 
-/** The error an SDK call failed with. */
-async function failure(call: Promise<unknown>): Promise<PipedreamError> {
-  try {
-    await call;
-  } catch (err) {
-    assert.ok(err instanceof PipedreamError, String(err));
-    return err;
-  }
-  assert.fail('the call succeeded');
-}
 
 describe('@pipedream/sdk against Spout', () => {
   let spout: SpoutProcess;

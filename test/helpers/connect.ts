@@ -3,7 +3,8 @@
 // schemas strictly (the SDK itself reads answers leniently).
 // connectClient replaces globalThis.fetch for the test file's process; a test file uses one client.
 import path from 'node:path';
-import { PipedreamClient, serialization } from '@pipedream/sdk';
+import assert from 'node:assert/strict';
+import { PipedreamClient, PipedreamError, serialization } from '@pipedream/sdk';
 import type { SpoutProcess } from './service';
 
 /** The registry folder of the Connect tests: a fictional app, `ledgerly`, with an action and a trigger. */
@@ -83,4 +84,15 @@ type Schema = { parseOrThrow: (raw: unknown, opts?: Record<string, unknown>) => 
 /** Parses an answer with one of the SDK's response schemas, strictly: a missing required field throws. */
 export function strictly(name: keyof typeof serialization, json: unknown): void {
   (serialization[name] as unknown as Schema).parseOrThrow(json, { unrecognizedObjectKeys: 'passthrough', allowUnrecognizedUnionMembers: false, allowUnrecognizedEnumValues: false, skipValidation: false });
+}
+
+/** The error an SDK call failed with (the test fails if it succeeds). */
+export async function failure(call: Promise<unknown>): Promise<PipedreamError> {
+  try {
+    await call;
+  } catch (err) {
+    assert.ok(err instanceof PipedreamError, String(err));
+    return err;
+  }
+  assert.fail('the call succeeded');
 }

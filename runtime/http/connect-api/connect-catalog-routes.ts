@@ -30,6 +30,13 @@ export function checkAccounts(ctx: ConnectContext, res: Response, externalUserId
   return owner;
 }
 
+/** What every component call starts with: its values (the caller's user's accounts only) and its component. */
+export async function componentCall(ctx: ConnectContext, res: Response, input: { id: string; external_user_id?: string | undefined; configured_props?: Record<string, unknown> | undefined }, type?: ComponentRecord['type']) {
+  const configured = input.configured_props ?? {};
+  const owner = checkAccounts(ctx, res, input.external_user_id, configured);
+  return { configured, owner, component: await componentFor(ctx, input.id, type) };
+}
+
 /** Apps, categories, and components of each kind. */
 export function connectCatalogRoutes(ctx: ConnectContext): Router {
   const router = Router();
@@ -95,9 +102,7 @@ export function connectCatalogRoutes(ctx: ConnectContext): Router {
 
     router.post(`/${path}/configure`, async (req, res) => {
       const input = parseParams(req, configurePropSchema);
-      const configured = input.configured_props ?? {};
-      checkAccounts(ctx, res, input.external_user_id, configured);
-      const component = await componentFor(ctx, input.id, only);
+      const { configured, component } = await componentCall(ctx, res, input, only);
       try {
         const answer = await ctx.sessions.options(component, { prop: input.prop_name, configured, page: input.page ?? 0, prevContext: input.prev_context ?? {}, query: input.query });
         const body: ConnectConfigureAnswer = {
@@ -116,9 +121,7 @@ export function connectCatalogRoutes(ctx: ConnectContext): Router {
 
     router.post(`/${path}/props`, async (req, res) => {
       const input = parseParams(req, reloadPropsSchema);
-      const configured = input.configured_props ?? {};
-      checkAccounts(ctx, res, input.external_user_id, configured);
-      const component = await componentFor(ctx, input.id, only);
+      const { configured, component } = await componentCall(ctx, res, input, only);
       let body: ConnectReloadAnswer;
       try {
         const { configurable_props, logs } = await ctx.sessions.props(component, configured);

@@ -4,8 +4,8 @@ import { Router } from 'express';
 import type { ConnectRunAnswer } from '../../contract/connect-api';
 import { parseParams } from '../api/params';
 import { sourceView } from '../api/views';
-import { checkAccounts } from './connect-catalog-routes';
-import { componentFor, type ConnectContext } from './connect-context';
+import { componentCall } from './connect-catalog-routes';
+import type { ConnectContext } from './connect-context';
 import { runActionSchema, deployTriggerSchema } from './connect-schemas';
 import { deliverDeployEvents, deliveryOf, setTriggerWebhooks, setTriggerWorkflows } from './connect-trigger-webhooks';
 import { observations, triggerView } from './connect-views';
@@ -28,10 +28,7 @@ export function connectRunRoutes(ctx: ConnectContext): Router {
   const router = Router();
 
   router.post('/actions/run', async (req, res) => {
-    const input = parseParams(req, runActionSchema);
-    const configured = input.configured_props ?? {};
-    const owner = checkAccounts(ctx, res, input.external_user_id, configured);
-    const component = await componentFor(ctx, input.id, 'action');
+    const { configured, owner, component } = await componentCall(ctx, res, parseParams(req, runActionSchema), 'action');
     await ctx.connect.tenants.ensureUser(owner);
     const started = Date.now();
     const run = await ctx.sessions.runAction(component, configured, {}, { jit: false });
@@ -48,9 +45,7 @@ export function connectRunRoutes(ctx: ConnectContext): Router {
 
   router.post('/triggers/deploy', async (req, res) => {
     const input = parseParams(req, deployTriggerSchema);
-    const configured = input.configured_props ?? {};
-    const owner = checkAccounts(ctx, res, input.external_user_id, configured);
-    const component = await componentFor(ctx, input.id, 'source');
+    const { configured, owner, component } = await componentCall(ctx, res, input, 'source');
     await ctx.connect.tenants.ensureUser(owner);
     // The webhook of the project environment takes a trigger's events when it names none.
     const { project, environment } = callerOf(res);
