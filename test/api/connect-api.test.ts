@@ -126,6 +126,38 @@ describe('the Connect API beyond components', () => {
     }
   });
 
+  it("points a trigger at new webhook URLs, regenerates a webhook's key, and deletes accounts", async () => {
+    const id = await account('h1', { api_key: 'k-h1', owner: 'Hal', books: 'general,travel' });
+    const options = await pd.triggers.configureProp({ id: 'ledgerly-new-entry', externalUserId: 'h1', propName: 'book', configuredProps: { ledgerly: { authProvisionId: id } } });
+    assert.deepEqual(options.options?.map((o) => (o as { value: string }).value), ['general', 'travel']);
+    const trigger = (await pd.triggers.deploy({ id: 'ledgerly-new-entry', externalUserId: 'h1', configuredProps: { ledgerly: { authProvisionId: id }, book: 'travel' }, webhookUrl: receiver.url, emitOnDeploy: false })).data as { id: string };
+    const second = await startReceiver();
+    try {
+      const hooks = await pd.deployedTriggers.updateWebhooks(trigger.id, { externalUserId: 'h1', webhookUrls: [second.url] });
+      assert.deepEqual(hooks.webhookUrls, [second.url]);
+      const webhookId = hooks.webhooks![0]!.id;
+      const before = (await pd.deployedTriggers.retrieveWebhook(trigger.id, webhookId, { externalUserId: 'h1' })).data.signingKey;
+      const after = (await pd.deployedTriggers.regenerateWebhookSigningKey(trigger.id, webhookId, { externalUserId: 'h1' })).data.signingKey;
+      assert.notEqual(after, before);
+      const endpoint = (await spout.api('GET', `/v1/sources/${trigger.id}`)).json.data.configured_props.http.endpoint_url as string;
+      await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'h-1' }) });
+      // emit_on_deploy false: the sample stayed out; the entry went to the new URL only, signed with the new key.
+      await waitFor(() => second.received.length === 1, 10_000, 'the entry at the new webhook');
+      assert.deepEqual(verify(after, second.received[0]!), { id: 'h-1', book: 'travel', owner: 'Hal' });
+      // The account is in use: it cannot go until the trigger does.
+      assert.equal((await failure(pd.accounts.delete(id, once))).statusCode, 409);
+      await pd.deployedTriggers.delete(trigger.id, { externalUserId: 'h1' });
+      await pd.accounts.delete(id);
+      const other = await account('h1', { api_key: 'k-h1b', owner: 'Hal', books: 'x' });
+      const listed = await spout.api('GET', '/v1/accounts?limit=100');
+      assert.equal(listed.json.data.find((a: { id: string }) => a.id === other).external_user_id, 'h1');
+      await pd.accounts.deleteByApp('ledgerly');
+      assert.deepEqual((await pd.accounts.list({ externalUserId: 'h1' })).data, []);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('delivers triggers deployed without a webhook URL to the project environment webhook, and feeds Spout workflows', async () => {
     const set = await pd.projectEnvironment.updateWebhook({ url: receiver.url });
     strictly('SetWebhookResponse', c.last('/webhook'));
