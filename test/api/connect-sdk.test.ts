@@ -191,6 +191,15 @@ describe('@pipedream/sdk against Spout', () => {
     await pd.deployedTriggers.delete(trigger.id, { externalUserId: 'u1' });
     assert.equal((await failure(pd.deployedTriggers.retrieve(trigger.id, { externalUserId: 'u1' }))).statusCode, 404);
     assert.equal((await spout.api('GET', `/v1/sources/${trigger.id}`)).status, 404);
+    const webhooks = await spout.api('GET', '/v1/users/me/webhooks?limit=100');
+    assert.deepEqual(webhooks.json.data.filter((w: { url: string }) => w.url === receiver.url), [], 'its webhook went with it');
+
+    // A trigger deleted as a source (the UI, the CLI) loses its webhook too.
+    const again = (await pd.triggers.deploy({ id: 'ledgerly-new-entry', externalUserId: 'u1', configuredProps: { ledgerly: { authProvisionId: ada }, book: 'general' }, webhookUrl: receiver.url, emitOnDeploy: false })).data as { id: string };
+    assert.equal((await spout.api('DELETE', `/v1/sources/${again.id}`)).status, 204);
+    assert.deepEqual((await pd.deployedTriggers.list({ externalUserId: 'u1' })).data, []);
+    const left = await spout.api('GET', '/v1/users/me/webhooks?limit=100');
+    assert.deepEqual(left.json.data.filter((w: { url: string }) => w.url === receiver.url), []);
   });
 
   it('signs in with the OAuth client credentials flow and refreshes the access token when it expires', async () => {

@@ -80,11 +80,12 @@ export async function proxyCall(network: NetworkService, owner: string, mode: Ne
     const res = await fetch(request.url, {
       method: request.method,
       headers: request.headers,
-      body: request.method === 'GET' || request.method === 'HEAD' || request.body.length === 0 ? undefined : request.body,
+      body: request.method === 'GET' || request.method === 'HEAD' || request.body.length === 0 ? undefined : new Uint8Array(request.body),
       signal: AbortSignal.timeout(PROXY_TIMEOUT_MS),
     });
     const body = Buffer.from(await res.arrayBuffer());
-    const headers = Object.fromEntries(res.headers);
+    const headers: Record<string, string> = {};
+    res.headers.forEach((value, name) => (headers[name] = value));
     keep({ status: res.status, headers, ...recordedBody(body) }, null, 'live', null);
     return { status: res.status, headers, body, problem: null };
   } catch (err) {

@@ -12,7 +12,7 @@ import { checkAccounts } from './connect-catalog-routes';
 import { connectPage, type ConnectContext } from './connect-context';
 import { connectTrigger } from './connect-run-routes';
 import { deleteTriggerSchema, listEventsSchema, ownerQuerySchema, triggersListSchema, updateTriggerSchema, updateWebhooksSchema, updateWorkflowsSchema } from './connect-schemas';
-import { deliveryOf, dropTriggerDelivery, setTriggerWebhooks, setTriggerWorkflows, triggerWebhooks } from './connect-trigger-webhooks';
+import { deliveryOf, dropTriggerDelivery, setTriggerWebhooks, setTriggerWorkflows, sweepGoneTriggers, triggerWebhooks } from './connect-trigger-webhooks';
 import { eventView } from './connect-views';
 
 /** A webhook as Connect shows it; its signing key only where asked for. */
@@ -51,8 +51,9 @@ export function connectTriggerRoutes(ctx: ConnectContext): Router {
     return { webhook_urls: hooks.map((w) => w.url), webhooks: hooks.map((w) => webhookView(ctx, w, false)) };
   };
 
-  router.get('/deployed-triggers', (req, res) => {
+  router.get('/deployed-triggers', async (req, res) => {
     const q = parseParams(req, triggersListSchema);
+    if (sweepGoneTriggers(ctx)) await saved();
     const { project, environment, token } = callerOf(res);
     const triggers = token || q.external_user_id !== undefined ? ctx.connect.tenants.triggers(ownerFor(res, q.external_user_id)) : ctx.connect.tenants.projectTriggers(project.id, environment);
     // Every deployed trigger is a source (`source`); other emitter types are Pipedream's workflow triggers.

@@ -78,6 +78,16 @@ export function dropTriggerDelivery(ctx: ConnectContext, sourceId: string): void
   data.connect.triggers = data.connect.triggers.filter((t) => t !== record);
 }
 
+/**
+ * Drops the webhooks of triggers whose source was deleted outside Connect (the UI, the CLI,
+ * `DELETE /v1/sources`); answers whether anything went (the caller saves).
+ */
+export function sweepGoneTriggers(ctx: ConnectContext): boolean {
+  const gone = ctx.metadata.data.connect.triggers.filter((t) => !ctx.sources.find(t.source_id));
+  for (const t of gone) dropTriggerDelivery(ctx, t.source_id);
+  return gone.length > 0;
+}
+
 /** Delivers the events a trigger emitted while it deployed (`emit_on_deploy`) to webhooks just made for it. */
 export async function deliverDeployEvents(ctx: ConnectContext, sourceId: string, webhookIds: readonly string[]): Promise<void> {
   if (webhookIds.length === 0) return;
