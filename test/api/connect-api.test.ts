@@ -77,7 +77,10 @@ describe('the Connect API beyond components', () => {
     const missing = await failure(pd.proxy.get({ url: `${upstream.url}/v2/other`, externalUserId: 'p1', accountId: id }, { queryParams: { network_mode: 'replay' }, ...once }));
     assert.equal(missing.statusCode, 502);
     assert.match(JSON.stringify(missing.body), /no recording of GET/);
-    // Another user cannot send with it.
+    // A Connect token (a page) cannot use the proxy at all; another user cannot send with the account.
+    const ctok = (await pd.tokens.create({ externalUserId: 'p1' })).token;
+    const asPage = await fetch(`${spout.url}/v1/connect/proxy/${Buffer.from(`${upstream.url}/v2/entries`).toString('base64url')}?account_id=${id}`, { headers: { authorization: `Bearer ${ctok}` } });
+    assert.equal(asPage.status, 403);
     assert.equal((await failure(pd.proxy.get({ url: `${upstream.url}/v2/entries`, externalUserId: 'p2', accountId: id }, once))).statusCode, 404);
   });
 

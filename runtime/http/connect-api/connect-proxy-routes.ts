@@ -4,7 +4,7 @@ import express, { Router } from 'express';
 import { proxyCall, proxyUrl, withCredentials } from '../../engine/connect/proxy-call';
 import { parseParams } from '../api/params';
 import { HttpError } from '../edge/error-statuses';
-import { ownerFor } from './connect-auth';
+import { ownerFor, requireServer } from './connect-auth';
 import type { ConnectContext } from './connect-context';
 import { proxyQuerySchema } from './connect-schemas';
 
@@ -24,6 +24,8 @@ function decodeUrl(url64: string): string {
 export function connectProxyRoutes(ctx: ConnectContext): Router {
   const router = Router();
   router.all('/proxy/:url64', express.raw({ type: () => true, limit: '10mb' }), async (req, res) => {
+    // As Pipedream's: the proxy is for the app's server; a page never sends with a user's credentials.
+    requireServer(res, 'the proxy');
     const q = parseParams(req, proxyQuerySchema);
     const owner = ownerFor(res, q.external_user_id);
     const account = ctx.connect.tenants.account(owner, q.account_id);
