@@ -40,6 +40,7 @@ import { McpSettingsStore } from './store/mcp-settings';
 import { ToolCatalog } from './engine/tools/tool-catalog';
 import { McpEndpoint } from './http/mcp/mcp-endpoint';
 import type { ApiContext } from './http/api/api-context';
+import { ConnectService } from './engine/connect/connect-service';
 
 export interface ServiceOptions {
   /** 0 picks a free port. Default 7620. */
@@ -72,6 +73,8 @@ export interface ServiceOptions {
   secretKeyWrapper?: KeyWrapper;
   /** Node binary component hosts run with; default this process's (the desktop app gives the system's, its own cannot run as Node). */
   nodePath?: string;
+  /** Lifetime of Connect OAuth access tokens, seconds (env SPOUT_CONNECT_TOKEN_TTL); default an hour. */
+  connectTokenTtlSeconds?: number;
 }
 
 /** Invocations kept per source unless `--invocation-retention` says otherwise. */
@@ -202,11 +205,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     npm_registry: options.npmRegistry ?? null,
     registry_dirs: (options.registryDirs ?? []).map((d) => path.resolve(d)),
   });
+  const connectTtl = options.connectTokenTtlSeconds ?? (Number(process.env.SPOUT_CONNECT_TOKEN_TTL) || undefined);
+  const connect = new ConnectService({ metadata, secrets, registry, accessTokenSeconds: connectTtl });
   const mcpSettings = McpSettingsStore.open(dataDir);
   const catalog = new ToolCatalog({ metadata, library, registry, settings: mcpSettings });
   // `spout mcp` finds this service through the data dir; a key given by flag or environment is not kept there.
   const stdio = { command: options.nodePath ?? process.execPath, args: [cliScript, 'mcp', '--data-dir', dataDir], ...(settings().api_key_source === 'data_dir' ? {} : { env: { SPOUT_API_KEY: '<API key>' } }) };
-  const ctx: ApiContext = { metadata, library, registry, describeSandbox, sources, sessions, workflows, outbox, events, logs, invocations, network, delivery, secrets, dataStores, auth, endpointUrl, settings, mcp: { settings: mcpSettings, catalog, stdio } };
+  const ctx: ApiContext = { connect, metadata, library, registry, describeSandbox, sources, sessions, workflows, outbox, events, logs, invocations, network, delivery, secrets, dataStores, auth, endpointUrl, settings, mcp: { settings: mcpSettings, catalog, stdio } };
   const mcp = new McpEndpoint(ctx);
   const app = createApp(ctx, mcp);
   const endpoints = httpInterfaceHandler(sources, HTTP_BODY_LIMIT, endpointUrl, workflows);

@@ -31,6 +31,7 @@ const COMMANDS: Record<string, Command> = {
   subscriptions: { summary: 'subscribe webhooks (or sources) to sources', load: () => import('./commands/subscriptions') },
   mcp: { summary: 'serve the MCP server on stdio: saved actions as tools for AI agents (--config prints client set-up)', load: () => import('./commands/mcp') },
   login: { summary: 'save the URL and API key of a service (or Pipedream) as a profile', load: () => import('./commands/login') },
+  connect: { summary: 'print the Pipedream Connect credentials @pipedream/sdk uses against this service', load: () => import('./commands/connect') },
   sync: { summary: 'plan, push and pull sources, webhooks, workflows… to or from another instance or Pipedream', load: () => import('./commands/sync') },
 };
 

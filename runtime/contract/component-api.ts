@@ -29,6 +29,8 @@ export interface AccountView {
   name: string;
   /** The credential names, each value masked. */
   credentials: Record<string, string>;
+  /** Connected through Connect: the external user it belongs to (docs/connect.md). */
+  external_user_id?: string;
   created_at: number;
 }
 

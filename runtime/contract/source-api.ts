@@ -24,6 +24,8 @@ export interface SourceView {
   deactivated_reason: string | null;
   /** Required props this inactive source has no value for yet; give them to activate it. */
   missing_props?: string[];
+  /** A Connect deployed trigger: the external user it runs for (docs/connect.md). */
+  external_user_id?: string;
   created_at: number;
   updated_at: number;
   /** The code the source runs and its file name: only in the single read (`GET /v1/sources/{id}`). */

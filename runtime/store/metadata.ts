@@ -5,6 +5,7 @@ import type { NetworkMode } from '../contract/network-api';
 import type { ComponentProblem, ConfigurableProp } from '../contract/component-shape';
 import { writeFileAtomic } from '../lib/atomic-write';
 import { keepPrivate } from '../lib/private-files';
+import { connectShape, type ConnectOwner, type ConnectShape } from './connect-records';
 
 /** A webhook as kept on disk; the signing secret is sealed. */
 export interface WebhookRecord {
@@ -118,6 +119,8 @@ export interface SourceRecord {
   missing_props?: string[];
   /** Deployed inactive: its `deploy()` hook runs when it is first activated. */
   pending_deploy?: boolean;
+  /** A Connect deployed trigger: the external user it runs for. */
+  connect?: ConnectOwner;
   created_at: number;
   updated_at: number;
 }
@@ -128,6 +131,8 @@ export interface AccountRecord {
   app: string;
   name: string;
   sealed_credentials: string;
+  /** Connected through Connect: the external user it belongs to (no other user's runs may use it). */
+  connect?: ConnectOwner;
   created_at: number;
 }
 
@@ -139,6 +144,7 @@ export interface MetadataShape {
   accounts: AccountRecord[];
   auto_subscriptions: AutoSubscriptionRecord[];
   workflows: WorkflowRecord[];
+  connect: ConnectShape;
 }
 
 /** Account-level metadata (webhooks, subscriptions, components, sources, accounts) in `DATA_DIR/metadata.json`. */
@@ -184,6 +190,7 @@ export async function openMetadata(dataDir: string): Promise<Metadata> {
     accounts: [],
     auto_subscriptions: [],
     workflows: [],
+    connect: connectShape(undefined),
   });
   await db.read();
   // Files written by an older version may lack a collection added since.
@@ -194,5 +201,6 @@ export async function openMetadata(dataDir: string): Promise<Metadata> {
   db.data.accounts ??= [];
   db.data.auto_subscriptions ??= [];
   db.data.workflows ??= [];
+  db.data.connect = connectShape(db.data.connect);
   return db;
 }

@@ -17,6 +17,7 @@ import type { AuthConfig } from '../edge/auth';
 import type { McpSettingsStore } from '../../store/mcp-settings';
 import type { ToolCatalog } from '../../engine/tools/tool-catalog';
 import type { McpStdioCommand } from '../../contract/mcp-api';
+import type { ConnectService } from '../../engine/connect/connect-service';
 
 /** What the HTTP layer reaches of the runtime. */
 export interface ApiContext {
@@ -48,4 +49,6 @@ export interface ApiContext {
   endpointUrl: (endpointId: string) => string;
   /** The MCP server's settings, the actions it exposes, and the `spout mcp` command of this service (docs/mcp.md). */
   mcp: { settings: McpSettingsStore; catalog: ToolCatalog; stdio: McpStdioCommand };
+  /** The local Pipedream Connect API's projects, tokens, tenants and apps. */
+  connect: ConnectService;
 }

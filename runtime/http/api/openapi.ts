@@ -107,6 +107,8 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /v1/accounts/:id': { summary: 'Read an account (credentials masked)' },
   'GET /v1/accounts/:id/credentials': { summary: "An account's credentials in clear (API key only; for sync --with-secrets)" },
   'DELETE /v1/accounts/:id': { summary: 'Delete an account (409 while a source uses it)', status: 204 },
+  'GET /v1/accounts/:id/cassette': { summary: "The Connect proxy's recorded calls made with this account" },
+  'PUT /v1/accounts/:id/cassette': { summary: "Replace the Connect proxy's recorded calls of this account", params: cassetteSchema },
 
   'POST /v1/data_stores': { summary: 'Create a data store', params: storeName },
   'GET /v1/data_stores': { summary: 'List data stores', params: pageParams, list: true },
@@ -136,6 +138,8 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'PUT /v1/mcp/settings': { summary: 'Change the MCP settings (each field given replaces that setting); connected MCP clients hear of the new tools', params: mcpSettingsSchema },
   'GET /v1/mcp/tools': { summary: 'Every candidate MCP tool (hidden saved actions too) with its input schema, account bindings and network mode', params: pageParams, list: true },
   'GET /v1/mcp/snippets': { summary: 'How MCP clients reach this service: the stdio command, the HTTP endpoint, and configurations to paste' },
+  'GET /v1/settings/connect': { summary: 'The Connect project credentials @pipedream/sdk is configured with (docs/connect.md; the Connect API itself follows Pipedream\'s reference)' },
+  'POST /v1/settings/connect/rotate': { summary: 'Replace the Connect client secret (API key only)' },
 
   'GET /sse/dc/:id/emits': { summary: "A source's events as they are emitted (Last-Event-ID resumes)", stream: true },
   'GET /sse/dc/:id/invocations': { summary: "A source's runs as they are recorded (Last-Event-ID resumes)", stream: true },

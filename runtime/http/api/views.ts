@@ -57,6 +57,7 @@ export function sourceView(s: SourceRecord, component: ComponentRecord | undefin
     network_mode: s.network_mode ?? 'live',
     deactivated_reason: s.deactivated_reason ?? null,
     ...(s.missing_props?.length ? { missing_props: s.missing_props } : {}),
+    ...(s.connect ? { external_user_id: s.connect.external_user_id } : {}),
     created_at: s.created_at,
     updated_at: s.updated_at,
   };
