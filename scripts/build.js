@@ -40,14 +40,14 @@ export async function buildAll({ quiet = false } = {}) {
       define: { 'process.env.NODE_ENV': '"production"' },
     }),
     // The code editor (monaco) is its own bundle, loaded when an editor is first shown, with its
-    // web workers beside it (MonacoEnvironment.getWorkerUrl in renderer/src/monaco/editor.ts).
+    // web workers beside it (MonacoEnvironment.getWorkerUrl in renderer/src/ui/code-editor/monaco-editor.ts).
     build({
       bundle: true,
       platform: 'browser',
       format: 'esm',
       target: 'es2022',
       entryPoints: {
-        editor: 'renderer/src/monaco/editor.ts',
+        editor: 'renderer/src/ui/code-editor/monaco-editor.ts',
         'editor.worker': 'node_modules/monaco-editor/esm/vs/editor/editor.worker.js',
         'ts.worker': 'node_modules/monaco-editor/esm/vs/language/typescript/ts.worker.js',
       },

@@ -1,5 +1,5 @@
 import { createRoot } from 'react-dom/client';
-import { App } from './screens/App';
-import './styles.css';
+import { App } from './app/App';
+import './app/styles.css';
 
 createRoot(document.getElementById('root') as HTMLElement).render(<App />);

@@ -7,6 +7,7 @@ import { type ComponentProblem } from '../contract/component-shape';
 import { bundleFile } from './bundle-file';
 import type { ConfigurableProp } from '../contract/component-shape';
 import type { ComponentLibrary, SandboxFactory } from './library';
+import type { RegistryComponent, RegistryComponentWithCode } from '../contract/component-api';
 
 /** A folder laid out like Pipedream's `components/` tree (`<app>/sources/<name>/<name>.mjs`, `<app>/actions/…`). */
 export interface RegistryFolder {
@@ -26,31 +27,7 @@ interface Description {
   warnings: ComponentProblem[];
 }
 
-/** A registry component as the API lists it. */
-export interface RegistryComponent {
-  key: string;
-  name: string;
-  version: string;
-  type: 'source' | 'action';
-  description: string | null;
-  /** The `<app>` folder it sits in. */
-  app: string;
-  /** Its path inside the registry folder (`<app>/sources/<name>/<name>.mjs`). */
-  path: string;
-  /** The registry folder (absolute). */
-  folder: string;
-  bundled: boolean;
-  code_hash: string;
-  configurable_props: ConfigurableProp[];
-  /** Rules of the spec or the registry it does not follow (semver version, key pattern, a shadowed duplicate…); it is indexed anyway. */
-  warnings: ComponentProblem[];
-}
-
-/** A registry component with the code to deploy it: the file with its relative imports inlined. */
-export interface RegistryComponentWithCode extends RegistryComponent {
-  code: string;
-  filename: string;
-}
+export type { RegistryComponent, RegistryComponentWithCode };
 
 /** A file of a registry folder that could not be indexed, with every problem. */
 export interface RegistryProblem {

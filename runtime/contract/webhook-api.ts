@@ -66,3 +66,15 @@ export interface SecretRotationView {
   /** Epoch seconds; null when the old secret stopped signing at once (`grace_seconds: 0`). */
   previous_secret_expires_at: number | null;
 }
+
+/** What `POST /v1/webhooks` takes. */
+export interface WebhookInput {
+  url: string;
+  name?: string;
+  description?: string;
+  /** Seconds between attempts; null uses the service's schedule. */
+  retry_schedule?: number[] | null;
+}
+
+/** What `PUT /v1/webhooks/{id}` takes: any field of a webhook, and `active`. */
+export type WebhookUpdate = Partial<WebhookInput> & { active?: boolean };

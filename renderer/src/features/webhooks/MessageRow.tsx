@@ -1,0 +1,69 @@
+import type { MessageView } from '../../../../runtime/contract/webhook-api';
+import { useAttempts } from './webhook-data';
+import { when } from '../../ui/format';
+
+/** One delivery message, and its attempts when opened. */
+export function MessageRow({ m, webhookId, open, active, onToggle, onResend }: { m: MessageView; webhookId: string; open: boolean; active: boolean; onToggle(): void; onResend(): void }) {
+  const attempts = useAttempts(webhookId, m.id, open);
+  return (
+    <>
+      <tr data-message-id={m.id} data-status={m.status}>
+        <td>
+          <span className={`badge status-${m.status}`}>{m.status}</span>
+        </td>
+        <td className="cell-event">
+          <span className="summary" title={m.event_id}>
+            {m.event_summary ?? <code>{m.event_id}</code>}
+          </span>
+          {m.event_name && <span className="channel"> {m.event_name}</span>}
+        </td>
+        <td className="cell-source" title={m.emitter_id}>
+          {m.emitter_name ?? <code>{m.emitter_id}</code>}
+        </td>
+        <td>{m.attempts}</td>
+        <td>{when(m.next_attempt_at)}</td>
+        <td>{when(m.created_at)}</td>
+        <td className="cell-actions">
+          <button type="button" className="small" aria-expanded={open} onClick={onToggle}>
+            {open ? 'Hide attempts' : 'Attempts'}
+          </button>
+          <button type="button" className="small" onClick={onResend} disabled={!active} title={active ? undefined : 'Enable the webhook to resend'}>
+            Resend
+          </button>
+        </td>
+      </tr>
+      {open && (
+        <tr className="attempts-row">
+          <td colSpan={7}>
+            {!attempts ? (
+              <p className="muted">Loading…</p>
+            ) : attempts.length === 0 ? (
+              <p className="muted">No attempt yet.</p>
+            ) : (
+              <ul className="plain attempts" aria-label={`Attempts of ${m.id}`}>
+                {attempts.map((a) => (
+                  <li key={a.id}>
+                    <div className="row">
+                      <span className={a.status_code !== null && a.status_code < 300 ? 'badge active' : 'badge failed'}>{a.status_code ?? 'no response'}</span>
+                      <span>{a.duration_ms} ms</span>
+                      <span className="muted">{a.trigger}</span>
+                      <span className="muted">{when(a.created_at)}</span>
+                      {a.error && <span className="error">{a.error}</span>}
+                    </div>
+                    {(a.response_body || a.response_headers) && (
+                      <details>
+                        <summary>Response</summary>
+                        {a.response_headers && <pre>{Object.entries(a.response_headers).map(([k, v]) => `${k}: ${v}`).join('\n')}</pre>}
+                        {a.response_body && <pre>{a.response_body}</pre>}
+                      </details>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}

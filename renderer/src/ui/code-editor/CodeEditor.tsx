@@ -1,0 +1,121 @@
+import { useEffect, useRef, useState } from 'react';
+import type { CodeEditorHandle, EditorMarker } from './monaco-editor';
+
+type EditorModule = typeof import('./monaco-editor');
+
+let loading: Promise<EditorModule> | null = null;
+
+/** Loads the monaco bundle (assets/editor.js and its stylesheet) once. */
+function loadEditor(): Promise<EditorModule> {
+  if (!loading) {
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = '/assets/editor.css';
+    document.head.appendChild(link);
+    const url = '/assets/editor.js';
+    loading = import(/* a separate bundle, see scripts/build.js */ url) as Promise<EditorModule>;
+  }
+  return loading;
+}
+
+/** Text the app puts in the editor (the service's code, an opened file); a new `rev` replaces the editor's text. */
+export interface EditorDocument {
+  text: string;
+  rev: number;
+}
+
+const dark = () => window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
+
+/**
+ * The component code editor: monaco (JS/TS highlighting, completion for `this.$emit`, `this.db`
+ * and the props), the service's validation problems as markers, Ctrl/Cmd+S to save. Falls back to
+ * a plain text area if the editor bundle cannot load. The editor owns the text while the user types:
+ * `onChange` reports it, and only a new `document` (by `rev`) replaces it, so a render lagging behind
+ * fast typing never writes stale text back (which moved the cursor to line 1).
+ */
+export function CodeEditor({
+  document: doc,
+  language,
+  markers,
+  props,
+  onChange,
+  onSave,
+  revealLine,
+}: {
+  document: EditorDocument;
+  language: 'javascript' | 'typescript';
+  markers: EditorMarker[];
+  props: Array<{ name: string; type: string; description?: string }>;
+  onChange(value: string): void;
+  onSave(): void;
+  revealLine?: { line: number; at: number } | null;
+}) {
+  const host = useRef<HTMLDivElement>(null);
+  const handle = useRef<CodeEditorHandle | null>(null);
+  const callbacks = useRef({ onChange, onSave });
+  callbacks.current = { onChange, onSave };
+  const [state, setState] = useState<'loading' | 'ready' | 'fallback'>('loading');
+
+  useEffect(() => {
+    let disposed = false;
+    loadEditor()
+      .then((mod) => {
+        if (disposed || !host.current) return;
+        handle.current = mod.createCodeEditor(host.current, {
+          value: doc.text,
+          language,
+          ariaLabel: 'Component code',
+          dark: dark(),
+          onChange: (v) => callbacks.current.onChange(v),
+          onSave: () => callbacks.current.onSave(),
+        });
+        setState('ready');
+      })
+      .catch((err: unknown) => {
+        console.warn('code editor unavailable, using a text area:', err);
+        if (!disposed) setState('fallback');
+      });
+    return () => {
+      disposed = true;
+      handle.current?.dispose();
+      handle.current = null;
+    };
+    // The editor is created once; later values flow in through the effects below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  // Only a new document replaces the text; `doc.text` of the same rev is what the editor already has.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useEffect(() => handle.current?.setValue(doc.text), [doc.rev, state]);
+  useEffect(() => handle.current?.setLanguage(language), [language, state]);
+  useEffect(() => handle.current?.setMarkers(markers), [markers, state]);
+  useEffect(() => handle.current?.setComponentProps(props), [props, state]);
+  useEffect(() => {
+    if (revealLine) handle.current?.revealLine(revealLine.line);
+  }, [revealLine]);
+
+  return (
+    <div className="code-editor" data-state={state} data-testid="code-editor">
+      {state === 'fallback' ? (
+        <textarea
+          key={doc.rev}
+          aria-label="Component code"
+          className="code-fallback"
+          defaultValue={doc.text}
+          spellCheck={false}
+          onChange={(e) => onChange(e.target.value)}
+          onKeyDown={(e) => {
+            if ((e.ctrlKey || e.metaKey) && e.key === 's') {
+              e.preventDefault();
+              onSave();
+            }
+          }}
+        />
+      ) : (
+        <div ref={host} className="monaco-host">
+          {state === 'loading' && <p className="empty">Loading editor…</p>}
+        </div>
+      )}
+    </div>
+  );
+}
