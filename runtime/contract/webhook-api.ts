@@ -49,6 +49,10 @@ export interface MessageView {
 
 export interface AttemptView {
   id: string;
+  /** The request's headers as sent, in order (`webhook-id`, `webhook-timestamp`, `webhook-signature` among them); null for attempts recorded before they were kept. */
+  request_headers: Record<string, string> | null;
+  /** The payload sent: the same for every attempt of a message. */
+  request_body: string;
   status_code: number | null;
   duration_ms: number;
   response_body: string | null;

@@ -16,9 +16,24 @@ const enc = encodeURIComponent;
 /** A data store record's key as a path: each `/`-separated part encoded. */
 const recordPath = (key: string) => key.split('/').map(enc).join('/');
 
+/** Items per page the UI asks for (the most the API gives). */
+const PAGE = 100;
+
+/** Every item of a list the UI shows whole (sources, webhooks, …): page after page to the end. */
+async function allPages<T>(path: string): Promise<T[]> {
+  const items: T[] = [];
+  let before: string | undefined;
+  for (;;) {
+    const page = await request<ListResponse<T>>('GET', path, undefined, { limit: PAGE, before });
+    items.push(...page.data);
+    if (page.data.length < PAGE || !page.page_info.end_cursor) return items;
+    before = page.page_info.end_cursor;
+  }
+}
+
 export const api = {
   // Sources
-  listSources: () => request<ListResponse<SourceView>>('GET', '/v1/users/me/sources', undefined, { limit: 100 }),
+  listSources: () => allPages<SourceView>('/v1/users/me/sources'),
   getSource: (id: string) => request<{ data: SourceView }>('GET', `/v1/sources/${enc(id)}`).then((r) => r.data),
   deploySource: (body: SourceInput) => request<{ data: SourceView }>('POST', '/v1/sources', body).then((r) => r.data),
   updateSource: (id: string, body: SourceUpdate) => request<{ data: SourceView }>('PUT', `/v1/sources/${enc(id)}`, body).then((r) => r.data),
@@ -57,7 +72,7 @@ export const api = {
   registryComponent: (key: string) => request<{ data: RegistryComponentWithCode }>('GET', `/v1/components/registry/${enc(key)}`).then((r) => r.data),
   configureProp: (body: ConfigurePropRequest) =>
     request<OptionsAnswer>('POST', '/v1/components/configure', body),
-  listComponents: () => request<ListResponse<ComponentView>>('GET', '/v1/users/me/components', undefined, { limit: 100 }),
+  listComponents: () => allPages<ComponentView>('/v1/users/me/components'),
   /** One test run of an action (`$.context.JIT` true): by `id` (saved id or key) or by `component_code`. */
   runAction: (body: ActionRunInput) =>
     request<ActionRunView>('POST', '/v1/actions/run', body),
@@ -68,7 +83,7 @@ export const api = {
     request<{ data: { configurable_props: ConfigurableProp[] } }>('POST', '/v1/components/props', { id, configured_props }).then((r) => r.data.configurable_props),
 
   // Workflows
-  listWorkflows: () => request<ListResponse<WorkflowView>>('GET', '/v1/users/me/workflows', undefined, { limit: 100 }),
+  listWorkflows: () => allPages<WorkflowView>('/v1/users/me/workflows'),
   getWorkflow: (id: string) => request<{ data: WorkflowView }>('GET', `/v1/workflows/${enc(id)}`).then((r) => r.data),
   createWorkflow: (body: WorkflowInput) => request<{ data: WorkflowView }>('POST', '/v1/workflows', body).then((r) => r.data),
   updateWorkflow: (id: string, body: WorkflowInput) => request<{ data: WorkflowView }>('PUT', `/v1/workflows/${enc(id)}`, body).then((r) => r.data),
@@ -81,14 +96,15 @@ export const api = {
   importWorkflow: (definition: unknown) => request<{ data: WorkflowView }>('POST', '/v1/workflows/import', definition).then((r) => r.data),
 
   // Accounts and data stores
-  listAccounts: () => request<ListResponse<AccountView>>('GET', '/v1/accounts', undefined, { limit: 100 }),
+  listAccounts: () => allPages<AccountView>('/v1/accounts'),
   createAccount: (body: AccountInput) => request<{ data: AccountView }>('POST', '/v1/accounts', body).then((r) => r.data),
   deleteAccount: (id: string) => request<void>('DELETE', `/v1/accounts/${enc(id)}`),
-  listDataStores: () => request<ListResponse<DataStoreView>>('GET', '/v1/data_stores', undefined, { limit: 100 }),
+  listDataStores: () => allPages<DataStoreView>('/v1/data_stores'),
   createDataStore: (name: string) => request<{ data: DataStoreView }>('POST', '/v1/data_stores', { name }).then((r) => r.data),
   renameDataStore: (id: string, name: string) => request<{ data: DataStoreView }>('PUT', `/v1/data_stores/${enc(id)}`, { name }).then((r) => r.data),
   deleteDataStore: (id: string) => request<void>('DELETE', `/v1/data_stores/${enc(id)}`),
-  listRecords: (id: string, after?: string) => request<ListResponse<DataStoreRecordView>>('GET', `/v1/data_stores/${enc(id)}/records`, undefined, { limit: 100, after }),
+  /** A page of a store's records by key; `before` the last key shown gives the next. */
+  listRecords: (id: string, before?: string) => request<ListResponse<DataStoreRecordView>>('GET', `/v1/data_stores/${enc(id)}/records`, undefined, { limit: 100, before }),
   putRecord: (id: string, key: string, value: unknown, ttl?: number | null) =>
     request<{ data: DataStoreRecordView }>('PUT', `/v1/data_stores/${enc(id)}/records/${recordPath(key)}`, { value, ...(ttl ? { ttl } : {}) }).then((r) => r.data),
   deleteRecord: (id: string, key: string) => request<void>('DELETE', `/v1/data_stores/${enc(id)}/records/${recordPath(key)}`),
@@ -110,7 +126,7 @@ export const api = {
   syncJob: (id: string) => request<{ data: SyncJobView }>('GET', `/v1/sync/jobs/${enc(id)}`).then((r) => r.data),
 
   // Webhooks, messages, subscriptions
-  listWebhooks: () => request<ListResponse<WebhookView>>('GET', '/v1/users/me/webhooks', undefined, { limit: 100 }),
+  listWebhooks: () => allPages<WebhookView>('/v1/users/me/webhooks'),
   createWebhook: (body: WebhookInput) =>
     request<{ data: WebhookView }>('POST', '/v1/webhooks', body).then((r) => r.data),
   updateWebhook: (id: string, body: WebhookUpdate) =>
@@ -119,12 +135,13 @@ export const api = {
   webhookSecret: (id: string) => request<{ data: { signing_secret: string } }>('GET', `/v1/webhooks/${enc(id)}/secret`).then((r) => r.data.signing_secret),
   rotateSecret: (id: string, grace_seconds?: number) =>
     request<{ data: SecretRotationView }>('POST', `/v1/webhooks/${enc(id)}/secret/rotate`, grace_seconds === undefined ? {} : { grace_seconds }).then((r) => r.data),
-  listMessages: (id: string, status?: string) => request<ListResponse<MessageView>>('GET', `/v1/webhooks/${enc(id)}/messages`, undefined, { limit: 100, status }),
+  /** A page of a webhook's messages, newest first; `before` the last id shown gives the next. */
+  listMessages: (id: string, query: { status?: string; before?: string } = {}) => request<ListResponse<MessageView>>('GET', `/v1/webhooks/${enc(id)}/messages`, undefined, { limit: 100, ...query }),
   listAttempts: (id: string, msg: string) => request<ListResponse<AttemptView>>('GET', `/v1/webhooks/${enc(id)}/messages/${enc(msg)}/attempts`, undefined, { limit: 100 }),
   resendMessage: (id: string, msg: string) => request<{ data: MessageView }>('POST', `/v1/webhooks/${enc(id)}/messages/${enc(msg)}/resend`).then((r) => r.data),
   recover: (id: string, since: number, until?: number) =>
     request<{ data: { recovered: number } }>('POST', `/v1/webhooks/${enc(id)}/recover`, { since, ...(until !== undefined ? { until } : {}) }).then((r) => r.data),
-  listSubscriptions: () => request<ListResponse<SubscriptionView>>('GET', '/v1/users/me/subscriptions', undefined, { limit: 100 }),
+  listSubscriptions: () => allPages<SubscriptionView>('/v1/users/me/subscriptions'),
   subscribe: (emitter_id: string, listener_id: string, event_name?: string) =>
     request<{ data: SubscriptionView }>('POST', '/v1/subscriptions', { emitter_id, listener_id, ...(event_name ? { event_name } : {}) }).then((r) => r.data),
   unsubscribe: (emitter_id: string, listener_id: string, event_name?: string | null) =>

@@ -4,6 +4,7 @@ import { Toasts } from './Toasts';
 import { segments, useRoute } from './router';
 import { useConnection } from '../api/client';
 import { useApp } from './store';
+import { focusCodeEditor, useEditorsShown } from '../ui/code-editor/CodeEditor';
 import { DataStoresScreen } from '../features/data-stores/DataStoresScreen';
 import { SettingsScreen } from '../features/settings/SettingsScreen';
 import { SourcesScreen } from '../features/sources/SourcesScreen';
@@ -16,6 +17,7 @@ export function App() {
   const { path, navigate } = useRoute();
   const { loadSources, loadStatus, loadWebhooks, loadWorkflows, error } = useApp();
   const reachable = useConnection((c) => c.reachable);
+  const editors = useEditorsShown((e) => e.count);
   const main = useRef<HTMLElement>(null);
   const section = segments(path)[0] ?? 'sources';
 
@@ -86,6 +88,18 @@ export function App() {
       <a href="#main" className="skip-link">
         Skip to content
       </a>
+      {editors > 0 && (
+        <a
+          href="#main"
+          className="skip-link"
+          onClick={(e) => {
+            e.preventDefault();
+            focusCodeEditor();
+          }}
+        >
+          Skip to the code editor
+        </a>
+      )}
       <Sidebar />
       <main id="main" ref={main} tabIndex={-1}>
         {!reachable && (

@@ -71,8 +71,7 @@ export const useApp = create<AppState>((set, get) => ({
 
   async loadSources() {
     try {
-      const page = await api.listSources();
-      set({ sources: page.data, sourcesLoaded: true, error: null });
+      set({ sources: await api.listSources(), sourcesLoaded: true, error: null });
     } catch (err) {
       set({ error: loadError(err) });
     }
@@ -96,7 +95,7 @@ export const useApp = create<AppState>((set, get) => ({
 
   async loadWebhooks() {
     try {
-      set({ webhooks: (await api.listWebhooks()).data, webhooksLoaded: true });
+      set({ webhooks: await api.listWebhooks(), webhooksLoaded: true });
     } catch (err) {
       set({ error: loadError(err) });
     }
@@ -104,7 +103,7 @@ export const useApp = create<AppState>((set, get) => ({
 
   async loadAccounts() {
     try {
-      set({ accounts: (await api.listAccounts()).data });
+      set({ accounts: await api.listAccounts() });
     } catch (err) {
       set({ error: loadError(err) });
     }
@@ -112,7 +111,7 @@ export const useApp = create<AppState>((set, get) => ({
 
   async loadDataStores() {
     try {
-      set({ dataStores: (await api.listDataStores()).data });
+      set({ dataStores: await api.listDataStores() });
     } catch (err) {
       set({ error: loadError(err) });
     }
@@ -120,7 +119,7 @@ export const useApp = create<AppState>((set, get) => ({
 
   async loadWorkflows() {
     try {
-      set({ workflows: (await api.listWorkflows()).data, workflowsLoaded: true });
+      set({ workflows: await api.listWorkflows(), workflowsLoaded: true });
     } catch (err) {
       set({ error: loadError(err) });
     }
@@ -128,7 +127,7 @@ export const useApp = create<AppState>((set, get) => ({
 
   async loadComponents() {
     try {
-      set({ components: (await api.listComponents()).data });
+      set({ components: await api.listComponents() });
     } catch (err) {
       set({ error: loadError(err) });
     }

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { InvocationView, RecordedBody } from '../../../../runtime/contract/invocation-api';
 import { messageOf } from '../../api/client';
 import { replayInvocation, useInvocationRecord } from './invocation-data';
+import { openLine } from '../sources/split-view';
 import { curlForRequest, requestUrl } from './curl';
 import { bodyBytes, dateTime, when } from '../../ui/format';
 import { activityPath, eventPath, invocationTitle, networkPath, statusBadge, triggerLabel } from './invocations';
@@ -202,7 +203,7 @@ export function InvocationDetail({ id, sourceId, onReplayed, headingLevel = 3 }:
       {record.error && (
         <section className="inv-part" aria-label="Error">
           <H>Error</H>
-          <InvocationErrorView error={record.error} />
+          <InvocationErrorView error={record.error} onFrame={sourceId ? (line) => openLine(sourceId, line) : undefined} />
         </section>
       )}
 

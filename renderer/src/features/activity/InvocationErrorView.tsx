@@ -1,11 +1,33 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { InvocationView } from '../../../../runtime/contract/invocation-api';
 
+/** A frame in the component's own file (`at run (component.mjs:24:48)`): no folder, so not the runtime's. */
+const OWN_FRAME = /(?<![\w/.:-])([\w.-]+\.(?:mjs|cjs|js|ts|mts|cts)):(\d+):(\d+)/;
+
+/** A stack with each frame in the component's file as a button that opens that line in the editor. */
+function linkedStack(stack: string, onFrame: (line: number, column: number) => void): ReactNode[] {
+  return stack.split('\n').map((text, i) => {
+    const m = OWN_FRAME.exec(text);
+    if (!m) return <div key={i}>{text}</div>;
+    const line = Number(m[2]);
+    const column = Number(m[3]);
+    return (
+      <div key={i}>
+        {text.slice(0, m.index)}
+        <button type="button" className="link frame-link" title={`Open line ${line} in the editor`} onClick={() => onFrame(line, column)}>
+          {m[0]}
+        </button>
+        {text.slice(m.index + m[0].length)}
+      </div>
+    );
+  });
+}
+
 /**
- * What a run threw: the message, and the stack mapped to the component's own file; a toggle shows
- * the full stack with the runtime's frames.
+ * What a run threw: the message, and the stack mapped to the component's own file (its frames open
+ * their line in the editor, with `onFrame`); a toggle shows the full stack with the runtime's frames.
  */
-export function InvocationErrorView({ error }: { error: NonNullable<InvocationView['error']> }) {
+export function InvocationErrorView({ error, onFrame }: { error: NonNullable<InvocationView['error']>; onFrame?(line: number, column: number): void }) {
   const [full, setFull] = useState(false);
   const more = error.full_stack !== null && error.full_stack !== error.stack;
   const stack = full && more ? error.full_stack : (error.stack ?? error.full_stack);
@@ -17,7 +39,7 @@ export function InvocationErrorView({ error }: { error: NonNullable<InvocationVi
       {stack && (
         <>
           <pre className="stack" data-testid="error-stack">
-            {stack}
+            {onFrame ? linkedStack(stack, onFrame) : stack}
           </pre>
           {more && (
             <button type="button" className="small" aria-pressed={full} onClick={() => setFull(!full)}>

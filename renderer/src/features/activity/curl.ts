@@ -70,13 +70,20 @@ export function curlForRequest(request: RecordedRequest): string | null {
   return `${stdin}curl ${args.join(' \\\n  ')}`;
 }
 
-/** For an event with no recorded request: a curl command that posts its data (an HTTP event's `body`) to the endpoint. */
-export function curlForEvent(e: EventSummary, endpoint: string | null): string {
-  const data = e.event as { body?: unknown; method?: string; path?: string } | null;
+/**
+ * For an event with no recorded request: a curl command that posts its data (an HTTP event's
+ * `body`) to the endpoint, preceded by comments that say it is not the request that was sent (the
+ * method, path, query and headers are unknown), and why: `pruned` when its run is no longer kept.
+ */
+export function curlForEvent(e: EventSummary, endpoint: string | null, pruned = false): string {
+  const data = e.event as { body?: unknown } | null;
   const isHttp = data !== null && typeof data === 'object' && 'body' in data;
   const body = isHttp ? data.body : e.event;
   const text = typeof body === 'string' ? body : JSON.stringify(body);
-  const url = (endpoint ?? 'http://127.0.0.1:7620/e/ENDPOINT').replace(/\/$/, '') + (isHttp && typeof data.path === 'string' && data.path !== '/' ? data.path : '');
-  const method = isHttp && typeof data.method === 'string' && data.method !== 'GET' ? data.method : 'POST';
-  return `curl -X ${method} ${shellQuote(url)} -H 'content-type: application/json' --data-raw ${shellQuote(text ?? '')}`;
+  const url = (endpoint ?? 'http://127.0.0.1:7620/e/ENDPOINT').replace(/\/$/, '');
+  const why = pruned
+    ? `# The run that emitted event ${e.id} is no longer kept (runs are pruned before events), and with it the request that was sent.`
+    : `# Event ${e.id} has no recorded request (it was emitted before runs were recorded, or not by a request).`;
+  const what = `# This posts the event's ${isHttp ? 'body' : 'data'} as JSON to the endpoint; the method, path, query and headers of the original are not known.`;
+  return `${why}\n${what}\ncurl -X POST ${shellQuote(url)} -H 'content-type: application/json' --data-raw ${shellQuote(text ?? '')}`;
 }

@@ -12,7 +12,7 @@ import { clearRecords, deleteDataStore, deleteRecord, putRecord, renameDataStore
 export function DataStoreRecords({ store }: { store: DataStoreView }) {
   const navigate = useRoute((s) => s.navigate);
   const toast = useApp((s) => s.toast);
-  const { records, error, reload: load } = useRecords(store.id);
+  const { records, total, loaded, error, reload: load, more } = useRecords(store.id);
   const [key, setKey] = useState('');
   const [value, setValue] = useState('');
   const [ttl, setTtl] = useState('');
@@ -91,6 +91,11 @@ export function DataStoreRecords({ store }: { store: DataStoreView }) {
           </button>
         </div>
       </form>
+      {loaded && (
+        <p className="muted" data-testid="record-count">
+          {records.length} of {total} record{total === 1 ? '' : 's'}
+        </p>
+      )}
       {records.length === 0 ? (
         <p className="empty">No records.</p>
       ) : (
@@ -115,6 +120,11 @@ export function DataStoreRecords({ store }: { store: DataStoreView }) {
             ))}
           </tbody>
         </table>
+      )}
+      {records.length < total && (
+        <button type="button" className="small" onClick={more}>
+          Load more records ({total - records.length} not shown)
+        </button>
       )}
       {confirm && (
         <ConfirmDialog

@@ -1,13 +1,29 @@
 // The Data stores screen's data: a store's records and every change to a store (each keeps the
 // app's store list, with its record counts, in step).
+import { useEffect, useState } from 'react';
+import type { DataStoreRecordView } from '../../../../runtime/contract/component-api';
 import { api } from '../../api/v1';
 import { usePoll } from '../../api/use-poll';
 import { useApp } from '../../app/store';
 
-/** A store's records (the first page). */
+/** A store's records by key: the first `pages` pages and how many there are in all; `more` loads the next page. */
 export function useRecords(storeId: string) {
-  const page = usePoll(storeId, async () => (await api.listRecords(storeId)).data);
-  return { records: page.data ?? [], error: page.error, reload: page.reload };
+  const [pages, setPages] = useState(1);
+  useEffect(() => setPages(1), [storeId]);
+  const read = usePoll(`${storeId}:${pages}`, async () => {
+    const records: DataStoreRecordView[] = [];
+    let total = 0;
+    let before: string | undefined;
+    for (let i = 0; i < pages; i++) {
+      const page = await api.listRecords(storeId, before);
+      records.push(...page.data);
+      total = page.page_info.total_count;
+      before = page.page_info.end_cursor ?? undefined;
+      if (!before) break;
+    }
+    return { records, total };
+  });
+  return { records: read.data?.records ?? [], total: read.data?.total ?? 0, loaded: read.data !== null, error: read.error, reload: read.reload, more: () => setPages((p) => p + 1) };
 }
 
 /** Runs a change, then loads the store list again (record counts, names). */

@@ -31,7 +31,7 @@ const when = (ms: number) => clockTime(ms, true);
  * the run that emitted the event. The selected event is in the URL (`/sources/{id}/events/{event}`).
  */
 export function EventInspector({ source, selectedId }: { source: SourceView; selectedId: string | null }) {
-  const { events, live, olderCursor, loadingOlder, error, search, open, close, loadOlder, setSearch, loadMoreResults, deleteOne, deleteAll } = useEvents();
+  const { events, total, live, olderCursor, loadingOlder, error, search, open, close, loadOlder, setSearch, loadMoreResults, deleteOne, deleteAll } = useEvents();
   const toast = useApp((s) => s.toast);
   const navigate = useRoute((s) => s.navigate);
   const [channel, setChannel] = useState(ALL);
@@ -71,8 +71,8 @@ export function EventInspector({ source, selectedId }: { source: SourceView; sel
 
   const selected = inView ?? (fetched?.id === selectedId ? fetched : undefined);
   const markedEvent = marked ? (events.find((e) => e.id === marked) ?? search?.results.find((e) => e.id === marked)) : undefined;
-  const run = useEmittingRun(selected?.invocation_id ?? null);
-  const curl = (run?.request && curlForRequest(run.request)) || (selected ? curlForEvent(selected, endpoint) : '');
+  const { run, pruned } = useEmittingRun(selected?.invocation_id ?? null);
+  const curl = (run?.request && curlForRequest(run.request)) || (selected ? curlForEvent(selected, endpoint, pruned) : '');
   const select = (id: string | null) => navigate(eventPath(source.id, id), { replace: true, keepFocus: true });
 
   const del = async (e: EventSummary) => {
@@ -94,7 +94,7 @@ export function EventInspector({ source, selectedId }: { source: SourceView; sel
     }
   };
 
-  const count = search ? (search.loading && search.results.length === 0 ? 'Searching…' : `${shown.length === search.total ? search.total : `${shown.length} shown of ${search.total}`} matching on the service`) : `${shown.length} of ${events.length}`;
+  const count = search ? (search.loading && search.results.length === 0 ? 'Searching…' : `${shown.length === search.total ? search.total : `${shown.length} shown of ${search.total}`} matching on the service`) : `${shown.length} of ${Math.max(total, events.length)}`;
 
   return (
     <section className="inspector" aria-label="Events">
@@ -199,7 +199,11 @@ export function EventInspector({ source, selectedId }: { source: SourceView; sel
                 <dd>{dateOf(selected.metadata.ts)}</dd>
                 <dt>emitted by</dt>
                 <dd data-testid="emitted-by">
-                  {selected.invocation_id ? (
+                  {selected.invocation_id && pruned ? (
+                    <span data-testid="run-pruned">
+                      a run no longer kept (<code>{selected.invocation_id}</code>, pruned: the service keeps the latest runs of a source, events longer); Copy as cURL posts this event&apos;s data, not the request that was sent
+                    </span>
+                  ) : selected.invocation_id ? (
                     <Link to={activityPath(source.id, selected.invocation_id)}>{run ? `${invocationTitle(run)} (${run.status})` : 'the run'}</Link>
                   ) : (
                     <span className="muted">a run recorded before runs were kept</span>

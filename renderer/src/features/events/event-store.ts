@@ -25,6 +25,8 @@ interface EventState {
   sourceId: string | null;
   /** Newest first. */
   events: EventSummary[];
+  /** How many the service stores for the source (all of them, not only those loaded here). */
+  total: number;
   live: boolean;
   olderCursor: string | null;
   loadingOlder: boolean;
@@ -54,6 +56,7 @@ let searchAgain: ReturnType<typeof setTimeout> | null = null;
 export const useEvents = create<EventState>((set, get) => ({
   sourceId: null,
   events: [],
+  total: 0,
   live: false,
   olderCursor: null,
   loadingOlder: false,
@@ -63,11 +66,11 @@ export const useEvents = create<EventState>((set, get) => ({
   async open(sourceId) {
     stop?.();
     searchGeneration++;
-    set({ sourceId, events: [], live: false, olderCursor: null, error: null, search: null });
+    set({ sourceId, events: [], total: 0, live: false, olderCursor: null, error: null, search: null });
     try {
       const page = await api.listEvents(sourceId, { limit: LATEST });
       if (get().sourceId !== sourceId) return;
-      set({ events: page.data, olderCursor: page.data.length === LATEST ? (page.page_info.end_cursor ?? page.data[page.data.length - 1]?.id ?? null) : null });
+      set({ events: page.data, total: page.page_info.total_count, olderCursor: page.data.length === LATEST ? (page.page_info.end_cursor ?? page.data[page.data.length - 1]?.id ?? null) : null });
       const newest = page.data[0]?.id ?? null;
       known = new Set(page.data.map((e) => e.id));
       stop = followBatched<EventSummary>(
@@ -75,7 +78,7 @@ export const useEvents = create<EventState>((set, get) => ({
         known,
         (batch) => {
           if (get().sourceId !== sourceId) return;
-          set({ events: [...batch.reverse(), ...get().events].slice(0, KEPT) });
+          set({ events: [...batch.reverse(), ...get().events].slice(0, KEPT), total: get().total + batch.length });
           // New events may match the search in force: ask the service again once they settle.
           searchAgain ??= setTimeout(() => {
             searchAgain = null;
@@ -95,7 +98,7 @@ export const useEvents = create<EventState>((set, get) => ({
     stop?.();
     stop = null;
     searchGeneration++;
-    set({ sourceId: null, events: [], live: false, olderCursor: null, search: null });
+    set({ sourceId: null, events: [], total: 0, live: false, olderCursor: null, search: null });
   },
 
   async setSearch(text) {
@@ -155,7 +158,7 @@ export const useEvents = create<EventState>((set, get) => ({
     await api.deleteEvents(sourceId, { start_id: id, end_id: id });
     const gone = new Set([id]);
     const search = get().search;
-    set({ events: get().events.filter((e) => !gone.has(e.id)), search: search && { ...search, results: search.results.filter((e) => !gone.has(e.id)), total: search.total - search.results.filter((e) => gone.has(e.id)).length } });
+    set({ events: get().events.filter((e) => !gone.has(e.id)), total: Math.max(0, get().total - 1), search: search && { ...search, results: search.results.filter((e) => !gone.has(e.id)), total: search.total - search.results.filter((e) => gone.has(e.id)).length } });
   },
 
   async deleteAll() {
@@ -163,7 +166,7 @@ export const useEvents = create<EventState>((set, get) => ({
     if (!sourceId) return 0;
     const { deleted } = await api.deleteEvents(sourceId, {});
     const search = get().search;
-    set({ events: [], olderCursor: null, search: search && { ...search, results: [], total: 0, olderCursor: null } });
+    set({ events: [], total: 0, olderCursor: null, search: search && { ...search, results: [], total: 0, olderCursor: null } });
     return deleted;
   },
 }));

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { messageOf } from '../../api/client';
+import { messageOf, ServiceUnreachable } from '../../api/client';
 import { endpointOf } from '../props/prop-values';
 import { ActivityView } from '../activity/ActivityView';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
@@ -12,6 +12,12 @@ import { SourceEditor } from './SourceEditor';
 import { useRoute } from '../../app/router';
 import { useApp } from '../../app/store';
 import { deleteSource, runSource, updateSource, useSource } from './source-data';
+import { dropDraft, useUnsaved, type Origin } from './editor-store';
+import { useSplitView, WIDE } from './split-view';
+import { useMediaQuery } from '../../ui/use-media-query';
+
+/** A deployed source's editor starts from the code the service has (loaded by the editor). */
+const EDIT: Origin = { kind: 'code', code: '', filename: 'component.mjs' };
 
 const TABS = [
   { id: 'configure', label: 'Configure' },
@@ -28,6 +34,10 @@ export function SourceDetail({ id, tab, item }: { id: string; tab: string; item:
   const listed = sources.find((s) => s.id === id || s.name_slug === id);
   const read = useSource(id);
   const { missing, set: setSource } = read;
+  const { on: splitOn, toggle: toggleSplit } = useSplitView();
+  const wide = useMediaQuery(WIDE);
+  const besideEditor = splitOn && wide && (tab === 'activity' || tab === 'logs' || tab === 'events');
+  const unsaved = useUnsaved((u) => u.keys.has(`source:${read.source?.id ?? id}`));
   const source = read.source ?? listed ?? null;
   const [confirm, setConfirm] = useState(false);
   const [busy, setBusy] = useState<string | null>(null);
@@ -46,7 +56,8 @@ export function SourceDetail({ id, tab, item }: { id: string; tab: string; item:
     try {
       await fn();
     } catch (err) {
-      toast(messageOf(err), 'error');
+      // The banner says the service is down; the button says what did not happen.
+      toast(err instanceof ServiceUnreachable ? `${what === 'run' ? 'Run now' : what === 'toggle' ? 'The change' : 'Delete'} was not sent: the service is not answering.` : messageOf(err), 'error');
     } finally {
       setBusy(null);
     }
@@ -67,6 +78,7 @@ export function SourceDetail({ id, tab, item }: { id: string; tab: string; item:
     act('delete', async () => {
       setConfirm(false);
       await deleteSource(source.id);
+      dropDraft(source.id);
       toast(`Deleted ${source.name}`);
       navigate('/sources');
     });
@@ -108,8 +120,19 @@ export function SourceDetail({ id, tab, item }: { id: string; tab: string; item:
             {t.label}
           </Link>
         ))}
+        <span className="grow" />
+        {/* Wide screens only (styles.css): the editor beside Activity, Logs or Events. */}
+        <button type="button" className="small split-toggle" aria-pressed={splitOn} onClick={toggleSplit} title="Show the code editor beside Activity, Logs and Events">
+          Editor beside
+        </button>
       </nav>
-      <div className="tab-body">
+      <div className={besideEditor ? 'tab-body split-editor' : 'tab-body'}>
+        {besideEditor && (
+          <div className="beside-editor" role="region" aria-label="Code beside">
+            <SourceEditor key={source.id} source={source} origin={EDIT} />
+          </div>
+        )}
+        <div className="tab-main">
         {tab === 'activity' ? (
           <ActivityView key={source.id} source={source} selectedId={item} />
         ) : tab === 'logs' ? (
@@ -119,17 +142,14 @@ export function SourceDetail({ id, tab, item }: { id: string; tab: string; item:
         ) : tab === 'network' ? (
           <NetworkView key={source.id} source={source} selected={item} onSource={setSource} />
         ) : (
-          <SourceEditor
-            key={source.id}
-            source={source}
-            origin={{ kind: 'code', code: '', filename: 'component.mjs' }}
-          />
+          <SourceEditor key={source.id} source={source} origin={EDIT} />
         )}
+        </div>
       </div>
       {confirm && (
         <ConfirmDialog
           title={`Delete ${source.name}?`}
-          body="Its deactivate hook runs, its endpoint stops answering, and its events, logs and subscriptions go with it."
+          body={`Its deactivate hook runs, its endpoint stops answering, and its events, logs and subscriptions go with it.${unsaved ? ' Its unsaved changes in the editor are dropped too.' : ''}`}
           confirmLabel="Delete source"
           onConfirm={() => void remove()}
           onCancel={() => setConfirm(false)}

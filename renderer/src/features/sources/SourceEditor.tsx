@@ -2,12 +2,14 @@ import { useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import type { ComponentView } from '../../../../runtime/contract/component-api';
 import type { SourceView } from '../../../../runtime/contract/source-api';
+import { useConnection } from '../../api/client';
 import { useRoute } from '../../app/router';
 import { CodeEditor } from '../../ui/code-editor/CodeEditor';
 import { JsonInput } from '../../ui/JsonInput';
 import { PropForm } from '../props/PropForm';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { ActionRunResult } from './ActionRunResult';
-import { createEditorStore, shownErrors as errorsShown, type Origin } from './editor-store';
+import { editorFor, shownErrors as errorsShown, type Origin } from './editor-store';
 import { ProblemList } from './ProblemList';
 import { toMarkers } from './problems';
 
@@ -25,9 +27,24 @@ const languageOf = (filename: string) => (/\.(ts|mts|cts)$/.test(filename) ? 'ty
  */
 export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { source: SourceView | null; origin: Origin; onTypeChange?(type: ComponentView['type'] | null): void }) {
   const navigate = useRoute((s) => s.navigate);
-  const [{ store, actions }] = useState(() => createEditorStore(source, initialOrigin));
+  const { store, actions } = editorFor(source, initialOrigin);
   const s = useStore(store);
-  const { origin, doc, filename, codeDirty, name, component, props, values, problems, warnings, busy, stepsInput, runResult, runStatus, reveal } = s;
+  const [confirmDiscard, setConfirmDiscard] = useState(false);
+  const { origin, doc, filename, codeDirty, formDirty, draftUnkept, name, component, props, values, problems, warnings, busy, stepsInput, runResult, runStatus, reveal } = s;
+
+  const dirty = codeDirty || formDirty;
+  const reachable = useConnection((c) => c.reachable);
+  // Saving before the source's code has loaded would deploy an empty editor's worth of nothing.
+  const codeMissing = source !== null && origin.kind === 'code' && doc === null;
+  // Shown again: the editor starts from the text typed so far, not the last text put in it.
+  useEffect(() => actions.resync(), [actions]);
+  // A draft the browser could not keep is lost by a reload or closing the window: ask first.
+  useEffect(() => {
+    if (!dirty || !draftUnkept) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty, draftUnkept]);
 
   useEffect(() => {
     if (source) void actions.load(source);
@@ -86,28 +103,36 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
             />
             ) : (
               <p className="empty code-loading" role="status">
-                Loading the source&apos;s code…
+                {reachable ? 'Loading the source\u2019s code…' : 'The source\u2019s code cannot load: the service is not answering. It loads as soon as the service is back; saving waits until then.'}
               </p>
             )}
           </>
         ) : (
           <div className="origin-box">
             {origin.kind === 'key' ? (
-              <p>
-                Registry component <code>{origin.key}</code>: <strong>{origin.component.name}</strong> {origin.component.version}
-                {origin.component.description && <> — {origin.component.description}</>}
-              </p>
+              <>
+                <div className="row wrap">
+                  <p className="grow">
+                    {origin.from === 'registry' ? 'Registry component' : 'Saved component'} <code>{origin.key}</code>: <strong>{origin.component.name}</strong> {origin.component.version}
+                    {origin.component.description && <> — {origin.component.description}</>}
+                  </p>
+                  <button type="button" onClick={actions.editCopy}>
+                    Edit a copy
+                  </button>
+                </div>
+                <p className="muted small-note">Deployed as it is; its code is shown read-only. Edit a copy to change it.</p>
+                <CodeEditor document={{ text: origin.code, rev: 0 }} language={languageOf(origin.filename)} markers={[]} props={props} readOnly onChange={() => undefined} onSave={() => void deploy()} />
+              </>
             ) : (
-              <p>
-                Component from <code>{origin.url}</code>. The service fetches and validates it when you deploy.
-              </p>
+              <>
+                <p>
+                  Component from <code>{origin.url}</code>. The service fetches and validates it when you deploy.
+                </p>
+                <button type="button" onClick={actions.writeCode}>
+                  Write code instead
+                </button>
+              </>
             )}
-            <button
-              type="button"
-              onClick={actions.writeCode}
-            >
-              Write code instead
-            </button>
           </div>
         )}
         {problems && <ProblemList title={problems.title} problems={problems.items} onReveal={actions.reveal} />}
@@ -156,12 +181,37 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
           {runStatus}
         </p>
         <div className="row end sticky-actions">
-          <span className="muted">{source ? (codeDirty ? 'Code changed' : 'Ctrl+S saves') : isAction ? 'Ctrl+S runs' : 'Ctrl+S deploys'}</span>
-          <button type="button" className="primary" disabled={busy !== null} onClick={() => void deploy()}>
+          {dirty ? (
+            <>
+              <span className="draft-state" data-testid="draft-state" title={draftUnkept ? 'This browser refused to keep the edits: a reload would lose them' : 'Kept in this browser until saved or discarded'}>
+                <span aria-hidden="true">● </span>
+                {draftUnkept ? 'Unsaved changes (not kept across a reload)' : 'Unsaved changes'}
+                {codeDirty && source ? <span className="sr-only">: code changed</span> : null}
+              </span>
+              <button type="button" className="small" onClick={() => setConfirmDiscard(true)} disabled={busy !== null}>
+                Discard changes…
+              </button>
+            </>
+          ) : (
+            <span className="muted">{source ? 'Ctrl+S saves' : isAction ? 'Ctrl+S runs' : 'Ctrl+S deploys'}</span>
+          )}
+          <button type="button" className="primary" disabled={busy !== null || codeMissing} title={codeMissing ? 'The source\u2019s code has not loaded yet' : undefined} onClick={() => void deploy()}>
             {isAction ? (busy === 'run' ? 'Running…' : 'Test run') : busy === 'deploy' ? (source ? 'Saving…' : 'Deploying…') : source ? 'Save & redeploy' : 'Deploy'}
           </button>
         </div>
       </div>
+      {confirmDiscard && (
+        <ConfirmDialog
+          title="Discard the unsaved changes?"
+          body={source ? `The code and settings go back to what ${source.name} runs now.` : 'The editor goes back to where this new source started.'}
+          confirmLabel="Discard changes"
+          onConfirm={() => {
+            setConfirmDiscard(false);
+            void actions.discard();
+          }}
+          onCancel={() => setConfirmDiscard(false)}
+        />
+      )}
     </div>
   );
 }

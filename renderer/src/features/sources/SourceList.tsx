@@ -3,6 +3,7 @@ import { endpointOf } from '../props/prop-values';
 import { useApp } from '../../app/store';
 import { Link } from '../../ui/Link';
 import { dateTime } from '../../ui/format';
+import { useUnsaved } from './editor-store';
 
 const ago = (ms: number) => {
   const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
@@ -12,6 +13,7 @@ const ago = (ms: number) => {
 /** The deployed sources with their status: active, last event, errors in recent logs. */
 export function SourceList({ selectedId }: { selectedId: string | null }) {
   const { sources, status, sourcesLoaded } = useApp();
+  const unsaved = useUnsaved((u) => u.keys);
   if (!sourcesLoaded) return <p className="empty">Loading…</p>;
   if (sources.length === 0) return <p className="empty">No sources yet.</p>;
   return (
@@ -22,7 +24,15 @@ export function SourceList({ selectedId }: { selectedId: string | null }) {
         return (
           <li key={s.id}>
             <Link to={`/sources/${encodeURIComponent(s.id)}`} className={s.id === selectedId ? 'source selected' : 'source'} aria-current={s.id === selectedId ? 'page' : undefined}>
-              <span className="name">{s.name}</span>
+              <span className="name">
+                {s.name}
+                {/* Out of the link's name (tests and screen readers find the source by it); the editor says it in words. */}
+                {unsaved.has(`source:${s.id}`) && (
+                  <span className="draft-dot" aria-hidden="true" title="Unsaved changes" data-testid="unsaved-mark">
+                    {' '}●
+                  </span>
+                )}
+              </span>
               <span className={s.active ? 'badge active' : 'badge'}>{s.active ? 'active' : 'inactive'}</span>
               <span className="id">{s.id}</span>
               {endpoint && <span className="endpoint">{endpoint}</span>}

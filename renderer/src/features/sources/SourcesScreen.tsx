@@ -12,7 +12,8 @@ export function SourcesScreen() {
   const [, id, tab, item] = segments(path);
   const creating = id === 'new' || (!id && query.get('action') === 'create');
   let content;
-  if (creating) content = <SourceCreate registryKey={query.get('key')} url={query.get('url')} />;
+  const type = query.get('type');
+  if (creating) content = <SourceCreate registryKey={query.get('key')} componentId={query.get('component')} url={query.get('url')} type={type === 'action' || type === 'source' ? type : null} />;
   else if (id) content = <SourceDetail id={id} tab={tab ?? 'configure'} item={item ?? null} />;
   else
     content = (
@@ -36,6 +37,9 @@ export function SourcesScreen() {
         <div className="row">
           <h2>Sources</h2>
           <span className="grow" />
+          <Link to="/sources/new?type=action" className="button small">
+            New action
+          </Link>
           <Link to="/sources/new" className="button small primary">
             New source
           </Link>

@@ -1,6 +1,8 @@
 // The source editor's state and what it does: the code and its checked component, the prop form's
-// values and problems, check, test run, deploy and save. One store per editor (a source, or a new
-// source from an origin), so the screen only renders it.
+// values and problems, check, test run, deploy and save. One store per draft (a source, or a new
+// source from an origin), kept while the app runs and its unsaved part in localStorage, so an edit
+// outlives a tab switch, another source, and a reload (docs/desktop-and-ui.md).
+import { create } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ActionRunView } from '../../../../runtime/contract/action-api';
 import type { ComponentView } from '../../../../runtime/contract/component-api';
@@ -15,8 +17,15 @@ import { configuredProps, initialValues } from '../props/prop-values';
 import { locateProblems, type LocatedProblem } from './problems';
 import { deploySource, updateSource } from './source-data';
 
-/** Where the component comes from: module text typed here, a registry key, or a URL (spec 4.5 links). */
-export type Origin = { kind: 'code'; code: string; filename: string } | { kind: 'key'; key: string; component: ComponentView } | { kind: 'url'; url: string };
+/**
+ * Where the component comes from: module text typed here; a component chosen in the gallery (a
+ * registry key, or a saved component), configured as it is with its code read-only; or a URL
+ * (spec 4.5 links).
+ */
+export type Origin =
+  | { kind: 'code'; code: string; filename: string }
+  | { kind: 'key'; key: string; from: 'registry' | 'saved'; component: ComponentView; code: string; filename: string }
+  | { kind: 'url'; url: string };
 
 export interface EditorState {
   origin: Origin;
@@ -47,7 +56,22 @@ export interface EditorState {
   reveal: { line: number; at: number } | null;
   /** The code the service last accepted as a component. */
   checkedCode: string | null;
+  /** When the unsaved edits were last kept (epoch ms); null when there are none. */
+  draftSavedAt: number | null;
+  /** The unsaved edits could not be kept in this browser's storage (full, or disabled): a reload would lose them. */
+  draftUnkept: boolean;
 }
+
+/** What of a draft is kept across reloads: the edits, not what the service answers. */
+interface KeptDraft {
+  code: string | null;
+  filename: string;
+  name: string;
+  values: Record<string, unknown> | null;
+  savedAt: number;
+}
+
+const DRAFT_PREFIX = 'spout.draft.';
 
 /** Dynamic props replace static ones of the same name (as the service merges them). */
 export function mergeProps(base: ConfigurableProp[], dynamic: ConfigurableProp[] | undefined): ConfigurableProp[] {
@@ -97,16 +121,77 @@ function initialState(source: SourceView | null, origin: Origin): EditorState {
     runStatus: '',
     reveal: null,
     checkedCode: null,
+    draftSavedAt: null,
+    draftUnkept: false,
   };
+}
+
+/** The draft kept for `key` in this browser, if any. */
+function keptDraft(key: string): KeptDraft | null {
+  try {
+    const text = window.localStorage.getItem(DRAFT_PREFIX + key);
+    return text ? (JSON.parse(text) as KeptDraft) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps the unsaved part of a draft (or forgets it once saved or discarded); false when storage refused. */
+function keepDraft(key: string, s: EditorState): boolean {
+  try {
+    if (!s.codeDirty && !s.formDirty) window.localStorage.removeItem(DRAFT_PREFIX + key);
+    else {
+      const kept: KeptDraft = { code: s.codeDirty ? s.code : null, filename: s.filename, name: s.name, values: s.formDirty ? s.values : null, savedAt: Date.now() };
+      window.localStorage.setItem(DRAFT_PREFIX + key, JSON.stringify(kept));
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Keys of the drafts with unsaved edits kept in this browser (`source:dc_…`, `new:…`). */
+function keptDraftKeys(): string[] {
+  const keys: string[] = [];
+  try {
+    for (let i = 0; i < window.localStorage.length; i++) {
+      const k = window.localStorage.key(i);
+      if (k?.startsWith(DRAFT_PREFIX)) keys.push(k.slice(DRAFT_PREFIX.length));
+    }
+  } catch {
+    // storage disabled: no drafts kept
+  }
+  return keys;
 }
 
 export type EditorStore = StoreApi<EditorState>;
 
 /** The store of one editor and the actions on it. */
-export function createEditorStore(source: SourceView | null, origin: Origin) {
-  const store = createStore<EditorState>(() => initialState(source, origin));
+function createEditorStore(key: string, source: SourceView | null, origin: Origin) {
+  const kept = keptDraft(key);
+  const store = createStore<EditorState>(() => {
+    const fresh = initialState(source, origin);
+    if (!kept) return fresh;
+    const code = kept.code ?? fresh.code;
+    const codeDirty = kept.code !== null;
+    return {
+      ...fresh,
+      ...(codeDirty ? { origin: { kind: 'code', code, filename: kept.filename }, code, doc: { text: code, rev: 0 }, filename: kept.filename, codeDirty } : {}),
+      ...(kept.values ? { values: kept.values, name: kept.name, formDirty: true } : {}),
+      draftSavedAt: kept.savedAt,
+    };
+  });
   const { getState: get, setState: set } = store;
   let sourceNow = source;
+  const markUnsaved = (unsaved: boolean) => useUnsaved.setState((u) => (u.keys.has(key) === unsaved ? u : { keys: unsaved ? new Set([...u.keys, key]) : new Set([...u.keys].filter((k) => k !== key)) }));
+  // Every change to the edits is kept at once: a reload or a crash right after typing loses nothing.
+  store.subscribe((now, before) => {
+    if (now.code === before.code && now.values === before.values && now.name === before.name && now.filename === before.filename && now.codeDirty === before.codeDirty && now.formDirty === before.formDirty) return;
+    const ok = keepDraft(key, now);
+    markUnsaved(now.codeDirty || now.formDirty);
+    const savedAt = now.codeDirty || now.formDirty ? Date.now() : null;
+    if (ok === now.draftUnkept || (savedAt === null) !== (now.draftSavedAt === null)) set({ draftUnkept: !ok, draftSavedAt: savedAt });
+  });
 
   /** Puts text in the editor (the service's code, an opened file), replacing what it shows. */
   const loadCode = (text: string) => set((s) => ({ code: text, doc: { text, rev: (s.doc?.rev ?? 0) + 1 } }));
@@ -212,12 +297,14 @@ export function createEditorStore(source: SourceView | null, origin: Origin) {
         saved = await updateSource(sourceNow.id, body);
         toast('Saved and redeployed');
       } else {
-        if (now.origin.kind === 'key') body.component_key = now.origin.key;
+        if (now.origin.kind === 'key') Object.assign(body, now.origin.from === 'registry' ? { component_key: now.origin.key } : { component_id: now.origin.component.id });
         if (now.origin.kind === 'url') body.component_url = now.origin.url;
         saved = await deploySource(body);
         toast(`Deployed ${saved.name}`);
       }
       set({ codeDirty: false, formDirty: false, problems: null, fieldErrors: {} });
+      // The new source's edits are the source now: the next New source starts afresh.
+      if (!sourceNow) forgetNew(key);
       return saved;
     } catch (err) {
       showProblems(sourceNow ? 'Saving failed' : 'Deploying failed', err);
@@ -236,14 +323,16 @@ export function createEditorStore(source: SourceView | null, origin: Origin) {
      */
     async load(current: SourceView): Promise<void> {
       sourceNow = current;
-      const { codeDirty, formDirty } = get();
-      if (codeDirty || formDirty) return;
       try {
         const [read, c] = await Promise.all([api.getSource(current.id), api.getComponent(current.component_id)]);
-        if (get().codeDirty || get().formDirty) return;
+        const { codeDirty, formDirty } = get();
+        // What is edited here stays as edited: the service's code, props and values fill in the rest.
         const merged = mergeProps(c.configurable_props as ConfigurableProp[], read.dynamic_props as ConfigurableProp[] | undefined);
-        set({ component: c, props: merged, values: initialValues(merged, read.configured_props), filename: read.filename ?? c.filename ?? 'component.mjs', checkedCode: read.code ?? null });
-        loadCode(read.code ?? c.code ?? '');
+        if (!codeDirty) {
+          set({ component: c, props: merged, filename: read.filename ?? c.filename ?? 'component.mjs', checkedCode: read.code ?? null });
+          loadCode(read.code ?? c.code ?? '');
+        } else if (get().component === null) set({ component: c, props: merged });
+        if (!formDirty) set({ values: initialValues(merged, read.configured_props), name: read.name });
       } catch (err) {
         useApp.getState().toast(messageOf(err), 'error');
       }
@@ -257,6 +346,11 @@ export function createEditorStore(source: SourceView | null, origin: Origin) {
     },
     check,
     deploy,
+    /** Puts the text typed so far in a newly shown editor (the last document put in it may be older). */
+    resync() {
+      const { doc, code } = get();
+      if (doc && doc.text !== code) set({ doc: { text: code, rev: doc.rev + 1 } });
+    },
     /** The user typed in the editor. */
     typed(code: string) {
       set({ code, codeDirty: true });
@@ -296,6 +390,21 @@ export function createEditorStore(source: SourceView | null, origin: Origin) {
       loadCode(await file.text());
       set({ filename: /\.(ts|mts)$/.test(file.name) ? 'component.ts' : /\.cjs$/.test(file.name) ? 'component.cjs' : 'component.mjs', codeDirty: true });
     },
+    /** Drops the unsaved edits: the source's code and values as deployed (or the start of a new source) come back. */
+    async discard(): Promise<void> {
+      set({ ...initialState(sourceNow, origin), doc: { text: origin.kind === 'code' ? origin.code : '', rev: (get().doc?.rev ?? 0) + 1 } });
+      if (sourceNow) {
+        set({ doc: null });
+        await actions.load(sourceNow);
+      }
+    },
+    /** A chosen component's code as a copy to edit: deployed as new code, not as the component chosen. */
+    editCopy() {
+      const { origin: from } = get();
+      if (from.kind !== 'key') return;
+      set({ origin: { kind: 'code', code: from.code, filename: from.filename }, codeDirty: true, component: null, checkedCode: null });
+      loadCode(from.code);
+    },
     /** Leaves a registry key or URL for code typed here. */
     writeCode() {
       const start = origin.kind === 'code' ? origin.code : '';
@@ -307,6 +416,64 @@ export function createEditorStore(source: SourceView | null, origin: Origin) {
 }
 
 export type EditorActions = ReturnType<typeof createEditorStore>['actions'];
+
+/** Which drafts have unsaved edits (kept in this browser, from earlier visits too): the source list marks them. */
+export const useUnsaved = create<{ keys: Set<string> }>(() => ({ keys: new Set(keptDraftKeys()) }));
+
+/** The drafts of this window: one per source and per new-source origin, alive until discarded or saved. */
+const drafts = new Map<string, ReturnType<typeof createEditorStore>>();
+
+/** The key of a draft: `source:dc_…`, or `new:` and where the new source starts from. */
+export function draftKey(source: SourceView | null, origin: Origin): string {
+  if (source) return `source:${source.id}`;
+  return origin.kind === 'key' ? `new:${origin.from}:${origin.key}` : origin.kind === 'url' ? `new:url:${origin.url}` : `new:${origin.filename}:${hashOf(origin.code)}`;
+}
+
+/** A short stable hash of a text (a template's code names the new-source draft made from it). */
+function hashOf(text: string): string {
+  let h = 0;
+  for (let i = 0; i < text.length; i++) h = (Math.imul(31, h) + text.charCodeAt(i)) | 0;
+  return (h >>> 0).toString(36);
+}
+
+/** The draft for a source (or a new source from `origin`): the one already open, or a new one (with its kept edits). */
+export function editorFor(source: SourceView | null, origin: Origin) {
+  const key = draftKey(source, origin);
+  let entry = drafts.get(key);
+  if (!entry) drafts.set(key, (entry = createEditorStore(key, source, origin)));
+  const line = source && pendingReveal.get(source.id);
+  if (source && line) {
+    pendingReveal.delete(source.id);
+    entry.actions.reveal(line);
+  }
+  return entry;
+}
+
+/** A line to show in a source's editor once it is open (a stack frame was followed). */
+const pendingReveal = new Map<string, number>();
+
+/** Shows `line` in a source's editor: now if its editor is open, else as soon as it is. */
+export function revealInEditor(sourceId: string, line: number): void {
+  const open = drafts.get(`source:${sourceId}`);
+  if (open) open.actions.reveal(line);
+  else pendingReveal.set(sourceId, line);
+}
+
+/** Forgets a source's draft (the source was deleted). */
+export function dropDraft(sourceId: string): void {
+  drafts.delete(`source:${sourceId}`);
+  useUnsaved.setState((u) => ({ keys: new Set([...u.keys].filter((k) => k !== `source:${sourceId}`)) }));
+  try {
+    window.localStorage.removeItem(`${DRAFT_PREFIX}source:${sourceId}`);
+  } catch {
+    // storage disabled: nothing kept
+  }
+}
+
+/** A new source's draft once it is deployed: the edits live on as the source's. */
+function forgetNew(key: string): void {
+  drafts.delete(key);
+}
 
 /** The problems each field shows: the last answer's, and the inline check's once touched (all after a deploy attempt). */
 export function shownErrors(s: Pick<EditorState, 'fieldErrors' | 'checkErrors' | 'showAllErrors' | 'touched'>): Record<string, string> {

@@ -1,16 +1,17 @@
 import { useState, type FormEvent } from 'react';
-import { messageOf } from '../../api/client';
+import { ApiError, messageOf } from '../../api/client';
 import type { RemoteCheck } from '../../../../runtime/contract/sync-api';
 import { useApp } from '../../app/store';
 import { Link } from '../../ui/Link';
 import { TableHead } from '../../ui/TableHead';
+import { isLoopbackHost } from '../../ui/loopback';
 import { addRemote, removeRemote, testRemote, useRemotes } from './sync-data';
 
 /** Whether a URL is plain http to another machine (the service refuses those; said before sending). */
 function insecure(url: string): boolean {
   try {
     const u = new URL(url);
-    return u.protocol === 'http:' && !/^(localhost|127(\.\d+){3}|\[::1\])$/.test(u.hostname);
+    return u.protocol === 'http:' && !isLoopbackHost(u.hostname);
   } catch {
     return false;
   }
@@ -29,6 +30,13 @@ export function RemotesPanel() {
   const [key, setKey] = useState('');
   const [org, setOrg] = useState('');
   const [busy, setBusy] = useState(false);
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const fieldProblem = (field: string) =>
+    problems[field] ? (
+      <p className="field-error" role="alert" id={`remote-${field}-error`}>
+        {problems[field]}
+      </p>
+    ) : null;
   const [tests, setTests] = useState<Record<string, RemoteCheck | 'testing'>>({});
 
   const load = () => void reload();
@@ -36,6 +44,7 @@ export function RemotesPanel() {
   const add = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
+    setProblems({});
     try {
       await addRemote({ name, kind, api_key: key, ...(url ? { api_url: url } : {}), ...(kind === 'pipedream' && org ? { org_id: org } : {}) });
       toast(`Remote "${name}" saved`);
@@ -45,7 +54,10 @@ export function RemotesPanel() {
       setOrg('');
       load();
     } catch (err) {
-      toast(messageOf(err, { name: 'Name', api_url: 'URL', api_key: 'API key', org_id: 'Workspace' }), 'error');
+      // Said at the field to fix, and kept until the form changes (a toast went by and named the wrong screen).
+      const byField: Record<string, string> = {};
+      if (err instanceof ApiError) for (const p of err.errors) byField[p.path] ??= p.message;
+      setProblems(Object.keys(byField).length ? byField : { '': messageOf(err, { name: 'Name', api_url: 'URL', api_key: 'API key', org_id: 'Workspace' }) });
     } finally {
       setBusy(false);
     }
@@ -140,7 +152,7 @@ export function RemotesPanel() {
         )}
         <div className="row wrap">
           <label htmlFor="remote-key">API key</label>
-          <input id="remote-key" type="password" autoComplete="off" required value={key} onChange={(e) => setKey(e.target.value)} />
+          <input id="remote-key" type="password" autoComplete="off" required value={key} aria-invalid={problems.api_key ? true : undefined} aria-describedby={problems.api_key ? 'remote-api_key-error' : undefined} onChange={(e) => setKey(e.target.value)} />
           {kind === 'pipedream' && (
             <>
               <label htmlFor="remote-org">Workspace</label>
@@ -148,6 +160,17 @@ export function RemotesPanel() {
             </>
           )}
         </div>
+        {fieldProblem('api_key')}
+        {fieldProblem('api_url')}
+        {fieldProblem('name')}
+        {Object.entries(problems)
+          .filter(([field]) => !['api_key', 'api_url', 'name'].includes(field))
+          .map(([field, message]) => (
+            <p key={field} className="field-error" role="alert">
+              {field ? `${field}: ` : ''}
+              {message}
+            </p>
+          ))}
         <div className="row end">
           <button type="submit" className="primary" disabled={busy || insecure(url)}>
             {busy ? 'Checking the key…' : 'Add remote'}

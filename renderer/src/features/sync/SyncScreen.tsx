@@ -3,13 +3,16 @@ import { messageOf } from '../../api/client';
 import type { PlanItem, SyncJobView, SyncPlan, SyncRequest } from '../../../../runtime/contract/sync-api';
 import { applySync, planSync, useRemotes } from './sync-data';
 import { Link } from '../../ui/Link';
+import { useApp } from '../../app/store';
+import { isLoopbackUrl } from '../../ui/loopback';
 
 const ACTION_TEXT: Record<PlanItem['action'], string> = { create: 'create', update: 'update', replace: 'replace', delete: 'delete', conflict: 'conflict', skip: 'skip', unsupported: 'not supported' };
 
 /** A unified diff, coloured line by line. */
-function Diff({ text }: { text: string }) {
+function Diff({ text, label }: { text: string; label: string }) {
+  // Focusable, so the keyboard scrolls a long diff (axe: scrollable-region-focusable).
   return (
-    <div className="diff" data-testid="plan-diff">
+    <div className="diff" data-testid="plan-diff" tabIndex={0} role="region" aria-label={`Changes to ${label}`}>
       <pre>
         {text.split('\n').map((line, i) => (
           <div key={i} className={line.startsWith('+++') || line.startsWith('---') ? 'diff-head' : line.startsWith('+') ? 'diff-add' : line.startsWith('-') ? 'diff-del' : line.startsWith('@@') ? 'diff-hunk' : 'diff-same'}>
@@ -22,7 +25,7 @@ function Diff({ text }: { text: string }) {
 }
 
 /** One item of a plan: what happens, why, what to enter there, and the diff. */
-function PlanRow({ item, open }: { item: PlanItem; open: boolean }) {
+function PlanRow({ item, open, loopback }: { item: PlanItem; open: boolean; loopback: string | null }) {
   return (
     <li className={`plan-item action-${item.action}`} data-testid="plan-item">
       <details open={open}>
@@ -31,6 +34,11 @@ function PlanRow({ item, open }: { item: PlanItem; open: boolean }) {
           <code className="muted">{item.local_id && item.remote_id ? `${item.local_id} ↔ ${item.remote_id}` : (item.local_id ?? item.remote_id)}</code>
         </summary>
         <p>{item.reason}</p>
+        {loopback && (
+          <p className="warn-text" data-testid="loopback-warning">
+            Its URL <code>{loopback}</code> is this machine&apos;s: on the remote it names the remote&apos;s own machine, so its deliveries will not reach you.
+          </p>
+        )}
         {item.secrets.length > 0 && (
           <p className="warn-text">
             To enter there: <strong>{item.secrets.join(', ')}</strong>
@@ -41,7 +49,7 @@ function PlanRow({ item, open }: { item: PlanItem; open: boolean }) {
             {n}
           </p>
         ))}
-        {item.diff && <Diff text={item.diff} />}
+        {item.diff && <Diff text={item.diff} label={item.label} />}
       </details>
     </li>
   );
@@ -58,6 +66,11 @@ export function SyncScreen() {
   const [planning, setPlanning] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [confirmDeletions, setConfirmDeletions] = useState(false);
+  const [confirmLoopback, setConfirmLoopback] = useState(false);
+  const { webhooks, loadWebhooks } = useApp();
+  useEffect(() => {
+    void loadWebhooks();
+  }, [loadWebhooks]);
   const [job, setJob] = useState<SyncJobView | null>(null);
   const stopFollowing = useRef<(() => void) | null>(null);
 
@@ -76,6 +89,7 @@ export function SyncScreen() {
     setPlan(null);
     setJob(null);
     setConfirmDeletions(false);
+    setConfirmLoopback(false);
   };
 
   const makePlan = useCallback(async () => {
@@ -105,6 +119,13 @@ export function SyncScreen() {
   };
 
   const s = plan?.summary;
+  /** A webhook pushed from here to another machine with a URL that means "this machine". */
+  const loopbackUrlOf = (item: PlanItem): string | null => {
+    if (!plan || plan.direction !== 'push' || item.kind !== 'webhook' || !['create', 'update', 'replace'].includes(item.action) || isLoopbackUrl(plan.remote.url)) return null;
+    const url = webhooks.find((w) => w.id === item.local_id)?.url;
+    return url && isLoopbackUrl(url) ? url : null;
+  };
+  const loopbackItems = plan ? plan.items.filter((i) => loopbackUrlOf(i) !== null) : [];
   const changes = s ? s.create + s.update + s.replace + s.delete : 0;
   const finished = job && job.status !== 'running';
   const doneCount = job?.events.filter((e) => e.status === 'done').length ?? 0;
@@ -183,7 +204,7 @@ export function SyncScreen() {
           ) : (
             <ul className="plain plan-items">
               {plan.items.map((item) => (
-                <PlanRow key={`${item.kind}:${item.local_id ?? item.remote_id}:${item.action}`} item={item} open={plan.items.length <= 8 || item.action === 'conflict' || item.action === 'update'} />
+                <PlanRow key={`${item.kind}:${item.local_id ?? item.remote_id}:${item.action}`} item={item} open={plan.items.length <= 8 || item.action === 'conflict' || item.action === 'update'} loopback={loopbackUrlOf(item)} />
               ))}
             </ul>
           )}
@@ -197,9 +218,19 @@ export function SyncScreen() {
               <input type="checkbox" checked={confirmDeletions} onChange={(e) => setConfirmDeletions(e.target.checked)} /> Delete the {s.delete} resource{s.delete > 1 ? 's' : ''} listed on {where}
             </label>
           )}
+          {loopbackItems.length > 0 && (
+            <div className="notice" role="alert">
+              <p>
+                {loopbackItems.length === 1 ? 'A webhook' : `${loopbackItems.length} webhooks`} to a loopback address ({loopbackItems.map((i) => i.label).join(', ')}) would be pushed to “{plan.remote.name}” at {plan.remote.url}: there, 127.0.0.1 and localhost are that machine, not yours.
+              </p>
+              <label className="row">
+                <input type="checkbox" checked={confirmLoopback} onChange={(e) => setConfirmLoopback(e.target.checked)} /> Push {loopbackItems.length === 1 ? 'it' : 'them'} anyway
+              </label>
+            </div>
+          )}
           {changes > 0 && (
             <div className="row end">
-              <button type="button" className="primary" disabled={s.conflict > 0 || (s.delete > 0 && !confirmDeletions) || job?.status === 'running'} onClick={() => void apply()}>
+              <button type="button" className="primary" disabled={s.conflict > 0 || (s.delete > 0 && !confirmDeletions) || (loopbackItems.length > 0 && !confirmLoopback) || job?.status === 'running'} onClick={() => void apply()}>
                 Apply {changes} change{changes > 1 ? 's' : ''}
               </button>
             </div>

@@ -2,7 +2,21 @@ import type { MessageView } from '../../../../runtime/contract/webhook-api';
 import { useAttempts } from './webhook-data';
 import { when } from '../../ui/format';
 
-/** One delivery message, and its attempts when opened. */
+/** Headers as `name: value` lines under a heading (the signature as it was sent, for checking a receiver's verification). */
+function HeaderBlock({ label, headers }: { label: string; headers: Record<string, string> }) {
+  return (
+    <>
+      <h5>Headers</h5>
+      <pre className="raw-body" aria-label={label} data-testid="attempt-headers">
+        {Object.entries(headers)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join('\n')}
+      </pre>
+    </>
+  );
+}
+
+/** One delivery message, and its attempts when opened: each attempt's request (headers, signature, payload) and response. */
 export function MessageRow({ m, webhookId, open, active, onToggle, onResend }: { m: MessageView; webhookId: string; open: boolean; active: boolean; onToggle(): void; onResend(): void }) {
   const attempts = useAttempts(webhookId, m.id, open);
   return (
@@ -50,13 +64,22 @@ export function MessageRow({ m, webhookId, open, active, onToggle, onResend }: {
                       <span className="muted">{when(a.created_at)}</span>
                       {a.error && <span className="error">{a.error}</span>}
                     </div>
-                    {(a.response_body || a.response_headers) && (
-                      <details>
-                        <summary>Response</summary>
-                        {a.response_headers && <pre>{Object.entries(a.response_headers).map(([k, v]) => `${k}: ${v}`).join('\n')}</pre>}
-                        {a.response_body && <pre>{a.response_body}</pre>}
-                      </details>
-                    )}
+                    <details className="attempt-part">
+                      <summary>Request</summary>
+                      {a.request_headers ? <HeaderBlock label={`Request headers of attempt ${a.id}`} headers={a.request_headers} /> : <p className="muted">Headers were not recorded for this attempt (made by an older version).</p>}
+                      <h5>Payload (the bytes signed)</h5>
+                      <pre className="raw-body">{a.request_body}</pre>
+                    </details>
+                    <details className="attempt-part">
+                      <summary>Response</summary>
+                      {a.response_headers ? <HeaderBlock label={`Response headers of attempt ${a.id}`} headers={a.response_headers} /> : <p className="muted">No response{a.error ? `: ${a.error}` : ''}.</p>}
+                      {a.response_body ? (
+                        <>
+                          <h5>Body</h5>
+                          <pre className="raw-body">{a.response_body}</pre>
+                        </>
+                      ) : null}
+                    </details>
                   </li>
                 ))}
               </ul>

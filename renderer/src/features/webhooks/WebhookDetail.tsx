@@ -16,7 +16,7 @@ import { deleteWebhook, unsubscribe, updateWebhook, useSubscriptions, useWebhook
 export function WebhookDetail({ id }: { id: string }) {
   const navigate = useRoute((s) => s.navigate);
   const { sources, toast } = useApp();
-  const { webhook: wh, missing: error, set: setWh } = useWebhook(id);
+  const { webhook: wh, missing: error } = useWebhook(id);
   const [confirm, setConfirm] = useState(false);
   const { subscriptions: subs, error: subsError, reload: loadSubs } = useSubscriptions(id);
   useEffect(() => {
@@ -28,7 +28,7 @@ export function WebhookDetail({ id }: { id: string }) {
 
   const update = async (body: WebhookUpdate, done: string) => {
     try {
-      setWh(await updateWebhook(wh.id, body));
+      await updateWebhook(wh.id, body);
       toast(done);
     } catch (err) {
       toast(messageOf(err, WEBHOOK_LABELS), 'error');

@@ -15,7 +15,7 @@ export function WebhookMessages({ webhookId, active }: { webhookId: string; acti
   const [since, setSince] = useState(() => toLocalInput(Date.now() - 3600_000));
 
   // Unreachable: the banner says so and the rows loaded before stay.
-  const { messages, loaded, error, reload: load } = useMessages(webhookId, status);
+  const { messages, total, loaded, error, reload: load, more } = useMessages(webhookId, status);
   useEffect(() => {
     if (error) toast(error, 'error');
   }, [error, toast]);
@@ -44,6 +44,9 @@ export function WebhookMessages({ webhookId, active }: { webhookId: string; acti
     <section className="card" aria-labelledby="msgs-h">
       <div className="row">
         <h2 id="msgs-h">Deliveries</h2>
+        <span className="muted" data-testid="delivery-count" aria-live="polite">
+          {loaded ? `${messages.length} of ${total}${status ? ` ${status}` : ''}` : ''}
+        </span>
         <span className="grow" />
         <label htmlFor="msg-status" className="sr-only">
           Status
@@ -71,6 +74,11 @@ export function WebhookMessages({ webhookId, active }: { webhookId: string; acti
           </tbody>
         </table>
         </div>
+      )}
+      {loaded && messages.length < total && (
+        <button type="button" className="small" onClick={more}>
+          Load {Math.min(100, total - messages.length)} more ({total - messages.length} not shown)
+        </button>
       )}
       <form className="row wrap" onSubmit={(e) => void recover(e)} aria-label="Recover failed messages">
         <label htmlFor="recover-since">Recover failed messages since</label>

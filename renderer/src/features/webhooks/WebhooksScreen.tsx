@@ -7,12 +7,14 @@ import { segments, useRoute } from '../../app/router';
 import { useApp } from '../../app/store';
 import { HealthBadge, healthLine } from './WebhookHealth';
 import { useWebhookList } from './webhook-data';
+import { useConnection } from '../../api/client';
 
 /** Webhooks: the list, the create form, and the selected webhook (subscriptions, deliveries). */
 export function WebhooksScreen() {
   const { path, navigate } = useRoute();
   const toast = useApp((s) => s.toast);
   const { webhooks, loaded: webhooksLoaded } = useWebhookList();
+  const reachable = useConnection((c) => c.reachable);
   const [, id] = segments(path);
   const [created, setCreated] = useState<{ id: string; secret: string } | null>(null);
 
@@ -45,6 +47,7 @@ export function WebhooksScreen() {
       <div className="welcome">
         <h1 tabIndex={-1}>Webhooks</h1>
         <p>Events of subscribed sources are POSTed to each webhook, signed (Standard Webhooks) and retried until delivered.</p>
+        {!webhooksLoaded && !reachable && <p className="notice">The service is not answering: the webhooks show once it is back.</p>}
         <Link to="/webhooks/new" className="button primary">
           Create a webhook
         </Link>
@@ -62,7 +65,7 @@ export function WebhooksScreen() {
           </Link>
         </div>
         {!webhooksLoaded ? (
-          <p className="empty">Loading…</p>
+          <p className="empty">{reachable ? 'Loading…' : 'Not loaded: the service is not answering.'}</p>
         ) : webhooks.length === 0 ? (
           <p className="empty">No webhooks yet.</p>
         ) : (

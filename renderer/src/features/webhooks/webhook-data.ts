@@ -1,6 +1,6 @@
 // The Webhooks screens' data: the webhook and its subscriptions, deliveries and attempts, and every
 // change to them (each keeps the app's webhook list in step).
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import type { MessageView, WebhookInput, WebhookUpdate, WebhookView } from '../../../../runtime/contract/webhook-api';
 import { api } from '../../api/v1';
 import { usePoll } from '../../api/use-poll';
@@ -17,23 +17,57 @@ export function useWebhookList(): { webhooks: WebhookView[]; loaded: boolean } {
   return { webhooks, loaded: webhooksLoaded };
 }
 
-/** One webhook, read from the list answer; `missing` says why there is none. */
+/**
+ * One webhook as the app's webhook list has it (refreshed every 5 s by the screen, and after every
+ * change), so its health badge here and in the list always agree; `missing` says why there is none.
+ */
 export function useWebhook(id: string) {
-  const found = usePoll(id, async () => ({ webhook: (await api.listWebhooks()).data.find((w) => w.id === id) ?? null }));
-  const missing = found.error ?? (found.data && !found.data.webhook ? `Webhook ${id} does not exist (any more).` : null);
-  return { webhook: found.data?.webhook ?? null, missing, set: (webhook: WebhookView) => found.set({ webhook }) };
+  const { webhooks, webhooksLoaded, error } = useApp();
+  const webhook = webhooks.find((w) => w.id === id) ?? null;
+  const missing = webhook ? null : webhooksLoaded ? `Webhook ${id} does not exist (any more).` : error;
+  return { webhook, missing };
 }
 
 /** The subscriptions that deliver to a webhook. */
 export function useSubscriptions(webhookId: string) {
-  const subs = usePoll(webhookId, async () => (await api.listSubscriptions()).data.filter((s) => s.listener_id === webhookId));
+  const subs = usePoll(webhookId, async () => (await api.listSubscriptions()).filter((s) => s.listener_id === webhookId));
   return { subscriptions: subs.data ?? [], error: subs.error, reload: subs.reload };
 }
 
-/** A webhook's delivery messages, newest first, asked for again every 1.5 s. */
+/**
+ * A webhook's delivery messages, newest first: the first `pages` pages, asked for again every
+ * 1.5 s, and how many there are in all; `more` loads the next page (until the end).
+ */
 export function useMessages(webhookId: string, status: MessageView['status'] | '') {
-  const page = usePoll(`${webhookId}:${status}`, async () => (await api.listMessages(webhookId, status || undefined)).data, 1500);
-  return { messages: page.data ?? [], loaded: page.data !== null, error: page.error, reload: page.reload };
+  const [pages, setPages] = useState(1);
+  // Loading the next page keeps the rows shown until it answers.
+  const [last, setLast] = useState<{ messages: MessageView[]; total: number } | null>(null);
+  useEffect(() => {
+    setPages(1);
+    setLast(null);
+  }, [webhookId, status]);
+  const read = usePoll(
+    `${webhookId}:${status}:${pages}`,
+    async () => {
+      const messages: MessageView[] = [];
+      let total = 0;
+      let before: string | undefined;
+      for (let i = 0; i < pages; i++) {
+        const page = await api.listMessages(webhookId, { status: status || undefined, before });
+        messages.push(...page.data);
+        total = page.page_info.total_count;
+        before = page.page_info.end_cursor ?? undefined;
+        if (!before || page.data.length === 0) break;
+      }
+      return { messages, total };
+    },
+    1500,
+  );
+  useEffect(() => {
+    if (read.data) setLast(read.data);
+  }, [read.data]);
+  const data = read.data ?? last;
+  return { messages: data?.messages ?? [], total: data?.total ?? 0, loaded: data !== null, error: read.error, reload: read.reload, more: () => setPages((p) => p + 1) };
 }
 
 /** A message's attempts while `open`, asked for again every 1.5 s. */
@@ -48,11 +82,10 @@ export async function createWebhook(body: WebhookInput): Promise<WebhookView> {
   return created;
 }
 
-/** Changes a webhook; answers it as it is now. */
-export async function updateWebhook(id: string, body: WebhookUpdate): Promise<WebhookView> {
-  const updated = await api.updateWebhook(id, body);
-  void useApp.getState().loadWebhooks();
-  return updated;
+/** Changes a webhook; the list (and every view of it) shows it as it is now once this resolves. */
+export async function updateWebhook(id: string, body: WebhookUpdate): Promise<void> {
+  await api.updateWebhook(id, body);
+  await useApp.getState().loadWebhooks();
 }
 
 export async function deleteWebhook(id: string): Promise<void> {

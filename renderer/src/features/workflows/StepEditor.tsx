@@ -3,6 +3,12 @@ import type { ConfigurableProp } from '../../../../runtime/contract/component-sh
 import { stepFormProps, stepNameFor } from './workflow';
 import { Link } from '../../ui/Link';
 import { StepPropField } from './StepPropField';
+import { useState } from 'react';
+import { messageOf } from '../../api/client';
+import { useApp } from '../../app/store';
+import { Modal } from '../../ui/ConfirmDialog';
+import { ComponentGallery } from '../gallery/ComponentGallery';
+import { chosenComponent } from '../gallery/gallery-data';
 
 /** A workflow step being written: its name, its saved action, and each prop's text. */
 export interface StepDraft {
@@ -49,19 +55,57 @@ export function StepEditor({
   onRemove(): void;
 }) {
   const base = `step-${draft.key}`;
+  const loadComponents = useApp((s) => s.loadComponents);
   const component = actions.find((c) => c.id === draft.componentId);
   const props = component ? stepFormProps(component.configurable_props as ConfigurableProp[]) : [];
   const label = `Step ${index + 1}`;
   const nameError = nameProblem ?? errors.name;
 
-  const choose = (id: string) => {
-    const c = actions.find((a) => a.id === id);
+  const [browsing, setBrowsing] = useState(false);
+  const [opening, setOpening] = useState<string | null>(null);
+  const [browseError, setBrowseError] = useState<string | null>(null);
+  const choose = (id: string, picked?: ComponentView) => {
+    const c = picked ?? actions.find((a) => a.id === id);
     const keep = c ? Object.fromEntries(Object.entries(draft.texts).filter(([k]) => c.configurable_props.some((p) => p.name === k))) : {};
     onChange({ ...draft, componentId: id, texts: keep, name: c && !draft.nameEdited ? stepNameFor(c.name, takenNames) : draft.name });
   };
 
   return (
     <fieldset className="card step-card" data-step={draft.name}>
+      {browsing && (
+        <Modal labelledBy={`${base}-gallery-h`} className="dialog wide" onClose={() => setBrowsing(false)}>
+          <h2 id={`${base}-gallery-h`} className="sr-only">
+            Actions for {label}
+          </h2>
+          <ComponentGallery
+            type="action"
+            choosing={opening}
+            onChoose={(item) => {
+              setOpening(item.ref);
+              setBrowseError(null);
+              // A registry action is saved first: a step runs a saved component.
+              chosenComponent(item)
+                .then(async (c) => {
+                  await loadComponents();
+                  choose(c.id, c);
+                  setBrowsing(false);
+                })
+                .catch((err: unknown) => setBrowseError(messageOf(err)))
+                .finally(() => setOpening(null));
+            }}
+          />
+          {browseError && (
+            <p className="error" role="alert">
+              {browseError}
+            </p>
+          )}
+          <div className="row end">
+            <button type="button" onClick={() => setBrowsing(false)}>
+              Cancel
+            </button>
+          </div>
+        </Modal>
+      )}
       <legend>{label}</legend>
       <div className="row wrap step-head">
         <div className="field">
@@ -86,13 +130,16 @@ export function StepEditor({
         <div className="field grow">
           <label htmlFor={`${base}-component`}>Action</label>
           <select id={`${base}-component`} value={draft.componentId} onChange={(e) => choose(e.target.value)} aria-invalid={errors.component_id ? true : undefined}>
-            <option value="">{actions.length ? 'Choose a saved action…' : 'No saved actions yet'}</option>
+            <option value="">{actions.length ? 'Choose a saved action…' : 'No saved actions yet: browse the registry'}</option>
             {actions.map((c) => (
               <option key={c.id} value={c.id}>
                 {c.name} {c.version} ({c.key ?? c.id})
               </option>
             ))}
           </select>
+          <button type="button" className="small link-button" onClick={() => setBrowsing(true)}>
+            Browse actions…
+          </button>
           {errors.component_id && (
             <p className="field-error" role="alert">
               {errors.component_id}

@@ -18,7 +18,7 @@ export function WorkflowRuns({ workflowId, stepCount, refresh, openRun }: { work
   const toast = useApp((s) => s.toast);
   const [open, setOpen] = useState<Set<string>>(new Set());
   const [replaying, setReplaying] = useState<string | null>(null);
-  const { runs, error, reload: load } = useWorkflowRuns(workflowId, refresh);
+  const { runs, total, error, reload: load } = useWorkflowRuns(workflowId, refresh);
 
   useEffect(() => {
     if (openRun) setOpen((o) => new Set(o).add(openRun));
@@ -49,7 +49,7 @@ export function WorkflowRuns({ workflowId, stepCount, refresh, openRun }: { work
     <section className="card" aria-labelledby="runs-h">
       <div className="row">
         <h2 id="runs-h">Runs</h2>
-        <span className="muted">{runs ? `${runs.length} kept (latest 100)` : ''}</span>
+        <span className="muted">{runs ? (runs.length < total ? `latest ${runs.length} of ${total} kept` : `${total} kept`) : ''}</span>
         <span className="grow" />
         <button type="button" className="small" onClick={() => void load()}>
           Refresh

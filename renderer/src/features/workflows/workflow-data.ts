@@ -40,12 +40,12 @@ export function useWorkflowToEdit(id: string) {
 
 /** A workflow's kept runs, newest first, asked for again every 3 s and whenever `refresh` changes. */
 export function useWorkflowRuns(workflowId: string, refresh: number) {
-  const page = usePoll(workflowId, async () => (await api.listWorkflowRuns(workflowId)).data, 3000);
+  const page = usePoll(workflowId, () => api.listWorkflowRuns(workflowId), 3000);
   const { reload } = page;
   useEffect(() => {
     if (refresh) void reload();
   }, [refresh, reload]);
-  return { runs: page.data, error: page.error, reload: page.reload };
+  return { runs: page.data?.data ?? null, total: page.data?.page_info.total_count ?? 0, error: page.error, reload: page.reload };
 }
 
 /** Creates a workflow (`existing` null, active at once) or saves an existing one. */

@@ -1,19 +1,21 @@
 import { useEffect, useRef, useState } from 'react';
+import { create } from 'zustand';
 import type { CodeEditorHandle, EditorMarker } from './monaco-editor';
+import { editorAssets } from './asset-urls';
 
 type EditorModule = typeof import('./monaco-editor');
 
 let loading: Promise<EditorModule> | null = null;
 
-/** Loads the monaco bundle (assets/editor.js and its stylesheet) once. */
-function loadEditor(): Promise<EditorModule> {
+/** Loads the monaco bundle (the editor script and its stylesheet) once; a screen about to show an editor may start it early. */
+export function loadEditor(): Promise<EditorModule> {
   if (!loading) {
+    const assets = editorAssets();
     const link = document.createElement('link');
     link.rel = 'stylesheet';
-    link.href = '/assets/editor.css';
+    link.href = assets.editorCss;
     document.head.appendChild(link);
-    const url = '/assets/editor.js';
-    loading = import(/* a separate bundle, see scripts/build.js */ url) as Promise<EditorModule>;
+    loading = import(/* a separate bundle, see scripts/build.js */ assets.editor) as Promise<EditorModule>;
   }
   return loading;
 }
@@ -22,6 +24,14 @@ function loadEditor(): Promise<EditorModule> {
 export interface EditorDocument {
   text: string;
   rev: number;
+}
+
+/** How many editable code editors are on the page: the app offers a skip link to the first one. */
+export const useEditorsShown = create<{ count: number }>(() => ({ count: 0 }));
+
+/** Moves focus into the first editable code editor on the page. */
+export function focusCodeEditor(): void {
+  document.querySelector<HTMLElement>('.code-editor[data-editable="true"] textarea')?.focus();
 }
 
 const dark = () => window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
@@ -41,6 +51,7 @@ export function CodeEditor({
   onChange,
   onSave,
   revealLine,
+  readOnly = false,
 }: {
   document: EditorDocument;
   language: 'javascript' | 'typescript';
@@ -49,12 +60,19 @@ export function CodeEditor({
   onChange(value: string): void;
   onSave(): void;
   revealLine?: { line: number; at: number } | null;
+  /** Shown, not edited (a chosen component's code). */
+  readOnly?: boolean;
 }) {
   const host = useRef<HTMLDivElement>(null);
   const handle = useRef<CodeEditorHandle | null>(null);
   const callbacks = useRef({ onChange, onSave });
   callbacks.current = { onChange, onSave };
   const [state, setState] = useState<'loading' | 'ready' | 'fallback'>('loading');
+  useEffect(() => {
+    if (readOnly) return;
+    useEditorsShown.setState((s) => ({ count: s.count + 1 }));
+    return () => useEditorsShown.setState((s) => ({ count: s.count - 1 }));
+  }, [readOnly]);
 
   useEffect(() => {
     let disposed = false;
@@ -64,7 +82,8 @@ export function CodeEditor({
         handle.current = mod.createCodeEditor(host.current, {
           value: doc.text,
           language,
-          ariaLabel: 'Component code',
+          ariaLabel: readOnly ? 'Component code (read-only)' : 'Component code',
+          readOnly,
           dark: dark(),
           onChange: (v) => callbacks.current.onChange(v),
           onSave: () => callbacks.current.onSave(),
@@ -92,14 +111,15 @@ export function CodeEditor({
   useEffect(() => handle.current?.setComponentProps(props), [props, state]);
   useEffect(() => {
     if (revealLine) handle.current?.revealLine(revealLine.line);
-  }, [revealLine]);
+  }, [revealLine, state]);
 
   return (
-    <div className="code-editor" data-state={state} data-testid="code-editor">
+    <div className="code-editor" data-state={state} data-editable={!readOnly} data-testid="code-editor">
       {state === 'fallback' ? (
         <textarea
           key={doc.rev}
-          aria-label="Component code"
+          aria-label={readOnly ? 'Component code (read-only)' : 'Component code'}
+          readOnly={readOnly}
           className="code-fallback"
           defaultValue={doc.text}
           spellCheck={false}
@@ -115,6 +135,11 @@ export function CodeEditor({
         <div ref={host} className="monaco-host">
           {state === 'loading' && <p className="empty">Loading editor…</p>}
         </div>
+      )}
+      {!readOnly && state === 'ready' && (
+        <p className="muted small-note editor-hint">
+          Tab indents here; <kbd>Ctrl</kbd>+<kbd>M</kbd> makes Tab move focus instead (and back). <kbd>Ctrl</kbd>+<kbd>S</kbd> saves.
+        </p>
       )}
     </div>
   );

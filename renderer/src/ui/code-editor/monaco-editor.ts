@@ -6,11 +6,13 @@ import './monaco-contribs';
 import 'monaco-editor/languages/definitions/javascript/register.js';
 import 'monaco-editor/languages/definitions/typescript/register.js';
 import * as ts from 'monaco-editor/languages/features/typescript/register.js';
+import { editorAssets } from './asset-urls';
 
 // Workers are separate bundles beside this one (scripts/build.js); the CSP allows them ('self').
+const assets = editorAssets();
 self.MonacoEnvironment = {
   getWorkerUrl(_moduleId, label) {
-    return label === 'typescript' || label === 'javascript' ? '/assets/ts.worker.js' : '/assets/editor.worker.js';
+    return label === 'typescript' || label === 'javascript' ? assets.tsWorker : assets.editorWorker;
   },
 };
 
@@ -108,6 +110,7 @@ export interface CodeEditorOptions {
   value: string;
   language: 'javascript' | 'typescript';
   ariaLabel: string;
+  readOnly?: boolean;
   dark: boolean;
   onChange(value: string): void;
   /** Ctrl/Cmd+S. */
@@ -128,6 +131,7 @@ export function createCodeEditor(element: HTMLElement, options: CodeEditorOption
     tabSize: 2,
     scrollBeyondLastLine: false,
     ariaLabel: options.ariaLabel,
+    readOnly: options.readOnly ?? false,
     theme: options.dark ? 'vs-dark' : 'vs',
     // Tab moves focus out of the editor after Ctrl+M, as in VS Code; Escape leaves widgets.
     tabFocusMode: false,
