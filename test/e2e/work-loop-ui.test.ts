@@ -98,10 +98,8 @@ describe('UI: drafts, exact replay, the gallery, pruned runs, attempt requests, 
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: spout.url });
   });
   after(async () => {
-    await context?.close();
     await browser?.close();
-    await receiver?.close();
-    await spout?.stop();
+    await Promise.all([receiver?.close(), spout?.stop()]);
   });
 
   /** Types `text` at the end of the first line of the editor. */
@@ -225,7 +223,9 @@ describe('UI: drafts, exact replay, the gallery, pruned runs, attempt requests, 
     const eventTotal = (await spout.api('GET', `/v1/sources/${a.id}/event_summaries?limit=1`)).json.page_info.total_count as number;
     assert.ok(eventTotal > 100, `${eventTotal} events stored`);
     await page.goto(`${spout.url}/sources/${a.id}/events`);
-    await page.getByTestId('event-count').getByText(`100 of ${eventTotal}`).waitFor();
+    await page.getByTestId('event-count').getByText(`100 of 100 loaded · ${eventTotal} stored`).waitFor();
+    await page.getByRole('button', { name: 'Load older events' }).click();
+    await page.getByTestId('event-count').getByText(`${eventTotal} of ${eventTotal} loaded · ${eventTotal} stored`).waitFor();
   });
 
   it('puts the editor beside Activity on a wide screen, and a stack frame opens its line', async () => {

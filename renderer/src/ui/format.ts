@@ -21,12 +21,6 @@ export function parseSchedule(text: string): number[] | null {
   return text.split(',').map((p) => Number(p.trim()));
 }
 
-/** A time as a datetime-local input value. */
-export function toLocalInput(ms: number): string {
-  const d = new Date(ms - new Date().getTimezoneOffset() * 60_000);
-  return d.toISOString().slice(0, 16);
-}
-
 /** Seconds in the largest whole unit: 5 → "5 s", 300 → "5 min", 7200 → "2 h", 432000 → "5 d". */
 export function seconds(n: number): string {
   for (const [size, unit] of [[86_400, 'd'], [3600, 'h'], [60, 'min']] as const) if (n >= size && n % size === 0) return `${n / size} ${unit}`;

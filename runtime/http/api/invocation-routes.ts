@@ -146,16 +146,18 @@ function replayHeaders(recorded: Record<string, string | string[]>, body: Buffer
  * from the recording, since the component reads every header (signatures, content negotiation).
  */
 function sendExactly(url: string, method: string, headers: Array<[string, string | string[]]>, body: Buffer | undefined): Promise<number> {
+  // Checked before anything is sent: a name or value node:http refuses is the caller's mistake.
+  for (const [name, value] of headers) {
+    try {
+      http.validateHeaderName(name);
+      for (const v of Array.isArray(value) ? value : [value]) http.validateHeaderValue(name, v);
+    } catch (err) {
+      return Promise.reject(new HttpError(400, `headers.${name}: ${(err as Error).message}`));
+    }
+  }
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method, setHost: false, agent: false });
-    for (const [name, value] of headers) {
-      try {
-        req.setHeader(name, value);
-      } catch (err) {
-        req.destroy();
-        throw new HttpError(400, `headers.${name}: ${(err as Error).message}`);
-      }
-    }
+    for (const [name, value] of headers) req.setHeader(name, value);
     const given = new Set(headers.map(([name]) => name.toLowerCase()));
     for (const added of ['connection', 'content-length', 'transfer-encoding']) if (!given.has(added)) req.removeHeader(added);
     req.on('response', (res) => {

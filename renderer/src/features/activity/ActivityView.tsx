@@ -9,6 +9,7 @@ import { duration } from '../workflows/workflow';
 import { InvocationDetail } from './InvocationDetail';
 import { VirtualList } from '../../ui/VirtualList';
 import { LiveBadge } from '../../ui/LiveBadge';
+import { ErrorText } from '../../ui/ErrorText';
 
 const STATUSES: InvocationStatus[] = ['ok', 'error', 'timeout', 'crashed'];
 /** The search asks the service once typing pauses this long. */
@@ -61,11 +62,7 @@ export function ActivityView({ source, selectedId }: { source: SourceView; selec
           {loaded ? `${total} ${filtered ? 'matching ' : ''}run${total === 1 ? '' : 's'}` : ''}
         </span>
       </div>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorText text={error} />
       <div className="inspector-body">
         <div className="event-column">
           {items.length === 0 ? (
@@ -105,7 +102,7 @@ export function ActivityView({ source, selectedId }: { source: SourceView; selec
         </div>
         <div className="event-detail">
           {selectedId ? (
-            <InvocationDetail key={selectedId} id={selectedId} sourceId={source.id} onReplayed={(r) => navigate(activityPath(source.id, r.id))} />
+            <InvocationDetail key={selectedId} id={selectedId} sourceId={source.id} headingLevel={2} onReplayed={(r) => navigate(activityPath(source.id, r.id))} />
           ) : (
             <p className="empty">Select a run to see its request, answer, logs, emits and deliveries (arrow keys move through the list).</p>
           )}

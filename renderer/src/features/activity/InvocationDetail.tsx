@@ -89,12 +89,13 @@ function queryPairs(query: string): Array<[string, string]> {
  * HTTP calls, log lines, emits linked to their events, and the deliveries those caused. Replay,
  * Replay with edits, and Copy as cURL for a request. `sourceId` makes the links (a run of an action has none).
  */
-export function InvocationDetail({ id, sourceId, onReplayed, headingLevel = 3 }: { id: string; sourceId: string | null; onReplayed?(r: InvocationView): void; headingLevel?: 3 | 4 }) {
+export function InvocationDetail({ id, sourceId, onReplayed, headingLevel = 3 }: { id: string; sourceId: string | null; onReplayed?(r: InvocationView): void; headingLevel?: 2 | 3 | 4 }) {
   const { toast, webhooks, webhooksLoaded, loadWebhooks } = useApp();
   const { record, error } = useInvocationRecord(id);
   const [editing, setEditing] = useState(false);
   const [replaying, setReplaying] = useState(false);
-  const H = `h${headingLevel}` as 'h3' | 'h4';
+  const H = `h${headingLevel}` as 'h2' | 'h3' | 'h4';
+  const Sub = `h${headingLevel + 1}` as 'h3' | 'h4' | 'h5';
 
   // Deliveries name their webhooks.
   const hasDeliveries = (record?.deliveries.length ?? 0) > 0;
@@ -270,10 +271,12 @@ export function InvocationDetail({ id, sourceId, onReplayed, headingLevel = 3 }:
                     </p>
                   )}
                   {c.error && <p className="error">{c.error}</p>}
+                  <Sub className="call-part">Request</Sub>
                   <HeaderTable headers={c.request.headers} label={`Call ${i + 1} request headers`} />
                   <BodyView body={c.request} testId={`call-${i}-request-body`} />
                   {c.response && (
                     <>
+                      <Sub className="call-part">Response</Sub>
                       <HeaderTable headers={c.response.headers} label={`Call ${i + 1} response headers`} />
                       <BodyView body={c.response} testId={`call-${i}-response-body`} />
                     </>

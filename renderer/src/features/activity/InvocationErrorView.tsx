@@ -4,22 +4,21 @@ import type { InvocationView } from '../../../../runtime/contract/invocation-api
 /** A frame in the component's own file (`at run (component.mjs:24:48)`): no folder, so not the runtime's. */
 const OWN_FRAME = /(?<![\w/.:-])([\w.-]+\.(?:mjs|cjs|js|ts|mts|cts)):(\d+):(\d+)/;
 
-/** A stack with each frame in the component's file as a button that opens that line in the editor. */
+/** A stack with each frame in the component's file as a button that opens that line in the editor (the rest stays text). */
 function linkedStack(stack: string, onFrame: (line: number, column: number) => void): ReactNode[] {
-  return stack.split('\n').map((text, i) => {
+  return stack.split('\n').flatMap((text, i) => {
     const m = OWN_FRAME.exec(text);
-    if (!m) return <div key={i}>{text}</div>;
+    const lineBreak = i === 0 ? '' : '\n';
+    if (!m) return [lineBreak + text];
     const line = Number(m[2]);
     const column = Number(m[3]);
-    return (
-      <div key={i}>
-        {text.slice(0, m.index)}
-        <button type="button" className="link frame-link" title={`Open line ${line} in the editor`} onClick={() => onFrame(line, column)}>
-          {m[0]}
-        </button>
-        {text.slice(m.index + m[0].length)}
-      </div>
-    );
+    return [
+      lineBreak + text.slice(0, m.index),
+      <button key={i} type="button" className="link frame-link" title={`Open line ${line} in the editor`} onClick={() => onFrame(line, column)}>
+        {m[0]}
+      </button>,
+      text.slice(m.index + m[0].length),
+    ];
   });
 }
 

@@ -94,7 +94,7 @@ export function EventInspector({ source, selectedId }: { source: SourceView; sel
     }
   };
 
-  const count = search ? (search.loading && search.results.length === 0 ? 'Searching…' : `${shown.length === search.total ? search.total : `${shown.length} shown of ${search.total}`} matching on the service`) : `${shown.length} of ${Math.max(total, events.length)}`;
+  const count = search ? (search.loading && search.results.length === 0 ? 'Searching…' : `${shown.length === search.total ? search.total : `${shown.length} shown of ${search.total}`} matching on the service`) : `${shown.length} of ${events.length} loaded · ${Math.max(total, events.length)} stored`;
 
   return (
     <section className="inspector" aria-label="Events">

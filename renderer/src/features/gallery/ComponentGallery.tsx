@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { ErrorText } from '../../ui/ErrorText';
 import { useGallery, type GalleryItem } from './gallery-data';
 
 /**
@@ -36,11 +37,7 @@ export function ComponentGallery({ type, onChoose, choosing }: { type: 'source' 
           {count}
         </span>
       </div>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorText text={error} />
       {!loading && shown.length === 0 ? (
         <p className="empty">{q.trim() ? 'No component matches.' : 'No components yet: give the service a registry folder with --registry, or save one from the editor.'}</p>
       ) : (

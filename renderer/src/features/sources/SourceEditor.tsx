@@ -33,6 +33,8 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
   const { origin, doc, filename, codeDirty, formDirty, draftUnkept, name, component, props, values, problems, warnings, busy, stepsInput, runResult, runStatus, reveal } = s;
 
   const dirty = codeDirty || formDirty;
+  // The form shows the props of the code last checked: typed code may have others.
+  const staleProps = origin.kind === 'code' && codeDirty && s.checkedCode !== null && s.checkedCode !== s.code && busy !== 'check';
   const reachable = useConnection((c) => c.reachable);
   // Saving before the source's code has loaded would deploy an empty editor's worth of nothing.
   const codeMissing = source !== null && origin.kind === 'code' && doc === null;
@@ -152,7 +154,12 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
             <input id="source-name" value={name} placeholder={component?.name ?? 'from the component'} onChange={(e) => actions.setName(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && void deploy()} />
           </div>
         )}
-        <h3>Props</h3>
+        <h2 className="pane-title">Props</h2>
+        {staleProps && (
+          <p className="notice" role="status">
+            The code changed since its props were read: <button type="button" className="link-button" onClick={() => void actions.check()}>check the code</button> to see the props it has now.
+          </p>
+        )}
         {props.length === 0 && !component ? (
           <p className="empty">Check the code to see its props here.</p>
         ) : (

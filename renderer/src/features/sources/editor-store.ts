@@ -331,7 +331,7 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
         if (!codeDirty) {
           set({ component: c, props: merged, filename: read.filename ?? c.filename ?? 'component.mjs', checkedCode: read.code ?? null });
           loadCode(read.code ?? c.code ?? '');
-        } else if (get().component === null) set({ component: c, props: merged });
+        } else set({ checkedCode: read.code ?? null, ...(get().component === null ? { component: c, props: merged } : {}) });
         if (!formDirty) set({ values: initialValues(merged, read.configured_props), name: read.name });
       } catch (err) {
         useApp.getState().toast(messageOf(err), 'error');

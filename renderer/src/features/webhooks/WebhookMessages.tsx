@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { MessageView } from '../../../../runtime/contract/webhook-api';
 import { messageOf } from '../../api/client';
-import { toLocalInput } from '../../ui/format';
+import { dateTime } from '../../ui/format';
 import { useApp } from '../../app/store';
 import { MessageRow } from './MessageRow';
 import { TableHead } from '../../ui/TableHead';
@@ -12,7 +12,7 @@ export function WebhookMessages({ webhookId, active }: { webhookId: string; acti
   const toast = useApp((s) => s.toast);
   const [status, setStatus] = useState<MessageView['status'] | ''>('');
   const [open, setOpen] = useState<string | null>(null);
-  const [since, setSince] = useState(() => toLocalInput(Date.now() - 3600_000));
+  const [since, setSince] = useState(() => dateTime(Date.now() - 3600_000).slice(0, 16));
 
   // Unreachable: the banner says so and the rows loaded before stay.
   const { messages, total, loaded, error, reload: load, more } = useMessages(webhookId, status);
@@ -32,7 +32,9 @@ export function WebhookMessages({ webhookId, active }: { webhookId: string; acti
   const recover = async (e: FormEvent) => {
     e.preventDefault();
     try {
-      const recovered = await recoverFailed(webhookId, Math.floor(new Date(since).getTime() / 1000));
+      const at = new Date(since.trim().replace(' ', 'T')).getTime();
+      if (Number.isNaN(at)) return toast(`"${since}" is not a time: write it as YYYY-MM-DD HH:MM`, 'error');
+      const recovered = await recoverFailed(webhookId, Math.floor(at / 1000));
       toast(`${recovered} failed message${recovered === 1 ? '' : 's'} sent again`);
       void load();
     } catch (err) {
@@ -82,7 +84,11 @@ export function WebhookMessages({ webhookId, active }: { webhookId: string; acti
       )}
       <form className="row wrap" onSubmit={(e) => void recover(e)} aria-label="Recover failed messages">
         <label htmlFor="recover-since">Recover failed messages since</label>
-        <input id="recover-since" type="datetime-local" value={since} onChange={(e) => setSince(e.target.value)} />
+        {/* Text, not datetime-local: that one follows the browser's locale (12-hour in en-US), every other time here is 24-hour. */}
+        <input id="recover-since" className="mono" size={17} placeholder="YYYY-MM-DD HH:MM" pattern="\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?" aria-describedby="recover-since-hint" value={since} onChange={(e) => setSince(e.target.value)} />
+        <span id="recover-since-hint" className="muted small-note">
+          local time, 24-hour
+        </span>
         <button type="submit" disabled={!active}>
           Recover
         </button>

@@ -31,7 +31,7 @@ export function WebhooksScreen() {
       <>
         {created?.id === id && (
           <div className="secret-once" role="status">
-            <strong>Signing secret</strong> — shown once; store it with your receiver to verify signatures (Standard Webhooks).
+            <strong>Signing secret</strong> — give it to your receiver to verify signatures (Standard Webhooks). Reveal secret, under Signing secret below, shows it again.
             <div className="row">
               <code data-testid="signing-secret">{created.secret}</code>
               <CopyButton text={created.secret} label="Copy secret" />

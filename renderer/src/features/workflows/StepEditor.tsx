@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { messageOf } from '../../api/client';
 import { useApp } from '../../app/store';
 import { Modal } from '../../ui/ConfirmDialog';
+import { ErrorText } from '../../ui/ErrorText';
 import { ComponentGallery } from '../gallery/ComponentGallery';
 import { chosenComponent } from '../gallery/gallery-data';
 
@@ -94,16 +95,12 @@ export function StepEditor({
                 .finally(() => setOpening(null));
             }}
           />
-          {browseError && (
-            <p className="error" role="alert">
-              {browseError}
-            </p>
-          )}
-          <div className="row end">
+          <ErrorText text={browseError} />
+          <p className="row end">
             <button type="button" onClick={() => setBrowsing(false)}>
               Cancel
             </button>
-          </div>
+          </p>
         </Modal>
       )}
       <legend>{label}</legend>
