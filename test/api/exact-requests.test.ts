@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import { rawRequest } from '../helpers/raw-request';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { deploySource, ECHO_SOURCE, startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
 import { attempts, createWebhook, messages, subscribe } from '../helpers/webhooks';
@@ -13,21 +14,6 @@ interface Recorded {
   id: string;
   replay_of: string | null;
   request: { headers: Record<string, string | string[]>; body: string } | null;
-}
-
-/** Sends a request with these headers, in this order, and no others; answers the status. */
-function rawRequest(url: string, method: string, headers: Array<[string, string]>, body: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, setHost: false, agent: false });
-    for (const [name, value] of headers) req.setHeader(name, value);
-    req.removeHeader('connection');
-    req.on('response', (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
 }
 
 describe('exact requests: replays, webhook attempts, UI files', () => {

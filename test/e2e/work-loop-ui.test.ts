@@ -7,11 +7,11 @@
 // axe finds nothing serious on the new screens.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { axe, editorText, launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
+import { rawRequest } from '../helpers/raw-request';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { deploySource, startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
 import { createWebhook, subscribe } from '../helpers/webhooks';
@@ -52,22 +52,6 @@ const ACME_ORDER = `export default {
 };
 `;
 
-/** POSTs `body` with the headers curl sends and no others (node:http adds none of its own here). */
-function curlLike(url: string, body: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', setHost: false, agent: false });
-    const u = new URL(url);
-    for (const [name, value] of [['Host', u.host], ['User-Agent', 'curl/8.5.0'], ['Accept', '*/*'], ['Content-Type', 'application/json'], ['Content-Length', String(Buffer.byteLength(body))]]) req.setHeader(name!, value!);
-    req.removeHeader('connection');
-    req.on('response', (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 interface Recorded {
   id: string;
   replay_of: string | null;
@@ -76,13 +60,13 @@ interface Recorded {
 
 describe('UI: drafts, exact replay, the gallery, pruned runs, attempt requests, totals, split view', () => {
   let spout: SpoutProcess;
+  let receiver: Receiver;
   let browser: Browser;
+  let a: { id: string; endpoint: string };
+  let b: { id: string; endpoint: string };
   let context: BrowserContext;
   let page: Page;
   let problems: string[];
-  let receiver: Receiver;
-  let a: { id: string; endpoint: string };
-  let b: { id: string; endpoint: string };
 
   before(async () => {
     const registry = tempDir('spout-registry-');
@@ -154,7 +138,9 @@ describe('UI: drafts, exact replay, the gallery, pruned runs, attempt requests, 
 
   it('replays from the UI with exactly the recorded headers, in order', async () => {
     // As curl sends it: five headers, no `connection`, none of the ones `fetch` adds.
-    assert.equal(await curlLike(`${a.endpoint}/exact?x=1`, '{"exact":true}'), 200);
+    const body = '{"exact":true}';
+    const curlHeaders: Array<[string, string]> = [['Host', new URL(a.endpoint).host], ['User-Agent', 'curl/8.5.0'], ['Accept', '*/*'], ['Content-Type', 'application/json'], ['Content-Length', String(body.length)]];
+    assert.equal(await rawRequest(`${a.endpoint}/exact?x=1`, 'POST', curlHeaders, body), 200);
     const original = await waitFor(async () => ((await spout.api('GET', `/v1/sources/${a.id}/invocations?trigger=http`)).json.data as Recorded[]).find((r) => !r.replay_of), 10_000, 'the run');
     await page.goto(`${spout.url}/sources/${a.id}/activity/${original.id}`);
     await page.getByTestId('invocation-detail').getByRole('button', { name: 'Replay', exact: true }).click();

@@ -37,12 +37,12 @@ interface EventState {
   /** Searches the source's stored events on the service; empty text ends the search. */
   setSearch(q: string): Promise<void>;
   loadMoreResults(): Promise<void>;
-  close(): void;
-  loadOlder(): Promise<void>;
   /** Deletes one event on the service and from the view. */
   deleteOne(id: string): Promise<void>;
   /** Deletes every event of the source on the service; answers how many. */
   deleteAll(): Promise<number>;
+  loadOlder(): Promise<void>;
+  close(): void;
 }
 
 let stop: (() => void) | null = null;

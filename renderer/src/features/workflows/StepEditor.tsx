@@ -75,9 +75,14 @@ export function StepEditor({
     <fieldset className="card step-card" data-step={draft.name}>
       {browsing && (
         <Modal labelledBy={`${base}-gallery-h`} className="dialog wide" onClose={() => setBrowsing(false)}>
-          <h2 id={`${base}-gallery-h`} className="sr-only">
-            Actions for {label}
-          </h2>
+          <div className="row">
+            <h2 id={`${base}-gallery-h`} className="grow">
+              An action for {label}
+            </h2>
+            <button type="button" className="small" onClick={() => setBrowsing(false)}>
+              Cancel
+            </button>
+          </div>
           <ComponentGallery
             type="action"
             choosing={opening}
@@ -96,11 +101,6 @@ export function StepEditor({
             }}
           />
           <ErrorText text={browseError} />
-          <p className="row end">
-            <button type="button" onClick={() => setBrowsing(false)}>
-              Cancel
-            </button>
-          </p>
         </Modal>
       )}
       <legend>{label}</legend>
