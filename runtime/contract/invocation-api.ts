@@ -1,6 +1,7 @@
 // /v1 shapes of recorded runs (invocations): trigger, request, answer, emits, error.
 import type { ConsoleLine } from './action-api';
 import type { OutgoingCall } from './network-api';
+import type { MessageSummary } from './delivery-protocol';
 
 /** What started an invocation. */
 export type InvocationTrigger = 'http' | 'timer' | 'run_now' | 'event' | 'hook' | 'action';
@@ -97,4 +98,24 @@ export interface InvocationView {
   replay_of: string | null;
   /** For `action`: the MCP tool call that ran it; null (or absent in older records) for test runs and workflow steps. */
   via?: InvocationVia | null;
+}
+
+/** A recorded run as read alone (`GET /v1/invocations/{id}`): with the delivery messages its events caused (times in epoch ms). */
+export type InvocationRecordView = InvocationView & { deliveries: MessageSummary[] };
+
+/** What a replay may change (`POST /v1/invocations/{id}/replay`): the request of an HTTP run, the event of others; what is not given is sent as recorded. */
+export interface ReplayEdits {
+  method?: string;
+  path?: string;
+  query?: string;
+  headers?: Record<string, string | string[]>;
+  body?: string;
+  event?: unknown;
+}
+
+/** Filters of a run list (`GET /v1/sources/{id}/invocations`), applied by the service. */
+export interface InvocationFilter {
+  status?: InvocationStatus;
+  trigger?: InvocationTrigger;
+  q?: string;
 }

@@ -5,7 +5,7 @@ import { newId } from '../lib/ids';
 import { deliveryWorkerScript } from '../lib/paths';
 import type { Page } from '../lib/pagination';
 import { compareEventIds } from '../store/event-id';
-import type { Attempt, DeliveryMark, MessageStatus, NewMessage } from '../contract/delivery-protocol';
+import type { DeliveryMark, ListedAttempt, MessageStatus, NewMessage } from '../contract/delivery-protocol';
 import type { DeliveryAnswer, DeliveryQuery, DeliveryWorkerData, FromDelivery, MessageSummary, ToDelivery, WebhookHealth, WebhookTarget } from '../contract/delivery-protocol';
 import type { PageQuery } from '../contract/page';
 
@@ -147,8 +147,8 @@ export class DeliveryService implements DeliveryPort {
   }
 
   /** A page of a message's attempts, newest first; null if the webhook has no such message. */
-  attempts(webhookId: string, messageId: string, page: PageQuery): Promise<Page<Attempt & { id: string }> | null> {
-    return this.ask({ kind: 'attempts', webhookId, messageId, page }) as Promise<Page<Attempt & { id: string }> | null>;
+  attempts(webhookId: string, messageId: string, page: PageQuery): Promise<Page<ListedAttempt> | null> {
+    return this.ask({ kind: 'attempts', webhookId, messageId, page }) as Promise<Page<ListedAttempt> | null>;
   }
 
   private ask(query: DeliveryQuery): Promise<DeliveryAnswer> {

@@ -25,7 +25,7 @@ function messageLine(m: NewMessage): string {
 }
 
 function attemptLine(messageId: string, a: Attempt, status: MessageStatus, next: number | null): string {
-  return `{"t":"a","message_id":${str(messageId)},"status_code":${a.status_code},"duration_ms":${a.duration_ms},"response_body":${str(a.response_body)},"response_headers":${str(a.response_headers)},"error":${str(a.error)},"trigger":"${a.trigger}","created_at":${a.created_at},"status":"${status}","next_attempt_at":${next}}`;
+  return `{"t":"a","message_id":${str(messageId)},"request_headers":${str(a.request_headers)},"status_code":${a.status_code},"duration_ms":${a.duration_ms},"response_body":${str(a.response_body)},"response_headers":${str(a.response_headers)},"error":${str(a.error)},"trigger":"${a.trigger}","created_at":${a.created_at},"status":"${status}","next_attempt_at":${next}}`;
 }
 
 function manualLine(messageId: string, at: number): string {
@@ -73,8 +73,8 @@ export class Outbox {
         const m = outbox.messages.get(r.message_id);
         if (!m) continue;
         const { t: _t, message_id: _id, status, next_attempt_at, ...attempt } = r;
-        // Lines written before response headers were kept lack them.
-        outbox.apply(m, { ...attempt, response_headers: attempt.response_headers ?? null }, status, next_attempt_at);
+        // Lines written before request and response headers were kept lack them.
+        outbox.apply(m, { ...attempt, request_headers: attempt.request_headers ?? null, response_headers: attempt.response_headers ?? null }, status, next_attempt_at);
       }
     }
     return outbox;

@@ -6,7 +6,7 @@ import type { ConfigurableProp } from '../../contract/component-shape';
 import { dirGrants } from '../../props/dir/dir-folders';
 import { NO_GRANTS } from '../../sandbox/host-grants';
 import { Sandbox, type SandboxLog } from '../../sandbox/sandbox';
-import type { ActionResult, HttpResponsePayload, OptionsResult, PropOption } from '../../contract/host-protocol';
+import type { ActionResult, HttpResponsePayload, OptionsResult } from '../../contract/host-protocol';
 import { ComponentError } from '../../components/bundle';
 import { newId } from '../../lib/ids';
 import { checkConfiguredProps } from '../../props/configured-props';
@@ -25,17 +25,12 @@ import { maskerFor, type NetworkService } from '../network/network-service';
 import type { Masker } from '../network/masker';
 import type { NetworkMode } from '../../contract/network-api';
 import type { InvocationVia } from '../../contract/invocation-api';
+import type { OptionsAnswer } from '../../contract/component-api';
 
 /** A log line written by component code during a call. */
 export type ConfigurationLog = ConsoleLine;
 
-/** A page of options, or the error the options method threw (spec 2.6). */
-export interface OptionsAnswer {
-  options: PropOption[];
-  context: unknown;
-  errors: string[];
-  logs: ConfigurationLog[];
-}
+export type { OptionsAnswer };
 
 export interface OptionsRequest {
   prop: string;

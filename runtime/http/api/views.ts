@@ -1,6 +1,6 @@
 import type { StoredEvent } from '../../store/event-store';
 import type { ComponentRecord, SourceRecord, SubscriptionRecord, WebhookRecord } from '../../store/metadata';
-import type { Attempt } from '../../contract/delivery-protocol';
+import type { ListedAttempt } from '../../contract/delivery-protocol';
 import { maskSecrets } from '../../props/secret/secret-values';
 import { sourceProps } from '../../engine/sources/dynamic-props';
 import type { MessageSummary, WebhookHealth } from '../../contract/delivery-protocol';
@@ -94,6 +94,6 @@ export function messageView(m: MessageSummary, about?: { event_summary: string |
 }
 
 /** One delivery attempt. */
-export function attemptView(a: Attempt & { id: string }): AttemptView {
+export function attemptView(a: ListedAttempt): AttemptView {
   return { ...a, created_at: seconds(a.created_at) as number };
 }
