@@ -44,6 +44,11 @@ export class Emission {
     this.listeners.set(prefix, listener);
   }
 
+  /** True when something subscribes to `emitterId`'s events on `channel` (null: the default channel). */
+  isHeard(emitterId: string, channel: string | null): boolean {
+    return listenersFor(this.subscriptions(), emitterId, channel).length > 0;
+  }
+
   /**
    * Stores and routes the emits of one run of `emitterId`, in emit order (see inEmitOrder): to
    * subscribed webhooks durably, then to subscribed sources. `depth` is how many listener hops led

@@ -18,7 +18,7 @@ import type { DataStores } from '../../store/data-stores';
 import { runDataStoreOp } from '../../store/data-store-ops';
 import { additionalPropsOf, mergeProps } from '../sources/dynamic-props';
 import { sandboxContext } from '../sources/sandbox-context';
-import type { SandboxLimits } from '../sources/source-manager';
+import type { SandboxLimits } from '../sources/source-hosts';
 import type { InvocationStore } from '../../store/invocation-store';
 import { baseRecord, errorOf, statusOf } from '../invocations/invocation-record';
 import { maskerFor, type NetworkService } from '../network/network-service';

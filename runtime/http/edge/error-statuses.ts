@@ -3,7 +3,8 @@ import type { ErrorRequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { ComponentError } from '../../components/bundle';
 import { type ComponentProblem } from '../../contract/component-shape';
-import { HookError, QueueFullError, SourceUnavailable } from '../../engine/sources/source-manager';
+import { QueueFullError } from '../../sandbox/sandbox';
+import { HookError, SourceUnavailable } from '../../lib/error-kinds';
 import { ConfigurationRejected } from '../../engine/sources/dynamic-props';
 import { DataStoreError } from '../../store/data-stores';
 

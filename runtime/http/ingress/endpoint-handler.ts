@@ -2,7 +2,9 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import querystring from 'node:querystring';
 import { setsSessionCookie, withoutSessionCookies } from '../edge/auth';
 import { problemBody } from '../edge/error-statuses';
-import { QueueFullError, SourceUnavailable, type SourceManager } from '../../engine/sources/source-manager';
+import { QueueFullError } from '../../sandbox/sandbox';
+import { SourceUnavailable } from '../../lib/error-kinds';
+import type { SourceManager } from '../../engine/sources/source-manager';
 import type { RecordedRequest, RecordedResponse } from '../../contract/invocation-api';
 import { recordBody } from '../../engine/invocations/invocation-record';
 import type { HttpResponsePayload } from '../../contract/host-protocol';
