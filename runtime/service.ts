@@ -32,6 +32,7 @@ import { StepOutbox } from './engine/sessions/send-log';
 import { RunLog } from './store/workflow-run-log';
 import { WorkflowManager } from './engine/workflows/workflow-manager';
 import { SourceManager } from './engine/sources/source-manager';
+import { HttpEndpoints } from './engine/endpoints/http-endpoints';
 import { openMetadata } from './store/metadata';
 import { SecretBox, type KeyWrapper } from './store/secrets';
 import { DataStores } from './store/data-stores';
@@ -138,7 +139,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     webhooks: () => metadata.data.webhooks.map((w) => webhookTarget(w, openSecret)),
     onDisable: (id, reason) => disableWebhook(metadata, id, reason),
   });
-  const emission = new Emission(events, delivery, () => metadata.data.subscriptions);
+  // Emission runs the sources and workflows subscribed to an event: both are built below, after it.
+  const emission = new Emission(events, delivery, () => metadata.data.subscriptions, (listenerId, event, depth) => {
+    if (listenerId.startsWith('dc_')) sources.listen(listenerId, event, depth);
+    else if (listenerId.startsWith('p_')) workflows.listen(listenerId, event, depth);
+  });
   const packages = new PackageCache({ dir: path.join(dataDir, 'packages'), registry: options.npmRegistry, onProgress: options.onPackageProgress });
   const library = new ComponentLibrary(metadata, packages);
   const dbs = new SourceDbs(path.join(dataDir, 'db'));
@@ -199,7 +204,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     registry_dirs: (options.registryDirs ?? []).map((d) => path.resolve(d)),
   });
   const app = createApp({ metadata, library, registry, describeSandbox, sources, sessions, workflows, outbox, events, logs, invocations, network, delivery, secrets, dataStores, auth, endpointUrl, settings });
-  const endpoints = httpInterfaceHandler(sources, HTTP_BODY_LIMIT, endpointUrl, workflows);
+  const endpoints = httpInterfaceHandler(new HttpEndpoints(sources, workflows), HTTP_BODY_LIMIT, endpointUrl);
   const gate = new StartupGate();
   // A request without Host is answered by the Host check, as problem+json.
   const server = http.createServer({ requireHostHeader: false }, (req, res) => gate.pass(res, () => (req.url?.startsWith(ENDPOINT_PREFIX) ? void endpoints(req, res) : app(req, res))));

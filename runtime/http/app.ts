@@ -42,7 +42,7 @@ export function v1Routes(ctx: ApiContext): Router {
 
 /**
  * The HTTP app of the service: the /v1 API, SSE and the UI, all behind the Host and Origin checks
- * and the key. (HTTP interface endpoints under `/e/` are served before it, see interfaces/http.)
+ * and the key. (HTTP interface endpoints under `/e/` are served before it, see http/ingress/endpoint-handler.ts.)
  */
 export function createApp(ctx: ApiContext): Express {
   const app = express();

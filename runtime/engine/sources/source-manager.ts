@@ -2,9 +2,8 @@
 // lifecycle, props, hosts, runner, timers, crash guard, system channels, calls, data), built and
 // wired here.
 import type { ComponentLibrary } from '../../components/library';
-import type { InvocationView } from '../../contract/invocation-api';
 import type { DataStores } from '../../store/data-stores';
-import type { EventStore } from '../../store/event-store';
+import type { EventStore, StoredEvent } from '../../store/event-store';
 import type { InvocationStore } from '../../store/invocation-store';
 import type { LogStore } from '../../store/log-store';
 import type { ComponentRecord, Metadata, SourceRecord } from '../../store/metadata';
@@ -80,7 +79,6 @@ export class SourceManager {
     this.hosts = hosts;
     this.runner = runner;
     this.timers = timers;
-    emission.onListener('dc_', (listenerId, event, depth) => runner.listen(listenerId, event, depth));
   }
 
   /** All deployed sources, oldest first. */
@@ -128,19 +126,14 @@ export class SourceManager {
     return this.lifecycle.remove(source);
   }
 
-  /** Runs the source with an event and records the run. */
+  /** Runs the source with an event; resolves once the run is recorded. */
   invoke(source: SourceRecord, event: unknown, options: InvokeOptions): Promise<Invocation> {
     return this.runner.invoke(source, event, options);
   }
 
-  /** A recorded invocation of this source, if `id` is one. */
-  invocationOf(source: SourceRecord, id: string): InvocationView | undefined {
-    return this.runner.invocationOf(source, id);
-  }
-
-  /** Keeps an invocation's record. */
-  record(record: InvocationView): void {
-    this.runner.record(record);
+  /** Runs a source subscribed to an event with it (wired to emission by service.ts). */
+  listen(listenerId: string, event: StoredEvent, depth: number): void {
+    this.runner.listen(listenerId, event, depth);
   }
 
   /** Runs a source by hand ("run now"). */

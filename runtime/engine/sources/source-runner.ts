@@ -1,7 +1,8 @@
 // Running a deployed source and recording the run: an invocation of its sandbox (a run or a
 // lifecycle hook), its emits deduped and stored, its failure sent to `$errors`, and its record.
-import type { InvocationEmit, InvocationView, RecordedRequest } from '../../contract/invocation-api';
-import type { EmitPayload, HttpResponsePayload, InvocationTarget } from '../../contract/host-protocol';
+import type { InvocationEmit, InvocationView } from '../../contract/invocation-api';
+import type { EmitPayload, InvocationTarget } from '../../contract/host-protocol';
+import type { EndpointExchange } from '../../contract/endpoint-exchange';
 import { HookError, SourceUnavailable } from '../../lib/error-kinds';
 import type { InvocationResult } from '../../sandbox/sandbox';
 import type { StoredEvent } from '../../store/event-store';
@@ -9,7 +10,7 @@ import type { InvocationStore } from '../../store/invocation-store';
 import type { LogStore } from '../../store/log-store';
 import type { ComponentRecord, SourceRecord } from '../../store/metadata';
 import type { Deduper } from '../events/dedupe';
-import { inEmitOrder, MAX_LISTENER_HOPS, type Emission } from '../events/emission';
+import { inEmitOrder, MAX_LISTENER_HOPS, type Emission, type RoutedEvent } from '../events/emission';
 import { baseRecord, errorOf, statusOf } from '../invocations/invocation-record';
 import type { SourceCalls } from './source-calls';
 import type { LiveSource, SourceHosts } from './source-hosts';
@@ -24,21 +25,17 @@ export interface Invocation extends InvocationResult {
 
 /** What started a source's run, as its record keeps it. */
 export type Trigger =
-  | { kind: 'http'; request: RecordedRequest }
+  | { kind: 'http'; exchange: EndpointExchange; customResponse: boolean }
   | { kind: 'timer' }
   | { kind: 'run_now' }
   | { kind: 'event'; emitter_id: string; event_id: string };
 
 export interface InvokeOptions {
   trigger: Trigger;
-  /** Receives a `respond()` made during the run. */
-  onRespond?: (r: HttpResponsePayload) => void;
   /** Listener hops that led to this run. */
   depth?: number;
-  /** The caller completes the record (an HTTP answer) and keeps it with `record()`. */
-  deferRecord?: boolean;
-  /** The invocation this run replays. */
-  replayOf?: string;
+  /** The invocation this run replays (kept only if it is one of this source's). */
+  replayOf?: string | null;
 }
 
 type HookName = Extract<InvocationTarget, { kind: 'hook' }>['name'];
@@ -58,22 +55,28 @@ export interface SourceRunnerDeps {
 export class SourceRunner {
   constructor(private readonly deps: SourceRunnerDeps) {}
 
-  /** Runs the source with an event, stores what it emitted, and records the invocation. */
+  /**
+   * Runs the source with an event, stores what it emitted, answers an HTTP trigger, and records
+   * the run: the record is complete when this resolves.
+   */
   async invoke(source: SourceRecord, event: unknown, options: InvokeOptions): Promise<Invocation> {
     const live = this.deps.hosts.get(source.id);
     if (!live) throw new SourceUnavailable(`the component of ${source.id} could not be loaded; see its logs, and update its code`);
-    const started = Date.now();
-    const result = await live.sandbox.invoke({ kind: 'run', eventJson: JSON.stringify(event) }, options.onRespond);
-    if (result.error) this.deps.channels.runFailed(source.id, result);
-    const { stored, emits } = await this.emit(source.id, live.component, result.emits, result.invocationId, options.depth);
     const { trigger } = options;
+    const exchange = trigger.kind === 'http' ? trigger.exchange : null;
+    const started = Date.now();
+    const result = await live.sandbox.invoke({ kind: 'run', eventJson: JSON.stringify(event) }, exchange ? (r) => exchange.respond(r) : undefined);
+    if (result.error) this.deps.channels.runFailed(source.id, result);
+    const { routed, emits } = await this.emit(source.id, live.component, result.emits, result.invocationId, options.depth);
     const record = this.recordOf(source.id, trigger.kind, result, started, emits);
-    record.replay_of = options.replayOf ?? null;
-    if (trigger.kind === 'http') record.request = trigger.request;
-    else record.event = event;
+    record.replay_of = options.replayOf && this.isRunOf(source, options.replayOf) ? options.replayOf : null;
+    if (trigger.kind === 'http') {
+      record.request = trigger.exchange.request;
+      record.response = trigger.exchange.finish(trigger.customResponse ? unanswered(result) : null);
+    } else record.event = event;
     if (trigger.kind === 'event') record.listened_to = { emitter_id: trigger.emitter_id, event_id: trigger.event_id };
-    if (!options.deferRecord) this.record(record);
-    return { ...result, stored, record };
+    this.keep(record);
+    return { ...result, stored: routed.map((r) => r.event), record };
   }
 
   /** Runs a lifecycle hook; throws a HookError if it failed. */
@@ -86,7 +89,7 @@ export class SourceRunner {
     if (result.value !== false) {
       const record = this.recordOf(sourceId, 'hook', result, started, emits);
       record.hook = name;
-      this.record(record);
+      this.keep(record);
     } else this.deps.invocations.takeLogs(result.invocationId);
     if (result.error) throw new HookError(`the ${name}() hook failed: ${result.error.message}`);
   }
@@ -111,36 +114,34 @@ export class SourceRunner {
     });
   }
 
-  /** A recorded invocation of this source, if `id` is one. */
-  invocationOf(source: SourceRecord, id: string): InvocationView | undefined {
-    const record = this.deps.invocations.get(id);
-    return record?.owner_id === source.id ? record : undefined;
+  /** True when `invocationId` is a recorded run of this source. */
+  private isRunOf(source: SourceRecord, invocationId: string): boolean {
+    return this.deps.invocations.get(invocationId)?.owner_id === source.id;
   }
 
   /** Keeps an invocation's record (a failure to write it is logged, not the run's). */
-  record(record: InvocationView): void {
+  private keep(record: InvocationView): void {
     this.deps.invocations.add(record).catch((err: Error) => console.error(`recording ${record.id} of ${record.owner_id}: ${err.message}`));
   }
 
   /** Dedupes (by the component's strategy) and stores one invocation's emits; `emits` lists them all for its record, dropped ones marked. */
-  private async emit(sourceId: string, component: ComponentRecord | undefined, payloads: EmitPayload[], invocationId: string | null, depth = 0): Promise<{ stored: StoredEvent[]; emits: InvocationEmit[] }> {
+  private async emit(sourceId: string, component: ComponentRecord | undefined, payloads: EmitPayload[], invocationId: string | null, depth = 0): Promise<{ routed: RoutedEvent[]; emits: InvocationEmit[] }> {
     const ordered = inEmitOrder(payloads);
     const { kept, warnings } = this.deps.dedupe.filter(sourceId, component?.dedupe ?? null, ordered);
     for (const message of warnings) this.deps.logs.add(sourceId, { level: 'warn', message, invocation_id: invocationId });
-    const stored = await this.deps.emission.accept(sourceId, kept, depth, invocationId);
-    const storedFor = new Map(kept.map((payload, i) => [payload, stored[i]]));
+    const routed = await this.deps.emission.accept(sourceId, kept, depth, invocationId);
+    const routedFor = new Map(kept.map((payload, i) => [payload, routed[i]]));
     const emits = ordered.map((payload): InvocationEmit => {
-      const event = storedFor.get(payload);
-      const name = payload.meta.name ?? null;
+      const route = routedFor.get(payload);
       return {
-        event_id: event?.id ?? null,
-        dropped: !event,
-        name,
+        event_id: route?.event.id ?? null,
+        dropped: !route,
+        name: payload.meta.name ?? null,
         summary: payload.meta.summary ?? null,
-        webhooks: event?.deliver_to ? [...event.deliver_to] : [],
+        webhooks: route ? [...route.webhooks] : [],
       };
     });
-    return { stored, emits };
+    return { routed, emits };
   }
 
   /** The record of a finished run or hook, with its logs, emits and error. */
@@ -153,4 +154,9 @@ export class SourceRunner {
     record.calls = this.deps.calls.record(sourceId, result.calls);
     return record;
   }
+}
+
+/** Why a custom-response endpoint's run gave no answer. */
+function unanswered(result: InvocationResult): string {
+  return `the source did not respond: ${result.error ? `its run failed: ${result.error.message}` : 'its run ended without calling respond()'}`;
 }

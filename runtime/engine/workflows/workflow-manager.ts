@@ -44,9 +44,7 @@ const STEP_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export class WorkflowManager {
   private readonly timers = new TimerScheduler({ onError: (key, err) => console.error(`workflow timer ${key}: ${(err as Error).message}`) });
 
-  constructor(private readonly deps: WorkflowManagerDeps) {
-    deps.emission.onListener('p_', (id, event, depth) => this.listen(id, event, depth));
-  }
+  constructor(private readonly deps: WorkflowManagerDeps) {}
 
   /** All workflows, oldest first. */
   list(): WorkflowRecord[] {
@@ -208,8 +206,8 @@ export class WorkflowManager {
     await this.deps.events.openSource(id);
   }
 
-  /** Runs the workflow with an event it listens to (its source trigger, or any subscription). */
-  private listen(id: string, event: StoredEvent, depth: number): void {
+  /** Runs the workflow with an event it listens to (its source trigger, or any subscription; wired to emission by service.ts). */
+  listen(id: string, event: StoredEvent, depth: number): void {
     const wf = this.find(id);
     if (!wf?.active || depth > MAX_LISTENER_HOPS) return;
     this.run(wf, JSON.parse(event.json), { depth }).catch((err: Error) => console.error(`workflow ${id}: ${err.message}`));
