@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { writePrivateFileSync } from '../lib/private-files';
-import { ComponentError } from './bundle';
+import { ComponentError } from '../lib/error-kinds';
 import { type ComponentProblem } from '../contract/component-shape';
 import { bundleFile } from './bundle-file';
 import type { ConfigurableProp } from '../contract/component-shape';

@@ -1,6 +1,6 @@
 import { parseTimerSpec } from '../props/timer/timer-spec';
 import { slugify } from '../lib/slug';
-import { ComponentError } from './bundle';
+import { ComponentError } from '../lib/error-kinds';
 import { type ComponentProblem } from '../contract/component-shape';
 import { expectedValue, matchesType, staticValueProblem } from '../props/prop-values';
 import { isRecord as isPlainObject } from '../props/prop-shape';

@@ -7,7 +7,7 @@ import { dirGrants } from '../../props/dir/dir-folders';
 import { NO_GRANTS } from '../../sandbox/host-grants';
 import { Sandbox, type SandboxLog } from '../../sandbox/sandbox';
 import type { ActionResult, HttpResponsePayload, OptionsResult, PropOption } from '../../contract/host-protocol';
-import { ComponentError } from '../../components/bundle';
+import { ComponentError, ConfigurationRequestError } from '../../lib/error-kinds';
 import { newId } from '../../lib/ids';
 import { checkConfiguredProps } from '../../props/configured-props';
 import type { StepOutbox } from './send-log';
@@ -43,9 +43,6 @@ export interface OptionsRequest {
   prevContext: Record<string, unknown>;
   query?: string;
 }
-
-/** Thrown when the request names something the component does not have; the API's 400. */
-export class ConfigurationRequestError extends Error {}
 
 interface Session {
   sandbox: Sandbox;
@@ -94,7 +91,7 @@ export class ComponentSessions {
       const result = await session.sandbox.invoke({ kind: 'options', prop: request.prop, page: request.page, prevContext: request.prevContext, query: request.query });
       const logs = takeLogs(session);
       if (!result.error) return { ...(result.value as OptionsResult), errors: [], logs };
-      if (result.error.name === 'RequestError') throw new ConfigurationRequestError(result.error.message);
+      if (result.error.name === 'RequestError') throw new ConfigurationRequestError(`${component.id}: ${result.error.message}`);
       return { options: [], context: null, errors: [result.error.message], logs };
     });
   }

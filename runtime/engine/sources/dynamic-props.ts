@@ -1,14 +1,11 @@
 // Props returned by a component's `additionalProps` (spec 2.7): computed in its sandbox, checked
 // like static props plus the dynamic-type allow-list, and merged into the prop set.
-import { ComponentError } from '../../components/bundle';
+import { ComponentError, ConfigurationRejected } from '../../lib/error-kinds';
 import type { ConfigurableProp } from '../../contract/component-shape';
 import { validateDynamicProps } from '../../components/validate';
 import type { Sandbox } from '../../sandbox/sandbox';
 import type { AdditionalPropsResult } from '../../contract/host-protocol';
 import type { ComponentRecord, SourceRecord } from '../../store/metadata';
-
-/** A `ConfigurationError` thrown by component code while its props are computed: its message is for the user as is. */
-export class ConfigurationRejected extends Error {}
 
 /**
  * Runs `additionalProps` in a configured sandbox; returns the props it added (null when the

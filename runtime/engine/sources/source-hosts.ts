@@ -1,6 +1,6 @@
 // The live sandbox of each deployed source: loading its component into a host started with the
 // source's grants, db, data stores and replay lookups, and keeping, replacing and closing it.
-import { ComponentError } from '../../components/bundle';
+import { ComponentError } from '../../lib/error-kinds';
 import type { ComponentLibrary } from '../../components/library';
 import type { EmitPayload, HostGrants } from '../../contract/host-protocol';
 import { dirGrants } from '../../props/dir/dir-folders';

@@ -1,6 +1,6 @@
 // A source's prop configuration: its prop set (dynamic props included), the check of configured
 // values and granted folders, its endpoints, and the `this` its sandbox is configured with.
-import { ComponentError } from '../../components/bundle';
+import { ComponentError } from '../../lib/error-kinds';
 import type { ConfigurableProp } from '../../contract/component-shape';
 import type { SandboxContext } from '../../contract/host-protocol';
 import { newId } from '../../lib/ids';

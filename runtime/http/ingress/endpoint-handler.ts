@@ -1,9 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import querystring from 'node:querystring';
 import { setsSessionCookie, withoutSessionCookies } from '../edge/auth';
-import { problemBody } from '../edge/error-statuses';
-import { QueueFullError } from '../../sandbox/sandbox';
-import { SourceUnavailable } from '../../lib/error-kinds';
+import { errorAnswer, problemBody } from '../edge/error-statuses';
 import type { HttpEndpoints } from '../../engine/endpoints/http-endpoints';
 import type { EndpointExchange, HttpEvent } from '../../contract/endpoint-exchange';
 import type { RecordedRequest, RecordedResponse } from '../../contract/invocation-api';
@@ -182,11 +180,8 @@ export function httpInterfaceHandler(endpoints: HttpEndpoints, bodyLimit: number
       };
       await endpoint.run(exchangeOf(res, event, request, typeof replayOf === 'string' ? replayOf : null));
     } catch (err) {
-      if (err instanceof QueueFullError) return problem(res, 429, err.message);
-      if (err instanceof SourceUnavailable) return problem(res, 503, err.message);
-      if (err instanceof URIError) return problem(res, 400, 'the request path is not valid percent-encoding');
-      console.error(err);
-      problem(res, 500, 'internal error; the service log has the details');
+      const { status, detail } = errorAnswer(err);
+      problem(res, status, detail);
     }
   };
 }

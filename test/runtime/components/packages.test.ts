@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { bundleComponent, ComponentError } from '../../../runtime/components/bundle';
+import { bundleComponent } from '../../../runtime/components/bundle';
+import { ComponentError } from '../../../runtime/lib/error-kinds';
 import { PackageCache, PackageError, parseSpecifier, type PackageCacheOptions } from '../../../runtime/components/packages';
 import { startNpmRegistry, writePackage, type FakeRegistry } from '../../helpers/npm-registry';
 
