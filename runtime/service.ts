@@ -14,7 +14,7 @@ import { disableWebhook, webhookTarget } from './delivery/webhook-targets';
 import { Deduper } from './engine/events/dedupe';
 import { Emission } from './engine/events/emission';
 import { EventStore } from './store/event-store';
-import { ENDPOINT_PREFIX, httpInterfaceHandler } from './http/ingress/endpoint-handler';
+import { ENDPOINT_PREFIX, endpointHandler } from './http/ingress/endpoint-handler';
 import { LogStore } from './store/log-store';
 import { InvocationStore } from './store/invocation-store';
 import { ComponentLibrary, type SandboxFactory } from './components/library';
@@ -28,7 +28,7 @@ import { SourceDbs } from './store/source-dbs';
 import { NetworkService } from './engine/network/network-service';
 import { CassetteStore } from './store/cassette-store';
 import { ComponentSessions } from './engine/sessions/component-sessions';
-import { StepOutbox } from './engine/sessions/send-log';
+import { SendLog } from './engine/sessions/send-log';
 import { RunLog } from './store/workflow-run-log';
 import { WorkflowManager } from './engine/workflows/workflow-manager';
 import { SourceManager } from './engine/sources/source-manager';
@@ -176,8 +176,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     invocations,
     network,
   });
-  const outbox = new StepOutbox();
-  const sessions = new ComponentSessions({ metadata, secrets, limits, idleMs: 60_000, dataStores, outbox, invocations, network, dataDir });
+  const sendLog = new SendLog();
+  const sessions = new ComponentSessions({ metadata, secrets, limits, idleMs: 60_000, dataStores, sendLog, invocations, network, dataDir });
   const runs = new RunLog(path.join(dataDir, 'workflow-runs'));
   const workflows = new WorkflowManager({ metadata, library, sessions, emission, events, runs, secrets, describeSandbox });
 
@@ -203,8 +203,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     npm_registry: options.npmRegistry ?? null,
     registry_dirs: (options.registryDirs ?? []).map((d) => path.resolve(d)),
   });
-  const app = createApp({ metadata, library, registry, describeSandbox, sources, sessions, workflows, outbox, events, logs, invocations, network, delivery, secrets, dataStores, auth, endpointUrl, settings });
-  const endpoints = httpInterfaceHandler(new HttpEndpoints(sources, workflows), HTTP_BODY_LIMIT, endpointUrl);
+  const app = createApp({ metadata, library, registry, describeSandbox, sources, sessions, workflows, sendLog, events, logs, invocations, network, delivery, secrets, dataStores, auth, endpointUrl, settings });
+  const endpoints = endpointHandler(new HttpEndpoints(sources, workflows), HTTP_BODY_LIMIT, endpointUrl);
   const gate = new StartupGate();
   // A request without Host is answered by the Host check, as problem+json.
   const server = http.createServer({ requireHostHeader: false }, (req, res) => gate.pass(res, () => (req.url?.startsWith(ENDPOINT_PREFIX) ? void endpoints(req, res) : app(req, res))));

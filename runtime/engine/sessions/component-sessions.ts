@@ -10,7 +10,7 @@ import type { ActionResult, HttpResponsePayload, OptionsResult, PropOption } fro
 import { ComponentError, ConfigurationRequestError } from '../../lib/error-kinds';
 import { newId } from '../../lib/ids';
 import { checkConfiguredProps } from '../../props/configured-props';
-import type { StepOutbox } from './send-log';
+import type { SendLog } from './send-log';
 import type { ActionRunView, ConsoleLine } from '../../contract/action-api';
 import type { ComponentRecord, Metadata } from '../../store/metadata';
 import type { SecretBox } from '../../store/secrets';
@@ -25,15 +25,12 @@ import { maskerFor, type NetworkService } from '../network/network-service';
 import type { Masker } from '../network/masker';
 import type { NetworkMode } from '../../contract/network-api';
 
-/** A log line written by component code during a call. */
-export type ConfigurationLog = ConsoleLine;
-
 /** A page of options, or the error the options method threw (spec 2.6). */
 export interface OptionsAnswer {
   options: PropOption[];
   context: unknown;
   errors: string[];
-  logs: ConfigurationLog[];
+  logs: ConsoleLine[];
 }
 
 export interface OptionsRequest {
@@ -67,7 +64,7 @@ export interface ComponentSessionsDeps {
   /** A session's worker stops after this long unused. */
   idleMs: number;
   dataStores: DataStores;
-  outbox: StepOutbox;
+  sendLog: SendLog;
   /** Where action runs are recorded. */
   invocations: InvocationStore;
   /** Outgoing calls of action runs: their cassettes and replay. */
@@ -75,9 +72,6 @@ export interface ComponentSessionsDeps {
   /** The data dir (`dir` props get folders under it). */
   dataDir: string;
 }
-
-/** An action run as the API answers it. */
-export type ActionRunAnswer = ActionRunView;
 
 /** Runs components' `options` and `additionalProps` for configuration forms (POST /v1/components/configure and /props). */
 export class ComponentSessions {
@@ -97,7 +91,7 @@ export class ComponentSessions {
   }
 
   /** Runs `additionalProps` with `this` holding the given values; answers the merged prop set. */
-  props(component: ComponentRecord, configured: Record<string, unknown>): Promise<{ configurable_props: ConfigurableProp[]; logs: ConfigurationLog[] }> {
+  props(component: ComponentRecord, configured: Record<string, unknown>): Promise<{ configurable_props: ConfigurableProp[]; logs: ConsoleLine[] }> {
     return this.call(component, configured, async (session) => {
       const dynamic = await additionalPropsOf(session.sandbox, component.type);
       session.dynamic = dynamic ?? [];
@@ -121,7 +115,7 @@ export class ComponentSessions {
     configured: Record<string, unknown>,
     steps: Record<string, unknown>,
     options: { jit: boolean; onRespond?: (response: HttpResponsePayload) => void; network?: NetworkMode } = { jit: true },
-  ): Promise<ActionRunAnswer> {
+  ): Promise<ActionRunView> {
     if (component.type !== 'action') {
       throw new ComponentError([{ path: 'id', message: `${component.id} is a source; sources are deployed (POST /v1/sources), actions are run` }]);
     }
@@ -137,7 +131,7 @@ export class ComponentSessions {
       const target = { kind: 'action', stepsJson: JSON.stringify(steps), jit: options.jit, deadlineMs: started + this.deps.limits.timeoutMs, runId } as const;
       const result = await session.sandbox.invoke(target, options.onRespond);
       const outcome = result.error ? null : (result.value as ActionResult);
-      const sends = outcome ? await this.deps.outbox.perform(runId, outcome.sends) : [];
+      const sends = outcome ? await this.deps.sendLog.perform(runId, outcome.sends) : [];
       const os = takeLogs(session);
       const record = baseRecord(result.invocationId, component.id, 'action', started);
       Object.assign(record, {
@@ -236,7 +230,7 @@ export class ComponentSessions {
 }
 
 /** The lines written since the last call took them: calls of a session run one at a time, so they are this call's. */
-function takeLogs(session: Session): ConfigurationLog[] {
+function takeLogs(session: Session): ConsoleLine[] {
   const taken = session.logs.map((log) => ({ level: log.level, message: log.message }));
   session.logs = [];
   return taken;

@@ -19,7 +19,7 @@ import { SourceHosts, type SandboxLimits } from './source-hosts';
 import { SourceLifecycle, type DeployInput, type UpdateInput } from './source-lifecycle';
 import { SourceProps } from './source-props';
 import { SourceRecords, type EndpointTarget } from './source-records';
-import { SourceRunner, type Invocation, type InvokeOptions } from './source-runner';
+import { SourceRunner, type SourceRun, type InvokeOptions } from './source-runner';
 import { SourceTimers } from './source-timers';
 import { SystemChannels } from './system-channels';
 
@@ -127,7 +127,7 @@ export class SourceManager {
   }
 
   /** Runs the source with an event; resolves once the run is recorded. */
-  invoke(source: SourceRecord, event: unknown, options: InvokeOptions): Promise<Invocation> {
+  invoke(source: SourceRecord, event: unknown, options: InvokeOptions): Promise<SourceRun> {
     return this.runner.invoke(source, event, options);
   }
 
@@ -137,7 +137,7 @@ export class SourceManager {
   }
 
   /** Runs a source by hand ("run now"). */
-  runNow(source: SourceRecord, replayOf?: string): Promise<Invocation> {
+  runNow(source: SourceRecord, replayOf?: string): Promise<SourceRun> {
     return this.timers.runNow(source, replayOf);
   }
 

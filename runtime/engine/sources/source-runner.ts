@@ -18,7 +18,7 @@ import type { SourceRecords } from './source-records';
 import type { SystemChannels } from './system-channels';
 
 /** What an invocation of a source came to, with the events it stored and its record. */
-export interface Invocation extends InvocationResult {
+export interface SourceRun extends InvocationResult {
   stored: StoredEvent[];
   record: InvocationView;
 }
@@ -59,7 +59,7 @@ export class SourceRunner {
    * Runs the source with an event, stores what it emitted, answers an HTTP trigger, and records
    * the run: the record is complete when this resolves.
    */
-  async invoke(source: SourceRecord, event: unknown, options: InvokeOptions): Promise<Invocation> {
+  async invoke(source: SourceRecord, event: unknown, options: InvokeOptions): Promise<SourceRun> {
     const live = this.deps.hosts.get(source.id);
     if (!live) throw new SourceUnavailable(`the component of ${source.id} could not be loaded; see its logs, and update its code`);
     const { trigger } = options;

@@ -6,7 +6,7 @@ import type { LogStore } from '../../store/log-store';
 import type { SourceRecord } from '../../store/metadata';
 import { sourceProps } from './dynamic-props';
 import type { SourceRecords } from './source-records';
-import type { Invocation, SourceRunner } from './source-runner';
+import type { SourceRun, SourceRunner } from './source-runner';
 
 /** Schedules and fires the timers of deployed sources. */
 export class SourceTimers {
@@ -51,7 +51,7 @@ export class SourceTimers {
   }
 
   /** Runs a source by hand ("run now"): with its first timer's event, or `{timestamp}` if it has no timer. */
-  runNow(source: SourceRecord, replayOf?: string): Promise<Invocation> {
+  runNow(source: SourceRecord, replayOf?: string): Promise<SourceRun> {
     const timer = this.specs(source)[0];
     const now = Date.now();
     return this.runner.invoke(source, timer ? timerEvent(timer.spec, now) : { timestamp: Math.floor(now / 1000) }, { trigger: { kind: 'run_now' }, replayOf });

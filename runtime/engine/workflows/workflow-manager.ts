@@ -31,12 +31,6 @@ export interface WorkflowManagerDeps {
   describeSandbox: SandboxFactory;
 }
 
-/** A trigger as given to create or update: an HTTP trigger's endpoint id is the service's to pick. */
-export type TriggerInput = WorkflowTriggerInput;
-export type { WorkflowInput };
-/** A step as given: its action by saved component id or key, or by module text. */
-export type StepInput = WorkflowStepInput;
-
 
 const STEP_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -233,7 +227,7 @@ export class WorkflowManager {
     data.subscriptions = data.subscriptions.filter((s) => !(s.listener_id === wf.id && s.emitter_id === trigger.source_id && s.event_name === (trigger.event_name ?? null)));
   }
 
-  private trigger(input: TriggerInput, previous: WorkflowTrigger | undefined): WorkflowTrigger {
+  private trigger(input: WorkflowTriggerInput, previous: WorkflowTrigger | undefined): WorkflowTrigger {
     switch (input.type) {
       case 'source':
         if (!this.deps.metadata.data.sources.some((s) => s.id === input.source_id)) {
@@ -253,7 +247,7 @@ export class WorkflowManager {
   }
 
   /** Checks and saves steps: unique names, actions only; literal prop values checked, secrets sealed. */
-  private async steps(inputs: StepInput[], previous: WorkflowStep[]): Promise<WorkflowStep[]> {
+  private async steps(inputs: WorkflowStepInput[], previous: WorkflowStep[]): Promise<WorkflowStep[]> {
     const problems: ComponentProblem[] = [];
     const names = new Set<string>();
     const out: WorkflowStep[] = [];

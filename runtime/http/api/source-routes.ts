@@ -7,7 +7,7 @@ import { isSystemChannel } from '../../store/event-store';
 import { paginate } from '../../lib/pagination';
 import { booleanParam, objectParam, parseParams } from './params';
 import { pageParams } from '../../lib/pagination';
-import { requireBearer } from './reveal';
+import { requireBearer } from '../edge/auth';
 import { HttpError, notFound } from '../edge/error-statuses';
 import { eventSummary, sourceView } from './views';
 import { componentCode, componentFilename, componentUrl } from './component-input';

@@ -143,7 +143,7 @@ function exchangeOf(res: ServerResponse, event: HttpEvent, request: RecordedRequ
  * emitted is stored, or by the component itself with `respond()`. Served by plain node:http: this
  * is the ingest path, and a router adds nothing here but cost.
  */
-export function httpInterfaceHandler(endpoints: HttpEndpoints, bodyLimit: number, endpointUrl: (id: string) => string) {
+export function endpointHandler(endpoints: HttpEndpoints, bodyLimit: number, endpointUrl: (id: string) => string) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
       const url = req.url ?? '/';
