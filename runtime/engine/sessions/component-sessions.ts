@@ -25,7 +25,7 @@ import { maskerFor, type NetworkService } from '../network/network-service';
 import type { Masker } from '../network/masker';
 import type { NetworkMode } from '../../contract/network-api';
 
-/** A page of options, or the error the options method threw (spec 2.6). */
+/** A page of options, or the error the options method threw. */
 export interface OptionsAnswer {
   options: PropOption[];
   context: unknown;

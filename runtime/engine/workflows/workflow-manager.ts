@@ -1,4 +1,4 @@
-// Local workflows (`p_…`, spec 1.2 and 6.3): a trigger and ordered action steps. Each trigger
+// Local workflows (`p_…`, docs/api.md): a trigger and ordered action steps. Each trigger
 // event runs the steps one after another, each seeing the trigger event and what earlier steps
 // returned and exported; every run is recorded and can be replayed. Workflows emit (`$.send.emit`)
 // and listen (a source trigger is a subscription of the workflow to the source).
