@@ -2,6 +2,7 @@
 // lifecycle, props, hosts, runner, timers, crash guard, system channels, calls, data), built and
 // wired here.
 import type { ComponentLibrary } from '../../components/library';
+import type { SourceView } from '../../contract/source-api';
 import type { DataStores } from '../../store/data-stores';
 import type { EventStore, StoredEvent } from '../../store/event-store';
 import type { InvocationStore } from '../../store/invocation-store';
@@ -142,7 +143,7 @@ export class SourceManager {
   }
 
   /** Each timer prop's schedule and next firing. */
-  timersOf(source: SourceRecord): ReturnType<SourceTimers['timersOf']> {
+  timersOf(source: SourceRecord): SourceView['timers'] {
     return this.timers.timersOf(source);
   }
 

@@ -3,6 +3,7 @@
 import { TimerScheduler } from '../../props/timer/timer-scheduler';
 import { parseTimerSpec, timerEvent, type TimerSpec } from '../../props/timer/timer-spec';
 import type { LogStore } from '../../store/log-store';
+import type { SourceView } from '../../contract/source-api';
 import type { SourceRecord } from '../../store/metadata';
 import { sourceProps } from './dynamic-props';
 import type { SourceRecords } from './source-records';
@@ -46,7 +47,7 @@ export class SourceTimers {
   }
 
   /** Each timer prop's schedule and next firing (epoch ms; null while inactive). */
-  timersOf(source: SourceRecord): Record<string, { schedule: TimerSpec; next_run_at: number | null }> {
+  timersOf(source: SourceRecord): SourceView['timers'] {
     return Object.fromEntries(this.specs(source).map(({ prop, spec }) => [prop, { schedule: spec, next_run_at: this.timers.nextFireAt(`${source.id}/${prop}`) }]));
   }
 
