@@ -31,7 +31,7 @@ import { ComponentSessions } from './engine/sessions/component-sessions';
 import { SendLog } from './engine/sessions/send-log';
 import { RunLog } from './store/workflow-run-log';
 import { WorkflowManager } from './engine/workflows/workflow-manager';
-import { SourceManager } from './engine/sources/source-manager';
+import { createSources } from './engine/sources/source-manager';
 import { HttpEndpoints } from './engine/endpoints/http-endpoints';
 import { openMetadata } from './store/metadata';
 import { SecretBox, type KeyWrapper } from './store/secrets';
@@ -160,7 +160,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     spawn: describeSandbox,
     cacheFile: path.join(dataDir, 'registry-cache.json'),
   });
-  const sources = new SourceManager({
+  const sources = createSources({
     metadata,
     library,
     secrets,

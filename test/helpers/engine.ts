@@ -7,7 +7,7 @@ import { ComponentLibrary } from '../../runtime/components/library';
 import { Deduper } from '../../runtime/engine/events/dedupe';
 import { Emission, type DeliveryPort } from '../../runtime/engine/events/emission';
 import { NetworkService } from '../../runtime/engine/network/network-service';
-import { SourceManager } from '../../runtime/engine/sources/source-manager';
+import { createSources, type SourceManager } from '../../runtime/engine/sources/source-manager';
 import { hostScript } from '../../runtime/lib/paths';
 import { HostPool } from '../../runtime/sandbox/host-process';
 import { CassetteStore } from '../../runtime/store/cassette-store';
@@ -93,7 +93,7 @@ export async function openSources(options: { runTimeoutMs?: number } = {}): Prom
   if (!fs.existsSync(hostScript)) throw new Error(`${hostScript} is missing: run node scripts/build.js first`);
   const stores = await openEngineStores();
   const hosts = new HostPool({ script: hostScript, baseRead: [], memoryMb: 256, spare: false });
-  const sources = new SourceManager({
+  const sources = createSources({
     ...stores,
     library: new ComponentLibrary(stores.metadata),
     endpointUrl: (id) => `http://127.0.0.1:1/e/${id}`,

@@ -1,6 +1,6 @@
 // Deployed sources, seen from the API: one object over the rooms that each hold one job (records,
-// lifecycle, props, hosts, runner, timers, crash guard, system channels, calls, data), built and
-// wired here.
+// lifecycle, props, hosts, runner, timers, crash guard, system channels, calls, data; see
+// docs/architecture.md), and the function that builds and wires them.
 import type { ComponentLibrary } from '../../components/library';
 import type { SourceView } from '../../contract/source-api';
 import type { DataStores } from '../../store/data-stores';
@@ -44,112 +44,114 @@ export interface SourceManagerDeps {
   network: NetworkService;
 }
 
-/** Deployed sources: their records, lifecycle, runs and timers, each held by its own room. */
-export class SourceManager {
-  private readonly records: SourceRecords;
-  private readonly props: SourceProps;
-  private readonly hosts: SourceHosts;
-  private readonly runner: SourceRunner;
-  private readonly timers: SourceTimers;
-  private readonly lifecycle: SourceLifecycle;
+/** The rooms the API and the endpoints reach sources through. */
+export interface SourceRooms {
+  records: SourceRecords;
+  props: SourceProps;
+  hosts: SourceHosts;
+  runner: SourceRunner;
+  timers: SourceTimers;
+  lifecycle: SourceLifecycle;
+}
 
-  constructor(deps: SourceManagerDeps) {
-    const { metadata, library, logs, network, emission } = deps;
-    const records = new SourceRecords(metadata, library);
-    const calls = new SourceCalls(network);
-    const channels = new SystemChannels(emission, logs, (id) => records.find(id) !== undefined);
-    const hosts = new SourceHosts({
-      library,
-      limits: deps.limits,
-      dbs: deps.dbs,
-      dataDir: deps.dataDir,
-      logs,
-      dataStores: deps.dataStores,
-      calls,
-      onHostExit: (sourceId, exit) => crashes.hostExited(sourceId, exit),
-      onStrayEmits: (sourceId, emits) => runner.strayEmits(sourceId, emits),
-    });
-    const props = new SourceProps({ metadata, secrets: deps.secrets, dataStores: deps.dataStores, dataDir: deps.dataDir, endpointUrl: deps.endpointUrl, runTimeoutMs: deps.limits.timeoutMs, calls });
-    const runner = new SourceRunner({ records, hosts, emission, dedupe: deps.dedupe, logs, invocations: deps.invocations, calls, channels });
-    const timers = new SourceTimers(records, runner, logs);
-    const crashes = new CrashGuard(records, hosts, timers, logs);
-    const data = new SourceData({ events: deps.events, invocations: deps.invocations, logs, network, dbs: deps.dbs, dedupe: deps.dedupe, dataDir: deps.dataDir });
-    this.lifecycle = new SourceLifecycle({ records, hosts, props, runner, timers, crashes, data, calls, logs });
-    this.records = records;
-    this.props = props;
-    this.hosts = hosts;
-    this.runner = runner;
-    this.timers = timers;
-  }
+/** Builds the sources' rooms over the stores, each given only what its job needs, and wires them to each other. */
+export function createSources(deps: SourceManagerDeps): SourceManager {
+  const { metadata, library, logs, network, emission, dataDir, dataStores, dbs, dedupe, invocations } = deps;
+  const records = new SourceRecords(metadata, library);
+  const calls = new SourceCalls(network);
+  const channels = new SystemChannels(emission, logs, (id) => records.find(id) !== undefined);
+  const hosts = new SourceHosts({
+    library,
+    limits: deps.limits,
+    dbs,
+    dataDir,
+    logs,
+    dataStores,
+    calls,
+    onHostExit: (sourceId, exit) => crashes.hostExited(sourceId, exit),
+    onStrayEmits: (sourceId, emits) => runner.strayEmits(sourceId, emits),
+  });
+  const props = new SourceProps({ metadata, secrets: deps.secrets, dataStores, dataDir, endpointUrl: deps.endpointUrl, runTimeoutMs: deps.limits.timeoutMs, calls });
+  const runner = new SourceRunner({ records, hosts, emission, dedupe, logs, invocations, calls, channels });
+  const timers = new SourceTimers(records, runner, logs);
+  const crashes = new CrashGuard(records, hosts, timers, logs);
+  const data = new SourceData({ events: deps.events, invocations, logs, network, dbs, dedupe, dataDir });
+  const lifecycle = new SourceLifecycle({ records, hosts, props, runner, timers, crashes, data, calls, logs });
+  return new SourceManager({ records, props, hosts, runner, timers, lifecycle });
+}
+
+/** Deployed sources as the API and the endpoints see them: each call handed to the room that holds its job. */
+export class SourceManager {
+  constructor(private readonly rooms: SourceRooms) {}
 
   /** All deployed sources, oldest first. */
   list(): SourceRecord[] {
-    return this.records.list();
+    return this.rooms.records.list();
   }
 
   /** A source by id or name slug. */
   find(idOrSlug: string): SourceRecord | undefined {
-    return this.records.find(idOrSlug);
+    return this.rooms.records.find(idOrSlug);
   }
 
   /** The component a source runs. */
   component(source: SourceRecord): ComponentRecord | undefined {
-    return this.records.component(source);
+    return this.rooms.records.component(source);
   }
 
   /** A source's configured values in clear, as its code sees them (for configuration forms that start from it). */
   configuredValues(source: SourceRecord): Record<string, unknown> {
-    return this.props.configuredValues(source, this.records.component(source));
+    return this.rooms.props.configuredValues(source, this.rooms.records.component(source));
   }
 
   /** The source and prop behind an HTTP endpoint id. */
   byEndpoint(endpointId: string): EndpointTarget | undefined {
-    return this.records.byEndpoint(endpointId);
+    return this.rooms.records.byEndpoint(endpointId);
   }
 
   /** Starts the sandbox of every saved source (after a restart). */
   loadAll(): Promise<void> {
-    return this.lifecycle.loadAll();
+    return this.rooms.lifecycle.loadAll();
   }
 
   /** Deploys a source (see SourceLifecycle.deploy). */
   deploy(input: DeployInput): Promise<SourceRecord> {
-    return this.lifecycle.deploy(input);
+    return this.rooms.lifecycle.deploy(input);
   }
 
   /** Updates a source (see SourceLifecycle.update). */
   update(source: SourceRecord, input: UpdateInput): Promise<SourceRecord> {
-    return this.lifecycle.update(source, input);
+    return this.rooms.lifecycle.update(source, input);
   }
 
   /** Removes a source with its data. */
   remove(source: SourceRecord): Promise<void> {
-    return this.lifecycle.remove(source);
+    return this.rooms.lifecycle.remove(source);
   }
 
   /** Runs the source with an event; resolves once the run is recorded. */
   invoke(source: SourceRecord, event: unknown, options: InvokeOptions): Promise<SourceRun> {
-    return this.runner.invoke(source, event, options);
+    return this.rooms.runner.invoke(source, event, options);
   }
 
   /** Runs a source subscribed to an event with it (wired to emission by service.ts). */
   listen(listenerId: string, event: StoredEvent, depth: number): void {
-    this.runner.listen(listenerId, event, depth);
+    this.rooms.runner.listen(listenerId, event, depth);
   }
 
   /** Runs a source by hand ("run now"). */
   runNow(source: SourceRecord, replayOf?: string): Promise<SourceRun> {
-    return this.timers.runNow(source, replayOf);
+    return this.rooms.timers.runNow(source, replayOf);
   }
 
   /** Each timer prop's schedule and next firing. */
   timersOf(source: SourceRecord): SourceView['timers'] {
-    return this.timers.timersOf(source);
+    return this.rooms.timers.timersOf(source);
   }
 
   /** Stops every timer and sandbox. */
   async stop(): Promise<void> {
-    this.timers.stop();
-    await this.hosts.stop();
+    this.rooms.timers.stop();
+    await this.rooms.hosts.stop();
   }
 }
