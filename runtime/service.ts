@@ -14,7 +14,7 @@ import { disableWebhook, webhookTarget } from './delivery/webhook-targets';
 import { Deduper } from './engine/events/dedupe';
 import { Emission } from './engine/events/emission';
 import { EventStore } from './store/event-store';
-import { ENDPOINT_PREFIX, httpInterfaceHandler } from './http/ingress/endpoint-handler';
+import { ENDPOINT_PREFIX, endpointHandler } from './http/ingress/endpoint-handler';
 import { LogStore } from './store/log-store';
 import { InvocationStore } from './store/invocation-store';
 import { ComponentLibrary, type SandboxFactory } from './components/library';
@@ -28,10 +28,11 @@ import { SourceDbs } from './store/source-dbs';
 import { NetworkService } from './engine/network/network-service';
 import { CassetteStore } from './store/cassette-store';
 import { ComponentSessions } from './engine/sessions/component-sessions';
-import { StepOutbox } from './engine/sessions/send-log';
+import { SendLog } from './engine/sessions/send-log';
 import { RunLog } from './store/workflow-run-log';
 import { WorkflowManager } from './engine/workflows/workflow-manager';
-import { SourceManager } from './engine/sources/source-manager';
+import { createSources } from './engine/sources/source-manager';
+import { HttpEndpoints } from './engine/endpoints/http-endpoints';
 import { openMetadata } from './store/metadata';
 import { SecretBox, type KeyWrapper } from './store/secrets';
 import { DataStores } from './store/data-stores';
@@ -145,7 +146,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     webhooks: () => metadata.data.webhooks.map((w) => webhookTarget(w, openSecret)),
     onDisable: (id, reason) => disableWebhook(metadata, id, reason),
   });
-  const emission = new Emission(events, delivery, () => metadata.data.subscriptions);
+  // Emission runs the sources and workflows subscribed to an event: both are built below, after it.
+  const emission = new Emission(events, delivery, () => metadata.data.subscriptions, (listenerId, event, depth) => {
+    if (listenerId.startsWith('dc_')) sources.listen(listenerId, event, depth);
+    else if (listenerId.startsWith('p_')) workflows.listen(listenerId, event, depth);
+  });
   const packages = new PackageCache({ dir: path.join(dataDir, 'packages'), registry: options.npmRegistry, onProgress: options.onPackageProgress });
   const library = new ComponentLibrary(metadata, packages);
   const dbs = new SourceDbs(path.join(dataDir, 'db'));
@@ -162,7 +167,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     spawn: describeSandbox,
     cacheFile: path.join(dataDir, 'registry-cache.json'),
   });
-  const sources = new SourceManager({
+  const sources = createSources({
     metadata,
     library,
     secrets,
@@ -178,8 +183,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     invocations,
     network,
   });
-  const outbox = new StepOutbox();
-  const sessions = new ComponentSessions({ metadata, secrets, limits, idleMs: 60_000, dataStores, outbox, invocations, network, dataDir });
+  const sendLog = new SendLog();
+  const sessions = new ComponentSessions({ metadata, secrets, limits, idleMs: 60_000, dataStores, sendLog, invocations, network, dataDir });
   const runs = new RunLog(path.join(dataDir, 'workflow-runs'));
   const workflows = new WorkflowManager({ metadata, library, sessions, emission, events, runs, secrets, describeSandbox });
 
@@ -211,10 +216,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const catalog = new ToolCatalog({ metadata, library, registry, settings: mcpSettings });
   // `spout mcp` finds this service through the data dir; a key given by flag or environment is not kept there.
   const stdio = { command: options.nodePath ?? process.execPath, args: [cliScript, 'mcp', '--data-dir', dataDir], ...(settings().api_key_source === 'data_dir' ? {} : { env: { SPOUT_API_KEY: '<API key>' } }) };
-  const ctx: ApiContext = { connect, metadata, library, registry, describeSandbox, sources, sessions, workflows, outbox, events, logs, invocations, network, delivery, secrets, dataStores, auth, endpointUrl, settings, mcp: { settings: mcpSettings, catalog, stdio } };
+  const ctx: ApiContext = { connect, metadata, library, registry, describeSandbox, sources, sessions, workflows, sendLog, events, logs, invocations, network, delivery, secrets, dataStores, auth, endpointUrl, settings, mcp: { settings: mcpSettings, catalog, stdio } };
   const mcp = new McpEndpoint(ctx);
   const app = createApp(ctx, mcp);
-  const endpoints = httpInterfaceHandler(sources, HTTP_BODY_LIMIT, endpointUrl, workflows);
+  const endpoints = endpointHandler(new HttpEndpoints(sources, workflows), HTTP_BODY_LIMIT, endpointUrl);
   const gate = new StartupGate();
   // A request without Host is answered by the Host check, as problem+json.
   const server = http.createServer({ requireHostHeader: false }, (req, res) => gate.pass(res, () => (req.url?.startsWith(ENDPOINT_PREFIX) ? void endpoints(req, res) : app(req, res))));

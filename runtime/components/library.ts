@@ -1,7 +1,8 @@
 import { newId } from '../lib/ids';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { ComponentRecord, Metadata } from '../store/metadata';
-import { bundleComponent, ComponentError } from './bundle';
+import { bundleComponent } from './bundle';
+import { ComponentError } from '../lib/error-kinds';
 import { type ComponentProblem } from '../contract/component-shape';
 import type { ComponentDescription } from '../contract/component-shape';
 import type { PackageCache, ProgressListener } from './packages';

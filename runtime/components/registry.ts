@@ -3,7 +3,7 @@
 // descriptions kept across restarts, registry-cache.ts.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { ComponentError } from './bundle';
+import { ComponentError } from '../lib/error-kinds';
 import type { ComponentProblem } from '../contract/component-shape';
 import { bundleFile } from './bundle-file';
 import type { ComponentLibrary, SandboxFactory } from './library';

@@ -48,7 +48,7 @@ export function v1Routes(ctx: ApiContext): Router {
 /**
  * The HTTP app of the service: the /v1 API, SSE, the MCP endpoint and the UI, all behind the Host
  * and Origin checks and the key. (HTTP interface endpoints under `/e/` are served before it, see
- * interfaces/http.)
+ * http/ingress/endpoint-handler.ts.)
  */
 export function createApp(ctx: ApiContext, mcp: McpEndpoint): Express {
   const app = express();

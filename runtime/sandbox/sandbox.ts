@@ -1,4 +1,5 @@
 import { newId } from '../lib/ids';
+import { QueueFullError } from '../lib/error-kinds';
 import type { ComponentDescription } from '../contract/component-shape';
 import type { SourceDb } from '../store/source-dbs';
 import type { HostExit, HostPool, HostProcess } from './host-process';
@@ -55,8 +56,6 @@ export interface InvocationResult {
   calls: OutgoingCall[];
 }
 
-/** Thrown when a source's queue of waiting invocations is full. */
-export class QueueFullError extends Error {}
 
 interface Pending {
   message: HostMessage & { type: 'invoke' };

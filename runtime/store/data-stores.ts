@@ -5,6 +5,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { newId } from '../lib/ids';
+import { DataStoreError } from '../lib/error-kinds';
 import { AppendLog } from '../lib/append-log';
 import { makePrivateDir } from '../lib/private-files';
 
@@ -25,17 +26,6 @@ export interface DataStoreInfo {
   name: string;
   /** Epoch seconds. */
   created_at: number;
-}
-
-/** A failed data store call: `status` is what the API answers (400 bad input, 404 unknown store). */
-export class DataStoreError extends Error {
-  override name = 'DataStoreError';
-  constructor(
-    readonly status: 400 | 404,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 /** Options of `set`: `ttl` in seconds; absent or null keeps the record until it is deleted. */

@@ -1,4 +1,4 @@
-// Dedupe strategies of spec section 3 (`unique`, `greatest`, `last`), applied to what a source
+// Dedupe strategies (`unique`, `greatest`, `last`; docs/runtime.md), applied to what a source
 // emits before it is stored. Each source's cache is kept in a small JSON file so a restart does
 // not re-emit what was already seen.
 import fs from 'node:fs';
@@ -8,7 +8,7 @@ import { writeFileAtomic } from '../../lib/atomic-write';
 
 export type DedupeStrategy = 'unique' | 'greatest' | 'last';
 
-/** Ids the `unique` strategy remembers (spec section 8). */
+/** Ids the `unique` strategy remembers. */
 export const UNIQUE_CACHE_SIZE = 100;
 
 interface DedupeState {

@@ -7,10 +7,10 @@ import { dirGrants } from '../../props/dir/dir-folders';
 import { NO_GRANTS } from '../../sandbox/host-grants';
 import { Sandbox, type SandboxLog } from '../../sandbox/sandbox';
 import type { ActionResult, HttpResponsePayload, OptionsResult } from '../../contract/host-protocol';
-import { ComponentError } from '../../components/bundle';
+import { ComponentError, ConfigurationRequestError } from '../../lib/error-kinds';
 import { newId } from '../../lib/ids';
 import { checkConfiguredProps } from '../../props/configured-props';
-import type { StepOutbox } from './send-log';
+import type { SendLog } from './send-log';
 import type { ActionRunView, ConsoleLine } from '../../contract/action-api';
 import type { ComponentRecord, Metadata } from '../../store/metadata';
 import type { SecretBox } from '../../store/secrets';
@@ -18,7 +18,7 @@ import type { DataStores } from '../../store/data-stores';
 import { runDataStoreOp } from '../../store/data-store-ops';
 import { additionalPropsOf, mergeProps } from '../sources/dynamic-props';
 import { sandboxContext } from '../sources/sandbox-context';
-import type { SandboxLimits } from '../sources/source-manager';
+import type { SandboxLimits } from '../sources/source-hosts';
 import type { InvocationStore } from '../../store/invocation-store';
 import { baseRecord, errorOf, statusOf } from '../invocations/invocation-record';
 import { maskerFor, type NetworkService } from '../network/network-service';
@@ -26,9 +26,6 @@ import type { Masker } from '../network/masker';
 import type { NetworkMode } from '../../contract/network-api';
 import type { InvocationVia } from '../../contract/invocation-api';
 import type { OptionsAnswer } from '../../contract/component-api';
-
-/** A log line written by component code during a call. */
-export type ConfigurationLog = ConsoleLine;
 
 export type { OptionsAnswer };
 
@@ -39,9 +36,6 @@ export interface OptionsRequest {
   prevContext: Record<string, unknown>;
   query?: string;
 }
-
-/** Thrown when the request names something the component does not have; the API's 400. */
-export class ConfigurationRequestError extends Error {}
 
 interface Session {
   sandbox: Sandbox;
@@ -66,7 +60,7 @@ export interface ComponentSessionsDeps {
   /** A session's worker stops after this long unused. */
   idleMs: number;
   dataStores: DataStores;
-  outbox: StepOutbox;
+  sendLog: SendLog;
   /** Where action runs are recorded. */
   invocations: InvocationStore;
   /** Outgoing calls of action runs: their cassettes and replay. */
@@ -74,9 +68,6 @@ export interface ComponentSessionsDeps {
   /** The data dir (`dir` props get folders under it). */
   dataDir: string;
 }
-
-/** An action run as the API answers it. */
-export type ActionRunAnswer = ActionRunView;
 
 /** Runs components' `options` and `additionalProps` for configuration forms (POST /v1/components/configure and /props). */
 export class ComponentSessions {
@@ -90,13 +81,13 @@ export class ComponentSessions {
       const result = await session.sandbox.invoke({ kind: 'options', prop: request.prop, page: request.page, prevContext: request.prevContext, query: request.query });
       const logs = takeLogs(session);
       if (!result.error) return { ...(result.value as OptionsResult), errors: [], logs };
-      if (result.error.name === 'RequestError') throw new ConfigurationRequestError(result.error.message);
+      if (result.error.name === 'RequestError') throw new ConfigurationRequestError(`${component.id}: ${result.error.message}`);
       return { options: [], context: null, errors: [result.error.message], logs };
     });
   }
 
   /** Runs `additionalProps` with `this` holding the given values; answers the merged prop set. */
-  props(component: ComponentRecord, configured: Record<string, unknown>): Promise<{ configurable_props: ConfigurableProp[]; logs: ConfigurationLog[] }> {
+  props(component: ComponentRecord, configured: Record<string, unknown>): Promise<{ configurable_props: ConfigurableProp[]; logs: ConsoleLine[] }> {
     return this.call(component, configured, async (session) => {
       const dynamic = await additionalPropsOf(session.sandbox, component.type);
       session.dynamic = dynamic ?? [];
@@ -120,7 +111,7 @@ export class ComponentSessions {
     configured: Record<string, unknown>,
     steps: Record<string, unknown>,
     options: { jit: boolean; onRespond?: (response: HttpResponsePayload) => void; network?: NetworkMode; via?: InvocationVia } = { jit: true },
-  ): Promise<ActionRunAnswer> {
+  ): Promise<ActionRunView> {
     if (component.type !== 'action') {
       throw new ComponentError([{ path: 'id', message: `${component.id} is a source; sources are deployed (POST /v1/sources), actions are run` }]);
     }
@@ -136,7 +127,7 @@ export class ComponentSessions {
       const target = { kind: 'action', stepsJson: JSON.stringify(steps), jit: options.jit, deadlineMs: started + this.deps.limits.timeoutMs, runId } as const;
       const result = await session.sandbox.invoke(target, options.onRespond);
       const outcome = result.error ? null : (result.value as ActionResult);
-      const sends = outcome ? await this.deps.outbox.perform(runId, outcome.sends) : [];
+      const sends = outcome ? await this.deps.sendLog.perform(runId, outcome.sends) : [];
       const os = takeLogs(session);
       const record = baseRecord(result.invocationId, component.id, 'action', started);
       Object.assign(record, {
@@ -236,7 +227,7 @@ export class ComponentSessions {
 }
 
 /** The lines written since the last call took them: calls of a session run one at a time, so they are this call's. */
-function takeLogs(session: Session): ConfigurationLog[] {
+function takeLogs(session: Session): ConsoleLine[] {
   const taken = session.logs.map((log) => ({ level: log.level, message: log.message }));
   session.logs = [];
   return taken;

@@ -4,7 +4,7 @@
 // (ComponentSessions.runAction): the same host limits, the action's network mode, and a record.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { ComponentError } from '../../components/bundle';
+import { ComponentError } from '../../lib/error-kinds';
 import type { ActionRunView } from '../../contract/action-api';
 import { maskSecrets } from '../../props/secret/secret-values';
 import type { ComponentRecord } from '../../store/metadata';

@@ -8,7 +8,7 @@ import { paginate } from '../../lib/pagination';
 import { objectParam, parseParams } from './params';
 import { pageParams } from '../../lib/pagination';
 import { HttpError, notFound } from '../edge/error-statuses';
-import { requireBearer } from './reveal';
+import { requireBearer } from '../edge/auth';
 import type { AccountView } from '../../contract/component-api';
 
 export const createSchema = z.object({

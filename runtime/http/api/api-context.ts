@@ -8,7 +8,7 @@ import type { NetworkService } from '../../engine/network/network-service';
 import type { ComponentSessions } from '../../engine/sessions/component-sessions';
 import type { InstanceSettings } from '../../contract/settings-api';
 import type { WorkflowManager } from '../../engine/workflows/workflow-manager';
-import type { StepOutbox } from '../../engine/sessions/send-log';
+import type { SendLog } from '../../engine/sessions/send-log';
 import type { SourceManager } from '../../engine/sources/source-manager';
 import type { DataStores } from '../../store/data-stores';
 import type { Metadata } from '../../store/metadata';
@@ -34,7 +34,7 @@ export interface ApiContext {
   settings: () => Omit<InstanceSettings, 'api_key_hint'>;
   workflows: WorkflowManager;
   /** What action steps sent with `$.send`. */
-  outbox: StepOutbox;
+  sendLog: SendLog;
   events: EventStore;
   logs: LogStore;
   /** Every recorded run of sources and actions. */

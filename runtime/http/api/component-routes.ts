@@ -6,12 +6,12 @@ import { paginate } from '../../lib/pagination';
 import { pageParams } from '../../lib/pagination';
 import { parseParams } from './params';
 import { HttpError, notFound } from '../edge/error-statuses';
-import { ConfigurationRequestError } from '../../engine/sessions/component-sessions';
 import type { ComponentView } from '../../contract/component-api';
 import type { ConfigurableProp } from '../../contract/component-shape';
 import { checkConfiguredProps } from '../../props/configured-props';
 import { formProblem } from './form-problems';
-import { componentCode, componentFilename, componentUrl, fetchComponentUrl } from './component-input';
+import { componentCode, componentFilename, componentUrl } from './component-input';
+import { fetchComponentCode } from '../../components/fetch-code';
 import { registryComponent } from './registry-routes';
 
 export const saveSchema = z.object({ component_code: componentCode.optional(), component_url: componentUrl.optional(), component_filename: componentFilename });
@@ -63,7 +63,7 @@ export function componentRoutes(ctx: ApiContext): Router {
   router.post('/components', async (req, res) => {
     const input = parseParams(req, saveSchema);
     if ((input.component_code === undefined) === (input.component_url === undefined)) throw new HttpError(400, 'give exactly one of component_code or component_url');
-    const fetched = input.component_url === undefined ? undefined : await fetchComponentUrl(input.component_url);
+    const fetched = input.component_url === undefined ? undefined : await fetchComponentCode(input.component_url);
     const code = fetched?.code ?? (input.component_code as string);
     const component = await ctx.library.save(code, input.component_filename ?? fetched?.filename ?? 'component.mjs', ctx.describeSandbox);
     res.json({ data: componentView(component) });
@@ -86,19 +86,14 @@ export function componentRoutes(ctx: ApiContext): Router {
   router.post('/components/configure', async (req, res) => {
     const input = parseParams(req, configureSchema);
     const { component, configured } = await resolve(input.id, input.configured_props);
-    try {
-      const answer = await ctx.sessions.options(component, {
-        prop: input.prop_name,
-        configured,
-        page: input.page ?? 0,
-        prevContext: input.prev_context ?? {},
-        query: input.query,
-      });
-      res.json(answer);
-    } catch (err) {
-      if (err instanceof ConfigurationRequestError) throw new HttpError(400, `${component.id}: ${err.message}`);
-      throw err;
-    }
+    const answer = await ctx.sessions.options(component, {
+      prop: input.prop_name,
+      configured,
+      page: input.page ?? 0,
+      prevContext: input.prev_context ?? {},
+      query: input.query,
+    });
+    res.json(answer);
   });
 
   router.post('/components/props', async (req, res) => {

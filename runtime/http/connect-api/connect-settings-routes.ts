@@ -3,7 +3,7 @@
 import { Router } from 'express';
 import type { ConnectCredentialsView } from '../../contract/connect-api';
 import { DEFAULT_PROJECT_ID } from '../../engine/connect/connect-projects';
-import { requireBearer } from '../api/reveal';
+import { requireBearer } from '../edge/auth';
 import type { ConnectContext } from './connect-context';
 
 /** The project credentials, behind the /v1 API key. */

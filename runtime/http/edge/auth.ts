@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { newToken } from '../../lib/ids';
-import { sendProblem } from './error-statuses';
+import { HttpError, sendProblem } from './error-statuses';
 
 /** The service's credentials and the host names it answers to. */
 export interface AuthConfig {
@@ -87,4 +87,16 @@ export function requireAuth(config: AuthConfig, options: { cookie?: boolean } = 
     res.setHeader('WWW-Authenticate', 'Bearer realm="spout"');
     sendProblem(res, 401, 'missing or wrong API key: send "Authorization: Bearer <key>" (the key is in DATA_DIR/api-key)');
   };
+}
+
+/**
+ * Refuses a request that is not signed with the API key as a bearer token. Secrets read in clear
+ * (`spout sync --with-secrets`) need the key itself: a UI session cookie is refused, so a page (or
+ * a script injected into one) cannot read them.
+ */
+export function requireBearer(req: Request): void {
+  // requireAuth has already checked a bearer header against the key when one is present.
+  if (!(req.headers.authorization ?? '').startsWith('Bearer ')) {
+    throw new HttpError(403, 'secrets are read in clear only with the API key ("Authorization: Bearer <key>"), never with a browser session; use spout sync --with-secrets');
+  }
 }
