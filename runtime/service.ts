@@ -36,6 +36,7 @@ import { openMetadata } from './store/metadata';
 import { SecretBox, type KeyWrapper } from './store/secrets';
 import { DataStores } from './store/data-stores';
 import { writePrivateFileSync } from './lib/private-files';
+import { describeProblem, type FileProblem, ProblemLog, type ProblemSink } from './lib/file-problems';
 
 export interface ServiceOptions {
   /** 0 picks a free port. Default 7620. */
@@ -95,6 +96,8 @@ export interface RunningService {
   uiUrl: string;
   apiKey: string;
   dataDir: string;
+  /** What the start found damaged in the data dir (and set aside): each file and line, and what was done. */
+  problems: readonly FileProblem[];
   /** Stops accepting requests, finishes what is under way, and closes the stores. */
   stop(): Promise<void>;
 }
@@ -107,8 +110,14 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const apiKey = resolveApiKey(dataDir, options.apiKey);
   const secrets = SecretBox.open(dataDir, options.secretKeyWrapper);
-  const metadata = await openMetadata(dataDir);
-  const dataStores = new DataStores(path.join(dataDir, 'data_stores'));
+  // Damaged files never stop a start: what is found is set aside, printed as found, and summed up once started.
+  const problems = new ProblemLog();
+  const report: ProblemSink = (problem) => {
+    problems.sink(problem);
+    console.error(`spout: ${describeProblem(problem, dataDir)}`);
+  };
+  const metadata = await openMetadata(dataDir, report);
+  const dataStores = new DataStores(path.join(dataDir, 'data_stores'), { report });
   await dataStores.open();
 
   // Secrets are opened once each, not every time the webhook table goes to the delivery thread.
@@ -125,9 +134,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const baseUrl = () => `http://${displayHost}:${port}`;
   const endpointUrl = (id: string) => `${baseUrl()}/e/${id}`;
 
-  const events = new EventStore(path.join(dataDir, 'events'), options.eventRetention ?? 10_000);
-  const logs = new LogStore(path.join(dataDir, 'logs'));
-  const invocations = new InvocationStore(path.join(dataDir, 'invocations'), options.invocationRetention ?? DEFAULT_INVOCATION_RETENTION);
+  const events = new EventStore(path.join(dataDir, 'events'), options.eventRetention ?? 10_000, report);
+  const logs = new LogStore(path.join(dataDir, 'logs'), report);
+  const invocations = new InvocationStore(path.join(dataDir, 'invocations'), options.invocationRetention ?? DEFAULT_INVOCATION_RETENTION, report);
   // A line written during a run goes into that run's record too.
   logs.subscribeAll((_sourceId, line) => invocations.collect(line));
   const delivery = await DeliveryService.start({
@@ -141,9 +150,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const emission = new Emission(events, delivery, () => metadata.data.subscriptions);
   const packages = new PackageCache({ dir: path.join(dataDir, 'packages'), registry: options.npmRegistry, onProgress: options.onPackageProgress });
   const library = new ComponentLibrary(metadata, packages);
-  const dbs = new SourceDbs(path.join(dataDir, 'db'));
-  const network = new NetworkService(new CassetteStore(path.join(dataDir, 'cassettes')));
-  const dedupe = new Deduper(path.join(dataDir, 'dedupe'));
+  const dbs = new SourceDbs(path.join(dataDir, 'db'), report);
+  const network = new NetworkService(new CassetteStore(path.join(dataDir, 'cassettes'), report));
+  const dedupe = new Deduper(path.join(dataDir, 'dedupe'), report);
   // Component code runs in host processes that may read the package cache and nothing else of the data dir.
   const hosts = new HostPool({ script: hostScript, baseRead: [packages.dir, ...platformReadPaths()], memoryMb: options.componentMemoryMb ?? DEFAULT_COMPONENT_MEMORY_MB, execPath: options.nodePath });
   const limits = { hosts, timeoutMs: options.runTimeoutMs ?? 60_000, maxQueue: 1000 };
@@ -173,7 +182,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   });
   const outbox = new StepOutbox();
   const sessions = new ComponentSessions({ metadata, secrets, limits, idleMs: 60_000, dataStores, outbox, invocations, network, dataDir });
-  const runs = new RunLog(path.join(dataDir, 'workflow-runs'));
+  const runs = new RunLog(path.join(dataDir, 'workflow-runs'), report);
   const workflows = new WorkflowManager({ metadata, library, sessions, emission, events, runs, secrets, describeSandbox });
 
   const allowedHosts = new Set(['127.0.0.1', 'localhost', '[::1]', displayHost.toLowerCase()]);
@@ -229,6 +238,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   await sources.loadAll();
   await workflows.loadAll();
   gate.open();
+  if (problems.count > 0) {
+    console.error(`spout: the start found ${problems.count} damaged part(s) of the data dir ${dataDir}, listed above; each was set aside beside its file (*.damaged) and everything else was loaded. \`spout doctor\` checks the data dir again.`);
+  }
 
   const serverFile = path.join(dataDir, 'server.json');
   writePrivateFileSync(serverFile, JSON.stringify({ url: baseUrl(), pid: process.pid }) + '\n');
@@ -261,5 +273,5 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       }
     })());
 
-  return { url: baseUrl(), uiUrl: `${baseUrl()}/?token=${encodeURIComponent(apiKey)}`, apiKey, dataDir, stop };
+  return { url: baseUrl(), uiUrl: `${baseUrl()}/?token=${encodeURIComponent(apiKey)}`, apiKey, dataDir, problems: problems.problems, stop };
 }

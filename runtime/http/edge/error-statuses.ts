@@ -5,7 +5,7 @@ import { ComponentError } from '../../components/bundle';
 import { type ComponentProblem } from '../../contract/component-shape';
 import { HookError, QueueFullError, SourceUnavailable } from '../../engine/sources/source-manager';
 import { ConfigurationRejected } from '../../engine/sources/dynamic-props';
-import { DataStoreError } from '../../store/data-stores';
+import { DataStoreError } from '../../store/data-store-values';
 
 /** An error the API answers with its own status and message. */
 export class HttpError extends Error {
