@@ -23,7 +23,7 @@ import { bundledRegistryDir, hostScript } from './lib/paths';
 import { PackageCache } from './components/packages';
 import { platformReadPaths } from './components/platform-packages';
 import { Sandbox } from './sandbox/sandbox';
-import { HostPool } from './sandbox/host-process';
+import { HostPool } from './sandbox/host-pool';
 import { SourceDbs } from './store/source-dbs';
 import { NetworkService } from './engine/network/network-service';
 import { CassetteStore } from './store/cassette-store';
@@ -59,6 +59,8 @@ export interface ServiceOptions {
   runTimeoutMs?: number;
   /** Resident memory limit of one component host, MB. Default 512. */
   componentMemoryMb?: number;
+  /** Limit of a source's own folders (its `dir` props' folder and its temp folder), MB. Default 2048. */
+  componentDiskMb?: number;
   /** npm registry that packages imported by components come from. Default: npm's own config. */
   npmRegistry?: string;
   /** Receives progress lines of every package install (`installing x@^1 …`). */
@@ -154,7 +156,14 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const network = new NetworkService(new CassetteStore(path.join(dataDir, 'cassettes'), report));
   const dedupe = new Deduper(path.join(dataDir, 'dedupe'), report);
   // Component code runs in host processes that may read the package cache and nothing else of the data dir.
-  const hosts = new HostPool({ script: hostScript, baseRead: [packages.dir, ...platformReadPaths()], memoryMb: options.componentMemoryMb ?? DEFAULT_COMPONENT_MEMORY_MB, execPath: options.nodePath });
+  const hosts = new HostPool({
+    script: hostScript,
+    baseRead: [packages.dir, ...platformReadPaths()],
+    memoryMb: options.componentMemoryMb ?? DEFAULT_COMPONENT_MEMORY_MB,
+    diskMb: options.componentDiskMb,
+    dataDir,
+    execPath: options.nodePath,
+  });
   const limits = { hosts, timeoutMs: options.runTimeoutMs ?? 60_000, maxQueue: 1000 };
   // Saving a component (no source yet) loads it only to learn what it declares.
   const describeSandbox: SandboxFactory = (bundle) => Sandbox.load({ ...bundle, ...limits, label: bundle.filename, onLog: () => {}, onStrayEmits: () => {} });

@@ -158,7 +158,7 @@ class Scan {
    * A line holding NUL bytes: what the disk kept of a block the service never finished writing
    * (a crash or a power cut). The NUL runs are dropped; the text between them is read as lines.
    */
-  private takeWithNuls(bytes: Buffer, end: number): void {
+  private takeWithNuls(bytes: Buffer, end: number, complete = true): void {
     let pos = 0;
     while (pos < bytes.length) {
       let nul = bytes.indexOf(0, pos);
@@ -166,7 +166,9 @@ class Scan {
       if (nul > pos) {
         const piece = bytes.subarray(pos, nul);
         const start = this.lineStart + pos;
-        if (this.accept(piece)) this.keepPart(start, nul === bytes.length ? end : start + piece.length, nul !== bytes.length);
+        const last = nul === bytes.length;
+        if (last && !complete) return this.takeCut(piece, start, end);
+        if (this.accept(piece)) this.keepPart(start, last ? end : start + piece.length, !last);
       }
       if (nul === bytes.length) break;
       let run = nul;
@@ -189,12 +191,17 @@ class Scan {
     const bytes = Buffer.concat(this.pending);
     this.pending = [];
     this.pendingBytes = 0;
-    const value = bytes.includes(0) ? undefined : parse(bytes);
-    const problem = value === undefined ? 'not JSON' : this.options.check?.(value.value);
-    if (value !== undefined && !problem) {
+    if (bytes.includes(0)) this.takeWithNuls(bytes, fileEnd, false);
+    else this.takeCut(bytes, this.lineStart, fileEnd);
+  }
+
+  /** Text at the very end of the file, after the last newline: a record (its newline is added) or a line cut short. */
+  private takeCut(bytes: Buffer, start: number, fileEnd: number): void {
+    const parsed = parse(bytes);
+    if (parsed !== undefined && !this.options.check?.(parsed.value)) {
       this.records++;
-      this.options.onRecord(value.value, this.line, bytes.length);
-      this.keepPart(this.lineStart, fileEnd, true);
+      this.options.onRecord(parsed.value, this.line, bytes.length);
+      this.keepPart(start, fileEnd, true);
       this.tailNeedsNewline = true;
       return;
     }

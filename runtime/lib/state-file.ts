@@ -94,7 +94,7 @@ export function readStateFile<T>(file: string, parse: (text: string) => T, repor
   if ('value' in second) {
     const when = fs.statSync(prev).mtime.toISOString();
     fs.copyFileSync(prev, file);
-    report?.({ file, message: `damaged (${first.problem}); set aside as ${path.basename(aside)} and replaced by the version before it (${path.basename(prev)}, written ${when}): the last change made before that time is lost` });
+    report?.({ file, message: `damaged (${first.problem}); set aside as ${path.basename(aside)} and replaced by the version before it (${path.basename(prev)}, of ${when}): changes made after that are lost` });
     return { status: 'recovered', value: second.value };
   }
   // A damaged earlier version is set aside too: the next write would replace it.

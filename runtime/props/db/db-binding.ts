@@ -2,6 +2,7 @@
 // of the source's db that the service sends. The host has no access to the db file: it reports
 // the keys each invocation changed, and the service stores them (see store/source-dbs.ts).
 import type { DbEntries, DbWrite } from '../../contract/host-protocol';
+import { MAX_DB_VALUE_BYTES } from '../../contract/limits';
 
 /** The object `this.db` is. */
 export interface DbApi {
@@ -62,5 +63,7 @@ function serialise(key: string, value: unknown): string {
     throw new TypeError(`db.set("${key}"): the value is not JSON-serialisable (${(err as Error).message})`);
   }
   if (text === undefined) throw new TypeError(`db.set("${key}"): a ${typeof value} cannot be stored; store JSON values (objects, arrays, strings, numbers, booleans, null)`);
+  const bytes = Buffer.byteLength(text);
+  if (bytes > MAX_DB_VALUE_BYTES) throw new RangeError(`db.set("${key}"): the value is ${bytes} bytes as JSON; the limit is ${MAX_DB_VALUE_BYTES / 1048576} MB per value (docs/security.md)`);
   return text;
 }
