@@ -31,6 +31,7 @@ const COMMANDS: Record<string, Command> = {
   subscriptions: { summary: 'subscribe webhooks (or sources) to sources', load: () => import('./commands/subscriptions') },
   login: { summary: 'save the URL and API key of a service (or Pipedream) as a profile', load: () => import('./commands/login') },
   sync: { summary: 'plan, push and pull sources, webhooks, workflows… to or from another instance or Pipedream', load: () => import('./commands/sync') },
+  doctor: { summary: 'check a data dir file by file and line by line (--repair mends what it finds)', load: () => import('./commands/doctor') },
 };
 
 const HELP = `Usage: spout <command> [options]

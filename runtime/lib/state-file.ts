@@ -103,6 +103,13 @@ export function readStateFile<T>(file: string, parse: (text: string) => T, repor
   return { status: 'lost', value: null, problem: `${first.problem}; ${why}`, aside };
 }
 
+/** What is wrong with a state file and with its previous version, without changing either (`spout doctor`). */
+export function inspectStateFile(file: string, parse: (text: string) => unknown): { problem: string | null; previous: 'good' | 'damaged' | 'missing' } {
+  const first = attempt(file, parse);
+  const second = attempt(previousOf(file), parse);
+  return { problem: 'value' in first || first.missing ? null : first.problem, previous: 'value' in second ? 'good' : second.missing ? 'missing' : 'damaged' };
+}
+
 function attempt<T>(file: string, parse: (text: string) => T): { value: T } | { missing: boolean; problem: string } {
   let text: string;
   try {

@@ -83,7 +83,7 @@ export class CassetteStore {
 }
 
 /** A cassette file's content; throws when it is not one. */
-function parseCassette(text: string): Cassette {
+export function parseCassette(text: string): Cassette {
   const cassette = JSON.parse(text) as Partial<Cassette> | null;
   if (typeof cassette !== 'object' || cassette === null || !Array.isArray(cassette.entries) || typeof cassette.matching !== 'object') {
     throw new Error('not a cassette (no entries or matching)');

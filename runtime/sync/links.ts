@@ -54,7 +54,7 @@ export function changeLinks(current: RemoteLinks, change: z.infer<typeof linkCha
 }
 
 /** A links file's remotes; throws when it is not a links file. */
-function parseLinks(text: string): Record<string, RemoteLinks> {
+export function parseLinks(text: string): Record<string, RemoteLinks> {
   const parsed = JSON.parse(text) as { remotes?: unknown } | null;
   if (typeof parsed !== 'object' || parsed === null || (parsed.remotes !== undefined && (typeof parsed.remotes !== 'object' || parsed.remotes === null))) {
     throw new Error('not a links file (no remotes)');

@@ -87,7 +87,7 @@ export class Deduper {
 }
 
 /** A cache file's content; throws when it is not one. */
-function parseDedupe(text: string): DedupeState {
+export function parseDedupe(text: string): DedupeState {
   const state = JSON.parse(text) as Partial<DedupeState> | null;
   if (typeof state !== 'object' || state === null || !['unique', 'greatest', 'last'].includes(state.strategy as string) || !Array.isArray(state.ids)) {
     throw new Error('not a dedupe cache (no strategy or ids)');
