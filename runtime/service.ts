@@ -148,6 +148,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     disableAfterMs: options.disableAfterMs,
     webhooks: () => metadata.data.webhooks.map((w) => webhookTarget(w, openSecret)),
     onDisable: (id, reason) => disableWebhook(metadata, id, reason),
+    report,
   });
   const emission = new Emission(events, delivery, () => metadata.data.subscriptions);
   const packages = new PackageCache({ dir: path.join(dataDir, 'packages'), registry: options.npmRegistry, onProgress: options.onPackageProgress });

@@ -1,5 +1,6 @@
 import { compareEventIds } from '../../store/event-id';
 import { AppendLog } from '../../lib/append-log';
+import type { ProblemSink } from '../../lib/file-problems';
 import { IdQueue } from './id-queue';
 import type { Attempt, DeliveryMark, Message, MessageStatus, NewMessage } from '../../contract/delivery-protocol';
 
@@ -72,9 +73,9 @@ export class Outbox {
   private constructor() {}
 
   /** Opens the outbox file and replays it, line by line (damaged lines are reported and set aside). */
-  static async open(file: string): Promise<Outbox> {
+  static async open(file: string, report?: ProblemSink): Promise<Outbox> {
     const outbox = new Outbox();
-    ({ log: outbox.log } = await AppendLog.open<Line>(file, { check: checkOutboxLine, onRecord: (r) => outbox.replay(r) }));
+    ({ log: outbox.log } = await AppendLog.open<Line>(file, { check: checkOutboxLine, report, onRecord: (r) => outbox.replay(r) }));
     return outbox;
   }
 
