@@ -111,7 +111,9 @@ export class RetainedLogs<T> {
     while (left > bytes && drop < owned.records.length - 1) left -= owned.sizes[drop++] as number;
     owned.sizes.splice(0, drop);
     owned.bytes = left;
-    this.options.onTrim?.(owner, owned.records.splice(0, drop));
+    // Spliced first: an optional call would skip evaluating its argument when there is no onTrim.
+    const trimmed = owned.records.splice(0, drop);
+    this.options.onTrim?.(owner, trimmed);
   }
 
   private owned(owner: string): Promise<Owned<T>> {
