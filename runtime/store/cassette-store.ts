@@ -14,6 +14,9 @@ export const DEFAULT_MATCHING: Cassette['matching'] = {
   order: 'sequence',
 };
 
+/** Calls one cassette keeps; in record mode later calls are not added (each body is kept up to 256 KB). */
+export const MAX_CASSETTE_ENTRIES = 1000;
+
 /** An empty cassette. */
 export function emptyCassette(): Cassette {
   return { version: 1, matching: { ...DEFAULT_MATCHING, ignore_query: [...DEFAULT_MATCHING.ignore_query] }, entries: [] };
@@ -51,11 +54,15 @@ export class CassetteStore {
     return this.save(owner);
   }
 
-  /** Adds recorded calls to an owner's cassette. */
-  append(owner: string, entries: CassetteEntry[]): Promise<void> {
-    if (entries.length === 0) return Promise.resolve();
-    this.get(owner).entries.push(...entries);
-    return this.save(owner);
+  /** Adds recorded calls to an owner's cassette, up to MAX_CASSETTE_ENTRIES; resolves how many did not fit. */
+  async append(owner: string, entries: CassetteEntry[]): Promise<number> {
+    const cassette = this.get(owner);
+    const fitting = entries.slice(0, Math.max(0, MAX_CASSETTE_ENTRIES - cassette.entries.length));
+    if (fitting.length > 0) {
+      cassette.entries.push(...fitting);
+      await this.save(owner);
+    }
+    return entries.length - fitting.length;
   }
 
   /** Deletes an owner's cassette. */
