@@ -62,8 +62,10 @@ interface SourceEvents {
   listeners: Set<Listener>;
 }
 
-/** Bytes of events kept in memory per source (whatever the retention count): the oldest go first. */
-export const EVENT_BYTES_KEPT = 64 * 1024 * 1024;
+/** Bytes of events kept in memory per source: 64 MB, or 1 KB an event for a larger retention. Past it the oldest go first, however few are kept. */
+export function eventBytesKept(retention: number): number {
+  return Math.max(64 * 1024 * 1024, retention * 1024);
+}
 
 /** What is wrong with a line of an events file, or null for an event. */
 export function checkEventLine(value: unknown): string | null {
@@ -90,7 +92,7 @@ function fromLine(line: EventLine): StoredEvent {
 
 /**
  * Events of each source, in an append-only file per source (`events/<dc_id>.jsonl`) and in memory
- * up to the retention limit (a count, and EVENT_BYTES_KEPT). Appending costs the same however many
+ * up to the retention limit (a count, and eventBytesKept). Appending costs the same however many
  * events are stored: old events are trimmed from memory in batches and the file is compacted once
  * it holds twice the limit.
  */
@@ -104,7 +106,7 @@ export class EventStore {
     private readonly retention: number,
     /** Receives what was found damaged when a source's file is read. */
     private readonly report?: ProblemSink,
-    private readonly bytesKept = EVENT_BYTES_KEPT,
+    private readonly bytesKept = eventBytesKept(retention),
   ) {}
 
   /** Calls `hook` with the events already stored each time a source's log is opened. */

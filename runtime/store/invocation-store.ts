@@ -23,8 +23,10 @@ export interface InvocationQuery {
 /** Log lines kept in one invocation's record, and their bytes (the source's log keeps every line). */
 const MAX_LINES = 200;
 const MAX_RECORD_LOG_BYTES = 1024 * 1024;
-/** Bytes of records kept per owner, whatever the retention count: the oldest go first. */
-export const INVOCATION_BYTES_KEPT = 32 * 1024 * 1024;
+/** Bytes of records kept per owner: 32 MB, or 1 KB a record for a larger retention. Past it the oldest go first, however few are kept. */
+export function invocationBytesKept(retention: number): number {
+  return Math.max(32 * 1024 * 1024, retention * 1024);
+}
 
 /** What is wrong with a line of an invocations file, or null for a record. */
 export function checkInvocationLine(value: unknown): string | null {
@@ -53,7 +55,7 @@ export class InvocationStore {
   ) {
     this.logs = new RetainedLogs<InvocationView>(
       dir,
-      { count: retention, bytes: INVOCATION_BYTES_KEPT },
+      { count: retention, bytes: invocationBytesKept(retention) },
       {
         check: checkInvocationLine,
         report,

@@ -9,7 +9,8 @@ import { describe, it } from 'node:test';
 import { deploySource, startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
 
 /** A source (written for this test) that floods what its request names. */
-const FLOOD = `export default {
+const FLOOD = `import fs from "node:fs";
+export default {
   name: "Flood", version: "0.1.0", props: { http: "$.interface.http", db: "$.service.db" },
   async run(event) {
     const how = event.query.how;
@@ -27,6 +28,14 @@ const FLOOD = `export default {
       this.db.set("kept", "forged");
     }
     if (how === "db-ok") this.db.set("kept", "fine");
+    if (how === "big-frame") {
+      // Writes a message of 100 MB straight to the host's channel, as a hostile component could.
+      const head = Buffer.alloc(4);
+      head.writeUInt32LE(100 << 20);
+      fs.writeSync(3, head);
+      const chunk = Buffer.alloc(1 << 20, 32);
+      for (let i = 0; i < 100; i++) try { fs.writeSync(3, chunk); } catch { break; }
+    }
     this.$emit({ after: how ?? null });
   },
 };`;
@@ -36,14 +45,29 @@ function peakMb(spout: SpoutProcess): number {
   return Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${spout.child.pid}/status`, 'utf8'))?.[1]) / 1024;
 }
 
+/** Runs `during` against a fresh service with the Flood source deployed, then `after` against a restart on the same data dir. */
+async function floodThenRestart(during: (spout: SpoutProcess, source: { id: string; endpoint: string }) => Promise<void>, after: (spout: SpoutProcess, sourceId: string) => Promise<void>): Promise<void> {
+  const dataDir = tempDir();
+  const spout = await startSpout({ dataDir });
+  let sourceId = '';
+  try {
+    const source = await deploySource(spout, FLOOD);
+    sourceId = source.id;
+    await during(spout, source);
+  } finally {
+    await spout.stop();
+  }
+  const again = await startSpout({ dataDir });
+  try {
+    await after(again, sourceId);
+  } finally {
+    await again.stop();
+  }
+}
+
 describe('floods from a component', () => {
   it('log and event floods leave the service up, its memory flat, and a data dir that restarts', async () => {
-    const dataDir = tempDir();
-    const spout = await startSpout({ dataDir });
-    let sourceId = '';
-    try {
-      const source = await deploySource(spout, FLOOD);
-      sourceId = source.id;
+    await floodThenRestart(async (spout, source) => {
       const run = async (how: string) => {
         const res = await fetch(`${source.endpoint}?how=${how}`, { method: 'POST' });
         assert.equal(res.status, 200);
@@ -66,31 +90,25 @@ describe('floods from a component', () => {
       assert.deepEqual(stored.filter((e) => e.event.i !== undefined).map((e) => e.event.i), [5, 4, 3, 2, 1, 0], 'what a run emitted within the limit before it went over is kept, as on Pipedream');
       assert.equal(stored.filter((e) => e.event.after === 'logs').length, 6, 'the log floods ran to their end');
 
+      await run('big-frame');
+      await waitFor(async () => {
+        const lines = (await spout.api('GET', `/v1/sources/${source.id}/logs?limit=100`)).json.data as Array<{ message: string }>;
+        return lines.some((l) => /broke its channel \(a message of 104857600 bytes is over the limit of 67108864\) and was stopped/.test(l.message));
+      }, 15_000, 'the host that wrote a 100 MB message to be stopped');
       assert.equal((await spout.api('GET', '/v1/users/me/sources')).status, 200, 'the service answers');
       // 9.6 GB of log lines and 700 MB of events were written: the service held at most one run's
       // worth at a time (the biggest, 30 MB of events in one message, and its copies on the way to disk).
       const peak = peakMb(spout);
       assert.ok(peak < 700, `peak resident memory of the service: ${Math.round(peak)} MB`);
-      const events = fs.statSync(path.join(dataDir, 'events', `${source.id}.jsonl`)).size;
+      const events = fs.statSync(path.join(spout.dataDir, 'events', `${source.id}.jsonl`)).size;
       assert.ok(events < 32 * 1024 * 1024, `events file: ${events} bytes`);
-    } finally {
-      await spout.stop();
-    }
-    const again = await startSpout({ dataDir });
-    try {
+    }, async (again, sourceId) => {
       assert.equal((await again.api('GET', `/v1/sources/${sourceId}/event_summaries?limit=1`)).json.page_info.total_count, 12);
-    } finally {
-      await again.stop();
-    }
+    });
   });
 
   it('a this.db value over its limit, or one a host forged that is not JSON, is refused and never stored', async () => {
-    const dataDir = tempDir();
-    const spout = await startSpout({ dataDir });
-    let sourceId = '';
-    try {
-      const source = await deploySource(spout, FLOOD);
-      sourceId = source.id;
+    await floodThenRestart(async (spout, source) => {
       const errorOf = async (how: string) => {
         const before = (await spout.api('GET', `/v1/sources/${source.id}/invocations?limit=1`)).json.page_info.total_count as number;
         await fetch(`${source.endpoint}?how=${how}`, { method: 'POST' });
@@ -102,18 +120,12 @@ describe('floods from a component', () => {
       assert.equal((await errorOf('db-ok')).error, null);
       assert.match((await errorOf('db-value')).error ?? '', /db\.set\("big"\): the value is 2097154 bytes as JSON; the limit is 1 MB per value/);
       assert.match((await errorOf('db-forged')).error ?? '', /this\.db: the value of key "kept" is not valid JSON, so nothing this run set was stored/);
-      assert.equal(JSON.parse(fs.readFileSync(path.join(dataDir, 'db', `${source.id}.json`), 'utf8')).kept, 'fine');
-    } finally {
-      await spout.stop();
-    }
-    // The source still loads: its db file holds only what was checked.
-    const again = await startSpout({ dataDir });
-    try {
+      assert.equal(JSON.parse(fs.readFileSync(path.join(spout.dataDir, 'db', `${source.id}.json`), 'utf8')).kept, 'fine');
+    }, async (again, sourceId) => {
+      // The source still loads: its db file holds only what was checked.
       const logs = (await again.api('GET', `/v1/sources/${sourceId}/logs?limit=100`)).json.data as Array<{ message: string }>;
       assert.ok(!logs.some((l) => /could not load/.test(l.message)));
       assert.doesNotMatch(again.output(), /damaged/);
-    } finally {
-      await again.stop();
-    }
+    });
   });
 });

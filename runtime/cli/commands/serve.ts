@@ -22,10 +22,12 @@ Options:
                        (default 15)
   --disable-after D    disable a webhook whose every delivery attempt failed for D (seconds, or
                        with a unit: 30m, 12h, 5d; default 5d; 0 never)
-  --event-retention N  events kept per source (default 10000)
+  --event-retention N  events kept per source (default 10000; fewer when they are large: they
+                       keep to 64 MB, or 1 KB an event past 65536)
   --invocation-retention N
                        recorded runs (requests, answers, logs, errors) kept per source
-                       (default 1000)
+                       (default 1000; fewer when they are large: they keep to 32 MB, or 1 KB a
+                       run past 32768)
   --component-memory MB
                        resident memory (Buffers included) one component's host process may use
                        before it is stopped and restarted (env SPOUT_COMPONENT_MEMORY; default 512)
