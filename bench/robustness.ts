@@ -3,7 +3,8 @@
 //      the same number of quiet runs;
 //   2. the time a start takes on a data dir holding 100 000 events and 100 000 recorded runs,
 //      against a start on an empty data dir and against bare Node reading the same files.
-// `BENCH_CLI=/path/to/dist/cli.js` measures another build the same way (an older one, say).
+// `npm run bench:robustness`; `BENCH_CLI=/path/to/dist/cli.js` measures another build the same way
+// (an older one, say); `BENCH_ONLY=flood|start` runs one of the two.
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
