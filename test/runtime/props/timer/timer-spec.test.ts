@@ -263,7 +263,7 @@ describe('TimerScheduler', () => {
 
 describe('TimerScheduler process lifetime', () => {
   it('never keeps the process alive', () => {
-    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
     const script = `
       import { TimerScheduler } from './runtime/props/timer/timer-scheduler.ts';
       const s = new TimerScheduler();
