@@ -23,7 +23,7 @@ import { bundledRegistryDir, cliScript, hostScript } from './lib/paths';
 import { PackageCache } from './components/packages';
 import { platformReadPaths } from './components/platform-packages';
 import { Sandbox } from './sandbox/sandbox';
-import { HostPool } from './sandbox/host-process';
+import { HostPool } from './sandbox/host-pool';
 import { SourceDbs } from './store/source-dbs';
 import { NetworkService } from './engine/network/network-service';
 import { CassetteStore } from './store/cassette-store';
@@ -42,6 +42,7 @@ import { ToolCatalog } from './engine/tools/tool-catalog';
 import { McpEndpoint } from './http/mcp/mcp-endpoint';
 import type { ApiContext } from './http/api/api-context';
 import { ConnectService } from './engine/connect/connect-service';
+import { describeProblem, type FileProblem, ProblemLog, type ProblemSink } from './lib/file-problems';
 
 export interface ServiceOptions {
   /** 0 picks a free port. Default 7620. */
@@ -64,6 +65,8 @@ export interface ServiceOptions {
   runTimeoutMs?: number;
   /** Resident memory limit of one component host, MB. Default 512. */
   componentMemoryMb?: number;
+  /** Limit of a source's own folders (its `dir` props' folder and its temp folder), MB. Default 2048. */
+  componentDiskMb?: number;
   /** npm registry that packages imported by components come from. Default: npm's own config. */
   npmRegistry?: string;
   /** Receives progress lines of every package install (`installing x@^1 …`). */
@@ -103,6 +106,8 @@ export interface RunningService {
   uiUrl: string;
   apiKey: string;
   dataDir: string;
+  /** What the start found damaged in the data dir (and set aside): each file and line, and what was done. */
+  problems: readonly FileProblem[];
   /** Stops accepting requests, finishes what is under way, and closes the stores. */
   stop(): Promise<void>;
 }
@@ -115,8 +120,14 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const apiKey = resolveApiKey(dataDir, options.apiKey);
   const secrets = SecretBox.open(dataDir, options.secretKeyWrapper);
-  const metadata = await openMetadata(dataDir);
-  const dataStores = new DataStores(path.join(dataDir, 'data_stores'));
+  // Damaged files never stop a start: what is found is set aside, printed as found, and summed up once started.
+  const problems = new ProblemLog();
+  const report: ProblemSink = (problem) => {
+    problems.sink(problem);
+    console.error(`spout: ${describeProblem(problem, dataDir)}`);
+  };
+  const metadata = await openMetadata(dataDir, report);
+  const dataStores = new DataStores(path.join(dataDir, 'data_stores'), { report });
   await dataStores.open();
 
   // Secrets are opened once each, not every time the webhook table goes to the delivery thread.
@@ -133,9 +144,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const baseUrl = () => `http://${displayHost}:${port}`;
   const endpointUrl = (id: string) => `${baseUrl()}/e/${id}`;
 
-  const events = new EventStore(path.join(dataDir, 'events'), options.eventRetention ?? 10_000);
-  const logs = new LogStore(path.join(dataDir, 'logs'));
-  const invocations = new InvocationStore(path.join(dataDir, 'invocations'), options.invocationRetention ?? DEFAULT_INVOCATION_RETENTION);
+  const events = new EventStore(path.join(dataDir, 'events'), options.eventRetention ?? 10_000, report);
+  const logs = new LogStore(path.join(dataDir, 'logs'), report);
+  const invocations = new InvocationStore(path.join(dataDir, 'invocations'), options.invocationRetention ?? DEFAULT_INVOCATION_RETENTION, report);
   // A line written during a run goes into that run's record too.
   logs.subscribeAll((_sourceId, line) => invocations.collect(line));
   const delivery = await DeliveryService.start({
@@ -145,6 +156,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     disableAfterMs: options.disableAfterMs,
     webhooks: () => metadata.data.webhooks.map((w) => webhookTarget(w, openSecret)),
     onDisable: (id, reason) => disableWebhook(metadata, id, reason),
+    report,
   });
   // Emission runs the sources and workflows subscribed to an event: both are built below, after it.
   const emission = new Emission(events, delivery, () => metadata.data.subscriptions, (listenerId, event, depth) => {
@@ -153,11 +165,18 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   });
   const packages = new PackageCache({ dir: path.join(dataDir, 'packages'), registry: options.npmRegistry, onProgress: options.onPackageProgress });
   const library = new ComponentLibrary(metadata, packages);
-  const dbs = new SourceDbs(path.join(dataDir, 'db'));
-  const network = new NetworkService(new CassetteStore(path.join(dataDir, 'cassettes')));
-  const dedupe = new Deduper(path.join(dataDir, 'dedupe'));
+  const dbs = new SourceDbs(path.join(dataDir, 'db'), report);
+  const network = new NetworkService(new CassetteStore(path.join(dataDir, 'cassettes'), report));
+  const dedupe = new Deduper(path.join(dataDir, 'dedupe'), report);
   // Component code runs in host processes that may read the package cache and nothing else of the data dir.
-  const hosts = new HostPool({ script: hostScript, baseRead: [packages.dir, ...platformReadPaths()], memoryMb: options.componentMemoryMb ?? DEFAULT_COMPONENT_MEMORY_MB, execPath: options.nodePath });
+  const hosts = new HostPool({
+    script: hostScript,
+    baseRead: [packages.dir, ...platformReadPaths()],
+    memoryMb: options.componentMemoryMb ?? DEFAULT_COMPONENT_MEMORY_MB,
+    diskMb: options.componentDiskMb,
+    dataDir,
+    execPath: options.nodePath,
+  });
   const limits = { hosts, timeoutMs: options.runTimeoutMs ?? 60_000, maxQueue: 1000 };
   // Saving a component (no source yet) loads it only to learn what it declares.
   const describeSandbox: SandboxFactory = (bundle) => Sandbox.load({ ...bundle, ...limits, label: bundle.filename, onLog: () => {}, onStrayEmits: () => {} });
@@ -185,7 +204,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   });
   const sendLog = new SendLog();
   const sessions = new ComponentSessions({ metadata, secrets, limits, idleMs: 60_000, dataStores, sendLog, invocations, network, dataDir });
-  const runs = new RunLog(path.join(dataDir, 'workflow-runs'));
+  const runs = new RunLog(path.join(dataDir, 'workflow-runs'), report);
   const workflows = new WorkflowManager({ metadata, library, sessions, emission, events, runs, secrets, describeSandbox });
 
   const allowedHosts = new Set(['127.0.0.1', 'localhost', '[::1]', displayHost.toLowerCase()]);
@@ -212,7 +231,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   });
   const connectTtl = options.connectTokenTtlSeconds ?? (Number(process.env.SPOUT_CONNECT_TOKEN_TTL) || undefined);
   const connect = new ConnectService({ metadata, secrets, registry, accessTokenSeconds: connectTtl });
-  const mcpSettings = McpSettingsStore.open(dataDir);
+  const mcpSettings = McpSettingsStore.open(dataDir, report);
   const catalog = new ToolCatalog({ metadata, library, registry, settings: mcpSettings });
   // `spout mcp` finds this service through the data dir; a key given by flag or environment is not kept there.
   const stdio = { command: options.nodePath ?? process.execPath, args: [cliScript, 'mcp', '--data-dir', dataDir], ...(settings().api_key_source === 'data_dir' ? {} : { env: { SPOUT_API_KEY: '<API key>' } }) };
@@ -249,6 +268,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   await sources.loadAll();
   await workflows.loadAll();
   gate.open();
+  if (problems.count > 0) {
+    console.error(`spout: the start found ${problems.count} damaged part(s) of the data dir ${dataDir}, listed above; each was set aside beside its file (*.damaged) and everything else was loaded. \`spout doctor\` checks the data dir again.`);
+  }
 
   const serverFile = path.join(dataDir, 'server.json');
   writePrivateFileSync(serverFile, JSON.stringify({ url: baseUrl(), pid: process.pid }) + '\n');
@@ -283,5 +305,5 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       }
     })());
 
-  return { url: baseUrl(), uiUrl: `${baseUrl()}/?token=${encodeURIComponent(apiKey)}`, apiKey, dataDir, stop };
+  return { url: baseUrl(), uiUrl: `${baseUrl()}/?token=${encodeURIComponent(apiKey)}`, apiKey, dataDir, problems: problems.problems, stop };
 }

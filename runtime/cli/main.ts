@@ -33,6 +33,7 @@ const COMMANDS: Record<string, Command> = {
   login: { summary: 'save the URL and API key of a service (or Pipedream) as a profile', load: () => import('./commands/login') },
   connect: { summary: 'print the Pipedream Connect credentials @pipedream/sdk uses against this service', load: () => import('./commands/connect') },
   sync: { summary: 'plan, push and pull sources, webhooks, workflows… to or from another instance or Pipedream', load: () => import('./commands/sync') },
+  doctor: { summary: 'check a data dir file by file and line by line (--repair mends what it finds)', load: () => import('./commands/doctor') },
 };
 
 const HELP = `Usage: spout <command> [options]

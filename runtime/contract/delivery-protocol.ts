@@ -114,7 +114,9 @@ export type FromDelivery =
   | { type: 'added'; seq: number; error: string | null }
   | { type: 'answer'; seq: number; answer: DeliveryAnswer; error?: string }
   /** The thread stopped delivering to a webhook (410 Gone, or failing too long): keep it disabled. */
-  | { type: 'disable'; webhookId: string; reason: string };
+  | { type: 'disable'; webhookId: string; reason: string }
+  /** A damaged part of the outbox file, set aside as it was opened (for the start's report). */
+  | { type: 'problem'; problem: { file: string; line?: number; message: string } };
 
 export interface DeliveryWorkerData {
   dataDir: string;

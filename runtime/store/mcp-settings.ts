@@ -1,10 +1,9 @@
 // The MCP server's settings (docs/mcp.md): one private JSON file, DATA_DIR/mcp.json, replaced
 // whole on each change; listeners hear of every change (the server announces its new tool list).
-import fs from 'node:fs';
 import path from 'node:path';
 import type { McpSettings } from '../contract/mcp-api';
-import { writeFileAtomic } from '../lib/atomic-write';
-import { keepPrivate } from '../lib/private-files';
+import type { ProblemSink } from '../lib/file-problems';
+import { readStateFile, writeStateFile } from '../lib/state-file';
 
 /** Settings of a data dir that has none yet: every saved action, no registry app, no chosen account, live calls. */
 export function defaultMcpSettings(): McpSettings {
@@ -16,13 +15,18 @@ export class McpSettingsStore {
   private writing: Promise<void> = Promise.resolve();
   private readonly listeners = new Set<(settings: McpSettings) => void>();
 
-  private constructor(private readonly file: string) {
-    this.settings = readSettings(file);
+  private constructor(
+    private readonly file: string,
+    report?: ProblemSink,
+  ) {
+    // A damaged file is set aside and its previous version taken (defaults when there is none).
+    const read = readStateFile(file, parseSettings, report);
+    this.settings = read.value ?? defaultMcpSettings();
   }
 
-  /** Reads DATA_DIR/mcp.json (defaults when it does not exist). */
-  static open(dataDir: string): McpSettingsStore {
-    return new McpSettingsStore(path.join(dataDir, 'mcp.json'));
+  /** Reads DATA_DIR/mcp.json (defaults when it does not exist); damage goes to `report`. */
+  static open(dataDir: string, report?: ProblemSink): McpSettingsStore {
+    return new McpSettingsStore(path.join(dataDir, 'mcp.json'), report);
   }
 
   /** The current settings. */
@@ -34,7 +38,7 @@ export class McpSettingsStore {
   async put(next: McpSettings): Promise<void> {
     this.settings = next;
     const text = `${JSON.stringify(next, null, 2)}\n`;
-    const done = this.writing.then(() => writeFileAtomic(this.file, text));
+    const done = this.writing.then(() => writeStateFile(this.file, text));
     this.writing = done.catch(() => undefined);
     await done;
     for (const listener of this.listeners) listener(next);
@@ -47,21 +51,9 @@ export class McpSettingsStore {
   }
 }
 
-function readSettings(file: string): McpSettings {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return defaultMcpSettings();
-    throw err;
-  }
-  keepPrivate(file);
-  let parsed: Partial<McpSettings>;
-  try {
-    parsed = JSON.parse(text) as Partial<McpSettings>;
-  } catch (err) {
-    throw new Error(`${file} is not valid JSON (${(err as Error).message}); fix or delete it (the MCP settings then start over)`);
-  }
-  // A file written by an older version may lack a field added since.
-  return { ...defaultMcpSettings(), ...parsed };
+/** The settings in `text`; a file written by an older version may lack a field added since. */
+export function parseSettings(text: string): McpSettings {
+  const parsed = JSON.parse(text) as unknown;
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not a JSON object');
+  return { ...defaultMcpSettings(), ...(parsed as Partial<McpSettings>) };
 }

@@ -1,11 +1,12 @@
-import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { type Adapter, Low } from 'lowdb';
 import type { NetworkMode } from '../contract/network-api';
 import type { ComponentProblem, ConfigurableProp } from '../contract/component-shape';
-import { writeFileAtomic } from '../lib/atomic-write';
+import type { ProblemSink } from '../lib/file-problems';
+import { readStateFile, writeStateFile } from '../lib/state-file';
 import { keepPrivate } from '../lib/private-files';
 import { connectShape, type ConnectOwner, type ConnectShape } from './connect-records';
+import { parseMetadata, setAsideRecords } from './metadata-records';
 
 /** A webhook as kept on disk; the signing secret is sealed. */
 export interface WebhookRecord {
@@ -151,38 +152,49 @@ export interface MetadataShape {
 export type Metadata = Low<MetadataShape>;
 
 /**
- * lowdb's JSON file adapter, but private: lowdb writes with the process's default mode (0644 under
- * the usual umask), and this file holds sealed secrets and every source's configuration. Writes
- * are made one after the other, each atomic (temp file and rename).
+ * lowdb's JSON file adapter, but private (lowdb writes with the process's default mode, and this
+ * file holds sealed secrets and every source's configuration) and robust: writes are made one after
+ * the other, each whole, synced, with the version before kept (lib/state-file.ts); a damaged file
+ * is replaced by that version, and records the service cannot use are left out (metadata-records.ts).
  */
-class PrivateJsonFile<T> implements Adapter<T> {
+class PrivateJsonFile implements Adapter<MetadataShape> {
   private writing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    private readonly report?: ProblemSink,
+  ) {}
 
-  async read(): Promise<T | null> {
-    let text: string;
-    try {
-      text = await fsp.readFile(this.file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw err;
+  async read(): Promise<MetadataShape | null> {
+    const read = readStateFile(this.file, parseMetadata, this.report);
+    if (read.status === 'missing') return null;
+    if (read.status === 'lost') {
+      this.report?.({
+        file: this.file,
+        message: `the service starts with no webhooks, components or sources. To get them back, stop the service and put a mended copy of ${path.basename(read.aside)} (or a backup) in place of metadata.json`,
+      });
+      return null;
     }
     keepPrivate(this.file);
-    return JSON.parse(text) as T;
+    const { data, leftOut } = read.value;
+    if (leftOut.length > 0) {
+      setAsideRecords(this.file, leftOut, this.report);
+      await this.write(data as MetadataShape);
+    }
+    return data as MetadataShape;
   }
 
-  write(data: T): Promise<void> {
+  write(data: MetadataShape): Promise<void> {
     const text = JSON.stringify(data, null, 2);
-    const done = this.writing.then(() => writeFileAtomic(this.file, text));
+    const done = this.writing.then(() => writeStateFile(this.file, text));
     this.writing = done.catch(() => undefined);
     return done;
   }
 }
 
-/** Opens the metadata file, creating it empty on first use. */
-export async function openMetadata(dataDir: string): Promise<Metadata> {
-  const db = new Low<MetadataShape>(new PrivateJsonFile(path.join(dataDir, 'metadata.json')), {
+/** Opens the metadata file, creating it empty on first use; what was found damaged goes to `report`. */
+export async function openMetadata(dataDir: string, report?: ProblemSink): Promise<Metadata> {
+  const db = new Low<MetadataShape>(new PrivateJsonFile(path.join(dataDir, 'metadata.json'), report), {
     webhooks: [],
     subscriptions: [],
     components: [],

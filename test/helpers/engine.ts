@@ -9,7 +9,7 @@ import { Emission, type DeliveryPort } from '../../runtime/engine/events/emissio
 import { NetworkService } from '../../runtime/engine/network/network-service';
 import { createSources, type SourceManager } from '../../runtime/engine/sources/source-manager';
 import { hostScript } from '../../runtime/lib/paths';
-import { HostPool } from '../../runtime/sandbox/host-process';
+import { HostPool } from '../../runtime/sandbox/host-pool';
 import { CassetteStore } from '../../runtime/store/cassette-store';
 import { DataStores } from '../../runtime/store/data-stores';
 import { EventStore, type StoredEvent } from '../../runtime/store/event-store';

@@ -86,7 +86,7 @@ async function answer(outbox: Outbox, dispatcher: Dispatcher, query: DeliveryQue
 }
 
 async function main(): Promise<void> {
-  const outbox = await Outbox.open(path.join(options.dataDir, 'deliveries.jsonl'));
+  const outbox = await Outbox.open(path.join(options.dataDir, 'deliveries.jsonl'), (problem) => post({ type: 'problem', problem }));
   const webhooks = new Map<string, WebhookTarget>();
   // Webhooks this thread disabled that the main thread has not yet confirmed as inactive: a table
   // sent before it heard of the disable must not switch them back on.
