@@ -186,6 +186,20 @@ describe('UI: Settings → MCP', () => {
     assert.deepEqual(problems, []);
   });
 
+  it('filters a long tool list, and shows actions saved elsewhere without a reload', async () => {
+    assert.equal(await page.getByRole('searchbox', { name: 'Filter tools' }).count(), 0, 'no filter for a short list');
+    for (let i = 1; i <= 7; i++) await saveComponent(spout, ADD.replace('mcp_ui_add', `mcp_ui_more_${i}`).replace('Adds two integers.', `More number ${i}.`), `more-${i}.mjs`);
+    // The list is read again every 5 s.
+    const filter = page.getByRole('searchbox', { name: 'Filter tools' });
+    await filter.waitFor({ timeout: 10_000 });
+    await page.getByTestId('mcp-tools-count').filter({ hasText: '9 of 9 exposed' }).waitFor();
+    await filter.fill('number 7');
+    await page.getByText('1 shown').waitFor();
+    assert.deepEqual(await page.getByRole('list', { name: 'MCP tools' }).locator('code.tool-name').allTextContents(), ['mcp_ui_more_7']);
+    await filter.fill('');
+    assert.equal(await page.getByRole('list', { name: 'MCP tools' }).locator('code.tool-name').count(), 9);
+  });
+
   it('passes axe at 1400 and 1000 px', async () => {
     await page.getByTestId('mcp-tool-mcp_ui_add').getByText('Input schema').scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/mcp-settings.png`, fullPage: true });

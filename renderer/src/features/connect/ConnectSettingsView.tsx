@@ -2,10 +2,11 @@ import { useEffect, useState } from 'react';
 import type { AccountView } from '../../../../runtime/contract/component-api';
 import type { ConnectCredentialsView } from '../../../../runtime/contract/connect-api';
 import type { SourceView } from '../../../../runtime/contract/source-api';
-import { messageOf } from '../../api/client';
 import { useApp } from '../../app/store';
-import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { ConfirmedButton } from '../../ui/ConfirmDialog';
 import { CopyButton } from '../../ui/CopyButton';
+import { CopyEntry } from '../../ui/CopyEntry';
+import { ErrorText } from '../../ui/ErrorText';
 import { Link } from '../../ui/Link';
 import { envLines, rotateConnectCredentials, useConnectCredentials } from './connect-data';
 
@@ -16,57 +17,32 @@ const masked = (secret: string) => `••••••••${secret.slice(-4)}`
 function Credentials({ credentials, onRotated }: { credentials: ConnectCredentialsView; onRotated(c: ConnectCredentialsView): void }) {
   const toast = useApp((s) => s.toast);
   const [shown, setShown] = useState(false);
-  const [confirm, setConfirm] = useState(false);
-  const [busy, setBusy] = useState(false);
   const [rotated, setRotated] = useState(false);
   const secret = credentials.client_secret;
 
   const rotate = async () => {
-    setConfirm(false);
-    setBusy(true);
-    try {
-      onRotated(await rotateConnectCredentials());
-      setRotated(true);
-      toast('Connect client credentials rotated');
-    } catch (err) {
-      toast(messageOf(err), 'error');
-    } finally {
-      setBusy(false);
-    }
+    onRotated(await rotateConnectCredentials());
+    setRotated(true);
+    toast('Connect client credentials rotated');
   };
 
   return (
     <section className="card" aria-labelledby="connect-creds-h">
       <h2 id="connect-creds-h">Project credentials</h2>
       <dl className="meta-grid">
-        <dt>Base URL</dt>
-        <dd className="row">
-          <code data-testid="connect-base-url">{credentials.base_url}</code>
-          <CopyButton text={credentials.base_url} label="Copy base URL" />
-        </dd>
-        <dt>Project id</dt>
-        <dd className="row">
-          <code data-testid="connect-project-id">{credentials.project_id}</code>
-          <CopyButton text={credentials.project_id} label="Copy project id" />
-        </dd>
+        <CopyEntry term="Base URL" value={credentials.base_url} copyLabel="Copy base URL" testId="connect-base-url" />
+        <CopyEntry term="Project id" value={credentials.project_id} copyLabel="Copy project id" testId="connect-project-id" />
         <dt>Environment</dt>
         <dd>
           <code>{credentials.environment}</code> <span className="muted">(send <code>x-pd-environment: production</code> for the other one)</span>
         </dd>
-        <dt>Client id</dt>
-        <dd className="row">
-          <code data-testid="connect-client-id">{credentials.client_id}</code>
-          <CopyButton text={credentials.client_id} label="Copy client id" />
-        </dd>
-        <dt>Client secret</dt>
-        <dd className="row">
-          <code data-testid="connect-client-secret">{shown ? secret : masked(secret)}</code>
+        <CopyEntry term="Client id" value={credentials.client_id} copyLabel="Copy client id" testId="connect-client-id" />
+        <CopyEntry term="Client secret" value={secret} shown={shown ? secret : masked(secret)} copyLabel="Copy secret" testId="connect-client-secret">
           {!shown && <span className="sr-only">(hidden; its last four characters are shown)</span>}
           <button type="button" className="small" aria-pressed={shown} onClick={() => setShown(!shown)}>
             Show secret
           </button>
-          <CopyButton text={secret} label="Copy secret" />
-        </dd>
+        </CopyEntry>
       </dl>
       {rotated && (
         <p className="secret-once" role="status" aria-label="New client credentials">
@@ -83,19 +59,15 @@ function Credentials({ credentials, onRotated }: { credentials: ConnectCredentia
       <div className="row">
         <CopyButton text={envLines(credentials)} label="Copy .env lines" />
         <span className="grow" />
-        <button type="button" onClick={() => setConfirm(true)} disabled={busy}>
-          {busy ? 'Rotating…' : 'Rotate client secret'}
-        </button>
-      </div>
-      {confirm && (
-        <ConfirmDialog
+        <ConfirmedButton
+          label="Rotate client secret"
+          busyLabel="Rotating…"
           title="Rotate the Connect client secret?"
           body={`A new client id and secret replace ${credentials.client_id} and the secret ending in ${secret.slice(-4)}. Servers that sign in with the old ones are refused until they use the new ones; access tokens already handed out keep working until they expire (an hour).`}
           confirmLabel="Rotate secret"
-          onConfirm={() => void rotate()}
-          onCancel={() => setConfirm(false)}
+          run={rotate}
         />
-      )}
+      </div>
     </section>
   );
 }
@@ -168,11 +140,7 @@ export function ConnectSettingsView() {
         <p className="muted small-note">
           How, with a runnable example and what maps: <code>docs/connect.md</code> (“Develop a Pipedream Connect integration offline”). The /v1 API key works for the Connect API too.
         </p>
-        {error && (
-          <p className="error" role="alert">
-            Could not read the Connect credentials: {error}
-          </p>
-        )}
+        <ErrorText text={error && `Could not read the Connect credentials: ${error}`} />
       </section>
       {credentials ? <Credentials credentials={credentials} onRotated={set} /> : !error && <p className="empty">Loading…</p>}
       <ExternalUsers />

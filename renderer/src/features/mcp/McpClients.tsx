@@ -1,5 +1,6 @@
 import type { McpClientSnippet, McpSnippets } from '../../../../runtime/contract/mcp-api';
 import { CopyButton } from '../../ui/CopyButton';
+import { CopyEntry } from '../../ui/CopyEntry';
 import { Tabs } from '../../ui/Tabs';
 import { commandLine, configText, scriptText } from './mcp-snippets';
 
@@ -46,16 +47,8 @@ export function McpClients({ snippets }: { snippets: McpSnippets }) {
     <section className="card" aria-labelledby="mcp-clients-h">
       <h2 id="mcp-clients-h">Connect a client</h2>
       <dl className="meta-grid">
-        <dt>stdio command</dt>
-        <dd className="row">
-          <code data-testid="mcp-stdio-command">{command}</code>
-          <CopyButton text={command} label="Copy command" />
-        </dd>
-        <dt>HTTP endpoint</dt>
-        <dd className="row">
-          <code data-testid="mcp-http-url">{snippets.http.url}</code>
-          <CopyButton text={snippets.http.url} label="Copy URL" />
-        </dd>
+        <CopyEntry term="stdio command" value={command} copyLabel="Copy command" testId="mcp-stdio-command" />
+        <CopyEntry term="HTTP endpoint" value={snippets.http.url} copyLabel="Copy URL" testId="mcp-http-url" />
         <dt>with the header</dt>
         <dd>
           {header.map((h) => (

@@ -1,3 +1,4 @@
+import { ErrorText } from '../../ui/ErrorText';
 import { McpAccounts, McpRegistryApps } from './McpApps';
 import { McpClients } from './McpClients';
 import { McpTools } from './McpTools';
@@ -20,11 +21,7 @@ export function McpSettingsView() {
         <p className="muted small-note">
           Set-up, how props become input schemas, and security: <code>docs/mcp.md</code>. From a terminal: <code>spout mcp --config</code>.
         </p>
-        {error && (
-          <p className="error" role="alert">
-            Could not read the MCP settings: {error}
-          </p>
-        )}
+        <ErrorText text={error && `Could not read the MCP settings: ${error}`} />
       </section>
       {settings ? (
         <>

@@ -6,6 +6,9 @@ import { useApp } from '../../app/store';
 import { CopyButton } from '../../ui/CopyButton';
 import { NETWORK_MODES } from '../network/network-data';
 
+/** How many tools make the list worth a filter field. */
+const FILTER_FROM = 8;
+
 /** How one app prop of a tool gets its account, in words. */
 function Binding({ binding }: { binding: McpAccountBinding }) {
   const account = useApp((s) => s.accounts.find((a) => a.id === binding.account_id));
@@ -93,6 +96,7 @@ export function McpTools({ tools, settings, change }: { tools: McpToolView[] | n
   const toast = useApp((s) => s.toast);
   // The change being saved, shown at once; the tools read again after it show what took effect.
   const [pending, setPending] = useState<McpToolView | null>(null);
+  const [filter, setFilter] = useState('');
 
   const save = async (shown: McpToolView, next: Partial<McpSettings>, done: string) => {
     // One change at a time: the next is computed from the settings the last one answered.
@@ -121,6 +125,8 @@ export function McpTools({ tools, settings, change }: { tools: McpToolView[] | n
   };
 
   const exposed = tools?.filter((t) => t.exposed).length ?? 0;
+  const text = filter.trim().toLowerCase();
+  const shown = tools?.filter((t) => !text || [t.name, t.description, t.app ?? ''].some((f) => f.toLowerCase().includes(text))) ?? [];
   return (
     <section className="card" aria-labelledby="mcp-tools-h">
       <div className="row">
@@ -142,11 +148,19 @@ export function McpTools({ tools, settings, change }: { tools: McpToolView[] | n
       ) : tools.length === 0 ? (
         <p className="empty">No actions yet: save one (New action, or <code>spout publish FILE</code>) or choose a registry app below.</p>
       ) : (
-        <ul className="plain tool-list" aria-label="MCP tools">
-          {tools.map((t) => (
-            <ToolItem key={t.name} tool={pending?.name === t.name ? pending : t} onExpose={(on) => expose(t, on)} onMode={(mode) => setMode(t, mode)} />
-          ))}
-        </ul>
+        <>
+          {tools.length > FILTER_FROM && (
+            <div className="toolbar">
+              <input type="search" aria-label="Filter tools" placeholder="Filter by name, description or app" value={filter} onChange={(e) => setFilter(e.target.value)} />
+              {text && <span className="muted small-note">{shown.length} shown</span>}
+            </div>
+          )}
+          <ul className="plain tool-list" aria-label="MCP tools">
+            {shown.map((t) => (
+              <ToolItem key={t.name} tool={pending?.name === t.name ? pending : t} onExpose={(on) => expose(t, on)} onMode={(mode) => setMode(t, mode)} />
+            ))}
+          </ul>
+        </>
       )}
     </section>
   );
