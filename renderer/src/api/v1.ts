@@ -2,8 +2,10 @@
 import type { ActionRunInput, ActionRunView } from '../../../runtime/contract/action-api';
 import type { AccountInput, AccountView, ComponentView, ConfigurePropRequest, DataStoreRecordView, DataStoreView, OptionsAnswer, PropCheckProblem, RegistryComponent, RegistryComponentWithCode } from '../../../runtime/contract/component-api';
 import type { ConfigurableProp } from '../../../runtime/contract/component-shape';
+import type { ConnectCredentialsView } from '../../../runtime/contract/connect-api';
 import type { InvocationFilter, InvocationRecordView, InvocationView, ReplayEdits } from '../../../runtime/contract/invocation-api';
 import type { Cassette } from '../../../runtime/contract/network-api';
+import type { McpSettings, McpSnippets, McpToolView } from '../../../runtime/contract/mcp-api';
 import type { ListResponse } from '../../../runtime/contract/page';
 import type { InstanceSettings } from '../../../runtime/contract/settings-api';
 import type { EventQuery, EventSummary, LogLineView, RunNowView, SourceInput, SourceUpdate, SourceView } from '../../../runtime/contract/source-api';
@@ -65,7 +67,7 @@ export const api = {
     request<{ data: ComponentView }>('POST', '/v1/components', { component_code, component_filename }).then((r) => r.data),
   getComponent: (idOrKey: string) => request<{ data: ComponentView }>('GET', `/v1/components/${enc(idOrKey)}`).then((r) => r.data),
   /** The bundled and `--registry` components, a page at a time (`pending`: files still being read). */
-  listRegistry: (query: { type?: 'source' | 'action'; limit?: number; after?: string } = {}) =>
+  listRegistry: (query: { type?: 'source' | 'action'; app?: string; limit?: number; after?: string } = {}) =>
     request<ListResponse<RegistryComponent> & { pending: number }>('GET', '/v1/components/registry', undefined, { limit: 100, ...query }),
   /** Registry components whose key, name, app or description match `q`. */
   searchRegistry: (q: string, type?: 'source' | 'action') => request<{ data: RegistryComponent[] }>('GET', '/v1/components/search', undefined, { q, type, limit: 100 }).then((r) => r.data),
@@ -114,6 +116,18 @@ export const api = {
   getSettings: () => request<{ data: InstanceSettings }>('GET', '/v1/settings').then((r) => r.data),
   /** A new key in `DATA_DIR/api-key`; the answer renews this browser's session cookie (409 when the key comes from a flag or the environment). */
   rotateApiKey: () => request<{ data: { api_key: string } }>('POST', '/v1/settings/api-key/rotate').then((r) => r.data.api_key),
+  /** The Connect project's base URL, project id and OAuth client credentials (docs/connect.md). */
+  getConnectCredentials: () => request<{ data: ConnectCredentialsView }>('GET', '/v1/settings/connect').then((r) => r.data),
+  /** A new Connect client id and secret; the old ones stop working. */
+  rotateConnectCredentials: () => request<{ data: ConnectCredentialsView }>('POST', '/v1/settings/connect/rotate').then((r) => r.data),
+
+  // The MCP server (docs/mcp.md)
+  getMcpSettings: () => request<{ data: McpSettings }>('GET', '/v1/mcp/settings').then((r) => r.data),
+  /** Replaces the settings given; the others stay. Answers the settings in force. */
+  putMcpSettings: (change: Partial<McpSettings>) => request<{ data: McpSettings }>('PUT', '/v1/mcp/settings', change).then((r) => r.data),
+  /** Every candidate tool, hidden ones too, as an agent would see it. */
+  listMcpTools: () => allPages<McpToolView>('/v1/mcp/tools'),
+  getMcpSnippets: () => request<{ data: McpSnippets }>('GET', '/v1/mcp/snippets').then((r) => r.data),
 
   // Remote instances and sync
   listRemotes: () => request<{ data: RemoteView[] }>('GET', '/v1/remotes').then((r) => r.data),

@@ -1,4 +1,6 @@
-import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { messageOf } from '../api/client';
+import { useApp } from '../app/store';
 
 const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
@@ -58,5 +60,34 @@ export function ConfirmDialog({ title, body, confirmLabel, onConfirm, onCancel }
         </div>
       </form>
     </Modal>
+  );
+}
+
+/**
+ * A button whose action runs only once confirmed (a rotation, say): `busyLabel` while it runs, and
+ * a failure said in an error toast. `run` says what it did itself.
+ */
+export function ConfirmedButton({ label, busyLabel, title, body, confirmLabel, run }: { label: string; busyLabel: string; title: string; body: string; confirmLabel: string; run(): Promise<void> }) {
+  const toast = useApp((s) => s.toast);
+  const [confirm, setConfirm] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const go = async () => {
+    setConfirm(false);
+    setBusy(true);
+    try {
+      await run();
+    } catch (err) {
+      toast(messageOf(err), 'error');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <button type="button" onClick={() => setConfirm(true)} disabled={busy}>
+        {busy ? busyLabel : label}
+      </button>
+      {confirm && <ConfirmDialog title={title} body={body} confirmLabel={confirmLabel} onConfirm={() => void go()} onCancel={() => setConfirm(false)} />}
+    </>
   );
 }

@@ -139,7 +139,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /v1/mcp/tools': { summary: 'Every candidate MCP tool (hidden saved actions too) with its input schema, account bindings and network mode', params: pageParams, list: true },
   'GET /v1/mcp/snippets': { summary: 'How MCP clients reach this service: the stdio command, the HTTP endpoint, and configurations to paste' },
   'GET /v1/settings/connect': { summary: 'The Connect project credentials @pipedream/sdk is configured with (docs/connect.md; the Connect API itself follows Pipedream\'s reference)' },
-  'POST /v1/settings/connect/rotate': { summary: 'Replace the Connect client secret (API key only)' },
+  'POST /v1/settings/connect/rotate': { summary: 'Replace the Connect client id and secret' },
 
   'GET /sse/dc/:id/emits': { summary: "A source's events as they are emitted (Last-Event-ID resumes)", stream: true },
   'GET /sse/dc/:id/invocations': { summary: "A source's runs as they are recorded (Last-Event-ID resumes)", stream: true },

@@ -1,9 +1,8 @@
 // `GET /v1/settings/connect`: what a server using `@pipedream/sdk` is configured with (the CLI's
-// `spout connect credentials`, the Settings screen); `POST …/rotate` replaces the client secret.
+// `spout connect credentials`, the Settings screen); `POST …/rotate` replaces the client id and secret.
 import { Router } from 'express';
 import type { ConnectCredentialsView } from '../../contract/connect-api';
 import { DEFAULT_PROJECT_ID } from '../../engine/connect/connect-projects';
-import { requireBearer } from '../edge/auth';
 import type { ConnectContext } from './connect-context';
 
 /** The project credentials, behind the /v1 API key. */
@@ -15,9 +14,10 @@ export function connectSettingsRoutes(ctx: ConnectContext): Router {
     res.json({ data: view(await ctx.connect.projects.credentials()) });
   });
 
-  router.post('/settings/connect/rotate', async (req, res) => {
-    // A new secret is shown once more here; a page must not be able to take it over.
-    requireBearer(req);
+  // Settings → Connect rotates with the UI's session, as it rotates the API key: the GET above shows
+  // the secret to that session anyway, and a write with the cookie needs the UI's header and origin
+  // (docs/security.md), which no other page can send.
+  router.post('/settings/connect/rotate', async (_req, res) => {
     res.json({ data: view(await ctx.connect.projects.credentials(true)) });
   });
 

@@ -7,15 +7,9 @@ import { networkPath } from '../activity/invocations';
 import { useRoute } from '../../app/router';
 import { useApp } from '../../app/store';
 import { CassetteEntryEditor } from './CassetteEntryEditor';
-import { readCassette, saveCassette } from './network-data';
+import { NETWORK_MODES as MODES, readCassette, saveCassette } from './network-data';
 import { updateSource } from '../sources/source-data';
 
-const MODES: Array<{ mode: NetworkMode; label: string; help: string }> = [
-  { mode: 'live', label: 'Live', help: 'Calls go out; each run shows them in its record.' },
-  { mode: 'record', label: 'Record', help: 'Calls go out and are added to the cassette below.' },
-  { mode: 'replay', label: 'Replay', help: 'Calls are answered from the cassette; a call it has no recording of fails, naming it.' },
-  { mode: 'replay-or-live', label: 'Replay, else live', help: 'Calls the cassette has are answered from it; the others go out.' },
-];
 
 /** A response written by hand, for a request like `like` (or a placeholder one). */
 function handWritten(like: CassetteEntry | undefined): CassetteEntry {

@@ -4,9 +4,8 @@ import type { ConfigurableProp } from '../../../../runtime/contract/component-sh
 import { Link } from '../../ui/Link';
 import { endpointFor, normalizeOption } from './prop-values';
 import { useApp } from '../../app/store';
-import { AccountsPanel } from '../settings/AccountsPanel';
+import { AccountPicker } from '../settings/AccountPicker';
 import { ArrayInput } from './ArrayInput';
-import { Modal } from '../../ui/ConfirmDialog';
 import { AsyncOptions } from './AsyncOptions';
 import { CopyButton } from '../../ui/CopyButton';
 import { HttpTester } from '../../ui/HttpTester';
@@ -51,8 +50,7 @@ export function PropField({
   const label = prop.label ?? prop.name;
   const disabled = prop.disabled === true;
   const [reveal, setReveal] = useState(false);
-  const [connecting, setConnecting] = useState(false);
-  const { accounts, dataStores } = useApp();
+  const dataStores = useApp((s) => s.dataStores);
 
   if (prop.type === 'alert') {
     const kind = typeof prop.alertType === 'string' && ['info', 'neutral', 'warning', 'error'].includes(prop.alertType) ? prop.alertType : 'info';
@@ -122,39 +120,18 @@ export function PropField({
       </p>
     );
   } else if (prop.type === 'app') {
-    const mine = accounts.filter((a) => !prop.app || a.app === prop.app);
     const current = (value as { authProvisionId?: string } | undefined)?.authProvisionId ?? '';
     input = (
-      <div className="row">
-        <select id={id} aria-describedby={described} aria-required={required || undefined} disabled={disabled} value={current} onChange={(e) => onChange(e.target.value ? { authProvisionId: e.target.value } : undefined)}>
-          <option value="">{mine.length ? 'Choose an account…' : `No ${prop.app ?? ''} account connected`}</option>
-          {mine.map((a) => (
-            <option key={a.id} value={a.id}>
-              {a.name} ({a.id})
-            </option>
-          ))}
-        </select>
-        {/* A dialog, not a page: the form stays as filled in, and the new account is chosen. */}
-        <button type="button" className="small" onClick={() => setConnecting(true)}>
-          Connect an account
-        </button>
-        {connecting && (
-          <Modal labelledBy="accounts-h" className="dialog wide" onClose={() => setConnecting(false)}>
-            <AccountsPanel
-              forApp={prop.app}
-              onConnected={(accountId) => {
-                setConnecting(false);
-                onChange({ authProvisionId: accountId });
-              }}
-            />
-            <div className="row end">
-              <button type="button" onClick={() => setConnecting(false)}>
-                Close
-              </button>
-            </div>
-          </Modal>
-        )}
-      </div>
+      <AccountPicker
+        id={id}
+        app={prop.app}
+        value={current}
+        none={(count) => (count ? 'Choose an account…' : `No ${prop.app ?? ''} account connected`)}
+        disabled={disabled}
+        describedBy={described}
+        required={required}
+        onChange={(accountId) => onChange(accountId ? { authProvisionId: accountId } : undefined)}
+      />
     );
   } else if (prop.type === 'data_store') {
     const current = (value as { dataStore?: string } | undefined)?.dataStore ?? '';

@@ -43,7 +43,16 @@ export function AccountsPanel({ forApp, onConnected }: { forApp?: string; onConn
           {accounts.map((a) => (
             <li key={a.id} className="row">
               <span>
-                <strong>{a.name}</strong> · {a.app} · <code>{a.id}</code> · {Object.keys(a.credentials).join(', ')}
+                <strong>{a.name}</strong> · {a.app} · <code>{a.id}</code>
+                {a.external_user_id && (
+                  <>
+                    {' · '}
+                    <span data-testid="account-external-user">
+                      Connect user <code>{a.external_user_id}</code>
+                    </span>
+                  </>
+                )}{' '}
+                · {Object.keys(a.credentials).join(', ')}
               </span>
               <button
                 type="button"

@@ -1,8 +1,7 @@
 import { useState } from 'react';
-import { messageOf } from '../../api/client';
 import type { InstanceSettings } from '../../../../runtime/contract/settings-api';
 import { useApp } from '../../app/store';
-import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { ConfirmedButton } from '../../ui/ConfirmDialog';
 import { CopyButton } from '../../ui/CopyButton';
 import { rotateApiKey } from './settings-data';
 
@@ -21,23 +20,13 @@ const SOURCES: Record<InstanceSettings['api_key_source'], string> = {
  */
 export function ApiKeyPanel({ settings, onRotated }: { settings: InstanceSettings; onRotated(): void }) {
   const toast = useApp((s) => s.toast);
-  const [confirm, setConfirm] = useState(false);
-  const [busy, setBusy] = useState(false);
   const [newKey, setNewKey] = useState<string | null>(null);
   const rotatable = settings.api_key_source === 'data_dir';
 
   const rotate = async () => {
-    setConfirm(false);
-    setBusy(true);
-    try {
-      setNewKey(await rotateApiKey());
-      toast('API key rotated');
-      onRotated();
-    } catch (err) {
-      toast(messageOf(err), 'error');
-    } finally {
-      setBusy(false);
-    }
+    setNewKey(await rotateApiKey());
+    toast('API key rotated');
+    onRotated();
   };
 
   return (
@@ -66,23 +55,19 @@ export function ApiKeyPanel({ settings, onRotated }: { settings: InstanceSetting
       )}
       {rotatable ? (
         <div className="row">
-          <button type="button" onClick={() => setConfirm(true)} disabled={busy}>
-            {busy ? 'Rotating…' : 'Rotate API key'}
-          </button>
+          <ConfirmedButton
+            label="Rotate API key"
+            busyLabel="Rotating…"
+            title="Rotate the API key?"
+            body={`A new key replaces the one ending in ${settings.api_key_hint} in DATA_DIR/api-key. Anything that sends the old key stops working and other browsers are signed out; this browser stays signed in.`}
+            confirmLabel="Rotate key"
+            run={rotate}
+          />
         </div>
       ) : (
         <p className="notice" data-testid="api-key-refusal">
           The API key comes from {settings.api_key_source === 'env' ? 'SPOUT_API_KEY' : '--api-key'}; change it there and restart the service (only a key kept in the data dir is rotated here).
         </p>
-      )}
-      {confirm && (
-        <ConfirmDialog
-          title="Rotate the API key?"
-          body={`A new key replaces the one ending in ${settings.api_key_hint} in DATA_DIR/api-key. Anything that sends the old key stops working and other browsers are signed out; this browser stays signed in.`}
-          confirmLabel="Rotate key"
-          onConfirm={() => void rotate()}
-          onCancel={() => setConfirm(false)}
-        />
       )}
     </section>
   );

@@ -1,5 +1,5 @@
 import type { InstanceSettings } from '../../../../runtime/contract/settings-api';
-import { CopyButton } from '../../ui/CopyButton';
+import { CopyEntry } from '../../ui/CopyEntry';
 
 /** How the service runs (`GET /v1/settings`): its address, data dir, limits, and where packages and components come from. */
 export function ServiceSettings({ settings }: { settings: InstanceSettings }) {
@@ -15,11 +15,7 @@ export function ServiceSettings({ settings }: { settings: InstanceSettings }) {
         <dd>
           <code>{settings.url}/v1</code> with <code>Authorization: Bearer &lt;key&gt;</code>
         </dd>
-        <dt>Data dir</dt>
-        <dd className="row">
-          <code data-testid="data-dir">{settings.data_dir}</code>
-          <CopyButton text={settings.data_dir} label="Copy path" />
-        </dd>
+        <CopyEntry term="Data dir" value={settings.data_dir} copyLabel="Copy path" testId="data-dir" />
         <dt>Event retention</dt>
         <dd>latest {settings.event_retention.toLocaleString('en')} events per source</dd>
         <dt>Run timeout</dt>

@@ -1,4 +1,8 @@
 import { useEffect } from 'react';
+import { segments, useRoute } from '../../app/router';
+import { ConnectSettingsView } from '../connect/ConnectSettingsView';
+import { McpSettingsView } from '../mcp/McpSettingsView';
+import { Link } from '../../ui/Link';
 import { AccountsPanel } from './AccountsPanel';
 import { ApiKeyPanel } from './ApiKeyPanel';
 import { InstanceProfile } from './InstanceProfile';
@@ -8,8 +12,36 @@ import { seconds } from '../../ui/format';
 import { useApp } from '../../app/store';
 import { useSettings } from './settings-data';
 
-/** Settings: how this instance runs (`GET /v1/settings`), its API key, the retry policy, the instance profile, connected accounts. */
+/** The Settings views, each at its own address. */
+const VIEWS = [
+  { id: 'general', label: 'General', path: '/settings' },
+  { id: 'mcp', label: 'MCP', path: '/settings/mcp' },
+  { id: 'connect', label: 'Connect', path: '/settings/connect' },
+] as const;
+
+/** Settings: General (the service, its key, retries, profile, remotes, accounts), MCP (docs/mcp.md) and Connect (docs/connect.md). */
 export function SettingsScreen() {
+  const path = useRoute((s) => s.path);
+  const view = VIEWS.find((v) => v.id === segments(path)[1]) ?? VIEWS[0];
+  return (
+    <div className="settings">
+      <header className="page-head">
+        <h1 tabIndex={-1}>Settings</h1>
+      </header>
+      <nav className="tabs" aria-label="Settings views">
+        {VIEWS.map((v) => (
+          <Link key={v.id} to={v.path} aria-current={v.id === view.id ? 'page' : undefined} className={v.id === view.id ? 'tab current' : 'tab'}>
+            {v.label}
+          </Link>
+        ))}
+      </nav>
+      {view.id === 'mcp' ? <McpSettingsView /> : view.id === 'connect' ? <ConnectSettingsView /> : <GeneralSettings />}
+    </div>
+  );
+}
+
+/** How this instance runs (`GET /v1/settings`), its API key, the retry policy, the instance profile, remotes, connected accounts. */
+function GeneralSettings() {
   const { webhooks, loadWebhooks } = useApp();
   const { settings, error, reload: load } = useSettings();
   useEffect(() => {
@@ -18,10 +50,7 @@ export function SettingsScreen() {
   const custom = webhooks.filter((w) => w.retry_schedule !== null);
 
   return (
-    <div className="settings">
-      <header className="page-head">
-        <h1 tabIndex={-1}>Settings</h1>
-      </header>
+    <>
       {error && (
         <p className="error" role="alert">
           Could not read the settings: {error}
@@ -72,6 +101,6 @@ export function SettingsScreen() {
       <InstanceProfile />
       <RemotesPanel />
       <AccountsPanel />
-    </div>
+    </>
   );
 }

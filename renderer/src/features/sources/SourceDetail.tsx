@@ -93,6 +93,14 @@ export function SourceDetail({ id, tab, item }: { id: string; tab: string; item:
           </h1>
           <p className="muted">
             <code>{source.id}</code> · {source.component_key ?? source.component_id}
+            {source.external_user_id && (
+              <>
+                {' · '}
+                <span data-testid="header-external-user">
+                  Connect trigger of external user <code>{source.external_user_id}</code>
+                </span>
+              </>
+            )}
             {endpoint && (
               <>
                 {' · '}

@@ -35,6 +35,11 @@ export function SourceList({ selectedId }: { selectedId: string | null }) {
               </span>
               <span className={s.active ? 'badge active' : 'badge'}>{s.active ? 'active' : 'inactive'}</span>
               <span className="id">{s.id}</span>
+              {s.external_user_id && (
+                <span className="owner" data-testid="source-external-user">
+                  Connect trigger of <code>{s.external_user_id}</code>
+                </span>
+              )}
               {endpoint && <span className="endpoint">{endpoint}</span>}
               <span className="stats">
                 {st ? (st.lastEventAt ? `last event ${ago(st.lastEventAt)}` : 'no events') : ' '}
