@@ -20,7 +20,7 @@ import { deploySource, updateSource } from './source-data';
 /**
  * Where the component comes from: module text typed here; a component chosen in the gallery (a
  * registry key, or a saved component), configured as it is with its code read-only; or a URL
- * (spec 4.5 links).
+ * (a deep link, docs/desktop-and-ui.md).
  */
 export type Origin =
   | { kind: 'code'; code: string; filename: string }
