@@ -56,6 +56,10 @@ export interface EditorState {
   reveal: { line: number; at: number } | null;
   /** The code the service last accepted as a component. */
   checkedCode: string | null;
+  /** The code whose props the form shows (read by a check, a load, or after typing stopped). */
+  propsCode: string | null;
+  /** Problems the service found in the code as typed, read after typing stopped (marked in the editor until a check lists them). */
+  liveProblems: LocatedProblem[];
   /** When the unsaved edits were last kept (epoch ms); null when there are none. */
   draftSavedAt: number | null;
   /** The unsaved edits could not be kept in this browser's storage (full, or disabled): a reload would lose them. */
@@ -121,6 +125,8 @@ function initialState(source: SourceView | null, origin: Origin): EditorState {
     runStatus: '',
     reveal: null,
     checkedCode: null,
+    propsCode: null,
+    liveProblems: [],
     draftSavedAt: null,
     draftUnkept: false,
   };
@@ -236,7 +242,7 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
       const c = await api.saveComponent(code, filename);
       const fresh = c.configurable_props as ConfigurableProp[];
       const nextValues = { ...initialValues(fresh), ...Object.fromEntries(Object.entries(values).filter(([k]) => fresh.some((p) => p.name === k))) };
-      set({ checkedCode: code, component: c, props: fresh, values: nextValues, warnings: locateProblems(c.warnings ?? [], code).map((w) => ({ ...w, warning: true })), problems: null, fieldErrors: {} });
+      set({ checkedCode: code, propsCode: code, liveProblems: [], component: c, props: fresh, values: nextValues, warnings: locateProblems(c.warnings ?? [], code).map((w) => ({ ...w, warning: true })), problems: null, fieldErrors: {} });
       return { c, fresh, nextValues };
     } catch (err) {
       showProblems(err instanceof ApiError && err.errors.length ? 'The component has problems' : messageOf(err), err);
@@ -329,7 +335,7 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
         // What is edited here stays as edited: the service's code, props and values fill in the rest.
         const merged = mergeProps(c.configurable_props as ConfigurableProp[], read.dynamic_props as ConfigurableProp[] | undefined);
         if (!codeDirty) {
-          set({ component: c, props: merged, filename: read.filename ?? c.filename ?? 'component.mjs', checkedCode: read.code ?? null });
+          set({ component: c, props: merged, filename: read.filename ?? c.filename ?? 'component.mjs', checkedCode: read.code ?? null, propsCode: read.code ?? c.code ?? '' });
           loadCode(read.code ?? c.code ?? '');
         } else set({ checkedCode: read.code ?? null, ...(get().component === null ? { component: c, props: merged } : {}) });
         if (!formDirty) set({ values: initialValues(merged, read.configured_props), name: read.name });
@@ -346,6 +352,25 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
     },
     check,
     deploy,
+    /**
+     * A moment after typing stops: the code as typed is checked without saving it; its problems
+     * and warnings are marked, and when its props differ from the form's the form is built anew
+     * (a check, which saves the component its options are asked of). Unchanged props keep the form as it is.
+     */
+    async readProps(): Promise<void> {
+      const s = get();
+      if (s.origin.kind !== 'code' || s.busy || s.code === s.propsCode) return;
+      const code = s.code;
+      const lint = await api.lintComponent(code, s.filename).catch(() => null);
+      const now = get();
+      // Unanswered (the banner says why), typed on meanwhile, or checked by hand: this reading is old.
+      if (!lint || now.code !== code || now.busy || now.propsCode === code) return;
+      const warnings = locateProblems(lint.warnings, code).map((w) => ({ ...w, warning: true }));
+      if (!lint.component) return set({ liveProblems: locateProblems(lint.errors, code), warnings });
+      const same = now.component !== null && lint.component.type === now.component.type && JSON.stringify(lint.component.configurable_props) === JSON.stringify(now.component.configurable_props);
+      if (same) set({ propsCode: code, liveProblems: [], warnings });
+      else await check();
+    },
     /** Puts the text typed so far in a newly shown editor (the last document put in it may be older). */
     resync() {
       const { doc, code } = get();
