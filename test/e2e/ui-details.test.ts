@@ -60,6 +60,9 @@ const ACME_TAG = `export default {
 };
 `;
 
+/** Registry actions beside the one above: the gallery lists them a page at a time. */
+const BULK = 105;
+
 /** The width `text` takes in the font of `selector`'s element, and the width its content box has. */
 async function placeholderFit(page: Page, selector: string): Promise<{ text: number; box: number }> {
   return page.evaluate((sel: string) => {
@@ -83,6 +86,12 @@ describe('UI details of issue 23 (points 8–14) and axe on every screen', () =>
     const registry = tempDir('spout-registry-');
     fs.mkdirSync(path.join(registry, 'acme', 'actions', 'acme-tag-order'), { recursive: true });
     fs.writeFileSync(path.join(registry, 'acme', 'actions', 'acme-tag-order', 'acme-tag-order.mjs'), ACME_TAG);
+    // More than a page of the gallery's listing.
+    for (let i = 0; i < BULK; i++) {
+      const dir = path.join(registry, 'bulk', 'actions', `bulk-${i}`);
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, `bulk-${i}.mjs`), `export default { key: "bulk-${i}", name: "Bulk ${i}", version: "0.0.1", type: "action", props: {}, async run() { return ${i}; } };\n`);
+    }
     [spout, team] = await Promise.all([startSpout({ args: ['--registry', registry], env: { XDG_CONFIG_HOME: tempDir('spout-ui-config-') } }), startSpout()]);
     receiver = await startReceiver();
     browser = await launchBrowser();
@@ -314,9 +323,22 @@ describe('UI details of issue 23 (points 8–14) and axe on every screen', () =>
     await context.close();
   });
 
-  it('offers registry actions in New action and in a workflow step, and runs one chosen there', async () => {
+  it('offers registry and saved actions in New action and in a workflow step, pages to the end, and runs one chosen there', async () => {
+    await waitFor(async () => (await spout.api('GET', '/v1/components/registry?limit=1')).json.pending === 0, 60_000, 'the registry read');
+    const total = (await spout.api('GET', '/v1/components/registry?type=action&limit=1')).json.page_info.total_count as number;
+    assert.ok(total > 100, `${total} registry actions`);
+    const mine = `export default { key: "my-saved-stamp", name: "My saved stamp", version: "0.0.1", type: "action", props: {}, async run() { return "stamped"; } };\n`;
+    assert.equal((await spout.api('POST', '/v1/components', { component_code: mine })).status, 200);
     const { context, page } = await open('/sources');
     await page.getByRole('link', { name: 'New action' }).click();
+    const count = page.getByTestId('gallery-count');
+    await count.getByText(new RegExp(`^100 of ${total} in the registry, \\d+ saved$`)).waitFor();
+    await page.getByRole('button', { name: `Load ${total - 100} more (${total - 100} not shown)` }).click();
+    await count.getByText(new RegExp(`^${total} in the registry`)).waitFor();
+    await page.getByRole('button', { name: /^Use Bulk 104 / }).waitFor();
+    assert.equal(await page.getByRole('button', { name: /^Load \d+ more/ }).count(), 0, 'at the end');
+    await page.getByLabel('Search components').fill('saved stamp');
+    await page.getByRole('listitem').filter({ hasText: 'My saved stamp' }).getByText('saved', { exact: true }).waitFor();
     await page.getByLabel('Search components').fill('tag acme');
     const item = page.getByRole('listitem').filter({ hasText: 'Tag Acme Order' });
     await item.getByText('acme-tag-order').waitFor();
@@ -326,6 +348,12 @@ describe('UI details of issue 23 (points 8–14) and axe on every screen', () =>
     await page.getByLabel('Tag word').fill('urgent');
     await page.getByRole('button', { name: 'Test run' }).click();
     await page.getByText('tagged urgent').first().waitFor();
+    // Its code as a copy to edit.
+    await page.getByRole('button', { name: 'Edit a copy' }).click();
+    await page.getByLabel('Component code', { exact: true }).waitFor({ state: 'attached' });
+    await waitFor(async () => (await editorText(page)).includes('acme-tag-order'), 15_000, 'the copy in the editor');
+    await page.getByRole('button', { name: 'Discard changes…' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Discard changes' }).click();
 
     await page.goto(`${spout.url}/workflows/new`);
     await page.getByRole('button', { name: 'Browse actions…' }).first().click();

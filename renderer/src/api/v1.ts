@@ -70,10 +70,10 @@ export const api = {
     request<{ data: ComponentLint }>('POST', '/v1/components/lint', { component_code, component_filename }).then((r) => r.data),
   getComponent: (idOrKey: string) => request<{ data: ComponentView }>('GET', `/v1/components/${enc(idOrKey)}`).then((r) => r.data),
   /** The bundled and `--registry` components, a page at a time (`pending`: files still being read). */
-  listRegistry: (query: { type?: 'source' | 'action'; app?: string; limit?: number; after?: string } = {}) =>
+  listRegistry: (query: { type?: 'source' | 'action'; app?: string; limit?: number; before?: string } = {}) =>
     request<ListResponse<RegistryComponent> & { pending: number }>('GET', '/v1/components/registry', undefined, { limit: 100, ...query }),
   /** Registry components whose key, name, app or description match `q`. */
-  searchRegistry: (q: string, type?: 'source' | 'action') => request<{ data: RegistryComponent[] }>('GET', '/v1/components/search', undefined, { q, type, limit: 100 }).then((r) => r.data),
+  searchRegistry: (q: string, type?: 'source' | 'action', limit = 100) => request<{ data: RegistryComponent[] }>('GET', '/v1/components/search', undefined, { q, type, limit }).then((r) => r.data),
   registryComponent: (key: string) => request<{ data: RegistryComponentWithCode }>('GET', `/v1/components/registry/${enc(key)}`).then((r) => r.data),
   configureProp: (body: ConfigurePropRequest) =>
     request<OptionsAnswer>('POST', '/v1/components/configure', body),
