@@ -230,7 +230,7 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
           ) : (
             <span className="muted">{source ? 'Ctrl+S saves' : isAction ? 'Ctrl+S runs' : 'Ctrl+S deploys'}</span>
           )}
-          <button type="button" className="primary" disabled={busy !== null || codeMissing} title={codeMissing ? 'The source\u2019s code has not loaded yet' : undefined} onClick={() => void deploy()}>
+          <button type="button" className="primary" disabled={busy === 'deploy' || busy === 'run' || codeMissing} title={codeMissing ? 'The source\u2019s code has not loaded yet' : undefined} onClick={() => void deploy()}>
             {isAction ? (busy === 'run' ? 'Running…' : 'Test run') : busy === 'deploy' ? (source ? 'Saving…' : 'Deploying…') : source ? 'Save & redeploy' : 'Deploy'}
           </button>
         </div>

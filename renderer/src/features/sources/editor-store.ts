@@ -1,7 +1,8 @@
 // The source editor's state and what it does: the code and its checked component, the prop form's
 // values and problems, check, test run, deploy and save. One store per draft (a source, or a new
-// source from an origin), kept while the app runs and its unsaved part in localStorage, so an edit
-// outlives a tab switch, another source, and a reload (docs/desktop-and-ui.md).
+// source from an origin), kept while the app runs and its unsaved part in localStorage
+// (draft-storage.ts), so an edit outlives a tab switch, another source, and a reload
+// (docs/desktop-and-ui.md).
 import { create } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ActionRunView } from '../../../../runtime/contract/action-api';
@@ -16,6 +17,7 @@ import type { EditorDocument } from '../../ui/code-editor/CodeEditor';
 import { configuredProps, initialValues } from '../props/prop-values';
 import { locateProblems, type LocatedProblem } from './problems';
 import { deploySource, updateSource } from './source-data';
+import { keepDraft, keptDraft, keptDraftKeys } from './draft-storage';
 
 /**
  * Where the component comes from: module text typed here; a component chosen in the gallery (a
@@ -65,17 +67,6 @@ export interface EditorState {
   /** The unsaved edits could not be kept in this browser's storage (full, or disabled): a reload would lose them. */
   draftUnkept: boolean;
 }
-
-/** What of a draft is kept across reloads: the edits, not what the service answers. */
-interface KeptDraft {
-  code: string | null;
-  filename: string;
-  name: string;
-  values: Record<string, unknown> | null;
-  savedAt: number;
-}
-
-const DRAFT_PREFIX = 'spout.draft.';
 
 /** Dynamic props replace static ones of the same name (as the service merges them). */
 export function mergeProps(base: ConfigurableProp[], dynamic: ConfigurableProp[] | undefined): ConfigurableProp[] {
@@ -132,44 +123,6 @@ function initialState(source: SourceView | null, origin: Origin): EditorState {
   };
 }
 
-/** The draft kept for `key` in this browser, if any. */
-function keptDraft(key: string): KeptDraft | null {
-  try {
-    const text = window.localStorage.getItem(DRAFT_PREFIX + key);
-    return text ? (JSON.parse(text) as KeptDraft) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Keeps the unsaved part of a draft (or forgets it once saved or discarded); false when storage refused. */
-function keepDraft(key: string, s: EditorState): boolean {
-  try {
-    if (!s.codeDirty && !s.formDirty) window.localStorage.removeItem(DRAFT_PREFIX + key);
-    else {
-      const kept: KeptDraft = { code: s.codeDirty ? s.code : null, filename: s.filename, name: s.name, values: s.formDirty ? s.values : null, savedAt: Date.now() };
-      window.localStorage.setItem(DRAFT_PREFIX + key, JSON.stringify(kept));
-    }
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Keys of the drafts with unsaved edits kept in this browser (`source:dc_…`, `new:…`). */
-function keptDraftKeys(): string[] {
-  const keys: string[] = [];
-  try {
-    for (let i = 0; i < window.localStorage.length; i++) {
-      const k = window.localStorage.key(i);
-      if (k?.startsWith(DRAFT_PREFIX)) keys.push(k.slice(DRAFT_PREFIX.length));
-    }
-  } catch {
-    // storage disabled: no drafts kept
-  }
-  return keys;
-}
-
 export type EditorStore = StoreApi<EditorState>;
 
 /** The store of one editor and the actions on it. */
@@ -193,7 +146,7 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
   // Every change to the edits is kept at once: a reload or a crash right after typing loses nothing.
   store.subscribe((now, before) => {
     if (now.code === before.code && now.values === before.values && now.name === before.name && now.filename === before.filename && now.codeDirty === before.codeDirty && now.formDirty === before.formDirty) return;
-    const ok = keepDraft(key, now);
+    const ok = keepDraft(key, now.codeDirty || now.formDirty ? { code: now.codeDirty ? now.code : null, filename: now.filename, name: now.name, values: now.formDirty ? now.values : null, savedAt: Date.now() } : null);
     markUnsaved(now.codeDirty || now.formDirty);
     const savedAt = now.codeDirty || now.formDirty ? Date.now() : null;
     if (ok === now.draftUnkept || (savedAt === null) !== (now.draftSavedAt === null)) set({ draftUnkept: !ok, draftSavedAt: savedAt });
@@ -235,7 +188,7 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
   };
 
   /** Saves the code as a component (validates it) and builds the form from its props. */
-  const check = async (): Promise<{ c: ComponentView; fresh: ConfigurableProp[]; nextValues: Record<string, unknown> } | null> => {
+  const checkNow = async (): Promise<{ c: ComponentView; fresh: ConfigurableProp[]; nextValues: Record<string, unknown> } | null> => {
     set({ busy: 'check' });
     const { code, filename, values } = get();
     try {
@@ -250,6 +203,17 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
     } finally {
       set({ busy: null });
     }
+  };
+
+  /** The check under way, if any: a deploy asked meanwhile waits for it instead of being dropped. */
+  let checking: ReturnType<typeof checkNow> | null = null;
+  const check = () => {
+    const now = checkNow();
+    checking = now;
+    void now.finally(() => {
+      if (checking === now) checking = null;
+    });
+    return now;
   };
 
   /** Runs the action once with the form's values and the `steps` given. */
@@ -270,6 +234,8 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
 
   /** Deploys a new source, saves and redeploys an existing one, or test-runs an action; answers the deployed source. */
   const deploy = async (): Promise<SourceView | null> => {
+    // A check under way (started when typing stopped, or by hand) answers first; then this deploy goes on.
+    if (checking) await checking;
     const s = get();
     if (s.busy) return null;
     const useCode = s.origin.kind === 'code' && (!sourceNow || s.codeDirty);
@@ -488,11 +454,7 @@ export function revealInEditor(sourceId: string, line: number): void {
 export function dropDraft(sourceId: string): void {
   drafts.delete(`source:${sourceId}`);
   useUnsaved.setState((u) => ({ keys: new Set([...u.keys].filter((k) => k !== `source:${sourceId}`)) }));
-  try {
-    window.localStorage.removeItem(`${DRAFT_PREFIX}source:${sourceId}`);
-  } catch {
-    // storage disabled: nothing kept
-  }
+  keepDraft(`source:${sourceId}`, null);
 }
 
 /** A new source's draft once it is deployed: the edits live on as the source's. */
