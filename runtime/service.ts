@@ -144,7 +144,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const dbs = new SourceDbs(path.join(dataDir, 'db'));
   const network = new NetworkService(new CassetteStore(path.join(dataDir, 'cassettes')));
   const dedupe = new Deduper(path.join(dataDir, 'dedupe'));
-  // Component code runs in host processes that may read the package cache and nothing else of the data dir.
+  // Component code runs in host processes that may read the package cache and nothing else of the
+  // data dir. Node's permission model grants only folders that exist when a host starts, and the
+  // spare host starts at once: the cache folder must exist before any host does.
+  packages.ensureDir();
   const hosts = new HostPool({ script: hostScript, baseRead: [packages.dir, ...platformReadPaths()], memoryMb: options.componentMemoryMb ?? DEFAULT_COMPONENT_MEMORY_MB, execPath: options.nodePath });
   const limits = { hosts, timeoutMs: options.runTimeoutMs ?? 60_000, maxQueue: 1000 };
   // Saving a component (no source yet) loads it only to learn what it declares.

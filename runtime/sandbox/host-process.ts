@@ -4,6 +4,7 @@
 // module being described); one spare host is kept started so a deploy does not wait for Node to
 // boot.
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
 import type { Duplex } from 'node:stream';
 import pidusage from 'pidusage';
@@ -158,7 +159,11 @@ export class HostPool {
   private polling = false;
   private stopped = false;
 
-  constructor(private readonly options: HostPoolOptions) {}
+  constructor(private readonly options: HostPoolOptions) {
+    // Node's permission model grants a folder's contents only if it exists when the host starts.
+    const missing = options.baseRead.filter((p) => !fs.existsSync(p));
+    if (missing.length > 0) throw new Error(`component hosts would be granted folders that do not exist yet: ${missing.join(', ')}; create them before starting hosts`);
+  }
 
   /** The memory limit of one host, MB. */
   get memoryMb(): number {

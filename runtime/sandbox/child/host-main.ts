@@ -7,6 +7,7 @@ import vm from 'node:vm';
 import { format } from 'node:util';
 import type { ComponentDescription, PropShape } from '../../contract/component-shape';
 import { appInstance } from '../../props/app/app-prop';
+import { bindMethods } from '../../lib/bind-methods';
 import { isRecord, propShape, resolveProp } from '../../props/shared/prop-shape';
 import { HostDb } from '../../props/db/db-binding';
 import { bindProp } from '../../props/prop-bindings';
@@ -162,9 +163,7 @@ function buildInstance(def: Definition, ctx: SandboxContext): Record<string, unk
   const self: Record<string, unknown> = {};
   const host = { context: ctx, db: db.api(), respond, call: hostCall };
   for (const [name, raw] of Object.entries(allProps(def))) self[name] = bindProp(name, resolveProp(raw).def, host);
-  for (const [name, fn] of Object.entries(def.methods ?? {})) {
-    if (typeof fn === 'function') self[name] = fn;
-  }
+  bindMethods(self, def.methods ?? {});
   self.$emit = emit;
   return self;
 }
@@ -235,7 +234,8 @@ async function additionalProps(def: Definition): Promise<AdditionalPropsResult> 
 }
 
 function toOption(item: unknown, index: number): PropOption {
-  if (isRecord(item) && 'value' in item) return { label: typeof item.label === 'string' ? item.label : String(item.value), value: item.value };
+  // A label may be a number (`{ label: 1, value: 1 }`): shown as text.
+  if (isRecord(item) && 'value' in item) return { label: item.label === undefined || item.label === null ? String(item.value) : String(item.label), value: item.value };
   if (typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean') return { label: String(item), value: item };
   throw new TypeError(`options: item ${index} must be a value or {label, value}, not ${format('%o', item)}`);
 }
