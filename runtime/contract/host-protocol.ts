@@ -155,7 +155,8 @@ export type DbWrite = [key: string, json: string | null];
 
 /** Messages from the service to a component host. */
 export type HostMessage =
-  | { type: 'load'; bundle: string; filename: string }
+  /** `tmpDir`: the host's own temp folder, which its code reaches as `/tmp`; absent, it has none. */
+  | { type: 'load'; bundle: string; filename: string; tmpDir?: string }
   | { type: 'configure'; context: SandboxContext }
   /** `db` is sent when the host's copy of `this.db` is not the service's (first run, or written elsewhere). */
   | { type: 'invoke'; invocationId: string; target: InvocationTarget; db?: DbEntries }

@@ -3,6 +3,7 @@ import type { ComponentDescription } from '../contract/component-shape';
 import type { SourceDb } from '../store/source-dbs';
 import type { HostExit, HostPool, HostProcess } from './host-process';
 import { NO_GRANTS } from './host-grants';
+import { enforceTempLimit, TEMP_LIMIT_BYTES } from './temp-folder';
 import { type HostGrants } from '../contract/host-protocol';
 import type { CallRequest, OutgoingCall } from '../contract/network-api';
 import type { DataStoreCall, EmitPayload, HostCall, NetworkAnswer, HostMessage, HostReply, HttpResponsePayload, InvocationTarget, LogLevel, SandboxContext, SerializedError, WireResponse } from '../contract/host-protocol';
@@ -21,6 +22,8 @@ export interface SandboxOptions {
   hosts: HostPool;
   /** Folders the host may read or write beyond the defaults. */
   grants?: HostGrants;
+  /** The host's own temp folder (temp-folder.ts), which its code reaches as `/tmp`; granted to it, bounded in size. */
+  tmpDir?: string;
   /** Names the component in messages, e.g. `source dc_… "Echo"`. */
   label: string;
   /** A run or hook longer than this is stopped and its host replaced. */
@@ -177,7 +180,9 @@ export class Sandbox {
   private start(): Promise<ComponentDescription> {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = null;
-    const host = this.options.hosts.acquire(this.options.grants ?? NO_GRANTS);
+    const grants = this.options.grants ?? NO_GRANTS;
+    const tmpDir = this.options.tmpDir;
+    const host = this.options.hosts.acquire(tmpDir ? { read: [...grants.read, tmpDir], write: [...grants.write, tmpDir] } : grants);
     const started = new Promise<ComponentDescription>((resolve, reject) => {
       let loading = true;
       const loadTimer = setTimeout(() => host.kill({ cause: 'timeout', message: `loading the module took longer than ${Math.round(this.options.timeoutMs / 1000)} s` }), this.options.timeoutMs);
@@ -210,7 +215,7 @@ export class Sandbox {
           } else if (this.host === host) this.hostEnded(exit);
         },
       });
-      host.send({ type: 'load', bundle: this.options.bundle, filename: this.options.filename });
+      host.send({ type: 'load', bundle: this.options.bundle, filename: this.options.filename, ...(tmpDir ? { tmpDir } : {}) });
     });
     this.starting = started;
     const clear = () => {
@@ -268,8 +273,21 @@ export class Sandbox {
     if (!p) return;
     this.pending.delete(invocationId);
     p.resolve({ invocationId, error, emits, value, calls, ...(failure ? { failure } : {}) });
+    this.boundTemp();
     this.armTimeout();
     if (this.pending.size === 0) this.onDrained?.();
+  }
+
+  /** Empties the temp folder when it grew over its limit, saying so in the log. */
+  private boundTemp(): void {
+    const folder = this.options.tmpDir;
+    if (!folder) return;
+    enforceTempLimit(folder).then(
+      (bytes) => {
+        if (bytes !== null) this.options.onLog({ invocationId: null, level: 'warn', message: `/tmp held ${Math.round(bytes / 1048576)} MB, over the limit of ${Math.round(TEMP_LIMIT_BYTES / 1048576)} MB, and was emptied; remove files from /tmp when done with them` });
+      },
+      () => undefined,
+    );
   }
 
   /** Acts on a message of the serving host (already checked for shape by the host process). */

@@ -31,6 +31,7 @@ import { uniqueSlug } from '../../lib/slug';
 import type { ConfigurableProp } from '../../contract/component-shape';
 import { checkPermissions, hostGrants, type SourcePermissions } from './source-grants';
 import { dirGrants, dirsRoot } from '../../props/dir/dir-folders';
+import { makeTempFolder, removeTempFolder } from '../../sandbox/temp-folder';
 import type { HostGrants } from '../../contract/host-protocol';
 
 export { QueueFullError };
@@ -239,7 +240,9 @@ export class SourceManager {
       const name = input.name ?? component.name;
       const configured = input.configured_props ?? {};
       const active = input.active ?? true;
-      const { props, dynamic } = await this.propSet(id, sandbox, component, configured);
+      // Its cassette first: additionalProps may replay from it too.
+      if (input.cassette) await this.deps.network.cassettes.put(id, input.cassette);
+      const { props, dynamic } = await this.propSet(id, sandbox, component, configured, input.network_mode);
       const checked = this.checkProps(props, configured, {}, !active);
       const record: SourceRecord = {
         id,
@@ -262,7 +265,6 @@ export class SourceManager {
       await this.deps.events.openSource(id);
       await this.deps.invocations.open(id);
       await this.deps.logs.open(id);
-      if (input.cassette) await this.deps.network.cassettes.put(id, input.cassette);
       if (active) {
         await this.hook(id, component, sandbox, 'deploy');
         await this.hook(id, component, sandbox, 'activate');
@@ -284,6 +286,7 @@ export class SourceManager {
       await this.deps.dbs.remove(id);
       await this.deps.dedupe.remove(id);
       await fs.rm(dirsRoot(this.deps.dataDir, id), { recursive: true, force: true });
+      await removeTempFolder(this.deps.dataDir, id);
       throw err;
     }
   }
@@ -304,7 +307,7 @@ export class SourceManager {
     let next: SourceRecord;
     try {
       const configured = input.configured_props ?? openSecrets(sourceProps(source, previous), source.configured_props, this.deps.secrets);
-      const { props, dynamic } = replacement ? await this.propSet(source.id, replacement.sandbox, component, configured) : { props: sourceProps(source, component), dynamic: source.dynamic_props ?? null };
+      const { props, dynamic } = replacement ? await this.propSet(source.id, replacement.sandbox, component, configured, input.network_mode ?? source.network_mode) : { props: sourceProps(source, component), dynamic: source.dynamic_props ?? null };
       const { dynamic_props: _previous, permissions: _granted, network_mode: _mode, missing_props: _missing, ...rest } = source;
       const networkMode = input.network_mode ?? source.network_mode ?? 'live';
       // New code is what a user tries after their source was stopped for crashing: it runs again.
@@ -400,6 +403,7 @@ export class SourceManager {
     await this.deps.dbs.remove(source.id);
     await this.deps.dedupe.remove(source.id);
     await fs.rm(dirsRoot(this.deps.dataDir, source.id), { recursive: true, force: true });
+    await removeTempFolder(this.deps.dataDir, source.id);
   }
 
   /** Runs the source with an event, stores what it emitted, and records the invocation. */
@@ -479,6 +483,7 @@ export class SourceManager {
       filename: component.filename,
       ...this.deps.limits,
       grants: dirGrants(grants, this.deps.dataDir, sourceId),
+      tmpDir: makeTempFolder(this.deps.dataDir, sourceId),
       label: `source ${sourceId}`,
       db: this.deps.dbs.of(sourceId),
       keepWarm: true,
@@ -498,12 +503,15 @@ export class SourceManager {
    * The prop set for configured values: the component's props plus what `additionalProps` returns
    * when run with `this` holding the values given for the component's own props.
    */
-  private async propSet(sourceId: string, sandbox: Sandbox, component: ComponentRecord, configured: Record<string, unknown>): Promise<{ props: ConfigurableProp[]; dynamic: ConfigurableProp[] | null }> {
+  private async propSet(sourceId: string, sandbox: Sandbox, component: ComponentRecord, configured: Record<string, unknown>, network: NetworkMode = 'live'): Promise<{ props: ConfigurableProp[]; dynamic: ConfigurableProp[] | null }> {
     const own = component.configurable_props;
     // Problems are reported by the full check once the prop set is known.
     const { values } = checkConfiguredProps(own, configured, this.accountLookup, this.storeExists);
-    sandbox.configure(sandboxContext({ sourceId, props: own, values, endpoints: {}, dynamicProps: false, dataDir: this.deps.dataDir }, this.deps.metadata.data.accounts, this.deps.secrets));
-    const dynamic = await additionalPropsOf(sandbox, component.type);
+    // additionalProps runs in the source's network mode: a replay makes no live call, a recording keeps its calls.
+    const context = sandboxContext({ sourceId, props: own, values, endpoints: {}, dynamicProps: false, network, dataDir: this.deps.dataDir }, this.deps.metadata.data.accounts, this.deps.secrets);
+    sandbox.configure(context);
+    const masker = maskerFor(context.auth, own.filter((p) => p.secret).map((p) => values[p.name]));
+    const dynamic = await additionalPropsOf(sandbox, component.type, (calls) => this.deps.network.record(sourceId, network, masker, calls));
     return { props: dynamic ? mergeProps(own, dynamic) : own, dynamic };
   }
 

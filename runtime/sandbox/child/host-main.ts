@@ -18,6 +18,7 @@ import { connectHostCalls, hostCall, settleHostCall } from './host-calls';
 import { FrameChannel } from '../frames';
 import { NetworkIntercept } from './network-intercept';
 import { guardProcess } from './host-guards';
+import { installTmpShim, mapTmp } from './tmp-shim';
 import { fullStackOf, installStackMapping } from './stack-map';
 import type { OutgoingCall } from '../../contract/network-api';
 import type {
@@ -73,7 +74,7 @@ function post(message: HostReply): void {
 }
 
 /** What a denied file or process operation adds to its error, so the author knows why and what to do. */
-const DENIED_HINT = 'components may read only their own code, the package cache and folders granted to the source, write only to granted folders, and start no processes or threads (see docs/security.md to grant a folder)';
+const DENIED_HINT = 'components may read only their own code, the package cache, /tmp and folders granted to the source, write only to /tmp and granted folders, and start no processes or threads (see docs/security.md to grant a folder)';
 
 function serializeError(err: unknown): SerializedError {
   if (err instanceof Error) {
@@ -325,6 +326,7 @@ function captureConsole(): void {
 /** Handles the service's messages: a load, then configurations and invocations strictly in order, one at a time. */
 function serve(): void {
   let def: Definition | null = null;
+  let loading = false;
   // A `configure` sent after an invocation applies only to the ones after it.
   const queue: Array<Exclude<HostMessage, { type: 'call-result' | 'load' }>> = [];
   let busy = false;
@@ -340,13 +342,19 @@ function serve(): void {
     // An invocation waits on its call's answer: answers cannot queue behind it.
     if (message.type === 'call-result') return settleHostCall(message.callId, message.value, message.error);
     if (message.type === 'load') {
-      if (def) return;
-      try {
-        def = loadDefinition(message.bundle, message.filename);
-        post({ type: 'loaded', description: describe(def) });
-      } catch (err) {
-        post({ type: 'load-failed', error: serializeError(err) });
-      }
+      if (def || loading) return;
+      loading = true;
+      // The service sends nothing else until the host says it loaded.
+      void (async () => {
+        try {
+          if (message.tmpDir) mapTmp(message.tmpDir);
+          await sandboxRequire.preload(message.bundle);
+          def = loadDefinition(message.bundle, message.filename);
+          post({ type: 'loaded', description: describe(def) });
+        } catch (err) {
+          post({ type: 'load-failed', error: serializeError(err) });
+        }
+      })();
       return;
     }
     if (!def) return;
@@ -374,4 +382,5 @@ function serve(): void {
 }
 
 guardProcess();
+installTmpShim();
 serve();

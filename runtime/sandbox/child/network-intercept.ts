@@ -2,6 +2,10 @@
 // so axios and the SDKs built on them) is seen here. Each one is recorded for the invocation that
 // made it; in replay modes it is answered from the source's cassette, which the service matches
 // (host call `network`), and a call with no recording fails saying how to record it.
+import dns from 'node:dns';
+import { syncBuiltinESMExports } from 'node:module';
+import net from 'node:net';
+import { withPropertiesOf } from './same-properties';
 import { BatchInterceptor } from '@mswjs/interceptors';
 import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest';
 import { FetchInterceptor } from '@mswjs/interceptors/fetch';
@@ -68,12 +72,61 @@ export interface NetworkHooks {
   onCall: (invocationId: string, call: OutgoingCall) => void;
 }
 
+/** The error a connection or lookup gets in replay mode, which makes no live calls. */
+function replayRefusal(what: string): Error {
+  return Object.assign(
+    new Error(`no recording of ${what}: network mode "replay" makes no live calls, and only HTTP calls (fetch, http, https and the clients built on them) can be answered from a cassette; use network mode "replay-or-live" to let this one out`),
+    { code: 'ERR_SPOUT_NOT_RECORDED' },
+  );
+}
+
+/**
+ * Keeps what the HTTP interceptors cannot see (raw TCP or TLS sockets: database drivers, SMTP,
+ * HTTP/2, undici's own request(); DNS lookups) from going out while `replaying()` says so. The
+ * interceptors' mock sockets never connect, so intercepted HTTP is not affected.
+ */
+function guardRawNetwork(replaying: () => boolean): void {
+  const connect = net.Socket.prototype.connect as (...args: unknown[]) => net.Socket;
+  net.Socket.prototype.connect = function (this: net.Socket, ...args: unknown[]) {
+    if (!replaying()) return connect.apply(this, args);
+    const [first, second] = args as [unknown, unknown];
+    const options = (Array.isArray(first) ? first[0] : first) as { host?: string; port?: number; path?: string } | number | string;
+    const where = typeof options === 'object' && options !== null ? (options.path ?? `${options.host ?? 'localhost'}:${options.port ?? ''}`) : `${typeof second === 'string' ? second : 'localhost'}:${String(options)}`;
+    process.nextTick(() => this.destroy(replayRefusal(`a connection to ${where}`)));
+    return this;
+  } as typeof net.Socket.prototype.connect;
+  const lookups = dns as unknown as Record<string, unknown>;
+  for (const name of Object.keys(lookups).filter((n) => n === 'lookup' || n === 'lookupService' || n.startsWith('resolve'))) {
+    const fn = lookups[name];
+    if (typeof fn !== 'function') continue;
+    lookups[name] = withPropertiesOf(function (this: unknown, ...args: unknown[]) {
+      if (!replaying()) return (fn as (...a: unknown[]) => unknown).apply(this, args);
+      const callback = args.at(-1);
+      const error = replayRefusal(`a DNS lookup of ${String(args[0])}`);
+      if (typeof callback === 'function') process.nextTick(() => (callback as (e: Error) => void)(error));
+      else throw error;
+    }, fn);
+  }
+  const promises = dns.promises as unknown as Record<string, unknown>;
+  for (const name of Object.keys(promises).filter((n) => n === 'lookup' || n === 'lookupService' || n.startsWith('resolve'))) {
+    const fn = promises[name];
+    if (typeof fn !== 'function') continue;
+    promises[name] = withPropertiesOf(function (this: unknown, ...args: unknown[]) {
+      if (!replaying()) return (fn as (...a: unknown[]) => unknown).apply(this, args);
+      return Promise.reject(replayRefusal(`a DNS lookup of ${String(args[0])}`));
+    }, fn);
+  }
+  // ES modules importing `lookup` by name see the guarded one too.
+  syncBuiltinESMExports();
+}
+
 /** Intercepts the host's outgoing HTTP; `setMode` follows the source's network mode. */
 export class NetworkIntercept {
   private mode: NetworkMode = 'live';
   private readonly inFlight = new Map<string, InFlight>();
 
   constructor(private readonly hooks: NetworkHooks) {
+    guardRawNetwork(() => this.mode === 'replay');
     const interceptor = new BatchInterceptor({ name: 'spout-host', interceptors: [new ClientRequestInterceptor(), new FetchInterceptor()] });
     interceptor.apply();
     interceptor.on('request', ({ request, requestId, controller }) => this.onRequest(request, requestId, controller));
