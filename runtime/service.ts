@@ -24,6 +24,7 @@ import { PackageCache } from './components/packages';
 import { platformReadPaths } from './components/platform-packages';
 import { Sandbox } from './sandbox/sandbox';
 import { HostPool } from './sandbox/host-process';
+import { sweepTempFolders } from './sandbox/temp-folder';
 import { SourceDbs } from './store/source-dbs';
 import { NetworkService } from './engine/network/network-service';
 import { CassetteStore } from './store/cassette-store';
@@ -148,6 +149,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   // data dir. Node's permission model grants only folders that exist when a host starts, and the
   // spare host starts at once: the cache folder must exist before any host does.
   packages.ensureDir();
+  // Temp folders of configuration sessions of an earlier run (and of sources gone since) are left over.
+  await sweepTempFolders(dataDir, new Set(metadata.data.sources.map((s) => s.id)));
   const hosts = new HostPool({ script: hostScript, baseRead: [packages.dir, ...platformReadPaths()], memoryMb: options.componentMemoryMb ?? DEFAULT_COMPONENT_MEMORY_MB, execPath: options.nodePath });
   const limits = { hosts, timeoutMs: options.runTimeoutMs ?? 60_000, maxQueue: 1000 };
   // Saving a component (no source yet) loads it only to learn what it declares.

@@ -88,10 +88,9 @@ export function componentRequire(base: string): ComponentRequire {
       if (!id.startsWith(prefix)) continue;
       const file = id.slice(prefix.length);
       if (!path.isAbsolute(file)) break;
-      const mod = load(nodeRequire, file);
-      if (prefix === REQUIRE_PREFIX) return mod;
+      if (prefix === REQUIRE_PREFIX) return load(nodeRequire, file);
       let ns = imported.get(file);
-      if (!ns) imported.set(file, (ns = asImported(mod, isEsModule(file, packageTypes))));
+      if (!ns) imported.set(file, (ns = asImported(load(nodeRequire, file), isEsModule(file, packageTypes))));
       return ns;
     }
     throw new Error(`Cannot load package "${id}": packages are installed when the component is saved or deployed; save it again through the service`);

@@ -34,12 +34,18 @@ const RETURN_PATH = ['mkdtemp', 'realpath'];
 
 const within = (p: string, root: string) => p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 
+/** Whether the host may read `p` as it is: a folder granted to it (a `dir` prop's, the package cache) that happens to lie under the machine's /tmp. */
+function granted(p: string): boolean {
+  const permission = (process as { permission?: { has(scope: string, reference?: string): boolean } }).permission;
+  return permission?.has('fs.read', p) ?? false;
+}
+
 /** A path as the host's files are: under `/tmp` → under the real temp folder; anything else as given. */
 function realPath(p: string): string {
   if (realRoot === null || !path.isAbsolute(p)) return p;
   const resolved = path.resolve(p);
   // Already real (a stream reopening the path its wrapper mapped, or a real path handed back).
-  if (within(resolved, realRoot) || !within(resolved, virtualRoot)) return p;
+  if (within(resolved, realRoot) || !within(resolved, virtualRoot) || granted(resolved)) return p;
   return realRoot + resolved.slice(virtualRoot.length);
 }
 

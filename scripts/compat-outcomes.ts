@@ -1,0 +1,63 @@
+// How a component of the compat harness's run mode ended, and why: it completed, reached its
+// first HTTP call (replay with an empty cassette stops there), was stopped by a bug of the
+// registry's own (named), stopped on its own check of our placeholder input, or failed in Spout.
+
+/** What became of one component. */
+export type Result = 'completed' | 'reached-http' | 'registry-bug' | 'placeholder' | 'spout';
+
+export interface Outcome {
+  rel: string;
+  kind: 'source' | 'action';
+  /** Where it ended: loading it, computing its props, deploying it, or its run. */
+  stage: 'load' | 'props' | 'deploy' | 'run';
+  result: Result;
+  /** For a registry bug or a placeholder stop, which; for a Spout failure, the class. */
+  why: string | null;
+  message: string | null;
+}
+
+type Verdict = Pick<Outcome, 'result' | 'why' | 'message'>;
+
+/** A method name a `… is not a function` message points at (`this.app.listItems` → `listItems`). */
+function calledName(message: string): string | null {
+  const m = /(?:^|\s)([\w$.[\]"']+) is not a function/.exec(message);
+  if (!m) return null;
+  const last = /([\w$]+)\W*$/.exec(m[1] as string);
+  return last ? (last[1] as string) : null;
+}
+
+/** Whether `code` defines something named `name` (a method, a property, a function, a variable). */
+function defines(code: string, name: string): boolean {
+  const n = name.replace(/\$/g, '\\$');
+  return new RegExp(`(?:^|[\\s,{;(*])(?:async\\s+)?\\*?\\s*${n}\\s*\\([^)]*\\)\\s*\\{|[\\s,{]${n}\\s*:|\\b(?:function\\*?|const|let|var|class)\\s+${n}\\b|\\.${n}\\s*=`, 'm').test(code);
+}
+
+/** The class of a load failure (bundling or saving), as the load mode names them. */
+export function classifyLoad(stage: 'bundle' | 'service', message: string): Verdict {
+  if (stage === 'bundle') {
+    if (/Could not resolve "\.\.?\//.test(message)) return { result: 'registry-bug', why: 'imports a file that is not in the tree', message };
+    return { result: 'spout', why: 'build: relative imports', message };
+  }
+  if (/has no propDefinition|first element of propDefinition must be an app object/.test(message)) return { result: 'registry-bug', why: 'propDefinition names nothing', message };
+  if (/registry .* does not have|is not in the npm registry|404 Not Found/i.test(message)) return { result: 'registry-bug', why: 'imports a package npm does not have', message };
+  if (/^package "|npm|registry .* unreachable|could not be installed/.test(message)) return { result: 'spout', why: 'npm package', message };
+  if (/^props\.[^:]+\.type:/.test(message)) return { result: 'spout', why: 'prop type', message };
+  if (/^props\.[^:]+:/.test(message)) return { result: 'spout', why: 'prop rule', message };
+  if (/^(name|version|key|type|run|hooks|dedupe|description)(\.[^:]*)?:/.test(message)) return { result: 'spout', why: 'component rule', message };
+  if (/\b(ReferenceError|SyntaxError)\b|is not defined/.test(message)) return { result: 'registry-bug', why: 'its module throws when loaded', message };
+  return { result: 'spout', why: 'load: module threw', message };
+}
+
+/** The class of a run's end, from its error (null: it completed). `code` is the component's text, to tell a missing method from an unbound one. */
+export function classifyError(error: { name: string; message: string; stack?: string | null } | null, code: string): Verdict {
+  if (!error) return { result: 'completed', why: null, message: null };
+  const { name, message } = error;
+  if (/no recording of /.test(message)) return { result: 'reached-http', why: null, message };
+  if (name === 'ConfigurationError' || /ConfigurationError/.test(message)) return { result: 'placeholder', why: 'its own check refused a placeholder value (ConfigurationError)', message };
+  if (name === 'ReferenceError' || / is not defined$/.test(message)) return { result: 'registry-bug', why: 'uses a name it never defines (ReferenceError)', message };
+  const called = calledName(message);
+  if (called && !defines(code, called)) return { result: 'registry-bug', why: `calls ${called}(), which neither it nor its app defines`, message };
+  if (/additionalProps\.[^:]+: /.test(message)) return { result: 'spout', why: 'a prop additionalProps returned was refused', message };
+  if (/configured_props\./.test(message)) return { result: 'spout', why: 'placeholder props refused', message };
+  return { result: 'spout', why: `${name}`, message };
+}

@@ -1,0 +1,184 @@
+// The compat harness's run mode (`npm run compat -- DIR --run`): each sampled component is loaded,
+// then deployed (a source, then run once: by its timer's event, or by a request to its endpoint)
+// or run (an action) by key, with placeholder props and a placeholder connected account, in
+// network mode `replay` with an empty cassette. A run that gets as far as its first HTTP call stops
+// there ("no recording of …"): proof that the component's code, its app's methods and its props
+// worked up to that point. Each outcome is classified (outcomes.ts has the rules).
+import fs from 'node:fs';
+import path from 'node:path';
+import { bundleFile } from '../runtime/components/bundle-file';
+import { ComponentError } from '../runtime/components/bundle';
+import { guessKey } from '../runtime/components/registry-scan';
+import type { SpoutProcess } from '../test/helpers/service';
+import { classifyError, classifyLoad, type Outcome } from './compat-outcomes';
+
+type Prop = Record<string, unknown> & { name: string; type: string };
+
+/** `$auth` fields registry apps read most (counted over the registry), each with a placeholder. */
+const PLACEHOLDER_AUTH: Record<string, string> = {
+  api_key: 'placeholder-api-key', oauth_access_token: 'placeholder-token', api_token: 'placeholder-token', access_token: 'placeholder-token', token: 'placeholder-token',
+  domain: 'example.com', subdomain: 'example', username: 'user', password: 'placeholder-password', api_secret: 'placeholder-secret', secret_key: 'placeholder-secret',
+  region: 'us', oauth_uid: '1', url: 'https://example.com', email: 'user@example.com', base_api_uri: 'https://example.com', organization_id: '1', environment: 'production',
+  client_id: 'placeholder-client', access_key: 'placeholder-key', workspace_id: '1', secret: 'placeholder-secret', base_url: 'https://example.com', api_domain: 'example.com',
+  account_id: '1', user_id: '1', project_id: '1', personal_access_token: 'placeholder-token', base_api_url: 'https://example.com', app_id: '1', api_url: 'https://example.com',
+  oauth_client_id: 'placeholder-client', auth_token: 'placeholder-token', page_id: '1', key: 'placeholder-key', endpoint: 'https://example.com', account_name: 'example',
+  company_id: '1', apikey: 'placeholder-key', api_access_token: 'placeholder-token', account: 'example', instance_name: 'example', hostname: 'example.com', host: 'example.com',
+  team_id: '1', site_id: '1', server: 'example.com', private_key: 'placeholder-key', client_secret: 'placeholder-secret', instance_url: 'https://example.com',
+};
+
+const ISO_DATE = '2024-01-02T03:04:05Z';
+
+/** A placeholder value for a prop, from its options, type and name (an email for `email`, a URL for `url`…). */
+export function placeholder(prop: Prop): unknown {
+  const type = prop.type;
+  const options = Array.isArray(prop.options) ? prop.options : [];
+  const first = options[0];
+  const optionValue = first && typeof first === 'object' && 'value' in (first as object) ? (first as { value: unknown }).value : first;
+  const name = `${prop.name} ${String(prop.label ?? '')}`.toLowerCase();
+  const text = (): string => {
+    if (optionValue !== undefined && typeof optionValue !== 'object') return String(optionValue);
+    if (/e-?mail/.test(name)) return 'user@example.com';
+    if (/url|link|website|webhook|endpoint/.test(name)) return 'https://example.com/placeholder';
+    if (/date|time|since|until|after|before|deadline|_at\b/.test(name)) return ISO_DATE;
+    if (/phone|mobile|number/.test(name)) return '+15555550100';
+    if (/json|payload|body|data|metadata|attributes|fields/.test(name)) return '{}';
+    if (/\bid\b|_id|ids\b|\bid\s/.test(name)) return '1';
+    return 'placeholder';
+  };
+  switch (type) {
+    case 'string': return text();
+    case 'string[]': return [text()];
+    case 'integer': return typeof optionValue === 'number' ? optionValue : typeof prop.min === 'number' ? prop.min : 1;
+    case 'integer[]': return [typeof optionValue === 'number' ? optionValue : 1];
+    case 'boolean': return false;
+    case 'boolean[]': return [false];
+    case 'object': return {};
+    case 'any': return text();
+    case 'http_request': return { method: 'GET', url: 'https://example.com/placeholder' };
+    case 'sql': return { query: 'SELECT 1', params: [] };
+    default:
+      // App-specific types ($.discord.channel…) take an id as given.
+      return type.startsWith('$.') && !type.startsWith('$.interface') && !type.startsWith('$.service') ? '1' : undefined;
+  }
+}
+
+/** The values a user would give: every required user-input prop without a value gets a placeholder; app props get the app's placeholder account. */
+async function fillProps(spout: SpoutProcess, props: Prop[], configured: Record<string, unknown>, accounts: Map<string, Promise<string | null>>, dataStore: () => Promise<string>): Promise<Record<string, unknown>> {
+  const out = { ...configured };
+  for (const prop of props) {
+    if (prop.name in out) continue;
+    if (prop.type === 'app' && typeof prop.app === 'string') {
+      const app = prop.app;
+      if (!accounts.has(app)) {
+        accounts.set(app, spout.api('POST', '/v1/accounts', { app, name: `${app} placeholder`, credentials: PLACEHOLDER_AUTH }).then((r) => (r.status === 200 ? (r.json.data.id as string) : null)));
+      }
+      const id = await accounts.get(app);
+      if (id) out[prop.name] = { authProvisionId: id };
+      continue;
+    }
+    if (prop.type === 'data_store') {
+      out[prop.name] = { dataStore: await dataStore() };
+      continue;
+    }
+    if (prop.optional === true || prop.default !== undefined || prop.disabled === true || prop.hidden === true) continue;
+    const value = placeholder(prop);
+    if (value !== undefined) out[prop.name] = value;
+  }
+  return out;
+}
+
+/** A 400's problems as one line. */
+function problemText(json: { errors?: Array<{ path: string; message: string }>; detail?: string } | null): string {
+  const errors = json?.errors ?? [];
+  return errors.length ? errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join(' | ') : String(json?.detail ?? 'no detail');
+}
+
+export interface RunTarget {
+  file: string;
+  rel: string;
+  kind: 'source' | 'action';
+}
+
+export interface RunContext {
+  spout: SpoutProcess;
+  dir: string;
+  accounts: Map<string, Promise<string | null>>;
+  dataStore: () => Promise<string>;
+}
+
+/** Loads one component file, then deploys and runs it (a source) or runs it (an action), and says how it ended. */
+export async function runOne(ctx: RunContext, target: RunTarget): Promise<Outcome> {
+  const { spout } = ctx;
+  const base = { rel: target.rel, kind: target.kind };
+  let code: string;
+  let filename: string;
+  try {
+    const bundled = await bundleFile(target.file, { trees: [ctx.dir] });
+    code = bundled.code;
+    filename = bundled.filename;
+  } catch (err) {
+    const message = err instanceof ComponentError ? err.problems.map((p) => `${p.path}: ${p.message}`).join(' | ') : (err as Error).message;
+    return { ...base, stage: 'load', ...classifyLoad('bundle', message) };
+  }
+  const saved = await spout.api('POST', '/v1/components', { component_code: code, component_filename: filename });
+  if (saved.status !== 200) return { ...base, stage: 'load', ...classifyLoad('service', problemText(saved.json)) };
+  const component = saved.json.data as { id: string; key: string | null; type: 'source' | 'action'; configurable_props: Prop[] };
+  // By key, as a user deploys a registry component, when the key is written in the file (a
+  // computed one would make the registry describe every file to find it).
+  const ref = component.key && guessKey(target.file) === component.key ? component.key : component.id;
+  let props = component.configurable_props;
+  let configured = await fillProps(spout, props, {}, ctx.accounts, ctx.dataStore);
+  const codeText = fs.readFileSync(target.file, 'utf8') + code;
+  for (let round = 0; ; round++) {
+    const attempt = component.type === 'action' ? await runAction(spout, ref, configured) : await deploySource(spout, ref, configured, props);
+    if (attempt.kind === 'done') return { ...base, stage: attempt.stage, ...classifyError(attempt.error, codeText) };
+    // Props added by additionalProps need values too: learn them (in replay mode), fill them, try again.
+    const missing = /configured_props\.[\w$-]+: .*(is required|no default schedule)/.test(attempt.message);
+    if (!missing || round >= 2) return { ...base, stage: attempt.stage, ...classifyError({ name: 'Error', message: attempt.message }, codeText) };
+    const more = await spout.api('POST', '/v1/components/props', { id: component.id, configured_props: configured, network_mode: 'replay' });
+    if (more.status !== 200) return { ...base, stage: 'props', ...classifyError({ name: 'Error', message: problemText(more.json) }, codeText) };
+    props = more.json.data.configurable_props as Prop[];
+    const next = await fillProps(spout, props, configured, ctx.accounts, ctx.dataStore);
+    if (Object.keys(next).length === Object.keys(configured).length) return { ...base, stage: 'props', ...classifyError({ name: 'Error', message: attempt.message }, codeText) };
+    configured = next;
+  }
+}
+
+type Attempt = { kind: 'done'; stage: Outcome['stage']; error: { name: string; message: string; stack?: string | null } | null } | { kind: 'refused'; stage: Outcome['stage']; message: string };
+
+async function runAction(spout: SpoutProcess, ref: string, configured: Record<string, unknown>): Promise<Attempt> {
+  const run = await spout.api('POST', '/v1/actions/run', { id: ref, configured_props: configured, network_mode: 'replay' });
+  if (run.status !== 200) return { kind: 'refused', stage: 'run', message: problemText(run.json) };
+  return { kind: 'done', stage: 'run', error: run.json.error };
+}
+
+async function deploySource(spout: SpoutProcess, ref: string, configured: Record<string, unknown>, props: Prop[]): Promise<Attempt> {
+  const deployed = await spout.api('POST', '/v1/sources', { [ref.startsWith('sc_') ? 'component_id' : 'component_key']: ref, configured_props: configured, network_mode: 'replay', timeout_seconds: 30 });
+  if (deployed.status !== 200) return { kind: 'refused', stage: 'deploy', message: problemText(deployed.json) };
+  const source = deployed.json.data as { id: string; configured_props: Record<string, { endpoint_url?: string }> };
+  try {
+    const http = props.find((p) => p.type === '$.interface.http');
+    const timer = props.some((p) => p.type === '$.interface.timer');
+    if (http && !timer) {
+      // A webhook source: a request as its app would send one (a JSON body).
+      const endpoint = source.configured_props[http.name]?.endpoint_url;
+      if (endpoint) await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id":"1","type":"placeholder"}' }).then((r) => r.arrayBuffer());
+      const list = await spout.api('GET', `/v1/sources/${source.id}/invocations?limit=5`);
+      const run = (list.json.data as Array<{ hook: string | null; error: { name: string; message: string; stack?: string } | null }>).find((r) => !r.hook);
+      return { kind: 'done', stage: 'run', error: run?.error ?? null };
+    }
+    const ran = await spout.api('POST', `/v1/sources/${source.id}/run`);
+    if (ran.status !== 200) return { kind: 'done', stage: 'run', error: { name: 'Error', message: problemText(ran.json) } };
+    const error = ran.json.data.error as { name: string; message: string } | null;
+    if (!error) return { kind: 'done', stage: 'run', error: null };
+    const record = await spout.api('GET', `/v1/invocations/${ran.json.data.invocation_id}`);
+    return { kind: 'done', stage: 'run', error: record.json?.data?.error ?? error };
+  } finally {
+    await spout.api('DELETE', `/v1/sources/${source.id}`);
+  }
+}
+
+/** Where the sources and actions of a sample are, by kind. */
+export function kindOf(rel: string): 'source' | 'action' {
+  return rel.split(path.sep).join('/').includes('/sources/') ? 'source' : 'action';
+}
