@@ -28,6 +28,28 @@ const PLACEHOLDER_AUTH: Record<string, string> = {
 
 const ISO_DATE = '2024-01-02T03:04:05Z';
 
+/** A placeholder for a `$auth` field the component reads, by its name (an id, a URL, a host, a key). */
+function authValue(field: string): string {
+  const name = field.toLowerCase();
+  if (/sid$/.test(name)) return `AC${'0'.repeat(32)}`;
+  if (/url|uri|endpoint/.test(name)) return 'https://example.com';
+  if (/domain|host|server|instance|site/.test(name)) return 'example.com';
+  if (/email/.test(name)) return 'user@example.com';
+  if (/(^|_)id$|uid$|number$/.test(name)) return '1';
+  if (/region/.test(name)) return 'us';
+  return `placeholder-${name.replace(/[^a-z0-9]+/g, '-')}`;
+}
+
+/** Placeholder credentials: the common fields, and every `$auth` field the component's code reads. */
+function placeholderAuth(code: string): Record<string, string> {
+  const credentials = { ...PLACEHOLDER_AUTH };
+  for (const [, dotted, quoted] of code.matchAll(/\$auth(?:\.([A-Za-z_$][\w$]*)|\[["'`]([^"'`]+)["'`]\])/g)) {
+    const field = (dotted ?? quoted) as string;
+    credentials[field] ??= authValue(field);
+  }
+  return credentials;
+}
+
 /** A placeholder value for a prop, from its options, type and name (an email for `email`, a URL for `url`…). */
 export function placeholder(prop: Prop): unknown {
   const type = prop.type;
@@ -38,6 +60,8 @@ export function placeholder(prop: Prop): unknown {
   const text = (): string => {
     if (optionValue !== undefined && typeof optionValue !== 'object') return String(optionValue);
     if (/e-?mail/.test(name)) return 'user@example.com';
+    // A file prop takes a URL or a path in /tmp on Pipedream; a URL gets as far as its download.
+    if (/file|path|attachment|image|document|audio|video|photo/.test(name)) return 'https://example.com/placeholder.pdf';
     if (/url|link|website|webhook|endpoint/.test(name)) return 'https://example.com/placeholder';
     if (/date|time|since|until|after|before|deadline|_at\b/.test(name)) return ISO_DATE;
     if (/phone|mobile|number/.test(name)) return '+15555550100';
@@ -63,17 +87,13 @@ export function placeholder(prop: Prop): unknown {
 }
 
 /** The values a user would give: every required user-input prop without a value gets a placeholder; app props get the app's placeholder account. */
-async function fillProps(spout: SpoutProcess, props: Prop[], configured: Record<string, unknown>, accounts: Map<string, Promise<string | null>>, dataStore: () => Promise<string>): Promise<Record<string, unknown>> {
+async function fillProps(spout: SpoutProcess, props: Prop[], configured: Record<string, unknown>, code: string, dataStore: () => Promise<string>): Promise<Record<string, unknown>> {
   const out = { ...configured };
   for (const prop of props) {
     if (prop.name in out) continue;
     if (prop.type === 'app' && typeof prop.app === 'string') {
-      const app = prop.app;
-      if (!accounts.has(app)) {
-        accounts.set(app, spout.api('POST', '/v1/accounts', { app, name: `${app} placeholder`, credentials: PLACEHOLDER_AUTH }).then((r) => (r.status === 200 ? (r.json.data.id as string) : null)));
-      }
-      const id = await accounts.get(app);
-      if (id) out[prop.name] = { authProvisionId: id };
+      const created = await spout.api('POST', '/v1/accounts', { app: prop.app, name: `${prop.app} placeholder`, credentials: placeholderAuth(code) });
+      if (created.status === 200) out[prop.name] = { authProvisionId: created.json.data.id as string };
       continue;
     }
     if (prop.type === 'data_store') {
@@ -102,7 +122,6 @@ export interface RunTarget {
 export interface RunContext {
   spout: SpoutProcess;
   dir: string;
-  accounts: Map<string, Promise<string | null>>;
   dataStore: () => Promise<string>;
 }
 
@@ -127,8 +146,8 @@ export async function runOne(ctx: RunContext, target: RunTarget): Promise<Outcom
   // computed one would make the registry describe every file to find it).
   const ref = component.key && guessKey(target.file) === component.key ? component.key : component.id;
   let props = component.configurable_props;
-  let configured = await fillProps(spout, props, {}, ctx.accounts, ctx.dataStore);
   const codeText = fs.readFileSync(target.file, 'utf8') + code;
+  let configured = await fillProps(spout, props, {}, codeText, ctx.dataStore);
   for (let round = 0; ; round++) {
     const attempt = component.type === 'action' ? await runAction(spout, ref, configured) : await deploySource(spout, ref, configured, props);
     if (attempt.kind === 'done') return { ...base, stage: attempt.stage, ...classifyError(attempt.error, codeText) };
@@ -138,7 +157,7 @@ export async function runOne(ctx: RunContext, target: RunTarget): Promise<Outcom
     const more = await spout.api('POST', '/v1/components/props', { id: component.id, configured_props: configured, network_mode: 'replay' });
     if (more.status !== 200) return { ...base, stage: 'props', ...classifyError({ name: 'Error', message: problemText(more.json) }, codeText) };
     props = more.json.data.configurable_props as Prop[];
-    const next = await fillProps(spout, props, configured, ctx.accounts, ctx.dataStore);
+    const next = await fillProps(spout, props, configured, codeText, ctx.dataStore);
     if (Object.keys(next).length === Object.keys(configured).length) return { ...base, stage: 'props', ...classifyError({ name: 'Error', message: attempt.message }, codeText) };
     configured = next;
   }
@@ -146,10 +165,18 @@ export async function runOne(ctx: RunContext, target: RunTarget): Promise<Outcom
 
 type Attempt = { kind: 'done'; stage: Outcome['stage']; error: { name: string; message: string; stack?: string | null } | null } | { kind: 'refused'; stage: Outcome['stage']; message: string };
 
+/** How a recorded run ended: its error, or, when it got as far as a call with no recording (an SDK retrying it until the timeout, say), that call's. */
+async function recordedEnd(spout: SpoutProcess, invocationId: string, fallback: { name: string; message: string } | null): Promise<{ name: string; message: string; stack?: string | null } | null> {
+  const record = (await spout.api('GET', `/v1/invocations/${invocationId}`)).json?.data as { error: { name: string; message: string; stack?: string | null } | null; calls?: Array<{ error: string | null }> } | undefined;
+  const miss = record?.calls?.find((c) => c.error && /no recording of /.test(c.error));
+  if (miss) return { name: 'Error', message: miss.error as string };
+  return record?.error ?? fallback;
+}
+
 async function runAction(spout: SpoutProcess, ref: string, configured: Record<string, unknown>): Promise<Attempt> {
   const run = await spout.api('POST', '/v1/actions/run', { id: ref, configured_props: configured, network_mode: 'replay' });
   if (run.status !== 200) return { kind: 'refused', stage: 'run', message: problemText(run.json) };
-  return { kind: 'done', stage: 'run', error: run.json.error };
+  return { kind: 'done', stage: 'run', error: run.json.error ? await recordedEnd(spout, run.json.invocation_id, run.json.error) : null };
 }
 
 async function deploySource(spout: SpoutProcess, ref: string, configured: Record<string, unknown>, props: Prop[]): Promise<Attempt> {
@@ -164,15 +191,13 @@ async function deploySource(spout: SpoutProcess, ref: string, configured: Record
       const endpoint = source.configured_props[http.name]?.endpoint_url;
       if (endpoint) await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id":"1","type":"placeholder"}' }).then((r) => r.arrayBuffer());
       const list = await spout.api('GET', `/v1/sources/${source.id}/invocations?limit=5`);
-      const run = (list.json.data as Array<{ hook: string | null; error: { name: string; message: string; stack?: string } | null }>).find((r) => !r.hook);
-      return { kind: 'done', stage: 'run', error: run?.error ?? null };
+      const run = (list.json.data as Array<{ id: string; hook: string | null; error: { name: string; message: string } | null }>).find((r) => !r.hook);
+      return { kind: 'done', stage: 'run', error: run?.error ? await recordedEnd(spout, run.id, run.error) : null };
     }
     const ran = await spout.api('POST', `/v1/sources/${source.id}/run`);
     if (ran.status !== 200) return { kind: 'done', stage: 'run', error: { name: 'Error', message: problemText(ran.json) } };
     const error = ran.json.data.error as { name: string; message: string } | null;
-    if (!error) return { kind: 'done', stage: 'run', error: null };
-    const record = await spout.api('GET', `/v1/invocations/${ran.json.data.invocation_id}`);
-    return { kind: 'done', stage: 'run', error: record.json?.data?.error ?? error };
+    return { kind: 'done', stage: 'run', error: error ? await recordedEnd(spout, ran.json.data.invocation_id, error) : null };
   } finally {
     await spout.api('DELETE', `/v1/sources/${source.id}`);
   }

@@ -146,7 +146,6 @@ async function runMode(dir: string, files: Array<{ file: string; rel: string }>,
   const ctx: RunContext = {
     spout,
     dir,
-    accounts: new Map(),
     dataStore: () => (store ??= spout.api('POST', '/v1/data_stores', { name: 'compat placeholder' }).then((r) => r.json.data.id as string)),
   };
   const outcomes: RunOutcome[] = [];
