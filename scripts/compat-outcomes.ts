@@ -18,6 +18,9 @@ export interface Outcome {
 
 type Verdict = Pick<Outcome, 'result' | 'why' | 'message'>;
 
+/** What started a source's run in the harness: a placeholder request to its endpoint, its timer's event, or run-now's `{timestamp}`. */
+export type Trigger = 'request' | 'timer' | 'run-now';
+
 /** A method name a `… is not a function` message points at (`this.app.listItems` → `listItems`). */
 function calledName(message: string): string | null {
   const m = /(?:^|\s)([\w$.[\]"']+) is not a function/.exec(message);
@@ -48,8 +51,11 @@ export function classifyLoad(stage: 'bundle' | 'service', message: string): Verd
   return { result: 'spout', why: 'load: module threw', message };
 }
 
-/** The class of a run's end, from its error (null: it completed). `code` is the component's text, to tell a missing method from an unbound one. */
-export function classifyError(error: { name: string; message: string; stack?: string | null } | null, code: string): Verdict {
+/**
+ * The class of a run's end, from its error (null: it completed). `code` is the component's text,
+ * to tell a missing method from an unbound one; `trigger`, what the harness ran a source with.
+ */
+export function classifyError(error: { name: string; message: string; stack?: string | null } | null, code: string, trigger?: Trigger): Verdict {
   if (!error) return { result: 'completed', why: null, message: null };
   const { name, message } = error;
   if (/no recording of /.test(message)) return { result: 'reached-http', why: null, message };
@@ -57,6 +63,8 @@ export function classifyError(error: { name: string; message: string; stack?: st
   if (name === 'ReferenceError' || / is not defined$/.test(message)) return { result: 'registry-bug', why: 'uses a name it never defines (ReferenceError)', message };
   const called = calledName(message);
   if (called && !defines(code, called)) return { result: 'registry-bug', why: `calls ${called}(), which neither it nor its app defines`, message };
+  // A webhook source reading its app's payload from our placeholder request (`event.body.data.x`).
+  if (trigger === 'request' && name === 'TypeError' && /Cannot (read|destructure) propert/.test(message)) return { result: 'placeholder', why: "its code expects its app's payload, not the placeholder request", message };
   if (/additionalProps\.[^:]+: /.test(message)) return { result: 'spout', why: 'a prop additionalProps returned was refused', message };
   if (/configured_props\./.test(message)) return { result: 'spout', why: 'placeholder props refused', message };
   return { result: 'spout', why: `${name}`, message };

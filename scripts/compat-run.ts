@@ -10,16 +10,17 @@ import { bundleFile } from '../runtime/components/bundle-file';
 import { ComponentError } from '../runtime/components/bundle';
 import { guessKey } from '../runtime/components/registry-scan';
 import type { SpoutProcess } from '../test/helpers/service';
-import { classifyError, classifyLoad, type Outcome } from './compat-outcomes';
+import { classifyError, classifyLoad, type Outcome, type Trigger } from './compat-outcomes';
 
 type Prop = Record<string, unknown> & { name: string; type: string };
 
 /** `$auth` fields registry apps read most (counted over the registry), each with a placeholder. */
 const PLACEHOLDER_AUTH: Record<string, string> = {
   api_key: 'placeholder-api-key', oauth_access_token: 'placeholder-token', api_token: 'placeholder-token', access_token: 'placeholder-token', token: 'placeholder-token',
-  domain: 'example.com', subdomain: 'example', username: 'user', password: 'placeholder-password', api_secret: 'placeholder-secret', secret_key: 'placeholder-secret',
+  // Apps differ in whether a domain carries its scheme; a URL works in both (`https://${domain}` still parses).
+  domain: 'https://example.com', subdomain: 'example', username: 'user', password: 'placeholder-password', api_secret: 'placeholder-secret', secret_key: 'placeholder-secret',
   region: 'us', oauth_uid: '1', url: 'https://example.com', email: 'user@example.com', base_api_uri: 'https://example.com', organization_id: '1', environment: 'production',
-  client_id: 'placeholder-client', access_key: 'placeholder-key', workspace_id: '1', secret: 'placeholder-secret', base_url: 'https://example.com', api_domain: 'example.com',
+  client_id: 'placeholder-client', access_key: 'placeholder-key', workspace_id: '1', secret: 'placeholder-secret', base_url: 'https://example.com', api_domain: 'https://example.com',
   account_id: '1', user_id: '1', project_id: '1', personal_access_token: 'placeholder-token', base_api_url: 'https://example.com', app_id: '1', api_url: 'https://example.com',
   oauth_client_id: 'placeholder-client', auth_token: 'placeholder-token', page_id: '1', key: 'placeholder-key', endpoint: 'https://example.com', account_name: 'example',
   company_id: '1', apikey: 'placeholder-key', api_access_token: 'placeholder-token', account: 'example', instance_name: 'example', hostname: 'example.com', host: 'example.com',
@@ -33,7 +34,7 @@ function authValue(field: string): string {
   const name = field.toLowerCase();
   if (/sid$/.test(name)) return `AC${'0'.repeat(32)}`;
   if (/url|uri|endpoint/.test(name)) return 'https://example.com';
-  if (/domain|host|server|instance|site/.test(name)) return 'example.com';
+  if (/domain|host|server|instance|site/.test(name)) return 'https://example.com';
   if (/email/.test(name)) return 'user@example.com';
   if (/(^|_)id$|uid$|number$/.test(name)) return '1';
   if (/region/.test(name)) return 'us';
@@ -86,8 +87,11 @@ export function placeholder(prop: Prop): unknown {
   }
 }
 
-/** The values a user would give: every required user-input prop without a value gets a placeholder; app props get the app's placeholder account. */
-async function fillProps(spout: SpoutProcess, props: Prop[], configured: Record<string, unknown>, code: string, dataStore: () => Promise<string>): Promise<Record<string, unknown>> {
+/**
+ * The values a user would give: every required user-input prop without a value gets a placeholder
+ * (with `optional`, the optional ones too); app props get a placeholder account.
+ */
+async function fillProps(spout: SpoutProcess, props: Prop[], configured: Record<string, unknown>, code: string, dataStore: () => Promise<string>, optional = false): Promise<Record<string, unknown>> {
   const out = { ...configured };
   for (const prop of props) {
     if (prop.name in out) continue;
@@ -100,7 +104,7 @@ async function fillProps(spout: SpoutProcess, props: Prop[], configured: Record<
       out[prop.name] = { dataStore: await dataStore() };
       continue;
     }
-    if (prop.optional === true || prop.default !== undefined || prop.disabled === true || prop.hidden === true) continue;
+    if ((prop.optional === true && !optional) || prop.default !== undefined || prop.disabled === true || prop.hidden === true) continue;
     const value = placeholder(prop);
     if (value !== undefined) out[prop.name] = value;
   }
@@ -125,9 +129,11 @@ export interface RunContext {
   dataStore: () => Promise<string>;
 }
 
+type Verdict = Omit<Outcome, 'rel' | 'kind'>;
+const succeeded = (v: Verdict) => v.result === 'completed' || v.result === 'reached-http';
+
 /** Loads one component file, then deploys and runs it (a source) or runs it (an action), and says how it ended. */
 export async function runOne(ctx: RunContext, target: RunTarget): Promise<Outcome> {
-  const { spout } = ctx;
   const base = { rel: target.rel, kind: target.kind };
   let code: string;
   let filename: string;
@@ -139,35 +145,52 @@ export async function runOne(ctx: RunContext, target: RunTarget): Promise<Outcom
     const message = err instanceof ComponentError ? err.problems.map((p) => `${p.path}: ${p.message}`).join(' | ') : (err as Error).message;
     return { ...base, stage: 'load', ...classifyLoad('bundle', message) };
   }
-  const saved = await spout.api('POST', '/v1/components', { component_code: code, component_filename: filename });
+  const saved = await ctx.spout.api('POST', '/v1/components', { component_code: code, component_filename: filename });
   if (saved.status !== 200) return { ...base, stage: 'load', ...classifyLoad('service', problemText(saved.json)) };
-  const component = saved.json.data as { id: string; key: string | null; type: 'source' | 'action'; configurable_props: Prop[] };
+  const component = saved.json.data as Component;
+  const codeText = fs.readFileSync(target.file, 'utf8') + code;
+  const first = await attempt(ctx, component, target.file, codeText, false);
+  // Components that need one of several optional props (checked by their own code) get them all, as a user would give one.
+  const verdict = succeeded(first) || first.result === 'registry-bug' || !component.configurable_props.some((p) => p.optional === true) ? first : await attempt(ctx, component, target.file, codeText, true);
+  return { ...base, ...(succeeded(verdict) ? verdict : first) };
+}
+
+interface Component {
+  id: string;
+  key: string | null;
+  type: 'source' | 'action';
+  configurable_props: Prop[];
+}
+
+/** One try with placeholder props (required ones, or all): props that additionalProps adds get theirs too. */
+async function attempt(ctx: RunContext, component: Component, file: string, codeText: string, optional: boolean): Promise<Verdict> {
+  const { spout } = ctx;
   // By key, as a user deploys a registry component, when the key is written in the file (a
   // computed one would make the registry describe every file to find it).
-  const ref = component.key && guessKey(target.file) === component.key ? component.key : component.id;
+  const ref = component.key && guessKey(file) === component.key ? component.key : component.id;
   let props = component.configurable_props;
-  const codeText = fs.readFileSync(target.file, 'utf8') + code;
-  let configured = await fillProps(spout, props, {}, codeText, ctx.dataStore);
+  let configured = await fillProps(spout, props, {}, codeText, ctx.dataStore, optional);
   for (let round = 0; ; round++) {
-    const attempt = component.type === 'action' ? await runAction(spout, ref, configured) : await deploySource(spout, ref, configured, props);
-    if (attempt.kind === 'done') return { ...base, stage: attempt.stage, ...classifyError(attempt.error, codeText) };
+    const tried = component.type === 'action' ? await runAction(spout, ref, configured) : await deploySource(spout, ref, configured, props);
+    if (tried.kind === 'done') return { stage: tried.stage, ...classifyError(tried.error, codeText, tried.trigger) };
+    const missing = /configured_props\.[\w$-]+: .*(is required|no default schedule)/.test(tried.message);
+    if (!missing || round >= 2) return { stage: tried.stage, ...classifyError({ name: 'Error', message: tried.message }, codeText) };
     // Props added by additionalProps need values too: learn them (in replay mode), fill them, try again.
-    const missing = /configured_props\.[\w$-]+: .*(is required|no default schedule)/.test(attempt.message);
-    if (!missing || round >= 2) return { ...base, stage: attempt.stage, ...classifyError({ name: 'Error', message: attempt.message }, codeText) };
     const more = await spout.api('POST', '/v1/components/props', { id: component.id, configured_props: configured, network_mode: 'replay' });
-    if (more.status !== 200) return { ...base, stage: 'props', ...classifyError({ name: 'Error', message: problemText(more.json) }, codeText) };
+    if (more.status !== 200) return { stage: 'props', ...classifyError({ name: 'Error', message: problemText(more.json) }, codeText) };
     props = more.json.data.configurable_props as Prop[];
-    const next = await fillProps(spout, props, configured, codeText, ctx.dataStore);
-    if (Object.keys(next).length === Object.keys(configured).length) return { ...base, stage: 'props', ...classifyError({ name: 'Error', message: attempt.message }, codeText) };
+    const next = await fillProps(spout, props, configured, codeText, ctx.dataStore, optional);
+    if (Object.keys(next).length === Object.keys(configured).length) return { stage: 'props', ...classifyError({ name: 'Error', message: tried.message }, codeText) };
     configured = next;
   }
 }
 
-type Attempt = { kind: 'done'; stage: Outcome['stage']; error: { name: string; message: string; stack?: string | null } | null } | { kind: 'refused'; stage: Outcome['stage']; message: string };
+type RunError = { name: string; message: string; stack?: string | null };
+type Attempt = { kind: 'done'; stage: Outcome['stage']; error: RunError | null; trigger?: Trigger } | { kind: 'refused'; stage: Outcome['stage']; message: string };
 
 /** How a recorded run ended: its error, or, when it got as far as a call with no recording (an SDK retrying it until the timeout, say), that call's. */
-async function recordedEnd(spout: SpoutProcess, invocationId: string, fallback: { name: string; message: string } | null): Promise<{ name: string; message: string; stack?: string | null } | null> {
-  const record = (await spout.api('GET', `/v1/invocations/${invocationId}`)).json?.data as { error: { name: string; message: string; stack?: string | null } | null; calls?: Array<{ error: string | null }> } | undefined;
+async function recordedEnd(spout: SpoutProcess, invocationId: string, fallback: RunError | null): Promise<RunError | null> {
+  const record = (await spout.api('GET', `/v1/invocations/${invocationId}`)).json?.data as { error: RunError | null; calls?: Array<{ error: string | null }> } | undefined;
   const miss = record?.calls?.find((c) => c.error && /no recording of /.test(c.error));
   if (miss) return { name: 'Error', message: miss.error as string };
   return record?.error ?? fallback;
@@ -179,25 +202,39 @@ async function runAction(spout: SpoutProcess, ref: string, configured: Record<st
   return { kind: 'done', stage: 'run', error: run.json.error ? await recordedEnd(spout, run.json.invocation_id, run.json.error) : null };
 }
 
+/**
+ * Deploys a source inactive, then activates it (its deploy() and activate() hooks run, and their
+ * records stay when they fail), then runs it once: by a JSON request to its endpoint when it has
+ * an HTTP interface and no timer, else by run-now (its timer's event). A source that only runs on
+ * another app's events (`$.interface.apphook`), which never happen offline, ends once activated.
+ */
 async function deploySource(spout: SpoutProcess, ref: string, configured: Record<string, unknown>, props: Prop[]): Promise<Attempt> {
-  const deployed = await spout.api('POST', '/v1/sources', { [ref.startsWith('sc_') ? 'component_id' : 'component_key']: ref, configured_props: configured, network_mode: 'replay', timeout_seconds: 30 });
+  const deployed = await spout.api('POST', '/v1/sources', { [ref.startsWith('sc_') ? 'component_id' : 'component_key']: ref, configured_props: configured, network_mode: 'replay', timeout_seconds: 30, active: false });
   if (deployed.status !== 200) return { kind: 'refused', stage: 'deploy', message: problemText(deployed.json) };
   const source = deployed.json.data as { id: string; configured_props: Record<string, { endpoint_url?: string }> };
   try {
+    const activated = await spout.api('PUT', `/v1/sources/${source.id}`, { active: true });
+    if (activated.status !== 200) {
+      const hooks = (await spout.api('GET', `/v1/sources/${source.id}/invocations?limit=5`)).json.data as Array<{ id: string; hook: string | null; error: RunError | null }>;
+      const failed = hooks.find((r) => r.hook && r.error);
+      if (failed) return { kind: 'done', stage: 'deploy', error: await recordedEnd(spout, failed.id, { ...failed.error!, message: `the ${failed.hook}() hook failed: ${failed.error!.message}` }) };
+      return { kind: 'refused', stage: 'deploy', message: problemText(activated.json) };
+    }
     const http = props.find((p) => p.type === '$.interface.http');
     const timer = props.some((p) => p.type === '$.interface.timer');
+    if (!http && !timer && props.some((p) => p.type === '$.interface.apphook')) return { kind: 'done', stage: 'deploy', error: null };
     if (http && !timer) {
       // A webhook source: a request as its app would send one (a JSON body).
       const endpoint = source.configured_props[http.name]?.endpoint_url;
       if (endpoint) await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id":"1","type":"placeholder"}' }).then((r) => r.arrayBuffer());
       const list = await spout.api('GET', `/v1/sources/${source.id}/invocations?limit=5`);
-      const run = (list.json.data as Array<{ id: string; hook: string | null; error: { name: string; message: string } | null }>).find((r) => !r.hook);
-      return { kind: 'done', stage: 'run', error: run?.error ? await recordedEnd(spout, run.id, run.error) : null };
+      const run = (list.json.data as Array<{ id: string; hook: string | null; error: RunError | null }>).find((r) => !r.hook);
+      return { kind: 'done', stage: 'run', trigger: 'request', error: run?.error ? await recordedEnd(spout, run.id, run.error) : null };
     }
     const ran = await spout.api('POST', `/v1/sources/${source.id}/run`);
     if (ran.status !== 200) return { kind: 'done', stage: 'run', error: { name: 'Error', message: problemText(ran.json) } };
-    const error = ran.json.data.error as { name: string; message: string } | null;
-    return { kind: 'done', stage: 'run', error: error ? await recordedEnd(spout, ran.json.data.invocation_id, error) : null };
+    const error = ran.json.data.error as RunError | null;
+    return { kind: 'done', stage: 'run', trigger: timer ? 'timer' : 'run-now', error: error ? await recordedEnd(spout, ran.json.data.invocation_id, error) : null };
   } finally {
     await spout.api('DELETE', `/v1/sources/${source.id}`);
   }

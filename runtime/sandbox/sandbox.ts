@@ -98,6 +98,8 @@ export class Sandbox {
   /** Hosts that ended in a row without an invocation finishing; spaces restarts. */
   private failures = 0;
   private restartTimer: NodeJS.Timeout | null = null;
+  /** The last call a replay could not answer, and the invocation that made it. */
+  private lastMiss: { invocationId: string; miss: string } | null = null;
 
   private constructor(private readonly options: SandboxOptions) {}
 
@@ -249,9 +251,11 @@ export class Sandbox {
     this.timer = null;
     if (exit.cause === 'stopped') return;
     this.failures++;
-    const message = exit.cause === 'memory' ? `${this.options.label}: ${exit.message}` : exit.message;
-    for (const p of this.pending.values()) p.posted = false;
     const head = this.head();
+    let message = exit.cause === 'memory' ? `${this.options.label}: ${exit.message}` : exit.message;
+    // An HTTP client retrying a call the cassette cannot answer runs into the timeout; the call's record is lost with the host, so the message keeps it.
+    if (exit.cause === 'timeout' && head && this.lastMiss?.invocationId === head) message += `; it had made a call with no answer in replay, which its HTTP client may have retried until then (${this.lastMiss.miss})`;
+    for (const p of this.pending.values()) p.posted = false;
     // The caller logs the failed invocation.
     if (head) this.finish(head, { name: 'Error', message }, [], undefined, exit.cause === 'timeout' ? 'timeout' : 'crashed');
     this.options.onHostExit?.(exit);
@@ -337,7 +341,10 @@ export class Sandbox {
     let work: Promise<unknown>;
     if (request.service === 'network') {
       const match = this.options.onNetworkMatch;
-      work = Promise.resolve(match ? match(request.request) : ({ response: null, entry: null, miss: 'recorded calls are not available here' } satisfies NetworkAnswer));
+      const answer: NetworkAnswer = match ? match(request.request) : { response: null, entry: null, miss: 'recorded calls are not available here' };
+      const head = this.head();
+      if (answer.miss && head) this.lastMiss = { invocationId: head, miss: answer.miss };
+      work = Promise.resolve(answer);
     } else {
       const handler = this.options.onDataStore;
       const allowed = this.context?.dataStores.includes(request.storeId) ?? false;

@@ -171,6 +171,21 @@ export default {
     assert.match(replayed.json.error.message, /no recording of a DNS lookup of localhost: network mode "replay" makes no live calls/);
   });
 
+  it('says which call had no recording when a client retrying it runs into the timeout', async () => {
+    const code = `
+export default {
+  name: "Retrier", version: "0.0.1", props: { timer: { type: "$.interface.timer", default: { intervalSeconds: 3600 } } },
+  async run() {
+    // As SDKs do with network errors: retry, without end.
+    for (;;) { try { await fetch("https://api.example.com/v2/things"); } catch { await new Promise((r) => setTimeout(r, 100)); } }
+  },
+};`;
+    const res = await spout.api('POST', '/v1/sources', { component_code: code, network_mode: 'replay', timeout_seconds: 2 });
+    assert.equal(res.status, 200, JSON.stringify(res.json));
+    const ran = await spout.api('POST', `/v1/sources/${res.json.data.id}/run`);
+    assert.match(ran.json.data.error.message, /^timed out after 2 s; the run was stopped; it had made a call with no answer in replay, which its HTTP client may have retried until then \(no recording of GET https:\/\/api\.example\.com\/v2\/things/);
+  });
+
   it('masks only secret $auth fields in recordings, so a hand-written entry with the real host matches, body or not', async () => {
     const recorded = await runAction('pagely-list-titles', {}, { network_mode: 'record' });
     assert.equal(recorded.json.error, null, JSON.stringify(recorded.json.error));
