@@ -21,12 +21,10 @@ type Verdict = Pick<Outcome, 'result' | 'why' | 'message'>;
 /** What started a source's run in the harness: a placeholder request to its endpoint, its timer's event, or run-now's `{timestamp}`. */
 export type Trigger = 'request' | 'timer' | 'run-now';
 
-/** A method name a `… is not a function` message points at (`this.app.listItems` → `listItems`). */
+/** The method of the component or its app a `this.… is not a function` message names (`this.app.listItems` → `listItems`). */
 function calledName(message: string): string | null {
-  const m = /(?:^|\s)([\w$.[\]"']+) is not a function/.exec(message);
-  if (!m) return null;
-  const last = /([\w$]+)\W*$/.exec(m[1] as string);
-  return last ? (last[1] as string) : null;
+  const m = /(?:^|\s)this\.([\w$.]+) is not a function/.exec(message);
+  return m ? ((m[1] as string).split('.').at(-1) as string) : null;
 }
 
 /** Whether `code` defines something named `name` (a method, a property, a function, a variable). */
@@ -60,6 +58,10 @@ export function classifyError(error: { name: string; message: string; stack?: st
   const { name, message } = error;
   if (/no recording of /.test(message)) return { result: 'reached-http', why: null, message };
   if (name === 'ConfigurationError' || /ConfigurationError/.test(message)) return { result: 'placeholder', why: 'its own check refused a placeholder value (ConfigurationError)', message };
+  if (/placeholder/.test(message) && /ENOENT|not found|is not valid JSON/.test(message)) return { result: 'placeholder', why: 'a placeholder value is not a file in /tmp or not JSON', message };
+  if (/^Invalid URL$/.test(message)) return { result: 'placeholder', why: 'a URL it builds from placeholder credentials or props does not parse', message };
+  // form-data refuses a value that is neither text nor a stream, as it would on Pipedream.
+  if (/source\.on is not a function/.test(message)) return { result: 'registry-bug', why: 'appends an array or object to FormData', message };
   if (name === 'ReferenceError' || / is not defined$/.test(message)) return { result: 'registry-bug', why: 'uses a name it never defines (ReferenceError)', message };
   const called = calledName(message);
   if (called && !defines(code, called)) return { result: 'registry-bug', why: `calls ${called}(), which neither it nor its app defines`, message };

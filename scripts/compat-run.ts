@@ -4,6 +4,7 @@
 // network mode `replay` with an empty cassette. A run that gets as far as its first HTTP call stops
 // there ("no recording of …"): proof that the component's code, its app's methods and its props
 // worked up to that point. Each outcome is classified (outcomes.ts has the rules).
+import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleFile } from '../runtime/components/bundle-file';
@@ -14,36 +15,40 @@ import { classifyError, classifyLoad, type Outcome, type Trigger } from './compa
 
 type Prop = Record<string, unknown> & { name: string; type: string };
 
-/** `$auth` fields registry apps read most (counted over the registry), each with a placeholder. */
-const PLACEHOLDER_AUTH: Record<string, string> = {
-  api_key: 'placeholder-api-key', oauth_access_token: 'placeholder-token', api_token: 'placeholder-token', access_token: 'placeholder-token', token: 'placeholder-token',
-  // Apps differ in whether a domain carries its scheme; a URL works in both (`https://${domain}` still parses).
-  domain: 'https://example.com', subdomain: 'example', username: 'user', password: 'placeholder-password', api_secret: 'placeholder-secret', secret_key: 'placeholder-secret',
-  region: 'us', oauth_uid: '1', url: 'https://example.com', email: 'user@example.com', base_api_uri: 'https://example.com', organization_id: '1', environment: 'production',
-  client_id: 'placeholder-client', access_key: 'placeholder-key', workspace_id: '1', secret: 'placeholder-secret', base_url: 'https://example.com', api_domain: 'https://example.com',
-  account_id: '1', user_id: '1', project_id: '1', personal_access_token: 'placeholder-token', base_api_url: 'https://example.com', app_id: '1', api_url: 'https://example.com',
-  oauth_client_id: 'placeholder-client', auth_token: 'placeholder-token', page_id: '1', key: 'placeholder-key', endpoint: 'https://example.com', account_name: 'example',
-  company_id: '1', apikey: 'placeholder-key', api_access_token: 'placeholder-token', account: 'example', instance_name: 'example', hostname: 'example.com', host: 'example.com',
-  team_id: '1', site_id: '1', server: 'example.com', private_key: 'placeholder-key', client_secret: 'placeholder-secret', instance_url: 'https://example.com',
-};
+/** `$auth` fields registry apps read most (counted over the registry): every account has them. */
+const PLACEHOLDER_FIELDS = [
+  'api_key', 'oauth_access_token', 'api_token', 'access_token', 'token', 'domain', 'subdomain', 'username', 'password', 'api_secret', 'secret_key', 'region',
+  'oauth_uid', 'url', 'email', 'base_api_uri', 'organization_id', 'environment', 'client_id', 'access_key', 'workspace_id', 'secret', 'base_url', 'api_domain',
+  'account_id', 'user_id', 'project_id', 'personal_access_token', 'base_api_url', 'app_id', 'api_url', 'oauth_client_id', 'auth_token', 'page_id', 'key',
+  'endpoint', 'account_name', 'company_id', 'apikey', 'api_access_token', 'account', 'instance_name', 'hostname', 'host', 'team_id', 'site_id', 'server',
+  'private_key', 'client_secret', 'instance_url',
+];
 
 const ISO_DATE = '2024-01-02T03:04:05Z';
 
-/** A placeholder for a `$auth` field the component reads, by its name (an id, a URL, a host, a key). */
+/** A private key in PEM (PKCS #8), for apps whose SDK parses the one in `$auth` before it calls anything. */
+const PEM_KEY = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+
+/**
+ * A placeholder for a `$auth` field the component reads, by its name: a secret gets a token, an
+ * id `1`, an email an address; anything else (a domain, region, environment, subdomain) a URL,
+ * since apps differ in how they build one from it and a URL still parses inside another
+ * (`https://${domain}.app.com` → host `https`): the call gets as far as the cassette.
+ */
 function authValue(field: string): string {
   const name = field.toLowerCase();
+  if (/private_?key/.test(name)) return PEM_KEY;
   if (/sid$/.test(name)) return `AC${'0'.repeat(32)}`;
-  if (/url|uri|endpoint/.test(name)) return 'https://example.com';
-  if (/domain|host|server|instance|site/.test(name)) return 'https://example.com';
+  if (/token|secret|pass|pwd|key|credential|signature|session|cookie|jwt|bearer/.test(name)) return `placeholder-${name.replace(/[^a-z0-9]+/g, '-')}`;
   if (/email/.test(name)) return 'user@example.com';
   if (/(^|_)id$|uid$|number$/.test(name)) return '1';
-  if (/region/.test(name)) return 'us';
-  return `placeholder-${name.replace(/[^a-z0-9]+/g, '-')}`;
+  return 'https://example.com';
 }
 
 /** Placeholder credentials: the common fields, and every `$auth` field the component's code reads. */
 function placeholderAuth(code: string): Record<string, string> {
-  const credentials = { ...PLACEHOLDER_AUTH };
+  const credentials: Record<string, string> = {};
+  for (const field of PLACEHOLDER_FIELDS) credentials[field] = authValue(field);
   for (const [, dotted, quoted] of code.matchAll(/\$auth(?:\.([A-Za-z_$][\w$]*)|\[["'`]([^"'`]+)["'`]\])/g)) {
     const field = (dotted ?? quoted) as string;
     credentials[field] ??= authValue(field);
@@ -58,11 +63,15 @@ export function placeholder(prop: Prop): unknown {
   const first = options[0];
   const optionValue = first && typeof first === 'object' && 'value' in (first as object) ? (first as { value: unknown }).value : first;
   const name = `${prop.name} ${String(prop.label ?? '')}`.toLowerCase();
+  const description = String(prop.description ?? '').toLowerCase();
   const text = (): string => {
     if (optionValue !== undefined && typeof optionValue !== 'object') return String(optionValue);
     if (/e-?mail/.test(name)) return 'user@example.com';
-    // A file prop takes a URL or a path in /tmp on Pipedream; a URL gets as far as its download.
-    if (/file|path|attachment|image|document|audio|video|photo/.test(name)) return 'https://example.com/placeholder.pdf';
+    // A file prop takes a path in /tmp on Pipedream, or (newer ones) a URL, which gets as far as its download.
+    if (/file|path|attachment|image|document|audio|video|photo/.test(name)) return /url/.test(description) ? 'https://example.com/placeholder.pdf' : '/tmp/placeholder.pdf';
+    if (/xml/.test(name)) return '<root/>';
+    // What a user types where the description asks for JSON objects.
+    if (/\bjson\b|\bobjects?\b/.test(description)) return '{}';
     if (/url|link|website|webhook|endpoint/.test(name)) return 'https://example.com/placeholder';
     if (/date|time|since|until|after|before|deadline|_at\b/.test(name)) return ISO_DATE;
     if (/phone|mobile|number/.test(name)) return '+15555550100';

@@ -155,8 +155,11 @@ export type DbWrite = [key: string, json: string | null];
 
 /** Messages from the service to a component host. */
 export type HostMessage =
-  /** `tmpDir`: the host's own temp folder, which its code reaches as `/tmp`; absent, it has none. */
-  | { type: 'load'; bundle: string; filename: string; tmpDir?: string }
+  /**
+   * `tmp`: the host's own temp folder (`dir`), which its code reaches as `/tmp`, and folders whose
+   * paths stay real even under the machine's /tmp (`real`: the data dir); absent, it has none.
+   */
+  | { type: 'load'; bundle: string; filename: string; tmp?: { dir: string; real: string[] } }
   | { type: 'configure'; context: SandboxContext }
   /** `db` is sent when the host's copy of `this.db` is not the service's (first run, or written elsewhere). */
   | { type: 'invoke'; invocationId: string; target: InvocationTarget; db?: DbEntries }

@@ -3,7 +3,7 @@ import type { ComponentDescription } from '../contract/component-shape';
 import type { SourceDb } from '../store/source-dbs';
 import type { HostExit, HostPool, HostProcess } from './host-process';
 import { NO_GRANTS } from './host-grants';
-import { enforceTempLimit, TEMP_LIMIT_BYTES } from './temp-folder';
+import { dataDirOf, enforceTempLimit, TEMP_LIMIT_BYTES } from './temp-folder';
 import { type HostGrants } from '../contract/host-protocol';
 import type { CallRequest, OutgoingCall } from '../contract/network-api';
 import type { DataStoreCall, EmitPayload, HostCall, NetworkAnswer, HostMessage, HostReply, HttpResponsePayload, InvocationTarget, LogLevel, SandboxContext, SerializedError, WireResponse } from '../contract/host-protocol';
@@ -217,7 +217,7 @@ export class Sandbox {
           } else if (this.host === host) this.hostEnded(exit);
         },
       });
-      host.send({ type: 'load', bundle: this.options.bundle, filename: this.options.filename, ...(tmpDir ? { tmpDir } : {}) });
+      host.send({ type: 'load', bundle: this.options.bundle, filename: this.options.filename, ...(tmpDir ? { tmp: { dir: tmpDir, real: [dataDirOf(tmpDir)] } } : {}) });
     });
     this.starting = started;
     const clear = () => {

@@ -22,6 +22,11 @@ export function makeTempFolder(dataDir: string, ownerId: string): string {
   return folder;
 }
 
+/** The data dir a temp folder lies in: its paths keep their real meaning in the host even where the data dir is under the machine's /tmp (tests'), so what is not granted there is refused, not read as the host's own /tmp. */
+export function dataDirOf(folder: string): string {
+  return path.dirname(path.dirname(path.resolve(folder)));
+}
+
 /** Removes everything in a temp folder, keeping the folder (its host is granted it). */
 export async function emptyTempFolder(folder: string): Promise<void> {
   const entries = await fs.readdir(folder).catch(() => [] as string[]);

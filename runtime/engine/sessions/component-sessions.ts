@@ -2,7 +2,6 @@
 // additionalProps) and action test runs, in a warm sandbox per component, so a form that loads
 // options page after page, or reloads props as the user types, does not start a worker each time,
 // and `previousPropDefs` holds the previous result.
-import path from 'node:path';
 import type { ConfigurableProp } from '../../contract/component-shape';
 import { dirGrants } from '../../props/dir/dir-folders';
 import { NO_GRANTS } from '../../sandbox/host-grants';
@@ -71,6 +70,8 @@ interface Session {
   masker: Masker;
   /** Whose cassette answers its calls in a replay mode (the component's, or the source's it configures). */
   owner: string;
+  /** Its temp folder's owner id in DATA_DIR/tmp: the component's id and one of the session's own (a session ending must not empty the next one's). */
+  tmpId: string;
   /** Its host's temp folder (`/tmp` to its code): emptied after each action run, removed with the session. */
   tmpDir: string;
 }
@@ -223,9 +224,10 @@ export class ComponentSessions {
   }
 
   private async start(component: ComponentRecord): Promise<Session> {
-    const tmpDir = makeTempFolder(this.deps.dataDir, component.id);
-    const session: Omit<Session, 'sandbox'> = { logs: [], dynamic: [], queue: Promise.resolve(), idle: null, masker: maskerFor({}, []), owner: component.id, tmpDir };
-    const { sandbox } = await Sandbox.load({
+    const tmpId = `${component.id}-${newId('s', 8).slice(2)}`;
+    const tmpDir = makeTempFolder(this.deps.dataDir, tmpId);
+    const session: Omit<Session, 'sandbox'> = { logs: [], dynamic: [], queue: Promise.resolve(), idle: null, masker: maskerFor({}, []), owner: component.id, tmpId, tmpDir };
+    const loading = Sandbox.load({
       bundle: component.bundle,
       filename: component.filename,
       ...this.deps.limits,
@@ -244,6 +246,10 @@ export class ComponentSessions {
       // Emits while configuring go nowhere: no source exists yet.
       onStrayEmits: () => {},
     });
+    const { sandbox } = await loading.catch(async (err: unknown) => {
+      await removeTempFolder(this.deps.dataDir, tmpId);
+      throw err;
+    });
     return Object.assign(session, { sandbox });
   }
 
@@ -260,7 +266,7 @@ export class ComponentSessions {
   private async close(session: Session): Promise<void> {
     if (session.idle) clearTimeout(session.idle);
     await session.sandbox.close();
-    await removeTempFolder(this.deps.dataDir, path.basename(session.tmpDir));
+    await removeTempFolder(this.deps.dataDir, session.tmpId);
   }
 }
 

@@ -347,7 +347,7 @@ function serve(): void {
       // The service sends nothing else until the host says it loaded.
       void (async () => {
         try {
-          if (message.tmpDir) mapTmp(message.tmpDir);
+          if (message.tmp) mapTmp(message.tmp.dir, message.tmp.real);
           await sandboxRequire.preload(message.bundle);
           def = loadDefinition(message.bundle, message.filename);
           post({ type: 'loaded', description: describe(def) });

@@ -18,6 +18,8 @@ export const VIRTUAL_TMP = '/tmp';
 const virtualRoot = path.resolve(VIRTUAL_TMP);
 /** The host's real temp folder; null until the service names it (a host describing a module has none). */
 let realRoot: string | null = null;
+/** Folders whose paths keep their real meaning under the machine's /tmp (the data dir, when it lies there). */
+let kept: string[] = [];
 
 type AnyFn = (...args: unknown[]) => unknown;
 
@@ -45,7 +47,7 @@ function realPath(p: string): string {
   if (realRoot === null || !path.isAbsolute(p)) return p;
   const resolved = path.resolve(p);
   // Already real (a stream reopening the path its wrapper mapped, or a real path handed back).
-  if (within(resolved, realRoot) || !within(resolved, virtualRoot) || granted(resolved)) return p;
+  if (within(resolved, realRoot) || !within(resolved, virtualRoot) || kept.some((k) => within(resolved, k)) || granted(resolved)) return p;
   return realRoot + resolved.slice(virtualRoot.length);
 }
 
@@ -121,9 +123,10 @@ export function installTmpShim(): void {
   syncBuiltinESMExports();
 }
 
-/** Makes `/tmp` mean `folder` (the host's own temp folder) from now on; relative paths resolve there too. */
-export function mapTmp(folder: string): void {
+/** Makes `/tmp` mean `folder` (the host's own temp folder) from now on, except under `real`; relative paths resolve there too. */
+export function mapTmp(folder: string, real: readonly string[] = []): void {
   realRoot = path.resolve(folder);
+  kept = real.map((r) => path.resolve(r));
   try {
     process.chdir(realRoot);
   } catch {
