@@ -14,6 +14,8 @@ export interface Outcome {
   /** For a registry bug or a placeholder stop, which; for a Spout failure, the class. */
   why: string | null;
   message: string | null;
+  /** How the try with every optional prop filled too ended, when it was made and did no better. */
+  second?: string;
 }
 
 type Verdict = Pick<Outcome, 'result' | 'why' | 'message'>;

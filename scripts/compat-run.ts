@@ -42,6 +42,8 @@ function authValue(field: string): string {
   if (/token|secret|pass|pwd|key|credential|signature|session|cookie|jwt|bearer/.test(name)) return `placeholder-${name.replace(/[^a-z0-9]+/g, '-')}`;
   if (/email/.test(name)) return 'user@example.com';
   if (/(^|_)id$|uid$|number$/.test(name)) return '1';
+  // A region is a hostname component wherever it goes (SDKs check it).
+  if (/region/.test(name)) return 'us-east-1';
   return 'https://example.com';
 }
 
@@ -67,11 +69,12 @@ export function placeholder(prop: Prop): unknown {
   const text = (): string => {
     if (optionValue !== undefined && typeof optionValue !== 'object') return String(optionValue);
     if (/e-?mail/.test(name)) return 'user@example.com';
-    // A file prop takes a path in /tmp on Pipedream, or (newer ones) a URL, which gets as far as its download.
-    if (/file|path|attachment|image|document|audio|video|photo/.test(name)) return /url/.test(description) ? 'https://example.com/placeholder.pdf' : '/tmp/placeholder.pdf';
+    if (/url|link/.test(name)) return 'https://example.com/placeholder.pdf';
+    // A file prop takes a path in /tmp on Pipedream (a file the harness puts there), or a URL.
+    if (/file|path|attachment|image|document|audio|video|photo/.test(name)) return '/tmp/placeholder.pdf';
     if (/xml/.test(name)) return '<root/>';
     // What a user types where the description asks for JSON objects.
-    if (/\bjson\b|\bobjects?\b/.test(description)) return '{}';
+    if (/\bjson\b|\bobjects?\b|\{\s*\\?"/.test(description)) return '{}';
     if (/url|link|website|webhook|endpoint/.test(name)) return 'https://example.com/placeholder';
     if (/date|time|since|until|after|before|deadline|_at\b/.test(name)) return ISO_DATE;
     if (/phone|mobile|number/.test(name)) return '+15555550100';
@@ -139,6 +142,17 @@ export interface RunContext {
 }
 
 type Verdict = Omit<Outcome, 'rel' | 'kind'>;
+
+/** The file a placeholder file prop names (`/tmp/placeholder.pdf`), put in a run's /tmp first, as a workflow's earlier step would. */
+const PLACEHOLDER_FILE = Buffer.from('%PDF-1.4\n% placeholder of the compat harness\n%%EOF\n');
+
+/** Puts the placeholder file in every temp folder there is now (the harness's own service: its hosts' /tmp). */
+function seedTempFolders(dataDir: string): void {
+  const root = path.join(dataDir, 'tmp');
+  for (const folder of fs.readdirSync(root, { withFileTypes: true })) {
+    if (folder.isDirectory()) fs.writeFileSync(path.join(root, folder.name, 'placeholder.pdf'), PLACEHOLDER_FILE);
+  }
+}
 const succeeded = (v: Verdict) => v.result === 'completed' || v.result === 'reached-http';
 
 /** Loads one component file, then deploys and runs it (a source) or runs it (an action), and says how it ended. */
@@ -160,8 +174,9 @@ export async function runOne(ctx: RunContext, target: RunTarget): Promise<Outcom
   const codeText = fs.readFileSync(target.file, 'utf8') + code;
   const first = await attempt(ctx, component, target.file, codeText, false);
   // Components that need one of several optional props (checked by their own code) get them all, as a user would give one.
-  const verdict = succeeded(first) || first.result === 'registry-bug' || !component.configurable_props.some((p) => p.optional === true) ? first : await attempt(ctx, component, target.file, codeText, true);
-  return { ...base, ...(succeeded(verdict) ? verdict : first) };
+  if (succeeded(first) || first.result === 'registry-bug' || !component.configurable_props.some((p) => p.optional === true)) return { ...base, ...first };
+  const second = await attempt(ctx, component, target.file, codeText, true);
+  return succeeded(second) ? { ...base, ...second } : { ...base, ...first, second: `${second.result}${second.why ? `: ${second.why}` : ''}: ${second.message ?? ''}` };
 }
 
 interface Component {
@@ -206,6 +221,9 @@ async function recordedEnd(spout: SpoutProcess, invocationId: string, fallback: 
 }
 
 async function runAction(spout: SpoutProcess, ref: string, configured: Record<string, unknown>): Promise<Attempt> {
+  // Its session (and /tmp) exists once its form was computed; the placeholder file goes in before the run.
+  await spout.api('POST', '/v1/components/props', { id: ref, configured_props: configured, network_mode: 'replay' });
+  seedTempFolders(spout.dataDir);
   const run = await spout.api('POST', '/v1/actions/run', { id: ref, configured_props: configured, network_mode: 'replay' });
   if (run.status !== 200) return { kind: 'refused', stage: 'run', message: problemText(run.json) };
   return { kind: 'done', stage: 'run', error: run.json.error ? await recordedEnd(spout, run.json.invocation_id, run.json.error) : null };
@@ -221,6 +239,7 @@ async function deploySource(spout: SpoutProcess, ref: string, configured: Record
   const deployed = await spout.api('POST', '/v1/sources', { [ref.startsWith('sc_') ? 'component_id' : 'component_key']: ref, configured_props: configured, network_mode: 'replay', timeout_seconds: 30, active: false });
   if (deployed.status !== 200) return { kind: 'refused', stage: 'deploy', message: problemText(deployed.json) };
   const source = deployed.json.data as { id: string; configured_props: Record<string, { endpoint_url?: string }> };
+  seedTempFolders(spout.dataDir);
   try {
     const activated = await spout.api('PUT', `/v1/sources/${source.id}`, { active: true });
     if (activated.status !== 200) {

@@ -168,6 +168,34 @@ export default {
     assert.match(replayed.json.error.message, /no recording of a DNS lookup of localhost: network mode "replay" makes no live calls/);
   });
 
+  it('serves clients that write their request only once the socket connects (as Stripe’s SDK does), live, recorded and replayed', async () => {
+    const code = `
+import http from "http";
+export default {
+  name: "Waits for connect", version: "0.0.1", type: "action", props: { url: { type: "string" } },
+  async run() {
+    return new Promise((resolve, reject) => {
+      const req = http.request(this.url + "/items", { method: "POST", headers: { "content-type": "text/plain" } }, (res) => {
+        let body = "";
+        res.on("data", (chunk) => (body += chunk));
+        res.on("end", () => resolve({ status: res.statusCode, items: JSON.parse(body).items.length }));
+      });
+      req.on("error", reject);
+      req.once("socket", (socket) => socket.once("connect", () => { req.write("hello"); req.end(); }));
+    });
+  },
+};`;
+    const saved = await spout.api('POST', '/v1/components', { component_code: code });
+    const id = saved.json.data.id;
+    const before = api.seen.length;
+    for (const network_mode of ['live', 'record', 'replay']) {
+      const run = await spout.api('POST', '/v1/actions/run', { id, configured_props: { url: api.url }, network_mode });
+      assert.equal(run.json.error, null, `${network_mode}: ${JSON.stringify(run.json.error)}`);
+      assert.deepEqual(run.json.ret, { status: 200, items: 2 }, network_mode);
+    }
+    assert.equal(api.seen.length, before + 2, 'live and record went out, replay did not');
+  });
+
   it('says which call had no recording when a client retrying it runs into the timeout', async () => {
     const code = `
 export default {
@@ -277,6 +305,27 @@ export default { name: "Shout", version: "0.0.1", type: "action", props: {}, asy
     } finally {
       await spout.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('loads a registry key again after a failure, instead of answering 404 from memory', async () => {
+    const tree = tempDir('spout-tree-');
+    const dir = path.join(tree, 'later', 'actions', 'ping');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'ping.mjs'), 'import { answer } from "./answer.mjs";\nexport default { key: "later-ping", name: "Ping", version: "0.0.1", type: "action", props: {}, async run() { return answer; } };\n');
+    const spout = await startSpout({ args: ['--registry', tree] });
+    try {
+      const missing = await spout.api('GET', '/v1/components/registry/later-ping');
+      assert.equal(missing.status, 404);
+      assert.match(missing.json.detail, /could not be loaded/);
+      // The file it needed arrives; the entry file itself is unchanged.
+      fs.writeFileSync(path.join(dir, 'answer.mjs'), 'export const answer = "pong";\n');
+      const run = await spout.api('POST', '/v1/actions/run', { id: 'later-ping' });
+      assert.equal(run.status, 200, JSON.stringify(run.json));
+      assert.equal(run.json.ret, 'pong');
+    } finally {
+      await spout.stop();
+      fs.rmSync(tree, { recursive: true, force: true });
     }
   });
 });

@@ -3,6 +3,8 @@
 // made it; in replay modes it is answered from the source's cassette, which the service matches
 // (host call `network`), and a call with no recording fails saying how to record it.
 import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
 import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
 import { withPropertiesOf } from './same-properties';
@@ -120,6 +122,35 @@ function guardRawNetwork(replaying: () => boolean): void {
   syncBuiltinESMExports();
 }
 
+/**
+ * Some clients write a request only once its socket has connected (Stripe's SDK:
+ * `socket.once('secureConnect', () => { req.write(body); req.end(); })`). The interceptors'
+ * socket connects only once the request is decided, which needs the request: both would wait
+ * forever, in every mode (mswjs/msw#2259; fixed in interceptors 0.42, which needs Node 22). So a
+ * socket of the interceptors whose request has not been sent by the next turn says it connected.
+ * A real socket has a handle from the start and is left alone.
+ */
+function connectEarly(): void {
+  for (const [module, secure] of [[http, false], [https, true]] as const) {
+    for (const name of ['request', 'get'] as const) {
+      const original = module[name] as (...args: unknown[]) => http.ClientRequest;
+      (module as unknown as Record<string, unknown>)[name] = withPropertiesOf(function (this: unknown, ...args: unknown[]) {
+        const req = original.apply(this, args);
+        req.once('socket', (socket: net.Socket & { _handle?: unknown }) => {
+          setImmediate(() => {
+            if (req.headersSent || !socket.connecting || socket._handle) return;
+            (socket as { connecting: boolean }).connecting = false;
+            socket.emit('connect');
+            if (secure) socket.emit('secureConnect');
+          });
+        });
+        return req;
+      }, original);
+    }
+  }
+  syncBuiltinESMExports();
+}
+
 /** Intercepts the host's outgoing HTTP; `setMode` follows the source's network mode. */
 export class NetworkIntercept {
   private mode: NetworkMode = 'live';
@@ -129,6 +160,7 @@ export class NetworkIntercept {
     guardRawNetwork(() => this.mode === 'replay');
     const interceptor = new BatchInterceptor({ name: 'spout-host', interceptors: [new ClientRequestInterceptor(), new FetchInterceptor()] });
     interceptor.apply();
+    connectEarly();
     interceptor.on('request', ({ request, requestId, controller }) => this.onRequest(request, requestId, controller));
     interceptor.on('response', ({ response, requestId, isMockedResponse }) => {
       if (!isMockedResponse) this.onResponse(response, requestId);

@@ -80,18 +80,31 @@ function shownResult(value: unknown): unknown {
   return value;
 }
 
-/** Wraps `fn` so its first `paths` arguments are mapped (and, with `result`, its path result shown under `/tmp`), keeping its own properties (`realpath.native`, `exists`'s promisified form). */
+/** An `fs` error as the component is shown it: its paths (`path`, `dest`, the message) under `/tmp`. */
+function shownError(err: unknown): unknown {
+  if (realRoot === null || !(err instanceof Error)) return err;
+  const e = err as NodeJS.ErrnoException & { dest?: unknown };
+  if (typeof e.path === 'string') e.path = virtualPath(e.path);
+  if (typeof e.dest === 'string') e.dest = virtualPath(e.dest);
+  if (e.message.includes(realRoot)) e.message = e.message.split(realRoot).join(VIRTUAL_TMP);
+  return e;
+}
+
+/** Wraps `fn` so its first `paths` arguments are mapped (and, with `result`, its path result shown under `/tmp`; its errors always), keeping its own properties (`realpath.native`, `exists`'s promisified form). */
 function wrap(fn: AnyFn, paths: number, result: boolean): AnyFn {
+  const shown = (value: unknown) => (result ? shownResult(value) : value);
   const wrapped = function (this: unknown, ...args: unknown[]): unknown {
     for (let i = 0; i < paths && i < args.length; i++) args[i] = realArg(args[i]);
-    if (result) {
-      const last = args.length - 1;
-      const callback = args[last];
-      if (typeof callback === 'function') args[last] = (err: unknown, value: unknown) => (callback as AnyFn)(err, shownResult(value));
+    const last = args.length - 1;
+    const callback = args[last];
+    if (typeof callback === 'function') args[last] = (err: unknown, ...rest: unknown[]) => (callback as AnyFn)(shownError(err), ...rest.map(shown));
+    let out: unknown;
+    try {
+      out = fn.apply(this, args);
+    } catch (err) {
+      throw shownError(err);
     }
-    const out = fn.apply(this, args);
-    if (!result) return out;
-    return out instanceof Promise ? out.then(shownResult) : shownResult(out);
+    return out instanceof Promise ? out.then(shown, (err: unknown) => Promise.reject(shownError(err))) : shown(out);
   };
   return withPropertiesOf(wrapped, fn);
 }

@@ -27,7 +27,10 @@ describe('the /tmp shim', () => {
       const dir = fs.mkdtempSync("/tmp/${name}-d-");
       const real = fs.realpathSync("/tmp/${name}-a.txt");
       await new Promise((resolve) => fs.createWriteStream(dir + "/e.txt").end("e", resolve));
+      const missing = (() => { try { fs.readFileSync("/tmp/${name}-missing"); } catch (err) { return { path: err.path, message: err.message }; } })();
+      const missingAsync = await fs.promises.stat("/tmp/${name}-missing").catch((err) => err.path);
       console.log(JSON.stringify({
+        missing, missingAsync,
         tmpdir: os.tmpdir(),
         a: fs.readFileSync("/tmp/${name}-a.txt", "utf8"),
         c: await fs.promises.readFile("/tmp/${name}-c.txt", "utf8"),
@@ -46,6 +49,8 @@ describe('the /tmp shim', () => {
       assert.equal(out.real, `/tmp/${name}-a.txt`, 'realpath answers under /tmp');
       assert.equal(out.e, 'e', 'streams open the mapped path');
       assert.ok(out.exists);
+      assert.deepEqual(out.missing, { path: `/tmp/${name}-missing`, message: `ENOENT: no such file or directory, open '/tmp/${name}-missing'` }, 'errors name the path as the component gave it');
+      assert.equal(out.missingAsync, `/tmp/${name}-missing`);
       assert.ok(out.here, 'paths outside /tmp are left alone');
       assert.deepEqual(fs.readdirSync(folder).filter((f) => !f.includes('-d-')).sort(), [`${name}-a.txt`, `${name}-c.txt`]);
       assert.ok(!fs.existsSync(`/tmp/${name}-a.txt`), 'the machine’s /tmp was not written');
