@@ -108,7 +108,7 @@ async function fillProps(spout: SpoutProcess, props: Prop[], configured: Record<
   for (const prop of props) {
     if (prop.name in out) continue;
     if (prop.type === 'app' && typeof prop.app === 'string') {
-      const created = await spout.api('POST', '/v1/accounts', { app: prop.app, name: `${prop.app} placeholder`, credentials: placeholderAuth(code) });
+      const created = await call(spout, 'POST', '/v1/accounts', { app: prop.app, name: `${prop.app} placeholder`, credentials: placeholderAuth(code) });
       if (created.status === 200) out[prop.name] = { authProvisionId: created.json.data.id as string };
       continue;
     }
@@ -121,6 +121,20 @@ async function fillProps(spout: SpoutProcess, props: Prop[], configured: Record<
     if (value !== undefined) out[prop.name] = value;
   }
   return out;
+}
+
+/**
+ * A call to the harness's service, tried again once when the connection broke before an answer
+ * (a kept-alive connection the server closed as it was reused: undici's `fetch failed`).
+ */
+async function call(spout: SpoutProcess, method: string, route: string, body?: unknown): ReturnType<SpoutProcess['api']> {
+  try {
+    return await spout.api(method, route, body);
+  } catch (err) {
+    if (!(err instanceof TypeError) || err.message !== 'fetch failed') throw err;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    return spout.api(method, route, body);
+  }
 }
 
 /** A 400's problems as one line. */
@@ -147,12 +161,13 @@ type Verdict = Omit<Outcome, 'rel' | 'kind'>;
 const PLACEHOLDER_FILE = Buffer.from('%PDF-1.4\n% placeholder of the compat harness\n%%EOF\n');
 
 /** Puts the placeholder file in every temp folder there is now (the harness's own service: its hosts' /tmp). */
-function seedTempFolders(dataDir: string): void {
+async function seedTempFolders(dataDir: string): Promise<void> {
   const root = path.join(dataDir, 'tmp');
-  for (const folder of fs.readdirSync(root, { withFileTypes: true })) {
-    if (folder.isDirectory()) fs.writeFileSync(path.join(root, folder.name, 'placeholder.pdf'), PLACEHOLDER_FILE);
-  }
+  const folders = fs.readdirSync(root, { withFileTypes: true }).filter((f) => f.isDirectory());
+  // Another component's folder may go (its source deleted) as this one is written.
+  await Promise.all(folders.map((f) => fs.promises.writeFile(path.join(root, f.name, 'placeholder.pdf'), PLACEHOLDER_FILE).catch(() => undefined)));
 }
+
 const succeeded = (v: Verdict) => v.result === 'completed' || v.result === 'reached-http';
 
 /** Loads one component file, then deploys and runs it (a source) or runs it (an action), and says how it ended. */
@@ -168,7 +183,7 @@ export async function runOne(ctx: RunContext, target: RunTarget): Promise<Outcom
     const message = err instanceof ComponentError ? err.problems.map((p) => `${p.path}: ${p.message}`).join(' | ') : (err as Error).message;
     return { ...base, stage: 'load', ...classifyLoad('bundle', message) };
   }
-  const saved = await ctx.spout.api('POST', '/v1/components', { component_code: code, component_filename: filename });
+  const saved = await call(ctx.spout, 'POST', '/v1/components', { component_code: code, component_filename: filename });
   if (saved.status !== 200) return { ...base, stage: 'load', ...classifyLoad('service', problemText(saved.json)) };
   const component = saved.json.data as Component;
   const codeText = fs.readFileSync(target.file, 'utf8') + code;
@@ -200,7 +215,7 @@ async function attempt(ctx: RunContext, component: Component, file: string, code
     const missing = /configured_props\.[\w$-]+: .*(is required|no default schedule)/.test(tried.message);
     if (!missing || round >= 2) return { stage: tried.stage, ...classifyError({ name: 'Error', message: tried.message }, codeText) };
     // Props added by additionalProps need values too: learn them (in replay mode), fill them, try again.
-    const more = await spout.api('POST', '/v1/components/props', { id: component.id, configured_props: configured, network_mode: 'replay' });
+    const more = await call(spout, 'POST', '/v1/components/props', { id: component.id, configured_props: configured, network_mode: 'replay' });
     if (more.status !== 200) return { stage: 'props', ...classifyError({ name: 'Error', message: problemText(more.json) }, codeText) };
     props = more.json.data.configurable_props as Prop[];
     const next = await fillProps(spout, props, configured, codeText, ctx.dataStore, optional);
@@ -214,7 +229,7 @@ type Attempt = { kind: 'done'; stage: Outcome['stage']; error: RunError | null; 
 
 /** How a recorded run ended: its error, or, when it got as far as a call with no recording (an SDK retrying it until the timeout, say), that call's. */
 async function recordedEnd(spout: SpoutProcess, invocationId: string, fallback: RunError | null): Promise<RunError | null> {
-  const record = (await spout.api('GET', `/v1/invocations/${invocationId}`)).json?.data as { error: RunError | null; calls?: Array<{ error: string | null }> } | undefined;
+  const record = (await call(spout, 'GET', `/v1/invocations/${invocationId}`)).json?.data as { error: RunError | null; calls?: Array<{ error: string | null }> } | undefined;
   const miss = record?.calls?.find((c) => c.error && /no recording of /.test(c.error));
   if (miss) return { name: 'Error', message: miss.error as string };
   return record?.error ?? fallback;
@@ -222,9 +237,9 @@ async function recordedEnd(spout: SpoutProcess, invocationId: string, fallback: 
 
 async function runAction(spout: SpoutProcess, ref: string, configured: Record<string, unknown>): Promise<Attempt> {
   // Its session (and /tmp) exists once its form was computed; the placeholder file goes in before the run.
-  await spout.api('POST', '/v1/components/props', { id: ref, configured_props: configured, network_mode: 'replay' });
-  seedTempFolders(spout.dataDir);
-  const run = await spout.api('POST', '/v1/actions/run', { id: ref, configured_props: configured, network_mode: 'replay' });
+  await call(spout, 'POST', '/v1/components/props', { id: ref, configured_props: configured, network_mode: 'replay' });
+  await seedTempFolders(spout.dataDir);
+  const run = await call(spout, 'POST', '/v1/actions/run', { id: ref, configured_props: configured, network_mode: 'replay' });
   if (run.status !== 200) return { kind: 'refused', stage: 'run', message: problemText(run.json) };
   return { kind: 'done', stage: 'run', error: run.json.error ? await recordedEnd(spout, run.json.invocation_id, run.json.error) : null };
 }
@@ -236,14 +251,14 @@ async function runAction(spout: SpoutProcess, ref: string, configured: Record<st
  * another app's events (`$.interface.apphook`), which never happen offline, ends once activated.
  */
 async function deploySource(spout: SpoutProcess, ref: string, configured: Record<string, unknown>, props: Prop[]): Promise<Attempt> {
-  const deployed = await spout.api('POST', '/v1/sources', { [ref.startsWith('sc_') ? 'component_id' : 'component_key']: ref, configured_props: configured, network_mode: 'replay', timeout_seconds: 30, active: false });
+  const deployed = await call(spout, 'POST', '/v1/sources', { [ref.startsWith('sc_') ? 'component_id' : 'component_key']: ref, configured_props: configured, network_mode: 'replay', timeout_seconds: 30, active: false });
   if (deployed.status !== 200) return { kind: 'refused', stage: 'deploy', message: problemText(deployed.json) };
   const source = deployed.json.data as { id: string; configured_props: Record<string, { endpoint_url?: string }> };
-  seedTempFolders(spout.dataDir);
+  await seedTempFolders(spout.dataDir);
   try {
-    const activated = await spout.api('PUT', `/v1/sources/${source.id}`, { active: true });
+    const activated = await call(spout, 'PUT', `/v1/sources/${source.id}`, { active: true });
     if (activated.status !== 200) {
-      const hooks = (await spout.api('GET', `/v1/sources/${source.id}/invocations?limit=5`)).json.data as Array<{ id: string; hook: string | null; error: RunError | null }>;
+      const hooks = (await call(spout, 'GET', `/v1/sources/${source.id}/invocations?limit=5`)).json.data as Array<{ id: string; hook: string | null; error: RunError | null }>;
       const failed = hooks.find((r) => r.hook && r.error);
       if (failed) return { kind: 'done', stage: 'deploy', error: await recordedEnd(spout, failed.id, { ...failed.error!, message: `the ${failed.hook}() hook failed: ${failed.error!.message}` }) };
       return { kind: 'refused', stage: 'deploy', message: problemText(activated.json) };
@@ -255,16 +270,16 @@ async function deploySource(spout: SpoutProcess, ref: string, configured: Record
       // A webhook source: a request as its app would send one (a JSON body).
       const endpoint = source.configured_props[http.name]?.endpoint_url;
       if (endpoint) await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id":"1","type":"placeholder"}' }).then((r) => r.arrayBuffer());
-      const list = await spout.api('GET', `/v1/sources/${source.id}/invocations?limit=5`);
+      const list = await call(spout, 'GET', `/v1/sources/${source.id}/invocations?limit=5`);
       const run = (list.json.data as Array<{ id: string; hook: string | null; error: RunError | null }>).find((r) => !r.hook);
       return { kind: 'done', stage: 'run', trigger: 'request', error: run?.error ? await recordedEnd(spout, run.id, run.error) : null };
     }
-    const ran = await spout.api('POST', `/v1/sources/${source.id}/run`);
+    const ran = await call(spout, 'POST', `/v1/sources/${source.id}/run`);
     if (ran.status !== 200) return { kind: 'done', stage: 'run', error: { name: 'Error', message: problemText(ran.json) } };
     const error = ran.json.data.error as RunError | null;
     return { kind: 'done', stage: 'run', trigger: timer ? 'timer' : 'run-now', error: error ? await recordedEnd(spout, ran.json.data.invocation_id, error) : null };
   } finally {
-    await spout.api('DELETE', `/v1/sources/${source.id}`);
+    await call(spout, 'DELETE', `/v1/sources/${source.id}`);
   }
 }
 

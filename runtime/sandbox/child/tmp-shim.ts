@@ -87,6 +87,7 @@ function shownError(err: unknown): unknown {
   if (typeof e.path === 'string') e.path = virtualPath(e.path);
   if (typeof e.dest === 'string') e.dest = virtualPath(e.dest);
   if (e.message.includes(realRoot)) e.message = e.message.split(realRoot).join(VIRTUAL_TMP);
+  if (e.stack?.includes(realRoot)) e.stack = e.stack.split(realRoot).join(VIRTUAL_TMP);
   return e;
 }
 
