@@ -62,8 +62,6 @@ export function classifyError(error: { name: string; message: string; stack?: st
   if (name === 'ConfigurationError' || /ConfigurationError/.test(message)) return { result: 'placeholder', why: 'its own check refused a placeholder value (ConfigurationError)', message };
   if (/placeholder/.test(message) && /ENOENT|not found|is not valid JSON/.test(message)) return { result: 'placeholder', why: 'a placeholder value is not a file in /tmp or not JSON', message };
   if (/^Invalid URL$/.test(message)) return { result: 'placeholder', why: 'a URL it builds from placeholder credentials or props does not parse', message };
-  // form-data refuses a value that is neither text nor a stream, as it would on Pipedream.
-  if (/source\.on is not a function/.test(message)) return { result: 'registry-bug', why: 'appends an array or object to FormData', message };
   if (name === 'ReferenceError' || / is not defined$/.test(message)) return { result: 'registry-bug', why: 'uses a name it never defines (ReferenceError)', message };
   const called = calledName(message);
   if (called && !defines(code, called)) return { result: 'registry-bug', why: `calls ${called}(), which neither it nor its app defines`, message };

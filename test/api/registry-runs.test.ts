@@ -71,6 +71,18 @@ describe('registry code runs as on Pipedream', () => {
     assert.deepEqual(emitted.map((e) => e.metadata.summary).sort(), ['Item: item 1.1', 'Item: item 1.2', 'Item: item 2.1', 'Item: item 2.2']);
   });
 
+  it('keeps methods and $emit out of a spread of this, which registry code sends as a request body', async () => {
+    const code = `
+export default {
+  name: "Spreads this", version: "0.0.1", type: "action",
+  props: { title: { type: "string" }, count: { type: "integer", optional: true } },
+  methods: { helper() { return 1; } },
+  async run() { const { count, ...data } = this; return { keys: Object.keys(data), helper: this.helper(), emits: typeof this.$emit }; },
+};`;
+    const run = await spout.api('POST', '/v1/actions/run', { component_code: code, configured_props: { title: 'a', count: 2 } });
+    assert.deepEqual(run.json.ret, { keys: ['title'], helper: 1, emits: 'function' });
+  });
+
   it('deploys a source with a static timer on that schedule without asking, whatever is configured', async () => {
     const source = await deploy('pagely-new-report', { timer: { intervalSeconds: 5 } });
     assert.deepEqual(source.configured_props.timer, { intervalSeconds: 900 });

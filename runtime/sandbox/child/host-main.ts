@@ -165,7 +165,8 @@ function buildInstance(def: Definition, ctx: SandboxContext): Record<string, unk
   const host = { context: ctx, db: db.api(), respond, call: hostCall };
   for (const [name, raw] of Object.entries(allProps(def))) self[name] = bindProp(name, resolveProp(raw).def, host);
   bindMethods(self, def.methods ?? {});
-  self.$emit = emit;
+  // Not enumerable either: registry code spreads `this` into requests (`const { app, ...data } = this`).
+  Object.defineProperty(self, '$emit', { value: emit, writable: true, configurable: true, enumerable: false });
   return self;
 }
 
