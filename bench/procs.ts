@@ -35,11 +35,13 @@ export function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-/** A running `spout serve` for a benchmark. */
-export async function startSpout(extra: string[] = []) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spout-bench-'));
+/** The CLI a benchmark starts: this checkout's build, or another one's (`BENCH_CLI`, to measure an older build in the same way). */
+export const benchCli = process.env.BENCH_CLI ?? 'dist/cli.js';
+
+/** A running `spout serve` for a benchmark, on a fresh data dir unless one is given. */
+export async function startSpout(extra: string[] = [], dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spout-bench-'))) {
   const key = 'bench-key';
-  const { child, match } = await startChild(['dist/cli.js', 'serve', '--port', '0', '--data-dir', dataDir, '--api-key', key, ...extra], /Spout listening on (\S+)\n/);
+  const { child, match } = await startChild([benchCli, 'serve', '--port', '0', '--data-dir', dataDir, '--api-key', key, ...extra], /Spout listening on (\S+)\n/);
   const url = match[1] as string;
   const api = async (method: string, route: string, body?: unknown) => {
     const res = await fetch(url + route, {

@@ -14,29 +14,36 @@ import { disableWebhook, webhookTarget } from './delivery/webhook-targets';
 import { Deduper } from './engine/events/dedupe';
 import { Emission } from './engine/events/emission';
 import { EventStore } from './store/event-store';
-import { ENDPOINT_PREFIX, httpInterfaceHandler } from './http/ingress/endpoint-handler';
+import { ENDPOINT_PREFIX, endpointHandler } from './http/ingress/endpoint-handler';
 import { LogStore } from './store/log-store';
 import { InvocationStore } from './store/invocation-store';
 import { ComponentLibrary, type SandboxFactory } from './components/library';
 import { ComponentRegistry } from './components/registry';
-import { bundledRegistryDir, hostScript } from './lib/paths';
+import { bundledRegistryDir, cliScript, hostScript } from './lib/paths';
 import { PackageCache } from './components/packages';
 import { platformReadPaths } from './components/platform-packages';
 import { Sandbox } from './sandbox/sandbox';
-import { HostPool } from './sandbox/host-process';
+import { HostPool } from './sandbox/host-pool';
 import { sweepTempFolders } from './sandbox/temp-folder';
 import { SourceDbs } from './store/source-dbs';
 import { NetworkService } from './engine/network/network-service';
 import { CassetteStore } from './store/cassette-store';
 import { ComponentSessions } from './engine/sessions/component-sessions';
-import { StepOutbox } from './engine/sessions/send-log';
+import { SendLog } from './engine/sessions/send-log';
 import { RunLog } from './store/workflow-run-log';
 import { WorkflowManager } from './engine/workflows/workflow-manager';
-import { SourceManager } from './engine/sources/source-manager';
+import { createSources } from './engine/sources/source-manager';
+import { HttpEndpoints } from './engine/endpoints/http-endpoints';
 import { openMetadata } from './store/metadata';
 import { SecretBox, type KeyWrapper } from './store/secrets';
 import { DataStores } from './store/data-stores';
 import { writePrivateFileSync } from './lib/private-files';
+import { McpSettingsStore } from './store/mcp-settings';
+import { ToolCatalog } from './engine/tools/tool-catalog';
+import { McpEndpoint } from './http/mcp/mcp-endpoint';
+import type { ApiContext } from './http/api/api-context';
+import { ConnectService } from './engine/connect/connect-service';
+import { describeProblem, type FileProblem, ProblemLog, type ProblemSink } from './lib/file-problems';
 
 export interface ServiceOptions {
   /** 0 picks a free port. Default 7620. */
@@ -59,6 +66,8 @@ export interface ServiceOptions {
   runTimeoutMs?: number;
   /** Resident memory limit of one component host, MB. Default 512. */
   componentMemoryMb?: number;
+  /** Limit of a source's own folders (its `dir` props' folder and its temp folder), MB. Default 2048. */
+  componentDiskMb?: number;
   /** npm registry that packages imported by components come from. Default: npm's own config. */
   npmRegistry?: string;
   /** Receives progress lines of every package install (`installing x@^1 …`). */
@@ -69,6 +78,8 @@ export interface ServiceOptions {
   secretKeyWrapper?: KeyWrapper;
   /** Node binary component hosts run with; default this process's (the desktop app gives the system's, its own cannot run as Node). */
   nodePath?: string;
+  /** Lifetime of Connect OAuth access tokens, seconds (env SPOUT_CONNECT_TOKEN_TTL); default an hour. */
+  connectTokenTtlSeconds?: number;
 }
 
 /** Invocations kept per source unless `--invocation-retention` says otherwise. */
@@ -96,6 +107,8 @@ export interface RunningService {
   uiUrl: string;
   apiKey: string;
   dataDir: string;
+  /** What the start found damaged in the data dir (and set aside): each file and line, and what was done. */
+  problems: readonly FileProblem[];
   /** Stops accepting requests, finishes what is under way, and closes the stores. */
   stop(): Promise<void>;
 }
@@ -108,8 +121,14 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const apiKey = resolveApiKey(dataDir, options.apiKey);
   const secrets = SecretBox.open(dataDir, options.secretKeyWrapper);
-  const metadata = await openMetadata(dataDir);
-  const dataStores = new DataStores(path.join(dataDir, 'data_stores'));
+  // Damaged files never stop a start: what is found is set aside, printed as found, and summed up once started.
+  const problems = new ProblemLog();
+  const report: ProblemSink = (problem) => {
+    problems.sink(problem);
+    console.error(`spout: ${describeProblem(problem, dataDir)}`);
+  };
+  const metadata = await openMetadata(dataDir, report);
+  const dataStores = new DataStores(path.join(dataDir, 'data_stores'), { report });
   await dataStores.open();
 
   // Secrets are opened once each, not every time the webhook table goes to the delivery thread.
@@ -126,9 +145,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const baseUrl = () => `http://${displayHost}:${port}`;
   const endpointUrl = (id: string) => `${baseUrl()}/e/${id}`;
 
-  const events = new EventStore(path.join(dataDir, 'events'), options.eventRetention ?? 10_000);
-  const logs = new LogStore(path.join(dataDir, 'logs'));
-  const invocations = new InvocationStore(path.join(dataDir, 'invocations'), options.invocationRetention ?? DEFAULT_INVOCATION_RETENTION);
+  const events = new EventStore(path.join(dataDir, 'events'), options.eventRetention ?? 10_000, report);
+  const logs = new LogStore(path.join(dataDir, 'logs'), report);
+  const invocations = new InvocationStore(path.join(dataDir, 'invocations'), options.invocationRetention ?? DEFAULT_INVOCATION_RETENTION, report);
   // A line written during a run goes into that run's record too.
   logs.subscribeAll((_sourceId, line) => invocations.collect(line));
   const delivery = await DeliveryService.start({
@@ -138,20 +157,32 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     disableAfterMs: options.disableAfterMs,
     webhooks: () => metadata.data.webhooks.map((w) => webhookTarget(w, openSecret)),
     onDisable: (id, reason) => disableWebhook(metadata, id, reason),
+    report,
   });
-  const emission = new Emission(events, delivery, () => metadata.data.subscriptions);
+  // Emission runs the sources and workflows subscribed to an event: both are built below, after it.
+  const emission = new Emission(events, delivery, () => metadata.data.subscriptions, (listenerId, event, depth) => {
+    if (listenerId.startsWith('dc_')) sources.listen(listenerId, event, depth);
+    else if (listenerId.startsWith('p_')) workflows.listen(listenerId, event, depth);
+  });
   const packages = new PackageCache({ dir: path.join(dataDir, 'packages'), registry: options.npmRegistry, onProgress: options.onPackageProgress });
   const library = new ComponentLibrary(metadata, packages);
-  const dbs = new SourceDbs(path.join(dataDir, 'db'));
-  const network = new NetworkService(new CassetteStore(path.join(dataDir, 'cassettes')));
-  const dedupe = new Deduper(path.join(dataDir, 'dedupe'));
+  const dbs = new SourceDbs(path.join(dataDir, 'db'), report);
+  const network = new NetworkService(new CassetteStore(path.join(dataDir, 'cassettes'), report));
+  const dedupe = new Deduper(path.join(dataDir, 'dedupe'), report);
   // Component code runs in host processes that may read the package cache and nothing else of the
   // data dir. Node's permission model grants only folders that exist when a host starts, and the
   // spare host starts at once: the cache folder must exist before any host does.
   packages.ensureDir();
-  // Temp folders of configuration sessions of an earlier run (and of sources gone since) are left over.
+  // Temp folders of configuration sessions of an earlier run are left over.
   await sweepTempFolders(dataDir, new Set(metadata.data.sources.map((s) => s.id)));
-  const hosts = new HostPool({ script: hostScript, baseRead: [packages.dir, ...platformReadPaths()], memoryMb: options.componentMemoryMb ?? DEFAULT_COMPONENT_MEMORY_MB, execPath: options.nodePath });
+  const hosts = new HostPool({
+    script: hostScript,
+    baseRead: [packages.dir, ...platformReadPaths()],
+    memoryMb: options.componentMemoryMb ?? DEFAULT_COMPONENT_MEMORY_MB,
+    diskMb: options.componentDiskMb,
+    dataDir,
+    execPath: options.nodePath,
+  });
   const limits = { hosts, timeoutMs: options.runTimeoutMs ?? 60_000, maxQueue: 1000 };
   // Saving a component (no source yet) loads it only to learn what it declares.
   const describeSandbox: SandboxFactory = (bundle) => Sandbox.load({ ...bundle, ...limits, label: bundle.filename, onLog: () => {}, onStrayEmits: () => {} });
@@ -161,7 +192,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     spawn: describeSandbox,
     cacheFile: path.join(dataDir, 'registry-cache.json'),
   });
-  const sources = new SourceManager({
+  const sources = createSources({
     metadata,
     library,
     secrets,
@@ -177,9 +208,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     invocations,
     network,
   });
-  const outbox = new StepOutbox();
-  const sessions = new ComponentSessions({ metadata, secrets, limits, idleMs: 60_000, dataStores, outbox, invocations, network, dataDir });
-  const runs = new RunLog(path.join(dataDir, 'workflow-runs'));
+  const sendLog = new SendLog();
+  const sessions = new ComponentSessions({ metadata, secrets, limits, idleMs: 60_000, dataStores, sendLog, invocations, network, dataDir });
+  const runs = new RunLog(path.join(dataDir, 'workflow-runs'), report);
   const workflows = new WorkflowManager({ metadata, library, sessions, emission, events, runs, secrets, describeSandbox });
 
   const allowedHosts = new Set(['127.0.0.1', 'localhost', '[::1]', displayHost.toLowerCase()]);
@@ -204,8 +235,16 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     npm_registry: options.npmRegistry ?? null,
     registry_dirs: (options.registryDirs ?? []).map((d) => path.resolve(d)),
   });
-  const app = createApp({ metadata, library, registry, describeSandbox, sources, sessions, workflows, outbox, events, logs, invocations, network, delivery, secrets, dataStores, auth, endpointUrl, settings });
-  const endpoints = httpInterfaceHandler(sources, HTTP_BODY_LIMIT, endpointUrl, workflows);
+  const connectTtl = options.connectTokenTtlSeconds ?? (Number(process.env.SPOUT_CONNECT_TOKEN_TTL) || undefined);
+  const connect = new ConnectService({ metadata, secrets, registry, accessTokenSeconds: connectTtl });
+  const mcpSettings = McpSettingsStore.open(dataDir, report);
+  const catalog = new ToolCatalog({ metadata, library, registry, settings: mcpSettings });
+  // `spout mcp` finds this service through the data dir; a key given by flag or environment is not kept there.
+  const stdio = { command: options.nodePath ?? process.execPath, args: [cliScript, 'mcp', '--data-dir', dataDir], ...(settings().api_key_source === 'data_dir' ? {} : { env: { SPOUT_API_KEY: '<API key>' } }) };
+  const ctx: ApiContext = { connect, metadata, library, registry, describeSandbox, sources, sessions, workflows, sendLog, events, logs, invocations, network, delivery, secrets, dataStores, auth, endpointUrl, settings, mcp: { settings: mcpSettings, catalog, stdio } };
+  const mcp = new McpEndpoint(ctx);
+  const app = createApp(ctx, mcp);
+  const endpoints = endpointHandler(new HttpEndpoints(sources, workflows), HTTP_BODY_LIMIT, endpointUrl);
   const gate = new StartupGate();
   // A request without Host is answered by the Host check, as problem+json.
   const server = http.createServer({ requireHostHeader: false }, (req, res) => gate.pass(res, () => (req.url?.startsWith(ENDPOINT_PREFIX) ? void endpoints(req, res) : app(req, res))));
@@ -235,6 +274,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   await sources.loadAll();
   await workflows.loadAll();
   gate.open();
+  if (problems.count > 0) {
+    console.error(`spout: the start found ${problems.count} damaged part(s) of the data dir ${dataDir}, listed above; each was set aside beside its file (*.damaged) and everything else was loaded. \`spout doctor\` checks the data dir again.`);
+  }
 
   const serverFile = path.join(dataDir, 'server.json');
   writePrivateFileSync(serverFile, JSON.stringify({ url: baseUrl(), pid: process.pid }) + '\n');
@@ -243,6 +285,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const stop = () =>
     (stopping ??= (async () => {
       server.closeIdleConnections();
+      // MCP sessions hold streams open and listen to the stores: they end first.
+      await mcp.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Long-lived streams (SSE) would hold close() open forever.
       setTimeout(() => server.closeAllConnections(), 2000).unref();
@@ -267,5 +311,5 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       }
     })());
 
-  return { url: baseUrl(), uiUrl: `${baseUrl()}/?token=${encodeURIComponent(apiKey)}`, apiKey, dataDir, stop };
+  return { url: baseUrl(), uiUrl: `${baseUrl()}/?token=${encodeURIComponent(apiKey)}`, apiKey, dataDir, problems: problems.problems, stop };
 }

@@ -4,6 +4,11 @@ import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -13,7 +18,8 @@ const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 
 export async function buildAll({ quiet = false } = {}) {
   const started = Date.now();
   const node = { bundle: true, platform: 'node', target: 'node20', sourcemap: 'linked', packages: 'external', logLevel: 'warning', define: { 'process.env.SPOUT_VERSION': JSON.stringify(version) } };
-  await Promise.all([
+  const assets = path.join(dist, 'renderer', 'assets');
+  const results = await Promise.all([
     // The CLI is split: each command's code (and `serve`'s whole runtime) loads only when that command
     // runs. Chunks stay in dist/ itself: runtime/lib/paths.ts finds the worker beside the running module.
     build({ ...node, format: 'esm', entryPoints: { cli: 'runtime/cli/main.ts' }, outdir: dist, absWorkingDir: root, splitting: true, chunkNames: 'cli-[name]-[hash]', metafile: true }).then(dropStaleChunks),
@@ -24,44 +30,94 @@ export async function buildAll({ quiet = false } = {}) {
     build({ ...node, format: 'esm', entryPoints: { main: 'main/main.ts' }, outdir: dist, absWorkingDir: root, external: ['electron'] }),
     // Sandboxed preloads must be CommonJS.
     build({ ...node, format: 'cjs', entryPoints: { preload: 'main/preload.ts' }, outfile: path.join(dist, 'preload.cjs'), absWorkingDir: root, external: ['electron'] }),
+    // The renderer's files carry a hash of their content in their names, so the service can tell
+    // browsers to keep them for good (runtime/http/ui-routes.ts); index.html names the current ones.
     build({
       bundle: true,
       platform: 'browser',
       format: 'esm',
       target: 'es2022',
       entryPoints: { app: 'renderer/src/main.tsx' },
-      outdir: path.join(dist, 'renderer', 'assets'),
+      outdir: assets,
+      entryNames: '[name]-[hash]',
       absWorkingDir: root,
       sourcemap: 'linked',
       minify: true,
       jsx: 'automatic',
       loader: { '.css': 'css' },
       logLevel: 'warning',
+      metafile: true,
       define: { 'process.env.NODE_ENV': '"production"' },
     }),
     // The code editor (monaco) is its own bundle, loaded when an editor is first shown, with its
-    // web workers beside it (MonacoEnvironment.getWorkerUrl in renderer/src/monaco/editor.ts).
+    // web workers beside it (their URLs come from index.html, see renderer/src/ui/code-editor/asset-urls.ts).
     build({
       bundle: true,
       platform: 'browser',
       format: 'esm',
       target: 'es2022',
       entryPoints: {
-        editor: 'renderer/src/monaco/editor.ts',
+        editor: 'renderer/src/ui/code-editor/monaco-editor.ts',
         'editor.worker': 'node_modules/monaco-editor/esm/vs/editor/editor.worker.js',
         'ts.worker': 'node_modules/monaco-editor/esm/vs/language/typescript/ts.worker.js',
       },
-      outdir: path.join(dist, 'renderer', 'assets'),
+      outdir: assets,
+      entryNames: '[name]-[hash]',
       absWorkingDir: root,
       minify: true,
       loader: { '.css': 'css', '.ttf': 'file' },
       assetNames: '[name]-[hash]',
       logLevel: 'error',
+      metafile: true,
     }),
   ]);
-  fs.copyFileSync(path.join(root, 'renderer', 'index.html'), path.join(dist, 'renderer', 'index.html'));
+  const [app, editor] = results.slice(-2);
+  await writeRendererFiles([app.metafile, editor.metafile]);
   fs.writeFileSync(path.join(dist, 'build-stamp'), String(Date.now()));
   if (!quiet) console.log(`built dist/ in ${Date.now() - started} ms`);
+}
+
+/** Files of the renderer that are compressed for the service to send (not source maps). */
+const COMPRESSED = /\.(js|css|ttf|svg|json)$/;
+
+/**
+ * Writes index.html naming this build's hashed files (and the editor's, for the app to load when
+ * needed), a gzip and a brotli copy of each file beside it (the service sends the one a browser
+ * takes), and removes the files of earlier builds.
+ */
+async function writeRendererFiles(metafiles) {
+  const assets = path.join(dist, 'renderer', 'assets');
+  const outputs = metafiles.flatMap((m) => Object.entries(m.outputs));
+  const url = (file) => `/assets/${path.basename(file)}`;
+  const entry = (name, ext) => {
+    const found = outputs.find(([file, o]) => (o.entryPoint || o.cssBundle || ext === '.css') && path.basename(file).startsWith(`${name}-`) && file.endsWith(ext) && !file.endsWith('.map'));
+    if (!found) throw new Error(`build: no ${name}${ext} among the renderer's outputs`);
+    return url(found[0]);
+  };
+  const names = { app: entry('app', '.js'), appCss: entry('app', '.css'), editor: entry('editor', '.js'), editorCss: entry('editor', '.css'), editorWorker: entry('editor.worker', '.js'), tsWorker: entry('ts.worker', '.js') };
+  const { app, appCss, ...editor } = names;
+  // A data block, not a script: the CSP (script-src 'self') does not run it, the app reads it.
+  const html = fs
+    .readFileSync(path.join(root, 'renderer', 'index.html'), 'utf8')
+    .replace('/assets/app.css', appCss)
+    .replace('/assets/app.js', app)
+    .replace('</head>', `  <script type="application/json" id="spout-assets">${JSON.stringify(editor)}</script>\n  </head>`);
+  fs.writeFileSync(path.join(dist, 'renderer', 'index.html'), html);
+  const fresh = new Set(outputs.map(([file]) => path.basename(file)));
+  await Promise.all(
+    [...fresh].filter((f) => COMPRESSED.test(f)).map(async (f) => {
+      const full = path.join(assets, f);
+      // A hashed name's content never changes: copies made by an earlier build stand.
+      if (fs.existsSync(`${full}.br`) && fs.existsSync(`${full}.gz`)) return;
+      const data = await fs.promises.readFile(full);
+      const [br, gz] = await Promise.all([
+        brotli(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
+        gzip(data, { level: 9 }),
+      ]);
+      await Promise.all([fs.promises.writeFile(`${full}.br`, br), fs.promises.writeFile(`${full}.gz`, gz)]);
+    }),
+  );
+  for (const f of fs.readdirSync(assets)) if (!fresh.has(f.replace(/\.(br|gz)$/, ''))) fs.rmSync(path.join(assets, f), { force: true });
 }
 
 /** Removes CLI chunks an earlier build wrote that this one did not (their names carry a content hash). */

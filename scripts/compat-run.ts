@@ -8,7 +8,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleFile } from '../runtime/components/bundle-file';
-import { ComponentError } from '../runtime/components/bundle';
+import { ComponentError } from '../runtime/lib/error-kinds';
 import { guessKey } from '../runtime/components/registry-scan';
 import type { SpoutProcess } from '../test/helpers/service';
 import { classifyError, classifyLoad, type Outcome, type Trigger } from './compat-outcomes';

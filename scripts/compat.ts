@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleFile } from '../runtime/components/bundle-file';
-import { ComponentError } from '../runtime/components/bundle';
+import { ComponentError } from '../runtime/lib/error-kinds';
 import { findComponentFiles } from '../runtime/components/registry-scan';
 import { startSpout, tempDir } from '../test/helpers/service';
 import { kindOf, runOne, type RunContext } from './compat-run';

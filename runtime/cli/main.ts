@@ -29,8 +29,11 @@ const COMMANDS: Record<string, Command> = {
   init: { summary: 'write a starter source, action or app file', load: () => import('./commands/init') },
   webhooks: { summary: 'create, list or delete webhooks', load: () => import('./commands/webhooks') },
   subscriptions: { summary: 'subscribe webhooks (or sources) to sources', load: () => import('./commands/subscriptions') },
+  mcp: { summary: 'serve the MCP server on stdio: saved actions as tools for AI agents (--config prints client set-up)', load: () => import('./commands/mcp') },
   login: { summary: 'save the URL and API key of a service (or Pipedream) as a profile', load: () => import('./commands/login') },
+  connect: { summary: 'print the Pipedream Connect credentials @pipedream/sdk uses against this service', load: () => import('./commands/connect') },
   sync: { summary: 'plan, push and pull sources, webhooks, workflows… to or from another instance or Pipedream', load: () => import('./commands/sync') },
+  doctor: { summary: 'check a data dir file by file and line by line (--repair mends what it finds)', load: () => import('./commands/doctor') },
 };
 
 const HELP = `Usage: spout <command> [options]

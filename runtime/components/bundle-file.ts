@@ -3,7 +3,8 @@ import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
 import semver from 'semver';
-import { asComponentError, ComponentError } from './bundle';
+import { asComponentError } from './bundle';
+import { ComponentError } from '../lib/error-kinds';
 import { isPlatformImport } from './platform-packages';
 import { siblingAppsPlugin, treeOf } from './sibling-apps';
 

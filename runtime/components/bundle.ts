@@ -2,20 +2,7 @@ import { createHash } from 'node:crypto';
 import { build, type Message } from 'esbuild';
 import type { PackageCache, ProgressListener } from './packages';
 import { platformPlugin } from './platform-packages';
-
-import type { ComponentProblem } from '../contract/component-shape';
-
-
-/** Thrown when a component cannot be loaded or fails validation; carries every problem found, and the warnings found beside them. */
-export class ComponentError extends Error {
-  constructor(
-    readonly problems: ComponentProblem[],
-    readonly warnings: ComponentProblem[] = [],
-  ) {
-    super(problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; '));
-    this.name = 'ComponentError';
-  }
-}
+import { ComponentError } from '../lib/error-kinds';
 
 /** The CommonJS bundle the sandbox evaluates, and the hash identifying the source text. */
 export interface Bundle {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { FetchCodeError } from '../lib/error-kinds';
 
 /** Largest module text fetched from a `component_url`. */
 export const MAX_COMPONENT_BYTES = 5 * 1024 * 1024;
@@ -6,8 +7,6 @@ export const MAX_COMPONENT_BYTES = 5 * 1024 * 1024;
 /** How long fetching a `component_url` may take. */
 export const FETCH_TIMEOUT_MS = 15_000;
 
-/** A `component_url` that could not be used; the message names the URL and what to do. */
-export class FetchCodeError extends Error {}
 
 /** Module text fetched from a URL, with the file name it is known by. */
 export interface FetchedCode {

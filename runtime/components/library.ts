@@ -1,7 +1,8 @@
 import { newId } from '../lib/ids';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { ComponentRecord, Metadata } from '../store/metadata';
-import { bundleComponent, ComponentError } from './bundle';
+import { bundleComponent } from './bundle';
+import { ComponentError } from '../lib/error-kinds';
 import { type ComponentProblem } from '../contract/component-shape';
 import type { ComponentDescription } from '../contract/component-shape';
 import type { PackageCache, ProgressListener } from './packages';
@@ -23,11 +24,19 @@ export interface LoadOptions {
   onProgress?: ProgressListener;
 }
 
+/** Per-call options of saving a component. */
+export interface SaveOptions extends LoadOptions {
+  /** `registry`: saved on behalf of a registry key, not by the user (absent: the user saves it, and owns it from then on). */
+  origin?: 'registry';
+}
+
 /**
  * Saved components (`sc_…`): module text turned into a validated record. Loading runs the
  * module in a sandbox (its code never runs on the service's thread) to learn what it declares.
  */
 export class ComponentLibrary {
+  private readonly listeners = new Set<() => void>();
+
   /** `packages`: where the packages components import are installed; without it only builtins and our shims load. */
   constructor(
     private readonly metadata: Metadata,
@@ -101,15 +110,40 @@ export class ComponentLibrary {
 
   /** Keeps a component record (if it is new); the caller writes the metadata. */
   remember(component: ComponentRecord): void {
-    if (!this.metadata.data.components.some((c) => c.id === component.id)) this.metadata.data.components.push(component);
+    if (this.metadata.data.components.some((c) => c.id === component.id)) return;
+    this.metadata.data.components.push(component);
+    this.changed();
   }
 
   /** Loads, validates and saves module text. */
-  async save(code: string, filename: string, spawn: SandboxFactory, options: LoadOptions = {}): Promise<ComponentRecord> {
+  async save(code: string, filename: string, spawn: SandboxFactory, options: SaveOptions = {}): Promise<ComponentRecord> {
     const { component, sandbox } = await this.load(code, filename, spawn, options);
     await sandbox.close();
+    const known = this.metadata.data.components.includes(component);
+    if (!known && options.origin) component.origin = options.origin;
+    // Saved by the user after a registry run saved the same code: the user's now.
+    const adopted = known && !options.origin && component.origin !== undefined;
+    if (adopted) delete component.origin;
     this.remember(component);
     await this.metadata.write();
+    if (adopted) this.changed();
     return component;
+  }
+
+  /** Forgets saved components (the caller has checked nothing uses them) and writes the metadata. */
+  async remove(ids: ReadonlySet<string>): Promise<void> {
+    this.metadata.data.components = this.metadata.data.components.filter((c) => !ids.has(c.id));
+    await this.metadata.write();
+    this.changed();
+  }
+
+  /** Calls `listener` whenever a component is saved, adopted or removed; returns the unsubscribe function. */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
   }
 }

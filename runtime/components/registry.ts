@@ -3,12 +3,13 @@
 // descriptions kept across restarts, registry-cache.ts.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { ComponentError } from './bundle';
-import type { ComponentProblem, ConfigurableProp } from '../contract/component-shape';
+import { ComponentError } from '../lib/error-kinds';
+import type { ComponentProblem } from '../contract/component-shape';
 import { bundleFile } from './bundle-file';
 import type { ComponentLibrary, SandboxFactory } from './library';
 import { DescriptionCache, type Description } from './registry-cache';
 import { findComponentFiles, guessKey, stampOf } from './registry-scan';
+import type { RegistryComponent, RegistryComponentWithCode } from '../contract/component-api';
 
 /** A folder laid out like Pipedream's `components/` tree (`<app>/sources/<name>/<name>.mjs`, `<app>/actions/…`). */
 export interface RegistryFolder {
@@ -17,31 +18,7 @@ export interface RegistryFolder {
   bundled: boolean;
 }
 
-/** A registry component as the API lists it. */
-export interface RegistryComponent {
-  key: string;
-  name: string;
-  version: string;
-  type: 'source' | 'action';
-  description: string | null;
-  /** The `<app>` folder it sits in. */
-  app: string;
-  /** Its path inside the registry folder (`<app>/sources/<name>/<name>.mjs`). */
-  path: string;
-  /** The registry folder (absolute). */
-  folder: string;
-  bundled: boolean;
-  code_hash: string;
-  configurable_props: ConfigurableProp[];
-  /** Rules of the spec or the registry it does not follow (semver version, key pattern, a shadowed duplicate…); it is indexed anyway. */
-  warnings: ComponentProblem[];
-}
-
-/** A registry component with the code to deploy it: the file with its relative imports inlined. */
-export interface RegistryComponentWithCode extends RegistryComponent {
-  code: string;
-  filename: string;
-}
+export type { RegistryComponent, RegistryComponentWithCode };
 
 /** A file of a registry folder that could not be indexed, with every problem. */
 export interface RegistryProblem {

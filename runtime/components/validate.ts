@@ -1,7 +1,7 @@
 // Component definition checks: the component's own fields (name, version, type, key, hooks,
 // dedupe); each prop's are props/prop-checks.ts, by kind.
 import { slugify } from '../lib/slug';
-import { ComponentError } from './bundle';
+import { ComponentError } from '../lib/error-kinds';
 import type { ComponentDescription, ComponentProblem, ConfigurableProp, PropShape, ValidComponent } from '../contract/component-shape';
 import { propFindings, type Findings } from '../props/prop-checks';
 import { isNonEmptyString, showValue } from '../props/shared/prop-values';

@@ -46,3 +46,13 @@ export interface ActionRunView {
   /** The component's warnings and those of its configuration (an app without an account); in `POST /v1/actions/run` answers. */
   warnings?: Warning[];
 }
+
+/** What `POST /v1/actions/run` takes: the action by saved id or key, or by module text, and its input. */
+export interface ActionRunInput {
+  id?: string;
+  component_code?: string;
+  component_filename?: string;
+  configured_props: Record<string, unknown>;
+  /** What the action reads as `steps` (a workflow passes the trigger event and earlier steps). */
+  steps?: Record<string, unknown>;
+}

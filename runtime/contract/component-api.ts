@@ -1,4 +1,7 @@
-// /v1 shapes of saved components, and the accounts and data stores their props use.
+// /v1 shapes of saved components, the registry, prop configuration, and the accounts and data stores their props use.
+import type { ComponentProblem, ConfigurableProp } from './component-shape';
+import type { ConsoleLine } from './action-api';
+import type { PropOption } from './host-protocol';
 
 export interface ComponentView {
   id: string;
@@ -29,6 +32,8 @@ export interface AccountView {
   name: string;
   /** The credential names, each value masked. */
   credentials: Record<string, string>;
+  /** Connected through Connect: the external user it belongs to (docs/connect.md). */
+  external_user_id?: string;
   created_at: number;
 }
 
@@ -46,4 +51,63 @@ export interface DataStoreRecordView {
   value: unknown;
   /** Epoch seconds (fractional for sub-second TTLs) after which the record is gone; null never expires. */
   expires_at: number | null;
+}
+
+/** A registry component as the API lists it. */
+export interface RegistryComponent {
+  key: string;
+  name: string;
+  version: string;
+  type: 'source' | 'action';
+  description: string | null;
+  /** The `<app>` folder it sits in. */
+  app: string;
+  /** Its path inside the registry folder (`<app>/sources/<name>/<name>.mjs`). */
+  path: string;
+  /** The registry folder (absolute). */
+  folder: string;
+  bundled: boolean;
+  code_hash: string;
+  configurable_props: ConfigurableProp[];
+  /** Rules of the spec or the registry it does not follow (semver version, key pattern, a shadowed duplicate…); it is indexed anyway. */
+  warnings: ComponentProblem[];
+}
+
+/** A registry component with the code to deploy it: the file with its relative imports inlined. */
+export interface RegistryComponentWithCode extends RegistryComponent {
+  code: string;
+  filename: string;
+}
+
+/** A page of a prop's options (`POST /v1/components/configure`), or the errors its options method threw. */
+export interface OptionsAnswer {
+  options: PropOption[];
+  context: unknown;
+  errors: string[];
+  logs: ConsoleLine[];
+}
+
+/** What `POST /v1/components/configure` takes: the prop of a saved component (id or key) and the values so far. */
+export interface ConfigurePropRequest {
+  id: string;
+  prop_name: string;
+  configured_props: Record<string, unknown>;
+  page?: number;
+  prev_context?: Record<string, unknown> | null;
+  query?: string;
+}
+
+/** One problem of a form's values (`POST /v1/components/props/check`): the prop it belongs to and the message for its field. */
+export interface PropCheckProblem {
+  path: string;
+  message: string;
+  prop: string | null;
+  field_message: string;
+}
+
+/** What `POST /v1/accounts` takes. */
+export interface AccountInput {
+  app: string;
+  name?: string;
+  credentials: Record<string, string>;
 }

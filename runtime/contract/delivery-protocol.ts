@@ -26,6 +26,8 @@ export interface Message {
 
 /** One HTTP attempt to deliver a message. */
 export interface Attempt {
+  /** The request's headers as sent, in order, the signature as it was (null for attempts recorded before they were kept). */
+  request_headers: Record<string, string> | null;
   status_code: number | null;
   duration_ms: number;
   response_body: string | null;
@@ -35,6 +37,9 @@ export interface Attempt {
   trigger: 'scheduled' | 'manual';
   created_at: number;
 }
+
+/** An attempt as listed: its id (`{message id}.{n}`) and the payload it sent (the message's body). */
+export type ListedAttempt = Attempt & { id: string; request_body: string };
 
 /** A message as created, before any attempt. */
 export type NewMessage = Omit<Message, 'status' | 'attempts' | 'next_attempt_at' | 'scheduled_attempts' | 'manual_at'>;
@@ -93,7 +98,7 @@ export interface WebhookHealth {
 }
 
 /** Answers to queries; null when the message does not exist. */
-export type DeliveryAnswer = ListResponse<MessageSummary> | ListResponse<Attempt & { id: string }> | MessageSummary | MessageSummary[] | { recovered: number } | Record<string, WebhookHealth> | null;
+export type DeliveryAnswer = ListResponse<MessageSummary> | ListResponse<ListedAttempt> | MessageSummary | MessageSummary[] | { recovered: number } | Record<string, WebhookHealth> | null;
 
 /** Main thread → delivery thread. */
 export type ToDelivery =
@@ -109,7 +114,9 @@ export type FromDelivery =
   | { type: 'added'; seq: number; error: string | null }
   | { type: 'answer'; seq: number; answer: DeliveryAnswer; error?: string }
   /** The thread stopped delivering to a webhook (410 Gone, or failing too long): keep it disabled. */
-  | { type: 'disable'; webhookId: string; reason: string };
+  | { type: 'disable'; webhookId: string; reason: string }
+  /** A damaged part of the outbox file, set aside as it was opened (for the start's report). */
+  | { type: 'problem'; problem: { file: string; line?: number; message: string } };
 
 export interface DeliveryWorkerData {
   dataDir: string;

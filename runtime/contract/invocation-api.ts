@@ -1,6 +1,7 @@
 // /v1 shapes of recorded runs (invocations): trigger, request, answer, emits, error.
 import type { ConsoleLine } from './action-api';
 import type { OutgoingCall } from './network-api';
+import type { MessageSummary } from './delivery-protocol';
 
 /** What started an invocation. */
 export type InvocationTrigger = 'http' | 'timer' | 'run_now' | 'event' | 'hook' | 'action';
@@ -55,6 +56,17 @@ export interface InvocationError {
   full_stack: string | null;
 }
 
+/** Who asked for an action run other than a test run or a workflow: an MCP client's tool call, with its arguments. */
+export interface InvocationVia {
+  kind: 'mcp';
+  /** The MCP tool name the agent called. */
+  tool: string;
+  /** The arguments the agent gave (secret props masked); accounts bound by Spout are not among them. */
+  arguments: Record<string, unknown>;
+  /** The MCP client's name and version from its `initialize` (`Claude Desktop 1.2`), when it gave one. */
+  client: string | null;
+}
+
 /** One run of a component, recorded (`GET /v1/invocations/{id}`). */
 export interface InvocationView {
   id: string;
@@ -84,4 +96,26 @@ export interface InvocationView {
   result: { exports: Record<string, unknown>; ret: unknown; exit: { reason: string | null } | null } | null;
   /** The invocation this one replayed. */
   replay_of: string | null;
+  /** For `action`: the MCP tool call that ran it; null (or absent in older records) for test runs and workflow steps. */
+  via?: InvocationVia | null;
+}
+
+/** A recorded run as read alone (`GET /v1/invocations/{id}`): with the delivery messages its events caused (times in epoch ms). */
+export type InvocationRecordView = InvocationView & { deliveries: MessageSummary[] };
+
+/** What a replay may change (`POST /v1/invocations/{id}/replay`): the request of an HTTP run, the event of others; what is not given is sent as recorded. */
+export interface ReplayEdits {
+  method?: string;
+  path?: string;
+  query?: string;
+  headers?: Record<string, string | string[]>;
+  body?: string;
+  event?: unknown;
+}
+
+/** Filters of a run list (`GET /v1/sources/{id}/invocations`), applied by the service. */
+export interface InvocationFilter {
+  status?: InvocationStatus;
+  trigger?: InvocationTrigger;
+  q?: string;
 }

@@ -24,6 +24,8 @@ export interface SourceView {
   deactivated_reason: string | null;
   /** Required props this inactive source has no value for yet; give them to activate it. */
   missing_props?: string[];
+  /** A Connect deployed trigger: the external user it runs for (docs/connect.md). */
+  external_user_id?: string;
   created_at: number;
   updated_at: number;
   /** The code the source runs and its file name: only in the single read (`GET /v1/sources/{id}`). */
@@ -55,4 +57,37 @@ export interface LogLineView {
   level: string;
   message: string;
   invocation_id: string | null;
+}
+
+/** What `POST /v1/sources` takes: the component by code, URL, saved id or registry key, and its configuration. */
+export interface SourceInput {
+  component_code?: string;
+  component_filename?: string;
+  component_url?: string;
+  component_id?: string;
+  component_key?: string;
+  name?: string;
+  configured_props?: Record<string, unknown>;
+  timeout_seconds?: number | null;
+  permissions?: { read: string[]; write: string[] };
+  network_mode?: NetworkMode;
+}
+
+/** What `PUT /v1/sources/{id}` takes: any of a deploy's fields (no saved id or key), and `active`. */
+export type SourceUpdate = Omit<SourceInput, 'component_id' | 'component_key'> & { active?: boolean };
+
+/** The answer to `POST /v1/sources/{id}/run`: the run's record and the events it stored. */
+export interface RunNowView {
+  invocation_id: string;
+  error: { name: string; message: string } | null;
+  /** Ids of the events stored. */
+  emitted: string[];
+}
+
+/** Filters of `GET /v1/sources/{id}/event_summaries` (cursor and search). */
+export interface EventQuery {
+  limit?: number;
+  before?: string;
+  event_name?: string;
+  q?: string;
 }

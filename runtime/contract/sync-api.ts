@@ -119,3 +119,33 @@ export interface SyncStatus {
   /** Sources on the remote that wait for secrets to be entered there. */
   awaiting_secrets: Array<{ label: string; remote_id: string; secrets: string[] }>;
 }
+
+/** What `POST /v1/sync/plan` takes. */
+export interface SyncRequest extends SyncOptions {
+  remote: string;
+  direction: Direction;
+  /** Overwrite conflicts: what the receiving side changed since the last sync is replaced. */
+  force: boolean;
+}
+
+/** What `POST /v1/sync/apply` takes: the plan the user saw, and whether its deletions may be made. */
+export interface SyncApplyRequest extends SyncRequest {
+  plan_id: string;
+  confirm_deletions: boolean;
+}
+
+/** What `POST /v1/remotes` takes: a profile and its key (checked against the remote unless `verify` is false). */
+export interface RemoteInput {
+  name: string;
+  kind: RemoteKind;
+  api_url?: string;
+  api_key: string;
+  org_id?: string;
+  verify?: boolean;
+}
+
+/** The answer to `POST /v1/remotes/{name}/test`. */
+export interface RemoteCheck {
+  ok: boolean;
+  detail: string;
+}

@@ -49,6 +49,10 @@ export interface MessageView {
 
 export interface AttemptView {
   id: string;
+  /** The request's headers as sent, in order (`webhook-id`, `webhook-timestamp`, `webhook-signature` among them); null for attempts recorded before they were kept. */
+  request_headers: Record<string, string> | null;
+  /** The payload sent: the same for every attempt of a message. */
+  request_body: string;
   status_code: number | null;
   duration_ms: number;
   response_body: string | null;
@@ -66,3 +70,15 @@ export interface SecretRotationView {
   /** Epoch seconds; null when the old secret stopped signing at once (`grace_seconds: 0`). */
   previous_secret_expires_at: number | null;
 }
+
+/** What `POST /v1/webhooks` takes. */
+export interface WebhookInput {
+  url: string;
+  name?: string;
+  description?: string;
+  /** Seconds between attempts; null uses the service's schedule. */
+  retry_schedule?: number[] | null;
+}
+
+/** What `PUT /v1/webhooks/{id}` takes: any field of a webhook, and `active`. */
+export type WebhookUpdate = Partial<WebhookInput> & { active?: boolean };

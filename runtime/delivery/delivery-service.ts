@@ -2,10 +2,11 @@ import type { DeliveryPort } from '../engine/events/emission';
 import { Worker } from 'node:worker_threads';
 import type { StoredEvent } from '../store/event-store';
 import { newId } from '../lib/ids';
+import { printProblem, type ProblemSink } from '../lib/file-problems';
 import { deliveryWorkerScript } from '../lib/paths';
 import type { Page } from '../lib/pagination';
 import { compareEventIds } from '../store/event-id';
-import type { Attempt, DeliveryMark, MessageStatus, NewMessage } from '../contract/delivery-protocol';
+import type { DeliveryMark, ListedAttempt, MessageStatus, NewMessage } from '../contract/delivery-protocol';
 import type { DeliveryAnswer, DeliveryQuery, DeliveryWorkerData, FromDelivery, MessageSummary, ToDelivery, WebhookHealth, WebhookTarget } from '../contract/delivery-protocol';
 import type { PageQuery } from '../contract/page';
 
@@ -23,6 +24,8 @@ export interface DeliveryOptions {
    * too long); the webhook table is sent to the thread again once it resolves.
    */
   onDisable: (webhookId: string, reason: string) => Promise<void>;
+  /** Receives what was found damaged when the outbox file was opened. */
+  report?: ProblemSink;
 }
 
 /** Svix's: a webhook whose every attempt failed for 5 days is disabled. */
@@ -147,8 +150,8 @@ export class DeliveryService implements DeliveryPort {
   }
 
   /** A page of a message's attempts, newest first; null if the webhook has no such message. */
-  attempts(webhookId: string, messageId: string, page: PageQuery): Promise<Page<Attempt & { id: string }> | null> {
-    return this.ask({ kind: 'attempts', webhookId, messageId, page }) as Promise<Page<Attempt & { id: string }> | null>;
+  attempts(webhookId: string, messageId: string, page: PageQuery): Promise<Page<ListedAttempt> | null> {
+    return this.ask({ kind: 'attempts', webhookId, messageId, page }) as Promise<Page<ListedAttempt> | null>;
   }
 
   private ask(query: DeliveryQuery): Promise<DeliveryAnswer> {
@@ -217,6 +220,9 @@ export class DeliveryService implements DeliveryPort {
             else waiter?.resolve(message.answer);
             break;
           }
+          case 'problem':
+            (this.options.report ?? printProblem)(message.problem);
+            break;
           case 'disable':
             this.options
               .onDisable(message.webhookId, message.reason)

@@ -1,5 +1,26 @@
 import type { Metadata, WebhookRecord } from '../store/metadata';
+import type { SecretBox } from '../store/secrets';
 import type { WebhookTarget } from '../contract/delivery-protocol';
+import { newId } from '../lib/ids';
+import { newSigningSecret } from './worker/signing';
+
+/** A new webhook (its signing secret sealed), and the secret in clear to show once. */
+export function newWebhookRecord(input: { url: string; name?: string; description?: string; retry_schedule?: number[] | null }, secrets: SecretBox): { record: WebhookRecord; secret: string } {
+  const secret = newSigningSecret();
+  const now = Math.floor(Date.now() / 1000);
+  const record: WebhookRecord = {
+    id: newId('wh'),
+    name: input.name ?? input.url,
+    description: input.description ?? '',
+    url: input.url,
+    active: true,
+    sealed_secret: secrets.seal(secret),
+    retry_schedule: input.retry_schedule ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+  return { record, secret };
+}
 
 /** A webhook record as the delivery thread needs it: secrets opened, expired rotated-out ones left out. */
 export function webhookTarget(w: WebhookRecord, openSecret: (sealed: string) => string, now = Date.now()): WebhookTarget {

@@ -20,6 +20,11 @@ import { subscriptionRoutes } from './api/subscription-routes';
 import { syncRoutes } from './api/sync-routes';
 import { webhookRoutes } from './api/webhook-routes';
 import { uiRoutes } from './ui-routes';
+import { mcpSettingsRoutes } from './api/mcp-settings-routes';
+import type { McpEndpoint } from './mcp/mcp-endpoint';
+import { connectApi, isConnectRequest } from './connect-api/connect-app';
+import { connectLinkRoutes } from './connect-api/connect-link';
+import { connectSettingsRoutes } from './connect-api/connect-settings-routes';
 
 /**
  * Every /v1 route (behind the key and the JSON parser), ending in a 405 with `Allow` for a known
@@ -27,7 +32,7 @@ import { uiRoutes } from './ui-routes';
  */
 export function v1Routes(ctx: ApiContext): Router {
   const v1 = express.Router();
-  v1.use(webhookRoutes(ctx), subscriptionRoutes(ctx), sourceRoutes(ctx), accountRoutes(ctx), dataStoreRoutes(ctx), registryRoutes(ctx), componentRoutes(ctx), actionRoutes(ctx), workflowRoutes(ctx), settingsRoutes(ctx), invocationRoutes(ctx), cassetteRoutes(ctx), syncRoutes(ctx));
+  v1.use(webhookRoutes(ctx), subscriptionRoutes(ctx), sourceRoutes(ctx), accountRoutes(ctx), dataStoreRoutes(ctx), registryRoutes(ctx), componentRoutes(ctx), actionRoutes(ctx), workflowRoutes(ctx), settingsRoutes(ctx), mcpSettingsRoutes(ctx), invocationRoutes(ctx), cassetteRoutes(ctx), syncRoutes(ctx), connectSettingsRoutes(ctx));
   v1.get('/openapi.json', (req, res) => {
     res.json(openApiDocument(`${req.protocol}://${req.get('host') ?? 'localhost'}`, process.env.SPOUT_VERSION ?? 'dev'));
   });
@@ -41,24 +46,30 @@ export function v1Routes(ctx: ApiContext): Router {
 }
 
 /**
- * The HTTP app of the service: the /v1 API, SSE and the UI, all behind the Host and Origin checks
- * and the key. (HTTP interface endpoints under `/e/` are served before it, see interfaces/http.)
+ * The HTTP app of the service: the /v1 API, SSE, the MCP endpoint and the UI, all behind the Host
+ * and Origin checks and the key. (HTTP interface endpoints under `/e/` are served before it, see
+ * http/ingress/endpoint-handler.ts.)
  */
-export function createApp(ctx: ApiContext): Express {
+export function createApp(ctx: ApiContext, mcp: McpEndpoint): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
 
-  app.use(hostGuard(ctx.auth), isolationHeaders);
+  app.use(hostGuard(ctx.auth, isConnectRequest), isolationHeaders);
+
+  // The Connect API has its own credentials and CORS (docs/connect.md).
+  app.use('/v1', connectApi(ctx));
 
   app.use('/v1', requireAuth(ctx.auth), sessionWriteGuard(), express.json({ limit: '10mb', strict: false }), v1Routes(ctx));
 
   app.use('/sse', requireAuth(ctx.auth), sseRoutes(ctx), (req) => {
     throw notFound('stream', `${req.method} /sse${req.path}`);
   });
+  app.use('/mcp', mcp.router());
+  app.use(connectLinkRoutes(ctx));
   app.use(uiRoutes(ctx.auth));
   app.use((req) => {
-    throw new HttpError(404, `${req.method} ${req.path} is not a route of this service: the API is under /v1, event streams under /sse, endpoints under /e`);
+    throw new HttpError(404, `${req.method} ${req.path} is not a route of this service: the API is under /v1, event streams under /sse, the MCP server at /mcp, endpoints under /e`);
   });
   app.use(errorHandler);
   return app;

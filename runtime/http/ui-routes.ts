@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import express, { Router, type Request, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { rendererDir } from '../lib/paths';
 import { type AuthConfig, isApiKey, isAuthorized, setSessionCookie } from './edge/auth';
 import { sendProblem } from './edge/error-statuses';
@@ -22,6 +22,41 @@ const SIGN_IN_PAGE = `<!doctype html><meta charset="utf-8"><title>Spout</title>
 <body style="font-family:system-ui;margin:3rem;max-width:40rem">
 <h1>Spout</h1><p>This page needs the link that <code>spout serve</code> printed
 (<code>UI: http://…/?token=…</code>). Open that link once and this browser stays signed in.</p></body>`;
+
+const ASSETS = path.join(rendererDir, 'assets');
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.ttf': 'font/ttf',
+  '.svg': 'image/svg+xml',
+};
+
+/** A name with a hash of the file's content (`app-5XQK3J2M.js`, scripts/build.js): it never changes. */
+const HASHED = /-[A-Z0-9]{8}\.[a-z]+$/;
+
+/**
+ * One file of the renderer: the build's brotli or gzip copy when the browser takes it (the editor
+ * is 4 MB as is, under 1 MB compressed), kept by the browser for a year when its name carries its
+ * content's hash, else checked again each time. They stay behind the session cookie: `private`.
+ */
+function sendAsset(req: Request, res: Response): void {
+  const file = String(req.params.file);
+  const full = path.join(ASSETS, file);
+  if (!/^[\w.-]+$/.test(file) || /\.(br|gz)$/.test(file) || !fs.existsSync(full)) return sendProblem(res, 404, `${req.originalUrl}: no such file of the UI (an old page after an update? reload it)`);
+  const encoding = req.acceptsEncodings('br', 'gzip', 'identity');
+  const copy = encoding === 'br' || encoding === 'gzip' ? `${full}.${encoding === 'br' ? 'br' : 'gz'}` : null;
+  const compressed = copy !== null && fs.existsSync(copy);
+  res.set({
+    'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+    'cache-control': HASHED.test(file) ? 'private, max-age=31536000, immutable' : 'no-cache',
+    vary: 'accept-encoding',
+    ...(compressed ? { 'content-encoding': encoding } : {}),
+  });
+  res.sendFile(compressed ? copy : full, { acceptRanges: !compressed });
+}
 
 /**
  * 401 for the UI: the sign-in page for a browser navigating to it, a problem+json for any other
@@ -60,7 +95,7 @@ export function uiRoutes(auth: AuthConfig): Router {
     res.setHeader('allow', 'GET, HEAD');
     sendProblem(res, 405, `${req.method} ${req.originalUrl}: the UI's files only take GET`);
   });
-  router.use('/assets', express.static(path.join(rendererDir, 'assets'), { index: false, fallthrough: false }));
+  router.get('/assets/:file', sendAsset);
   // Every other GET is a client-side route of the single-page app.
   router.get('/{*path}', (_req, res) => {
     if (!fs.existsSync(indexFile)) return sendProblem(res, 503, 'the UI is not built: run `npm run build`');

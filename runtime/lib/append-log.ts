@@ -1,6 +1,20 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
+import { printProblem, type ProblemSink } from './file-problems';
+import { scanJsonLines } from './jsonl-scan';
 import { keepPrivate, PRIVATE_FILE } from './private-files';
+
+/** How a log is opened: where its records go, and how its lines are checked. */
+export interface OpenOptions<T> {
+  /** Receives each record already in the file, oldest first, with the size of its line in bytes; absent, `open` returns them. */
+  onRecord?: (record: T, bytes: number) => void;
+  /** What is wrong with a parsed line, or null when it is a record of this log (damaged ones are set aside). */
+  check?: (value: unknown) => string | null;
+  /** Longest line taken, in bytes (default 64 MB). */
+  maxLineBytes?: number;
+  /** Receives what was found damaged; default: printed to stderr. */
+  report?: ProblemSink;
+}
 
 interface Pending {
   line: string;
@@ -19,7 +33,7 @@ const MAX_SYNCS = 2;
  * together and made durable with one fdatasync, and each append resolves only once its lines are
  * on disk. Writes are synchronous (small appends to the page cache) so lines keep their order;
  * the syncs run off the event loop and overlap, so a batch never waits for a whole earlier sync.
- * A torn last line (a crash mid-write) is dropped when the file is read back.
+ * A torn last line (a crash mid-write) is reported and set aside when the file is read back.
  */
 export class AppendLog<T> {
   private fd: number;
@@ -30,44 +44,48 @@ export class AppendLog<T> {
   private scheduled = false;
   private compacting = false;
   private lines: number;
+  private bytes: number;
 
   private constructor(
     readonly file: string,
     fd: number,
     lines: number,
+    bytes: number,
   ) {
     this.fd = fd;
     this.lines = lines;
+    this.bytes = bytes;
   }
 
-  /** Opens (creating if needed) the log and returns it with the records already in it. */
-  static async open<T>(file: string): Promise<{ log: AppendLog<T>; records: T[] }> {
+  /**
+   * Opens (creating if needed) the log with the records already in it, oldest first: handed to
+   * `options.onRecord` if given (a caller keeping only some of them), else returned. The file is
+   * read line by line (lib/jsonl-scan.ts): a damaged line is reported, set aside in
+   * `<file>.damaged` and left out of the file, so no content can fail the open.
+   */
+  static async open<T>(file: string, options: OpenOptions<T> = {}): Promise<{ log: AppendLog<T>; records: T[] }> {
     const records: T[] = [];
-    let text = '';
-    try {
-      text = await fsp.readFile(file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-    let end = 0;
-    for (let start = 0; start < text.length; start = end + 1) {
-      end = text.indexOf('\n', start);
-      if (end === -1) break; // a line without its newline was cut by a crash: drop it
-      const line = text.slice(start, end);
-      if (line) records.push(JSON.parse(line) as T);
-    }
-    if (end === -1 && text.length > 0) {
-      // Drop the torn tail so that the next append starts on a fresh line.
-      await fsp.truncate(file, text.lastIndexOf('\n') + 1);
-    }
+    const onRecord = options.onRecord ?? ((record: T) => void records.push(record));
+    const scanned = scanJsonLines(file, {
+      check: options.check,
+      onRecord: (value, _line, bytes) => onRecord(value as T, bytes),
+      maxLineBytes: options.maxLineBytes,
+      repair: true,
+      report: options.report ?? printProblem,
+    });
     const fd = fs.openSync(file, 'a', PRIVATE_FILE);
     keepPrivate(file);
-    return { log: new AppendLog<T>(file, fd, records.length), records };
+    return { log: new AppendLog<T>(file, fd, scanned.records, fs.fstatSync(fd).size), records };
   }
 
   /** Number of lines in the file (written or queued). */
   get lineCount(): number {
     return this.lines;
+  }
+
+  /** Size of the file in bytes (written or queued). */
+  get byteCount(): number {
+    return this.bytes;
   }
 
   /** Appends one record; resolves once it is durable. */
@@ -91,8 +109,10 @@ export class AppendLog<T> {
 
   private enqueue(lines: string[], sync: boolean, resolve: () => void, reject: (err: Error) => void): void {
     if (lines.length === 0) return resolve();
+    const line = lines.join('\n') + '\n';
     this.lines += lines.length;
-    this.queue.push({ line: lines.join('\n') + '\n', count: lines.length, sync, resolve, reject });
+    this.bytes += Buffer.byteLength(line);
+    this.queue.push({ line, count: lines.length, sync, resolve, reject });
     this.schedule();
   }
 
@@ -113,12 +133,13 @@ export class AppendLog<T> {
       carried = this.queue;
       this.queue = [];
       const lines = snapshot();
+      const text = lines.map((l) => l + '\n').join('');
       const tmp = `${this.file}.tmp`;
       // A temp file left by a crash would keep its old mode: start from none.
       await fsp.rm(tmp, { force: true });
       const handle = await fsp.open(tmp, 'wx', PRIVATE_FILE);
       try {
-        await handle.writeFile(lines.map((l) => l + '\n').join(''));
+        await handle.writeFile(text);
         await handle.datasync();
       } finally {
         await handle.close();
@@ -127,6 +148,7 @@ export class AppendLog<T> {
       fs.closeSync(this.fd);
       this.fd = fs.openSync(this.file, 'a', PRIVATE_FILE);
       this.lines = lines.length + this.queue.reduce((n, p) => n + p.count, 0);
+      this.bytes = Buffer.byteLength(text) + this.queue.reduce((n, p) => n + Buffer.byteLength(p.line), 0);
       for (const p of carried) p.resolve();
       carried = [];
     } finally {

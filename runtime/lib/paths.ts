@@ -20,6 +20,9 @@ export const hostScript = path.join(distDir, 'host.cjs').replace(`app.asar${path
 /** Entry script of the webhook delivery thread. */
 export const deliveryWorkerScript = path.join(distDir, 'delivery-worker.js');
 
+/** The `spout` command's script: bin/spout.js beside dist/ (a checkout or an npm install), else the built CLI itself. */
+export const cliScript = [path.join(distDir, '..', 'bin', 'spout.js'), path.join(distDir, 'cli.js')].find((f) => fs.existsSync(f)) ?? path.join(distDir, 'cli.js');
+
 /** Folder of the built renderer (index.html and its assets). */
 export const rendererDir = path.join(distDir, 'renderer');
 

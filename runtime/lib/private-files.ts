@@ -1,7 +1,7 @@
 // The data dir holds keys, secrets and everything components saw: what the service writes there
 // is its user's alone (files 0600, folders 0700), whatever the modes of a data dir that already
 // existed, and whatever an older version left behind. Whole-file writes go through
-// atomic-write.ts, which makes them private as well.
+// state-file.ts, which makes them private as well.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -33,7 +33,7 @@ export function keepPrivate(file: string): void {
 
 let seq = 0;
 
-/** writeFileAtomic (atomic-write.ts) for the few writes that must finish before the caller goes on. */
+/** Writes a file whole (a temp file renamed over it), private, before the caller goes on: for files that need no earlier version kept (state-file.ts keeps one). */
 export function writePrivateFileSync(file: string, data: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR });
   const temp = `${file}.${process.pid}.s${seq++}.tmp`;

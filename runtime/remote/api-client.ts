@@ -1,24 +1,18 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { ListResponse } from '../contract/page';
+import type { Problem } from '../contract/problem';
 import type { Target } from './profiles';
 
-/** An `application/problem+json` body (DESIGN.md section 3). */
-export interface Problem {
-  type?: string;
-  title?: string;
-  status?: number;
-  detail?: string;
-  error?: string;
-  errors?: Array<{ path: string; message: string }>;
-}
+/** An error body as read: a Spout service's is a whole Problem; another service (Pipedream) may send only some of its fields. */
+type ProblemBody = Partial<Problem>;
 
 /** The service answered with an error; the message is what it said, ready to print. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
-    readonly problem: Problem | null = null,
+    readonly problem: ProblemBody | null = null,
   ) {
     super(message);
   }
@@ -162,9 +156,9 @@ export class ApiClient {
   }
 
   private failure(status: number, text: string): ApiError {
-    let problem: Problem | null = null;
+    let problem: ProblemBody | null = null;
     try {
-      problem = JSON.parse(text) as Problem;
+      problem = JSON.parse(text) as ProblemBody;
     } catch {
       // not problem+json
     }

@@ -1,7 +1,7 @@
 // Length-prefixed JSON frames over a byte stream: the channel between the service and a
 // component host. Node's own IPC channel is not used because it has no size limit: a hostile
-// component could write one endless message into it and exhaust the service's memory. Here a frame
-// over the limit ends the channel instead.
+// component could write one endless message into it and exhaust the service's memory. Here the
+// length comes first, and a frame over the limit ends the channel before any of it is buffered.
 import type { Duplex } from 'node:stream';
 
 /** Bytes of the length prefix (unsigned 32-bit, little-endian). */
@@ -13,6 +13,8 @@ export class FrameError extends Error {}
 export interface FrameChannelOptions {
   /** Largest frame accepted from the peer, in bytes; a larger one ends the channel. */
   maxFrameBytes: number;
+  /** Largest frame this side sends (the peer's limit): `send` throws a FrameError past it. */
+  maxSendBytes?: number;
   /** Receives each message, in order. */
   onMessage: (message: unknown) => void;
   /** Receives a framing violation (over-long frame, bad JSON); no message follows it. */
@@ -35,10 +37,12 @@ export class FrameChannel {
     stream.on('data', (chunk: Buffer) => this.receive(chunk));
   }
 
-  /** Sends a message; frames sent in the same tick leave in one write. */
+  /** Sends a message; frames sent in the same tick leave in one write. Throws a FrameError for one over `maxSendBytes`. */
   send(message: unknown): void {
     if (this.broken || this.stream.destroyed) return;
     const body = Buffer.from(JSON.stringify(message), 'utf8');
+    const max = this.options.maxSendBytes;
+    if (max !== undefined && body.length > max) throw new FrameError(`a message of ${body.length} bytes is over the limit of ${max}`);
     const header = Buffer.allocUnsafe(HEADER);
     header.writeUInt32LE(body.length, 0);
     this.outgoing.push(header, body);

@@ -1,7 +1,9 @@
 // The command line a component host starts with: Node's permission model with only the grants a
-// component needs, and a heap limit. DESIGN.md section 5 and docs/security.md list the rules.
-
+// component needs, a heap limit, and (where a POSIX shell starts it) limits of open files and of
+// file size set by the kernel. DESIGN.md section 5 and docs/security.md list the rules.
+import fs from 'node:fs';
 import type { HostGrants } from '../contract/host-protocol';
+import { MAX_HOST_FDS } from '../contract/limits';
 
 /** No grant beyond the defaults every host has. */
 export const NO_GRANTS: HostGrants = { read: [], write: [] };
@@ -21,6 +23,8 @@ export interface HostCommand {
   grants: HostGrants;
   /** V8 heap limit, MB. */
   heapMb: number;
+  /** Arguments after the script: they mark the host and tell it what to do first (see host-main). */
+  scriptArgs?: string[];
 }
 
 /** Node arguments of a host: permission flags and grants, the heap limit, then the script. */
@@ -33,16 +37,35 @@ export function hostArgs(command: HostCommand, flags: ReadonlySet<string> = proc
     for (const p of unique([command.script, ...command.baseRead, ...command.grants.read, ...command.grants.write])) args.push(`--allow-fs-read=${p}`);
     for (const p of unique(command.grants.write)) args.push(`--allow-fs-write=${p}`);
   }
-  // The model's "experimental" notice would land in every source's log.
-  if (flags.has('--disable-warning')) args.push('--disable-warning=ExperimentalWarning');
-  args.push(`--max-old-space-size=${command.heapMb}`, command.script);
+  // One thread of its own, the watchdog that ends the host when the service is gone (host-guards.ts); components may start none.
+  if (permission && flags.has('--allow-worker')) args.push('--allow-worker');
+  // The model's "experimental" notice (and --allow-worker's caution) would land in every source's log.
+  if (flags.has('--disable-warning')) args.push('--disable-warning=ExperimentalWarning', '--disable-warning=SecurityWarning');
+  args.push(`--max-old-space-size=${command.heapMb}`, command.script, ...(command.scriptArgs ?? []));
   return args;
 }
 
-/** The environment of a host: none of the service's (its API key among them), as components see no environment variables on Pipedream either. */
-export function hostEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+/**
+ * The program and arguments that start a host running `node` with `args`. Where there is a POSIX
+ * shell, it sets the kernel's limits first and then becomes the host (`exec`, same pid): at most
+ * MAX_HOST_FDS open files and sockets, so no component can use up the service's, and no file
+ * written larger than `maxFileBytes`.
+ */
+export function hostLauncher(node: string, args: string[], maxFileBytes: number): { file: string; args: string[] } {
+  if (process.platform === 'win32' || !fs.existsSync('/bin/sh')) return { file: node, args };
+  // ulimit -f counts 512-byte blocks (POSIX); a limit the shell cannot set is left as it was.
+  const limits = `ulimit -n ${MAX_HOST_FDS} 2>/dev/null; ulimit -f ${Math.ceil(maxFileBytes / 512)} 2>/dev/null; exec "$0" "$@"`;
+  return { file: '/bin/sh', args: ['-c', limits, node, ...args] };
+}
+
+/**
+ * The environment of a host: none of the service's (its API key among them), as components see no
+ * environment variables on Pipedream either; `tempDir`, when given, is its temp folder (`os.tmpdir()`).
+ */
+export function hostEnv(env: NodeJS.ProcessEnv = process.env, tempDir?: string): NodeJS.ProcessEnv {
   const kept: NodeJS.ProcessEnv = {};
   for (const name of ['TZ', 'LANG', 'LC_ALL', 'SYSTEMROOT']) if (env[name] !== undefined) kept[name] = env[name];
+  if (tempDir) for (const name of process.platform === 'win32' ? ['TMP', 'TEMP'] : ['TMPDIR']) kept[name] = tempDir;
   // Inside Electron, its binary runs the host as plain Node.
   if (process.versions.electron) kept.ELECTRON_RUN_AS_NODE = '1';
   return kept;

@@ -1,17 +1,12 @@
-// Component host processes: started under Node's permission model with an empty environment,
-// talked to through JSON frames on a pipe, watched for memory (RSS, Buffers included), and
-// explained when they end. One host runs one component (a source, a configuration session, or a
-// module being described); one spare host is kept started so a deploy does not wait for Node to
-// boot.
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
+// One component host process seen from the service: talked to through JSON frames on a pipe,
+// watched (host-limits.ts) and explained when it ends. One host runs one component (a source, a
+// configuration session, or a module being described); host-pool.ts starts them.
+import type { ChildProcess } from 'node:child_process';
 import type { Duplex } from 'node:stream';
-import pidusage from 'pidusage';
 import { FrameChannel } from './frames';
+import { MAX_HOST_MESSAGE_BYTES } from '../contract/limits';
 import { parseHostReply } from './host-replies';
-import { hostArgs, hostEnv, NO_GRANTS } from './host-grants';
-import { type HostGrants } from '../contract/host-protocol';
+import type { WatchedHost } from './host-limits';
 import type { HostMessage, HostReply } from '../contract/host-protocol';
 
 /** Why a host ended. */
@@ -20,6 +15,8 @@ export type HostExitCause =
   | 'crashed'
   /** Its resident memory went over the limit and the service stopped it. */
   | 'memory'
+  /** It went over another limit (CPU time outside runs, open files, its folders' size) and the service stopped it. */
+  | 'limit'
   /** The run it was in took longer than its timeout and the service stopped it. */
   | 'timeout'
   /** It sent something that is not a message a host may send. */
@@ -33,8 +30,6 @@ export interface HostExit {
   message: string;
 }
 
-/** Largest message a host may send: a run's emits travel in one (200 000 small events fit). */
-const MAX_REPLY_BYTES = 256 * 1024 * 1024;
 /** Output a host writes straight to stdout/stderr is logged in lines of at most this many characters. */
 const MAX_OUTPUT_LINE = 10_000;
 /** What is kept of stderr to explain an exit (Node prints fatal errors there). */
@@ -48,8 +43,12 @@ export interface HostCallbacks {
 }
 
 /** One running component host. */
-export class HostProcess {
+export class HostProcess implements WatchedHost {
   private callbacks: HostCallbacks | null = null;
+  /** Invocations sent and not done. */
+  private running = 0;
+  /** See WatchedHost. */
+  strayCpuLimitMs = 60_000;
   /** Replies that arrived before anyone listened (a spare's), delivered on `attach`. */
   private early: HostReply[] = [];
   private stopReason: HostExit | null = null;
@@ -62,14 +61,19 @@ export class HostProcess {
   constructor(
     private readonly child: ChildProcess,
     private readonly heapMb: number,
+    /** Its folders under the data dir (its source's own), whose size is limited. */
+    readonly ownFolders: readonly string[] = [],
+    /** Its temp folder (`/tmp` to its code), inside one of them. */
+    readonly tempFolder: string | null = null,
   ) {
     this.pid = child.pid ?? -1;
     this.channel = new FrameChannel(child.stdio[3] as Duplex, {
-      maxFrameBytes: MAX_REPLY_BYTES,
+      maxFrameBytes: MAX_HOST_MESSAGE_BYTES,
       onMessage: (raw) => {
         const reply = parseHostReply(raw);
         if (!reply) return this.kill({ cause: 'protocol', message: 'the component host sent a message that is not one a host may send, and was stopped' });
         if (reply.type === 'fatal') this.fatal = reply.error.stack ?? `${reply.error.name}: ${reply.error.message}`;
+        if (reply.type === 'done' && this.running > 0) this.running--;
         if (this.callbacks) this.callbacks.onReply(reply);
         else this.early.push(reply);
       },
@@ -93,6 +97,16 @@ export class HostProcess {
     return this.ended !== null;
   }
 
+  /** True while an invocation sent to it has not finished. */
+  get busy(): boolean {
+    return this.running > 0;
+  }
+
+  /** Stops the host for going over a limit (host-limits.ts). */
+  stopForLimit(message: string, cause: 'memory' | 'limit' = 'limit'): void {
+    this.kill({ cause, message });
+  }
+
   /** Starts delivering replies and events to `callbacks` (a spare has none until taken). */
   attach(callbacks: HostCallbacks): void {
     this.callbacks = callbacks;
@@ -101,6 +115,7 @@ export class HostProcess {
   }
 
   send(message: HostMessage): void {
+    if (message.type === 'invoke') this.running++;
     this.channel.send(message);
   }
 
@@ -134,119 +149,4 @@ export class HostProcess {
 function lastLine(text: string): string {
   const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('(Use `node --trace'));
   return (lines.at(-1) ?? '').slice(0, 300);
-}
-
-export interface HostPoolOptions {
-  /** The host entry script (dist/host.cjs). */
-  script: string;
-  /** Read-only folders every host may read: the package cache, Spout's own code. */
-  baseRead: string[];
-  /** Resident memory limit of one host, MB (`--component-memory`). */
-  memoryMb: number;
-  /** Node to run hosts with; default this process's (Electron's, run as Node). */
-  execPath?: string;
-  /** How often hosts' memory is read, ms. Default: 25 on Linux (/proc), 1000 elsewhere (ps, wmic). */
-  pollMs?: number;
-  /** Keep one started host ready for the next load. Default true. */
-  spare?: boolean;
-}
-
-/** Starts hosts, keeps a spare one ready, and stops any host whose resident memory passes the limit. */
-export class HostPool {
-  private spare: HostProcess | null = null;
-  private readonly live = new Set<HostProcess>();
-  private poller: NodeJS.Timeout | null = null;
-  private polling = false;
-  private stopped = false;
-
-  constructor(private readonly options: HostPoolOptions) {
-    // Node's permission model grants a folder's contents only if it exists when the host starts.
-    const missing = options.baseRead.filter((p) => !fs.existsSync(p));
-    if (missing.length > 0) throw new Error(`component hosts would be granted folders that do not exist yet: ${missing.join(', ')}; create them before starting hosts`);
-  }
-
-  /** The memory limit of one host, MB. */
-  get memoryMb(): number {
-    return this.options.memoryMb;
-  }
-
-  /** A started host with these grants: the spare when it fits, else a new one. */
-  acquire(grants: HostGrants = NO_GRANTS): HostProcess {
-    if (this.stopped) throw new Error('the service is stopping');
-    const plain = grants.read.length === 0 && grants.write.length === 0;
-    let host: HostProcess;
-    if (plain && this.spare && !this.spare.exited) {
-      host = this.spare;
-      this.spare = null;
-    } else host = this.start(grants);
-    if (this.options.spare !== false) setImmediate(() => this.refillSpare());
-    return host;
-  }
-
-  /** Kills every host, the spare included. */
-  stop(): void {
-    this.stopped = true;
-    this.spare?.kill({ cause: 'stopped', message: 'the service stopped' });
-    this.spare = null;
-    for (const host of this.live) host.kill({ cause: 'stopped', message: 'the service stopped' });
-    if (this.poller) clearInterval(this.poller);
-    this.poller = null;
-  }
-
-  private refillSpare(): void {
-    if (this.stopped || (this.spare && !this.spare.exited)) return;
-    this.spare = this.start(NO_GRANTS);
-  }
-
-  private start(grants: HostGrants): HostProcess {
-    const heapMb = this.options.memoryMb;
-    const child = spawn(this.options.execPath ?? process.execPath, hostArgs({ script: this.options.script, baseRead: this.options.baseRead, grants, heapMb }), {
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-      env: hostEnv(),
-      cwd: os.tmpdir(),
-      // Its own process group: a Ctrl-C meant for the service does not reach hosts, which end when the service closes their pipe.
-      detached: process.platform !== 'win32',
-      windowsHide: true,
-    });
-    const host = new HostProcess(child, heapMb);
-    this.live.add(host);
-    child.once('exit', () => {
-      this.live.delete(host);
-      // pidusage keeps each pid's /proc file open between reads.
-      pidusage.clear();
-    });
-    this.watch();
-    return host;
-  }
-
-  /** Reads every host's resident memory on a timer while any runs. */
-  private watch(): void {
-    if (this.poller || this.stopped) return;
-    const every = this.options.pollMs ?? (process.platform === 'linux' ? 25 : 1000);
-    this.poller = setInterval(() => void this.poll(), every);
-    this.poller.unref();
-  }
-
-  private async poll(): Promise<void> {
-    if (this.polling) return;
-    if (this.live.size === 0) {
-      if (this.poller) clearInterval(this.poller);
-      this.poller = null;
-      return;
-    }
-    this.polling = true;
-    try {
-      const hosts = [...this.live].filter((h) => !h.exited && h.pid > 0);
-      const usage: Record<string, { memory: number } | undefined> = await pidusage(hosts.map((h) => h.pid)).catch(() => ({}));
-      const limit = this.options.memoryMb * 1024 * 1024;
-      for (const host of hosts) {
-        const rss = usage[String(host.pid)]?.memory;
-        if (rss !== undefined && rss > limit) {
-          host.kill({ cause: 'memory', message: `its component host used ${Math.round(rss / 1048576)} MB of memory, over the limit of ${this.options.memoryMb} MB, and was stopped (the limit is set with --component-memory)` });
-        }
-      }
-    } finally {
-      this.polling = false;
-    }
-  }
 }

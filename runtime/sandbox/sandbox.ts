@@ -1,9 +1,12 @@
 import { newId } from '../lib/ids';
+import { QueueFullError } from '../lib/error-kinds';
 import type { ComponentDescription } from '../contract/component-shape';
 import type { SourceDb } from '../store/source-dbs';
-import type { HostExit, HostPool, HostProcess } from './host-process';
+import type { HostExit, HostProcess } from './host-process';
+import type { HostPool } from './host-pool';
 import { NO_GRANTS } from './host-grants';
-import { dataDirOf, enforceTempLimit, TEMP_LIMIT_BYTES } from './temp-folder';
+import { checkEmits, RunChecks } from './run-checks';
+import type { TempFolder } from './temp-folder';
 import { type HostGrants } from '../contract/host-protocol';
 import type { CallRequest, OutgoingCall } from '../contract/network-api';
 import type { DataStoreCall, EmitPayload, HostCall, NetworkAnswer, HostMessage, HostReply, HttpResponsePayload, InvocationTarget, LogLevel, SandboxContext, SerializedError, WireResponse } from '../contract/host-protocol';
@@ -22,8 +25,8 @@ export interface SandboxOptions {
   hosts: HostPool;
   /** Folders the host may read or write beyond the defaults. */
   grants?: HostGrants;
-  /** The host's own temp folder (temp-folder.ts), which its code reaches as `/tmp`; granted to it, bounded in size. */
-  tmpDir?: string;
+  /** The host's own temp folder (temp-folder.ts), which its code reaches as `/tmp`; it lies in a folder `grants` gives it to write. */
+  temp?: TempFolder;
   /** Names the component in messages, e.g. `source dc_… "Echo"`. */
   label: string;
   /** A run or hook longer than this is stopped and its host replaced. */
@@ -58,8 +61,6 @@ export interface InvocationResult {
   calls: OutgoingCall[];
 }
 
-/** Thrown when a source's queue of waiting invocations is full. */
-export class QueueFullError extends Error {}
 
 interface Pending {
   message: HostMessage & { type: 'invoke' };
@@ -97,6 +98,8 @@ export class Sandbox {
   private dbWriting: Promise<void> | null = null;
   /** Hosts that ended in a row without an invocation finishing; spaces restarts. */
   private failures = 0;
+  /** What runs logged and emitted, against their limits. */
+  private readonly checks = new RunChecks();
   private restartTimer: NodeJS.Timeout | null = null;
   /** The last call a replay could not answer, and the invocation that made it. */
   private lastMiss: { invocationId: string; miss: string } | null = null;
@@ -115,9 +118,10 @@ export class Sandbox {
     this.options.label = label;
   }
 
-  /** Sets the timeout of invocations that start from now on. */
+  /** Sets the timeout of invocations that start from now on (also the CPU time code left running after a run may use in a burst). */
   setRunTimeout(ms: number): void {
     this.options.timeoutMs = ms;
+    if (this.host) this.host.strayCpuLimitMs = ms;
   }
 
   /** Sets the values `this` exposes to the component for invocations made from now on. */
@@ -182,9 +186,9 @@ export class Sandbox {
   private start(): Promise<ComponentDescription> {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = null;
-    const grants = this.options.grants ?? NO_GRANTS;
-    const tmpDir = this.options.tmpDir;
-    const host = this.options.hosts.acquire(tmpDir ? { read: [...grants.read, tmpDir], write: [...grants.write, tmpDir] } : grants);
+    const temp = this.options.temp;
+    const host = this.options.hosts.acquire(this.options.grants ?? NO_GRANTS, temp?.path);
+    host.strayCpuLimitMs = this.options.timeoutMs;
     const started = new Promise<ComponentDescription>((resolve, reject) => {
       let loading = true;
       const loadTimer = setTimeout(() => host.kill({ cause: 'timeout', message: `loading the module took longer than ${Math.round(this.options.timeoutMs / 1000)} s` }), this.options.timeoutMs);
@@ -207,7 +211,7 @@ export class Sandbox {
           } else if (!loading) this.receive(host, reply);
         },
         onOutput: (stream, line) => {
-          if (this.host === host) this.options.onLog({ invocationId: this.head() ?? null, level: stream === 'stderr' ? 'error' : 'log', message: line });
+          if (this.host === host) this.log(this.head() ?? null, stream === 'stderr' ? 'error' : 'log', line);
         },
         onExit: (exit) => {
           clearTimeout(loadTimer);
@@ -217,7 +221,7 @@ export class Sandbox {
           } else if (this.host === host) this.hostEnded(exit);
         },
       });
-      host.send({ type: 'load', bundle: this.options.bundle, filename: this.options.filename, ...(tmpDir ? { tmp: { dir: tmpDir, real: [dataDirOf(tmpDir)] } } : {}) });
+      host.send({ type: 'load', bundle: this.options.bundle, filename: this.options.filename, ...(temp ? { tmp: { dir: temp.path, real: [temp.dataDir] } } : {}) });
     });
     this.starting = started;
     const clear = () => {
@@ -276,22 +280,10 @@ export class Sandbox {
     const p = this.pending.get(invocationId);
     if (!p) return;
     this.pending.delete(invocationId);
+    this.checks.end(invocationId);
     p.resolve({ invocationId, error, emits, value, calls, ...(failure ? { failure } : {}) });
-    this.boundTemp();
     this.armTimeout();
     if (this.pending.size === 0) this.onDrained?.();
-  }
-
-  /** Empties the temp folder when it grew over its limit, saying so in the log. */
-  private boundTemp(): void {
-    const folder = this.options.tmpDir;
-    if (!folder) return;
-    enforceTempLimit(folder).then(
-      (bytes) => {
-        if (bytes !== null) this.options.onLog({ invocationId: null, level: 'warn', message: `/tmp held ${Math.round(bytes / 1048576)} MB, over the limit of ${Math.round(TEMP_LIMIT_BYTES / 1048576)} MB, and was emptied; remove files from /tmp when done with them` });
-      },
-      () => undefined,
-    );
   }
 
   /** Acts on a message of the serving host (already checked for shape by the host process). */
@@ -301,16 +293,26 @@ export class Sandbox {
         return this.done(reply);
       case 'respond':
         return this.pending.get(reply.invocationId)?.onRespond?.(responsePayload(reply.response));
-      case 'emits':
+      case 'emits': {
+        const problem = this.checks.strayEmits(reply.emits);
+        if (problem) return this.log(null, 'error', `events emitted after their run ended were not stored: ${problem}`);
         return this.options.onStrayEmits(reply.emits);
+      }
       case 'call':
         return this.answer(host, reply.callId, reply.request);
       case 'log':
-        return this.options.onLog({ invocationId: reply.invocationId, level: reply.level, message: reply.message });
+        // A line counts against the run it names only while that run is under way.
+        return this.log(reply.invocationId !== null && this.pending.has(reply.invocationId) ? reply.invocationId : null, reply.level, reply.message);
       default:
         // 'fatal' is explained by the host process when it exits; a late 'loaded' means nothing.
         return;
     }
+  }
+
+  /** Passes a log line on within its run's limits. */
+  private log(runId: string | null, level: LogLevel, message: string): void {
+    const line = this.checks.logLine(runId, level, message);
+    if (line) this.options.onLog(line);
   }
 
   /** Ends an invocation once the `this.db` keys it set are stored, in the order results came. */
@@ -318,11 +320,16 @@ export class Sandbox {
     if (!this.pending.has(reply.invocationId)) return;
     this.failures = 0;
     const db = this.options.db;
-    const end = () => this.finish(reply.invocationId, reply.error, reply.emits, reply.value, undefined, reply.calls);
+    // What the host reports is checked before anything is stored: emits over the limits are refused whole.
+    const emitProblem = checkEmits(reply.emits);
+    if (emitProblem) this.log(reply.invocationId, 'error', `nothing this run emitted was stored: ${emitProblem}`);
+    let error = reply.error ?? (emitProblem ? { name: 'RangeError', message: `nothing this run emitted was stored: ${emitProblem}` } : null);
+    const end = () => this.finish(reply.invocationId, error, emitProblem ? [] : reply.emits, reply.value, undefined, reply.calls);
     if (db && reply.dbWrites.length > 0) {
       const base = db.version;
       const stored = db.apply(reply.dbWrites).catch((err: Error) => {
         this.options.onLog({ invocationId: reply.invocationId, level: 'error', message: `this.db could not be saved: ${err.message}` });
+        error ??= { name: err.name, message: err.message };
       });
       // The host's copy already holds its own writes; it is current unless someone else wrote since.
       if (this.dbSeen === base) this.dbSeen = db.version;

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Cassette, CassetteEntry } from '../contract/network-api';
-import { writeFileAtomic } from '../lib/atomic-write';
+import type { ProblemSink } from '../lib/file-problems';
+import { previousOf, readStateFile, writeStateFile } from '../lib/state-file';
 
 /** How a new cassette matches: common volatile query parameters left out, bodies compared, in sequence. */
 export const DEFAULT_MATCHING: Cassette['matching'] = {
@@ -12,6 +13,9 @@ export const DEFAULT_MATCHING: Cassette['matching'] = {
   body: true,
   order: 'sequence',
 };
+
+/** Calls one cassette keeps; in record mode later calls are not added (each body is kept up to 256 KB). */
+export const MAX_CASSETTE_ENTRIES = 1000;
 
 /** An empty cassette. */
 export function emptyCassette(): Cassette {
@@ -23,13 +27,17 @@ export class CassetteStore {
   /** Writes per owner, in order. */
   private readonly writing = new Map<string, Promise<void>>();
 
-  constructor(private readonly dir: string) {}
+  constructor(
+    private readonly dir: string,
+    /** Receives what was found damaged when a cassette is read. */
+    private readonly report?: ProblemSink,
+  ) {}
 
-  /** An owner's cassette (empty when it has none). */
+  /** An owner's cassette (empty when it has none; a damaged one is replaced by its previous version). */
   get(owner: string): Cassette {
     let cassette = this.cassettes.get(owner);
     if (!cassette) {
-      cassette = read(this.file(owner)) ?? emptyCassette();
+      cassette = readStateFile(this.file(owner), parseCassette, this.report).value ?? emptyCassette();
       this.cassettes.set(owner, cassette);
     }
     return cassette;
@@ -46,23 +54,28 @@ export class CassetteStore {
     return this.save(owner);
   }
 
-  /** Adds recorded calls to an owner's cassette. */
-  append(owner: string, entries: CassetteEntry[]): Promise<void> {
-    if (entries.length === 0) return Promise.resolve();
-    this.get(owner).entries.push(...entries);
-    return this.save(owner);
+  /** Adds recorded calls to an owner's cassette, up to MAX_CASSETTE_ENTRIES; resolves how many did not fit. */
+  async append(owner: string, entries: CassetteEntry[]): Promise<number> {
+    const cassette = this.get(owner);
+    const fitting = entries.slice(0, Math.max(0, MAX_CASSETTE_ENTRIES - cassette.entries.length));
+    if (fitting.length > 0) {
+      cassette.entries.push(...fitting);
+      await this.save(owner);
+    }
+    return entries.length - fitting.length;
   }
 
   /** Deletes an owner's cassette. */
   async remove(owner: string): Promise<void> {
     this.cassettes.delete(owner);
     await this.writing.get(owner);
-    await fsp.rm(this.file(owner), { force: true });
+    const file = this.file(owner);
+    await Promise.all([file, previousOf(file)].map((f) => fsp.rm(f, { force: true })));
   }
 
   private save(owner: string): Promise<void> {
     const previous = this.writing.get(owner) ?? Promise.resolve();
-    const next = previous.then(() => writeFileAtomic(this.file(owner), `${JSON.stringify(this.get(owner), null, 2)}\n`));
+    const next = previous.then(() => writeStateFile(this.file(owner), `${JSON.stringify(this.get(owner), null, 2)}\n`));
     const settled = next.catch(() => undefined);
     this.writing.set(owner, settled);
     void settled.then(() => {
@@ -76,11 +89,11 @@ export class CassetteStore {
   }
 }
 
-function read(file: string): Cassette | null {
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as Cassette;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
+/** A cassette file's content; throws when it is not one. */
+export function parseCassette(text: string): Cassette {
+  const cassette = JSON.parse(text) as Partial<Cassette> | null;
+  if (typeof cassette !== 'object' || cassette === null || !Array.isArray(cassette.entries) || typeof cassette.matching !== 'object') {
+    throw new Error('not a cassette (no entries or matching)');
   }
+  return cassette as Cassette;
 }

@@ -2,7 +2,8 @@
 // its execution on the service's stores. Input crosses a thread boundary from component code, so
 // it is checked here rather than trusted.
 import { z } from 'zod';
-import { DataStoreError, type DataStores } from './data-stores';
+import { DataStoreError } from '../lib/error-kinds';
+import type { DataStores } from './data-stores';
 
 /** The operations a `data_store` prop offers (DESIGN.md section 5). */
 export const DATA_STORE_OPS = ['get', 'set', 'setTtl', 'has', 'keys', 'delete', 'clear', 'entries'] as const;

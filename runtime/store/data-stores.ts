@@ -5,19 +5,12 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { newId } from '../lib/ids';
+import { DataStoreError } from '../lib/error-kinds';
 import { AppendLog } from '../lib/append-log';
+import type { ProblemSink } from '../lib/file-problems';
 import { makePrivateDir } from '../lib/private-files';
-
-/** Largest value, measured as its JSON text in UTF-8. */
-export const MAX_VALUE_BYTES = 1024 * 1024;
-/** Longest key, in characters. */
-export const MAX_KEY_LENGTH = 1024;
-/** Largest store (keys plus values as JSON): stores are kept in memory. */
-export const MAX_STORE_BYTES = 64 * 1024 * 1024;
-/** Longest TTL: one year, in seconds. */
-export const MAX_TTL_SECONDS = 365 * 24 * 60 * 60;
-/** Longest store name. */
-export const MAX_NAME_LENGTH = 200;
+import { changeLine, type Entry, headLine, openStoreFile, setLine, snapshotLines, type StoreLine, type StoreState, syncDir } from './data-store-file';
+import { checkKey, checkName, expiryOf, MAX_STORE_BYTES, recordSize, sizeLimit, toJson } from './data-store-values';
 
 /** A data store as the API shows it. */
 export interface DataStoreInfo {
@@ -27,46 +20,15 @@ export interface DataStoreInfo {
   created_at: number;
 }
 
-/** A failed data store call: `status` is what the API answers (400 bad input, 404 unknown store). */
-export class DataStoreError extends Error {
-  override name = 'DataStoreError';
-  constructor(
-    readonly status: 400 | 404,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /** Options of `set`: `ttl` in seconds; absent or null keeps the record until it is deleted. */
 export interface SetOptions {
   ttl?: number | null;
 }
 
-/** One line of a store's log. The first line names the store; later lines replay its changes. */
-type Line =
-  | { t: 'store'; id: string; name: string; created_ms: number }
-  | { t: 'name'; name: string }
-  | { t: 'set'; k: string; x: number | null; v: unknown }
-  | { t: 'ttl'; k: string; x: number | null }
-  | { t: 'del'; k: string }
-  | { t: 'clear' };
-
-interface Entry {
-  /** The value's JSON text: every read parses a fresh copy, so callers cannot change what is stored. */
-  json: string;
-  /** Epoch ms after which the record reads as absent; null never expires. */
-  expiresAt: number | null;
-}
-
-interface Store {
-  id: string;
-  name: string;
-  createdMs: number;
-  records: Map<string, Entry>;
+interface Store extends StoreState {
   /** Keys plus values as JSON, in bytes, for the store limit. */
   bytes: number;
-  log: AppendLog<Line>;
+  log: AppendLog<StoreLine>;
   /** Set when the store is removed or the stores close: its log is closed and takes no writes. */
   gone: boolean;
 }
@@ -77,6 +39,8 @@ export interface DataStoresOptions {
   now?: () => number;
   /** How often expired records are swept from memory. Default 60 s. */
   sweepIntervalMs?: number;
+  /** Receives what was found damaged when the stores' files are read. */
+  report?: ProblemSink;
 }
 
 const FILE = /^ds_[0-9A-Za-z]+\.jsonl$/;
@@ -94,6 +58,7 @@ export class DataStores {
   private closed = false;
   private readonly now: () => number;
   private readonly sweepIntervalMs: number;
+  private readonly report?: ProblemSink;
 
   constructor(
     readonly dir: string,
@@ -101,6 +66,7 @@ export class DataStores {
   ) {
     this.now = options.now ?? Date.now;
     this.sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
+    this.report = options.report;
   }
 
   /** Loads every store and starts the expiry sweep; safe to call more than once. */
@@ -130,10 +96,10 @@ export class DataStores {
     const clean = checkName(name);
     const id = newId('ds');
     const file = this.fileOf(id);
-    const { log } = await AppendLog.open<Line>(file);
+    const { log } = await AppendLog.open<StoreLine>(file, { report: this.report });
     const store: Store = { id, name: clean, createdMs: this.now(), records: new Map(), bytes: 0, log, gone: false };
     try {
-      await log.append({ t: 'store', id, name: clean, created_ms: store.createdMs });
+      await log.appendLines([headLine(store)]);
       // The file is new: its directory entry must be durable too.
       await syncDir(this.dir);
     } catch (err) {
@@ -182,7 +148,7 @@ export class DataStores {
     const clean = checkName(name);
     if (clean !== store.name) {
       store.name = clean;
-      await this.write(store, [JSON.stringify({ t: 'name', name: clean } satisfies Line)]);
+      await this.write(store, [changeLine({ t: 'name', name: clean })]);
     }
     return info(store);
   }
@@ -204,20 +170,20 @@ export class DataStores {
   /** The value at `key`, or undefined when there is none (or it expired). */
   async get(id: string, key: string): Promise<unknown> {
     const store = await this.store(id);
-    const entry = this.live(store, checkKey(store, key));
+    const entry = this.live(store, checkKey(id, key));
     return entry ? (JSON.parse(entry.json) as unknown) : undefined;
   }
 
   /** Stores `value` (any JSON value) at `key`, replacing what was there; `ttl` in seconds. */
   async set(id: string, key: string, value: unknown, options: SetOptions = {}): Promise<void> {
     const store = await this.store(id);
-    checkKey(store, key);
-    const json = toJson(store, key, value);
-    const expiresAt = this.expiry(store, key, options.ttl);
+    checkKey(id, key);
+    const json = toJson(id, key, value);
+    const expiresAt = expiryOf(id, key, options.ttl, this.now());
     const old = this.live(store, key);
-    const bytes = store.bytes - (old ? size(key, old.json) : 0) + size(key, json);
+    const bytes = store.bytes - (old ? recordSize(key, old.json) : 0) + recordSize(key, json);
     if (bytes > MAX_STORE_BYTES) {
-      throw new DataStoreError(400, `data store ${store.id}: setting key "${key}" would make the store ${bytes} bytes; the limit is ${limit(MAX_STORE_BYTES)} per store (delete records or use another store)`);
+      throw new DataStoreError(400, `data store ${store.id}: setting key "${key}" would make the store ${bytes} bytes; the limit is ${sizeLimit(MAX_STORE_BYTES)} per store (delete records or use another store)`);
     }
     store.records.delete(key); // a re-set key moves to the end, as the log replays it
     store.records.set(key, { json, expiresAt });
@@ -231,20 +197,20 @@ export class DataStores {
    */
   async setTtl(id: string, key: string, ttl: number | null): Promise<boolean> {
     const store = await this.store(id);
-    checkKey(store, key);
+    checkKey(id, key);
     if (ttl === undefined) throw new DataStoreError(400, `data store ${store.id}: setTtl("${key}") needs a ttl in seconds, or null to keep the record until it is deleted`);
-    const expiresAt = this.expiry(store, key, ttl);
+    const expiresAt = expiryOf(id, key, ttl, this.now());
     const entry = this.live(store, key);
     if (!entry) return false;
     entry.expiresAt = expiresAt;
-    await this.write(store, [JSON.stringify({ t: 'ttl', k: key, x: expiresAt } satisfies Line)]);
+    await this.write(store, [changeLine({ t: 'ttl', k: key, x: expiresAt })]);
     return true;
   }
 
   /** Whether there is a live record at `key`. */
   async has(id: string, key: string): Promise<boolean> {
     const store = await this.store(id);
-    return this.live(store, checkKey(store, key)) !== undefined;
+    return this.live(store, checkKey(id, key)) !== undefined;
   }
 
   /** The keys of the live records, oldest write first. */
@@ -274,17 +240,17 @@ export class DataStores {
   /** The live record at `key` with its expiry (epoch ms, or null), or undefined. */
   async record(id: string, key: string): Promise<{ key: string; value: unknown; expiresAt: number | null } | undefined> {
     const store = await this.store(id);
-    const entry = this.live(store, checkKey(store, key));
+    const entry = this.live(store, checkKey(id, key));
     return entry && { key, value: JSON.parse(entry.json) as unknown, expiresAt: entry.expiresAt };
   }
 
   /** Deletes the record at `key`; resolves whether there was a live one. */
   async delete(id: string, key: string): Promise<boolean> {
     const store = await this.store(id);
-    const entry = this.live(store, checkKey(store, key));
+    const entry = this.live(store, checkKey(id, key));
     if (!entry) return false;
     this.drop(store, key, entry);
-    await this.write(store, [JSON.stringify({ t: 'del', k: key } satisfies Line)]);
+    await this.write(store, [changeLine({ t: 'del', k: key })]);
     return true;
   }
 
@@ -294,7 +260,7 @@ export class DataStores {
     if (store.records.size === 0) return;
     store.records.clear();
     store.bytes = 0;
-    await this.write(store, [JSON.stringify({ t: 'clear' } satisfies Line)]);
+    await this.write(store, [changeLine({ t: 'clear' })]);
   }
 
   /** Drops expired records of every store from memory (the periodic sweep; tests call it). */
@@ -321,32 +287,19 @@ export class DataStores {
   }
 
   private async loadStore(file: string): Promise<void> {
-    let opened: { log: AppendLog<Line>; records: Line[] };
+    let opened: Awaited<ReturnType<typeof openStoreFile>>;
     try {
-      opened = await AppendLog.open<Line>(file);
+      opened = await openStoreFile(file, this.report);
     } catch (err) {
-      // One damaged store must not keep the service (and the other stores) from starting.
-      console.error(`data store file ${file} cannot be read (${(err as Error).message}); it is skipped and left as it is`);
+      // One store that cannot be read must not keep the service (and the other stores) from starting.
+      this.report?.({ file, message: `cannot be read (${(err as Error).message}); the store is skipped and its file left as it is` });
       return;
     }
-    const { log, records: lines } = opened;
-    const head = lines[0];
-    if (!head) {
-      // A create that crashed before its first line was durable: the store was never returned.
-      await log.close();
-      await fsp.rm(file, { force: true });
-      return;
-    }
-    if (head.t !== 'store') {
-      await log.close();
-      console.error(`data store file ${file} does not start with its store line; it is skipped and left as it is`);
-      return;
-    }
-    const store: Store = { id: head.id, name: head.name, createdMs: head.created_ms, records: new Map(), bytes: 0, log, gone: false };
-    for (const line of lines.slice(1)) replay(store, line);
+    if (!opened) return;
+    const store: Store = { ...opened.state, bytes: 0, log: opened.log, gone: false };
     const now = this.now();
     for (const [key, entry] of store.records) if (entry.expiresAt !== null && entry.expiresAt <= now) store.records.delete(key);
-    for (const [key, entry] of store.records) store.bytes += size(key, entry.json);
+    for (const [key, entry] of store.records) store.bytes += recordSize(key, entry.json);
     this.stores.set(store.id, store);
     this.maybeCompact(store);
   }
@@ -377,19 +330,7 @@ export class DataStores {
 
   private drop(store: Store, key: string, entry: Entry): void {
     store.records.delete(key);
-    store.bytes -= size(key, entry.json);
-  }
-
-  /** Epoch ms of a record set now with `ttl` seconds; null for none. */
-  private expiry(store: Store, key: string, ttl: number | null | undefined): number | null {
-    if (ttl === undefined || ttl === null) return null;
-    if (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl <= 0) {
-      throw new DataStoreError(400, `data store ${store.id}: the ttl of key "${key}" must be a positive number of seconds, or null for none (got ${describe(ttl)})`);
-    }
-    if (ttl > MAX_TTL_SECONDS) {
-      throw new DataStoreError(400, `data store ${store.id}: the ttl of key "${key}" is ${ttl} s; the limit is ${MAX_TTL_SECONDS} s (one year), or null for none`);
-    }
-    return this.now() + Math.round(ttl * 1000);
+    store.bytes -= recordSize(key, entry.json);
   }
 
   /** Appends `lines` (memory already changed) and resolves once they are durable. */
@@ -407,11 +348,7 @@ export class DataStores {
 
   private maybeCompact(store: Store): void {
     if (store.gone || store.log.lineCount <= 2 * (store.records.size + 1) + COMPACT_SLACK) return;
-    store.log.compactInBackground(() => {
-      const lines = [JSON.stringify({ t: 'store', id: store.id, name: store.name, created_ms: store.createdMs } satisfies Line)];
-      for (const [key, entry] of store.records) lines.push(setLine(key, entry.expiresAt, entry.json));
-      return lines;
-    });
+    store.log.compactInBackground(() => snapshotLines(store));
   }
 
   private fileOf(id: string): string {
@@ -427,103 +364,6 @@ function closedError(dir: string): Error {
   return new Error(`the data stores in ${dir} are closed (the service is stopping); try again once it has restarted`);
 }
 
-function replay(store: Store, line: Line): void {
-  switch (line.t) {
-    case 'name':
-      store.name = line.name;
-      break;
-    case 'set':
-      store.records.delete(line.k);
-      store.records.set(line.k, { json: JSON.stringify(line.v), expiresAt: line.x });
-      break;
-    case 'ttl': {
-      const entry = store.records.get(line.k);
-      if (entry) entry.expiresAt = line.x;
-      break;
-    }
-    case 'del':
-      store.records.delete(line.k);
-      break;
-    case 'clear':
-      store.records.clear();
-      break;
-    case 'store':
-      break;
-  }
-}
-
-/** A `set` line built from the value's JSON text as it is, not parsed and serialised again. */
-function setLine(key: string, expiresAt: number | null, json: string): string {
-  return `{"t":"set","k":${JSON.stringify(key)},"x":${expiresAt === null ? 'null' : String(expiresAt)},"v":${json}}`;
-}
-
 function info(store: Store): DataStoreInfo {
   return { id: store.id, name: store.name, created_at: Math.floor(store.createdMs / 1000) };
-}
-
-function checkName(name: unknown): string {
-  const clean = typeof name === 'string' ? name.trim() : '';
-  if (!clean) throw new DataStoreError(400, 'a data store needs a name: a non-empty string');
-  if (clean.length > MAX_NAME_LENGTH) throw new DataStoreError(400, `a data store name is at most ${MAX_NAME_LENGTH} characters (got ${clean.length})`);
-  return clean;
-}
-
-function checkKey(store: Store, key: unknown): string {
-  if (typeof key !== 'string' || key === '') {
-    throw new DataStoreError(400, `data store ${store.id}: keys are non-empty strings (got ${describe(key)})`);
-  }
-  if (key.length > MAX_KEY_LENGTH) {
-    throw new DataStoreError(400, `data store ${store.id}: key "${key.slice(0, 40)}…" is ${key.length} characters; the limit is ${MAX_KEY_LENGTH}`);
-  }
-  return key;
-}
-
-/** The JSON text of `value`; values JSON cannot represent are refused, naming the key. */
-function toJson(store: Store, key: string, value: unknown): string {
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(value);
-  } catch (err) {
-    throw new DataStoreError(400, `data store ${store.id}: the value of key "${key}" is not JSON-serialisable (${(err as Error).message}); store plain objects, arrays, strings, numbers, booleans or null`);
-  }
-  if (json === undefined) {
-    throw new DataStoreError(400, `data store ${store.id}: the value of key "${key}" is ${describe(value)}, which JSON cannot hold; store plain objects, arrays, strings, numbers, booleans or null (delete the key to remove it)`);
-  }
-  const bytes = Buffer.byteLength(json);
-  if (bytes > MAX_VALUE_BYTES) {
-    throw new DataStoreError(400, `data store ${store.id}: the value of key "${key}" is ${bytes} bytes as JSON; the limit is ${limit(MAX_VALUE_BYTES)} per value`);
-  }
-  return json;
-}
-
-function size(key: string, json: string): number {
-  return Buffer.byteLength(key) + Buffer.byteLength(json);
-}
-
-/** A size limit in bytes and in MB, e.g. "1048576 bytes (1 MB)". */
-function limit(bytes: number): string {
-  return `${bytes} bytes (${bytes / (1024 * 1024)} MB)`;
-}
-
-function describe(v: unknown): string {
-  if (v === undefined) return 'undefined';
-  if (typeof v === 'function') return 'a function';
-  if (typeof v === 'symbol') return 'a symbol';
-  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
-  if (typeof v === 'number' || typeof v === 'boolean' || v === null) return String(v);
-  return `a ${typeof v}`;
-}
-
-/** Makes a directory's entries (a created or removed file) durable. */
-async function syncDir(dir: string): Promise<void> {
-  let handle: fsp.FileHandle | undefined;
-  try {
-    handle = await fsp.open(dir, 'r');
-    await handle.sync();
-  } catch (err) {
-    // Some platforms (Windows) cannot open or sync a directory; the file data itself is synced.
-    if (!['EISDIR', 'EPERM', 'EINVAL', 'EBADF'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err;
-  } finally {
-    await handle?.close();
-  }
 }

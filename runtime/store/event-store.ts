@@ -1,8 +1,9 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { AppendLog } from '../lib/append-log';
+import type { ProblemSink } from '../lib/file-problems';
 import { makePrivateDir } from '../lib/private-files';
-import { compareEventIds, EventIdClock } from './event-id';
+import { compareEventIds, EventIdClock, isEventId } from './event-id';
 
 /** Metadata of a stored event (the `metadata` of an event summary, less `emitter_id`). */
 export interface EventMeta {
@@ -53,9 +54,28 @@ interface EventLine {
 
 interface SourceEvents {
   log: AppendLog<unknown>;
-  /** Oldest first, at most `retention` (plus a little slack before trimming). */
+  /** Oldest first, within the retention (plus a little slack before trimming). */
   events: StoredEvent[];
+  /** Size of each event's line, in step with `events`. */
+  sizes: number[];
+  bytes: number;
   listeners: Set<Listener>;
+}
+
+/** Bytes of events kept in memory per source: 64 MB, or 1 KB an event for a larger retention. Past it the oldest go first, however few are kept. */
+export function eventBytesKept(retention: number): number {
+  return Math.max(64 * 1024 * 1024, retention * 1024);
+}
+
+/** What is wrong with a line of an events file, or null for an event. */
+export function checkEventLine(value: unknown): string | null {
+  const line = value as Partial<EventLine> | null;
+  if (typeof line !== 'object' || line === null || Array.isArray(line)) return 'not an event (a JSON object was expected)';
+  if (typeof line.id !== 'string' || !isEventId(line.id)) return 'not an event (no "<ms>-<seq>" id)';
+  if (typeof line.indexed_at_ms !== 'number' || typeof line.emitter_id !== 'string') return 'not an event (no indexed_at_ms or emitter_id)';
+  if (typeof line.meta !== 'object' || line.meta === null || !('event' in line)) return 'not an event (no meta or event)';
+  if (line.to !== undefined && !(Array.isArray(line.to) && line.to.every((id) => typeof id === 'string'))) return 'not an event ("to" is not a list of webhook ids)';
+  return null;
 }
 
 /** Serialises one event as a log line, embedding the emitted JSON without re-encoding it. */
@@ -72,8 +92,9 @@ function fromLine(line: EventLine): StoredEvent {
 
 /**
  * Events of each source, in an append-only file per source (`events/<dc_id>.jsonl`) and in memory
- * up to the retention limit. Appending costs the same however many events are stored: old
- * events are trimmed from memory in batches and the file is compacted once it holds twice the limit.
+ * up to the retention limit (a count, and eventBytesKept). Appending costs the same however many
+ * events are stored: old events are trimmed from memory in batches and the file is compacted once
+ * it holds twice the limit.
  */
 export class EventStore {
   private readonly sources = new Map<string, SourceEvents>();
@@ -83,6 +104,9 @@ export class EventStore {
   constructor(
     private readonly dir: string,
     private readonly retention: number,
+    /** Receives what was found damaged when a source's file is read. */
+    private readonly report?: ProblemSink,
+    private readonly bytesKept = eventBytesKept(retention),
   ) {}
 
   /** Calls `hook` with the events already stored each time a source's log is opened. */
@@ -90,15 +114,29 @@ export class EventStore {
     this.openHooks.push(hook);
   }
 
-  /** Opens (or creates) the event log of a source. */
+  /**
+   * Opens (or creates) the event log of a source, reading its file line by line: only the newest
+   * events within the retention are kept, so a file of any length opens in the same memory.
+   */
   async openSource(sourceId: string): Promise<void> {
     if (this.sources.has(sourceId)) return;
     makePrivateDir(this.dir);
-    const { log, records } = await AppendLog.open<EventLine>(this.file(sourceId));
-    const all = records.map(fromLine);
-    for (const e of all.slice(-1)) this.clock.observe(e.id);
-    this.sources.set(sourceId, { log, events: all.slice(-this.retention), listeners: new Set() });
-    if (all.length > 0) for (const hook of this.openHooks) hook(sourceId, all);
+    const source: SourceEvents = { log: null as unknown as AppendLog<unknown>, events: [], sizes: [], bytes: 0, listeners: new Set() };
+    ({ log: source.log } = await AppendLog.open<EventLine>(this.file(sourceId), {
+      check: checkEventLine,
+      report: this.report,
+      onRecord: (line, size) => {
+        source.events.push(fromLine(line));
+        source.sizes.push(size);
+        source.bytes += size;
+        if (source.events.length > 2 * this.retention || source.bytes > 2 * this.bytesKept) this.trimMemory(source, 0);
+      },
+    }));
+    this.trimMemory(source, 0);
+    for (const e of source.events.slice(-1)) this.clock.observe(e.id);
+    this.sources.set(sourceId, source);
+    // Those kept: a crash falls between the newest events and their deliveries, not the oldest.
+    if (source.events.length > 0) for (const hook of this.openHooks) hook(sourceId, source.events);
   }
 
   /**
@@ -114,9 +152,15 @@ export class EventStore {
       if (e.deliver_to?.length) stored.deliver_to = e.deliver_to;
       return stored;
     });
+    const lines = stored.map(toLine);
     // One push per event: spreading a run's events as arguments overflows the stack past ~100 000.
-    for (const e of stored) source.events.push(e);
-    const durable = source.log.appendLines(stored.map(toLine)).then(() => {
+    for (let i = 0; i < stored.length; i++) {
+      const size = Buffer.byteLength(lines[i] as string) + 1;
+      source.events.push(stored[i] as StoredEvent);
+      source.sizes.push(size);
+      source.bytes += size;
+    }
+    const durable = source.log.appendLines(lines).then(() => {
       for (const e of stored) for (const listener of source.listeners) listener(e);
     });
     this.trim(source);
@@ -169,7 +213,14 @@ export class EventStore {
       (range.endId === undefined || compareEventIds(e.id, range.endId) <= 0) &&
       (range.eventName === undefined || e.meta.name === range.eventName);
     const before = source.events.length;
-    source.events = source.events.filter((e) => !doomed(e));
+    const sizes: number[] = [];
+    source.events = source.events.filter((e, i) => {
+      if (doomed(e)) return false;
+      sizes.push(source.sizes[i] as number);
+      return true;
+    });
+    source.sizes = sizes;
+    source.bytes = sizes.reduce((n, size) => n + size, 0);
     const deleted = before - source.events.length;
     if (deleted > 0) await source.log.rewrite(() => source.events.map(toLine));
     return deleted;
@@ -206,10 +257,24 @@ export class EventStore {
   private trim(source: SourceEvents): void {
     // Trimming in batches of a tenth keeps the cost of each append constant.
     const slack = Math.max(1, Math.floor(this.retention / 10));
-    if (source.events.length > this.retention + slack) source.events.splice(0, source.events.length - this.retention);
-    if (source.log.lineCount > 2 * this.retention + slack) {
-      source.log.compactInBackground(() => source.events.slice(-this.retention).map(toLine));
+    this.trimMemory(source, slack);
+    const { log } = source;
+    if (log.lineCount > 2 * this.retention + slack || log.byteCount > 2 * this.bytesKept) {
+      log.compactInBackground(() => source.events.slice(-this.retention).map(toLine));
     }
+  }
+
+  /** Drops the oldest events past the retention (count and bytes), once they are `slack` over it. */
+  private trimMemory(source: SourceEvents, slack: number): void {
+    const byteSlack = slack > 0 ? this.bytesKept / 10 : 0;
+    if (source.events.length <= this.retention + slack && source.bytes <= this.bytesKept + byteSlack) return;
+    let drop = Math.max(0, source.events.length - this.retention);
+    let left = source.bytes;
+    for (let i = 0; i < drop; i++) left -= source.sizes[i] as number;
+    while (left > this.bytesKept && drop < source.events.length - 1) left -= source.sizes[drop++] as number;
+    source.events.splice(0, drop);
+    source.sizes.splice(0, drop);
+    source.bytes = left;
   }
 
   private file(sourceId: string): string {

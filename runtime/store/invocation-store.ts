@@ -4,6 +4,7 @@
 import fsp from 'node:fs/promises';
 import type { InvocationStatus, InvocationTrigger, InvocationView } from '../contract/invocation-api';
 import type { LogLine } from './log-store';
+import type { ProblemSink } from '../lib/file-problems';
 import { RetainedLogs } from '../lib/retained-log';
 import { KeyedListeners } from '../lib/keyed-listeners';
 
@@ -19,8 +20,24 @@ export interface InvocationQuery {
   q?: string;
 }
 
-/** Log lines kept in one invocation's record. */
+/** Log lines kept in one invocation's record, and their bytes (the source's log keeps every line). */
 const MAX_LINES = 200;
+const MAX_RECORD_LOG_BYTES = 1024 * 1024;
+/** Bytes of records kept per owner: 32 MB, or 1 KB a record for a larger retention. Past it the oldest go first, however few are kept. */
+export function invocationBytesKept(retention: number): number {
+  return Math.max(32 * 1024 * 1024, retention * 1024);
+}
+
+/** What is wrong with a line of an invocations file, or null for a record. */
+export function checkInvocationLine(value: unknown): string | null {
+  const r = value as Partial<InvocationView> | null;
+  if (typeof r !== 'object' || r === null) return 'not a run record (a JSON object was expected)';
+  if (typeof r.id !== 'string' || typeof r.owner_id !== 'string' || typeof r.started_at !== 'number' || typeof r.status !== 'string' || typeof r.trigger !== 'string') {
+    return 'not a run record (no id, owner_id, trigger, status or started_at)';
+  }
+  if (!Array.isArray(r.logs) || !Array.isArray(r.emits) || !Array.isArray(r.calls)) return 'not a run record (logs, emits or calls is not a list)';
+  return null;
+}
 /** Invocations whose log lines may wait for their record at once; older ones are dropped. */
 const MAX_WAITING = 2000;
 
@@ -28,16 +45,25 @@ export class InvocationStore {
   private readonly logs: RetainedLogs<InvocationView>;
   private readonly byId = new Map<string, InvocationView>();
   private readonly listeners = new KeyedListeners<InvocationView>();
-  /** Log lines of invocations not recorded yet, by invocation id. */
-  private readonly waiting = new Map<string, InvocationView['logs']>();
+  /** Log lines of invocations not recorded yet, by invocation id, with their bytes. */
+  private readonly waiting = new Map<string, { lines: InvocationView['logs']; bytes: number }>();
 
   constructor(
     private readonly dir: string,
     retention: number,
+    report?: ProblemSink,
   ) {
-    this.logs = new RetainedLogs<InvocationView>(dir, retention, (_owner, trimmed) => {
-      for (const r of trimmed) this.byId.delete(r.id);
-    });
+    this.logs = new RetainedLogs<InvocationView>(
+      dir,
+      { count: retention, bytes: invocationBytesKept(retention) },
+      {
+        check: checkInvocationLine,
+        report,
+        onTrim: (_owner, trimmed) => {
+          for (const r of trimmed) this.byId.delete(r.id);
+        },
+      },
+    );
   }
 
   /** Loads every owner's kept invocations (at start). */
@@ -56,20 +82,25 @@ export class InvocationStore {
     for (const r of await this.logs.open(owner)) this.byId.set(r.id, r);
   }
 
-  /** Keeps a log line for the record of the invocation it belongs to. */
+  /** Keeps a log line for the record of the invocation it belongs to (the first 200 lines, up to 1 MB). */
   collect(line: LogLine): void {
     if (!line.invocation_id) return;
-    let lines = this.waiting.get(line.invocation_id);
-    if (!lines) {
+    let waiting = this.waiting.get(line.invocation_id);
+    if (!waiting) {
       if (this.waiting.size >= MAX_WAITING) this.waiting.delete(this.waiting.keys().next().value as string);
-      this.waiting.set(line.invocation_id, (lines = []));
+      this.waiting.set(line.invocation_id, (waiting = { lines: [], bytes: 0 }));
     }
-    if (lines.length < MAX_LINES) lines.push({ ts: line.ts, level: line.level, message: line.message });
+    if (waiting.lines.length >= MAX_LINES || waiting.bytes > MAX_RECORD_LOG_BYTES) return;
+    waiting.bytes += Buffer.byteLength(line.message);
+    waiting.lines.push({ ts: line.ts, level: line.level, message: line.message });
+    if (waiting.lines.length === MAX_LINES || waiting.bytes > MAX_RECORD_LOG_BYTES) {
+      waiting.lines.push({ ts: line.ts, level: 'warn', message: `… a run's record keeps its first ${MAX_LINES} log lines (1 MB at most); the source's log has the rest` });
+    }
   }
 
   /** The log lines collected for an invocation (and forgets them). */
   takeLogs(invocationId: string): InvocationView['logs'] {
-    const lines = this.waiting.get(invocationId) ?? [];
+    const lines = this.waiting.get(invocationId)?.lines ?? [];
     this.waiting.delete(invocationId);
     return lines;
   }

@@ -1,6 +1,9 @@
 import type { LogLevel } from '../contract/host-protocol';
+import { MAX_LOG_LINE_BYTES } from '../contract/limits';
+import type { ProblemSink } from '../lib/file-problems';
 import { RetainedLogs } from '../lib/retained-log';
 import { KeyedListeners } from '../lib/keyed-listeners';
+import { cutText } from '../lib/text-limits';
 
 /** A log line of a source (`GET /v1/sources/{id}/logs`). */
 export interface LogLine {
@@ -11,8 +14,18 @@ export interface LogLine {
   invocation_id: string | null;
 }
 
-/** Lines kept per source. */
-const KEPT = 1000;
+/** Lines kept per source: 1000, and at most 8 MB of them. */
+const KEPT = { count: 1000, bytes: 8 * 1024 * 1024 };
+
+const LEVELS = new Set<unknown>(['log', 'info', 'warn', 'error', 'debug']);
+
+/** What is wrong with a line of a log file, or null for a log line. */
+export function checkLogLine(value: unknown): string | null {
+  const line = value as Partial<LogLine> | null;
+  if (typeof line !== 'object' || line === null) return 'not a log line (a JSON object was expected)';
+  if (typeof line.id !== 'string' || typeof line.ts !== 'number' || typeof line.message !== 'string' || !LEVELS.has(line.level)) return 'not a log line (no id, ts, level or message)';
+  return null;
+}
 
 /**
  * The latest log lines of each source: in memory, and in a file per source (`DATA_DIR/logs`), so
@@ -24,8 +37,8 @@ export class LogStore {
   private readonly everyLine = new Set<(sourceId: string, line: LogLine) => void>();
   private seq = 0;
 
-  constructor(dir: string) {
-    this.lines = new RetainedLogs<LogLine>(dir, KEPT);
+  constructor(dir: string, report?: ProblemSink) {
+    this.lines = new RetainedLogs<LogLine>(dir, KEPT, { check: checkLogLine, report });
   }
 
   /** Loads a source's kept lines (at start, or when it is deployed). */
@@ -36,9 +49,9 @@ export class LogStore {
     if (last !== null && last >= this.seq) this.seq = last + 1;
   }
 
-  /** Adds a line to a source's log. */
+  /** Adds a line to a source's log; one over MAX_LOG_LINE_BYTES is cut and marked. */
   add(sourceId: string, line: Omit<LogLine, 'id' | 'ts'>): LogLine {
-    const entry: LogLine = { id: `${Date.now()}-${this.seq++}`, ts: Date.now(), ...line };
+    const entry: LogLine = { id: `${Date.now()}-${this.seq++}`, ts: Date.now(), ...line, message: cutText(line.message, MAX_LOG_LINE_BYTES, 'log lines') };
     if (!this.lines.appendOpen(sourceId, [entry])) {
       this.lines.append(sourceId, [entry]).catch((err: Error) => console.error(`keeping a log line of ${sourceId}: ${err.message}`));
     }

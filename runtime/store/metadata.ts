@@ -1,10 +1,12 @@
-import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { type Adapter, Low } from 'lowdb';
 import type { NetworkMode } from '../contract/network-api';
 import type { ComponentProblem, ConfigurableProp } from '../contract/component-shape';
-import { writeFileAtomic } from '../lib/atomic-write';
+import type { ProblemSink } from '../lib/file-problems';
+import { readStateFile, writeStateFile } from '../lib/state-file';
 import { keepPrivate } from '../lib/private-files';
+import { connectShape, type ConnectOwner, type ConnectShape } from './connect-records';
+import { parseMetadata, setAsideRecords } from './metadata-records';
 
 /** A webhook as kept on disk; the signing secret is sealed. */
 export interface WebhookRecord {
@@ -86,6 +88,8 @@ export interface ComponentRecord {
   warnings?: ComponentProblem[];
   /** Dedupe strategy of a source (absent in records saved before it was kept). */
   dedupe?: 'unique' | 'greatest' | 'last' | null;
+  /** `registry`: saved only because a registry key was run or configured, not by the user (absent: the user saved it). */
+  origin?: 'registry';
   created_at: number;
 }
 
@@ -116,6 +120,8 @@ export interface SourceRecord {
   missing_props?: string[];
   /** Deployed inactive: its `deploy()` hook runs when it is first activated. */
   pending_deploy?: boolean;
+  /** A Connect deployed trigger: the external user it runs for. */
+  connect?: ConnectOwner;
   created_at: number;
   updated_at: number;
 }
@@ -126,6 +132,8 @@ export interface AccountRecord {
   app: string;
   name: string;
   sealed_credentials: string;
+  /** Connected through Connect: the external user it belongs to (no other user's runs may use it). */
+  connect?: ConnectOwner;
   created_at: number;
 }
 
@@ -137,44 +145,56 @@ export interface MetadataShape {
   accounts: AccountRecord[];
   auto_subscriptions: AutoSubscriptionRecord[];
   workflows: WorkflowRecord[];
+  connect: ConnectShape;
 }
 
 /** Account-level metadata (webhooks, subscriptions, components, sources, accounts) in `DATA_DIR/metadata.json`. */
 export type Metadata = Low<MetadataShape>;
 
 /**
- * lowdb's JSON file adapter, but private: lowdb writes with the process's default mode (0644 under
- * the usual umask), and this file holds sealed secrets and every source's configuration. Writes
- * are made one after the other, each atomic (temp file and rename).
+ * lowdb's JSON file adapter, but private (lowdb writes with the process's default mode, and this
+ * file holds sealed secrets and every source's configuration) and robust: writes are made one after
+ * the other, each whole, synced, with the version before kept (lib/state-file.ts); a damaged file
+ * is replaced by that version, and records the service cannot use are left out (metadata-records.ts).
  */
-class PrivateJsonFile<T> implements Adapter<T> {
+class PrivateJsonFile implements Adapter<MetadataShape> {
   private writing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    private readonly report?: ProblemSink,
+  ) {}
 
-  async read(): Promise<T | null> {
-    let text: string;
-    try {
-      text = await fsp.readFile(this.file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw err;
+  async read(): Promise<MetadataShape | null> {
+    const read = readStateFile(this.file, parseMetadata, this.report);
+    if (read.status === 'missing') return null;
+    if (read.status === 'lost') {
+      this.report?.({
+        file: this.file,
+        message: `the service starts with no webhooks, components or sources. To get them back, stop the service and put a mended copy of ${path.basename(read.aside)} (or a backup) in place of metadata.json`,
+      });
+      return null;
     }
     keepPrivate(this.file);
-    return JSON.parse(text) as T;
+    const { data, leftOut } = read.value;
+    if (leftOut.length > 0) {
+      setAsideRecords(this.file, leftOut, this.report);
+      await this.write(data as MetadataShape);
+    }
+    return data as MetadataShape;
   }
 
-  write(data: T): Promise<void> {
+  write(data: MetadataShape): Promise<void> {
     const text = JSON.stringify(data, null, 2);
-    const done = this.writing.then(() => writeFileAtomic(this.file, text));
+    const done = this.writing.then(() => writeStateFile(this.file, text));
     this.writing = done.catch(() => undefined);
     return done;
   }
 }
 
-/** Opens the metadata file, creating it empty on first use. */
-export async function openMetadata(dataDir: string): Promise<Metadata> {
-  const db = new Low<MetadataShape>(new PrivateJsonFile(path.join(dataDir, 'metadata.json')), {
+/** Opens the metadata file, creating it empty on first use; what was found damaged goes to `report`. */
+export async function openMetadata(dataDir: string, report?: ProblemSink): Promise<Metadata> {
+  const db = new Low<MetadataShape>(new PrivateJsonFile(path.join(dataDir, 'metadata.json'), report), {
     webhooks: [],
     subscriptions: [],
     components: [],
@@ -182,6 +202,7 @@ export async function openMetadata(dataDir: string): Promise<Metadata> {
     accounts: [],
     auto_subscriptions: [],
     workflows: [],
+    connect: connectShape(undefined),
   });
   await db.read();
   // Files written by an older version may lack a collection added since.
@@ -192,5 +213,6 @@ export async function openMetadata(dataDir: string): Promise<Metadata> {
   db.data.accounts ??= [];
   db.data.auto_subscriptions ??= [];
   db.data.workflows ??= [];
+  db.data.connect = connectShape(db.data.connect);
   return db;
 }

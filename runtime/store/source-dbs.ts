@@ -1,11 +1,19 @@
 // Service side of `$.service.db`: each source's values, kept in memory and in a JSON file of its
 // own (DATA_DIR/db/<source id>.json). Component hosts cannot read these files; they get a copy
-// with the invocations that need one and report the keys each invocation set (sandbox/db.ts).
-import fs from 'node:fs';
+// with the invocations that need one and report the keys each invocation set (props/db). What a
+// host reports is checked here (it runs untrusted code): a value that is not JSON, or over the
+// limits, is refused and nothing of that run is stored.
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { DbEntries, DbWrite } from '../contract/host-protocol';
-import { writeFileAtomic } from '../lib/atomic-write';
+import { MAX_DB_BYTES, MAX_DB_VALUE_BYTES } from '../contract/limits';
+import type { ProblemSink } from '../lib/file-problems';
+import { previousOf, readStateFile, writeStateFile } from '../lib/state-file';
+
+/** Thrown when an invocation's writes cannot be stored; the message is for the component's author. */
+export class DbWriteError extends Error {
+  override name = 'DbWriteError';
+}
 
 /** One source's db. */
 export interface SourceDb {
@@ -13,7 +21,7 @@ export interface SourceDb {
   readonly version: number;
   /** The values as JSON text, by key. */
   entries(): DbEntries;
-  /** Stores the keys an invocation set; resolves once they are on disk. */
+  /** Checks and stores the keys an invocation set; resolves once they are on disk. Throws a DbWriteError (nothing stored) for writes it refuses. */
   apply(writes: readonly DbWrite[]): Promise<void>;
 }
 
@@ -21,24 +29,38 @@ class FileDb implements SourceDb {
   version = 0;
   private writing: Promise<void> | null = null;
   private again = false;
+  private bytes = 0;
 
   constructor(
     private readonly file: string,
     private readonly values: Map<string, string>,
-  ) {}
+  ) {
+    for (const [key, json] of values) this.bytes += entrySize(key, json);
+  }
 
   entries(): DbEntries {
     return Object.fromEntries(this.values);
   }
 
-  apply(writes: readonly DbWrite[]): Promise<void> {
-    if (writes.length === 0) return Promise.resolve();
-    for (const [key, text] of writes) {
-      if (text === null) this.values.delete(key);
-      else this.values.set(key, text);
+  async apply(writes: readonly DbWrite[]): Promise<void> {
+    if (writes.length === 0) return;
+    let bytes = this.bytes;
+    for (const [key, json] of writes) {
+      checkWrite(key, json);
+      const old = this.values.get(key);
+      if (old !== undefined) bytes -= entrySize(key, old);
+      if (json !== null) bytes += entrySize(key, json);
     }
+    if (bytes > MAX_DB_BYTES) {
+      throw new DbWriteError(`this.db would hold ${bytes} bytes; the limit is ${MAX_DB_BYTES} bytes (${MAX_DB_BYTES / 1048576} MB) per source, so nothing this run set was stored (delete keys with db.set(key, undefined))`);
+    }
+    for (const [key, json] of writes) {
+      if (json === null) this.values.delete(key);
+      else this.values.set(key, json);
+    }
+    this.bytes = bytes;
     this.version++;
-    return this.persist();
+    await this.persist();
   }
 
   /** Writes the current values; writes asked for while one is under way are coalesced into the next. */
@@ -48,7 +70,7 @@ class FileDb implements SourceDb {
       return this.writing;
     }
     const text = `{${[...this.values].map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`;
-    this.writing = writeFileAtomic(this.file, text).finally(() => {
+    this.writing = writeStateFile(this.file, text).finally(() => {
       this.writing = null;
       if (this.again) {
         this.again = false;
@@ -68,14 +90,18 @@ class FileDb implements SourceDb {
 export class SourceDbs {
   private readonly dbs = new Map<string, FileDb>();
 
-  constructor(private readonly dir: string) {}
+  constructor(
+    private readonly dir: string,
+    /** Receives what was found damaged when a db file is read. */
+    private readonly report?: ProblemSink,
+  ) {}
 
-  /** A source's db (read from its file the first time). */
+  /** A source's db (read from its file the first time; a damaged file is replaced by its previous version, or the db starts empty). */
   of(sourceId: string): SourceDb {
     let db = this.dbs.get(sourceId);
     if (!db) {
       const file = this.file(sourceId);
-      db = new FileDb(file, readValues(file));
+      db = new FileDb(file, readStateFile(file, parseDb, this.report).value ?? new Map());
       this.dbs.set(sourceId, db);
     }
     return db;
@@ -86,7 +112,8 @@ export class SourceDbs {
     const db = this.dbs.get(sourceId);
     this.dbs.delete(sourceId);
     await db?.settled();
-    await fsp.rm(this.file(sourceId), { force: true });
+    const file = this.file(sourceId);
+    await Promise.all([file, previousOf(file)].map((f) => fsp.rm(f, { force: true })));
   }
 
   /** Resolves once every write under way is on disk. */
@@ -99,15 +126,26 @@ export class SourceDbs {
   }
 }
 
-/** The values of a db file as JSON text by key; none when it does not exist. */
-function readValues(file: string): Map<string, string> {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
-    throw err;
-  }
-  const parsed = JSON.parse(text) as Record<string, unknown>;
+/** The values of a db file as JSON text by key; throws when the file is not a JSON object. */
+export function parseDb(text: string): Map<string, string> {
+  const parsed = JSON.parse(text) as unknown;
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not a JSON object');
   return new Map(Object.entries(parsed).map(([k, v]) => [k, JSON.stringify(v)]));
+}
+
+/** Refuses a write a host could not have made through `this.db.set`: a value that is not JSON, or over the limit. */
+function checkWrite(key: string, json: string | null): void {
+  if (json === null) return;
+  if (Buffer.byteLength(json) > MAX_DB_VALUE_BYTES) {
+    throw new DbWriteError(`this.db: the value of key "${key.slice(0, 100)}" is ${Buffer.byteLength(json)} bytes as JSON; the limit is ${MAX_DB_VALUE_BYTES} bytes (${MAX_DB_VALUE_BYTES / 1048576} MB) per value, so nothing this run set was stored`);
+  }
+  try {
+    JSON.parse(json);
+  } catch {
+    throw new DbWriteError(`this.db: the value of key "${key.slice(0, 100)}" is not valid JSON, so nothing this run set was stored (a component host sent what db.set cannot make)`);
+  }
+}
+
+function entrySize(key: string, json: string): number {
+  return Buffer.byteLength(key) + Buffer.byteLength(json);
 }

@@ -2,6 +2,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { AppendLog } from '../lib/append-log';
+import type { ProblemSink } from '../lib/file-problems';
 import { makePrivateDir } from '../lib/private-files';
 import type { StepRunView, WorkflowRunView } from '../contract/workflow-api';
 
@@ -11,18 +12,37 @@ export type WorkflowRunRecord = WorkflowRunView;
 /** Runs kept per workflow (in memory and, after compaction, on disk). */
 const KEPT = 100;
 
+/** What is wrong with a line of a workflow's run history, or null for a run. */
+export function checkRunLine(value: unknown): string | null {
+  const run = value as Partial<WorkflowRunRecord> | null;
+  if (typeof run !== 'object' || run === null) return 'not a workflow run (a JSON object was expected)';
+  if (typeof run.id !== 'string' || typeof run.workflow_id !== 'string' || !Array.isArray(run.steps)) return 'not a workflow run (no id, workflow_id or steps)';
+  return null;
+}
+
 /** The run history of every workflow. */
 export class RunLog {
   private readonly logs = new Map<string, { log: AppendLog<WorkflowRunRecord>; runs: WorkflowRunRecord[] }>();
 
-  constructor(private readonly dir: string) {}
+  constructor(
+    private readonly dir: string,
+    private readonly report?: ProblemSink,
+  ) {}
 
-  /** Opens a workflow's history (creating it). */
+  /** Opens a workflow's history (creating it), keeping the newest runs as it reads. */
   async open(workflowId: string): Promise<void> {
     if (this.logs.has(workflowId)) return;
     makePrivateDir(this.dir);
-    const { log, records } = await AppendLog.open<WorkflowRunRecord>(this.file(workflowId));
-    this.logs.set(workflowId, { log, runs: records.slice(-KEPT) });
+    const runs: WorkflowRunRecord[] = [];
+    const { log } = await AppendLog.open<WorkflowRunRecord>(this.file(workflowId), {
+      check: checkRunLine,
+      report: this.report,
+      onRecord: (run) => {
+        runs.push(run);
+        if (runs.length > 2 * KEPT) runs.splice(0, runs.length - KEPT);
+      },
+    });
+    this.logs.set(workflowId, { log, runs: runs.slice(-KEPT) });
   }
 
   /** Records a finished run durably. */

@@ -1,10 +1,10 @@
 // Which local resource is which remote one, and how each looked when last synced: kept per remote
 // in the data dir (`sync-links.json`), so an update keeps the remote's ids and a change made on
 // either side since is seen.
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../lib/atomic-write';
+import { printProblem } from '../lib/file-problems';
+import { readStateFile, writeStateFile } from '../lib/state-file';
 import { KINDS } from '../contract/sync-api';
 
 export const linkSchema = z.object({
@@ -53,6 +53,15 @@ export function changeLinks(current: RemoteLinks, change: z.infer<typeof linkCha
   return { remote: current.remote, last_sync_at: change.last_sync_at ?? current.last_sync_at, links: [...links, ...change.upsert] };
 }
 
+/** A links file's remotes; throws when it is not a links file. */
+export function parseLinks(text: string): Record<string, RemoteLinks> {
+  const parsed = JSON.parse(text) as { remotes?: unknown } | null;
+  if (typeof parsed !== 'object' || parsed === null || (parsed.remotes !== undefined && (typeof parsed.remotes !== 'object' || parsed.remotes === null))) {
+    throw new Error('not a links file (no remotes)');
+  }
+  return (parsed.remotes ?? {}) as Record<string, RemoteLinks>;
+}
+
 /** The links file of a data dir; writes are serialised and atomic. */
 export class LinkFile implements LinkStore {
   private readonly file: string;
@@ -62,14 +71,9 @@ export class LinkFile implements LinkStore {
     this.file = path.join(dataDir, 'sync-links.json');
   }
 
+  /** Every remote's links; a damaged file is replaced by its previous version, or the links start afresh (the next sync then creates everything again). */
   private all(): Record<string, RemoteLinks> {
-    try {
-      const parsed = JSON.parse(fs.readFileSync(this.file, 'utf8')) as { remotes?: Record<string, RemoteLinks> };
-      return parsed.remotes ?? {};
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-      throw new Error(`cannot read ${this.file}: ${(err as Error).message}; move it away to start the links afresh (the next sync then creates everything again)`);
-    }
+    return readStateFile(this.file, parseLinks, printProblem).value ?? {};
   }
 
   async read(remote: string): Promise<RemoteLinks> {
@@ -82,7 +86,7 @@ export class LinkFile implements LinkStore {
     const next = this.queue.then(async () => {
       const all = this.all();
       all[parsed.remote] = changeLinks(all[parsed.remote] ?? { remote: parsed.remote, last_sync_at: null, links: [] }, parsed);
-      await writeFileAtomic(this.file, `${JSON.stringify({ remotes: all }, null, 1)}\n`);
+      await writeStateFile(this.file, `${JSON.stringify({ remotes: all }, null, 1)}\n`);
     });
     this.queue = next.catch(() => undefined);
     return next;

@@ -104,8 +104,9 @@ export default {
     assert.equal(ret.inner, 'inner');
     assert.deepEqual(ret.listed.filter((f: string) => !f.startsWith('work-')), ['copy.txt', 'pagely-report.txt']);
     assert.ok(!fs.existsSync('/tmp/pagely-report.txt'), 'the machine’s own /tmp was not written');
-    const folders = fs.readdirSync(path.join(spout.dataDir, 'tmp'));
-    for (const folder of folders) assert.deepEqual(fs.readdirSync(path.join(spout.dataDir, 'tmp', folder)), [], `${folder} is emptied after the run`);
+    const temps = fs.readdirSync(path.join(spout.dataDir, 'dirs')).map((owner) => path.join(spout.dataDir, 'dirs', owner, '.tmp')).filter((folder) => fs.existsSync(folder));
+    assert.ok(temps.length > 0, 'the action has a temp folder in its own folder');
+    for (const folder of temps) assert.deepEqual(fs.readdirSync(folder), [], `${folder} is emptied after the run`);
   });
 
   it('gives a source its own /tmp that lasts between runs, is never another source’s, and goes with the source', async () => {
@@ -115,7 +116,7 @@ export default {
     assert.equal((await spout.api('POST', `/v1/sources/${b.id}/run`)).status, 200);
     assert.deepEqual((await events(a.id)).map((e) => e.event.after).sort(), ['x', 'xx']);
     assert.deepEqual((await events(b.id)).map((e) => e.event), [{ before: '', after: 'x', interval: 900 }]);
-    const folder = path.join(spout.dataDir, 'tmp', a.id);
+    const folder = path.join(spout.dataDir, 'dirs', a.id, '.tmp');
     assert.equal(fs.readFileSync(path.join(folder, 'pagely-report.txt'), 'utf8'), 'xx');
     assert.equal(fs.statSync(folder).mode & 0o777, 0o700);
     assert.equal((await spout.api('DELETE', `/v1/sources/${a.id}`)).status, 204);
@@ -132,7 +133,7 @@ export default {
   async run() {
     const tryRead = (p) => { try { return fs.readFileSync(p, "utf8"); } catch (err) { return err.code; } };
     return {
-      other: tryRead(${JSON.stringify(path.join(spout.dataDir, 'tmp', victim.id, 'pagely-report.txt'))}),
+      other: tryRead(${JSON.stringify(path.join(spout.dataDir, 'dirs', victim.id, '.tmp', 'pagely-report.txt'))}),
       climb: tryRead("/tmp/../${path.basename(spout.dataDir)}/api-key"),
       key: tryRead(${JSON.stringify(path.join(spout.dataDir, 'api-key'))}),
     };

@@ -2,7 +2,7 @@
 // values to check, and a component host's side of bindings: shared by the component checks
 // (test/runtime/components) and each prop kind's (test/runtime/props/<kind>).
 import assert from 'node:assert/strict';
-import { ComponentError } from '../../runtime/components/bundle';
+import { ComponentError } from '../../runtime/lib/error-kinds';
 import { validateComponent } from '../../runtime/components/validate';
 import type { ComponentDescription, ComponentProblem, ConfigurableProp, PropShape } from '../../runtime/contract/component-shape';
 import type { HostCall, SandboxContext } from '../../runtime/contract/host-protocol';

@@ -1,4 +1,4 @@
-import type { ActionRunAnswer } from '../../engine/sessions/component-sessions';
+import type { ActionRunView } from '../../contract/action-api';
 import { parse } from '../support/args';
 import { classify } from '../support/component-file';
 import { bold, dim, out, printJson, printWarnings, red } from '../support/output';
@@ -36,7 +36,7 @@ export async function run(argv: string[]): Promise<void> {
   const found = await deployable(client, classify(ref));
   if (found.component.type !== 'action') throw new Error(`${found.label} is a source; sources are deployed ("spout deploy ${ref}"), actions are run`);
   const configured = await completeProps(client, found.ref, found.component.configurable_props as Prop[], given);
-  const result = await client.post<ActionRunAnswer>('/v1/actions/run', { id: found.ref, configured_props: configured, steps, ...(network ? { network_mode: network } : {}) });
+  const result = await client.post<ActionRunView>('/v1/actions/run', { id: found.ref, configured_props: configured, steps, ...(network ? { network_mode: network } : {}) });
   printWarnings(result.warnings);
   if (result.error) process.exitCode = 1;
   if (args.globals.json) return printJson(result);

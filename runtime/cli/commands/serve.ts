@@ -22,13 +22,18 @@ Options:
                        (default 15)
   --disable-after D    disable a webhook whose every delivery attempt failed for D (seconds, or
                        with a unit: 30m, 12h, 5d; default 5d; 0 never)
-  --event-retention N  events kept per source (default 10000)
+  --event-retention N  events kept per source (default 10000; fewer when they are large: they
+                       keep to 64 MB, or 1 KB an event past 65536)
   --invocation-retention N
                        recorded runs (requests, answers, logs, errors) kept per source
-                       (default 1000)
+                       (default 1000; fewer when they are large: they keep to 32 MB, or 1 KB a
+                       run past 32768)
   --component-memory MB
                        resident memory (Buffers included) one component's host process may use
                        before it is stopped and restarted (env SPOUT_COMPONENT_MEMORY; default 512)
+  --component-disk MB  bytes a source's own folders (its dir props' folder and its temp folder)
+                       may hold, and the largest file a component may write, before its host is
+                       stopped (env SPOUT_COMPONENT_DISK; default 2048)
   --npm-registry URL   registry that packages imported by components are installed from, once,
                        into DATA_DIR/packages (env SPOUT_NPM_REGISTRY; default: npm's own config)
   --registry DIR       a folder laid out like Pipedream's components/ tree (<app>/sources/<name>/
@@ -52,6 +57,7 @@ export async function serve(argv: string[]): Promise<void> {
       'event-retention': { type: 'string' },
       'invocation-retention': { type: 'string' },
       'component-memory': { type: 'string' },
+      'component-disk': { type: 'string' },
       'npm-registry': { type: 'string' },
       registry: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
@@ -117,6 +123,12 @@ export async function serve(argv: string[]): Promise<void> {
     throw new UsageError(`--component-memory: "${memoryText}" is not a whole number of megabytes of at least 64 (a component host needs about 45 MB to start)`);
   }
 
+  const diskText = values['component-disk'] ?? process.env.SPOUT_COMPONENT_DISK;
+  const componentDiskMb = diskText === undefined ? undefined : Number(diskText);
+  if (componentDiskMb !== undefined && (!Number.isInteger(componentDiskMb) || componentDiskMb < 1)) {
+    throw new UsageError(`--component-disk: "${diskText}" is not a whole number of megabytes of at least 1`);
+  }
+
   const registryDirs = registryFolders(values.registry);
 
   // Signal handlers go in before the ready line: whoever reads it may signal at once.
@@ -147,6 +159,7 @@ export async function serve(argv: string[]): Promise<void> {
     eventRetention: retention,
     invocationRetention,
     componentMemoryMb,
+    componentDiskMb,
     npmRegistry,
     registryDirs,
     // Installs can take a while; the terminal shows they are under way.

@@ -5,6 +5,7 @@ import type { BundledFile } from '../../components/bundle-file';
 import type { ApiClient } from '../../remote/api-client';
 import { displayPath } from './output';
 import { UsageError } from './usage';
+import { ComponentError } from '../../lib/error-kinds';
 
 /** What `spout deploy` was given: a file, a URL of raw code, or a registry (or saved) key. */
 export type ComponentRef = { kind: 'file'; file: string } | { kind: 'url'; url: string } | { kind: 'key'; key: string };
@@ -31,7 +32,6 @@ export class BundleError extends Error {
 /** Bundles a component file with its relative imports (bare imports are left for the service). */
 export async function bundle(file: string): Promise<BundledFile> {
   const { bundleFile } = await import('../../components/bundle-file');
-  const { ComponentError } = await import('../../components/bundle');
   try {
     const bundled = await bundleFile(file);
     // Without relative imports the service needs nothing inlined: it keeps the file as written, so

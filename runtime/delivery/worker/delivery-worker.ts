@@ -62,7 +62,8 @@ async function answer(outbox: Outbox, dispatcher: Dispatcher, query: DeliveryQue
     case 'attempts': {
       const m = outbox.messages.get(query.messageId);
       if (!m || m.webhook_id !== query.webhookId) return null;
-      const attempts = m.attempts.map((a, i) => ({ id: `${m.id}.${i + 1}`, ...a })).reverse();
+      // Every attempt sends the message's body: each shows it as its payload.
+      const attempts = m.attempts.map((a, i) => ({ id: `${m.id}.${i + 1}`, ...a, request_body: m.body })).reverse();
       return paginate(attempts, query.page, (a) => a);
     }
     case 'resend': {
@@ -85,7 +86,7 @@ async function answer(outbox: Outbox, dispatcher: Dispatcher, query: DeliveryQue
 }
 
 async function main(): Promise<void> {
-  const outbox = await Outbox.open(path.join(options.dataDir, 'deliveries.jsonl'));
+  const outbox = await Outbox.open(path.join(options.dataDir, 'deliveries.jsonl'), (problem) => post({ type: 'problem', problem }));
   const webhooks = new Map<string, WebhookTarget>();
   // Webhooks this thread disabled that the main thread has not yet confirmed as inactive: a table
   // sent before it heard of the disable must not switch them back on.

@@ -247,6 +247,8 @@ export class Dispatcher {
       // The webhook was deleted meanwhile: its messages are gone.
       if (!this.outbox.messages.has(m.id)) return;
       const attempt: Attempt = {
+        // undici adds `host`, `connection` and `content-length` on the wire; these are the message's own.
+        request_headers: headers,
         status_code: outcome.status_code,
         duration_ms: outcome.duration_ms,
         response_body: outcome.response_body,

@@ -1,5 +1,6 @@
 import { compareEventIds } from '../../store/event-id';
 import { AppendLog } from '../../lib/append-log';
+import type { ProblemSink } from '../../lib/file-problems';
 import { IdQueue } from './id-queue';
 import type { Attempt, DeliveryMark, Message, MessageStatus, NewMessage } from '../../contract/delivery-protocol';
 
@@ -10,6 +11,20 @@ type ManualLine = { t: 'r'; message_id: string; at: number };
 /** An emitter's delivery mark, written by compaction so that it outlives the messages it was read from. */
 type MarkLine = { t: 'w' } & DeliveryMark;
 type Line = MessageLine | AttemptLine | ManualLine | MarkLine;
+
+const isString = (v: unknown) => typeof v === 'string';
+
+/** What is wrong with a line of `deliveries.jsonl`, or null for one of its lines. */
+export function checkOutboxLine(value: unknown): string | null {
+  const r = value as Record<string, unknown> | null;
+  if (typeof r !== 'object' || r === null) return 'not a delivery line (a JSON object was expected)';
+  const ok =
+    (r.t === 'm' && isString(r.id) && isString(r.webhook_id) && isString(r.event_id) && isString(r.emitter_id) && typeof r.created_at === 'number' && 'body' in r) ||
+    (r.t === 'a' && isString(r.message_id) && isString(r.status) && typeof r.created_at === 'number' && isString(r.trigger)) ||
+    (r.t === 'r' && isString(r.message_id) && typeof r.at === 'number') ||
+    (r.t === 'w' && isString(r.emitter_id) && isString(r.event_id) && Array.isArray(r.webhook_ids));
+  return ok ? null : `not a delivery line (unknown kind or missing fields: ${JSON.stringify(r.t ?? null)})`;
+}
 
 /** Delivered messages kept per webhook for the attempt log; older ones are forgotten. */
 const DELIVERED_KEPT_PER_WEBHOOK = 1000;
@@ -25,7 +40,7 @@ function messageLine(m: NewMessage): string {
 }
 
 function attemptLine(messageId: string, a: Attempt, status: MessageStatus, next: number | null): string {
-  return `{"t":"a","message_id":${str(messageId)},"status_code":${a.status_code},"duration_ms":${a.duration_ms},"response_body":${str(a.response_body)},"response_headers":${str(a.response_headers)},"error":${str(a.error)},"trigger":"${a.trigger}","created_at":${a.created_at},"status":"${status}","next_attempt_at":${next}}`;
+  return `{"t":"a","message_id":${str(messageId)},"request_headers":${str(a.request_headers)},"status_code":${a.status_code},"duration_ms":${a.duration_ms},"response_body":${str(a.response_body)},"response_headers":${str(a.response_headers)},"error":${str(a.error)},"trigger":"${a.trigger}","created_at":${a.created_at},"status":"${status}","next_attempt_at":${next}}`;
 }
 
 function manualLine(messageId: string, at: number): string {
@@ -52,31 +67,15 @@ export class Outbox {
   /** Per emitter: the newest event with messages, and the webhooks it has them for. */
   private readonly marks = new Map<string, { event_id: string; webhook_ids: Set<string> }>();
 
-  private constructor(private readonly log: AppendLog<Line>) {}
+  /** Set once the file is open (its lines are replayed as it is read). */
+  private log!: AppendLog<Line>;
 
-  /** Opens the outbox file and replays it. */
-  static async open(file: string): Promise<Outbox> {
-    const { log, records } = await AppendLog.open<Line>(file);
-    const outbox = new Outbox(log);
-    for (const r of records) {
-      if (r.t === 'm') {
-        const { t: _t, body, ...rest } = r;
-        outbox.messages.set(r.id, { ...rest, body: JSON.stringify(body), status: 'pending', attempts: [], next_attempt_at: r.created_at, scheduled_attempts: 0, manual_at: null });
-        outbox.liveLines++;
-        outbox.mark(r.emitter_id, r.event_id, [r.webhook_id]);
-      } else if (r.t === 'w') {
-        outbox.mark(r.emitter_id, r.event_id, r.webhook_ids);
-      } else if (r.t === 'r') {
-        const m = outbox.messages.get(r.message_id);
-        if (m) m.manual_at = r.at;
-      } else {
-        const m = outbox.messages.get(r.message_id);
-        if (!m) continue;
-        const { t: _t, message_id: _id, status, next_attempt_at, ...attempt } = r;
-        // Lines written before response headers were kept lack them.
-        outbox.apply(m, { ...attempt, response_headers: attempt.response_headers ?? null }, status, next_attempt_at);
-      }
-    }
+  private constructor() {}
+
+  /** Opens the outbox file and replays it, line by line (damaged lines are reported and set aside). */
+  static async open(file: string, report?: ProblemSink): Promise<Outbox> {
+    const outbox = new Outbox();
+    ({ log: outbox.log } = await AppendLog.open<Line>(file, { check: checkOutboxLine, report, onRecord: (r) => outbox.replay(r) }));
     return outbox;
   }
 
@@ -146,6 +145,27 @@ export class Outbox {
   /** Flushes and closes the file. */
   close(): Promise<void> {
     return this.log.close();
+  }
+
+  /** Applies one line of the file to the state in memory. */
+  private replay(r: Line): void {
+    if (r.t === 'm') {
+      const { t: _t, body, ...rest } = r;
+      this.messages.set(r.id, { ...rest, body: JSON.stringify(body), status: 'pending', attempts: [], next_attempt_at: r.created_at, scheduled_attempts: 0, manual_at: null });
+      this.liveLines++;
+      this.mark(r.emitter_id, r.event_id, [r.webhook_id]);
+    } else if (r.t === 'w') {
+      this.mark(r.emitter_id, r.event_id, r.webhook_ids);
+    } else if (r.t === 'r') {
+      const m = this.messages.get(r.message_id);
+      if (m) m.manual_at = r.at;
+    } else {
+      const m = this.messages.get(r.message_id);
+      if (!m) return;
+      const { t: _t, message_id: _id, status, next_attempt_at, ...attempt } = r;
+      // Lines written before request and response headers were kept lack them.
+      this.apply(m, { ...attempt, request_headers: attempt.request_headers ?? null, response_headers: attempt.response_headers ?? null }, status, next_attempt_at);
+    }
   }
 
   private mark(emitterId: string, eventId: string, webhookIds: readonly string[]): void {

@@ -1,14 +1,15 @@
-// Dedupe strategies of spec section 3 (`unique`, `greatest`, `last`), applied to what a source
+// Dedupe strategies (`unique`, `greatest`, `last`; docs/runtime.md), applied to what a source
 // emits before it is stored. Each source's cache is kept in a small JSON file so a restart does
 // not re-emit what was already seen.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EmitPayload } from '../../contract/host-protocol';
-import { writeFileAtomic } from '../../lib/atomic-write';
+import type { ProblemSink } from '../../lib/file-problems';
+import { previousOf, readStateFile, writeStateFile } from '../../lib/state-file';
 
 export type DedupeStrategy = 'unique' | 'greatest' | 'last';
 
-/** Ids the `unique` strategy remembers (spec section 8). */
+/** Ids the `unique` strategy remembers. */
 export const UNIQUE_CACHE_SIZE = 100;
 
 interface DedupeState {
@@ -28,7 +29,11 @@ export class Deduper {
   private readonly states = new Map<string, DedupeState>();
   private readonly writing = new Map<string, Promise<void>>();
 
-  constructor(private readonly dir: string) {}
+  constructor(
+    private readonly dir: string,
+    /** Receives what was found damaged when a cache is read. */
+    private readonly report?: ProblemSink,
+  ) {}
 
   /**
    * Filters one emission (a run's emits, already in emit order) by the source's strategy and
@@ -47,7 +52,8 @@ export class Deduper {
   async remove(sourceId: string): Promise<void> {
     this.states.delete(sourceId);
     await this.writing.get(sourceId);
-    await fs.promises.rm(this.file(sourceId), { force: true });
+    const file = this.file(sourceId);
+    await Promise.all([file, previousOf(file)].map((f) => fs.promises.rm(f, { force: true })));
   }
 
   /** Waits for cache writes in progress. */
@@ -61,14 +67,7 @@ export class Deduper {
 
   /** The cache for the strategy; a source whose code changed strategy starts afresh. */
   private state(sourceId: string, strategy: DedupeStrategy): DedupeState {
-    let state = this.states.get(sourceId);
-    if (!state) {
-      try {
-        state = JSON.parse(fs.readFileSync(this.file(sourceId), 'utf8')) as DedupeState;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      }
-    }
+    let state = this.states.get(sourceId) ?? readStateFile(this.file(sourceId), parseDedupe, this.report).value ?? undefined;
     if (!state || state.strategy !== strategy) state = { strategy, ids: [] };
     this.states.set(sourceId, state);
     return state;
@@ -78,13 +77,22 @@ export class Deduper {
   private save(sourceId: string, state: DedupeState): void {
     const previous = this.writing.get(sourceId) ?? Promise.resolve();
     const text = JSON.stringify(state);
-    const next = previous.then(() => writeFileAtomic(this.file(sourceId), text));
+    const next = previous.then(() => writeStateFile(this.file(sourceId), text));
     const settled = next.catch(() => undefined);
     this.writing.set(sourceId, settled);
     void settled.then(() => {
       if (this.writing.get(sourceId) === settled) this.writing.delete(sourceId);
     });
   }
+}
+
+/** A cache file's content; throws when it is not one. */
+export function parseDedupe(text: string): DedupeState {
+  const state = JSON.parse(text) as Partial<DedupeState> | null;
+  if (typeof state !== 'object' || state === null || !['unique', 'greatest', 'last'].includes(state.strategy as string) || !Array.isArray(state.ids)) {
+    throw new Error('not a dedupe cache (no strategy or ids)');
+  }
+  return state as DedupeState;
 }
 
 const hasId = (e: EmitPayload) => typeof e.meta.id === 'string' || typeof e.meta.id === 'number';

@@ -20,18 +20,27 @@ export interface DeliveryPort {
   deliverUnrecorded(emitterId: string, events: readonly StoredEvent[]): Promise<number>;
 }
 
+/** One stored event and where it went: the webhooks it is delivered to, and the sources and workflows run with it. */
+export interface RoutedEvent {
+  event: StoredEvent;
+  webhooks: readonly string[];
+  listeners: readonly string[];
+}
+
 /**
  * Puts what a run emitted in order, stores it and hands each event to the webhooks subscribed to
  * it. Resolves once events and their deliveries are durable: from then on nothing is lost.
  */
 export class Emission {
-  /** Who runs listeners, by id prefix (`dc_`, `p_`). */
-  private readonly listeners = new Map<string, Listener>();
-
+  /**
+   * @param subscriptions who listens to what, read on each emit
+   * @param listen runs the sources and workflows subscribed to an event (service.ts wires it)
+   */
   constructor(
     private readonly events: EventStore,
     private readonly delivery: DeliveryPort,
     private readonly subscriptions: () => readonly SubscriptionRecord[],
+    private readonly listen: Listener,
   ) {
     // A crash can fall between an event reaching disk and its delivery messages doing so.
     events.onOpen((emitterId, stored) => {
@@ -39,43 +48,45 @@ export class Emission {
     });
   }
 
-  /** Sets who runs the listeners whose ids start with `prefix` (managers created after this). */
-  onListener(prefix: 'dc_' | 'p_', listener: Listener): void {
-    this.listeners.set(prefix, listener);
+  /** True when something subscribes to `emitterId`'s events on `channel` (null: the default channel). */
+  isHeard(emitterId: string, channel: string | null): boolean {
+    return listenersFor(this.subscriptions(), emitterId, channel).length > 0;
   }
 
   /**
    * Stores and routes the emits of one run of `emitterId`, in emit order (see inEmitOrder): to
-   * subscribed webhooks durably, then to subscribed sources. `depth` is how many listener hops led
-   * to this run; `invocationId` is the run's, kept with each event.
+   * subscribed webhooks durably, then to subscribed sources and workflows. `depth` is how many
+   * listener hops led to this run; `invocationId` is the run's, kept with each event. Resolves
+   * each stored event with where it went.
    */
-  async accept(emitterId: string, emits: readonly EmitPayload[], depth = 0, invocationId: string | null = null): Promise<StoredEvent[]> {
+  async accept(emitterId: string, emits: readonly EmitPayload[], depth = 0, invocationId: string | null = null): Promise<RoutedEvent[]> {
     if (emits.length === 0) return [];
     const now = Date.now();
     const subs = this.subscriptions();
-    const listeners: string[][] = [];
+    const routes: Array<Omit<RoutedEvent, 'event'>> = [];
     const batch: NewEvent[] = inEmitOrder(emits).map((e) => {
       const name = e.meta.name ?? null;
-      const ids = listenersFor(subs, emitterId, name);
-      listeners.push(ids);
+      const webhooks: string[] = [];
+      const listeners: string[] = [];
+      for (const id of listenersFor(subs, emitterId, name)) (id.startsWith('wh_') ? webhooks : listeners).push(id);
+      routes.push({ webhooks, listeners });
       return {
         json: e.json,
         meta: { id: e.meta.id, name, summary: e.meta.summary ?? null, ts: e.meta.ts ?? now, ...(invocationId ? { invocation_id: invocationId } : {}) },
-        deliver_to: ids.filter((id) => id.startsWith('wh_')),
+        deliver_to: webhooks,
       };
     });
     const { stored, durable } = this.events.append(emitterId, batch, now);
     // Events and their delivery messages go to disk side by side, not one after the other; each
     // event's line names its webhooks, so a crash between the two is mended on restart.
-    await Promise.all([durable, ...stored.map((event) => this.delivery.deliver(event, event.deliver_to ?? []))]);
-    stored.forEach((event, i) => {
-      for (const id of listeners[i] ?? []) this.listeners.get(id.slice(0, id.indexOf('_') + 1))?.(id, event, depth + 1);
-    });
-    return stored;
+    await Promise.all([durable, ...stored.map((event, i) => this.delivery.deliver(event, routes[i]!.webhooks))]);
+    const routed = stored.map((event, i) => ({ event, ...routes[i]! }));
+    for (const { event, listeners } of routed) for (const id of listeners) this.listen(id, event, depth + 1);
+    return routed;
   }
 }
 
-/** With `ts` on every event, a run's events are emitted oldest first (spec 6.1); otherwise as emitted. */
+/** With `ts` on every event, a run's events are emitted oldest first (docs/runtime.md); otherwise as emitted. */
 export function inEmitOrder(emits: readonly EmitPayload[]): readonly EmitPayload[] {
   return emits.every((e) => typeof e.meta.ts === 'number') ? [...emits].sort((a, b) => (a.meta.ts as number) - (b.meta.ts as number)) : emits;
 }

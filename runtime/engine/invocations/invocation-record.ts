@@ -60,5 +60,6 @@ export function baseRecord(id: string, ownerId: string, trigger: InvocationView[
     error: null,
     result: null,
     replay_of: null,
+    via: null,
   };
 }

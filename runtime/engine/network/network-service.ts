@@ -2,7 +2,7 @@
 // a run made before they are kept, and in record mode adds them to the cassette.
 import type { CallRequest, NetworkMode, OutgoingCall } from '../../contract/network-api';
 import type { NetworkAnswer } from '../../contract/host-protocol';
-import type { CassetteStore } from '../../store/cassette-store';
+import { type CassetteStore, MAX_CASSETTE_ENTRIES } from '../../store/cassette-store';
 import { Masker, secretFields } from './masker';
 import { Matcher } from './cassette-match';
 
@@ -28,7 +28,10 @@ export class NetworkService {
     const masked = calls.map((c) => masker.call(c));
     if (mode === 'record') {
       const entries = masked.flatMap((c) => (c.served_by === 'live' && c.response ? [{ request: c.request, response: c.response, recorded_at: Date.now() }] : []));
-      this.cassettes.append(owner, entries).catch((err: Error) => console.error(`saving the cassette of ${owner}: ${err.message}`));
+      this.cassettes.append(owner, entries).then(
+        (left) => left > 0 && console.error(`the cassette of ${owner} holds ${MAX_CASSETTE_ENTRIES} calls, its limit: ${left} more were not recorded (edit it with GET/PUT /v1/sources/${owner}/cassette)`),
+        (err: Error) => console.error(`saving the cassette of ${owner}: ${err.message}`),
+      );
     }
     return masked;
   }

@@ -6,11 +6,11 @@ import type { ConfigurableProp } from '../../contract/component-shape';
 import { dirGrants } from '../../props/dir/dir-folders';
 import { NO_GRANTS } from '../../sandbox/host-grants';
 import { Sandbox, type SandboxLog } from '../../sandbox/sandbox';
-import type { ActionResult, HttpResponsePayload, OptionsResult, PropOption } from '../../contract/host-protocol';
-import { ComponentError } from '../../components/bundle';
+import type { ActionResult, HttpResponsePayload, OptionsResult } from '../../contract/host-protocol';
+import { ComponentError, ConfigurationRequestError } from '../../lib/error-kinds';
 import { newId } from '../../lib/ids';
 import { checkConfiguredProps } from '../../props/configured-props';
-import type { StepOutbox } from './send-log';
+import type { SendLog } from './send-log';
 import type { ActionRunView, ConsoleLine } from '../../contract/action-api';
 import type { ComponentRecord, Metadata } from '../../store/metadata';
 import type { SecretBox } from '../../store/secrets';
@@ -18,24 +18,17 @@ import type { DataStores } from '../../store/data-stores';
 import { runDataStoreOp } from '../../store/data-store-ops';
 import { additionalPropsOf, mergeProps } from '../sources/dynamic-props';
 import { sandboxContext } from '../sources/sandbox-context';
-import type { SandboxLimits } from '../sources/source-manager';
+import type { SandboxLimits } from '../sources/source-hosts';
 import type { InvocationStore } from '../../store/invocation-store';
 import { baseRecord, errorOf, statusOf } from '../invocations/invocation-record';
 import { maskerFor, type NetworkService } from '../network/network-service';
 import type { Masker } from '../network/masker';
 import type { NetworkMode, OutgoingCall } from '../../contract/network-api';
-import { emptyTempFolder, makeTempFolder, removeTempFolder } from '../../sandbox/temp-folder';
+import type { InvocationVia } from '../../contract/invocation-api';
+import type { OptionsAnswer } from '../../contract/component-api';
+import { emptyTempFolder, makeTempFolder, removeTempFolder, type TempFolder } from '../../sandbox/temp-folder';
 
-/** A log line written by component code during a call. */
-export type ConfigurationLog = ConsoleLine;
-
-/** A page of options, or the error the options method threw (spec 2.6). */
-export interface OptionsAnswer {
-  options: PropOption[];
-  context: unknown;
-  errors: string[];
-  logs: ConfigurationLog[];
-}
+export type { OptionsAnswer };
 
 export interface OptionsRequest {
   prop: string;
@@ -44,9 +37,6 @@ export interface OptionsRequest {
   prevContext: Record<string, unknown>;
   query?: string;
 }
-
-/** Thrown when the request names something the component does not have; the API's 400. */
-export class ConfigurationRequestError extends Error {}
 
 /**
  * How a call's outgoing HTTP is served: the network mode, and whose cassette answers and records
@@ -70,10 +60,8 @@ interface Session {
   masker: Masker;
   /** Whose cassette answers its calls in a replay mode (the component's, or the source's it configures). */
   owner: string;
-  /** Its temp folder's owner id in DATA_DIR/tmp: the component's id and one of the session's own (a session ending must not empty the next one's). */
-  tmpId: string;
-  /** Its host's temp folder (`/tmp` to its code): emptied after each action run, removed with the session. */
-  tmpDir: string;
+  /** Its host's temp folder (`/tmp` to its code, in the component's own folder): emptied after each action run, removed with the session. */
+  temp: TempFolder;
 }
 
 /** Log lines kept for a session between calls; a chatty component cannot grow this without bound. */
@@ -86,7 +74,7 @@ export interface ComponentSessionsDeps {
   /** A session's worker stops after this long unused. */
   idleMs: number;
   dataStores: DataStores;
-  outbox: StepOutbox;
+  sendLog: SendLog;
   /** Where action runs are recorded. */
   invocations: InvocationStore;
   /** Outgoing calls of action runs: their cassettes and replay. */
@@ -95,12 +83,11 @@ export interface ComponentSessionsDeps {
   dataDir: string;
 }
 
-/** An action run as the API answers it. */
-export type ActionRunAnswer = ActionRunView;
-
 /** Runs components' `options` and `additionalProps` for configuration forms (POST /v1/components/configure and /props). */
 export class ComponentSessions {
   private readonly sessions = new Map<string, Promise<Session>>();
+  /** Sessions being closed, by component: the next one starts once its temp folder is gone, so that removal cannot empty the new one's. */
+  private readonly closing = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: ComponentSessionsDeps) {}
 
@@ -111,13 +98,13 @@ export class ComponentSessions {
       this.keepCalls(session, network.mode, result.calls);
       const logs = takeLogs(session);
       if (!result.error) return { ...(result.value as OptionsResult), errors: [], logs };
-      if (result.error.name === 'RequestError') throw new ConfigurationRequestError(result.error.message);
+      if (result.error.name === 'RequestError') throw new ConfigurationRequestError(`${component.id}: ${result.error.message}`);
       return { options: [], context: null, errors: [result.error.message], logs };
     });
   }
 
   /** Runs `additionalProps` with `this` holding the given values; answers the merged prop set. */
-  props(component: ComponentRecord, configured: Record<string, unknown>, network: NetworkUse = { mode: 'live' }): Promise<{ configurable_props: ConfigurableProp[]; logs: ConfigurationLog[] }> {
+  props(component: ComponentRecord, configured: Record<string, unknown>, network: NetworkUse = { mode: 'live' }): Promise<{ configurable_props: ConfigurableProp[]; logs: ConsoleLine[] }> {
     return this.call(component, configured, network, async (session) => {
       const dynamic = await additionalPropsOf(session.sandbox, component.type, (calls) => this.keepCalls(session, network.mode, calls));
       session.dynamic = dynamic ?? [];
@@ -140,8 +127,8 @@ export class ComponentSessions {
     component: ComponentRecord,
     configured: Record<string, unknown>,
     steps: Record<string, unknown>,
-    options: { jit: boolean; onRespond?: (response: HttpResponsePayload) => void; network?: NetworkMode } = { jit: true },
-  ): Promise<ActionRunAnswer> {
+    options: { jit: boolean; onRespond?: (response: HttpResponsePayload) => void; network?: NetworkMode; via?: InvocationVia } = { jit: true },
+  ): Promise<ActionRunView> {
     if (component.type !== 'action') {
       throw new ComponentError([{ path: 'id', message: `${component.id} is a source; sources are deployed (POST /v1/sources), actions are run` }]);
     }
@@ -156,9 +143,9 @@ export class ComponentSessions {
       const runId = newId('run');
       const started = Date.now();
       const target = { kind: 'action', stepsJson: JSON.stringify(steps), jit: options.jit, deadlineMs: started + this.deps.limits.timeoutMs, runId } as const;
-      const result = await session.sandbox.invoke(target, options.onRespond).finally(() => emptyTempFolder(session.tmpDir));
+      const result = await session.sandbox.invoke(target, options.onRespond).finally(() => emptyTempFolder(session.temp.path));
       const outcome = result.error ? null : (result.value as ActionResult);
-      const sends = outcome ? await this.deps.outbox.perform(runId, outcome.sends) : [];
+      const sends = outcome ? await this.deps.sendLog.perform(runId, outcome.sends) : [];
       const os = takeLogs(session);
       const record = baseRecord(result.invocationId, component.id, 'action', started);
       Object.assign(record, {
@@ -168,6 +155,7 @@ export class ComponentSessions {
         logs: os.map((line) => ({ ts: started, ...line })),
         result: outcome ? { exports: outcome.exports, ret: outcome.ret, exit: outcome.exit } : null,
         calls: this.deps.network.record(component.id, network, session.masker, result.calls),
+        via: options.via ?? null,
       });
       // Recorded before the answer, so a client can read the record by the id it gets.
       await this.deps.invocations.add(record).catch((err: Error) => console.error(`recording ${record.id}: ${err.message}`));
@@ -224,16 +212,16 @@ export class ComponentSessions {
   }
 
   private async start(component: ComponentRecord): Promise<Session> {
-    const tmpId = `${component.id}-${newId('s', 8).slice(2)}`;
-    const tmpDir = makeTempFolder(this.deps.dataDir, tmpId);
-    const session: Omit<Session, 'sandbox'> = { logs: [], dynamic: [], queue: Promise.resolve(), idle: null, masker: maskerFor({}, []), owner: component.id, tmpId, tmpDir };
+    await this.closing.get(component.id);
+    const temp = makeTempFolder(this.deps.dataDir, component.id);
+    const session: Omit<Session, 'sandbox'> = { logs: [], dynamic: [], queue: Promise.resolve(), idle: null, masker: maskerFor({}, []), owner: component.id, temp };
     const loading = Sandbox.load({
       bundle: component.bundle,
       filename: component.filename,
       ...this.deps.limits,
       // An action's `dir` props write under its own folder (DATA_DIR/dirs/<component id>).
       grants: dirGrants(NO_GRANTS, this.deps.dataDir, component.id),
-      tmpDir,
+      temp,
       label: `component ${component.id} (${component.name})`,
       onLog: (log) => {
         session.logs.push(log);
@@ -247,7 +235,7 @@ export class ComponentSessions {
       onStrayEmits: () => {},
     });
     const { sandbox } = await loading.catch(async (err: unknown) => {
-      await removeTempFolder(this.deps.dataDir, tmpId);
+      await removeTempFolder(temp);
       throw err;
     });
     return Object.assign(session, { sandbox });
@@ -258,7 +246,11 @@ export class ComponentSessions {
     if (session.idle) clearTimeout(session.idle);
     session.idle = setTimeout(() => {
       this.sessions.delete(componentId);
-      void this.close(session);
+      const closed = this.close(session).catch(() => undefined);
+      this.closing.set(componentId, closed);
+      void closed.finally(() => {
+        if (this.closing.get(componentId) === closed) this.closing.delete(componentId);
+      });
     }, this.deps.idleMs);
     session.idle.unref();
   }
@@ -266,12 +258,12 @@ export class ComponentSessions {
   private async close(session: Session): Promise<void> {
     if (session.idle) clearTimeout(session.idle);
     await session.sandbox.close();
-    await removeTempFolder(this.deps.dataDir, session.tmpId);
+    await removeTempFolder(session.temp);
   }
 }
 
 /** The lines written since the last call took them: calls of a session run one at a time, so they are this call's. */
-function takeLogs(session: Session): ConfigurationLog[] {
+function takeLogs(session: Session): ConsoleLine[] {
   const taken = session.logs.map((log) => ({ level: log.level, message: log.message }));
   session.logs = [];
   return taken;

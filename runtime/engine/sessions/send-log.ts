@@ -4,22 +4,19 @@ import { newId } from '../../lib/ids';
 import type { StepSend } from '../../contract/host-protocol';
 import type { SendView } from '../../contract/action-api';
 
-/** A send as recorded: what was asked, and for HTTP what came of it. */
-export type SendRecord = SendView;
-
 /** Sends kept in memory for `GET /v1/outbox`, newest last. */
 const KEPT = 1000;
 const HTTP_TIMEOUT_MS = 15_000;
 
-/** The outbox of `$.send`: performs HTTP sends, records every send. */
-export class StepOutbox {
-  private readonly records: SendRecord[] = [];
+/** The log of `$.send`: performs HTTP sends, and keeps every send (what was asked, and for HTTP what came of it). */
+export class SendLog {
+  private readonly records: SendView[] = [];
 
   /** Carries out one step's sends, in order; answers their records. */
-  async perform(runId: string, sends: readonly StepSend[]): Promise<SendRecord[]> {
-    const done: SendRecord[] = [];
+  async perform(runId: string, sends: readonly StepSend[]): Promise<SendView[]> {
+    const done: SendView[] = [];
     for (const send of sends) {
-      const record: SendRecord = { id: newId('snd'), kind: send.kind, config: send.config, run_id: runId, created_at: Math.floor(Date.now() / 1000) };
+      const record: SendView = { id: newId('snd'), kind: send.kind, config: send.config, run_id: runId, created_at: Math.floor(Date.now() / 1000) };
       if (send.kind === 'http') record.result = await sendHttp(send.config);
       this.records.push(record);
       done.push(record);
@@ -29,13 +26,13 @@ export class StepOutbox {
   }
 
   /** Recorded sends, newest first. */
-  list(): SendRecord[] {
+  list(): SendView[] {
     return [...this.records].reverse();
   }
 }
 
 /** `$.send.http({method, url, headers, data})`: the answer's status, or the error. */
-async function sendHttp(config: unknown): Promise<SendRecord['result']> {
+async function sendHttp(config: unknown): Promise<SendView['result']> {
   const c = (config ?? {}) as { method?: unknown; url?: unknown; headers?: unknown; data?: unknown; body?: unknown };
   if (typeof c.url !== 'string' || !URL.canParse(c.url)) return { error: '$.send.http needs an absolute url' };
   const payload = c.data ?? c.body;

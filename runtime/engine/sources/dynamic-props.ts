@@ -1,15 +1,12 @@
-// Props returned by a component's `additionalProps` (spec 2.7): computed in its sandbox, checked
+// Props returned by a component's `additionalProps`: computed in its sandbox, checked
 // like static props plus the dynamic-type allow-list, and merged into the prop set.
-import { ComponentError } from '../../components/bundle';
+import { ComponentError, ConfigurationRejected } from '../../lib/error-kinds';
 import type { ConfigurableProp } from '../../contract/component-shape';
 import { validateDynamicProps } from '../../components/validate';
 import type { Sandbox } from '../../sandbox/sandbox';
 import type { AdditionalPropsResult } from '../../contract/host-protocol';
 import type { OutgoingCall } from '../../contract/network-api';
 import type { ComponentRecord, SourceRecord } from '../../store/metadata';
-
-/** A `ConfigurationError` thrown by component code while its props are computed: its message is for the user as is. */
-export class ConfigurationRejected extends Error {}
 
 /**
  * Runs `additionalProps` in a configured sandbox; returns the props it added (null when the
@@ -25,7 +22,7 @@ export async function additionalPropsOf(sandbox: Sandbox, type: ComponentRecord[
   }
   const { props } = result.value as AdditionalPropsResult;
   if (props === null) return null;
-  // Warnings of dynamic props (a type outside spec 2.5's list, say) do not stop them: they work.
+  // Warnings of dynamic props (a type outside the documented prop types, say) do not stop them: they work.
   const { errors } = validateDynamicProps(props, type);
   if (errors.length > 0) throw new ComponentError(errors.map((p) => ({ ...p, path: `additionalProps.${p.path}` })));
   return Object.entries(props).map(([name, shape]) => ({ name, ...shape }));

@@ -2,8 +2,8 @@
 // `{{steps.fetch.$return_value.items[0].id}}`. Only paths into `steps` are allowed — no code runs
 // on the service's thread — so a reference is data, and a bad one is a clear error.
 
-/** A reference that cannot be read, with where it was written. */
-export class ReferenceError extends Error {}
+/** A step prop's reference that cannot be read, with where it was written (not the built-in ReferenceError). */
+export class StepReferenceError extends Error {}
 
 const WHOLE = /^\s*\{\{\s*([^{}]+?)\s*\}\}\s*$/;
 const EMBEDDED = /\{\{\s*([^{}]+?)\s*\}\}/g;
@@ -30,7 +30,7 @@ export function parsePath(expression: string): Array<string | number> | null {
 function read(scope: Record<string, unknown>, expression: string, where: string): unknown {
   const keys = parsePath(expression);
   if (!keys || keys[0] !== 'steps') {
-    throw new ReferenceError(`${where}: {{${expression}}} is not a reference; write a path into steps, e.g. {{steps.trigger.event.body}}`);
+    throw new StepReferenceError(`${where}: {{${expression}}} is not a reference; write a path into steps, e.g. {{steps.trigger.event.body}}`);
   }
   let value: unknown = scope;
   for (const key of keys) {

@@ -1,8 +1,8 @@
-// Local workflows (`p_…`, spec 1.2 and 6.3): a trigger and ordered action steps. Each trigger
+// Local workflows (`p_…`, docs/api.md): a trigger and ordered action steps. Each trigger
 // event runs the steps one after another, each seeing the trigger event and what earlier steps
 // returned and exported; every run is recorded and can be replayed. Workflows emit (`$.send.emit`)
 // and listen (a source trigger is a subscription of the workflow to the source).
-import { ComponentError } from '../../components/bundle';
+import { ComponentError } from '../../lib/error-kinds';
 import { type ComponentProblem } from '../../contract/component-shape';
 import type { ComponentLibrary, SandboxFactory } from '../../components/library';
 import { MAX_LISTENER_HOPS, type Emission } from '../events/emission';
@@ -31,12 +31,6 @@ export interface WorkflowManagerDeps {
   describeSandbox: SandboxFactory;
 }
 
-/** A trigger as given to create or update: an HTTP trigger's endpoint id is the service's to pick. */
-export type TriggerInput = WorkflowTriggerInput;
-export type { WorkflowInput };
-/** A step as given: its action by saved component id or key, or by module text. */
-export type StepInput = WorkflowStepInput;
-
 
 const STEP_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -44,9 +38,7 @@ const STEP_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export class WorkflowManager {
   private readonly timers = new TimerScheduler({ onError: (key, err) => console.error(`workflow timer ${key}: ${(err as Error).message}`) });
 
-  constructor(private readonly deps: WorkflowManagerDeps) {
-    deps.emission.onListener('p_', (id, event, depth) => this.listen(id, event, depth));
-  }
+  constructor(private readonly deps: WorkflowManagerDeps) {}
 
   /** All workflows, oldest first. */
   list(): WorkflowRecord[] {
@@ -208,8 +200,8 @@ export class WorkflowManager {
     await this.deps.events.openSource(id);
   }
 
-  /** Runs the workflow with an event it listens to (its source trigger, or any subscription). */
-  private listen(id: string, event: StoredEvent, depth: number): void {
+  /** Runs the workflow with an event it listens to (its source trigger, or any subscription; wired to emission by service.ts). */
+  listen(id: string, event: StoredEvent, depth: number): void {
     const wf = this.find(id);
     if (!wf?.active || depth > MAX_LISTENER_HOPS) return;
     this.run(wf, JSON.parse(event.json), { depth }).catch((err: Error) => console.error(`workflow ${id}: ${err.message}`));
@@ -235,7 +227,7 @@ export class WorkflowManager {
     data.subscriptions = data.subscriptions.filter((s) => !(s.listener_id === wf.id && s.emitter_id === trigger.source_id && s.event_name === (trigger.event_name ?? null)));
   }
 
-  private trigger(input: TriggerInput, previous: WorkflowTrigger | undefined): WorkflowTrigger {
+  private trigger(input: WorkflowTriggerInput, previous: WorkflowTrigger | undefined): WorkflowTrigger {
     switch (input.type) {
       case 'source':
         if (!this.deps.metadata.data.sources.some((s) => s.id === input.source_id)) {
@@ -255,7 +247,7 @@ export class WorkflowManager {
   }
 
   /** Checks and saves steps: unique names, actions only; literal prop values checked, secrets sealed. */
-  private async steps(inputs: StepInput[], previous: WorkflowStep[]): Promise<WorkflowStep[]> {
+  private async steps(inputs: WorkflowStepInput[], previous: WorkflowStep[]): Promise<WorkflowStep[]> {
     const problems: ComponentProblem[] = [];
     const names = new Set<string>();
     const out: WorkflowStep[] = [];

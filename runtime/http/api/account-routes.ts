@@ -8,7 +8,7 @@ import { paginate } from '../../lib/pagination';
 import { objectParam, parseParams } from './params';
 import { pageParams } from '../../lib/pagination';
 import { HttpError, notFound } from '../edge/error-statuses';
-import { requireBearer } from './reveal';
+import { requireBearer } from '../edge/auth';
 import type { AccountView } from '../../contract/component-api';
 
 export const createSchema = z.object({
@@ -20,7 +20,7 @@ export const createSchema = z.object({
 /** Credentials never leave in clear: each value shows as the mask. */
 function accountView(a: AccountRecord, ctx: ApiContext): AccountView {
   const keys = Object.keys(JSON.parse(ctx.secrets.open(a.sealed_credentials)) as Record<string, unknown>);
-  return { id: a.id, app: a.app, name: a.name, credentials: Object.fromEntries(keys.map((k) => [k, MASK])), created_at: a.created_at };
+  return { id: a.id, app: a.app, name: a.name, credentials: Object.fromEntries(keys.map((k) => [k, MASK])), ...(a.connect ? { external_user_id: a.connect.external_user_id } : {}), created_at: a.created_at };
 }
 
 /** Connected accounts (`apn_…`): credentials that app props receive as `$auth`. */

@@ -38,7 +38,7 @@ export function actionRoutes(ctx: ApiContext): Router {
   });
 
   router.get('/outbox', (req, res) => {
-    res.json(paginate(ctx.outbox.list(), parseParams(req, pageParams), (r) => r));
+    res.json(paginate(ctx.sendLog.list(), parseParams(req, pageParams), (r) => r));
   });
 
   return router;

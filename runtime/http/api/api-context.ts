@@ -8,12 +8,16 @@ import type { NetworkService } from '../../engine/network/network-service';
 import type { ComponentSessions } from '../../engine/sessions/component-sessions';
 import type { InstanceSettings } from '../../contract/settings-api';
 import type { WorkflowManager } from '../../engine/workflows/workflow-manager';
-import type { StepOutbox } from '../../engine/sessions/send-log';
+import type { SendLog } from '../../engine/sessions/send-log';
 import type { SourceManager } from '../../engine/sources/source-manager';
 import type { DataStores } from '../../store/data-stores';
 import type { Metadata } from '../../store/metadata';
 import type { SecretBox } from '../../store/secrets';
 import type { AuthConfig } from '../edge/auth';
+import type { McpSettingsStore } from '../../store/mcp-settings';
+import type { ToolCatalog } from '../../engine/tools/tool-catalog';
+import type { McpStdioCommand } from '../../contract/mcp-api';
+import type { ConnectService } from '../../engine/connect/connect-service';
 
 /** What the HTTP layer reaches of the runtime. */
 export interface ApiContext {
@@ -30,7 +34,7 @@ export interface ApiContext {
   settings: () => Omit<InstanceSettings, 'api_key_hint'>;
   workflows: WorkflowManager;
   /** What action steps sent with `$.send`. */
-  outbox: StepOutbox;
+  sendLog: SendLog;
   events: EventStore;
   logs: LogStore;
   /** Every recorded run of sources and actions. */
@@ -43,4 +47,8 @@ export interface ApiContext {
   dataStores: DataStores;
   auth: AuthConfig;
   endpointUrl: (endpointId: string) => string;
+  /** The MCP server's settings, the actions it exposes, and the `spout mcp` command of this service (docs/mcp.md). */
+  mcp: { settings: McpSettingsStore; catalog: ToolCatalog; stdio: McpStdioCommand };
+  /** The local Pipedream Connect API's projects, tokens, tenants and apps. */
+  connect: ConnectService;
 }

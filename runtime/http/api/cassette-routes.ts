@@ -42,7 +42,12 @@ export const cassetteSchema = z.object({
 /** A source's (or an action's) cassette: read it, replace it. */
 export function cassetteRoutes(ctx: ApiContext): Router {
   const router = Router();
-  const owner = (kind: 'sources' | 'components', id: string): string => {
+  const owner = (kind: 'sources' | 'components' | 'accounts', id: string): string => {
+    // An account's cassette holds the Connect proxy's calls made with it (docs/connect.md).
+    if (kind === 'accounts') {
+      if (!ctx.metadata.data.accounts.some((a) => a.id === id)) throw notFound('account', id);
+      return id;
+    }
     if (kind === 'sources') {
       const source = ctx.sources.find(id);
       if (!source) throw notFound('source', id);
@@ -52,7 +57,7 @@ export function cassetteRoutes(ctx: ApiContext): Router {
     if (!component) throw notFound('component', id);
     return component.id;
   };
-  for (const kind of ['sources', 'components'] as const) {
+  for (const kind of ['sources', 'components', 'accounts'] as const) {
     router.get(`/${kind}/:id/cassette`, (req, res) => {
       res.json({ data: ctx.network.cassettes.get(owner(kind, req.params.id)) });
     });

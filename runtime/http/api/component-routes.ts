@@ -6,13 +6,14 @@ import { paginate } from '../../lib/pagination';
 import { pageParams } from '../../lib/pagination';
 import { parseParams } from './params';
 import { HttpError, notFound } from '../edge/error-statuses';
-import { ConfigurationRequestError, type NetworkUse } from '../../engine/sessions/component-sessions';
+import type { NetworkUse } from '../../engine/sessions/component-sessions';
 import type { NetworkMode } from '../../contract/network-api';
 import type { ComponentView } from '../../contract/component-api';
 import type { ConfigurableProp } from '../../contract/component-shape';
 import { checkConfiguredProps } from '../../props/configured-props';
 import { formProblem } from './form-problems';
-import { componentCode, componentFilename, componentUrl, fetchComponentUrl } from './component-input';
+import { componentCode, componentFilename, componentUrl } from './component-input';
+import { fetchComponentCode } from '../../components/fetch-code';
 import { registryComponent } from './registry-routes';
 
 export const saveSchema = z.object({ component_code: componentCode.optional(), component_url: componentUrl.optional(), component_filename: componentFilename });
@@ -68,7 +69,7 @@ export function componentRoutes(ctx: ApiContext): Router {
   router.post('/components', async (req, res) => {
     const input = parseParams(req, saveSchema);
     if ((input.component_code === undefined) === (input.component_url === undefined)) throw new HttpError(400, 'give exactly one of component_code or component_url');
-    const fetched = input.component_url === undefined ? undefined : await fetchComponentUrl(input.component_url);
+    const fetched = input.component_url === undefined ? undefined : await fetchComponentCode(input.component_url);
     const code = fetched?.code ?? (input.component_code as string);
     const component = await ctx.library.save(code, input.component_filename ?? fetched?.filename ?? 'component.mjs', ctx.describeSandbox);
     res.json({ data: componentView(component) });
@@ -96,23 +97,18 @@ export function componentRoutes(ctx: ApiContext): Router {
   router.post('/components/configure', async (req, res) => {
     const input = parseParams(req, configureSchema);
     const { component, configured, network } = await resolve(input.id, input.configured_props, input.network_mode);
-    try {
-      const answer = await ctx.sessions.options(
-        component,
-        {
-          prop: input.prop_name,
-          configured,
-          page: input.page ?? 0,
-          prevContext: input.prev_context ?? {},
-          query: input.query,
-        },
-        network,
-      );
-      res.json(answer);
-    } catch (err) {
-      if (err instanceof ConfigurationRequestError) throw new HttpError(400, `${component.id}: ${err.message}`);
-      throw err;
-    }
+    const answer = await ctx.sessions.options(
+      component,
+      {
+        prop: input.prop_name,
+        configured,
+        page: input.page ?? 0,
+        prevContext: input.prev_context ?? {},
+        query: input.query,
+      },
+      network,
+    );
+    res.json(answer);
   });
 
   router.post('/components/props', async (req, res) => {
@@ -137,6 +133,23 @@ export function componentRoutes(ctx: ApiContext): Router {
 
   router.get('/users/me/components', (req, res) => {
     res.json(paginate([...ctx.metadata.data.components].reverse(), parseParams(req, pageParams), componentView));
+  });
+
+  // A key deletes every saved version of it; nothing a source or workflow runs can go.
+  router.delete('/components/:id', async (req, res) => {
+    const id = req.params.id;
+    const doomed = ctx.metadata.data.components.filter((c) => (id.startsWith('sc_') ? c.id === id : c.key === id));
+    if (doomed.length === 0) throw notFound('component', id);
+    const ids = new Set(doomed.map((c) => c.id));
+    const users = [
+      ...ctx.metadata.data.sources.filter((s) => ids.has(s.component_id)).map((s) => `source ${s.id} (${s.name})`),
+      ...ctx.metadata.data.workflows.filter((w) => w.steps.some((step) => ids.has(step.component_id))).map((w) => `workflow ${w.id} (${w.name})`),
+    ];
+    if (users.length > 0) throw new HttpError(409, `component ${id} is used by ${users.join(', ')}; delete or change them first`);
+    await ctx.library.remove(ids);
+    // Its test runs and cassette go with it.
+    for (const gone of ids) await Promise.all([ctx.invocations.remove(gone), ctx.network.remove(gone)]);
+    res.status(204).end();
   });
 
   router.get('/components/:id', (req, res) => {

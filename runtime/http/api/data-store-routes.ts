@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { DataStoreInfo } from '../../store/data-stores';
-import { MAX_NAME_LENGTH } from '../../store/data-stores';
+import { MAX_NAME_LENGTH } from '../../store/data-store-values';
 import type { Page } from '../../lib/pagination';
 import { paginate } from '../../lib/pagination';
 import type { ApiContext } from './api-context';

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { InvocationView } from '../../contract/invocation-api';
@@ -29,9 +30,6 @@ export const replaySchema = z.object({
   body: z.string().optional(),
   event: z.unknown().optional(),
 });
-
-/** Headers that describe one connection or one encoding of the body, not the request: set anew when replaying. */
-const HOP_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect', 'te', 'trailer', 'proxy-connection']);
 
 /** How long a replay waits for its run to be recorded. */
 const REPLAY_WAIT_MS = 10 * 60_000;
@@ -100,13 +98,9 @@ async function replayRequest(ctx: ApiContext, record: InvocationView, edits: z.i
   const method = (edits.method ?? request.method).toUpperCase();
   const query = edits.query ?? request.query;
   const url = `${ctx.endpointUrl(endpointId)}${edits.path ?? (request.path === '/' ? '' : request.path)}${query ? `?${query.replace(/^\?/, '')}` : ''}`;
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(edits.headers ?? request.headers)) {
-    if (HOP_HEADERS.has(name.toLowerCase())) continue;
-    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
-  }
-  headers.set(REPLAY_HEADER, record.id);
   const body = method === 'GET' || method === 'HEAD' ? undefined : edits.body !== undefined ? Buffer.from(edits.body, 'utf8') : bodyBytes(request);
+  const headers = replayHeaders(edits.headers ?? request.headers, body);
+  headers.push([REPLAY_HEADER, record.id]);
   const started = Date.now();
   let cancel = () => {};
   const recorded = new Promise<InvocationView>((resolve, reject) => {
@@ -125,14 +119,55 @@ async function replayRequest(ctx: ApiContext, record: InvocationView, edits: z.i
   });
   recorded.catch(() => undefined);
   try {
-    const answer = await fetch(url, { method, headers, body: body && new Uint8Array(body), redirect: 'manual' });
-    await answer.arrayBuffer();
+    const status = await sendExactly(url, method, headers, body);
     // Refused before the run (404, 413, 429): no run is recorded.
-    if (![200, 502].includes(answer.status) && !(await settledWithin(recorded, 1000))) throw new HttpError(409, `the endpoint answered ${answer.status} without running the source`);
+    if (![200, 502].includes(status) && !(await settledWithin(recorded, 1000))) throw new HttpError(409, `the endpoint answered ${status} without running the source`);
     return await recorded;
   } finally {
     cancel();
   }
+}
+
+/**
+ * The headers a replay sends: the recorded ones (or the edited ones), in their order, with the
+ * length of the body sent in place of the recorded `content-length` (an edited body has another).
+ */
+function replayHeaders(recorded: Record<string, string | string[]>, body: Buffer | undefined): Array<[string, string | string[]]> {
+  const headers = Object.entries(recorded).map(([name, value]): [string, string | string[]] => (name.toLowerCase() === 'content-length' ? [name, String(body?.length ?? 0)] : [name, value]));
+  const framed = headers.some(([name]) => ['content-length', 'transfer-encoding'].includes(name.toLowerCase()));
+  if (body && !framed) headers.push(['content-length', String(body.length)]);
+  return headers;
+}
+
+/**
+ * Sends a request with these headers and no others, in their order, and answers the status.
+ * `fetch` adds its own (`connection`, `accept-language`, `sec-fetch-mode`, `accept-encoding`) and
+ * node:http adds `host`, `connection` and a length unless told not to: a replay must not differ
+ * from the recording, since the component reads every header (signatures, content negotiation).
+ */
+function sendExactly(url: string, method: string, headers: Array<[string, string | string[]]>, body: Buffer | undefined): Promise<number> {
+  // Checked before anything is sent: a name or value node:http refuses is the caller's mistake.
+  for (const [name, value] of headers) {
+    try {
+      http.validateHeaderName(name);
+      for (const v of Array.isArray(value) ? value : [value]) http.validateHeaderValue(name, v);
+    } catch (err) {
+      return Promise.reject(new HttpError(400, `headers.${name}: ${(err as Error).message}`));
+    }
+  }
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, setHost: false, agent: false });
+    for (const [name, value] of headers) req.setHeader(name, value);
+    const given = new Set(headers.map(([name]) => name.toLowerCase()));
+    for (const added of ['connection', 'content-length', 'transfer-encoding']) if (!given.has(added)) req.removeHeader(added);
+    req.on('response', (res) => {
+      res.on('error', reject);
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.resume();
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /** True when the promise settles within `ms`. */

@@ -16,6 +16,7 @@ import { createSchema as webhookCreate, messagesSchema, recoverSchema, rotateSch
 import { importSchema, runSchema as workflowRun, workflowSchema } from './workflow-routes';
 import { listSchema as invocationList, replaySchema } from './invocation-routes';
 import { cassetteSchema } from './cassette-routes';
+import { mcpSettingsSchema } from './mcp-settings-routes';
 
 /** What the document says of one route: `params` is the zod schema its handler parses. */
 interface RouteDoc {
@@ -55,6 +56,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /v1/components': { summary: 'Save (validate) a component from its code or a URL', params: saveSchema },
   'GET /v1/users/me/components': { summary: 'List saved components, newest first', params: pageParams, list: true },
   'GET /v1/components/:id': { summary: 'Read a saved component by id or key, with its code and filename' },
+  'DELETE /v1/components/:id': { summary: 'Delete a saved component (a key: every saved version), its test runs and cassette (409 while a source or workflow uses it)', status: 204 },
   'POST /v1/components/lint': { summary: "Check a component's code without saving it: its errors and warnings", params: lintSchema },
   'POST /v1/components/configure': { summary: "Run a prop's async options method", params: configureSchema },
   'POST /v1/components/props': { summary: 'Run additionalProps: the merged prop set for the values given', params: propsSchema },
@@ -105,6 +107,8 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /v1/accounts/:id': { summary: 'Read an account (credentials masked)' },
   'GET /v1/accounts/:id/credentials': { summary: "An account's credentials in clear (API key only; for sync --with-secrets)" },
   'DELETE /v1/accounts/:id': { summary: 'Delete an account (409 while a source uses it)', status: 204 },
+  'GET /v1/accounts/:id/cassette': { summary: "The Connect proxy's recorded calls made with this account" },
+  'PUT /v1/accounts/:id/cassette': { summary: "Replace the Connect proxy's recorded calls of this account", params: cassetteSchema },
 
   'POST /v1/data_stores': { summary: 'Create a data store', params: storeName },
   'GET /v1/data_stores': { summary: 'List data stores', params: pageParams, list: true },
@@ -130,6 +134,12 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
 
   'GET /v1/settings': { summary: 'How the service runs (never the API key)' },
   'POST /v1/settings/api-key/rotate': { summary: 'Replace the API key kept in the data dir' },
+  'GET /v1/mcp/settings': { summary: "The MCP server's settings: hidden saved actions, registry apps, the account per app, network modes" },
+  'PUT /v1/mcp/settings': { summary: 'Change the MCP settings (each field given replaces that setting); connected MCP clients hear of the new tools', params: mcpSettingsSchema },
+  'GET /v1/mcp/tools': { summary: 'Every candidate MCP tool (hidden saved actions too) with its input schema, account bindings and network mode', params: pageParams, list: true },
+  'GET /v1/mcp/snippets': { summary: 'How MCP clients reach this service: the stdio command, the HTTP endpoint, and configurations to paste' },
+  'GET /v1/settings/connect': { summary: 'The Connect project credentials @pipedream/sdk is configured with (docs/connect.md; the Connect API itself follows Pipedream\'s reference)' },
+  'POST /v1/settings/connect/rotate': { summary: 'Replace the Connect client id and secret' },
 
   'GET /sse/dc/:id/emits': { summary: "A source's events as they are emitted (Last-Event-ID resumes)", stream: true },
   'GET /sse/dc/:id/invocations': { summary: "A source's runs as they are recorded (Last-Event-ID resumes)", stream: true },

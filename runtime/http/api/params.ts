@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 
-/** Request parameters: the query string and a JSON body merged (the body wins), as DESIGN.md allows. */
+/** Request parameters: the query string and a JSON body merged, the body winning (docs/api.md). */
 export function params(req: Request): Record<string, unknown> {
   const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
   return { ...(req.query as Record<string, unknown>), ...body };

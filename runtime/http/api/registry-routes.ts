@@ -32,7 +32,7 @@ export const searchSchema = z.object({
 export async function registryComponent(ctx: ApiContext, key: string): Promise<ComponentRecord | undefined> {
   const entry = await ctx.registry.get(key);
   if (!entry) return undefined;
-  return ctx.library.findByHash(entry.code_hash) ?? (await ctx.library.save(entry.code, entry.filename, ctx.describeSandbox));
+  return ctx.library.findByHash(entry.code_hash) ?? (await ctx.library.save(entry.code, entry.filename, ctx.describeSandbox, { origin: 'registry' }));
 }
 
 /** 404 for a key the registry does not have, saying why when a file that names it failed to load. */

@@ -7,10 +7,11 @@ import { isSystemChannel } from '../../store/event-store';
 import { paginate } from '../../lib/pagination';
 import { booleanParam, objectParam, parseParams } from './params';
 import { pageParams } from '../../lib/pagination';
-import { requireBearer } from './reveal';
+import { requireBearer } from '../edge/auth';
 import { HttpError, notFound } from '../edge/error-statuses';
 import { eventSummary, sourceView } from './views';
-import { componentCode, componentFilename, componentUrl, fetchComponentUrl } from './component-input';
+import { componentCode, componentFilename, componentUrl } from './component-input';
+import { fetchComponentCode } from '../../components/fetch-code';
 import { registryComponent, registryNotFound } from './registry-routes';
 import { cassetteSchema } from './cassette-routes';
 import { appAccountWarnings } from '../../props/app/app-prop';
@@ -95,7 +96,7 @@ export function sourceRoutes(ctx: ApiContext): Router {
     const input = parseParams(req, deploySchema);
     const given = (['component_code', 'component_url', 'component_id', 'component_key'] as const).filter((k) => input[k] !== undefined);
     if (given.length !== 1) throw new HttpError(400, 'give exactly one of component_code, component_url, component_id or component_key');
-    const fetched = input.component_url === undefined ? undefined : await fetchComponentUrl(input.component_url);
+    const fetched = input.component_url === undefined ? undefined : await fetchComponentCode(input.component_url);
     // A key is the registry's current file when the registry has it (saved once per version), else a saved component's.
     const registered = input.component_key === undefined ? undefined : await registryComponent(ctx, input.component_key);
     const savedRef = input.component_id ?? input.component_key;
@@ -139,7 +140,7 @@ export function sourceRoutes(ctx: ApiContext): Router {
     const source = find(req.params.id);
     const input = parseParams(req, updateSchema);
     if (input.component_code !== undefined && input.component_url !== undefined) throw new HttpError(400, 'give component_code or component_url, not both');
-    const fetched = input.component_url === undefined ? undefined : await fetchComponentUrl(input.component_url);
+    const fetched = input.component_url === undefined ? undefined : await fetchComponentCode(input.component_url);
     const updated = await ctx.sources.update(source, {
       code: fetched?.code ?? input.component_code,
       filename: input.component_filename ?? fetched?.filename,

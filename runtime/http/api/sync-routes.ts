@@ -42,6 +42,17 @@ export const applySchema = planSchema.extend({
 export const linksQuery = z.object({ remote: z.string().min(1).max(500) });
 export const statusQuery = z.object({ remote: profileName, with_data: booleanParam.default(false) });
 
+/**
+ * Why a new remote profile was refused, at the field to fix: a key the remote refused is the API
+ * key's problem (said once, with where to check it), anything else the address's.
+ */
+function verifyFailure(url: string, err: Error & { status?: number }): HttpError {
+  if (err.status === 401 || err.status === 403) {
+    return new HttpError(400, `${url} refused the API key`, [{ path: 'api_key', message: `${url} refused the API key: check it (the remote's Settings show its last four characters)` }]);
+  }
+  return new HttpError(400, `${url}: ${err.message}`, [{ path: 'api_url', message: err.message }]);
+}
+
 /** Keeps the latest apply jobs, for the UI to follow. */
 const MAX_JOBS = 20;
 
@@ -89,7 +100,7 @@ export function syncRoutes(ctx: ApiContext): Router {
     }
     const remote: RemoteSpec = { name: input.name, kind: input.kind, url, apiKey: input.api_key, orgId: input.org_id ?? null };
     // A key the remote refuses (or an address that does not answer) is bad input to this call.
-    if (input.verify) await testRemote(remote).catch((err: Error) => Promise.reject(new HttpError(400, `${url}: ${err.message}`)));
+    if (input.verify) await testRemote(remote).catch((err: Error & { status?: number }) => Promise.reject(verifyFailure(url, err)));
     writeProfile(input.name, { kind: input.kind, api_url: url, api_key: input.api_key, ...(input.org_id ? { org_id: input.org_id } : {}) });
     res.json({ data: remoteViews().find((r) => r.name === input.name) });
   });

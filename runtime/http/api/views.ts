@@ -1,6 +1,6 @@
 import type { StoredEvent } from '../../store/event-store';
 import type { ComponentRecord, SourceRecord, SubscriptionRecord, WebhookRecord } from '../../store/metadata';
-import type { Attempt } from '../../contract/delivery-protocol';
+import type { ListedAttempt } from '../../contract/delivery-protocol';
 import { maskSecrets } from '../../props/secret/secret-values';
 import { sourceProps } from '../../engine/sources/dynamic-props';
 import type { MessageSummary, WebhookHealth } from '../../contract/delivery-protocol';
@@ -57,6 +57,7 @@ export function sourceView(s: SourceRecord, component: ComponentRecord | undefin
     network_mode: s.network_mode ?? 'live',
     deactivated_reason: s.deactivated_reason ?? null,
     ...(s.missing_props?.length ? { missing_props: s.missing_props } : {}),
+    ...(s.connect ? { external_user_id: s.connect.external_user_id } : {}),
     created_at: s.created_at,
     updated_at: s.updated_at,
   };
@@ -93,6 +94,6 @@ export function messageView(m: MessageSummary, about?: { event_summary: string |
 }
 
 /** One delivery attempt. */
-export function attemptView(a: Attempt & { id: string }): AttemptView {
+export function attemptView(a: ListedAttempt): AttemptView {
   return { ...a, created_at: seconds(a.created_at) as number };
 }

@@ -2,7 +2,6 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { MAX_RETRY_SECONDS } from '../../delivery/worker/retry';
 import { newSigningSecret } from '../../delivery/worker/signing';
-import { newId } from '../../lib/ids';
 import type { WebhookRecord } from '../../store/metadata';
 import type { ApiContext } from './api-context';
 import { paginate } from '../../lib/pagination';
@@ -11,6 +10,7 @@ import { pageParams } from '../../lib/pagination';
 import { HttpError, notFound } from '../edge/error-statuses';
 import type { SecretRotationView } from '../../contract/webhook-api';
 import { attemptView, messageView, webhookView } from './views';
+import { newWebhookRecord } from '../../delivery/webhook-targets';
 
 const webhookUrl = z.string().refine(
   (value) => {
@@ -113,19 +113,7 @@ export function webhookRoutes(ctx: ApiContext): Router {
 
   router.post('/webhooks', async (req, res) => {
     const input = parseParams(req, createSchema);
-    const secret = newSigningSecret();
-    const now = Math.floor(Date.now() / 1000);
-    const record: WebhookRecord = {
-      id: newId('wh'),
-      name: input.name ?? input.url,
-      description: input.description ?? '',
-      url: input.url,
-      active: true,
-      sealed_secret: ctx.secrets.seal(secret),
-      retry_schedule: input.retry_schedule ?? null,
-      created_at: now,
-      updated_at: now,
-    };
+    const { record, secret } = newWebhookRecord(input, ctx.secrets);
     data().webhooks.push(record);
     await ctx.metadata.write();
     ctx.delivery.syncWebhooks();

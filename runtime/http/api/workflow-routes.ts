@@ -9,7 +9,7 @@ import { paginate } from '../../lib/pagination';
 import { componentCode } from './component-input';
 import { eventSummary } from './views';
 import { maskSecrets } from '../../props/secret/secret-values';
-import { requireBearer } from './reveal';
+import { requireBearer } from '../edge/auth';
 import type { WorkflowView } from '../../contract/workflow-api';
 
 const triggerSchema = z.discriminatedUnion('type', [

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { newToken } from '../../lib/ids';
-import { sendProblem } from './error-statuses';
+import { HttpError, sendProblem } from './error-statuses';
 
 /** The service's credentials and the host names it answers to. */
 export interface AuthConfig {
@@ -59,10 +59,11 @@ function cookie(req: Request, name: string): string | undefined {
   return undefined;
 }
 
-/** True if the request carries the API key as a bearer token or a valid UI session cookie. */
-export function isAuthorized(req: Request, config: AuthConfig): boolean {
+/** True if the request carries the API key as a bearer token or (unless `cookie` is false) a valid UI session cookie. */
+export function isAuthorized(req: Request, config: AuthConfig, { cookie: sessions = true } = {}): boolean {
   const header = req.headers.authorization ?? '';
   if (header.startsWith('Bearer ')) return safeEqual(header.slice(7).trim(), config.apiKey);
+  if (!sessions) return false;
   const session = cookie(req, sessionCookieName(config));
   if (!session) return false;
   const [nonce, mac] = session.split('.');
@@ -79,11 +80,23 @@ export function setSessionCookie(res: Response, config: AuthConfig): void {
   res.cookie(sessionCookieName(config), newSession(config), { httpOnly: true, sameSite: 'strict', path: '/' });
 }
 
-/** Answers 401 unless the request is authorised. */
-export function requireAuth(config: AuthConfig): RequestHandler {
+/** Answers 401 unless the request is authorised; `cookie: false` takes the bearer key only (no UI session). */
+export function requireAuth(config: AuthConfig, options: { cookie?: boolean } = {}): RequestHandler {
   return (req, res, next) => {
-    if (isAuthorized(req, config)) return next();
+    if (isAuthorized(req, config, options)) return next();
     res.setHeader('WWW-Authenticate', 'Bearer realm="spout"');
     sendProblem(res, 401, 'missing or wrong API key: send "Authorization: Bearer <key>" (the key is in DATA_DIR/api-key)');
   };
+}
+
+/**
+ * Refuses a request that is not signed with the API key as a bearer token. Secrets read in clear
+ * (`spout sync --with-secrets`) need the key itself: a UI session cookie is refused, so a page (or
+ * a script injected into one) cannot read them.
+ */
+export function requireBearer(req: Request): void {
+  // requireAuth has already checked a bearer header against the key when one is present.
+  if (!(req.headers.authorization ?? '').startsWith('Bearer ')) {
+    throw new HttpError(403, 'secrets are read in clear only with the API key ("Authorization: Bearer <key>"), never with a browser session; use spout sync --with-secrets');
+  }
 }

@@ -41,14 +41,15 @@ function originOf(value: string): string | null {
  * its host name at 127.0.0.1 cannot reach the API or the UI), and requests a browser sent from
  * any other origin, another port of 127.0.0.1 or an opaque `Origin: null` included.
  */
-export function hostGuard(config: AuthConfig): RequestHandler {
+export function hostGuard(config: AuthConfig, checkedElsewhere: (req: Request) => boolean = () => false): RequestHandler {
   return (req, res, next) => {
     if (!req.headers.host) return sendProblem(res, 400, `the request has no Host header; send "Host: 127.0.0.1:${config.port()}"`);
     if (!config.allowedHosts.has(hostnameOf(req.headers.host))) {
       return sendProblem(res, 403, `requests for host "${req.headers.host}" are refused; use http://127.0.0.1:${config.port()}`);
     }
     const origin = req.headers.origin;
-    if (origin !== undefined) {
+    // Routes that check the origin themselves (the Connect API's CORS) skip the origin rule, not the Host rule.
+    if (origin !== undefined && !checkedElsewhere(req)) {
       if (origin === 'null') return sendProblem(res, 403, 'requests from an opaque origin (Origin: null: a sandboxed frame, a local file, a redirect) are refused');
       if (originOf(origin) !== servedOrigin(req)) return sendProblem(res, 403, `requests from origin ${origin} are refused: only the Spout UI at ${servedOrigin(req)} may call this service from a browser`);
     }

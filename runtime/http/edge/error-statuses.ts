@@ -1,11 +1,11 @@
+// The one table from errors to HTTP statuses, and the one problem+json body (contract/problem.ts)
+// every error answer of the service carries: the /v1 API's, the /e/ endpoints', the edge's own.
 import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, Response } from 'express';
 import { z } from 'zod';
-import { ComponentError } from '../../components/bundle';
-import { type ComponentProblem } from '../../contract/component-shape';
-import { HookError, QueueFullError, SourceUnavailable } from '../../engine/sources/source-manager';
-import { ConfigurationRejected } from '../../engine/sources/dynamic-props';
-import { DataStoreError } from '../../store/data-stores';
+import type { ComponentProblem } from '../../contract/component-shape';
+import type { Problem } from '../../contract/problem';
+import { ComponentError, ConfigurationRejected, ConfigurationRequestError, DataStoreError, FetchCodeError, HookError, QueueFullError, SourceUnavailable } from '../../lib/error-kinds';
 
 /** An error the API answers with its own status and message. */
 export class HttpError extends Error {
@@ -23,9 +23,50 @@ export function notFound(kind: string, id: string): HttpError {
   return new HttpError(404, `${kind} ${id} was not found`);
 }
 
+/** What an error is answered with: the fields of its problem that vary. */
+export interface ErrorAnswer {
+  status: number;
+  detail: string;
+  errors?: ComponentProblem[];
+  warnings?: ComponentProblem[];
+}
+
+/** Every error nobody expected: the details go to the service's log, not to the caller. */
+const UNEXPECTED: ErrorAnswer = { status: 500, detail: 'internal error; the service log has the details' };
+
+/** The answer to an error kind (lib/error-kinds.ts), or null for an unexpected error. */
+function answerOf(err: unknown): ErrorAnswer | null {
+  if (err instanceof HttpError) return { status: err.status, detail: err.message, errors: err.errors };
+  if (err instanceof ComponentError) return { status: 400, detail: `invalid component: ${err.message}`, errors: err.problems, warnings: err.warnings };
+  if (err instanceof HookError || err instanceof ConfigurationRejected || err instanceof ConfigurationRequestError || err instanceof FetchCodeError) return { status: 400, detail: err.message };
+  if (err instanceof DataStoreError) return { status: err.status, detail: err.message };
+  if (err instanceof QueueFullError) return { status: 429, detail: err.message };
+  if (err instanceof SourceUnavailable) return { status: 503, detail: err.message };
+  if (err instanceof z.ZodError) {
+    const errors = err.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+    return { status: 400, detail: errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; '), errors };
+  }
+  const e = err as { type?: string; status?: number; message?: string };
+  // Errors of express and body-parser carry a status: malformed JSON (400), too large (413), bad charset (415), a bad route param (400).
+  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
+    const detail = e.type === 'entity.parse.failed' ? `the request body is not valid JSON: ${e.message}` : e.type === 'entity.too.large' ? 'the request body is too large' : (e.message ?? 'bad request');
+    return { status: e.status, detail };
+  }
+  if (err instanceof URIError) return { status: 400, detail: 'the request path is not valid percent-encoding' };
+  return null;
+}
+
+/** What an error is answered with; an unexpected one is logged and answered 500. */
+export function errorAnswer(err: unknown): ErrorAnswer {
+  const answer = answerOf(err);
+  if (answer) return answer;
+  console.error(err);
+  return UNEXPECTED;
+}
+
 /** The JSON of a problem: `{type, title, status, detail, error[, errors][, warnings]}` (`error` repeats `detail` for Pipedream clients). */
 export function problemBody(status: number, detail: string, errors?: ComponentProblem[], warnings?: ComponentProblem[]): string {
-  return JSON.stringify({
+  const problem: Problem = {
     type: 'about:blank',
     title: STATUS_CODES[status] ?? 'Error',
     status,
@@ -33,7 +74,8 @@ export function problemBody(status: number, detail: string, errors?: ComponentPr
     error: detail,
     ...(errors ? { errors } : {}),
     ...(warnings?.length ? { warnings } : {}),
-  });
+  };
+  return JSON.stringify(problem);
 }
 
 /** Answers with an `application/problem+json` body (see problemBody). */
@@ -41,28 +83,12 @@ export function sendProblem(res: Response, status: number, detail: string, error
   res.status(status).type('application/problem+json').send(problemBody(status, detail, errors, warnings));
 }
 
-/** Maps every error reaching express to a problem response; only unexpected ones are 500. */
+/** Answers every error reaching express with its problem (see errorAnswer). */
 export const errorHandler: ErrorRequestHandler = (err: unknown, _req, res, _next) => {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  if (err instanceof HttpError) return sendProblem(res, err.status, err.message, err.errors);
-  if (err instanceof ComponentError) return sendProblem(res, 400, `invalid component: ${err.message}`, err.problems, err.warnings);
-  if (err instanceof HookError || err instanceof ConfigurationRejected) return sendProblem(res, 400, err.message);
-  if (err instanceof QueueFullError) return sendProblem(res, 429, err.message);
-  if (err instanceof SourceUnavailable) return sendProblem(res, 503, err.message);
-  if (err instanceof DataStoreError) return sendProblem(res, err.status, err.message);
-  if (err instanceof z.ZodError) {
-    const errors = err.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
-    return sendProblem(res, 400, errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; '), errors);
-  }
-  const e = err as { type?: string; status?: number; message?: string };
-  // Errors from body-parser carry a status: malformed JSON (400), too large (413), bad charset (415).
-  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
-    const detail = e.type === 'entity.parse.failed' ? `the request body is not valid JSON: ${e.message}` : e.type === 'entity.too.large' ? 'the request body is too large' : (e.message ?? 'bad request');
-    return sendProblem(res, e.status, detail);
-  }
-  console.error(err);
-  sendProblem(res, 500, 'internal error; the service log has the details');
+  const { status, detail, errors, warnings } = errorAnswer(err);
+  sendProblem(res, status, detail, errors, warnings);
 };

@@ -1,11 +1,11 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { setsSessionCookie, withoutSessionCookies } from '../edge/auth';
-import { problemBody } from '../edge/error-statuses';
-import { QueueFullError, SourceUnavailable, type SourceManager } from '../../engine/sources/source-manager';
+import { errorAnswer, problemBody } from '../edge/error-statuses';
+import type { HttpEndpoints } from '../../engine/endpoints/http-endpoints';
+import type { EndpointExchange, HttpEvent } from '../../contract/endpoint-exchange';
 import type { RecordedRequest, RecordedResponse } from '../../contract/invocation-api';
 import { recordBody } from '../../engine/invocations/invocation-record';
 import type { HttpResponsePayload } from '../../contract/host-protocol';
-import type { WorkflowManager } from '../../engine/workflows/workflow-manager';
 import { httpEvent } from './http-event';
 
 /** Path prefix of HTTP interface endpoints. */
@@ -95,13 +95,40 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   });
 }
 
+/** The answer `finish(null)` gives when the component did not answer, as recorded. */
+const SUCCESS_RECORDED = recordedResponse(200, SUCCESS_HEADERS, SUCCESS_BODY, 'service');
+
+/** One request's exchange with the engine: the component's `respond()` or the service's answer, whichever comes first. */
+function exchangeOf(res: ServerResponse, event: HttpEvent, request: RecordedRequest, replayOf: string | null): EndpointExchange {
+  let answered: RecordedResponse | null = null;
+  return {
+    event,
+    request,
+    replayOf,
+    respond(r) {
+      if (answered || res.headersSent) return;
+      answered = recordedResponse(r.status, componentHeaders(r.headers), r.body, 'component');
+      sendResponse(res, r);
+    },
+    finish(failure) {
+      if (answered || res.headersSent) return answered;
+      if (failure === null) {
+        res.writeHead(200, SUCCESS_HEADERS).end(SUCCESS_BODY);
+        return (answered = SUCCESS_RECORDED);
+      }
+      problem(res, 502, failure);
+      return (answered = recordedResponse(502, { 'content-type': 'application/problem+json' }, problemBody(502, failure), 'service'));
+    },
+  };
+}
+
 /**
  * HTTP interface endpoints `/e/{endpoint_id}[/sub/path]`: any method and any Host (they are meant
  * to be called from anywhere, tunnels included), answered once the run has ended and what it
  * emitted is stored, or by the component itself with `respond()`. Served by plain node:http: this
  * is the ingest path, and a router adds nothing here but cost.
  */
-export function httpInterfaceHandler(sources: SourceManager, bodyLimit: number, endpointUrl: (id: string) => string, workflows?: WorkflowManager) {
+export function endpointHandler(endpoints: HttpEndpoints, bodyLimit: number, endpointUrl: (id: string) => string) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
       const url = req.url ?? '/';
@@ -110,9 +137,8 @@ export function httpInterfaceHandler(sources: SourceManager, bodyLimit: number, 
       const rest = pathname.slice(ENDPOINT_PREFIX.length);
       const slash = rest.indexOf('/');
       const endpointId = decodeURIComponent(slash === -1 ? rest : rest.slice(0, slash));
-      const target = sources.byEndpoint(endpointId);
-      const workflow = target ? undefined : workflows?.byEndpoint(endpointId);
-      if ((!target || !target.source.active) && !workflow) return problem(res, 404, `no active source or workflow has the endpoint ${endpointId}`);
+      const endpoint = endpoints.find(endpointId);
+      if (!endpoint) return problem(res, 404, `no active source or workflow has the endpoint ${endpointId}`);
       if (req.method === 'OPTIONS') {
         res.writeHead(204, { ...CORS, 'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '*' });
         return void res.end();
@@ -127,23 +153,6 @@ export function httpInterfaceHandler(sources: SourceManager, bodyLimit: number, 
         headers,
         fallbackOrigin: new URL(endpointUrl(endpointId)).origin,
       });
-      let responded: RecordedResponse | null = null;
-      const onRespond = (r: HttpResponsePayload) => {
-        if (responded || res.headersSent) return;
-        responded = recordedResponse(r.status, componentHeaders(r.headers), r.body, 'component');
-        sendResponse(res, r);
-      };
-      if (workflow) {
-        // A workflow answers once its run has ended, or as soon as a step calls $.respond.
-        const run = await workflows!.run(workflow, event, { onRespond });
-        if (responded || res.headersSent) return;
-        if (workflow.trigger.type === 'http' && workflow.trigger.custom_response) {
-          const failed = run.steps.find((s) => s.error);
-          const why = failed ? `step ${failed.name} failed: ${failed.error!.message}` : 'no step called $.respond()';
-          return problem(res, 502, `the workflow did not respond: ${why}`);
-        }
-        return void res.writeHead(200, SUCCESS_HEADERS).end(SUCCESS_BODY);
-      }
       const request: RecordedRequest = {
         method: event.method,
         path: event.path,
@@ -152,32 +161,10 @@ export function httpInterfaceHandler(sources: SourceManager, bodyLimit: number, 
         endpoint_url: endpointUrl(endpointId),
         ...recordBody(raw),
       };
-      const source = target!.source;
-      const result = await sources.invoke(source, event, {
-        trigger: { kind: 'http', request },
-        onRespond,
-        deferRecord: true,
-        replayOf: typeof replayOf === 'string' && sources.invocationOf(source, replayOf) ? replayOf : undefined,
-      });
-      if (!responded && !res.headersSent) {
-        if (target!.customResponse) {
-          const why = result.error ? `its run failed: ${result.error.message}` : 'its run ended without calling respond()';
-          const detail = `the source did not respond: ${why}`;
-          problem(res, 502, detail);
-          responded = recordedResponse(502, { 'content-type': 'application/problem+json' }, problemBody(502, detail), 'service');
-        } else {
-          res.writeHead(200, SUCCESS_HEADERS).end(SUCCESS_BODY);
-          responded = recordedResponse(200, SUCCESS_HEADERS, SUCCESS_BODY, 'service');
-        }
-      }
-      result.record.response = responded;
-      sources.record(result.record);
+      await endpoint.run(exchangeOf(res, event, request, typeof replayOf === 'string' ? replayOf : null));
     } catch (err) {
-      if (err instanceof QueueFullError) return problem(res, 429, err.message);
-      if (err instanceof SourceUnavailable) return problem(res, 503, err.message);
-      if (err instanceof URIError) return problem(res, 400, 'the request path is not valid percent-encoding');
-      console.error(err);
-      problem(res, 500, 'internal error; the service log has the details');
+      const { status, detail } = errorAnswer(err);
+      problem(res, status, detail);
     }
   };
 }

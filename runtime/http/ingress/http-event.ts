@@ -3,21 +3,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import querystring from 'node:querystring';
-
-/** The event a `$.interface.http` source receives (spec 2.9, and Pipedream's fields). */
-export interface HttpEvent {
-  method: string;
-  /** The path after the endpoint id (`/` for the endpoint itself). */
-  path: string;
-  query: Record<string, unknown>;
-  /** The caller's IP address. */
-  client_ip: string;
-  /** The full URL the caller requested, query string included. */
-  url: string;
-  headers: IncomingHttpHeaders;
-  bodyRaw: string;
-  body: unknown;
-}
+import type { HttpEvent } from '../../contract/endpoint-exchange';
 
 function parseBody(contentType: string, raw: Buffer): unknown {
   if (raw.length === 0) return undefined;

@@ -3,6 +3,7 @@
 // the keys each invocation changed, and the service stores them (see store/source-dbs.ts).
 import type { DbEntries, DbWrite } from '../../contract/host-protocol';
 import type { DbApi, PropBinding } from '../shared/kind-interface';
+import { MAX_DB_VALUE_BYTES } from '../../contract/limits';
 
 /** `this.<$.service.db prop>`: the host's copy of the source's db. */
 export const bindDb: PropBinding = (_name, _def, host) => host.db;
@@ -61,5 +62,7 @@ function serialise(key: string, value: unknown): string {
     throw new TypeError(`db.set("${key}"): the value is not JSON-serialisable (${(err as Error).message})`);
   }
   if (text === undefined) throw new TypeError(`db.set("${key}"): a ${typeof value} cannot be stored; store JSON values (objects, arrays, strings, numbers, booleans, null)`);
+  const bytes = Buffer.byteLength(text);
+  if (bytes > MAX_DB_VALUE_BYTES) throw new RangeError(`db.set("${key}"): the value is ${bytes} bytes as JSON; the limit is ${MAX_DB_VALUE_BYTES / 1048576} MB per value (docs/security.md)`);
   return text;
 }

@@ -15,14 +15,18 @@ import { stepRun } from './step-context';
 import { componentRequire } from './component-require';
 import { runSource } from './source-run';
 import { connectHostCalls, hostCall, settleHostCall } from './host-calls';
-import { FrameChannel } from '../frames';
+import { FrameChannel, FrameError } from '../frames';
+import { MAX_HOST_MESSAGE_BYTES } from '../../contract/limits';
+import { endRun, limitEmit, limitLogLine } from './run-limits';
 import { NetworkIntercept } from './network-intercept';
-import { guardProcess } from './host-guards';
+import { closeInheritedFds, guardProcess, startWatchdog } from './host-guards';
+import { guardDescriptors, guardProbes } from './fs-guards';
+import { guardSockets } from './net-guards';
+import { installStackMapping } from './stack-map';
 import { installTmpShim, mapTmp } from './tmp-shim';
-import { fullStackOf, installStackMapping } from './stack-map';
+import { serializeError } from './host-errors';
 import type { OutgoingCall } from '../../contract/network-api';
 import type {
-  EmitMeta,
   EmitPayload,
   HostMessage,
   HostReply,
@@ -71,25 +75,6 @@ function allProps(def: Definition): Record<string, unknown> {
 
 function post(message: HostReply): void {
   channel.send(message);
-}
-
-/** What a denied file or process operation adds to its error, so the author knows why and what to do. */
-const DENIED_HINT = 'components may read only their own code, the package cache, /tmp and folders granted to the source, write only to /tmp and granted folders, and start no processes or threads (see docs/security.md to grant a folder)';
-
-function serializeError(err: unknown): SerializedError {
-  if (err instanceof Error) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ERR_ACCESS_DENIED') {
-      const resource = (err as { resource?: unknown }).resource;
-      const message = `${err.message}${typeof resource === 'string' ? ` (${resource})` : ''}: ${DENIED_HINT}`;
-      return { name: err.name, message, stack: err.stack?.replace(err.message, message) };
-    }
-    // Reading `stack` formats it (lazily, through the source map), which also keeps the full one.
-    const stack = err.stack;
-    const fullStack = fullStackOf(err);
-    return { name: err.name, message: err.message, stack, ...(fullStack && fullStack !== stack ? { fullStack } : {}) };
-  }
-  return { name: 'Error', message: typeof err === 'string' ? err : format('%o', err) };
 }
 
 /** What the bundle is wrapped in, on its first line. */
@@ -141,23 +126,9 @@ function emit(event: unknown, meta: unknown): void {
   } catch (err) {
     throw new TypeError(`$emit: the event is not JSON-serialisable (${(err as Error).message})`);
   }
-  const payload: EmitPayload = { json: json ?? 'null', meta: emitMeta(meta) };
+  const payload = limitEmit(current?.id ?? null, json ?? 'null', meta);
   if (current) current.emits.push(payload);
   else post({ type: 'emits', emits: [payload] }); // emitted after its run ended (a stray timer, say)
-}
-
-/** The metadata of an emit in the types the service takes (spec 6.1); other values are converted. */
-function emitMeta(meta: unknown): EmitMeta {
-  const m = isRecord(meta) ? meta : {};
-  const text = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
-  const ts = typeof m.ts === 'number' || (typeof m.ts === 'string' && m.ts.trim() !== '') ? Number(m.ts) : NaN;
-  const out: EmitMeta = {};
-  if (typeof m.id === 'string' || (typeof m.id === 'number' && Number.isFinite(m.id))) out.id = m.id;
-  else if (m.id !== undefined && m.id !== null) out.id = String(m.id);
-  if (text(m.name) !== undefined) out.name = text(m.name);
-  if (text(m.summary) !== undefined) out.summary = text(m.summary);
-  if (Number.isFinite(ts)) out.ts = ts;
-  return out;
 }
 
 function buildInstance(def: Definition, ctx: SandboxContext): Record<string, unknown> {
@@ -303,15 +274,25 @@ async function invoke(def: Definition, message: HostMessage & { type: 'invoke' }
   await network?.settle(invocationId);
   const { emits, calls } = current;
   current = null;
+  endRun(invocationId);
   // What a run stored is kept even when it then threw, as on the platform.
-  post({ type: 'done', invocationId, error, emits, value, dbWrites: db.takeWrites(), calls });
+  const done: HostReply = { type: 'done', invocationId, error, emits, value, dbWrites: db.takeWrites(), calls };
+  try {
+    post(done);
+  } catch (err) {
+    if (!(err instanceof FrameError)) throw err;
+    const message = `the run's result (its emits, recorded calls, return value and this.db changes) is too large to pass on: ${err.message} (docs/security.md); nothing it emitted or set was kept`;
+    post({ ...done, error: { name: 'RangeError', message }, emits: [], value: undefined, dbWrites: [], calls: [] });
+  }
 }
 
 function captureConsole(): void {
   const levels: LogLevel[] = ['log', 'info', 'warn', 'error', 'debug'];
   for (const level of levels) {
     console[level] = (...args: unknown[]) => {
-      post({ type: 'log', invocationId: current?.id ?? null, level, message: format(...args) });
+      const invocationId = current?.id ?? null;
+      const message = limitLogLine(invocationId, format(...args));
+      if (message !== null) post({ type: 'log', invocationId, level, message });
     };
   }
   process.on('unhandledRejection', (reason) => {
@@ -366,6 +347,7 @@ function serve(): void {
   channel = new FrameChannel(socket, {
     // The service's messages carry bundles, which can be large; it is the trusted side.
     maxFrameBytes: 1 << 30,
+    maxSendBytes: MAX_HOST_MESSAGE_BYTES,
     onMessage: (message) => receive(message as HostMessage),
     onError: () => process.exit(71),
   });
@@ -382,6 +364,14 @@ function serve(): void {
   captureConsole();
 }
 
-guardProcess();
+// The walls go up before any component code can run: the channel and the watchdog first, as the
+// walls keep component code off their descriptors and threads. The /tmp mapping comes before the
+// walls, which wrap what it wraps (and fix it in place).
+closeInheritedFds();
+startWatchdog();
 installTmpShim();
 serve();
+guardProcess();
+guardProbes();
+guardDescriptors();
+guardSockets();

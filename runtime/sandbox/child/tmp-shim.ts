@@ -43,7 +43,7 @@ function granted(p: string): boolean {
 }
 
 /** A path as the host's files are: under `/tmp` → under the real temp folder; anything else as given. */
-function realPath(p: string): string {
+export function realPath(p: string): string {
   if (realRoot === null || !path.isAbsolute(p)) return p;
   const resolved = path.resolve(p);
   // Already real (a stream reopening the path its wrapper mapped, or a real path handed back).

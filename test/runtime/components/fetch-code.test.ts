@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { fetchComponentCode, FetchCodeError, rawCodeUrl } from '../../../runtime/components/fetch-code';
+import { fetchComponentCode, rawCodeUrl } from '../../../runtime/components/fetch-code';
+import { FetchCodeError } from '../../../runtime/lib/error-kinds';
 
 describe('fetchComponentCode', () => {
   let server: http.Server;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ComponentError } from '../../../runtime/components/bundle';
+import { ComponentError } from '../../../runtime/lib/error-kinds';
 import type { PropShape } from '../../../runtime/contract/component-shape';
 import { STATIC_VALUE_LIMIT } from '../../../runtime/props/shared/prop-values';
 import { validateComponent, validateDynamicProps } from '../../../runtime/components/validate';

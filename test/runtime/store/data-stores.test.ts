@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it, mock } from 'node:test';
 import { runDataStoreOp } from '../../../runtime/store/data-store-ops';
-import { DataStoreError, DataStores, MAX_VALUE_BYTES } from '../../../runtime/store/data-stores';
+import { DataStoreError } from '../../../runtime/lib/error-kinds';
+import { DataStores } from '../../../runtime/store/data-stores';
+import { MAX_VALUE_BYTES } from '../../../runtime/store/data-store-values';
 
 const tmpDir = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'spout-ds-')), 'data_stores');
 

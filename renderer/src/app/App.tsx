@@ -1,0 +1,123 @@
+import { useEffect, useRef } from 'react';
+import { Sidebar } from './Sidebar';
+import { Toasts } from './Toasts';
+import { segments, useRoute } from './router';
+import { useConnection } from '../api/client';
+import { useApp } from './store';
+import { focusCodeEditor, useEditorsShown } from '../ui/code-editor/CodeEditor';
+import { DataStoresScreen } from '../features/data-stores/DataStoresScreen';
+import { SettingsScreen } from '../features/settings/SettingsScreen';
+import { SourcesScreen } from '../features/sources/SourcesScreen';
+import { SyncScreen } from '../features/sync/SyncScreen';
+import { WebhooksScreen } from '../features/webhooks/WebhooksScreen';
+import { WorkflowsScreen } from '../features/workflows/WorkflowsScreen';
+
+/** The app shell: sidebar, the screen for the URL, notices. */
+export function App() {
+  const { path, navigate } = useRoute();
+  const { loadSources, loadStatus, loadWebhooks, loadWorkflows, error } = useApp();
+  const reachable = useConnection((c) => c.reachable);
+  const editors = useEditorsShown((e) => e.count);
+  const main = useRef<HTMLElement>(null);
+  const section = segments(path)[0] ?? 'sources';
+
+  useEffect(() => {
+    if (window.location.pathname === '/') navigate('/sources' + window.location.search, { replace: true });
+  }, [navigate]);
+
+  useEffect(() => {
+    let stopped = false;
+    const refresh = async () => {
+      await loadSources();
+      if (!stopped) await loadStatus();
+    };
+    void refresh();
+    // Sources deployed from the CLI or API appear without a reload.
+    const timer = setInterval(() => void refresh(), 4000);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, [loadSources, loadStatus]);
+
+  // Back after being unreachable: reload what the screens list (they kept the old data meanwhile).
+  const wasReachable = useRef(true);
+  useEffect(() => {
+    if (reachable && !wasReachable.current) {
+      void loadSources();
+      if (useApp.getState().webhooksLoaded) void loadWebhooks();
+      if (useApp.getState().workflowsLoaded) void loadWorkflows();
+    }
+    wasReachable.current = reachable;
+    if (reachable) return;
+    // While unreachable, ask every 2 s (the regular refresh is slower).
+    const timer = setInterval(() => void loadSources(), 2000);
+    return () => clearInterval(timer);
+  }, [reachable, loadSources, loadWebhooks, loadWorkflows]);
+
+  // On navigation, move focus to the new screen's heading (screen readers announce it).
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    if (useRoute.getState().keepFocus) return;
+    const heading = main.current?.querySelector<HTMLElement>('h1');
+    heading?.focus({ preventScroll: true });
+    document.title = `${heading?.textContent ?? 'Spout'} · Spout`;
+  }, [path]);
+
+  let screen;
+  if (section === 'sources') screen = <SourcesScreen />;
+  else if (section === 'workflows') screen = <WorkflowsScreen />;
+  else if (section === 'webhooks') screen = <WebhooksScreen />;
+  else if (section === 'data-stores') screen = <DataStoresScreen />;
+  else if (section === 'settings') screen = <SettingsScreen />;
+  else if (section === 'sync') screen = <SyncScreen />;
+  else
+    screen = (
+      <div className="welcome">
+        <h1 tabIndex={-1}>Not found</h1>
+        <p>There is no page at {path}.</p>
+      </div>
+    );
+
+  return (
+    <div className="app">
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      {editors > 0 && (
+        <a
+          href="#main"
+          className="skip-link"
+          onClick={(e) => {
+            e.preventDefault();
+            focusCodeEditor();
+          }}
+        >
+          Skip to the code editor
+        </a>
+      )}
+      <Sidebar />
+      <main id="main" ref={main} tabIndex={-1}>
+        {!reachable && (
+          <div role="alert" className="banner offline" data-testid="offline-banner">
+            <strong>The Spout service is not answering.</strong> What you see was loaded before; it updates again as soon as the service is back (checking every 2 s).{' '}
+            <button type="button" className="small" onClick={() => void loadSources()}>
+              Retry now
+            </button>
+          </div>
+        )}
+        {error && (
+          <p role="alert" className="error banner">
+            {error}
+          </p>
+        )}
+        {screen}
+      </main>
+      <Toasts />
+    </div>
+  );
+}

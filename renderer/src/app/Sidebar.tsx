@@ -1,0 +1,33 @@
+import { useRoute } from './router';
+import { Link } from '../ui/Link';
+
+const ITEMS = [
+  { to: '/sources', label: 'Sources' },
+  { to: '/workflows', label: 'Workflows' },
+  { to: '/webhooks', label: 'Webhooks' },
+  { to: '/data-stores', label: 'Data stores' },
+  { to: '/sync', label: 'Sync' },
+  { to: '/settings', label: 'Settings' },
+];
+
+/** The app's main navigation. */
+export function Sidebar() {
+  const path = useRoute((s) => s.path);
+  return (
+    <nav className="sidebar" aria-label="Main">
+      <div className="brand">Spout</div>
+      <ul>
+        {ITEMS.map((item) => {
+          const current = path === item.to || path.startsWith(`${item.to}/`);
+          return (
+            <li key={item.to}>
+              <Link to={item.to} aria-current={current ? 'page' : undefined} className={current ? 'current' : undefined}>
+                {item.label}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

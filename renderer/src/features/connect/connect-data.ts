@@ -1,0 +1,22 @@
+// Settings → Connect's data (docs/connect.md): the local Connect project's credentials, and the
+// `.env` lines @pipedream/sdk reads them from.
+import type { ConnectCredentialsView } from '../../../../runtime/contract/connect-api';
+import { api } from '../../api/v1';
+import { usePoll } from '../../api/use-poll';
+
+/** `GET /v1/settings/connect`, loaded once; `set` takes a rotation's answer. */
+export function useConnectCredentials() {
+  const read = usePoll('connect-credentials', () => api.getConnectCredentials());
+  return { credentials: read.data, error: read.error, set: read.set };
+}
+
+/** A new client id and secret; the old ones stop working. */
+export const rotateConnectCredentials = () => api.rotateConnectCredentials();
+
+/** The PIPEDREAM_* variables the SDK reads, as `.env` lines (as `spout connect credentials --env` exports them); `secret` stands for the client secret. */
+export function envLines(c: ConnectCredentialsView, secret = c.client_secret): string {
+  const vars = { PIPEDREAM_BASE_URL: c.base_url, PIPEDREAM_PROJECT_ID: c.project_id, PIPEDREAM_CLIENT_ID: c.client_id, PIPEDREAM_CLIENT_SECRET: secret, PIPEDREAM_PROJECT_ENVIRONMENT: c.environment };
+  return Object.entries(vars)
+    .map(([name, value]) => `${name}=${value}`)
+    .join('\n');
+}

@@ -1,0 +1,77 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { messageOf } from '../../api/client';
+import { DataStoreRecords } from './DataStoreRecords';
+import { createDataStore } from './data-store-data';
+import { BackToList, Link } from '../../ui/Link';
+import { segments, useRoute } from '../../app/router';
+import { useApp } from '../../app/store';
+
+/** Data stores: account-level key-value stores behind `data_store` props. */
+export function DataStoresScreen() {
+  const { path, navigate } = useRoute();
+  const { dataStores, loadDataStores, toast } = useApp();
+  const [, id] = segments(path);
+  const [name, setName] = useState('');
+
+  useEffect(() => {
+    void loadDataStores();
+  }, [loadDataStores]);
+
+  const create = async (e: FormEvent) => {
+    e.preventDefault();
+    try {
+      const store = await createDataStore(name);
+      setName('');
+      navigate(`/data-stores/${store.id}`);
+    } catch (err) {
+      toast(messageOf(err), 'error');
+    }
+  };
+
+  const selected = dataStores.find((d) => d.id === id);
+  return (
+    <div className={id ? 'split has-detail' : 'split'}>
+      <aside className="list-pane" aria-label="Data store list">
+        <h2>Data stores</h2>
+        <form className="row" onSubmit={(e) => void create(e)}>
+          <label htmlFor="ds-name" className="sr-only">
+            New store name
+          </label>
+          <input id="ds-name" required placeholder="New store name" value={name} onChange={(e) => setName(e.target.value)} />
+          <button type="submit" className="small primary">
+            Create
+          </button>
+        </form>
+        {dataStores.length === 0 ? (
+          <p className="empty">No data stores yet.</p>
+        ) : (
+          <ul className="sources" aria-label="Data stores">
+            {dataStores.map((d) => (
+              <li key={d.id}>
+                <Link to={`/data-stores/${d.id}`} className={d.id === id ? 'source selected' : 'source'} aria-current={d.id === id ? 'page' : undefined}>
+                  <span className="name">{d.name}</span>
+                  <span className="badge">{d.record_count} records</span>
+                  <span className="id">{d.id}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </aside>
+      <div className="content-pane">
+        {id && <BackToList to="/data-stores" label="All data stores" />}
+        
+        {selected ? (
+          <DataStoreRecords key={selected.id} store={selected} />
+        ) : (
+          <div className="welcome">
+            <h1 tabIndex={-1}>Data stores</h1>
+            <p>
+              Key-value stores shared by every component configured with them (<code>data_store</code> props). Records can have a TTL.
+            </p>
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+import type { McpClientSnippet, McpSnippets } from '../../../../runtime/contract/mcp-api';
+import { CopyButton } from '../../ui/CopyButton';
+import { CopyEntry } from '../../ui/CopyEntry';
+import { Tabs } from '../../ui/Tabs';
+import { commandLine, configText, scriptText } from './mcp-snippets';
+
+/** One thing to paste: where it goes, the text, and a Copy button named after it. */
+function Snippet({ title, where, text, copyLabel }: { title: string; where: string; text: string; copyLabel: string }) {
+  return (
+    <figure className="snippet">
+      <figcaption className="row">
+        <strong className="grow">{title}</strong>
+        <CopyButton text={text} label={copyLabel} />
+      </figcaption>
+      <p className="muted small-note">{where}</p>
+      {/* Focusable: a long snippet scrolls, and the keyboard must reach it. */}
+      <pre className="snippet-text" tabIndex={0}>
+        {text}
+      </pre>
+    </figure>
+  );
+}
+
+const TRANSPORT = { stdio: 'stdio (spout mcp)', http: 'HTTP' } as const;
+
+/** A client's snippets, stdio first. */
+function ClientSnippets({ list }: { list: McpClientSnippet[] }) {
+  return (
+    <>
+      {list.map((s) => (
+        <Snippet key={`${s.client}-${s.transport}`} title={TRANSPORT[s.transport]} where={s.file} text={configText(s.config)} copyLabel={`Copy ${s.name} ${s.transport === 'http' ? 'HTTP' : 'stdio'} configuration`} />
+      ))}
+    </>
+  );
+}
+
+/**
+ * How MCP clients reach this service (`GET /v1/mcp/snippets`): the stdio command and the HTTP
+ * endpoint with its header, and ready-to-paste configurations for Claude Desktop, Cursor, VS Code
+ * and a Node script. No snippet holds the API key.
+ */
+export function McpClients({ snippets }: { snippets: McpSnippets }) {
+  const of = (client: McpClientSnippet['client']) => snippets.clients.filter((c) => c.client === client);
+  const header = Object.entries(snippets.http.headers).map(([name, value]) => `${name}: ${value}`);
+  const command = commandLine(snippets.stdio);
+  return (
+    <section className="card" aria-labelledby="mcp-clients-h">
+      <h2 id="mcp-clients-h">Connect a client</h2>
+      <dl className="meta-grid">
+        <CopyEntry term="stdio command" value={command} copyLabel="Copy command" testId="mcp-stdio-command" />
+        <CopyEntry term="HTTP endpoint" value={snippets.http.url} copyLabel="Copy URL" testId="mcp-http-url" />
+        <dt>with the header</dt>
+        <dd>
+          {header.map((h) => (
+            <code key={h}>{h}</code>
+          ))}
+        </dd>
+      </dl>
+      <p className="muted small-note">
+        The key is this service&apos;s API key (<code>DATA_DIR/api-key</code>, the same as for <code>/v1</code>); the snippets never hold it. Over stdio, <code>spout mcp</code> finds the service and its key through the data dir; it must be running.
+      </p>
+      <Tabs
+        label="MCP clients"
+        items={[
+          { id: 'claude', label: 'Claude Desktop', panel: <ClientSnippets list={of('claude-desktop')} /> },
+          { id: 'cursor', label: 'Cursor', panel: <ClientSnippets list={of('cursor')} /> },
+          { id: 'vscode', label: 'VS Code', panel: <ClientSnippets list={of('vscode')} /> },
+          {
+            id: 'script',
+            label: 'Script',
+            panel: (
+              <>
+                <Snippet title={TRANSPORT.stdio} where="A Node script with the official SDK (@modelcontextprotocol/sdk): lists the tools." text={scriptText(snippets, 'stdio')} copyLabel="Copy stdio script" />
+                <Snippet title={TRANSPORT.http} where="The same over HTTP; the key comes from SPOUT_API_KEY." text={scriptText(snippets, 'http')} copyLabel="Copy HTTP script" />
+              </>
+            ),
+          },
+        ]}
+      />
+    </section>
+  );
+}

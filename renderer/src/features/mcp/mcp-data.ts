@@ -1,0 +1,38 @@
+// Settings → MCP's data (docs/mcp.md): the MCP settings, every candidate tool as an agent would see
+// it, the client snippets, and the registry's apps to choose from.
+import { useCallback } from 'react';
+import type { McpSettings } from '../../../../runtime/contract/mcp-api';
+import { api } from '../../api/v1';
+import { usePoll } from '../../api/use-poll';
+
+/** How often the tool list is read again: actions saved from the CLI or an editor show up. */
+const TOOLS_EVERY_MS = 5000;
+
+/** The MCP settings, the tools (read again every 5 s and after each change) and the snippets. */
+export function useMcp() {
+  const settings = usePoll('mcp-settings', () => api.getMcpSettings());
+  const tools = usePoll('mcp-tools', () => api.listMcpTools(), TOOLS_EVERY_MS);
+  const snippets = usePoll('mcp-snippets', () => api.getMcpSnippets());
+  const { set: setSettings } = settings;
+  const { reload: reloadTools } = tools;
+  /** Replaces the settings given (the others stay); the tools are read again, as agents now see them. */
+  const change = useCallback(
+    async (next: Partial<McpSettings>) => {
+      setSettings(await api.putMcpSettings(next));
+      await reloadTools();
+    },
+    [setSettings, reloadTools],
+  );
+  return { settings: settings.data, tools: tools.data, snippets: snippets.data, error: settings.error ?? tools.error ?? snippets.error, change };
+}
+
+/** Apps of the registry with actions whose key, name, app or description match `text`, with how many actions each has among the matches. */
+export async function appsMatching(text: string): Promise<Array<{ app: string; actions: number }>> {
+  const found = await api.searchRegistry(text, 'action');
+  const counts = new Map<string, number>();
+  for (const c of found) counts.set(c.app, (counts.get(c.app) ?? 0) + 1);
+  return [...counts].map(([app, actions]) => ({ app, actions })).sort((a, b) => a.app.localeCompare(b.app));
+}
+
+/** How many actions the registry has in an app folder (0: none, or no such app). */
+export const registryActionCount = async (app: string) => (await api.listRegistry({ type: 'action', app, limit: 1 })).page_info.total_count;

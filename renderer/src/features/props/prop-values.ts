@@ -1,0 +1,57 @@
+import type { SourceView } from '../../../../runtime/contract/source-api';
+import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
+
+/** Prop types a user types a value into (spec 2.5). */
+export const USER_INPUT = new Set(['string', 'string[]', 'integer', 'integer[]', 'boolean', 'boolean[]', 'object', 'any', 'http_request']);
+
+/** A static option as written: a bare value or `{label, value}`. */
+export function normalizeOption(o: unknown): { label: string; value: unknown } {
+  if (o && typeof o === 'object' && 'value' in o) {
+    const x = o as { label?: unknown; value: unknown };
+    // Labels may be numbers (`{ label: 1, value: 1 }`): shown as text.
+    return { label: x.label === undefined || x.label === null ? String(x.value) : String(x.label), value: x.value };
+  }
+  return { label: String(o), value: o };
+}
+
+/** Starting values for a form: what is configured already, else each prop's default. */
+export function initialValues(props: ConfigurableProp[], existing: Record<string, unknown> = {}): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const p of props) {
+    if (p.name in existing) {
+      const v = existing[p.name];
+      // The views show an HTTP interface as its endpoint and a timer as its schedule, not as input.
+      if (p.type === '$.interface.http' || p.type === '$.service.db') continue;
+      if (p.type === '$.interface.timer') continue;
+      values[p.name] = v;
+    } else if (p.default !== undefined && (USER_INPUT.has(p.type) || p.type === 'app' || p.type === 'data_store')) {
+      values[p.name] = p.default;
+    }
+  }
+  return values;
+}
+
+/** The `configured_props` to send: set values of the props the form shows (timers only when the user set one). */
+export function configuredProps(props: ConfigurableProp[], values: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const p of props) {
+    const v = values[p.name];
+    if (v === undefined || v === '' || p.type === '$.interface.http' || p.type === '$.service.db' || p.type === 'alert') continue;
+    out[p.name] = v;
+  }
+  return out;
+}
+
+/** The endpoint URL of an HTTP interface prop of a deployed source. */
+export function endpointFor(source: SourceView | null | undefined, prop: string): string | null {
+  const v = source?.configured_props[prop];
+  return v && typeof v === 'object' && 'endpoint_url' in v ? String((v as { endpoint_url: unknown }).endpoint_url) : null;
+}
+
+/** The endpoint URL of a source's first HTTP interface prop, if any. */
+export function endpointOf(source: SourceView): string | null {
+  for (const value of Object.values(source.configured_props)) {
+    if (value && typeof value === 'object' && 'endpoint_url' in value) return String((value as { endpoint_url: unknown }).endpoint_url);
+  }
+  return null;
+}

@@ -1,0 +1,224 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useStore } from 'zustand';
+import type { ComponentView } from '../../../../runtime/contract/component-api';
+import type { SourceView } from '../../../../runtime/contract/source-api';
+import { useConnection } from '../../api/client';
+import { useRoute } from '../../app/router';
+import { CodeEditor } from '../../ui/code-editor/CodeEditor';
+import { JsonInput } from '../../ui/JsonInput';
+import { PropForm } from '../props/PropForm';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { ActionRunResult } from './ActionRunResult';
+import { editorFor, shownErrors as errorsShown, type Origin } from './editor-store';
+import { ProblemList } from './ProblemList';
+import { toMarkers } from './problems';
+
+export type { Origin };
+
+const languageOf = (filename: string) => (/\.(ts|mts|cts)$/.test(filename) ? 'typescript' : 'javascript');
+
+/**
+ * Creates or edits a source: the code in monaco, checked by the service (`POST /v1/components`,
+ * problems shown inline and listed), the prop form generated from its `configurable_props`, then
+ * deploy (`POST /v1/sources`) or save-to-redeploy (`PUT /v1/sources/{id}`). When the service says
+ * the new code is an action (`type: "action"`), it is test-run instead (`POST /v1/actions/run`),
+ * with an optional `steps` object, and the run's output is shown below the code. The state and
+ * what it does live in the editor's store (editor-store.ts).
+ */
+export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { source: SourceView | null; origin: Origin; onTypeChange?(type: ComponentView['type'] | null): void }) {
+  const navigate = useRoute((s) => s.navigate);
+  const { store, actions } = editorFor(source, initialOrigin);
+  const s = useStore(store);
+  const [confirmDiscard, setConfirmDiscard] = useState(false);
+  const { origin, doc, filename, codeDirty, formDirty, draftUnkept, name, component, props, values, problems, warnings, busy, stepsInput, runResult, runStatus, reveal } = s;
+
+  const dirty = codeDirty || formDirty;
+  // The form shows the props of the code last checked: typed code may have others.
+  const staleProps = origin.kind === 'code' && codeDirty && s.checkedCode !== null && s.checkedCode !== s.code && busy !== 'check';
+  const reachable = useConnection((c) => c.reachable);
+  // Saving before the source's code has loaded would deploy an empty editor's worth of nothing.
+  const codeMissing = source !== null && origin.kind === 'code' && doc === null;
+  // Shown again: the editor starts from the text typed so far, not the last text put in it.
+  useEffect(() => actions.resync(), [actions]);
+  // A draft the browser could not keep is lost by a reload or closing the window: ask first.
+  useEffect(() => {
+    if (!dirty || !draftUnkept) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty, draftUnkept]);
+
+  useEffect(() => {
+    if (source) void actions.load(source);
+    // Loaded per source and per change of it; local edits are never overwritten.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [source?.id, source?.updated_at]);
+
+  // Inline validation, a moment after each change of the form.
+  useEffect(() => {
+    const timer = setTimeout(() => void actions.checkValues(), 250);
+    return () => clearTimeout(timer);
+  }, [props, values, actions]);
+
+  const deploy = async () => {
+    const saved = await actions.deploy();
+    if (saved && !source) navigate(`/sources/${encodeURIComponent(saved.id)}`);
+  };
+
+  const shownErrors = errorsShown(s);
+  const isAction = !source && component?.type === 'action';
+  const componentType = component?.type ?? null;
+  useEffect(() => onTypeChange?.(componentType), [componentType, onTypeChange]);
+  const markers = useMemo(() => toMarkers([...(problems?.items ?? []), ...warnings]), [problems, warnings]);
+  const configureId = source && (!component || component.id === source.component_id) ? source.id : (component?.id ?? (origin.kind === 'key' ? origin.key : null));
+
+  return (
+    <div className="source-editor" role="region" aria-label={source ? 'Edit source' : 'Create source'}>
+      <div className="editor-pane">
+        {origin.kind === 'code' ? (
+          <>
+            <div className="toolbar">
+              <label htmlFor="code-language">Language</label>
+              <select id="code-language" value={languageOf(filename) === 'typescript' ? 'component.ts' : filename === 'component.cjs' ? 'component.cjs' : 'component.mjs'} onChange={(e) => actions.setFilename(e.target.value)}>
+                <option value="component.mjs">JavaScript (ESM)</option>
+                <option value="component.cjs">JavaScript (CommonJS)</option>
+                <option value="component.ts">TypeScript</option>
+              </select>
+              <label className="file-button">
+                Open file…
+                <input type="file" accept=".js,.mjs,.cjs,.ts,.mts" className="sr-only" aria-label="Open a component file" onChange={(e) => e.target.files?.[0] && void actions.open(e.target.files[0])} />
+              </label>
+              <span className="grow" />
+              <button type="button" onClick={() => void actions.check()} disabled={busy !== null}>
+                {busy === 'check' ? 'Checking…' : 'Check code & load props'}
+              </button>
+            </div>
+            {doc ? (
+            <CodeEditor
+              document={doc}
+              language={languageOf(filename)}
+              markers={markers}
+              props={props}
+              revealLine={reveal}
+              onChange={actions.typed}
+              onSave={() => void deploy()}
+            />
+            ) : (
+              <p className="empty code-loading" role="status">
+                {reachable ? 'Loading the source\u2019s code…' : 'The source\u2019s code cannot load: the service is not answering. It loads as soon as the service is back; saving waits until then.'}
+              </p>
+            )}
+          </>
+        ) : (
+          <div className="origin-box">
+            {origin.kind === 'key' ? (
+              <>
+                <div className="row wrap">
+                  <p className="grow">
+                    {origin.from === 'registry' ? 'Registry component' : 'Saved component'} <code>{origin.key}</code>: <strong>{origin.component.name}</strong> {origin.component.version}
+                    {origin.component.description && <> — {origin.component.description}</>}
+                  </p>
+                  <button type="button" onClick={actions.editCopy}>
+                    Edit a copy
+                  </button>
+                </div>
+                <p className="muted small-note">Deployed as it is; its code is shown read-only. Edit a copy to change it.</p>
+                <CodeEditor document={{ text: origin.code, rev: 0 }} language={languageOf(origin.filename)} markers={[]} props={props} readOnly onChange={() => undefined} onSave={() => void deploy()} />
+              </>
+            ) : (
+              <>
+                <p>
+                  Component from <code>{origin.url}</code>. The service fetches and validates it when you deploy.
+                </p>
+                <button type="button" onClick={actions.writeCode}>
+                  Write code instead
+                </button>
+              </>
+            )}
+          </div>
+        )}
+        {problems && <ProblemList title={problems.title} problems={problems.items} onReveal={actions.reveal} />}
+        {warnings.length > 0 && (
+          <ProblemList title={`${warnings.length} warning${warnings.length === 1 ? '' : 's'}: the component runs, but does not follow these rules`} problems={warnings} warnings onReveal={actions.reveal} />
+        )}
+        {isAction && runResult && <ActionRunResult result={runResult} onClear={actions.clearRunResult} />}
+      </div>
+      <div className="config-pane">
+        {isAction ? (
+          <p className="notice" data-testid="action-notice">
+            <strong>{component?.name}</strong> is an action: it is not deployed but test-run, once per click, with <code>$.context.JIT</code> true. Saved actions can be steps of a workflow.
+          </p>
+        ) : (
+          <div className="field">
+            <label htmlFor="source-name">Source name</label>
+            <input id="source-name" value={name} placeholder={component?.name ?? 'from the component'} onChange={(e) => actions.setName(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && void deploy()} />
+          </div>
+        )}
+        <h2 className="pane-title">Props</h2>
+        {staleProps && (
+          <p className="notice" role="status">
+            The code changed since its props were read: <button type="button" className="link-button" onClick={() => void actions.check()}>check the code</button> to see the props it has now.
+          </p>
+        )}
+        {props.length === 0 && !component ? (
+          <p className="empty">Check the code to see its props here.</p>
+        ) : (
+          <PropForm
+            props={props}
+            values={values}
+            configureId={configureId}
+            source={source}
+            errors={shownErrors}
+            onChange={actions.setValues}
+            onPropsChange={actions.setProps}
+          />
+        )}
+        {isAction && (
+          <div className="field steps-input">
+            <label htmlFor="action-steps">
+              <code>steps</code> <span className="muted">(JSON, optional)</span>
+            </label>
+            <p id="action-steps-desc" className="prop-desc">
+              What the action reads as <code>steps</code>, as a workflow would pass it, e.g. <code>{'{"trigger": {"event": {"body": {}}}}'}</code>.
+            </p>
+            <JsonInput id="action-steps" value={stepsInput} onChange={(v) => actions.setStepsInput(v as Record<string, unknown> | undefined)} allowText={false} objectOnly disabled={false} describedBy="action-steps-desc" />
+          </div>
+        )}
+        <p className="sr-only" role="status">
+          {runStatus}
+        </p>
+        <div className="row end sticky-actions">
+          {dirty ? (
+            <>
+              <span className="draft-state" data-testid="draft-state" title={draftUnkept ? 'This browser refused to keep the edits: a reload would lose them' : 'Kept in this browser until saved or discarded'}>
+                <span aria-hidden="true">● </span>
+                {draftUnkept ? 'Unsaved changes (not kept across a reload)' : 'Unsaved changes'}
+                {codeDirty && source ? <span className="sr-only">: code changed</span> : null}
+              </span>
+              <button type="button" className="small" onClick={() => setConfirmDiscard(true)} disabled={busy !== null}>
+                Discard changes…
+              </button>
+            </>
+          ) : (
+            <span className="muted">{source ? 'Ctrl+S saves' : isAction ? 'Ctrl+S runs' : 'Ctrl+S deploys'}</span>
+          )}
+          <button type="button" className="primary" disabled={busy !== null || codeMissing} title={codeMissing ? 'The source\u2019s code has not loaded yet' : undefined} onClick={() => void deploy()}>
+            {isAction ? (busy === 'run' ? 'Running…' : 'Test run') : busy === 'deploy' ? (source ? 'Saving…' : 'Deploying…') : source ? 'Save & redeploy' : 'Deploy'}
+          </button>
+        </div>
+      </div>
+      {confirmDiscard && (
+        <ConfirmDialog
+          title="Discard the unsaved changes?"
+          body={source ? `The code and settings go back to what ${source.name} runs now.` : 'The editor goes back to where this new source started.'}
+          confirmLabel="Discard changes"
+          onConfirm={() => {
+            setConfirmDiscard(false);
+            void actions.discard();
+          }}
+          onCancel={() => setConfirmDiscard(false)}
+        />
+      )}
+    </div>
+  );
+}

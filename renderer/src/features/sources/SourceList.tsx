@@ -1,0 +1,54 @@
+import type { SourceView } from '../../../../runtime/contract/source-api';
+import { endpointOf } from '../props/prop-values';
+import { useApp } from '../../app/store';
+import { Link } from '../../ui/Link';
+import { dateTime } from '../../ui/format';
+import { useUnsaved } from './editor-store';
+
+const ago = (ms: number) => {
+  const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
+  return s < 60 ? `${s}s ago` : s < 3600 ? `${Math.floor(s / 60)}m ago` : s < 86400 ? `${Math.floor(s / 3600)}h ago` : dateTime(ms).slice(0, 10);
+};
+
+/** The deployed sources with their status: active, last event, errors in recent logs. */
+export function SourceList({ selectedId }: { selectedId: string | null }) {
+  const { sources, status, sourcesLoaded } = useApp();
+  const unsaved = useUnsaved((u) => u.keys);
+  if (!sourcesLoaded) return <p className="empty">Loading…</p>;
+  if (sources.length === 0) return <p className="empty">No sources yet.</p>;
+  return (
+    <ul className="sources" aria-label="Sources">
+      {sources.map((s: SourceView) => {
+        const st = status[s.id];
+        const endpoint = endpointOf(s);
+        return (
+          <li key={s.id}>
+            <Link to={`/sources/${encodeURIComponent(s.id)}`} className={s.id === selectedId ? 'source selected' : 'source'} aria-current={s.id === selectedId ? 'page' : undefined}>
+              <span className="name">
+                {s.name}
+                {/* Out of the link's name (tests and screen readers find the source by it); the editor says it in words. */}
+                {unsaved.has(`source:${s.id}`) && (
+                  <span className="draft-dot" aria-hidden="true" title="Unsaved changes" data-testid="unsaved-mark">
+                    {' '}●
+                  </span>
+                )}
+              </span>
+              <span className={s.active ? 'badge active' : 'badge'}>{s.active ? 'active' : 'inactive'}</span>
+              <span className="id">{s.id}</span>
+              {s.external_user_id && (
+                <span className="owner" data-testid="source-external-user">
+                  Connect trigger of <code>{s.external_user_id}</code>
+                </span>
+              )}
+              {endpoint && <span className="endpoint">{endpoint}</span>}
+              <span className="stats">
+                {st ? (st.lastEventAt ? `last event ${ago(st.lastEventAt)}` : 'no events') : ' '}
+                {st && st.errorCount > 0 && <span className="badge failed">{st.errorCount} error{st.errorCount === 1 ? '' : 's'}</span>}
+              </span>
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

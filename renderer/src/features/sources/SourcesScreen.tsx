@@ -1,0 +1,54 @@
+import { segments, useRoute } from '../../app/router';
+import { useApp } from '../../app/store';
+import { BackToList, Link } from '../../ui/Link';
+import { SourceList } from './SourceList';
+import { SourceCreate } from './SourceCreate';
+import { SourceDetail } from './SourceDetail';
+
+/** Sources: the list beside the create form or the selected source. */
+export function SourcesScreen() {
+  const { path, query } = useRoute();
+  const sources = useApp((s) => s.sources);
+  const [, id, tab, item] = segments(path);
+  const creating = id === 'new' || (!id && query.get('action') === 'create');
+  let content;
+  const type = query.get('type');
+  if (creating) content = <SourceCreate registryKey={query.get('key')} componentId={query.get('component')} url={query.get('url')} type={type === 'action' || type === 'source' ? type : null} />;
+  else if (id) content = <SourceDetail id={id} tab={tab ?? 'configure'} item={item ?? null} />;
+  else
+    content = (
+      <div className="welcome">
+        <h1 tabIndex={-1}>Sources</h1>
+        {sources.length === 0 ? (
+          <>
+            <p>A source turns HTTP requests and timers into events. Write one in the editor, deploy it, send it a request and watch its logs and events live.</p>
+            <Link to="/sources/new" className="button primary">
+              Create your first source
+            </Link>
+          </>
+        ) : (
+          <p>Select a source to see its configuration, logs and events, or create a new one.</p>
+        )}
+      </div>
+    );
+  return (
+    <div className={id ? 'split has-detail' : 'split'}>
+      <aside className="list-pane" aria-label="Source list">
+        <div className="row">
+          <h2>Sources</h2>
+          <span className="grow" />
+          <Link to="/sources/new?type=action" className="button small">
+            New action
+          </Link>
+          <Link to="/sources/new" className="button small primary">
+            New source
+          </Link>
+        </div>
+        <SourceList selectedId={creating ? null : (id ?? null)} />
+      </aside>
+      <div className="content-pane">
+        {id && <BackToList to="/sources" label="All sources" />}
+        {content}</div>
+    </div>
+  );
+}

@@ -1,0 +1,483 @@
+// The source editor's state and what it does: the code and its checked component, the prop form's
+// values and problems, check, test run, deploy and save. One store per draft (a source, or a new
+// source from an origin), kept while the app runs and its unsaved part in localStorage, so an edit
+// outlives a tab switch, another source, and a reload (docs/desktop-and-ui.md).
+import { create } from 'zustand';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { ActionRunView } from '../../../../runtime/contract/action-api';
+import type { ComponentView } from '../../../../runtime/contract/component-api';
+import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
+import type { FieldProblem } from '../../../../runtime/contract/problem';
+import type { SourceInput, SourceView } from '../../../../runtime/contract/source-api';
+import { ApiError, messageOf } from '../../api/client';
+import { api } from '../../api/v1';
+import { useApp } from '../../app/store';
+import type { EditorDocument } from '../../ui/code-editor/CodeEditor';
+import { configuredProps, initialValues } from '../props/prop-values';
+import { locateProblems, type LocatedProblem } from './problems';
+import { deploySource, updateSource } from './source-data';
+
+/**
+ * Where the component comes from: module text typed here; a component chosen in the gallery (a
+ * registry key, or a saved component), configured as it is with its code read-only; or a URL
+ * (spec 4.5 links).
+ */
+export type Origin =
+  | { kind: 'code'; code: string; filename: string }
+  | { kind: 'key'; key: string; from: 'registry' | 'saved'; component: ComponentView; code: string; filename: string }
+  | { kind: 'url'; url: string };
+
+export interface EditorState {
+  origin: Origin;
+  /** The code as typed; `doc` is what the editor is told to show (null while a source's code loads). */
+  code: string;
+  doc: EditorDocument | null;
+  filename: string;
+  codeDirty: boolean;
+  formDirty: boolean;
+  name: string;
+  component: ComponentView | null;
+  props: ConfigurableProp[];
+  values: Record<string, unknown>;
+  problems: { title: string; items: LocatedProblem[] } | null;
+  /** The checked component's warnings (rules Pipedream tolerates): markers and a list, never blocking. */
+  warnings: LocatedProblem[];
+  /** Problems the last deploy or run answered, by prop. */
+  fieldErrors: Record<string, string>;
+  /** The inline check's verdicts, by prop (shown once a field is touched, all after a deploy attempt). */
+  checkErrors: Record<string, string>;
+  touched: Set<string>;
+  showAllErrors: boolean;
+  busy: null | 'check' | 'deploy' | 'run';
+  stepsInput: Record<string, unknown> | undefined;
+  runResult: ActionRunView | null;
+  /** Announced to screen readers. */
+  runStatus: string;
+  reveal: { line: number; at: number } | null;
+  /** The code the service last accepted as a component. */
+  checkedCode: string | null;
+  /** When the unsaved edits were last kept (epoch ms); null when there are none. */
+  draftSavedAt: number | null;
+  /** The unsaved edits could not be kept in this browser's storage (full, or disabled): a reload would lose them. */
+  draftUnkept: boolean;
+}
+
+/** What of a draft is kept across reloads: the edits, not what the service answers. */
+interface KeptDraft {
+  code: string | null;
+  filename: string;
+  name: string;
+  values: Record<string, unknown> | null;
+  savedAt: number;
+}
+
+const DRAFT_PREFIX = 'spout.draft.';
+
+/** Dynamic props replace static ones of the same name (as the service merges them). */
+export function mergeProps(base: ConfigurableProp[], dynamic: ConfigurableProp[] | undefined): ConfigurableProp[] {
+  if (!dynamic?.length) return base;
+  const byName = new Map(dynamic.map((p) => [p.name, p]));
+  const merged = base.map((p) => byName.get(p.name) ?? p);
+  for (const p of dynamic) if (!base.some((b) => b.name === p.name)) merged.push(p);
+  return merged;
+}
+
+/** Moves focus to the field of the first prop (in form order) that has a problem. */
+function focusFirstError(props: ConfigurableProp[], errors: Record<string, string>): void {
+  const first = props.find((p) => errors[p.name]);
+  if (!first) return;
+  // After React has rendered the messages.
+  requestAnimationFrame(() => {
+    const field = document.getElementById(`prop-${first.name}`) ?? document.querySelector<HTMLElement>(`[data-prop="${CSS.escape(first.name)}"] input, [data-prop="${CSS.escape(first.name)}"] select, [data-prop="${CSS.escape(first.name)}"] textarea`);
+    field?.focus();
+    field?.scrollIntoView({ block: 'center' });
+  });
+}
+
+/** A new editor's state: for `source` (its code loads from the service), or a new source from `origin`. */
+function initialState(source: SourceView | null, origin: Origin): EditorState {
+  const startCode = origin.kind === 'code' ? origin.code : '';
+  const keyProps = origin.kind === 'key' ? (origin.component.configurable_props as ConfigurableProp[]) : [];
+  return {
+    origin,
+    code: startCode,
+    doc: source ? null : { text: startCode, rev: 0 },
+    filename: origin.kind === 'code' ? origin.filename : 'component.mjs',
+    codeDirty: false,
+    formDirty: false,
+    name: source?.name ?? '',
+    component: origin.kind === 'key' ? origin.component : null,
+    props: keyProps,
+    values: origin.kind === 'key' ? initialValues(keyProps) : {},
+    problems: null,
+    warnings: [],
+    fieldErrors: {},
+    checkErrors: {},
+    touched: new Set(),
+    showAllErrors: false,
+    busy: null,
+    stepsInput: undefined,
+    runResult: null,
+    runStatus: '',
+    reveal: null,
+    checkedCode: null,
+    draftSavedAt: null,
+    draftUnkept: false,
+  };
+}
+
+/** The draft kept for `key` in this browser, if any. */
+function keptDraft(key: string): KeptDraft | null {
+  try {
+    const text = window.localStorage.getItem(DRAFT_PREFIX + key);
+    return text ? (JSON.parse(text) as KeptDraft) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps the unsaved part of a draft (or forgets it once saved or discarded); false when storage refused. */
+function keepDraft(key: string, s: EditorState): boolean {
+  try {
+    if (!s.codeDirty && !s.formDirty) window.localStorage.removeItem(DRAFT_PREFIX + key);
+    else {
+      const kept: KeptDraft = { code: s.codeDirty ? s.code : null, filename: s.filename, name: s.name, values: s.formDirty ? s.values : null, savedAt: Date.now() };
+      window.localStorage.setItem(DRAFT_PREFIX + key, JSON.stringify(kept));
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Keys of the drafts with unsaved edits kept in this browser (`source:dc_…`, `new:…`). */
+function keptDraftKeys(): string[] {
+  const keys: string[] = [];
+  try {
+    for (let i = 0; i < window.localStorage.length; i++) {
+      const k = window.localStorage.key(i);
+      if (k?.startsWith(DRAFT_PREFIX)) keys.push(k.slice(DRAFT_PREFIX.length));
+    }
+  } catch {
+    // storage disabled: no drafts kept
+  }
+  return keys;
+}
+
+export type EditorStore = StoreApi<EditorState>;
+
+/** The store of one editor and the actions on it. */
+function createEditorStore(key: string, source: SourceView | null, origin: Origin) {
+  const kept = keptDraft(key);
+  const store = createStore<EditorState>(() => {
+    const fresh = initialState(source, origin);
+    if (!kept) return fresh;
+    const code = kept.code ?? fresh.code;
+    const codeDirty = kept.code !== null;
+    return {
+      ...fresh,
+      ...(codeDirty ? { origin: { kind: 'code', code, filename: kept.filename }, code, doc: { text: code, rev: 0 }, filename: kept.filename, codeDirty } : {}),
+      ...(kept.values ? { values: kept.values, name: kept.name, formDirty: true } : {}),
+      draftSavedAt: kept.savedAt,
+    };
+  });
+  const { getState: get, setState: set } = store;
+  let sourceNow = source;
+  const markUnsaved = (unsaved: boolean) => useUnsaved.setState((u) => (u.keys.has(key) === unsaved ? u : { keys: unsaved ? new Set([...u.keys, key]) : new Set([...u.keys].filter((k) => k !== key)) }));
+  // Every change to the edits is kept at once: a reload or a crash right after typing loses nothing.
+  store.subscribe((now, before) => {
+    if (now.code === before.code && now.values === before.values && now.name === before.name && now.filename === before.filename && now.codeDirty === before.codeDirty && now.formDirty === before.formDirty) return;
+    const ok = keepDraft(key, now);
+    markUnsaved(now.codeDirty || now.formDirty);
+    const savedAt = now.codeDirty || now.formDirty ? Date.now() : null;
+    if (ok === now.draftUnkept || (savedAt === null) !== (now.draftSavedAt === null)) set({ draftUnkept: !ok, draftSavedAt: savedAt });
+  });
+
+  /** Puts text in the editor (the service's code, an opened file), replacing what it shows. */
+  const loadCode = (text: string) => set((s) => ({ code: text, doc: { text, rev: (s.doc?.rev ?? 0) + 1 } }));
+
+  /** A deployed source's timer left unset keeps the schedule it has: not a problem of the form. */
+  const keepsOwn = (name: string) => sourceNow !== null && get().values[name] === undefined && get().props.find((p) => p.name === name)?.type === '$.interface.timer';
+
+  const showProblems = (title: string, err: unknown) => {
+    const { code, props } = get();
+    const errors: FieldProblem[] = err instanceof ApiError ? err.errors : [];
+    // A value problem goes under its field only; the list keeps the code's problems (each message once).
+    const byProp: Record<string, string> = {};
+    const rest: FieldProblem[] = [];
+    for (const e of errors) {
+      const prop = /^configured_props\.([^.:]+)/.exec(e.path)?.[1];
+      if (prop && props.some((p) => p.name === prop)) byProp[prop] ??= e.message;
+      else rest.push(e);
+    }
+    const fields = Object.keys(byProp).length;
+    set({
+      warnings: err instanceof ApiError ? locateProblems(err.warnings, code).map((w) => ({ ...w, warning: true })) : [],
+      problems: { title: rest.length === 0 && fields ? `${title}: ${fields === 1 ? 'a field needs' : `${fields} fields need`} attention` : title, items: locateProblems(rest, code) },
+      fieldErrors: byProp,
+      showAllErrors: true,
+    });
+    focusFirstError(props, byProp);
+  };
+
+  /** The service's verdicts on these values, by prop (a timer a source keeps is not one). */
+  const verdicts = async (props: ConfigurableProp[], values: Record<string, unknown>): Promise<Record<string, string>> => {
+    const errors = await api.checkProps(props, configuredProps(props, values));
+    const byProp: Record<string, string> = {};
+    for (const e of errors) if (e.prop && !keepsOwn(e.prop)) byProp[e.prop] ??= e.field_message;
+    return byProp;
+  };
+
+  /** Saves the code as a component (validates it) and builds the form from its props. */
+  const check = async (): Promise<{ c: ComponentView; fresh: ConfigurableProp[]; nextValues: Record<string, unknown> } | null> => {
+    set({ busy: 'check' });
+    const { code, filename, values } = get();
+    try {
+      const c = await api.saveComponent(code, filename);
+      const fresh = c.configurable_props as ConfigurableProp[];
+      const nextValues = { ...initialValues(fresh), ...Object.fromEntries(Object.entries(values).filter(([k]) => fresh.some((p) => p.name === k))) };
+      set({ checkedCode: code, component: c, props: fresh, values: nextValues, warnings: locateProblems(c.warnings ?? [], code).map((w) => ({ ...w, warning: true })), problems: null, fieldErrors: {} });
+      return { c, fresh, nextValues };
+    } catch (err) {
+      showProblems(err instanceof ApiError && err.errors.length ? 'The component has problems' : messageOf(err), err);
+      return null;
+    } finally {
+      set({ busy: null });
+    }
+  };
+
+  /** Runs the action once with the form's values and the `steps` given. */
+  const testRun = async (c: ComponentView, runProps: ConfigurableProp[], runValues: Record<string, unknown>) => {
+    const { origin: from, stepsInput } = get();
+    set({ busy: 'run', runStatus: 'Running…' });
+    try {
+      const result = await api.runAction({ id: from.kind === 'key' ? from.key : c.id, configured_props: configuredProps(runProps, runValues), ...(stepsInput !== undefined ? { steps: stepsInput } : {}) });
+      set({ runResult: result, problems: null, fieldErrors: {}, runStatus: `Test run finished: ${result.error ? `error, ${result.error.name}: ${result.error.message}` : result.exit ? 'exited' : 'success'}` });
+    } catch (err) {
+      showProblems('Test run failed', err);
+      if (!(err instanceof ApiError && err.errors.length)) set({ problems: { title: messageOf(err), items: [] } });
+      set({ runStatus: 'Test run failed' });
+    } finally {
+      set({ busy: null });
+    }
+  };
+
+  /** Deploys a new source, saves and redeploys an existing one, or test-runs an action; answers the deployed source. */
+  const deploy = async (): Promise<SourceView | null> => {
+    const s = get();
+    if (s.busy) return null;
+    const useCode = s.origin.kind === 'code' && (!sourceNow || s.codeDirty);
+    let checked: { c: ComponentView | null; fresh: ConfigurableProp[]; nextValues: Record<string, unknown> } = { c: s.component, fresh: s.props, nextValues: s.values };
+    if (useCode && s.checkedCode !== s.code) {
+      const result = await check();
+      if (!result) return null;
+      checked = result;
+    }
+    // Values the service would refuse: show them at their fields and focus the first.
+    const refused = await verdicts(checked.fresh, checked.nextValues).catch(() => ({}) as Record<string, string>);
+    const count = Object.keys(refused).length;
+    if (count) {
+      set({ checkErrors: refused, showAllErrors: true, runStatus: `${count} field${count === 1 ? '' : 's'} need attention` });
+      focusFirstError(checked.fresh, refused);
+      return null;
+    }
+    // An action is not deployed: it runs once per test run.
+    if (!sourceNow && checked.c?.type === 'action') {
+      await testRun(checked.c, checked.fresh, checked.nextValues);
+      return null;
+    }
+    set({ busy: 'deploy' });
+    const { toast } = useApp.getState();
+    try {
+      const now = get();
+      const body: SourceInput = { configured_props: configuredProps(now.props, now.values), ...(now.name ? { name: now.name } : {}) };
+      if (useCode) Object.assign(body, { component_code: now.code, component_filename: now.filename });
+      let saved: SourceView;
+      if (sourceNow) {
+        saved = await updateSource(sourceNow.id, body);
+        toast('Saved and redeployed');
+      } else {
+        if (now.origin.kind === 'key') Object.assign(body, now.origin.from === 'registry' ? { component_key: now.origin.key } : { component_id: now.origin.component.id });
+        if (now.origin.kind === 'url') body.component_url = now.origin.url;
+        saved = await deploySource(body);
+        toast(`Deployed ${saved.name}`);
+      }
+      set({ codeDirty: false, formDirty: false, problems: null, fieldErrors: {} });
+      // The new source's edits are the source now: the next New source starts afresh.
+      if (!sourceNow) forgetNew(key);
+      return saved;
+    } catch (err) {
+      showProblems(sourceNow ? 'Saving failed' : 'Deploying failed', err);
+      if (!(err instanceof ApiError && err.errors.length)) set({ problems: { title: messageOf(err), items: [] } });
+      return null;
+    } finally {
+      set({ busy: null });
+    }
+  };
+
+  const actions = {
+    /**
+     * An existing source: the code it runs (the service is the one source of truth, whoever
+     * deployed it), its component's props with the dynamic ones it deployed with, and its values.
+     * Loaded again when the source changes elsewhere (CLI, another window) while nothing here is edited.
+     */
+    async load(current: SourceView): Promise<void> {
+      sourceNow = current;
+      try {
+        const [read, c] = await Promise.all([api.getSource(current.id), api.getComponent(current.component_id)]);
+        const { codeDirty, formDirty } = get();
+        // What is edited here stays as edited: the service's code, props and values fill in the rest.
+        const merged = mergeProps(c.configurable_props as ConfigurableProp[], read.dynamic_props as ConfigurableProp[] | undefined);
+        if (!codeDirty) {
+          set({ component: c, props: merged, filename: read.filename ?? c.filename ?? 'component.mjs', checkedCode: read.code ?? null });
+          loadCode(read.code ?? c.code ?? '');
+        } else set({ checkedCode: read.code ?? null, ...(get().component === null ? { component: c, props: merged } : {}) });
+        if (!formDirty) set({ values: initialValues(merged, read.configured_props), name: read.name });
+      } catch (err) {
+        useApp.getState().toast(messageOf(err), 'error');
+      }
+    },
+    /** The inline check of the form's values: the service's own rules, asked a moment after each change. */
+    async checkValues(): Promise<void> {
+      const { props, values } = get();
+      if (props.length === 0) return set({ checkErrors: {} });
+      const byProp = await verdicts(props, values).catch(() => null);
+      if (byProp && get().props === props && get().values === values) set({ checkErrors: byProp });
+    },
+    check,
+    deploy,
+    /** Puts the text typed so far in a newly shown editor (the last document put in it may be older). */
+    resync() {
+      const { doc, code } = get();
+      if (doc && doc.text !== code) set({ doc: { text: code, rev: doc.rev + 1 } });
+    },
+    /** The user typed in the editor. */
+    typed(code: string) {
+      set({ code, codeDirty: true });
+    },
+    setFilename(filename: string) {
+      set({ filename });
+    },
+    setName(name: string) {
+      set({ name, formDirty: true });
+    },
+    /** The form's values changed: fields edited count as touched, and their old verdicts are stale. */
+    setValues(values: Record<string, unknown>) {
+      const s = get();
+      const changed = s.props.filter((p) => JSON.stringify(values[p.name]) !== JSON.stringify(s.values[p.name])).map((p) => p.name);
+      const without = (errors: Record<string, string>) => Object.fromEntries(Object.entries(errors).filter(([k]) => !changed.includes(k)));
+      set({
+        values,
+        formDirty: true,
+        ...(changed.length ? { touched: new Set([...s.touched, ...changed]), checkErrors: without(s.checkErrors) } : {}),
+        ...(changed.some((n) => s.fieldErrors[n]) ? { fieldErrors: without(s.fieldErrors) } : {}),
+      });
+    },
+    setProps(props: ConfigurableProp[]) {
+      set({ props });
+    },
+    setStepsInput(stepsInput: Record<string, unknown> | undefined) {
+      set({ stepsInput });
+    },
+    clearRunResult() {
+      set({ runResult: null });
+    },
+    reveal(line: number) {
+      set({ reveal: { line, at: Date.now() } });
+    },
+    /** Opens a component file from disk into the editor. */
+    async open(file: File): Promise<void> {
+      loadCode(await file.text());
+      set({ filename: /\.(ts|mts)$/.test(file.name) ? 'component.ts' : /\.cjs$/.test(file.name) ? 'component.cjs' : 'component.mjs', codeDirty: true });
+    },
+    /** Drops the unsaved edits: the source's code and values as deployed (or the start of a new source) come back. */
+    async discard(): Promise<void> {
+      set({ ...initialState(sourceNow, origin), doc: { text: origin.kind === 'code' ? origin.code : '', rev: (get().doc?.rev ?? 0) + 1 } });
+      if (sourceNow) {
+        set({ doc: null });
+        await actions.load(sourceNow);
+      }
+    },
+    /** A chosen component's code as a copy to edit: deployed as new code, not as the component chosen. */
+    editCopy() {
+      const { origin: from } = get();
+      if (from.kind !== 'key') return;
+      set({ origin: { kind: 'code', code: from.code, filename: from.filename }, codeDirty: true, component: null, checkedCode: null });
+      loadCode(from.code);
+    },
+    /** Leaves a registry key or URL for code typed here. */
+    writeCode() {
+      const start = origin.kind === 'code' ? origin.code : '';
+      set({ origin: { kind: 'code', code: start, filename: 'component.mjs' } });
+      loadCode(start);
+    },
+  };
+  return { store, actions };
+}
+
+export type EditorActions = ReturnType<typeof createEditorStore>['actions'];
+
+/** Which drafts have unsaved edits (kept in this browser, from earlier visits too): the source list marks them. */
+export const useUnsaved = create<{ keys: Set<string> }>(() => ({ keys: new Set(keptDraftKeys()) }));
+
+/** The drafts of this window: one per source and per new-source origin, alive until discarded or saved. */
+const drafts = new Map<string, ReturnType<typeof createEditorStore>>();
+
+/** The key of a draft: `source:dc_…`, or `new:` and where the new source starts from. */
+export function draftKey(source: SourceView | null, origin: Origin): string {
+  if (source) return `source:${source.id}`;
+  return origin.kind === 'key' ? `new:${origin.from}:${origin.key}` : origin.kind === 'url' ? `new:url:${origin.url}` : `new:${origin.filename}:${hashOf(origin.code)}`;
+}
+
+/** A short stable hash of a text (a template's code names the new-source draft made from it). */
+function hashOf(text: string): string {
+  let h = 0;
+  for (let i = 0; i < text.length; i++) h = (Math.imul(31, h) + text.charCodeAt(i)) | 0;
+  return (h >>> 0).toString(36);
+}
+
+/** The draft for a source (or a new source from `origin`): the one already open, or a new one (with its kept edits). */
+export function editorFor(source: SourceView | null, origin: Origin) {
+  const key = draftKey(source, origin);
+  let entry = drafts.get(key);
+  if (!entry) drafts.set(key, (entry = createEditorStore(key, source, origin)));
+  const line = source && pendingReveal.get(source.id);
+  if (source && line) {
+    pendingReveal.delete(source.id);
+    entry.actions.reveal(line);
+  }
+  return entry;
+}
+
+/** A line to show in a source's editor once it is open (a stack frame was followed). */
+const pendingReveal = new Map<string, number>();
+
+/** Shows `line` in a source's editor: now if its editor is open, else as soon as it is. */
+export function revealInEditor(sourceId: string, line: number): void {
+  const open = drafts.get(`source:${sourceId}`);
+  if (open) open.actions.reveal(line);
+  else pendingReveal.set(sourceId, line);
+}
+
+/** Forgets a source's draft (the source was deleted). */
+export function dropDraft(sourceId: string): void {
+  drafts.delete(`source:${sourceId}`);
+  useUnsaved.setState((u) => ({ keys: new Set([...u.keys].filter((k) => k !== `source:${sourceId}`)) }));
+  try {
+    window.localStorage.removeItem(`${DRAFT_PREFIX}source:${sourceId}`);
+  } catch {
+    // storage disabled: nothing kept
+  }
+}
+
+/** A new source's draft once it is deployed: the edits live on as the source's. */
+function forgetNew(key: string): void {
+  drafts.delete(key);
+}
+
+/** The problems each field shows: the last answer's, and the inline check's once touched (all after a deploy attempt). */
+export function shownErrors(s: Pick<EditorState, 'fieldErrors' | 'checkErrors' | 'showAllErrors' | 'touched'>): Record<string, string> {
+  const shown: Record<string, string> = { ...s.fieldErrors };
+  for (const [name, message] of Object.entries(s.checkErrors)) if (s.showAllErrors || s.touched.has(name)) shown[name] ??= message;
+  return shown;
+}

@@ -1,0 +1,116 @@
+import { useEffect, useState } from 'react';
+import type { WebhookUpdate } from '../../../../runtime/contract/webhook-api';
+import { messageOf } from '../../api/client';
+import { useRoute } from '../../app/router';
+import { useApp } from '../../app/store';
+import { WEBHOOK_LABELS } from './WebhookCreate';
+import { HealthBadge } from './WebhookHealth';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { SecretPanel } from './SecretPanel';
+import { SubscribeForm } from './SubscribeForm';
+import { WebhookMessages } from './WebhookMessages';
+import { WebhookSettings } from './WebhookSettings';
+import { deleteWebhook, unsubscribe, updateWebhook, useSubscriptions, useWebhook } from './webhook-data';
+
+/** One webhook: settings, signing secret, subscriptions, deliveries with attempts, resend and recover. */
+export function WebhookDetail({ id }: { id: string }) {
+  const navigate = useRoute((s) => s.navigate);
+  const { sources, toast } = useApp();
+  const { webhook: wh, missing: error } = useWebhook(id);
+  const [confirm, setConfirm] = useState(false);
+  const { subscriptions: subs, error: subsError, reload: loadSubs } = useSubscriptions(id);
+  useEffect(() => {
+    if (subsError) toast(subsError, 'error');
+  }, [subsError, toast]);
+
+  if (error) return <p className="error" role="alert">{error}</p>;
+  if (!wh) return <p className="empty">Loading…</p>;
+
+  const update = async (body: WebhookUpdate, done: string) => {
+    try {
+      await updateWebhook(wh.id, body);
+      toast(done);
+    } catch (err) {
+      toast(messageOf(err, WEBHOOK_LABELS), 'error');
+    }
+  };
+
+  const remove = async () => {
+    setConfirm(false);
+    try {
+      await deleteWebhook(wh.id);
+      toast(`Deleted ${wh.name}`);
+      navigate('/webhooks');
+    } catch (err) {
+      toast(messageOf(err), 'error');
+    }
+  };
+
+  const sourceName = (emitter: string) => (emitter === 'dc_*' ? 'All sources' : (sources.find((s) => s.id === emitter)?.name ?? emitter));
+
+  return (
+    <div className="webhook-detail">
+      <header className="page-head">
+        <div>
+          <h1 tabIndex={-1}>
+            {wh.name} <HealthBadge webhook={wh} />
+          </h1>
+          <p className="muted">
+            <code>{wh.id}</code> · <code>{wh.url}</code>
+            {wh.disabled_reason && <> · disabled: {wh.disabled_reason}</>}
+          </p>
+        </div>
+        <div className="row">
+          <button type="button" onClick={() => void update({ active: !wh.active }, wh.active ? 'Disabled' : 'Enabled')}>
+            {wh.active ? 'Disable' : 'Enable'}
+          </button>
+          <button type="button" className="danger-outline" onClick={() => setConfirm(true)}>
+            Delete
+          </button>
+        </div>
+      </header>
+
+      <section className="card" aria-labelledby="subs-h">
+        <h2 id="subs-h">Subscriptions</h2>
+        {subs.length === 0 ? (
+          <p className="empty">No source delivers here yet.</p>
+        ) : (
+          <ul className="plain">
+            {subs.map((s) => (
+              <li key={s.id} className="row">
+                <span>
+                  {sourceName(s.emitter_id)} <code>{s.emitter_id}</code> · channel {s.event_name ?? 'default'}
+                </span>
+                <button
+                  type="button"
+                  className="small"
+                  onClick={async () => {
+                    try {
+                      await unsubscribe(s.emitter_id, s.listener_id, s.event_name);
+                      void loadSubs();
+                    } catch (err) {
+                      toast(messageOf(err), 'error');
+                    }
+                  }}
+                >
+                  Unsubscribe
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <SubscribeForm webhookId={wh.id} onDone={() => void loadSubs()} />
+      </section>
+
+      <WebhookMessages webhookId={wh.id} active={wh.active} />
+
+      <WebhookSettings wh={wh} onSave={(body) => void update(body, 'Webhook saved')} />
+
+      <SecretPanel id={wh.id} />
+
+      {confirm && (
+        <ConfirmDialog title={`Delete ${wh.name}?`} body="Its subscriptions and undelivered messages go with it." confirmLabel="Delete webhook" onConfirm={() => void remove()} onCancel={() => setConfirm(false)} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+import { useState } from 'react';
+import { CopyButton } from '../../ui/CopyButton';
+import { BackToList, Link } from '../../ui/Link';
+import { WebhookCreate } from './WebhookCreate';
+import { WebhookDetail } from './WebhookDetail';
+import { segments, useRoute } from '../../app/router';
+import { useApp } from '../../app/store';
+import { HealthBadge, healthLine } from './WebhookHealth';
+import { useWebhookList } from './webhook-data';
+import { useConnection } from '../../api/client';
+
+/** Webhooks: the list, the create form, and the selected webhook (subscriptions, deliveries). */
+export function WebhooksScreen() {
+  const { path, navigate } = useRoute();
+  const toast = useApp((s) => s.toast);
+  const { webhooks, loaded: webhooksLoaded } = useWebhookList();
+  const reachable = useConnection((c) => c.reachable);
+  const [, id] = segments(path);
+  const [created, setCreated] = useState<{ id: string; secret: string } | null>(null);
+
+  const content =
+    id === 'new' ? (
+      <WebhookCreate
+        onCreated={(wh, secret) => {
+          setCreated({ id: wh, secret });
+          toast('Webhook created');
+          navigate(`/webhooks/${wh}`);
+        }}
+      />
+    ) : id ? (
+      <>
+        {created?.id === id && (
+          <div className="secret-once" role="status">
+            <strong>Signing secret</strong> — give it to your receiver to verify signatures (Standard Webhooks). Reveal secret, under Signing secret below, shows it again.
+            <div className="row">
+              <code data-testid="signing-secret">{created.secret}</code>
+              <CopyButton text={created.secret} label="Copy secret" />
+              <button type="button" className="small" onClick={() => setCreated(null)}>
+                Done
+              </button>
+            </div>
+          </div>
+        )}
+        <WebhookDetail key={id} id={id} />
+      </>
+    ) : (
+      <div className="welcome">
+        <h1 tabIndex={-1}>Webhooks</h1>
+        <p>Events of subscribed sources are POSTed to each webhook, signed (Standard Webhooks) and retried until delivered.</p>
+        {!webhooksLoaded && !reachable && <p className="notice">The service is not answering: the webhooks show once it is back.</p>}
+        <Link to="/webhooks/new" className="button primary">
+          Create a webhook
+        </Link>
+      </div>
+    );
+
+  return (
+    <div className={id ? 'split has-detail' : 'split'}>
+      <aside className="list-pane" aria-label="Webhook list">
+        <div className="row">
+          <h2>Webhooks</h2>
+          <span className="grow" />
+          <Link to="/webhooks/new" className="button small primary">
+            New webhook
+          </Link>
+        </div>
+        {!webhooksLoaded ? (
+          <p className="empty">{reachable ? 'Loading…' : 'Not loaded: the service is not answering.'}</p>
+        ) : webhooks.length === 0 ? (
+          <p className="empty">No webhooks yet.</p>
+        ) : (
+          <ul className="sources" aria-label="Webhooks">
+            {webhooks.map((w) => (
+              <li key={w.id}>
+                <Link to={`/webhooks/${w.id}`} className={w.id === id ? 'source selected' : 'source'} aria-current={w.id === id ? 'page' : undefined}>
+                  <span className="name">{w.name}</span>
+                  <HealthBadge webhook={w} />
+                  <span className="endpoint">{w.url}</span>
+                  <span className="stats" data-testid="webhook-health">
+                    {healthLine(w)}
+                  </span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </aside>
+      <div className="content-pane">
+        {id && <BackToList to="/webhooks" label="All webhooks" />}
+        {content}</div>
+    </div>
+  );
+}

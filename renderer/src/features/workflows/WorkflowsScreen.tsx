@@ -1,0 +1,86 @@
+import { useEffect } from 'react';
+import { BackToList, Link } from '../../ui/Link';
+import { WorkflowCreate } from './WorkflowCreate';
+import { WorkflowDetail } from './WorkflowDetail';
+import { WorkflowEdit } from './WorkflowEdit';
+import { WorkflowImport } from './WorkflowImport';
+import { segments, useRoute } from '../../app/router';
+import { useApp } from '../../app/store';
+
+/** Workflows: the list beside the create form, the selected workflow (trigger, steps, runs), or its edit form (`/workflows/{id}/edit`). */
+export function WorkflowsScreen() {
+  const path = useRoute((s) => s.path);
+  const { workflows, workflowsLoaded, loadWorkflows } = useApp();
+  const [, id, sub] = segments(path);
+
+  useEffect(() => {
+    void loadWorkflows();
+    // Workflows created from the CLI or API appear without a reload.
+    const timer = setInterval(() => void loadWorkflows(), 5000);
+    return () => clearInterval(timer);
+  }, [loadWorkflows]);
+
+  const content =
+    id === 'new' ? (
+      <WorkflowCreate />
+    ) : id && sub === 'edit' ? (
+      <WorkflowEdit key={id} id={id} />
+    ) : id ? (
+      <WorkflowDetail key={id} id={id} />
+    ) : (
+      <div className="welcome">
+        <h1 tabIndex={-1}>Workflows</h1>
+        <p>
+          A workflow runs saved actions one after another when its trigger fires: an HTTP request, a source&apos;s events, a timer, or by hand. Each step can use what the trigger and earlier steps gave, as{' '}
+          <code>{'{{steps.trigger.event.body}}'}</code> or <code>{'{{steps.<name>.$return_value}}'}</code>.
+        </p>
+        <div className="row">
+          <Link to="/workflows/new" className="button primary">
+            Create a workflow
+          </Link>
+          <WorkflowImport />
+        </div>
+      </div>
+    );
+
+  return (
+    <div className={id ? 'split has-detail' : 'split'}>
+      <aside className="list-pane" aria-label="Workflow list">
+        <div className="row">
+          <h2>Workflows</h2>
+          <span className="grow" />
+          <Link to="/workflows/new" className="button small primary">
+            New workflow
+          </Link>
+        </div>
+        <div className="row">
+          <WorkflowImport className="small" />
+          <span className="muted small-note">a workflow exported as JSON</span>
+        </div>
+        {!workflowsLoaded ? (
+          <p className="empty">Loading…</p>
+        ) : workflows.length === 0 ? (
+          <p className="empty">No workflows yet.</p>
+        ) : (
+          <ul className="sources" aria-label="Workflows">
+            {workflows.map((w) => (
+              <li key={w.id}>
+                <Link to={`/workflows/${encodeURIComponent(w.id)}`} className={w.id === id ? 'source selected' : 'source'} aria-current={w.id === id ? 'page' : undefined}>
+                  <span className="name">{w.name}</span>
+                  <span className={w.active ? 'badge active' : 'badge'}>{w.active ? 'active' : 'inactive'}</span>
+                  <span className="id">{w.id}</span>
+                  <span className="stats">
+                    {w.trigger.type} trigger · {w.steps.length} step{w.steps.length === 1 ? '' : 's'}
+                  </span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </aside>
+      <div className="content-pane">
+        {id && <BackToList to="/workflows" label="All workflows" />}
+        {content}</div>
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+// Each source's outgoing-call state: the masker of its credentials and its network mode, as its
+// sandbox was last configured (deploy hooks included), for replay lookups and run records.
+import type { CallRequest, NetworkMode, OutgoingCall } from '../../contract/network-api';
+import type { NetworkAnswer, SandboxContext } from '../../contract/host-protocol';
+import type { Masker } from '../network/masker';
+import { maskerFor, type NetworkService } from '../network/network-service';
+
+interface CallState {
+  masker: Masker;
+  mode: NetworkMode;
+}
+
+/** How each source's outgoing calls are masked, replayed and kept. */
+export class SourceCalls {
+  private readonly states = new Map<string, CallState>();
+
+  constructor(private readonly network: NetworkService) {}
+
+  /** Takes a source's new context: the credentials its calls must not show are its `$auth` and its secret props' values. */
+  configure(sourceId: string, context: SandboxContext, secretValues: unknown[]): void {
+    this.states.set(sourceId, { masker: maskerFor(context.auth, secretValues), mode: context.network });
+  }
+
+  /** The recording that answers one of the source's calls in a replay mode. */
+  match(sourceId: string, request: CallRequest): NetworkAnswer {
+    return this.network.match(sourceId, this.of(sourceId).masker, request);
+  }
+
+  /** A run's calls as its record keeps them (masked; in record mode, added to the cassette). */
+  record(sourceId: string, calls: readonly OutgoingCall[]): OutgoingCall[] {
+    const { masker, mode } = this.of(sourceId);
+    return this.network.record(sourceId, mode, masker, calls);
+  }
+
+  /** Calls made while a prop set is computed (`additionalProps`), masked with the values given for it; in record mode added to the cassette. */
+  recordConfiguring(sourceId: string, context: SandboxContext, secretValues: unknown[], calls: readonly OutgoingCall[]): void {
+    this.network.record(sourceId, context.network, maskerFor(context.auth, secretValues), calls);
+  }
+
+  /** Starts replay sequences over (the network mode changed). */
+  reset(sourceId: string): void {
+    this.network.reset(sourceId);
+  }
+
+  /** Forgets a removed source's state. */
+  forget(sourceId: string): void {
+    this.states.delete(sourceId);
+  }
+
+  private of(sourceId: string): CallState {
+    return this.states.get(sourceId) ?? { masker: maskerFor({}, []), mode: 'live' };
+  }
+}

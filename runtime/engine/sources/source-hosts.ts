@@ -1,0 +1,131 @@
+// The live sandbox of each deployed source: loading its component into a host started with the
+// source's grants, db, data stores and replay lookups, and keeping, replacing and closing it.
+import { ComponentError } from '../../lib/error-kinds';
+import type { ComponentLibrary } from '../../components/library';
+import type { EmitPayload, HostGrants } from '../../contract/host-protocol';
+import { dirGrants } from '../../props/dir/dir-folders';
+import type { HostExit } from '../../sandbox/host-process';
+import type { HostPool } from '../../sandbox/host-pool';
+import { Sandbox } from '../../sandbox/sandbox';
+import { makeTempFolder } from '../../sandbox/temp-folder';
+import { runDataStoreOp } from '../../store/data-store-ops';
+import type { DataStores } from '../../store/data-stores';
+import type { LogStore } from '../../store/log-store';
+import type { ComponentRecord } from '../../store/metadata';
+import type { SourceDbs } from '../../store/source-dbs';
+import type { SourceCalls } from './source-calls';
+
+/** How component code is run: where hosts come from, and the limits of each invocation. */
+export interface SandboxLimits {
+  hosts: HostPool;
+  timeoutMs: number;
+  maxQueue: number;
+}
+
+/** A source's component loaded in its sandbox. */
+export interface LiveSource {
+  sandbox: Sandbox;
+  component: ComponentRecord;
+}
+
+export interface SourceHostsDeps {
+  library: ComponentLibrary;
+  limits: SandboxLimits;
+  /** The sources' `$.service.db` values. */
+  dbs: SourceDbs;
+  /** The data dir: `dir` props' folders are granted under it. */
+  dataDir: string;
+  /** Where component logs (and install progress) go. */
+  logs: LogStore;
+  dataStores: DataStores;
+  /** Answers replay lookups of outgoing calls. */
+  calls: SourceCalls;
+  /** A host ended without the service asking. */
+  onHostExit: (sourceId: string, exit: HostExit) => void;
+  /** Events emitted after the run that made them ended. */
+  onStrayEmits: (sourceId: string, emits: EmitPayload[]) => void;
+}
+
+/** Loads, keeps and closes the sandboxes of deployed sources. */
+export class SourceHosts {
+  private readonly live = new Map<string, LiveSource>();
+
+  constructor(private readonly deps: SourceHostsDeps) {}
+
+  /** A source's loaded component, if it loaded. */
+  get(sourceId: string): LiveSource | undefined {
+    return this.live.get(sourceId);
+  }
+
+  /** Loads code as a source component, in a sandbox whose logs go to `sourceId`. */
+  async prepare(sourceId: string, code: string, filename: string | undefined, grants: HostGrants): Promise<LiveSource> {
+    const loaded = await this.deps.library.load(code, filename ?? 'component.mjs', (bundle) => this.load(sourceId, bundle, grants), {
+      // Installs of imported packages can take a while: their progress shows in the source's logs.
+      onProgress: (line) => this.deps.logs.add(sourceId, { level: 'info', message: line, invocation_id: null }),
+    });
+    if (loaded.component.type !== 'source') {
+      await loaded.sandbox.close();
+      throw new ComponentError([{ path: 'type', message: 'this component is an action; actions are run, not deployed as sources' }]);
+    }
+    return loaded;
+  }
+
+  /** Loads a saved source component, in a sandbox whose logs go to `sourceId`. */
+  async prepareSaved(sourceId: string, component: ComponentRecord, grants: HostGrants): Promise<LiveSource> {
+    if (component.type !== 'source') {
+      throw new ComponentError([{ path: 'component_id', message: `${component.id} is an action; actions are run, not deployed as sources` }]);
+    }
+    return this.start(sourceId, component, grants);
+  }
+
+  /** Loads a saved component for a source (after a restart: its type was checked when it was deployed). */
+  async start(sourceId: string, component: ComponentRecord, grants: HostGrants): Promise<LiveSource> {
+    const { sandbox } = await this.load(sourceId, component, grants);
+    return { sandbox, component };
+  }
+
+  /** Makes `next` the source's live sandbox, closing the one it replaces. */
+  keep(sourceId: string, next: LiveSource): void {
+    const previous = this.live.get(sourceId);
+    if (previous && previous.sandbox !== next.sandbox) void previous.sandbox.close();
+    this.live.set(sourceId, next);
+  }
+
+  /** Stops running a source's invocations until it is configured again (it was deactivated). */
+  suspend(sourceId: string): void {
+    this.live.get(sourceId)?.sandbox.suspend();
+  }
+
+  /** Closes and forgets a source's sandbox. */
+  async close(sourceId: string): Promise<void> {
+    const current = this.live.get(sourceId);
+    this.live.delete(sourceId);
+    await current?.sandbox.close();
+  }
+
+  /** Stops every sandbox. */
+  async stop(): Promise<void> {
+    await Promise.all([...this.live.values()].map((l) => l.sandbox.close()));
+    this.live.clear();
+  }
+
+  /** A sandbox for a component, its logs and stray emits going to `sourceId`. */
+  private load(sourceId: string, component: Pick<ComponentRecord, 'bundle' | 'filename'>, grants: HostGrants) {
+    const { deps } = this;
+    return Sandbox.load({
+      bundle: component.bundle,
+      filename: component.filename,
+      ...deps.limits,
+      grants: dirGrants(grants, deps.dataDir, sourceId),
+      temp: makeTempFolder(deps.dataDir, sourceId),
+      label: `source ${sourceId}`,
+      db: deps.dbs.of(sourceId),
+      keepWarm: true,
+      onHostExit: (exit) => deps.onHostExit(sourceId, exit),
+      onLog: (log) => deps.logs.add(sourceId, { level: log.level, message: log.message, invocation_id: log.invocationId }),
+      onDataStore: (storeId, call) => runDataStoreOp(deps.dataStores, storeId, call),
+      onNetworkMatch: (request) => deps.calls.match(sourceId, request),
+      onStrayEmits: (emits) => deps.onStrayEmits(sourceId, emits),
+    });
+  }
+}

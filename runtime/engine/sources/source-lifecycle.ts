@@ -1,0 +1,289 @@
+// Deploying, updating and removing sources (docs/runtime.md). Every change runs the hooks first
+// and is saved only if they succeed, so a failing hook leaves the source as it was.
+import type { ConfigurableProp } from '../../contract/component-shape';
+import type { Cassette, NetworkMode } from '../../contract/network-api';
+import { newId } from '../../lib/ids';
+import type { LogStore } from '../../store/log-store';
+import type { ComponentRecord, SourceRecord } from '../../store/metadata';
+import type { CrashGuard } from './crash-guard';
+import { sourceProps } from './dynamic-props';
+import type { SourceCalls } from './source-calls';
+import type { SourceData } from './source-data';
+import { hostGrants, type SourcePermissions } from './source-grants';
+import type { LiveSource, SourceHosts } from './source-hosts';
+import type { CheckedValues, SourceProps } from './source-props';
+import { nowSeconds, type SourceRecords } from './source-records';
+import type { SourceRunner } from './source-runner';
+import type { SourceTimers } from './source-timers';
+
+/** What to deploy: module text, or a component saved before. */
+export interface DeployInput {
+  code?: string;
+  filename?: string;
+  component?: ComponentRecord;
+  name?: string;
+  configured_props?: Record<string, unknown>;
+  /** Run timeout of this source, instead of the service's. */
+  timeout_seconds?: number;
+  /** Folders it may read or write beyond the defaults. */
+  permissions?: SourcePermissions;
+  network_mode?: NetworkMode;
+  /** Its cassette from the start, so hooks can replay too. */
+  cassette?: Cassette;
+  /**
+   * False deploys it inactive: no hook runs (`deploy()` waits for the first activation) and
+   * required props may still lack a value, which must be given before it can be activated.
+   */
+  active?: boolean;
+}
+
+/** What an update changes; what it leaves out stays as it is. */
+export interface UpdateInput {
+  code?: string;
+  filename?: string;
+  name?: string;
+  configured_props?: Record<string, unknown>;
+  active?: boolean;
+  timeout_seconds?: number;
+  permissions?: SourcePermissions;
+  network_mode?: NetworkMode;
+}
+
+export interface SourceLifecycleDeps {
+  records: SourceRecords;
+  hosts: SourceHosts;
+  props: SourceProps;
+  runner: SourceRunner;
+  timers: SourceTimers;
+  crashes: CrashGuard;
+  data: SourceData;
+  calls: SourceCalls;
+  logs: LogStore;
+}
+
+/** Loads, deploys, updates and removes sources, running their lifecycle hooks. */
+export class SourceLifecycle {
+  constructor(private readonly deps: SourceLifecycleDeps) {}
+
+  /** Starts the sandbox of every saved source (after a restart); hooks do not run again. */
+  async loadAll(): Promise<void> {
+    const { records, data, hosts, props, timers, logs } = this.deps;
+    records.reindex();
+    for (const source of records.list()) {
+      await data.open(source.id);
+      const component = records.component(source);
+      if (!component) continue;
+      try {
+        const live = await hosts.start(source.id, component, hostGrants(source.permissions));
+        props.configure(live.sandbox, source, component);
+        hosts.keep(source.id, live);
+        timers.schedule(source);
+      } catch (err) {
+        logs.add(source.id, { level: 'error', message: `could not load the component: ${(err as Error).message}`, invocation_id: null });
+      }
+    }
+  }
+
+  /** Deploys a source: saves its component, runs `deploy()` then `activate()`, and keeps it; a failure leaves nothing behind. */
+  async deploy(input: DeployInput): Promise<SourceRecord> {
+    const { records, hosts, props, runner, timers, data, calls } = this.deps;
+    const id = newId('dc');
+    const permissions = input.permissions ? props.permissions(input.permissions) : undefined;
+    const grants = hostGrants(permissions);
+    const live = input.component ? await hosts.prepareSaved(id, input.component, grants) : await hosts.prepare(id, input.code ?? '', input.filename, grants);
+    try {
+      // Its cassette first: additionalProps may replay from it too.
+      await data.open(id, input.cassette);
+      const record = await this.newRecord(id, input, live, permissions);
+      props.configure(live.sandbox, record, live.component);
+      if (record.active) {
+        await runner.hook(id, live, 'deploy');
+        await runner.hook(id, live, 'activate');
+      }
+      records.add(record, live.component);
+      await records.save();
+      hosts.keep(id, live);
+      timers.schedule(record);
+      return record;
+    } catch (err) {
+      await live.sandbox.close();
+      calls.forget(id);
+      await data.remove(id);
+      throw err;
+    }
+  }
+
+  /**
+   * Updates code, name, props, grants or the active flag: the live version's `deactivate()` runs,
+   * then the new one's `activate()` (docs/runtime.md). New code, grants or dynamic props load in a
+   * fresh host, so the live one keeps serving until the hooks have succeeded.
+   */
+  async update(source: SourceRecord, input: UpdateInput): Promise<SourceRecord> {
+    const { records, hosts, timers, crashes, calls } = this.deps;
+    const current = hosts.get(source.id);
+    const permissions = input.permissions ? this.deps.props.permissions(input.permissions) : source.permissions;
+    const replacement = await this.replacementFor(source, input, permissions);
+    const component = replacement?.component ?? current?.component ?? records.component(source);
+    if (!component) throw new Error(`the component of ${source.id} is missing`);
+    let next: SourceRecord;
+    try {
+      next = await this.revise(source, input, component, replacement, permissions);
+    } catch (err) {
+      await replacement?.sandbox.close();
+      throw err;
+    }
+    const sandbox = replacement?.sandbox ?? current?.sandbox;
+    if (!sandbox) throw new Error(`the component of ${source.id} could not be loaded; update its code`);
+    await this.switchTo(source, next, { sandbox, component }, current, replacement);
+    if (replacement) hosts.keep(source.id, replacement);
+    if (input.network_mode !== undefined && input.network_mode !== (source.network_mode ?? 'live')) calls.reset(source.id);
+    if (next.active) crashes.forget(source.id);
+    records.replace(source, next, component);
+    timers.schedule(source);
+    await records.save();
+    return source;
+  }
+
+  /** Runs `deactivate()` (a failure is logged, not fatal: a broken source can always be deleted) and removes the source with its data. */
+  async remove(source: SourceRecord): Promise<void> {
+    const { records, hosts, runner, timers, crashes, data, calls, logs } = this.deps;
+    const current = hosts.get(source.id);
+    timers.unschedule(source.id);
+    if (current && source.active) {
+      await runner.hook(source.id, current, 'deactivate').catch((err: Error) => {
+        logs.add(source.id, { level: 'error', message: err.message, invocation_id: null });
+      });
+    }
+    await hosts.close(source.id);
+    records.remove(source.id);
+    await records.save();
+    crashes.forget(source.id);
+    calls.forget(source.id);
+    await data.remove(source.id);
+  }
+
+  /** The record of a new source: its prop set computed, its values checked. */
+  private async newRecord(id: string, input: DeployInput, live: LiveSource, permissions: SourcePermissions | undefined): Promise<SourceRecord> {
+    const { props, records } = this.deps;
+    const now = nowSeconds();
+    const name = input.name ?? live.component.name;
+    const configured = input.configured_props ?? {};
+    const active = input.active ?? true;
+    const { props: propSet, dynamic } = await props.propSet(id, live.sandbox, live.component, configured, input.network_mode);
+    const checked = props.check(propSet, configured, {}, !active);
+    return {
+      id,
+      component_id: live.component.id,
+      name,
+      name_slug: records.slugFor(name),
+      configured_props: checked.values,
+      endpoints: props.endpointsFor(propSet, {}),
+      ...(dynamic ? { dynamic_props: dynamic } : {}),
+      ...(input.timeout_seconds ? { timeout_seconds: input.timeout_seconds } : {}),
+      ...(permissions && hasGrants(permissions) ? { permissions } : {}),
+      ...(input.network_mode && input.network_mode !== 'live' ? { network_mode: input.network_mode } : {}),
+      ...(checked.missing.length ? { missing_props: checked.missing } : {}),
+      ...(active ? {} : { pending_deploy: true }),
+      active,
+      created_at: now,
+      updated_at: now,
+    };
+  }
+
+  /**
+   * A fresh host for an update, or null to keep the live one. New code and new grants need one;
+   * so do new values for a source with dynamic props, recomputed there so that the live host
+   * keeps serving (and stays as it was if the update fails).
+   */
+  private async replacementFor(source: SourceRecord, input: UpdateInput, permissions: SourcePermissions | undefined): Promise<LiveSource | null> {
+    const { hosts, records } = this.deps;
+    const grants = hostGrants(permissions);
+    if (input.code !== undefined) return hosts.prepare(source.id, input.code, input.filename, grants);
+    const regranted = input.permissions !== undefined && JSON.stringify(grants) !== JSON.stringify(hostGrants(source.permissions));
+    const recomputed = input.configured_props !== undefined && source.dynamic_props !== undefined;
+    const previous = records.component(source);
+    return (regranted || recomputed) && previous ? hosts.prepareSaved(source.id, previous, grants) : null;
+  }
+
+  /** The record an update makes: the prop set and values checked anew where they changed, the rest carried over. */
+  private async revise(source: SourceRecord, input: UpdateInput, component: ComponentRecord, replacement: LiveSource | null, permissions: SourcePermissions | undefined): Promise<SourceRecord> {
+    const { props, records } = this.deps;
+    const configured = input.configured_props ?? props.configuredValues(source, records.component(source));
+    const { props: propSet, dynamic } = replacement ? await props.propSet(source.id, replacement.sandbox, component, configured, input.network_mode ?? source.network_mode) : { props: sourceProps(source, component), dynamic: source.dynamic_props ?? null };
+    // New code is what a user tries after their source was stopped for crashing: it runs again.
+    const restarted = Boolean(source.deactivated_reason) && input.code !== undefined;
+    const active = input.active ?? (restarted || source.active);
+    const checked = this.checkUpdate(source, input, propSet, configured, active, replacement !== null);
+    const { dynamic_props: _dynamic, permissions: _granted, network_mode: _mode, missing_props: _missing, deactivated_reason, pending_deploy, ...rest } = source;
+    const networkMode = input.network_mode ?? source.network_mode ?? 'live';
+    const timeout = input.timeout_seconds ?? source.timeout_seconds;
+    return {
+      ...rest,
+      component_id: component.id,
+      name: input.name ?? source.name,
+      name_slug: input.name && input.name !== source.name ? records.slugFor(input.name, source.id) : source.name_slug,
+      configured_props: checked.values,
+      endpoints: props.endpointsFor(propSet, source.endpoints),
+      ...(dynamic ? { dynamic_props: dynamic } : {}),
+      ...(checked.missing.length ? { missing_props: checked.missing } : {}),
+      active,
+      ...(timeout ? { timeout_seconds: timeout } : {}),
+      ...(permissions && hasGrants(permissions) ? { permissions } : {}),
+      ...(networkMode !== 'live' ? { network_mode: networkMode } : {}),
+      // Activating clears why the service stopped it, and runs the deploy() it was waiting for (see switchTo).
+      ...(!active && deactivated_reason !== undefined ? { deactivated_reason } : {}),
+      ...(!active && pending_deploy !== undefined ? { pending_deploy } : {}),
+      updated_at: nowSeconds(),
+    };
+  }
+
+  /** Checks the values an update keeps; those still missing are allowed while it stays inactive, activating checks them all. */
+  private checkUpdate(source: SourceRecord, input: UpdateInput, props: ConfigurableProp[], configured: Record<string, unknown>, active: boolean, reloaded: boolean): CheckedValues {
+    const activating = active && !source.active && (source.missing_props?.length ?? 0) > 0;
+    if (input.configured_props !== undefined || reloaded || activating) {
+      return this.deps.props.check(props, input.configured_props ?? keptValues(props, configured), source.configured_props, !active);
+    }
+    return { values: source.configured_props, missing: active ? [] : (source.missing_props ?? []) };
+  }
+
+  /**
+   * Runs an update's hooks: `deactivate()` of the live version, then, if the source is to be
+   * active, the new version's pending `deploy()` and its `activate()`. A failing `activate()` puts
+   * the previous version back as it was; any failure closes the replacement host.
+   */
+  private async switchTo(source: SourceRecord, next: SourceRecord, target: LiveSource, current: LiveSource | undefined, replacement: LiveSource | null): Promise<void> {
+    const { props, runner } = this.deps;
+    try {
+      if (source.active && current) await runner.hook(source.id, current, 'deactivate');
+      props.configure(target.sandbox, next, target.component);
+      // A source deployed inactive runs its deploy() hook on its first activation.
+      if (next.active && source.pending_deploy) await runner.hook(source.id, target, 'deploy');
+      if (next.active) {
+        await runner.hook(source.id, target, 'activate').catch(async (err: unknown) => {
+          await this.restore(source, current);
+          throw err;
+        });
+      }
+    } catch (err) {
+      await replacement?.sandbox.close();
+      throw err;
+    }
+  }
+
+  /** Puts the live version back as it was before an update: its `this`, and its activation. */
+  private async restore(source: SourceRecord, current: LiveSource | undefined): Promise<void> {
+    if (!current) return;
+    this.deps.props.configure(current.sandbox, source, current.component);
+    if (source.active) await this.deps.runner.hook(source.id, current, 'activate').catch(() => undefined);
+  }
+}
+
+/** Stored values of the props that still exist: new code may drop a prop, and its old value with it. */
+function keptValues(props: readonly ConfigurableProp[], values: Record<string, unknown>): Record<string, unknown> {
+  const names = new Set(props.map((p) => p.name));
+  return Object.fromEntries(Object.entries(values).filter(([name]) => names.has(name)));
+}
+
+function hasGrants(p: SourcePermissions): boolean {
+  return p.read.length + p.write.length > 0;
+}

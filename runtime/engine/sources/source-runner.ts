@@ -1,0 +1,162 @@
+// Running a deployed source and recording the run: an invocation of its sandbox (a run or a
+// lifecycle hook), its emits deduped and stored, its failure sent to `$errors`, and its record.
+import type { InvocationEmit, InvocationView } from '../../contract/invocation-api';
+import type { EmitPayload, InvocationTarget } from '../../contract/host-protocol';
+import type { EndpointExchange } from '../../contract/endpoint-exchange';
+import { HookError, SourceUnavailable } from '../../lib/error-kinds';
+import type { InvocationResult } from '../../sandbox/sandbox';
+import type { StoredEvent } from '../../store/event-store';
+import type { InvocationStore } from '../../store/invocation-store';
+import type { LogStore } from '../../store/log-store';
+import type { ComponentRecord, SourceRecord } from '../../store/metadata';
+import type { Deduper } from '../events/dedupe';
+import { inEmitOrder, MAX_LISTENER_HOPS, type Emission, type RoutedEvent } from '../events/emission';
+import { baseRecord, errorOf, statusOf } from '../invocations/invocation-record';
+import type { SourceCalls } from './source-calls';
+import type { LiveSource, SourceHosts } from './source-hosts';
+import type { SourceRecords } from './source-records';
+import type { SystemChannels } from './system-channels';
+
+/** What an invocation of a source came to, with the events it stored and its record. */
+export interface SourceRun extends InvocationResult {
+  stored: StoredEvent[];
+  record: InvocationView;
+}
+
+/** What started a source's run, as its record keeps it. */
+export type Trigger =
+  | { kind: 'http'; exchange: EndpointExchange; customResponse: boolean }
+  | { kind: 'timer' }
+  | { kind: 'run_now' }
+  | { kind: 'event'; emitter_id: string; event_id: string };
+
+export interface InvokeOptions {
+  trigger: Trigger;
+  /** Listener hops that led to this run. */
+  depth?: number;
+  /** The invocation this run replays (kept only if it is one of this source's). */
+  replayOf?: string | null;
+}
+
+type HookName = Extract<InvocationTarget, { kind: 'hook' }>['name'];
+
+export interface SourceRunnerDeps {
+  records: SourceRecords;
+  hosts: SourceHosts;
+  emission: Emission;
+  dedupe: Deduper;
+  logs: LogStore;
+  invocations: InvocationStore;
+  calls: SourceCalls;
+  channels: SystemChannels;
+}
+
+/** Runs deployed sources (with an event, or a lifecycle hook) and records each run. */
+export class SourceRunner {
+  constructor(private readonly deps: SourceRunnerDeps) {}
+
+  /**
+   * Runs the source with an event, stores what it emitted, answers an HTTP trigger, and records
+   * the run: the record is complete when this resolves.
+   */
+  async invoke(source: SourceRecord, event: unknown, options: InvokeOptions): Promise<SourceRun> {
+    const live = this.deps.hosts.get(source.id);
+    if (!live) throw new SourceUnavailable(`the component of ${source.id} could not be loaded; see its logs, and update its code`);
+    const { trigger } = options;
+    const exchange = trigger.kind === 'http' ? trigger.exchange : null;
+    const started = Date.now();
+    const result = await live.sandbox.invoke({ kind: 'run', eventJson: JSON.stringify(event) }, exchange ? (r) => exchange.respond(r) : undefined);
+    if (result.error) this.deps.channels.runFailed(source.id, result);
+    const { routed, emits } = await this.emit(source.id, live.component, result.emits, result.invocationId, options.depth);
+    const record = this.recordOf(source.id, trigger.kind, result, started, emits);
+    record.replay_of = options.replayOf && this.isRunOf(source, options.replayOf) ? options.replayOf : null;
+    if (trigger.kind === 'http') {
+      record.request = trigger.exchange.request;
+      record.response = trigger.exchange.finish(trigger.customResponse ? unanswered(result) : null);
+    } else record.event = event;
+    if (trigger.kind === 'event') record.listened_to = { emitter_id: trigger.emitter_id, event_id: trigger.event_id };
+    this.keep(record);
+    return { ...result, stored: routed.map((r) => r.event), record };
+  }
+
+  /** Runs a lifecycle hook; throws a HookError if it failed. */
+  async hook(sourceId: string, live: LiveSource, name: HookName): Promise<void> {
+    const started = Date.now();
+    const result = await live.sandbox.invoke({ kind: 'hook', name });
+    const { emits } = await this.emit(sourceId, live.component, result.emits, result.invocationId);
+    if (result.error) this.deps.channels.runFailed(sourceId, result);
+    // A component without the hook answers false: nothing ran, nothing is recorded.
+    if (result.value !== false) {
+      const record = this.recordOf(sourceId, 'hook', result, started, emits);
+      record.hook = name;
+      this.keep(record);
+    } else this.deps.invocations.takeLogs(result.invocationId);
+    if (result.error) throw new HookError(`the ${name}() hook failed: ${result.error.message}`);
+  }
+
+  /** Runs a listening source with an event it is subscribed to; chains stop at MAX_LISTENER_HOPS (see emission). */
+  listen(listenerId: string, event: StoredEvent, depth: number): void {
+    const source = this.deps.records.find(listenerId);
+    if (!source?.active) return;
+    if (depth > MAX_LISTENER_HOPS) {
+      this.deps.logs.add(listenerId, { level: 'warn', message: `event ${event.id} of ${event.emitter_id} not run: listeners passed events on ${MAX_LISTENER_HOPS} times in a row (a subscription loop?)`, invocation_id: null });
+      return;
+    }
+    this.invoke(source, JSON.parse(event.json), { trigger: { kind: 'event', emitter_id: event.emitter_id, event_id: event.id }, depth }).catch((err: Error) => {
+      this.deps.logs.add(listenerId, { level: 'error', message: `could not run with event ${event.id} of ${event.emitter_id}: ${err.message}`, invocation_id: null });
+    });
+  }
+
+  /** Stores events a source emitted after the run that made them ended. */
+  strayEmits(sourceId: string, emits: EmitPayload[]): void {
+    this.emit(sourceId, this.deps.hosts.get(sourceId)?.component, emits, null).catch((err: Error) => {
+      this.deps.logs.add(sourceId, { level: 'error', message: `storing emitted events failed: ${err.message}`, invocation_id: null });
+    });
+  }
+
+  /** True when `invocationId` is a recorded run of this source. */
+  private isRunOf(source: SourceRecord, invocationId: string): boolean {
+    return this.deps.invocations.get(invocationId)?.owner_id === source.id;
+  }
+
+  /** Keeps an invocation's record (a failure to write it is logged, not the run's). */
+  private keep(record: InvocationView): void {
+    this.deps.invocations.add(record).catch((err: Error) => console.error(`recording ${record.id} of ${record.owner_id}: ${err.message}`));
+  }
+
+  /** Dedupes (by the component's strategy) and stores one invocation's emits; `emits` lists them all for its record, dropped ones marked. */
+  private async emit(sourceId: string, component: ComponentRecord | undefined, payloads: EmitPayload[], invocationId: string | null, depth = 0): Promise<{ routed: RoutedEvent[]; emits: InvocationEmit[] }> {
+    const ordered = inEmitOrder(payloads);
+    const { kept, warnings } = this.deps.dedupe.filter(sourceId, component?.dedupe ?? null, ordered);
+    for (const message of warnings) this.deps.logs.add(sourceId, { level: 'warn', message, invocation_id: invocationId });
+    const routed = await this.deps.emission.accept(sourceId, kept, depth, invocationId);
+    const routedFor = new Map(kept.map((payload, i) => [payload, routed[i]]));
+    const emits = ordered.map((payload): InvocationEmit => {
+      const route = routedFor.get(payload);
+      return {
+        event_id: route?.event.id ?? null,
+        dropped: !route,
+        name: payload.meta.name ?? null,
+        summary: payload.meta.summary ?? null,
+        webhooks: route ? [...route.webhooks] : [],
+      };
+    });
+    return { routed, emits };
+  }
+
+  /** The record of a finished run or hook, with its logs, emits and error. */
+  private recordOf(sourceId: string, trigger: InvocationView['trigger'], result: InvocationResult, started: number, emits: InvocationEmit[]): InvocationView {
+    const record = baseRecord(result.invocationId, sourceId, trigger, started);
+    record.status = statusOf(result);
+    record.error = errorOf(result);
+    record.emits = emits;
+    record.logs = this.deps.invocations.takeLogs(result.invocationId);
+    record.calls = this.deps.calls.record(sourceId, result.calls);
+    return record;
+  }
+}
+
+/** Why a custom-response endpoint's run gave no answer. */
+function unanswered(result: InvocationResult): string {
+  return `the source did not respond: ${result.error ? `its run failed: ${result.error.message}` : 'its run ended without calling respond()'}`;
+}

@@ -1,0 +1,115 @@
+// Connect accounts and external users: an account belongs to one external user, and only server
+// credentials read its credentials in clear (include_credentials).
+import { Router, type Response } from 'express';
+import { z } from 'zod';
+import type { ConnectOwner } from '../../store/connect-records';
+import type { AccountRecord } from '../../store/metadata';
+import { parseParams } from '../api/params';
+import { HttpError } from '../edge/error-statuses';
+import { callerOf, ownerFor, requireServer } from './connect-auth';
+import { connectPage, type ConnectContext } from './connect-context';
+import { accountQuerySchema, accountsListSchema, createAccountSchema, ownerQuerySchema, usersListSchema } from './connect-schemas';
+import { dropTriggerDelivery } from './connect-trigger-webhooks';
+import { accountView, maskedCredentials, userView } from './connect-views';
+
+const cfmap = z.record(z.string(), z.unknown());
+
+/** `…/accounts`, `…/apps/{app}/accounts`, `…/users…` */
+export function connectAccountRoutes(ctx: ConnectContext): Router {
+  const router = Router();
+  const tenants = ctx.connect.tenants;
+
+  /** An account as answered: credentials in clear only for server credentials that ask, else masked. */
+  const view = async (res: Response, a: AccountRecord, include = false) => {
+    const credentials = tenants.credentials(a);
+    return accountView(a, await ctx.connect.catalog.find(a.app), include && !callerOf(res).token ? credentials : maskedCredentials(credentials));
+  };
+  /** The accounts the caller may see: a user's, or with server credentials and no user named, the project's. */
+  const visible = (res: Response, externalUserId: string | undefined, app?: string): AccountRecord[] => {
+    const { project, environment, token } = callerOf(res);
+    if (token || externalUserId !== undefined) return tenants.accounts(ownerFor(res, externalUserId), app);
+    return tenants.projectAccounts(project.id, environment, app);
+  };
+  const find = (res: Response, id: string, externalUserId?: string): AccountRecord => {
+    const account = visible(res, externalUserId).find((a) => a.id === id);
+    if (!account) throw new HttpError(404, `account ${id} was not found${callerOf(res).token || externalUserId ? ' for this external user' : ''}`);
+    return account;
+  };
+  const remove = async (accounts: AccountRecord[]) => {
+    const used = accounts.flatMap((a) => tenants.usersOf(a).map((s) => `${a.id} (by ${s.id})`));
+    if (used.length > 0) throw new HttpError(409, `accounts in use by deployed triggers: ${used.join(', ')}; delete or reconfigure those triggers first`);
+    await tenants.removeAccounts(accounts.map((a) => a.id));
+  };
+
+  router.get('/accounts', async (req, res) => {
+    const q = parseParams(req, accountsListSchema);
+    const accounts = [...visible(res, q.external_user_id, q.app)].reverse();
+    const page = connectPage(accounts, q, (a) => a.id, (a) => a);
+    res.json({ ...page, data: await Promise.all(page.data.map((a) => view(res, a, q.include_credentials))) });
+  });
+
+  router.post('/accounts', async (req, res) => {
+    const input = parseParams(req, createAccountSchema);
+    const claims = await ctx.connect.projects.verify(input.connect_token);
+    if (claims?.kind !== 'connect') throw new HttpError(400, 'connect_token: not a valid Connect token (wrong or expired); create one with tokens.create');
+    const owner: ConnectOwner = { project_id: claims.project_id, environment: claims.environment, external_user_id: claims.external_user_id };
+    if (owner.project_id !== callerOf(res).project.id) throw new HttpError(403, `the Connect token is for project ${owner.project_id}, not ${callerOf(res).project.id}`);
+    ownerFor(res, input.external_user_id ?? (callerOf(res).token ? undefined : owner.external_user_id));
+    if (!(await ctx.connect.catalog.find(input.app_slug))) throw new HttpError(404, `app ${input.app_slug} was not found: no component of the local registry belongs to it`);
+    let credentials: Record<string, unknown>;
+    try {
+      credentials = cfmap.parse(JSON.parse(input.cfmap_json));
+    } catch {
+      throw new HttpError(400, 'cfmap_json: must be a JSON object of the account fields, e.g. {"api_key": "…"}');
+    }
+    const account = await tenants.createAccount(owner, input.app_slug, input.name, credentials);
+    res.json(await view(res, account));
+  });
+
+  router.get('/accounts/:id', async (req, res) => {
+    const q = parseParams(req, accountQuerySchema.extend(ownerQuerySchema.shape));
+    res.json(await view(res, find(res, req.params.id, q.external_user_id), q.include_credentials));
+  });
+
+  router.delete('/accounts/:id', async (req, res) => {
+    const q = parseParams(req, ownerQuerySchema);
+    await remove([find(res, req.params.id, q.external_user_id)]);
+    res.status(204).end();
+  });
+
+  router.delete('/apps/:app_id/accounts', async (req, res) => {
+    const q = parseParams(req, ownerQuerySchema);
+    const slug = req.params.app_id.replace(/^app_/, '');
+    await remove(visible(res, q.external_user_id, slug));
+    res.status(204).end();
+  });
+
+  router.get('/users/:external_user_id/accounts', async (req, res) => {
+    const q = parseParams(req, accountQuerySchema);
+    const accounts = tenants.accounts(ownerFor(res, req.params.external_user_id), q.app);
+    res.json(await Promise.all(accounts.map((a) => view(res, a, q.include_credentials))));
+  });
+
+  router.get('/users', (req, res) => {
+    requireServer(res, 'listing external users');
+    const q = parseParams(req, usersListSchema);
+    const { project, environment } = callerOf(res);
+    const needle = q.q?.toLowerCase();
+    const users = tenants.users(project.id, environment).filter((u) => !needle || u.external_user_id.toLowerCase().includes(needle));
+    res.json(connectPage([...users].reverse(), q, (u) => u.id, userView));
+  });
+
+  router.delete('/users/:external_user_id', async (req, res) => {
+    requireServer(res, 'deleting an external user');
+    const owner = ownerFor(res, req.params.external_user_id);
+    for (const source of tenants.triggers(owner)) {
+      await ctx.sources.remove(source);
+      dropTriggerDelivery(ctx, source.id);
+    }
+    await tenants.removeUser(owner);
+    ctx.delivery.syncWebhooks();
+    res.status(204).end();
+  });
+
+  return router;
+}

@@ -1,0 +1,169 @@
+// Starting component hosts: under Node's permission model with an empty environment, the
+// kernel's limits set first (host-grants.ts), a spare one kept ready so a deploy does not wait for
+// Node to boot. Each host's usage is read on a timer and held to its limits (host-limits.ts).
+// No host outlives the service: each ends itself when the service's end of its watchdog pipe
+// closes (child/host-guards.ts), the service kills them on its way out, and a start stops those an
+// earlier run of the same data dir left behind (host-records.ts).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pidusage from 'pidusage';
+import { DEFAULT_COMPONENT_DISK_MB } from '../contract/limits';
+import type { HostGrants } from '../contract/host-protocol';
+import { hostArgs, hostEnv, hostLauncher, NO_GRANTS } from './host-grants';
+import { HostLimits } from './host-limits';
+import { HostProcess } from './host-process';
+import { HostRecords } from './host-records';
+import { inheritedFds } from './inherited-fds';
+
+export interface HostPoolOptions {
+  /** The host entry script (dist/host.cjs). */
+  script: string;
+  /** Read-only folders every host may read: the package cache, Spout's own code. */
+  baseRead: string[];
+  /** Resident memory limit of one host, MB (`--component-memory`). */
+  memoryMb: number;
+  /** Limit of a source's own folders (its `dir` props' folder and temp folder), MB (`--component-disk`). */
+  diskMb?: number;
+  /** The data dir: write grants inside it are a source's own folders; its hosts are recorded in it. */
+  dataDir?: string;
+  /** Node to run hosts with; default this process's (Electron's, run as Node). */
+  execPath?: string;
+  /** How often hosts' usage is read, ms. Default: 25 on Linux (/proc), 1000 elsewhere (ps, wmic). */
+  pollMs?: number;
+  /** Keep one started host ready for the next load. Default true. */
+  spare?: boolean;
+}
+
+/** Starts hosts, keeps a spare one ready, and stops any host over its limits. */
+export class HostPool {
+  private spare: HostProcess | null = null;
+  private readonly live = new Set<HostProcess>();
+  private poller: NodeJS.Timeout | null = null;
+  private polling = false;
+  private stopped = false;
+  private readonly limits: HostLimits;
+  private readonly records: HostRecords | null;
+  /** Descriptors the service would pass on without meaning to; each host closes them first. */
+  private readonly strayFds = inheritedFds();
+  /** However the service ends, its hosts are killed on the way out (the watchdog covers a kill -9). */
+  private readonly killAll = () => {
+    for (const host of this.live) host.kill({ cause: 'stopped', message: 'the service stopped' });
+  };
+
+  constructor(private readonly options: HostPoolOptions) {
+    // Node's permission model grants a folder's contents only if it exists when the host starts.
+    const missing = options.baseRead.filter((p) => !fs.existsSync(p));
+    if (missing.length > 0) throw new Error(`component hosts would be granted folders that do not exist yet: ${missing.join(', ')}; create them before starting hosts`);
+    this.limits = new HostLimits({ memoryMb: options.memoryMb, diskBytes: this.diskMb * 1024 * 1024 });
+    this.records = options.dataDir ? new HostRecords(options.dataDir) : null;
+    const leftover = this.records?.stopLeftovers() ?? [];
+    if (leftover.length > 0) console.error(`spout: stopped ${leftover.length} component host(s) an earlier run of this data dir left running (pid ${leftover.join(', ')})`);
+    process.on('exit', this.killAll);
+  }
+
+  /** The memory limit of one host, MB. */
+  get memoryMb(): number {
+    return this.options.memoryMb;
+  }
+
+  /** The limit of a source's own folders, MB. */
+  get diskMb(): number {
+    return this.options.diskMb ?? DEFAULT_COMPONENT_DISK_MB;
+  }
+
+  /**
+   * A started host with these grants: the spare when it fits, else a new one. `temp` is its temp
+   * folder (temp-folder.ts: inside a folder it is granted to write), its code's `os.tmpdir()`.
+   */
+  acquire(grants: HostGrants = NO_GRANTS, temp?: string): HostProcess {
+    if (this.stopped) throw new Error('the service is stopping');
+    const plain = grants.read.length === 0 && grants.write.length === 0;
+    let host: HostProcess;
+    if (plain && !temp && this.spare && !this.spare.exited) {
+      host = this.spare;
+      this.spare = null;
+    } else host = this.start(grants, temp);
+    if (this.options.spare !== false) setImmediate(() => this.refillSpare());
+    return host;
+  }
+
+  /** Kills every host, the spare included. */
+  stop(): void {
+    this.stopped = true;
+    this.spare?.kill({ cause: 'stopped', message: 'the service stopped' });
+    this.spare = null;
+    this.killAll();
+    process.off('exit', this.killAll);
+    if (this.poller) clearInterval(this.poller);
+    this.poller = null;
+  }
+
+  private refillSpare(): void {
+    if (this.stopped || (this.spare && !this.spare.exited)) return;
+    this.spare = this.start(NO_GRANTS);
+  }
+
+  private start(grants: HostGrants, temp?: string): HostProcess {
+    const heapMb = this.options.memoryMb;
+    const own = this.ownFolders(grants);
+    const scriptArgs = [...(this.records ? [this.records.marker] : []), ...(this.strayFds.length ? [`--close-fds=${this.strayFds.join(',')}`] : [])];
+    const node = hostArgs({ script: this.options.script, baseRead: this.options.baseRead, grants, heapMb, scriptArgs });
+    const launch = hostLauncher(this.options.execPath ?? process.execPath, node, this.diskMb * 1024 * 1024);
+    const child = spawn(launch.file, launch.args, {
+      // fd 3: the message channel; fd 4: the watchdog pipe, which the service never writes and only its end closes.
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
+      env: hostEnv(process.env, temp),
+      cwd: os.tmpdir(),
+      // Its own process group: a Ctrl-C meant for the service does not reach hosts, which end when the service closes their pipes.
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+    });
+    const host = new HostProcess(child, heapMb, own, temp ?? null);
+    this.live.add(host);
+    if (child.pid) this.records?.add(child.pid);
+    child.once('exit', () => {
+      this.live.delete(host);
+      if (child.pid) this.records?.remove(child.pid);
+      // pidusage keeps each pid's /proc file open between reads.
+      pidusage.clear();
+    });
+    this.watch();
+    return host;
+  }
+
+  /** Write grants inside the data dir: the folders the service gives a source (its temp folder inside), under its disk limit. */
+  private ownFolders(grants: HostGrants): string[] {
+    const dataDir = this.options.dataDir;
+    return dataDir ? grants.write.filter((folder) => folder.startsWith(path.resolve(dataDir) + path.sep)) : [];
+  }
+
+  /** Reads every host's usage on a timer while any runs. */
+  private watch(): void {
+    if (this.poller || this.stopped) return;
+    const every = this.options.pollMs ?? (process.platform === 'linux' ? 25 : 1000);
+    this.poller = setInterval(() => void this.poll(), every);
+    this.poller.unref();
+  }
+
+  private async poll(): Promise<void> {
+    if (this.polling) return;
+    if (this.live.size === 0) {
+      if (this.poller) clearInterval(this.poller);
+      this.poller = null;
+      return;
+    }
+    this.polling = true;
+    try {
+      const hosts = [...this.live].filter((h) => !h.exited && h.pid > 0);
+      const usage: Record<string, { memory: number; ctime: number } | undefined> = await pidusage(hosts.map((h) => h.pid)).catch(() => ({}));
+      for (const host of hosts) {
+        const used = usage[String(host.pid)];
+        if (used && !host.exited) this.limits.observe(host, used);
+      }
+    } finally {
+      this.polling = false;
+    }
+  }
+}
