@@ -162,10 +162,10 @@ const PLACEHOLDER_FILE = Buffer.from('%PDF-1.4\n% placeholder of the compat harn
 
 /** Puts the placeholder file in every temp folder there is now (the harness's own service: its hosts' /tmp). */
 async function seedTempFolders(dataDir: string): Promise<void> {
-  const root = path.join(dataDir, 'tmp');
-  const folders = fs.readdirSync(root, { withFileTypes: true }).filter((f) => f.isDirectory());
+  const root = path.join(dataDir, 'dirs');
+  const owners = fs.existsSync(root) ? fs.readdirSync(root) : [];
   // Another component's folder may go (its source deleted) as this one is written.
-  await Promise.all(folders.map((f) => fs.promises.writeFile(path.join(root, f.name, 'placeholder.pdf'), PLACEHOLDER_FILE).catch(() => undefined)));
+  await Promise.all(owners.map((owner) => fs.promises.writeFile(path.join(root, owner, '.tmp', 'placeholder.pdf'), PLACEHOLDER_FILE).catch(() => undefined)));
 }
 
 const succeeded = (v: Verdict) => v.result === 'completed' || v.result === 'reached-http';

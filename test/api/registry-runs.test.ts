@@ -109,6 +109,13 @@ export default {
     for (const folder of temps) assert.deepEqual(fs.readdirSync(folder), [], `${folder} is emptied after the run`);
   });
 
+  it('resolves /tmp as a module loads, also where it is only described (saved by key)', async () => {
+    const run = await runAction('pagely-temp-root');
+    assert.equal(run.status, 200, JSON.stringify(run.json));
+    assert.equal(run.json.error, null, JSON.stringify(run.json.error));
+    assert.deepEqual(run.json.ret, { loaded: '/tmp', now: '/tmp' });
+  });
+
   it('gives a source its own /tmp that lasts between runs, is never another source’s, and goes with the source', async () => {
     const a = await deploy('pagely-new-report');
     const b = await deploy('pagely-new-report');
