@@ -290,6 +290,10 @@ describe('a fresh data dir', () => {
         'index.js': 'export { ready } from "./inner.js";\n',
         'inner.js': 'export const ready = await Promise.resolve("ready");\n',
       }),
+      // An old package that asks Node which names are its built-in modules as it loads (precinct's way).
+      writePackage(packages, { name: 'spout-test-core-names', version: '1.0.0', main: 'index.js' }, {
+        'index.js': 'var natives = process.binding("natives");\nmodule.exports = function packagesOf(names) { return names.filter(function (n) { return !natives[n]; }); };\n',
+      }),
       writePackage(packages, { name: 'spout-test-broken', version: '1.0.0', type: 'module', exports: './index.js' }, {
         'index.js': 'import "./inner.js";\nexport const x = 1;\n',
         'inner.js': 'throw new Error("inner module failed");\n',
@@ -325,6 +329,25 @@ export default { name: "Shout", version: "0.0.1", type: "action", props: {}, asy
     } finally {
       await spout.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("loads an old package that asks process.binding('natives') for Node's module names, and refuses every other binding", async () => {
+    const spout = await startSpout({ args: ['--npm-registry', registry.url] });
+    try {
+      const code = `
+import packagesOf from "spout-test-core-names";
+export default { name: "Core names", version: "0.0.1", type: "action", props: {}, async run() {
+  let other;
+  try { process.binding("fs"); other = "allowed"; } catch (err) { other = err.code; }
+  return { packages: packagesOf(["fs", "node:path", "http", "left-pad"]), other };
+} };`;
+      const run = await spout.api('POST', '/v1/actions/run', { component_code: code });
+      assert.equal(run.status, 200, JSON.stringify(run.json));
+      assert.equal(run.json.error, null, JSON.stringify(run.json.error));
+      assert.deepEqual(run.json.ret, { packages: ['node:path', 'left-pad'], other: 'ERR_ACCESS_DENIED' });
+    } finally {
+      await spout.stop();
     }
   });
 

@@ -24,6 +24,7 @@ import { guardDescriptors, guardProbes } from './fs-guards';
 import { guardSockets } from './net-guards';
 import { installStackMapping } from './stack-map';
 import { installTmpShim, mapTmp } from './tmp-shim';
+import { installLegacyBindings } from './legacy-bindings';
 import { serializeError } from './host-errors';
 import type { OutgoingCall } from '../../contract/network-api';
 import type {
@@ -370,6 +371,7 @@ function serve(): void {
 closeInheritedFds();
 startWatchdog();
 installTmpShim();
+installLegacyBindings();
 serve();
 guardProcess();
 guardProbes();
