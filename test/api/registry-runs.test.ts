@@ -109,6 +109,26 @@ export default {
     for (const folder of temps) assert.deepEqual(fs.readdirSync(folder), [], `${folder} is emptied after the run`);
   });
 
+  it('shows a prop additionalProps edits in place for the values that led to it, each time, and only then', async () => {
+    const shape = async (delivery: string) => {
+      const answer = await spout.api('POST', '/v1/components/props', { id: 'pagely-send-digest', configured_props: { delivery } });
+      assert.equal(answer.status, 200, JSON.stringify(answer.json));
+      const channel = answer.json.data.configurable_props.find((p: { name: string }) => p.name === 'channel');
+      return { hidden: channel.hidden ?? false, optional: channel.optional ?? false };
+    };
+    // The same configuration session answers all three: an edit must not outlive its call.
+    assert.deepEqual(await shape('channel'), { hidden: false, optional: false });
+    assert.deepEqual(await shape('channel'), { hidden: false, optional: false }, 'asked again, the edited prop is still reported');
+    assert.deepEqual(await shape('inbox'), { hidden: true, optional: true }, 'other values leave the prop as the component declares it');
+    const refused = await runAction('pagely-send-digest', { delivery: 'channel' });
+    assert.equal(refused.status, 400);
+    assert.match(JSON.stringify(refused.json), /prop `channel` is required/);
+    const run = await runAction('pagely-send-digest', { delivery: 'channel', channel: 'news' });
+    assert.equal(run.status, 200, JSON.stringify(run.json));
+    assert.equal(run.json.ret, 'news');
+    assert.equal((await runAction('pagely-send-digest', { delivery: 'inbox' })).json.ret, 'inbox');
+  });
+
   it('resolves /tmp as a module loads, also where it is only described (saved by key)', async () => {
     const run = await runAction('pagely-temp-root');
     assert.equal(run.status, 200, JSON.stringify(run.json));

@@ -197,13 +197,16 @@ async function configure(def: Definition, ctx: SandboxContext): Promise<void> {
 /** Runs `additionalProps(previousPropDefs)` with `this` as in `run`, keeps its props and rebuilds `this` with them. */
 async function additionalProps(def: Definition): Promise<AdditionalPropsResult> {
   if (typeof def.additionalProps !== 'function') return { props: null };
-  const before = shapes(def.props ?? {});
-  const result = (await (def.additionalProps as AnyFn).call(instance, allProps(def))) ?? {};
+  // Registry code also edits `previousPropDefs` in place (`props.x.hidden = false`): each call
+  // edits copies, so an edit lasts for that call's answer only, as the values that led to it do.
+  const own = def.props ?? {};
+  const given = Object.fromEntries(Object.entries(allProps(def)).map(([name, prop]) => [name, isRecord(prop) ? { ...prop } : prop]));
+  const result = (await (def.additionalProps as AnyFn).call(instance, given)) ?? {};
   if (!isRecord(result)) throw new TypeError(`additionalProps() must return an object of props by name, not ${format('%o', result)}`);
   dynamicProps = result;
   if (context) instance = buildInstance(def, context);
-  // Registry code also edits `previousPropDefs` in place (`props.x.hidden = false`): report those props too.
-  const changed = Object.entries(shapes(def.props ?? {})).filter(([name, shape]) => !(name in result) && JSON.stringify(shape) !== JSON.stringify(before[name]));
+  const before = shapes(own);
+  const changed = Object.entries(shapes(Object.fromEntries(Object.keys(own).map((name) => [name, given[name]])))).filter(([name, shape]) => !(name in result) && JSON.stringify(shape) !== JSON.stringify(before[name]));
   return { props: { ...Object.fromEntries(changed), ...shapes(result) } };
 }
 
