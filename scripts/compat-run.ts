@@ -41,6 +41,9 @@ function authValue(field: string): string {
   if (/sid$/.test(name)) return `AC${'0'.repeat(32)}`;
   if (/token|secret|pass|pwd|key|credential|signature|session|cookie|jwt|bearer/.test(name)) return `placeholder-${name.replace(/[^a-z0-9]+/g, '-')}`;
   if (/email/.test(name)) return 'user@example.com';
+  // Names go into URLs and connection strings (`user:pass@host`): a plain word, and a bare host name (of three labels: an SRV name needs them).
+  if (/user(_?name)?$|login/.test(name)) return 'placeholder-user';
+  if (/host(_?name)?$/.test(name)) return 'db.example.com';
   if (/(^|_)id$|uid$|number$/.test(name)) return '1';
   // A region is a hostname component wherever it goes (SDKs check it).
   if (/region/.test(name)) return 'us-east-1';
@@ -54,6 +57,13 @@ function placeholderAuth(code: string): Record<string, string> {
   for (const [, dotted, quoted] of code.matchAll(/\$auth(?:\.([A-Za-z_$][\w$]*)|\[["'`]([^"'`]+)["'`]\])/g)) {
     const field = (dotted ?? quoted) as string;
     credentials[field] ??= authValue(field);
+  }
+  // `const { hostname, api_key: key = "" } = this.$auth`
+  for (const [, names] of code.matchAll(/\{([^{}]*)\}\s*=\s*(?:[\w$]+\.)*\$auth\b/g)) {
+    for (const part of (names as string).split(',')) {
+      const field = /^\s*(?:\.\.\.)?([A-Za-z_$][\w$]*)/.exec(part)?.[1];
+      if (field && !part.trim().startsWith('...')) credentials[field] ??= authValue(field);
+    }
   }
   return credentials;
 }
@@ -213,7 +223,7 @@ async function attempt(ctx: RunContext, component: Component, file: string, code
     const tried = component.type === 'action' ? await runAction(spout, ref, configured) : await deploySource(spout, ref, configured, props);
     if (tried.kind === 'done') return { stage: tried.stage, ...classifyError(tried.error, codeText, tried.trigger) };
     const missing = /configured_props\.[\w$-]+: .*(is required|no default schedule)/.test(tried.message);
-    if (!missing || round >= 2) return { stage: tried.stage, ...classifyError({ name: 'Error', message: tried.message }, codeText) };
+    if (!missing || round >= 4) return { stage: tried.stage, ...classifyError({ name: 'Error', message: tried.message }, codeText) };
     // Props added by additionalProps need values too: learn them (in replay mode), fill them, try again.
     const more = await call(spout, 'POST', '/v1/components/props', { id: component.id, configured_props: configured, network_mode: 'replay' });
     if (more.status !== 200) return { stage: 'props', ...classifyError({ name: 'Error', message: problemText(more.json) }, codeText) };

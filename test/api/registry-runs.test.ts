@@ -129,6 +129,24 @@ export default {
     assert.equal((await runAction('pagely-send-digest', { delivery: 'inbox' })).json.ret, 'inbox');
   });
 
+  it('fails a program start as a program that cannot start (callback, error event), never starting it', async () => {
+    const code = `
+import { exec, execFile, spawn, execSync } from "child_process";
+export default { name: "Starts", version: "0.0.1", type: "action", props: {}, async run() {
+  // As google-auth-library asks the gcloud CLI for a project id, and goes on without one.
+  const viaCallback = await new Promise((resolve) => exec("gcloud config config-helper --format json", (err, stdout) => resolve(err ? err.code : stdout)));
+  const viaFile = await new Promise((resolve) => execFile("gcloud", ["--version"], (err) => resolve(err ? err.code : "ran")));
+  const viaEvent = await new Promise((resolve) => spawn("gcloud", ["--version"]).on("error", (err) => resolve(err.code)).on("spawn", () => resolve("ran")));
+  let sync;
+  try { execSync("id"); sync = "ran"; } catch (err) { sync = err.code; }
+  return { viaCallback, viaFile, viaEvent, sync };
+} };`;
+    const run = await spout.api('POST', '/v1/actions/run', { component_code: code });
+    assert.equal(run.status, 200, JSON.stringify(run.json));
+    assert.equal(run.json.error, null, JSON.stringify(run.json.error));
+    assert.deepEqual(run.json.ret, { viaCallback: 'ERR_ACCESS_DENIED', viaFile: 'ERR_ACCESS_DENIED', viaEvent: 'ERR_ACCESS_DENIED', sync: 'ERR_ACCESS_DENIED' });
+  });
+
   it('resolves /tmp as a module loads, also where it is only described (saved by key)', async () => {
     const run = await runAction('pagely-temp-root');
     assert.equal(run.status, 200, JSON.stringify(run.json));

@@ -25,6 +25,7 @@ import { guardSockets } from './net-guards';
 import { installStackMapping } from './stack-map';
 import { installTmpShim, mapTmp } from './tmp-shim';
 import { installLegacyBindings } from './legacy-bindings';
+import { installProcessStarts } from './process-starts';
 import { serializeError } from './host-errors';
 import type { OutgoingCall } from '../../contract/network-api';
 import type {
@@ -375,6 +376,7 @@ closeInheritedFds();
 startWatchdog();
 installTmpShim();
 installLegacyBindings();
+installProcessStarts();
 serve();
 guardProcess();
 guardProbes();
