@@ -63,6 +63,9 @@ export function classifyError(error: { name: string; message: string; stack?: st
   if (/placeholder/.test(message) && /ENOENT|not found|is not valid JSON/.test(message)) return { result: 'placeholder', why: 'a placeholder value is not a file in /tmp or not JSON', message };
   if (/^Invalid URL$/.test(message)) return { result: 'placeholder', why: 'a URL it builds from placeholder credentials or props does not parse', message };
   if (name === 'ReferenceError' || / is not defined$/.test(message)) return { result: 'registry-bug', why: 'uses a name it never defines (ReferenceError)', message };
+  // esbuild names a package's namespace `import_<package>[_<pinned version>]`: the package, at the version the app's package.json asks for, lacks the name the code imports.
+  const imported = /\bimport_([\w$]+)\.([\w$]+) is not a (constructor|function)/.exec(message);
+  if (imported) return { result: 'registry-bug', why: `imports ${imported[2]}, which its package (at the version its package.json asks for) does not export`, message };
   const called = calledName(message);
   if (called && !defines(code, called)) return { result: 'registry-bug', why: `calls ${called}(), which neither it nor its app defines`, message };
   // A webhook source reading its app's payload from our placeholder request (`event.body.data.x`).

@@ -29,6 +29,9 @@ const ISO_DATE = '2024-01-02T03:04:05Z';
 /** A private key in PEM (PKCS #8), for apps whose SDK parses the one in `$auth` before it calls anything. */
 const PEM_KEY = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
+/** A service account key in the shape Google Cloud's console downloads (its key a real PEM). */
+const SERVICE_ACCOUNT_KEY = JSON.stringify({ type: 'service_account', project_id: 'placeholder-project', private_key_id: '1', private_key: PEM_KEY, client_email: 'placeholder@placeholder-project.iam.gserviceaccount.com', client_id: '1' });
+
 /**
  * A placeholder for a `$auth` field the component reads, by its name: a secret gets a token, an
  * id `1`, an email an address; anything else (a domain, region, environment, subdomain) a URL,
@@ -83,6 +86,8 @@ export function placeholder(prop: Prop): unknown {
     // A file prop takes a path in /tmp on Pipedream (a file the harness puts there), or a URL.
     if (/file|path|attachment|image|document|audio|video|photo/.test(name)) return '/tmp/placeholder.pdf';
     if (/xml/.test(name)) return '<root/>';
+    // A Google Cloud service account key, as its console downloads it.
+    if (/service.?account|key.?json/.test(name)) return SERVICE_ACCOUNT_KEY;
     // What a user types where the description asks for JSON objects.
     if (/\bjson\b|\bobjects?\b|\{\s*\\?"/.test(description)) return '{}';
     if (/url|link|website|webhook|endpoint/.test(name)) return 'https://example.com/placeholder';

@@ -181,6 +181,8 @@ export type HostReply =
   | { type: 'emits'; emits: EmitPayload[] }
   | { type: 'call'; callId: number; request: HostCall }
   | { type: 'log'; invocationId: string | null; level: LogLevel; message: string }
+  /** A connection or lookup refused in replay (no cassette can answer it), said as it happens: a client retrying it may run into the timeout, which loses the run's record. */
+  | { type: 'unrecorded'; invocationId: string; message: string }
   /** Sent as the host dies of an uncaught exception, so the source's log says why. */
   | { type: 'fatal'; error: SerializedError };
 

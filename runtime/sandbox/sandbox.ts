@@ -257,8 +257,8 @@ export class Sandbox {
     this.failures++;
     const head = this.head();
     let message = exit.cause === 'memory' ? `${this.options.label}: ${exit.message}` : exit.message;
-    // An HTTP client retrying a call the cassette cannot answer runs into the timeout; the call's record is lost with the host, so the message keeps it.
-    if (exit.cause === 'timeout' && head && this.lastMiss?.invocationId === head) message += `; it had made a call with no answer in replay, which its HTTP client may have retried until then (${this.lastMiss.miss})`;
+    // A client retrying a call the cassette cannot answer (or replay refuses: a raw connection, a DNS lookup) runs into the timeout; the call's record is lost with the host, so the message keeps it.
+    if (exit.cause === 'timeout' && head && this.lastMiss?.invocationId === head) message += `; it had made a call with no answer in replay, which its client may have retried until then (${this.lastMiss.miss})`;
     for (const p of this.pending.values()) p.posted = false;
     // The caller logs the failed invocation.
     if (head) this.finish(head, { name: 'Error', message }, [], undefined, exit.cause === 'timeout' ? 'timeout' : 'crashed');
@@ -300,6 +300,9 @@ export class Sandbox {
       }
       case 'call':
         return this.answer(host, reply.callId, reply.request);
+      case 'unrecorded':
+        if (this.pending.has(reply.invocationId)) this.lastMiss = { invocationId: reply.invocationId, miss: reply.message };
+        return;
       case 'log':
         // A line counts against the run it names only while that run is under way.
         return this.log(reply.invocationId !== null && this.pending.has(reply.invocationId) ? reply.invocationId : null, reply.level, reply.message);

@@ -266,7 +266,37 @@ export default {
     const res = await spout.api('POST', '/v1/sources', { component_code: code, network_mode: 'replay', timeout_seconds: 2 });
     assert.equal(res.status, 200, JSON.stringify(res.json));
     const ran = await spout.api('POST', `/v1/sources/${res.json.data.id}/run`);
-    assert.match(ran.json.data.error.message, /^timed out after 2 s; the run was stopped; it had made a call with no answer in replay, which its HTTP client may have retried until then \(no recording of GET https:\/\/api\.example\.com\/v2\/things/);
+    assert.match(ran.json.data.error.message, /^timed out after 2 s; the run was stopped; it had made a call with no answer in replay, which its client may have retried until then \(no recording of GET https:\/\/api\.example\.com\/v2\/things/);
+  });
+
+  it('says so too for a connection or lookup no cassette can answer (a gRPC client retrying over HTTP/2), and makes none of them', async () => {
+    const code = `
+import dns from "node:dns";
+import http2 from "node:http2";
+export default {
+  name: "Streamer", version: "0.0.1", props: { timer: { type: "$.interface.timer", default: { intervalSeconds: 3600 } } },
+  async run() {
+    // As gRPC clients do: a TXT lookup through a Resolver of their own, then HTTP/2, retried while unavailable.
+    for (;;) {
+      await new dns.promises.Resolver().resolveTxt("_grpc_config.pubsub.example.com").catch(() => null);
+      await new Promise((resolve) => http2.connect("https://pubsub.example.com").on("error", resolve));
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  },
+};`;
+    const res = await spout.api('POST', '/v1/sources', { component_code: code, network_mode: 'replay', timeout_seconds: 2 });
+    assert.equal(res.status, 200, JSON.stringify(res.json));
+    const ran = await spout.api('POST', `/v1/sources/${res.json.data.id}/run`);
+    assert.match(ran.json.data.error.message, /^timed out after 2 s; the run was stopped; it had made a call with no answer in replay, which its client may have retried until then \(no recording of a connection to pubsub\.example\.com:443: network mode "replay" makes no live calls/);
+    const resolver = `
+import dns from "node:dns";
+export default { name: "Txt", version: "0.0.1", type: "action", props: {}, async run() {
+  const callback = await new Promise((resolve) => new dns.Resolver().resolveTxt("example.com", (err) => resolve(err ? err.code : "looked up")));
+  const promised = await new dns.promises.Resolver().resolve4("example.com").then(() => "looked up", (err) => err.code);
+  return { callback, promised };
+} };`;
+    const run = await spout.api('POST', '/v1/actions/run', { component_code: resolver, network_mode: 'replay' });
+    assert.deepEqual(run.json.ret, { callback: 'ERR_SPOUT_NOT_RECORDED', promised: 'ERR_SPOUT_NOT_RECORDED' });
   });
 
   it('masks only secret $auth fields in recordings, so a hand-written entry with the real host matches, body or not', async () => {

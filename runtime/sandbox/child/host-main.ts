@@ -365,6 +365,7 @@ function serve(): void {
     onCall: (invocationId, call) => {
       if (current?.id === invocationId) current.calls.push(call);
     },
+    onRefused: (invocationId, message) => post({ type: 'unrecorded', invocationId, message }),
   });
   captureConsole();
 }

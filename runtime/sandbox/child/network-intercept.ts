@@ -72,6 +72,8 @@ export interface NetworkHooks {
   current: () => string | null;
   /** Receives each finished call, with the invocation that made it. */
   onCall: (invocationId: string, call: OutgoingCall) => void;
+  /** Told of each connection or lookup refused in replay, as it is refused. */
+  onRefused: (invocationId: string, message: string) => void;
 }
 
 /** The error a connection or lookup gets in replay mode, which makes no live calls. */
@@ -87,37 +89,36 @@ function replayRefusal(what: string): Error {
  * HTTP/2, undici's own request(); DNS lookups) from going out while `replaying()` says so. The
  * interceptors' mock sockets never connect, so intercepted HTTP is not affected.
  */
-function guardRawNetwork(replaying: () => boolean): void {
+function guardRawNetwork(replaying: () => boolean, refused: (error: Error) => Error): void {
   const connect = net.Socket.prototype.connect as (...args: unknown[]) => net.Socket;
   net.Socket.prototype.connect = function (this: net.Socket, ...args: unknown[]) {
     if (!replaying()) return connect.apply(this, args);
     const [first, second] = args as [unknown, unknown];
     const options = (Array.isArray(first) ? first[0] : first) as { host?: string; port?: number; path?: string } | number | string;
     const where = typeof options === 'object' && options !== null ? (options.path ?? `${options.host ?? 'localhost'}:${options.port ?? ''}`) : `${typeof second === 'string' ? second : 'localhost'}:${String(options)}`;
-    process.nextTick(() => this.destroy(replayRefusal(`a connection to ${where}`)));
+    process.nextTick(() => this.destroy(refused(replayRefusal(`a connection to ${where}`))));
     return this;
   } as typeof net.Socket.prototype.connect;
-  const lookups = dns as unknown as Record<string, unknown>;
-  for (const name of Object.keys(lookups).filter((n) => n === 'lookup' || n === 'lookupService' || n.startsWith('resolve'))) {
-    const fn = lookups[name];
-    if (typeof fn !== 'function') continue;
-    lookups[name] = withPropertiesOf(function (this: unknown, ...args: unknown[]) {
-      if (!replaying()) return (fn as (...a: unknown[]) => unknown).apply(this, args);
-      const callback = args.at(-1);
-      const error = replayRefusal(`a DNS lookup of ${String(args[0])}`);
-      if (typeof callback === 'function') process.nextTick(() => (callback as (e: Error) => void)(error));
-      else throw error;
-    }, fn);
-  }
-  const promises = dns.promises as unknown as Record<string, unknown>;
-  for (const name of Object.keys(promises).filter((n) => n === 'lookup' || n === 'lookupService' || n.startsWith('resolve'))) {
-    const fn = promises[name];
-    if (typeof fn !== 'function') continue;
-    promises[name] = withPropertiesOf(function (this: unknown, ...args: unknown[]) {
-      if (!replaying()) return (fn as (...a: unknown[]) => unknown).apply(this, args);
-      return Promise.reject(replayRefusal(`a DNS lookup of ${String(args[0])}`));
-    }, fn);
-  }
+  // The module's lookups, and those of Resolver objects (grpc-js asks one for TXT records).
+  const guard = (target: object, promised: boolean) => {
+    const fns = target as Record<string, unknown>;
+    for (const name of Object.getOwnPropertyNames(target).filter((n) => n === 'lookup' || n === 'lookupService' || n === 'reverse' || n.startsWith('resolve'))) {
+      const fn = fns[name];
+      if (typeof fn !== 'function') continue;
+      fns[name] = withPropertiesOf(function (this: unknown, ...args: unknown[]) {
+        if (!replaying()) return (fn as (...a: unknown[]) => unknown).apply(this, args);
+        const error = refused(replayRefusal(`a DNS lookup of ${String(args[0])}`));
+        if (promised) return Promise.reject(error);
+        const callback = args.at(-1);
+        if (typeof callback !== 'function') throw error;
+        process.nextTick(() => (callback as (e: Error) => void)(error));
+      }, fn);
+    }
+  };
+  guard(dns, false);
+  guard(dns.Resolver.prototype, false);
+  guard(dns.promises, true);
+  guard(dns.promises.Resolver.prototype, true);
   // ES modules importing `lookup` by name see the guarded one too.
   syncBuiltinESMExports();
 }
@@ -157,7 +158,14 @@ export class NetworkIntercept {
   private readonly inFlight = new Map<string, InFlight>();
 
   constructor(private readonly hooks: NetworkHooks) {
-    guardRawNetwork(() => this.mode === 'replay');
+    guardRawNetwork(
+      () => this.mode === 'replay',
+      (error) => {
+        const invocationId = this.hooks.current();
+        if (invocationId) this.hooks.onRefused(invocationId, error.message);
+        return error;
+      },
+    );
     const interceptor = new BatchInterceptor({ name: 'spout-host', interceptors: [new ClientRequestInterceptor(), new FetchInterceptor()] });
     interceptor.apply();
     connectEarly();
