@@ -41,6 +41,7 @@ const SERVICE_ACCOUNT_KEY = JSON.stringify({ type: 'service_account', project_id
 function authValue(field: string): string {
   const name = field.toLowerCase();
   if (/private_?key/.test(name)) return PEM_KEY;
+  if (/json/.test(name)) return SERVICE_ACCOUNT_KEY;
   if (/sid$/.test(name)) return `AC${'0'.repeat(32)}`;
   if (/token|secret|pass|pwd|key|credential|signature|session|cookie|jwt|bearer/.test(name)) return `placeholder-${name.replace(/[^a-z0-9]+/g, '-')}`;
   if (/email/.test(name)) return 'user@example.com';

@@ -147,6 +147,12 @@ export default { name: "Starts", version: "0.0.1", type: "action", props: {}, as
     assert.deepEqual(run.json.ret, { viaCallback: 'ERR_ACCESS_DENIED', viaFile: 'ERR_ACCESS_DENIED', viaEvent: 'ERR_ACCESS_DENIED', sync: 'ERR_ACCESS_DENIED' });
   });
 
+  it('offers a global WebSocket, as Node 22 does (clients such as Supabase’s need one)', async () => {
+    const code = 'export default { name: "Ws", version: "0.0.1", type: "action", props: {}, async run() { return typeof WebSocket; } };';
+    const run = await spout.api('POST', '/v1/actions/run', { component_code: code });
+    assert.equal(run.json.ret, 'function', JSON.stringify(run.json));
+  });
+
   it('resolves /tmp as a module loads, also where it is only described (saved by key)', async () => {
     const run = await runAction('pagely-temp-root');
     assert.equal(run.status, 200, JSON.stringify(run.json));
