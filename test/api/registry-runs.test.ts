@@ -153,6 +153,19 @@ export default { name: "Starts", version: "0.0.1", type: "action", props: {}, as
     assert.equal(run.json.ret, 'function', JSON.stringify(run.json));
   });
 
+  it('runs a database action whose sql prop additionalProps adds, with the query as text or as a prepared statement', async () => {
+    const tabulo = await spout.api('POST', '/v1/accounts', { app: 'tabulo', name: 'Tabulo', credentials: { host: 'db.example.com' } });
+    const base = { tabulo: { authProvisionId: tabulo.json.data.id }, database: 'main' };
+    const props = await spout.api('POST', '/v1/components/props', { id: 'tabulo-run-query', configured_props: base });
+    assert.equal(props.status, 200, JSON.stringify(props.json));
+    assert.deepEqual(props.json.data.configurable_props.find((p: { name: string }) => p.name === 'sql'), { name: 'sql', type: 'sql', auth: { app: 'tabulo' }, label: 'SQL Query' });
+    const text = await spout.api('POST', '/v1/actions/run', { id: 'tabulo-run-query', configured_props: { ...base, sql: 'SELECT 1' } });
+    assert.equal(text.status, 200, JSON.stringify(text.json));
+    assert.deepEqual(text.json.ret, { text: 'SELECT 1', values: [] });
+    const prepared = await spout.api('POST', '/v1/actions/run', { id: 'tabulo-run-query', configured_props: { ...base, sql: { query: 'SELECT * FROM t WHERE id = $1', params: [7] } } });
+    assert.deepEqual(prepared.json.ret, { text: 'SELECT * FROM t WHERE id = $1', values: [7] });
+  });
+
   it('resolves /tmp as a module loads, also where it is only described (saved by key)', async () => {
     const run = await runAction('pagely-temp-root');
     assert.equal(run.status, 200, JSON.stringify(run.json));
