@@ -68,6 +68,14 @@ export function classifyError(error: { name: string; message: string; stack?: st
   if (imported) return { result: 'registry-bug', why: `imports ${imported[2]}, which its package (at the version its package.json asks for) does not export`, message };
   const called = calledName(message);
   if (called && !defines(code, called)) return { result: 'registry-bug', why: `calls ${called}(), which neither it nor its app defines`, message };
+  // A method passed on by a misspelt name (`return this.app.listOrder`, the app defining
+  // `listOrders`) and called later as `fn(…)`.
+  if (/^[\w$]+ is not a function$/.test(message)) {
+    const methods = [...code.matchAll(/^\s*(?:async\s+)?\*?\s*([\w$]+)\s*\([^)]*\)\s*\{/gm)].map((m) => m[1] as string);
+    const near = (name: string) => methods.find((m) => m !== name && Math.abs(m.length - name.length) <= 2 && (m.startsWith(name) || name.startsWith(m)));
+    const passed = [...code.matchAll(/this\.[\w$]+\.([\w$]+)\b(?!\s*\()/g)].map((m) => m[1] as string).find((name) => !defines(code, name) && near(name));
+    if (passed) return { result: 'registry-bug', why: `passes on ${passed}, which its app does not define (it defines ${near(passed)})`, message };
+  }
   // A webhook source reading its app's payload from our placeholder request (`event.body.data.x`).
   if (trigger === 'request' && name === 'TypeError' && /Cannot (read|destructure) propert/.test(message)) return { result: 'placeholder', why: "its code expects its app's payload, not the placeholder request", message };
   if (/additionalProps\.[^:]+: /.test(message)) return { result: 'spout', why: 'a prop additionalProps returned was refused', message };

@@ -109,6 +109,8 @@ export function placeholder(prop: Prop): unknown {
     case 'any': return text();
     case 'http_request': return { method: 'GET', url: 'https://example.com/placeholder' };
     case 'sql': return { query: 'SELECT 1', params: [] };
+    // A schedule the user picks, for a timer without a default.
+    case '$.interface.timer': return { intervalSeconds: 900 };
     default:
       // App-specific types ($.discord.channel…) take an id as given.
       return type.startsWith('$.') && !type.startsWith('$.interface') && !type.startsWith('$.service') ? '1' : undefined;
