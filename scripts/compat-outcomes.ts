@@ -78,6 +78,7 @@ export function classifyError(error: { name: string; message: string; stack?: st
   }
   // A webhook source reading its app's payload from our placeholder request (`event.body.data.x`).
   if (trigger === 'request' && name === 'TypeError' && /Cannot (read|destructure) propert/.test(message)) return { result: 'placeholder', why: "its code expects its app's payload, not the placeholder request", message };
+  if (trigger === 'request' && /signature/i.test(message)) return { result: 'placeholder', why: "its code checks its app's signature, which the placeholder request lacks", message };
   if (/additionalProps\.[^:]+: /.test(message)) return { result: 'spout', why: 'a prop additionalProps returned was refused', message };
   if (/configured_props\./.test(message)) return { result: 'spout', why: 'placeholder props refused', message };
   return { result: 'spout', why: `${name}`, message };
