@@ -3,20 +3,16 @@ import type { Sandbox } from '../sandbox/sandbox';
 import type { ComponentRecord, Metadata } from '../store/metadata';
 import { bundleComponent } from './bundle';
 import { ComponentError } from '../lib/error-kinds';
-import { type ComponentProblem } from '../contract/component-shape';
 import type { ComponentDescription } from '../contract/component-shape';
+import type { ComponentLint } from '../contract/component-api';
 import type { PackageCache, ProgressListener } from './packages';
 import { validateComponent } from './validate';
 
 /** Starts a sandbox on a bundle; the caller decides where its logs go. */
 export type SandboxFactory = (bundle: Pick<ComponentRecord, 'bundle' | 'filename'>) => Promise<{ sandbox: Sandbox; description: ComponentDescription }>;
 
-/** What `lint` found: the component (null when it has errors) with its errors and warnings. */
-export interface LintResult {
-  errors: ComponentProblem[];
-  warnings: ComponentProblem[];
-  component: Pick<ComponentRecord, 'key' | 'name' | 'version' | 'type'> | null;
-}
+/** What `lint` found: the component (null when it has errors) with its props, errors and warnings. */
+export type LintResult = ComponentLint;
 
 /** Per-call options of loading or saving a component. */
 export interface LoadOptions {
@@ -100,8 +96,8 @@ export class ComponentLibrary {
     try {
       const { component, sandbox } = await this.load(code, filename, spawn, options);
       await sandbox.close();
-      const { key, name, version, type } = component;
-      return { errors: [], warnings: component.warnings ?? [], component: { key, name, version, type } };
+      const { key, name, version, type, configurable_props } = component;
+      return { errors: [], warnings: component.warnings ?? [], component: { key, name, version, type, configurable_props } };
     } catch (err) {
       if (err instanceof ComponentError) return { errors: err.problems, warnings: err.warnings, component: null };
       throw err;

@@ -83,7 +83,7 @@ function checkFreeFormKey(key: string, found: Findings): void {
   }
 }
 
-/** Key and version rules: free-form, except for registry-namespaced keys (spec 2.4, 9), whose rules are warnings. */
+/** Key and version rules: free-form, except for registry-namespaced keys, whose rules are warnings. */
 function checkKeyAndVersion(desc: ComponentDescription, key: string | null, version: string | null, name: string | null, found: Findings): void {
   if (key === null) return;
   const slugs = registrySlugs(desc, key);

@@ -20,6 +20,13 @@ export interface ComponentView {
   filename?: string;
 }
 
+/** What `POST /v1/components/lint` found, without saving: the component (null when it has errors) with its props, its errors and warnings. */
+export interface ComponentLint {
+  errors: ComponentProblem[];
+  warnings: ComponentProblem[];
+  component: { key: string | null; name: string; version: string; type: 'source' | 'action'; configurable_props: ConfigurableProp[] } | null;
+}
+
 /** A finding that does not stop a component: where it is and what to do. */
 export interface Warning {
   path: string;

@@ -160,3 +160,19 @@ export interface ConnectCredentialsView {
   client_secret: string;
   environment: 'development';
 }
+
+/**
+ * The PIPEDREAM_* variables @pipedream/sdk reads, for a server using these credentials (`spout
+ * connect credentials --env`, Settings → Connect); `secret` stands in for the client secret.
+ * The workflow domain is the base URL's host, so `workflows.invoke` reaches Spout's endpoints.
+ */
+export function connectEnvironment(c: ConnectCredentialsView, secret = c.client_secret): Record<string, string> {
+  return {
+    PIPEDREAM_BASE_URL: c.base_url,
+    PIPEDREAM_PROJECT_ID: c.project_id,
+    PIPEDREAM_CLIENT_ID: c.client_id,
+    PIPEDREAM_CLIENT_SECRET: secret,
+    PIPEDREAM_PROJECT_ENVIRONMENT: c.environment,
+    PIPEDREAM_WORKFLOW_DOMAIN: new URL(c.base_url).hostname,
+  };
+}

@@ -3,7 +3,7 @@
 import type { HttpResponsePayload } from './host-protocol';
 import type { RecordedRequest, RecordedResponse } from './invocation-api';
 
-/** The event a `$.interface.http` source, or an HTTP-triggered workflow, receives (spec 2.9, and Pipedream's fields). */
+/** The event a `$.interface.http` source, or an HTTP-triggered workflow, receives, with the fields Pipedream sends. */
 export interface HttpEvent {
   method: string;
   /** The path after the endpoint id (`/` for the endpoint itself). */

@@ -1,7 +1,7 @@
 import type { ComponentDescription, PropShape } from './component-shape';
 import type { CallRequest, CallResponse, NetworkMode, OutgoingCall } from './network-api';
 
-/** Metadata passed as the second argument of `$emit` (spec 6.1). */
+/** Metadata passed as the second argument of `$emit`. */
 export interface EmitMeta {
   id?: string | number;
   name?: string;
@@ -34,7 +34,7 @@ export type InvocationTarget =
   | { kind: 'additionalProps' }
   | ActionTarget;
 
-/** Runs an action's `run({ steps, $ })` (spec 2.14). */
+/** Runs an action's `run({ steps, $ })`. */
 export interface ActionTarget {
   kind: 'action';
   /** The `steps` object as JSON (`{trigger: {event}, <step>: {$return_value, …}}`). */
@@ -65,7 +65,7 @@ export interface ActionResult {
   response: HttpResponsePayload | null;
 }
 
-/** Loads one page of a prop's options (spec 2.6): its `options` method, or its propDefinition's. */
+/** Loads one page of a prop's options: its `options` method, or its propDefinition's. */
 export interface OptionsTarget {
   kind: 'options';
   prop: string;

@@ -1,4 +1,5 @@
 // /v1 shapes of webhooks, subscriptions and their deliveries.
+import type { ListedAttempt } from './delivery-protocol';
 
 export interface WebhookView {
   id: string;
@@ -47,21 +48,8 @@ export interface MessageView {
   created_at: number;
 }
 
-export interface AttemptView {
-  id: string;
-  /** The request's headers as sent, in order (`webhook-id`, `webhook-timestamp`, `webhook-signature` among them); null for attempts recorded before they were kept. */
-  request_headers: Record<string, string> | null;
-  /** The payload sent: the same for every attempt of a message. */
-  request_body: string;
-  status_code: number | null;
-  duration_ms: number;
-  response_body: string | null;
-  /** Response headers, names in lower case; null when there was no response. */
-  response_headers: Record<string, string> | null;
-  error: string | null;
-  trigger: 'scheduled' | 'manual';
-  created_at: number;
-}
+/** One delivery attempt as /v1 shows it: the attempt as listed by the delivery thread. */
+export type AttemptView = ListedAttempt;
 
 /** The answer to a signing secret rotation. */
 export interface SecretRotationView {

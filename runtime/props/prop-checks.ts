@@ -67,7 +67,7 @@ function checkType(prop: PropShape, context: PropContext, brokenDefinition: bool
     report('type', `${type} props belong in ${kind.onlyIn}s; in ${context.componentType === 'action' ? 'an' : 'a'} ${context.componentType} it is ignored (remove it)`, 'warning');
   }
   if (context.dynamic && !kind.dynamic) {
-    report('type', `${type} props are not among the types additionalProps may return (spec 2.5); declare the prop in props instead`, 'warning');
+    report('type', `${type} props are not among the types additionalProps may return; declare the prop in props instead`, 'warning');
   }
   return type;
 }
@@ -79,7 +79,7 @@ function checkDefaultPresence(prop: PropShape, type: string | null, report: Repo
   if (tooBig) report('default', `default ${tooBig}`);
   if (!prop.optional && !(type && kindOf(type)?.defaultIsConfig)) {
     // Pipedream shows it as the prefilled value; the spec allows it only on optional props.
-    report('default', 'default is allowed only on optional props (spec 2.5); it is used as the prefilled value: add optional: true or remove default', 'warning');
+    report('default', 'default is allowed only on optional props; it is used as the prefilled value: add optional: true or remove default', 'warning');
   }
 }
 

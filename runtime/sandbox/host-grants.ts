@@ -1,6 +1,6 @@
 // The command line a component host starts with: Node's permission model with only the grants a
 // component needs, a heap limit, and (where a POSIX shell starts it) limits of open files and of
-// file size set by the kernel. DESIGN.md section 5 and docs/security.md list the rules.
+// file size set by the kernel. docs/security.md lists the rules.
 import fs from 'node:fs';
 import type { HostGrants } from '../contract/host-protocol';
 import { MAX_HOST_FDS } from '../contract/limits';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { DataStoreError } from '../lib/error-kinds';
 import type { DataStores } from './data-stores';
 
-/** The operations a `data_store` prop offers (DESIGN.md section 5). */
+/** The operations a `data_store` prop offers (docs/runtime.md). */
 export const DATA_STORE_OPS = ['get', 'set', 'setTtl', 'has', 'keys', 'delete', 'clear', 'entries'] as const;
 
 /** Schema of one data store call. */

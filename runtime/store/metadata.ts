@@ -2,6 +2,7 @@ import path from 'node:path';
 import { type Adapter, Low } from 'lowdb';
 import type { NetworkMode } from '../contract/network-api';
 import type { ComponentProblem, ConfigurableProp } from '../contract/component-shape';
+import type { ComponentView } from '../contract/component-api';
 import type { ProblemSink } from '../lib/file-problems';
 import { readStateFile, writeStateFile } from '../lib/state-file';
 import { keepPrivate } from '../lib/private-files';
@@ -71,26 +72,18 @@ export interface AutoSubscriptionRecord {
 }
 
 /** A saved component: its source text, the bundle the sandbox loads, and what it declares. */
-export interface ComponentRecord {
-  id: string;
-  key: string | null;
-  name: string;
-  version: string;
-  type: 'source' | 'action';
-  description: string | null;
+export interface ComponentRecord extends Pick<ComponentView, 'id' | 'key' | 'name' | 'version' | 'type' | 'description' | 'code_hash' | 'created_at'> {
   code: string;
   /** Name the code is known by in stack traces. */
   filename: string;
   bundle: string;
-  code_hash: string;
   configurable_props: ConfigurableProp[];
-  /** Rules of the spec or the registry it does not follow (it loads anyway); absent in records saved before they were kept. */
+  /** Rules of Pipedream or its registry it does not follow (it loads anyway); absent in records saved before they were kept. */
   warnings?: ComponentProblem[];
   /** Dedupe strategy of a source (absent in records saved before it was kept). */
   dedupe?: 'unique' | 'greatest' | 'last' | null;
   /** `registry`: saved only because a registry key was run or configured, not by the user (absent: the user saved it). */
   origin?: 'registry';
-  created_at: number;
 }
 
 export interface SourceRecord {

@@ -1,4 +1,4 @@
-// Action test runs through POST /v1/actions/run: the `$` context of spec 2.14 with registry-style
+// Action test runs through POST /v1/actions/run: the `$` context of an action run with registry-style
 // actions (written for this test): http_request, data stores, $.flow.exit, $.respond and $.send.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// Channels and listeners (DESIGN §3, spec 6.3): `$errors` and `$logs`, auto-subscriptions,
+// Channels and listeners (docs/runtime.md): `$errors` and `$logs`, auto-subscriptions,
 // sources listening to other sources, and deleting event ranges.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -15,7 +15,7 @@ import { startSpout, waitFor, type SpoutProcess } from '../helpers/service';
 const FIXTURES = path.resolve('test', 'fixtures', 'components');
 const VALID_DIR = path.join(FIXTURES, 'valid');
 const INVALID_DIR = path.join(FIXTURES, 'invalid');
-/** Components breaking a rule Pipedream tolerates: they load, with a warning (DESIGN.md section 8). */
+/** Components breaking a rule Pipedream tolerates: they load, with a warning (docs/runtime.md). */
 const WARNED_DIR = path.join(FIXTURES, 'warned');
 
 /** Component files, as paths relative to `dir` with `/` separators. */

@@ -162,7 +162,7 @@ describe('configuring props through the API', () => {
     assert.deepEqual({ type: byName(advanced, 'threshold').type, min: byName(advanced, 'threshold').min, max: byName(advanced, 'threshold').max }, { type: 'integer', min: 1, max: 10 });
     assert.equal(byName(advanced, 'color').disabled, true, 'a prop edited in previousPropDefs is reported changed');
     assert.equal(byName(advanced, 'seen').default, 'none');
-    // The next reload sees the previous result among previousPropDefs (spec 2.7).
+    // The next reload sees the previous result among previousPropDefs.
     assert.equal(byName(await props({ mode: 'advanced' }), 'seen').default, 'threshold');
     // A dynamic prop's async options run too.
     assert.deepEqual(values(await options({ prop_name: 'size', configured_props: { mode: 'advanced' } })), ['advanced:s', 'advanced:m', 'advanced:l']);

@@ -1,4 +1,4 @@
-// Delivery under load and crashes (DESIGN.md section 6, issue 5): a hanging receiver does not hold
+// Delivery under load and crashes (docs/delivery.md, issue 5): a hanging receiver does not hold
 // up other webhooks; a 1000-event backlog built while the receiver is down is delivered when it
 // comes back, also across a SIGKILL; resend and recover survive a SIGKILL.
 import assert from 'node:assert/strict';

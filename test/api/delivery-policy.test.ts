@@ -1,4 +1,4 @@
-// Delivery policy against real receivers (DESIGN.md section 6, issue 5): retries, Retry-After,
+// Delivery policy against real receivers (docs/delivery.md, issue 5): retries, Retry-After,
 // 410, timeouts, redirects, resend, recover, per-webhook schedules, auto-disable and secret rotation.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// At-least-once delivery across a SIGKILL of the service (DESIGN.md section 6).
+// At-least-once delivery across a SIGKILL of the service (docs/delivery.md).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { deploySource, startSpout, tempDir, waitFor } from '../helpers/service';

@@ -57,7 +57,7 @@ describe('registry fidelity', () => {
     const saved = await publish('actions/greet/greet.mjs');
     assert.equal(saved.status, 200, JSON.stringify(saved.json));
     assert.deepEqual(paths(saved.json.data.warnings), ['props.greeting.default']);
-    assert.match(saved.json.data.warnings[0].message, /default is allowed only on optional props \(spec 2\.5\); it is used as the prefilled value/);
+    assert.match(saved.json.data.warnings[0].message, /default is allowed only on optional props; it is used as the prefilled value/);
     const run = await spout.api('POST', '/v1/actions/run', { id: saved.json.data.id, configured_props: { folder: 'ab' } });
     assert.equal(run.status, 200, JSON.stringify(run.json));
     assert.equal(run.json.error, null, JSON.stringify(run.json.error));

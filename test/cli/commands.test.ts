@@ -1,4 +1,4 @@
-// The management commands of DESIGN.md section 4, run as the real `spout` binary against a real
+// The management commands of docs/cli.md, run as the real `spout` binary against a real
 // service, their --json output parsed.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// `spout dev` (DESIGN.md section 4): deploy, redeploy on save keeping the dc_ id and db, errors
+// `spout dev` (docs/cli.md): deploy, redeploy on save keeping the dc_ id and db, errors
 // reported while the last good version keeps serving, Ctrl-C leaves the source, --dc reattaches.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 // Errors and warnings through the CLI: `spout lint FILE [--strict]`, and the warnings that
-// `spout publish` and `spout deploy` print (DESIGN.md section 8).
+// `spout publish` and `spout deploy` print (docs/runtime.md).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';

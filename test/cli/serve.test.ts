@@ -1,4 +1,4 @@
-// `spout serve` as DESIGN.md section 2 fixes it.
+// `spout serve` as docs/cli.md fixes it.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

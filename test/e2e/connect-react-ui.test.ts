@@ -23,6 +23,7 @@ async function startExample(spout: SpoutProcess): Promise<{ origin: string; chil
   const env: Record<string, string> = { ...(process.env as Record<string, string>), PORT: '0' };
   for (const m of exports.matchAll(/^export (PIPEDREAM_\w+)='([^']*)'$/gm)) env[m[1] as string] = m[2] as string;
   assert.equal(env.PIPEDREAM_BASE_URL, spout.url);
+  assert.equal(env.PIPEDREAM_WORKFLOW_DOMAIN, '127.0.0.1');
   const child = spawn(process.execPath, [EXAMPLE], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (c) => (out += c));

@@ -76,7 +76,7 @@ describe('UI: Settings → Connect and Connect triggers', () => {
     const env = await waitFor(() => page.evaluate('navigator.clipboard.readText()') as Promise<string>, 5000, 'the .env lines');
     assert.equal(
       env,
-      [`PIPEDREAM_BASE_URL=${spout.url}`, 'PIPEDREAM_PROJECT_ID=proj_local', `PIPEDREAM_CLIENT_ID=${credentials.client_id}`, `PIPEDREAM_CLIENT_SECRET=${credentials.client_secret}`, 'PIPEDREAM_PROJECT_ENVIRONMENT=development'].join('\n'),
+      [`PIPEDREAM_BASE_URL=${spout.url}`, 'PIPEDREAM_PROJECT_ID=proj_local', `PIPEDREAM_CLIENT_ID=${credentials.client_id}`, `PIPEDREAM_CLIENT_SECRET=${credentials.client_secret}`, 'PIPEDREAM_PROJECT_ENVIRONMENT=development', 'PIPEDREAM_WORKFLOW_DOMAIN=127.0.0.1'].join('\n'),
     );
 
     const show = page.getByRole('button', { name: 'Show secret' });

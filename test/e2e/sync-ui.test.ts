@@ -4,9 +4,8 @@
 // test-results/screenshots.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
+import type { Browser } from 'playwright-core';
+import { axe, launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
 import { startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
 
 const SOURCE = `
@@ -17,12 +16,6 @@ export default {
   async run(event) { this.$emit(event.body); },
 };
 `;
-
-async function axe(page: Page, screen: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(bad.map((v) => `${v.id}: ${v.help}`), [], `axe on ${screen}`);
-}
 
 describe('UI: remote instances and the Sync screen', () => {
   let a: SpoutProcess;

@@ -40,8 +40,18 @@ export async function signedInPage(
 
 /** axe on the page as it is: fails on a serious or critical violation, naming each. */
 export async function axe(page: Page, screen: string): Promise<void> {
+  await axeFailing(page, screen, (v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** axe() and, beyond it, headings out of order (`heading-order`, a moderate rule axe() lets pass). */
+export async function axeWithHeadings(page: Page, screen: string): Promise<void> {
+  await axeFailing(page, screen, (v) => v.impact === 'serious' || v.impact === 'critical' || v.id === 'heading-order');
+}
+
+/** Runs axe and fails on the violations `fails` picks, naming each with its first elements. */
+async function axeFailing(page: Page, screen: string, fails: (v: { id: string; impact?: string | null }) => boolean): Promise<void> {
   const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const bad = result.violations.filter(fails);
   assert.deepEqual(
     bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`),
     [],

@@ -1,6 +1,6 @@
 // The service's /v1 API, one typed function per call; every shape comes from runtime/contract.
 import type { ActionRunInput, ActionRunView } from '../../../runtime/contract/action-api';
-import type { AccountInput, AccountView, ComponentView, ConfigurePropRequest, DataStoreRecordView, DataStoreView, OptionsAnswer, PropCheckProblem, RegistryComponent, RegistryComponentWithCode } from '../../../runtime/contract/component-api';
+import type { AccountInput, AccountView, ComponentLint, ComponentView, ConfigurePropRequest, DataStoreRecordView, DataStoreView, OptionsAnswer, PropCheckProblem, RegistryComponent, RegistryComponentWithCode } from '../../../runtime/contract/component-api';
 import type { ConfigurableProp } from '../../../runtime/contract/component-shape';
 import type { ConnectCredentialsView } from '../../../runtime/contract/connect-api';
 import type { InvocationFilter, InvocationRecordView, InvocationView, ReplayEdits } from '../../../runtime/contract/invocation-api';
@@ -65,12 +65,15 @@ export const api = {
   // Components
   saveComponent: (component_code: string, component_filename: string) =>
     request<{ data: ComponentView }>('POST', '/v1/components', { component_code, component_filename }).then((r) => r.data),
+  /** Checks code without saving it: its errors, warnings and props. */
+  lintComponent: (component_code: string, component_filename: string) =>
+    request<{ data: ComponentLint }>('POST', '/v1/components/lint', { component_code, component_filename }).then((r) => r.data),
   getComponent: (idOrKey: string) => request<{ data: ComponentView }>('GET', `/v1/components/${enc(idOrKey)}`).then((r) => r.data),
   /** The bundled and `--registry` components, a page at a time (`pending`: files still being read). */
-  listRegistry: (query: { type?: 'source' | 'action'; app?: string; limit?: number; after?: string } = {}) =>
+  listRegistry: (query: { type?: 'source' | 'action'; app?: string; limit?: number; before?: string } = {}) =>
     request<ListResponse<RegistryComponent> & { pending: number }>('GET', '/v1/components/registry', undefined, { limit: 100, ...query }),
   /** Registry components whose key, name, app or description match `q`. */
-  searchRegistry: (q: string, type?: 'source' | 'action') => request<{ data: RegistryComponent[] }>('GET', '/v1/components/search', undefined, { q, type, limit: 100 }).then((r) => r.data),
+  searchRegistry: (q: string, type?: 'source' | 'action', limit = 100) => request<{ data: RegistryComponent[] }>('GET', '/v1/components/search', undefined, { q, type, limit }).then((r) => r.data),
   registryComponent: (key: string) => request<{ data: RegistryComponentWithCode }>('GET', `/v1/components/registry/${enc(key)}`).then((r) => r.data),
   configureProp: (body: ConfigurePropRequest) =>
     request<OptionsAnswer>('POST', '/v1/components/configure', body),

@@ -45,7 +45,7 @@ export function HttpTester({ endpoint, idPrefix }: { endpoint: string; idPrefix:
 
   return (
     <form className="tester" onSubmit={(e) => void send(e)} aria-label="Send test request">
-      <h4>Send test request</h4>
+      <h3>Send test request</h3>
       <div className="row">
         <label className="sr-only" htmlFor={`${idPrefix}-method`}>
           Method

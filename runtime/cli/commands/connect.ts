@@ -1,4 +1,4 @@
-import type { ConnectCredentialsView } from '../../contract/connect-api';
+import { type ConnectCredentialsView, connectEnvironment } from '../../contract/connect-api';
 import { parse } from '../support/args';
 import { bold, dim, out, printJson } from '../support/output';
 import { UsageError } from '../support/usage';
@@ -27,8 +27,7 @@ export async function run(argv: string[]): Promise<void> {
     : await client.get<{ data: ConnectCredentialsView }>('/v1/settings/connect');
   if (args.globals.json) return printJson(data);
   if (args.flag('env')) {
-    const vars = { PIPEDREAM_BASE_URL: data.base_url, PIPEDREAM_PROJECT_ID: data.project_id, PIPEDREAM_CLIENT_ID: data.client_id, PIPEDREAM_CLIENT_SECRET: data.client_secret, PIPEDREAM_PROJECT_ENVIRONMENT: data.environment };
-    for (const [name, value] of Object.entries(vars)) out(`export ${name}=${shell(value)}`);
+    for (const [name, value] of Object.entries(connectEnvironment(data))) out(`export ${name}=${shell(value)}`);
     return;
   }
   out(`${bold('Base URL')}        ${data.base_url}`);

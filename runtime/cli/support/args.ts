@@ -3,7 +3,7 @@ import { nearest, UsageError } from './usage';
 
 type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
-/** Options every command takes (DESIGN.md section 4). */
+/** Options every command takes (docs/cli.md). */
 export const GLOBAL_OPTIONS = {
   'api-url': { type: 'string' },
   'api-key': { type: 'string' },

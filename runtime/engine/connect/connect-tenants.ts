@@ -88,6 +88,14 @@ export class ConnectTenants {
     return record;
   }
 
+  /** Replaces an account's credentials, and its name if given (a reconnect). */
+  async reconnectAccount(account: AccountRecord, name: string | undefined, credentials: Record<string, unknown>): Promise<void> {
+    if (account.connect) this.user(account.connect).updated_at = now();
+    account.sealed_credentials = this.secrets.seal(JSON.stringify(credentials));
+    if (name !== undefined) account.name = name;
+    await this.metadata.write();
+  }
+
   /** An account's credentials in clear. */
   credentials(account: AccountRecord): Record<string, unknown> {
     return JSON.parse(this.secrets.open(account.sealed_credentials)) as Record<string, unknown>;

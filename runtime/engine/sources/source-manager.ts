@@ -129,6 +129,12 @@ export class SourceManager {
     return this.rooms.lifecycle.remove(source);
   }
 
+  /** Gives a running source what its configuration reads now (an account's new credentials); no hook runs. */
+  reconfigure(source: SourceRecord): void {
+    const live = this.rooms.hosts.get(source.id);
+    if (live) this.rooms.props.configure(live.sandbox, source, live.component);
+  }
+
   /** Runs the source with an event; resolves once the run is recorded. */
   invoke(source: SourceRecord, event: unknown, options: InvokeOptions): Promise<SourceRun> {
     return this.rooms.runner.invoke(source, event, options);

@@ -16,6 +16,8 @@ export interface EndpointTarget {
 /** Deployed sources' records in metadata, their components, and the endpoint index. */
 export class SourceRecords {
   private readonly endpoints = new Map<string, EndpointTarget>();
+  /** The same by lower-cased id (null where two ids fold alike): the SDK's workflows client lower-cases the URL it calls. */
+  private readonly folded = new Map<string, EndpointTarget | null>();
 
   constructor(
     private readonly metadata: Metadata,
@@ -37,9 +39,9 @@ export class SourceRecords {
     return this.metadata.data.components.find((c) => c.id === source.component_id);
   }
 
-  /** The source and prop behind an HTTP endpoint id. */
+  /** The source and prop behind an HTTP endpoint id, given as it is or lower-cased. */
   byEndpoint(endpointId: string): EndpointTarget | undefined {
-    return this.endpoints.get(endpointId);
+    return this.endpoints.get(endpointId) ?? this.folded.get(endpointId) ?? undefined;
   }
 
   /** A name slug no other source has. */
@@ -83,11 +85,15 @@ export class SourceRecords {
   /** Rebuilds the endpoint index after sources change (it is read on every endpoint request). */
   reindex(): void {
     this.endpoints.clear();
+    this.folded.clear();
     for (const source of this.list()) {
       const props = sourceProps(source, this.component(source));
       for (const [prop, id] of Object.entries(source.endpoints)) {
         const customResponse = props.find((p) => p.name === prop)?.customResponse === true;
-        this.endpoints.set(id, { source, prop, customResponse });
+        const target = { source, prop, customResponse };
+        this.endpoints.set(id, target);
+        const lower = id.toLowerCase();
+        this.folded.set(lower, this.folded.has(lower) ? null : target);
       }
     }
   }

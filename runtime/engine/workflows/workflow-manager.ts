@@ -49,9 +49,13 @@ export class WorkflowManager {
     return this.list().find((w) => w.id === id);
   }
 
-  /** The active workflow behind an HTTP trigger's endpoint id. */
+  /** The active workflow behind an HTTP trigger's endpoint id, given as it is or lower-cased (as the SDK's workflows client sends it). */
   byEndpoint(endpointId: string): WorkflowRecord | undefined {
-    return this.list().find((w) => w.active && w.trigger.type === 'http' && w.trigger.endpoint_id === endpointId);
+    const endpointOf = (w: WorkflowRecord) => (w.active && w.trigger.type === 'http' ? w.trigger.endpoint_id : undefined);
+    const exact = this.list().find((w) => endpointOf(w) === endpointId);
+    if (exact) return exact;
+    const folded = this.list().filter((w) => endpointOf(w)?.toLowerCase() === endpointId);
+    return folded.length === 1 ? folded[0] : undefined;
   }
 
   /** Opens every workflow's events and runs, and starts timer triggers (after a restart). */

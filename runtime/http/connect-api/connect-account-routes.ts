@@ -43,18 +43,24 @@ export function connectAccountRoutes(ctx: ConnectContext): Router {
 
   router.get('/accounts', async (req, res) => {
     const q = parseParams(req, accountsListSchema);
-    const accounts = [...visible(res, q.external_user_id, q.app)].reverse();
+    // No account is connected through an OAuth app offline (oauthApps.* answer 501): that filter keeps none.
+    const accounts = q.oauth_app_id ? [] : [...visible(res, q.external_user_id, q.app)].reverse();
     const page = connectPage(accounts, q, (a) => a.id, (a) => a);
     res.json({ ...page, data: await Promise.all(page.data.map((a) => view(res, a, q.include_credentials))) });
   });
 
   router.post('/accounts', async (req, res) => {
     const input = parseParams(req, createAccountSchema);
+    if (input.app_override_id !== undefined) throw new HttpError(501, 'app_override_id: app overrides (appOverrides.*) are not available offline; connect the account with its fields alone (docs/connect.md)');
     const claims = await ctx.connect.projects.verify(input.connect_token);
     if (claims?.kind !== 'connect') throw new HttpError(400, 'connect_token: not a valid Connect token (wrong or expired); create one with tokens.create');
     const owner: ConnectOwner = { project_id: claims.project_id, environment: claims.environment, external_user_id: claims.external_user_id };
     if (owner.project_id !== callerOf(res).project.id) throw new HttpError(403, `the Connect token is for project ${owner.project_id}, not ${callerOf(res).project.id}`);
-    ownerFor(res, input.external_user_id ?? (callerOf(res).token ? undefined : owner.external_user_id));
+    if (input.external_user_id !== undefined && input.external_user_id !== owner.external_user_id) {
+      throw new HttpError(400, `external_user_id "${input.external_user_id}" is not the user connect_token was made for ("${owner.external_user_id}"); make the token for that user`);
+    }
+    // A Connect token in the header acts only for its own user.
+    ownerFor(res, owner.external_user_id);
     if (!(await ctx.connect.catalog.find(input.app_slug))) throw new HttpError(404, `app ${input.app_slug} was not found: no component of the local registry belongs to it`);
     let credentials: Record<string, unknown>;
     try {
@@ -62,8 +68,14 @@ export function connectAccountRoutes(ctx: ConnectContext): Router {
     } catch {
       throw new HttpError(400, 'cfmap_json: must be a JSON object of the account fields, e.g. {"api_key": "…"}');
     }
-    const account = await tenants.createAccount(owner, input.app_slug, input.name, credentials);
-    res.json(await view(res, account));
+    if (input.account_id === undefined) return void res.json(await view(res, await tenants.createAccount(owner, input.app_slug, input.name, credentials)));
+    // A reconnect: the user's account of that app gets the new fields, and triggers using it see them.
+    const existing = tenants.account(owner, input.account_id);
+    if (!existing) throw new HttpError(404, `account_id: account ${input.account_id} was not found for external user "${owner.external_user_id}"`);
+    if (existing.app !== input.app_slug) throw new HttpError(400, `account_id: account ${existing.id} is a ${existing.app} account, not ${input.app_slug}`);
+    await tenants.reconnectAccount(existing, input.name, credentials);
+    for (const source of tenants.usersOf(existing)) ctx.sources.reconfigure(source);
+    res.json(await view(res, existing));
   });
 
   router.get('/accounts/:id', async (req, res) => {

@@ -129,7 +129,7 @@ export function parseTimerSpec(value: unknown, where: string): { spec: TimerSpec
   return { spec };
 }
 
-/** The event a timer source's `run` receives (spec 2.9): the firing time in epoch seconds plus the schedule. */
+/** The event a timer source's `run` receives: the firing time in epoch seconds plus the schedule. */
 export function timerEvent(spec: TimerSpec, firedAtMs: number): Record<string, unknown> {
   const timestamp = Math.floor(firedAtMs / 1000);
   return 'intervalSeconds' in spec ? { timestamp, interval_seconds: spec.intervalSeconds } : { timestamp, cron: spec.cron };

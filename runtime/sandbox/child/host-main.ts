@@ -70,7 +70,7 @@ let channel: FrameChannel;
 /** The last `additionalProps` result, live (functions and all); null until this worker computed one. */
 let dynamicProps: Record<string, unknown> | null = null;
 
-/** The component's props merged with the last `additionalProps` result (spec 2.7's `previousPropDefs`). */
+/** The component's props merged with the last `additionalProps` result (Pipedream's `previousPropDefs`). */
 function allProps(def: Definition): Record<string, unknown> {
   return { ...(def.props ?? {}), ...(dynamicProps ?? {}) };
 }
@@ -218,7 +218,7 @@ function toOption(item: unknown, index: number): PropOption {
   throw new TypeError(`options: item ${index} must be a value or {label, value}, not ${format('%o', item)}`);
 }
 
-/** Normalises both return forms of spec 2.6: an array, or `{options, context}` for token pagination. */
+/** Normalises both return forms of an `options` method: an array, or `{options, context}` for token pagination. */
 function toOptionsResult(returned: unknown): OptionsResult {
   if (Array.isArray(returned)) return { options: returned.map(toOption), context: null };
   if (isRecord(returned) && Array.isArray(returned.options)) {

@@ -25,7 +25,7 @@ export function endRun(runId: string): void {
   emits.end(runId);
 }
 
-/** One `$emit` as it is sent: its metadata in the types the service takes (spec 6.1); throws a RangeError naming the limit it goes over. */
+/** One `$emit` as it is sent: its metadata in the types the service takes; throws a RangeError naming the limit it goes over. */
 export function limitEmit(runId: string | null, json: string, meta: unknown): EmitPayload {
   const payload: EmitPayload = { json, meta: emitMeta(meta) };
   const bytes = Buffer.byteLength(json);
@@ -47,7 +47,7 @@ export function limitEmit(runId: string | null, json: string, meta: unknown): Em
   return payload;
 }
 
-/** The metadata of an emit in the types the service takes (spec 6.1); other values are converted, a long summary cut. */
+/** The metadata of an emit in the types the service takes; other values are converted, a long summary cut. */
 function emitMeta(meta: unknown): EmitMeta {
   const m = isRecord(meta) ? meta : {};
   const text = (v: unknown) => (v === undefined || v === null ? undefined : String(v));

@@ -1,4 +1,4 @@
-// Worker side of the `$` an action's `run({ steps, $ })` receives (spec 2.14): exports, the
+// Worker side of the `$` an action's `run({ steps, $ })` receives: exports, the
 // summary, `$.flow.exit`, `$.respond`, the `$.send` destinations and `$.context`.
 import type { ActionResult, ActionTarget, HttpResponsePayload, StepSend } from '../../contract/host-protocol';
 

@@ -140,7 +140,7 @@ describe('validateComponent: prop properties', () => {
     assertOnlyWarning(
       withProp({ type: 'string', default: 'hi' }),
       'props.p.default',
-      /^prop `p`: default is allowed only on optional props \(spec 2\.5\); it is used as the prefilled value: add optional: true or remove default$/,
+      /^prop `p`: default is allowed only on optional props; it is used as the prefilled value: add optional: true or remove default$/,
     );
     assertValid(withProp({ type: 'string', optional: true, default: 'hi' }));
   });
@@ -307,7 +307,7 @@ describe('validateDynamicProps', () => {
     const found = validateDynamicProps({ db: { type: '$.service.db' }, note: { type: 'alert', alertType: 'info', content: 'Hi' } }, 'source');
     assert.deepEqual(found, {
       errors: [],
-      warnings: [{ path: 'props.db.type', message: 'prop `db`: $.service.db props are not among the types additionalProps may return (spec 2.5); declare the prop in props instead' }],
+      warnings: [{ path: 'props.db.type', message: 'prop `db`: $.service.db props are not among the types additionalProps may return; declare the prop in props instead' }],
     });
   });
 

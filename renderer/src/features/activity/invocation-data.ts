@@ -39,9 +39,10 @@ export function useInvocationRecord(id: string): { record: InvocationRecordView 
 
 /**
  * The run that emitted an event, or `pruned` when the service no longer keeps it: runs are kept
- * per source up to a limit and events longer, so an old event's run may be gone.
+ * per source up to a limit and events longer, so an old event's run may be gone. `reading` until
+ * the service has said which.
  */
-export function useEmittingRun(invocationId: string | null): { run: InvocationView | null; pruned: boolean } {
+export function useEmittingRun(invocationId: string | null): { run: InvocationView | null; pruned: boolean; reading: boolean } {
   const read = usePoll(invocationId, async () => {
     try {
       return { run: await api.getInvocation(invocationId as string), pruned: false };
@@ -50,7 +51,7 @@ export function useEmittingRun(invocationId: string | null): { run: InvocationVi
       throw err;
     }
   });
-  return read.data ?? { run: null, pruned: false };
+  return read.data ? { ...read.data, reading: false } : { run: null, pruned: false, reading: invocationId !== null && read.error === null };
 }
 
 /** The latest recorded runs of the action that made run `invocationId` (test runs and workflow steps). */

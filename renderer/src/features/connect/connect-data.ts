@@ -1,6 +1,6 @@
 // Settings → Connect's data (docs/connect.md): the local Connect project's credentials, and the
 // `.env` lines @pipedream/sdk reads them from.
-import type { ConnectCredentialsView } from '../../../../runtime/contract/connect-api';
+import { type ConnectCredentialsView, connectEnvironment } from '../../../../runtime/contract/connect-api';
 import { api } from '../../api/v1';
 import { usePoll } from '../../api/use-poll';
 
@@ -15,8 +15,7 @@ export const rotateConnectCredentials = () => api.rotateConnectCredentials();
 
 /** The PIPEDREAM_* variables the SDK reads, as `.env` lines (as `spout connect credentials --env` exports them); `secret` stands for the client secret. */
 export function envLines(c: ConnectCredentialsView, secret = c.client_secret): string {
-  const vars = { PIPEDREAM_BASE_URL: c.base_url, PIPEDREAM_PROJECT_ID: c.project_id, PIPEDREAM_CLIENT_ID: c.client_id, PIPEDREAM_CLIENT_SECRET: secret, PIPEDREAM_PROJECT_ENVIRONMENT: c.environment };
-  return Object.entries(vars)
+  return Object.entries(connectEnvironment(c, secret))
     .map(([name, value]) => `${name}=${value}`)
     .join('\n');
 }

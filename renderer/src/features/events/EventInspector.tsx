@@ -71,7 +71,7 @@ export function EventInspector({ source, selectedId }: { source: SourceView; sel
 
   const selected = inView ?? (fetched?.id === selectedId ? fetched : undefined);
   const markedEvent = marked ? (events.find((e) => e.id === marked) ?? search?.results.find((e) => e.id === marked)) : undefined;
-  const { run, pruned } = useEmittingRun(selected?.invocation_id ?? null);
+  const { run, pruned, reading } = useEmittingRun(selected?.invocation_id ?? null);
   const curl = (run?.request && curlForRequest(run.request)) || (selected ? curlForEvent(selected, endpoint, pruned) : '');
   const select = (id: string | null) => navigate(eventPath(source.id, id), { replace: true, keepFocus: true });
 
@@ -176,7 +176,8 @@ export function EventInspector({ source, selectedId }: { source: SourceView; sel
                   ))}
                 </div>
                 <span className="grow" />
-                <CopyButton text={curl} label="Copy as cURL" />
+                {/* Until the run is read, which request to copy is not known: its own, or this event's data. */}
+                <CopyButton text={curl} label="Copy as cURL" disabled={reading} title={reading ? 'Reading the run that emitted this event…' : undefined} />
                 <CopyButton text={JSON.stringify(selected.event, null, 2)} label="Copy JSON" />
                 <button type="button" className="small" aria-pressed={marked === selected.id} onClick={() => setMarked(marked === selected.id ? null : selected.id)}>
                   {marked === selected.id ? 'Unmark A' : 'Mark as A for diff'}

@@ -5,7 +5,7 @@ import { usePoll } from '../../api/use-poll';
 import { followBatched } from '../../api/streams';
 import { messageOf } from '../../api/client';
 
-/** The latest events shown live (spec 6.2); older ones load on request. */
+/** The latest events shown live; older ones load on request. */
 export const LATEST = 100;
 /** At most this many events are held in the view (the list is windowed). */
 const KEPT = 20_000;

@@ -9,10 +9,15 @@ import { useGallery, type GalleryItem } from './gallery-data';
 export function ComponentGallery({ type, onChoose, choosing }: { type: 'source' | 'action' | null; onChoose(item: GalleryItem): void; choosing: string | null }) {
   const [q, setQ] = useState('');
   const [kind, setKind] = useState<'source' | 'action' | null>(type);
-  const { registry, saved, total, pending, loading, error } = useGallery(q, kind);
+  const { registry, saved, total, next, capped, pending, loading, error, more } = useGallery(q, kind);
   const id = useId();
   const shown = [...registry, ...saved];
-  const count = loading && shown.length === 0 ? 'Loading…' : q.trim() ? `${shown.length} matching` : `${registry.length}${total !== null && total > registry.length ? ` of ${total}` : ''} in the registry, ${saved.length} saved${pending ? ` (${pending} files still being read)` : ''}`;
+  const count =
+    loading && shown.length === 0
+      ? 'Loading…'
+      : q.trim()
+        ? `${shown.length} matching${capped ? ` (the first ${registry.length} of the registry's: a longer search finds the rest)` : ''}`
+        : `${registry.length}${total !== null && total > registry.length ? ` of ${total}` : ''} in the registry, ${saved.length} saved${pending ? ` (${pending} files still being read)` : ''}`;
   return (
     <section className="gallery" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Start from a component</h2>
@@ -56,6 +61,11 @@ export function ComponentGallery({ type, onChoose, choosing }: { type: 'source' 
             </li>
           ))}
         </ul>
+      )}
+      {next && total !== null && (
+        <button type="button" className="small" disabled={loading} onClick={() => void more()}>
+          {loading ? 'Loading…' : `Load ${Math.min(100, total - registry.length)} more (${total - registry.length} not shown)`}
+        </button>
       )}
     </section>
   );

@@ -24,12 +24,30 @@ const fromSaved = (c: ComponentView): GalleryItem => ({ from: 'saved', ref: c.id
 /** Whether a saved component matches the search text (name, key, description). */
 const matches = (c: ComponentView, q: string) => !q || [c.name, c.key ?? '', c.description ?? ''].some((t) => t.toLowerCase().includes(q.toLowerCase()));
 
+/** The most matches a search answers: the gallery says when there may be more. */
+const SEARCH_LIMIT = 100;
+
+interface GalleryState {
+  registry: GalleryItem[];
+  saved: GalleryItem[];
+  /** How many the registry listing holds in all (null for a search). */
+  total: number | null;
+  /** Where the listing's next page starts (null: at its end, or a search). */
+  next: string | null;
+  /** A search answered as many as it gives: there may be more matches. */
+  capped: boolean;
+  pending: number;
+  loading: boolean;
+  error: string | null;
+}
+
 /**
- * The gallery for a search: registry matches from the service (a page of the listing without
- * text), saved components filtered here, and how many the registry holds in all.
+ * The gallery for a search: registry matches from the service (the listing a page at a time
+ * without text, `more` reading the next page), saved components filtered here, and how many the
+ * registry holds in all.
  */
 export function useGallery(q: string, type: 'source' | 'action' | null) {
-  const [state, setState] = useState<{ registry: GalleryItem[]; saved: GalleryItem[]; total: number | null; pending: number; loading: boolean; error: string | null }>({ registry: [], saved: [], total: null, pending: 0, loading: true, error: null });
+  const [state, setState] = useState<GalleryState>({ registry: [], saved: [], total: null, next: null, capped: false, pending: 0, loading: true, error: null });
   useEffect(() => {
     let cancelled = false;
     setState((s) => ({ ...s, loading: true }));
@@ -37,7 +55,9 @@ export function useGallery(q: string, type: 'source' | 'action' | null) {
       const text = q.trim();
       const kind = type ?? undefined;
       Promise.all([
-        text ? api.searchRegistry(text, kind).then((data) => ({ data, total: null as number | null, pending: 0 })) : api.listRegistry({ type: kind }).then((p) => ({ data: p.data, total: p.page_info.total_count, pending: p.pending })),
+        text
+          ? api.searchRegistry(text, kind, SEARCH_LIMIT).then((data) => ({ data, total: null as number | null, next: null as string | null, pending: 0 }))
+          : api.listRegistry({ type: kind }).then((p) => ({ data: p.data, total: p.page_info.total_count, next: p.data.length < p.page_info.total_count ? p.page_info.end_cursor : null, pending: p.pending })),
         api.listComponents(),
       ]).then(
         ([registry, saved]) => {
@@ -48,6 +68,8 @@ export function useGallery(q: string, type: 'source' | 'action' | null) {
             registry: registry.data.map(fromRegistry),
             saved: saved.filter((c) => (!type || c.type === type) && matches(c, text) && !(c.key && keys.has(c.key))).map(fromSaved),
             total: registry.total,
+            next: registry.next,
+            capped: text !== '' && registry.data.length >= SEARCH_LIMIT,
             pending: registry.pending,
             loading: false,
             error: null,
@@ -61,7 +83,24 @@ export function useGallery(q: string, type: 'source' | 'action' | null) {
       clearTimeout(timer);
     };
   }, [q, type]);
-  return state;
+
+  /** Appends the listing's next page. */
+  const more = async () => {
+    const { next } = state;
+    if (!next || state.loading) return;
+    setState((s) => ({ ...s, loading: true }));
+    try {
+      const page = await api.listRegistry({ type: type ?? undefined, before: next });
+      setState((s) => {
+        const registry = [...s.registry, ...page.data.map(fromRegistry)];
+        const keys = new Set(registry.map((c) => c.key));
+        return { ...s, registry, saved: s.saved.filter((c) => !(c.key && keys.has(c.key))), total: page.page_info.total_count, next: registry.length < page.page_info.total_count ? page.page_info.end_cursor : null, loading: false };
+      });
+    } catch (err) {
+      setState((s) => ({ ...s, loading: false, error: messageOf(err) }));
+    }
+  };
+  return { ...state, more };
 }
 
 /** A chosen item as a saved component with its code: a registry file is saved (once per version) so its props can be configured. */

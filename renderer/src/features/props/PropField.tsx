@@ -24,7 +24,7 @@ export function isRequired(prop: ConfigurableProp): boolean {
   return !prop.optional && prop.default === undefined && prop.static === undefined && !prop.hidden && !prop.disabled && NEEDS_VALUE.has(prop.type);
 }
 
-/** One prop of a configuration form, by type (spec 2.5), with its label, description and constraints. */
+/** One prop of a configuration form, by type, with its label, description and constraints. */
 export function PropField({
   prop,
   value,

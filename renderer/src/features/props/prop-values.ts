@@ -1,7 +1,7 @@
 import type { SourceView } from '../../../../runtime/contract/source-api';
 import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
 
-/** Prop types a user types a value into (spec 2.5). */
+/** Prop types a user types a value into. */
 export const USER_INPUT = new Set(['string', 'string[]', 'integer', 'integer[]', 'boolean', 'boolean[]', 'object', 'any', 'http_request']);
 
 /** A static option as written: a bare value or `{label, value}`. */

@@ -13,7 +13,7 @@ export const chosenPath = (item: Pick<GalleryItem, 'from' | 'ref'>) => `/sources
 
 /**
  * The create form: from the editor, from a component of the gallery (a registry key or a saved
- * component: its props form, its code read-only or as a copy), or from a URL (spec 4.5 links:
+ * component: its props form, its code read-only or as a copy), or from a URL (deep links:
  * `/sources?action=create&key=…`, `&url=…`). `type=action` opens the gallery on actions.
  */
 export function SourceCreate({ registryKey, componentId, url, type }: { registryKey: string | null; componentId: string | null; url: string | null; type: 'source' | 'action' | null }) {

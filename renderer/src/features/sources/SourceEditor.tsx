@@ -15,6 +15,9 @@ import { toMarkers } from './problems';
 
 export type { Origin };
 
+/** The code is read for its props once typing pauses this long. */
+const READ_PROPS_DELAY_MS = 700;
+
 const languageOf = (filename: string) => (/\.(ts|mts|cts)$/.test(filename) ? 'typescript' : 'javascript');
 
 /**
@@ -33,8 +36,10 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
   const { origin, doc, filename, codeDirty, formDirty, draftUnkept, name, component, props, values, problems, warnings, busy, stepsInput, runResult, runStatus, reveal } = s;
 
   const dirty = codeDirty || formDirty;
-  // The form shows the props of the code last checked: typed code may have others.
-  const staleProps = origin.kind === 'code' && codeDirty && s.checkedCode !== null && s.checkedCode !== s.code && busy !== 'check';
+  // The form shows the props of the code last read: typed code may have others until it is read again
+  // (a moment after typing stops), or for as long as it has problems or the service does not answer.
+  const staleProps = origin.kind === 'code' && codeDirty && s.propsCode !== null && s.propsCode !== s.code && busy !== 'check';
+  const liveProblems = s.liveProblems;
   const reachable = useConnection((c) => c.reachable);
   // Saving before the source's code has loaded would deploy an empty editor's worth of nothing.
   const codeMissing = source !== null && origin.kind === 'code' && doc === null;
@@ -53,6 +58,19 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
     // Loaded per source and per change of it; local edits are never overwritten.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [source?.id, source?.updated_at]);
+  // The code could not load while the service did not answer: it loads once the service does.
+  useEffect(() => {
+    if (source && reachable && codeMissing) void actions.load(source);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [reachable]);
+
+  // The form follows the code: read a moment after typing stops (a new source's template too).
+  const readable = origin.kind === 'code' && (codeDirty || !source) && doc !== null;
+  useEffect(() => {
+    if (!readable) return;
+    const timer = setTimeout(() => void actions.readProps(), READ_PROPS_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [readable, s.code, component, actions]);
 
   // Inline validation, a moment after each change of the form.
   useEffect(() => {
@@ -69,7 +87,7 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
   const isAction = !source && component?.type === 'action';
   const componentType = component?.type ?? null;
   useEffect(() => onTypeChange?.(componentType), [componentType, onTypeChange]);
-  const markers = useMemo(() => toMarkers([...(problems?.items ?? []), ...warnings]), [problems, warnings]);
+  const markers = useMemo(() => toMarkers([...(problems?.items ?? liveProblems), ...warnings]), [problems, liveProblems, warnings]);
   const configureId = source && (!component || component.id === source.component_id) ? source.id : (component?.id ?? (origin.kind === 'key' ? origin.key : null));
 
   return (
@@ -155,9 +173,19 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
           </div>
         )}
         <h2 className="pane-title">Props</h2>
-        {staleProps && (
-          <p className="notice" role="status">
-            The code changed since its props were read: <button type="button" className="link-button" onClick={() => void actions.check()}>check the code</button> to see the props it has now.
+        {staleProps && (liveProblems.length > 0 || !reachable) && (
+          <p className="notice" role="status" data-testid="props-stale">
+            {liveProblems.length > 0
+              ? `The code has ${liveProblems.length === 1 ? 'a problem' : `${liveProblems.length} problems`} (marked in the editor); the props shown are from the code last read. `
+              : 'The service is not answering: the props shown are from the code last read. '}
+            {reachable && (
+              <>
+                <button type="button" className="link-button" onClick={() => void actions.check()}>
+                  Check the code
+                </button>{' '}
+                lists them.
+              </>
+            )}
           </p>
         )}
         {props.length === 0 && !component ? (
@@ -202,7 +230,7 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
           ) : (
             <span className="muted">{source ? 'Ctrl+S saves' : isAction ? 'Ctrl+S runs' : 'Ctrl+S deploys'}</span>
           )}
-          <button type="button" className="primary" disabled={busy !== null || codeMissing} title={codeMissing ? 'The source\u2019s code has not loaded yet' : undefined} onClick={() => void deploy()}>
+          <button type="button" className="primary" disabled={busy === 'deploy' || busy === 'run' || codeMissing} title={codeMissing ? 'The source\u2019s code has not loaded yet' : undefined} onClick={() => void deploy()}>
             {isAction ? (busy === 'run' ? 'Running…' : 'Test run') : busy === 'deploy' ? (source ? 'Saving…' : 'Deploying…') : source ? 'Save & redeploy' : 'Deploy'}
           </button>
         </div>

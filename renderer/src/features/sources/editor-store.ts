@@ -1,7 +1,8 @@
 // The source editor's state and what it does: the code and its checked component, the prop form's
 // values and problems, check, test run, deploy and save. One store per draft (a source, or a new
-// source from an origin), kept while the app runs and its unsaved part in localStorage, so an edit
-// outlives a tab switch, another source, and a reload (docs/desktop-and-ui.md).
+// source from an origin), kept while the app runs and its unsaved part in localStorage
+// (draft-storage.ts), so an edit outlives a tab switch, another source, and a reload
+// (docs/desktop-and-ui.md).
 import { create } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ActionRunView } from '../../../../runtime/contract/action-api';
@@ -16,11 +17,12 @@ import type { EditorDocument } from '../../ui/code-editor/CodeEditor';
 import { configuredProps, initialValues } from '../props/prop-values';
 import { locateProblems, type LocatedProblem } from './problems';
 import { deploySource, updateSource } from './source-data';
+import { keepDraft, keptDraft, keptDraftKeys } from './draft-storage';
 
 /**
  * Where the component comes from: module text typed here; a component chosen in the gallery (a
  * registry key, or a saved component), configured as it is with its code read-only; or a URL
- * (spec 4.5 links).
+ * (a deep link, docs/desktop-and-ui.md).
  */
 export type Origin =
   | { kind: 'code'; code: string; filename: string }
@@ -56,22 +58,15 @@ export interface EditorState {
   reveal: { line: number; at: number } | null;
   /** The code the service last accepted as a component. */
   checkedCode: string | null;
+  /** The code whose props the form shows (read by a check, a load, or after typing stopped). */
+  propsCode: string | null;
+  /** Problems the service found in the code as typed, read after typing stopped (marked in the editor until a check lists them). */
+  liveProblems: LocatedProblem[];
   /** When the unsaved edits were last kept (epoch ms); null when there are none. */
   draftSavedAt: number | null;
   /** The unsaved edits could not be kept in this browser's storage (full, or disabled): a reload would lose them. */
   draftUnkept: boolean;
 }
-
-/** What of a draft is kept across reloads: the edits, not what the service answers. */
-interface KeptDraft {
-  code: string | null;
-  filename: string;
-  name: string;
-  values: Record<string, unknown> | null;
-  savedAt: number;
-}
-
-const DRAFT_PREFIX = 'spout.draft.';
 
 /** Dynamic props replace static ones of the same name (as the service merges them). */
 export function mergeProps(base: ConfigurableProp[], dynamic: ConfigurableProp[] | undefined): ConfigurableProp[] {
@@ -121,47 +116,11 @@ function initialState(source: SourceView | null, origin: Origin): EditorState {
     runStatus: '',
     reveal: null,
     checkedCode: null,
+    propsCode: null,
+    liveProblems: [],
     draftSavedAt: null,
     draftUnkept: false,
   };
-}
-
-/** The draft kept for `key` in this browser, if any. */
-function keptDraft(key: string): KeptDraft | null {
-  try {
-    const text = window.localStorage.getItem(DRAFT_PREFIX + key);
-    return text ? (JSON.parse(text) as KeptDraft) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Keeps the unsaved part of a draft (or forgets it once saved or discarded); false when storage refused. */
-function keepDraft(key: string, s: EditorState): boolean {
-  try {
-    if (!s.codeDirty && !s.formDirty) window.localStorage.removeItem(DRAFT_PREFIX + key);
-    else {
-      const kept: KeptDraft = { code: s.codeDirty ? s.code : null, filename: s.filename, name: s.name, values: s.formDirty ? s.values : null, savedAt: Date.now() };
-      window.localStorage.setItem(DRAFT_PREFIX + key, JSON.stringify(kept));
-    }
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Keys of the drafts with unsaved edits kept in this browser (`source:dc_…`, `new:…`). */
-function keptDraftKeys(): string[] {
-  const keys: string[] = [];
-  try {
-    for (let i = 0; i < window.localStorage.length; i++) {
-      const k = window.localStorage.key(i);
-      if (k?.startsWith(DRAFT_PREFIX)) keys.push(k.slice(DRAFT_PREFIX.length));
-    }
-  } catch {
-    // storage disabled: no drafts kept
-  }
-  return keys;
 }
 
 export type EditorStore = StoreApi<EditorState>;
@@ -187,7 +146,7 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
   // Every change to the edits is kept at once: a reload or a crash right after typing loses nothing.
   store.subscribe((now, before) => {
     if (now.code === before.code && now.values === before.values && now.name === before.name && now.filename === before.filename && now.codeDirty === before.codeDirty && now.formDirty === before.formDirty) return;
-    const ok = keepDraft(key, now);
+    const ok = keepDraft(key, now.codeDirty || now.formDirty ? { code: now.codeDirty ? now.code : null, filename: now.filename, name: now.name, values: now.formDirty ? now.values : null, savedAt: Date.now() } : null);
     markUnsaved(now.codeDirty || now.formDirty);
     const savedAt = now.codeDirty || now.formDirty ? Date.now() : null;
     if (ok === now.draftUnkept || (savedAt === null) !== (now.draftSavedAt === null)) set({ draftUnkept: !ok, draftSavedAt: savedAt });
@@ -229,14 +188,14 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
   };
 
   /** Saves the code as a component (validates it) and builds the form from its props. */
-  const check = async (): Promise<{ c: ComponentView; fresh: ConfigurableProp[]; nextValues: Record<string, unknown> } | null> => {
+  const checkNow = async (): Promise<{ c: ComponentView; fresh: ConfigurableProp[]; nextValues: Record<string, unknown> } | null> => {
     set({ busy: 'check' });
     const { code, filename, values } = get();
     try {
       const c = await api.saveComponent(code, filename);
       const fresh = c.configurable_props as ConfigurableProp[];
       const nextValues = { ...initialValues(fresh), ...Object.fromEntries(Object.entries(values).filter(([k]) => fresh.some((p) => p.name === k))) };
-      set({ checkedCode: code, component: c, props: fresh, values: nextValues, warnings: locateProblems(c.warnings ?? [], code).map((w) => ({ ...w, warning: true })), problems: null, fieldErrors: {} });
+      set({ checkedCode: code, propsCode: code, liveProblems: [], component: c, props: fresh, values: nextValues, warnings: locateProblems(c.warnings ?? [], code).map((w) => ({ ...w, warning: true })), problems: null, fieldErrors: {} });
       return { c, fresh, nextValues };
     } catch (err) {
       showProblems(err instanceof ApiError && err.errors.length ? 'The component has problems' : messageOf(err), err);
@@ -244,6 +203,17 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
     } finally {
       set({ busy: null });
     }
+  };
+
+  /** The check under way, if any: a deploy asked meanwhile waits for it instead of being dropped. */
+  let checking: ReturnType<typeof checkNow> | null = null;
+  const check = () => {
+    const now = checkNow();
+    checking = now;
+    void now.finally(() => {
+      if (checking === now) checking = null;
+    });
+    return now;
   };
 
   /** Runs the action once with the form's values and the `steps` given. */
@@ -264,6 +234,8 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
 
   /** Deploys a new source, saves and redeploys an existing one, or test-runs an action; answers the deployed source. */
   const deploy = async (): Promise<SourceView | null> => {
+    // A check under way (started when typing stopped, or by hand) answers first; then this deploy goes on.
+    if (checking) await checking;
     const s = get();
     if (s.busy) return null;
     const useCode = s.origin.kind === 'code' && (!sourceNow || s.codeDirty);
@@ -329,7 +301,7 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
         // What is edited here stays as edited: the service's code, props and values fill in the rest.
         const merged = mergeProps(c.configurable_props as ConfigurableProp[], read.dynamic_props as ConfigurableProp[] | undefined);
         if (!codeDirty) {
-          set({ component: c, props: merged, filename: read.filename ?? c.filename ?? 'component.mjs', checkedCode: read.code ?? null });
+          set({ component: c, props: merged, filename: read.filename ?? c.filename ?? 'component.mjs', checkedCode: read.code ?? null, propsCode: read.code ?? c.code ?? '' });
           loadCode(read.code ?? c.code ?? '');
         } else set({ checkedCode: read.code ?? null, ...(get().component === null ? { component: c, props: merged } : {}) });
         if (!formDirty) set({ values: initialValues(merged, read.configured_props), name: read.name });
@@ -346,6 +318,25 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
     },
     check,
     deploy,
+    /**
+     * A moment after typing stops: the code as typed is checked without saving it; its problems
+     * and warnings are marked, and when its props differ from the form's the form is built anew
+     * (a check, which saves the component its options are asked of). Unchanged props keep the form as it is.
+     */
+    async readProps(): Promise<void> {
+      const s = get();
+      if (s.origin.kind !== 'code' || s.busy || s.code === s.propsCode) return;
+      const code = s.code;
+      const lint = await api.lintComponent(code, s.filename).catch(() => null);
+      const now = get();
+      // Unanswered (the banner says why), typed on meanwhile, or checked by hand: this reading is old.
+      if (!lint || now.code !== code || now.busy || now.propsCode === code) return;
+      const warnings = locateProblems(lint.warnings, code).map((w) => ({ ...w, warning: true }));
+      if (!lint.component) return set({ liveProblems: locateProblems(lint.errors, code), warnings });
+      const same = now.component !== null && lint.component.type === now.component.type && JSON.stringify(lint.component.configurable_props) === JSON.stringify(now.component.configurable_props);
+      if (same) set({ propsCode: code, liveProblems: [], warnings });
+      else await check();
+    },
     /** Puts the text typed so far in a newly shown editor (the last document put in it may be older). */
     resync() {
       const { doc, code } = get();
@@ -463,11 +454,7 @@ export function revealInEditor(sourceId: string, line: number): void {
 export function dropDraft(sourceId: string): void {
   drafts.delete(`source:${sourceId}`);
   useUnsaved.setState((u) => ({ keys: new Set([...u.keys].filter((k) => k !== `source:${sourceId}`)) }));
-  try {
-    window.localStorage.removeItem(`${DRAFT_PREFIX}source:${sourceId}`);
-  } catch {
-    // storage disabled: nothing kept
-  }
+  keepDraft(`source:${sourceId}`, null);
 }
 
 /** A new source's draft once it is deployed: the edits live on as the source's. */

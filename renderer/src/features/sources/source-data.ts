@@ -1,20 +1,31 @@
 // A deployed source's data: reading it, and every change to it (each keeps the app's source list
 // in step).
 import type { SourceInput, SourceUpdate, SourceView } from '../../../../runtime/contract/source-api';
-import { ApiError, messageOf } from '../../api/client';
+import { useEffect } from 'react';
+import { ApiError, messageOf, ServiceUnreachable, useConnection } from '../../api/client';
 import { api } from '../../api/v1';
 import { usePoll } from '../../api/use-poll';
 import { useApp } from '../../app/store';
 
-/** One source as the service has it; `missing` says why there is none. */
+/**
+ * One source as the service has it; `missing` says why there is none. While the service does not
+ * answer there is neither (the screen shows the source as the list has it; the banner says why),
+ * and it is read again once the service answers.
+ */
 export function useSource(id: string) {
+  const reachable = useConnection((c) => c.reachable);
   const read = usePoll(id, async () => {
     try {
       return { source: await api.getSource(id), missing: null };
     } catch (err) {
+      if (err instanceof ServiceUnreachable) throw err;
       return { source: null, missing: err instanceof ApiError && err.status === 404 ? `Source ${id} does not exist (any more).` : messageOf(err) };
     }
   });
+  const { reload, data } = read;
+  useEffect(() => {
+    if (reachable && data === null) void reload();
+  }, [reachable, data, reload]);
   return { source: read.data?.source ?? null, missing: read.data?.missing ?? null, set: (source: SourceView) => read.set({ source, missing: null }) };
 }
 
