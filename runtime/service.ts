@@ -24,6 +24,7 @@ import { PackageCache } from './components/packages';
 import { platformReadPaths } from './components/platform-packages';
 import { Sandbox } from './sandbox/sandbox';
 import { HostPool } from './sandbox/host-pool';
+import { sweepTempFolders } from './sandbox/temp-folder';
 import { SourceDbs } from './store/source-dbs';
 import { NetworkService } from './engine/network/network-service';
 import { CassetteStore } from './store/cassette-store';
@@ -168,7 +169,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const dbs = new SourceDbs(path.join(dataDir, 'db'), report);
   const network = new NetworkService(new CassetteStore(path.join(dataDir, 'cassettes'), report));
   const dedupe = new Deduper(path.join(dataDir, 'dedupe'), report);
-  // Component code runs in host processes that may read the package cache and nothing else of the data dir.
+  // Component code runs in host processes that may read the package cache and nothing else of the
+  // data dir. Node's permission model grants only folders that exist when a host starts, and the
+  // spare host starts at once: the cache folder must exist before any host does.
+  packages.ensureDir();
+  // Temp folders of configuration sessions of an earlier run are left over.
+  await sweepTempFolders(dataDir, new Set(metadata.data.sources.map((s) => s.id)));
   const hosts = new HostPool({
     script: hostScript,
     baseRead: [packages.dir, ...platformReadPaths()],

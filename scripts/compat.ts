@@ -1,9 +1,11 @@
 // The compat harness: loads the components of a folder laid out like Pipedream's `components/`
 // tree (all, or a seeded random sample) into a fresh `spout serve` the way `spout publish FILE`
 // does, and prints the load rate, a line per failure with its class and message, and the npm
-// packages the service installed. Not part of `npm test`: it needs the registry and npm's network.
+// packages the service installed. With `--run`, each one is also deployed (sources) or run
+// (actions) by key with placeholder props in network mode `replay` (compat-run.ts). Not part of
+// `npm test`: it needs the registry and npm's network.
 //
-//   npm run compat -- DIR [--sample N] [--seed S] [--concurrency C] [--json FILE]
+//   npm run compat -- DIR [--sample N | --sources N --actions M] [--seed S] [--run] [--concurrency C] [--json FILE]
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -11,6 +13,8 @@ import { bundleFile } from '../runtime/components/bundle-file';
 import { ComponentError } from '../runtime/lib/error-kinds';
 import { findComponentFiles } from '../runtime/components/registry-scan';
 import { startSpout, tempDir } from '../test/helpers/service';
+import { kindOf, runOne, type RunContext } from './compat-run';
+import type { Outcome as RunOutcome } from './compat-outcomes';
 
 interface Outcome {
   rel: string;
@@ -47,26 +51,42 @@ function classify(stage: 'bundle' | 'service', message: string): string {
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { sample: { type: 'string' }, seed: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'string' } },
+    options: {
+      sample: { type: 'string' },
+      sources: { type: 'string' },
+      actions: { type: 'string' },
+      seed: { type: 'string' },
+      run: { type: 'boolean' },
+      concurrency: { type: 'string' },
+      json: { type: 'string' },
+    },
   });
   const dir = positionals[0];
   if (!dir || !fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
-    console.error('usage: npm run compat -- DIR [--sample N] [--seed S] [--concurrency C] [--json FILE]');
+    console.error('usage: npm run compat -- DIR [--sample N | --sources N --actions M] [--seed S] [--run] [--concurrency C] [--json FILE]');
     process.exit(2);
   }
   const all = findComponentFiles(path.resolve(dir));
   let files = all;
   const seed = values.seed !== undefined ? Number(values.seed) : Math.floor(Math.random() * 2 ** 31);
-  if (values.sample !== undefined) {
+  const shuffled = (list: typeof all) => {
     const rand = random(seed);
-    const shuffled = [...all];
-    for (let i = shuffled.length - 1; i > 0; i--) {
+    const out = [...list];
+    for (let i = out.length - 1; i > 0; i--) {
       const j = Math.floor(rand() * (i + 1));
-      [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
+      [out[i], out[j]] = [out[j]!, out[i]!];
     }
-    files = shuffled.slice(0, Number(values.sample));
+    return out;
+  };
+  if (values.sources !== undefined || values.actions !== undefined) {
+    const of = (kind: 'source' | 'action', n: string | undefined) => shuffled(all.filter((f) => kindOf(f.rel) === kind)).slice(0, Number(n ?? 0));
+    files = [...of('source', values.sources), ...of('action', values.actions)];
+    console.log(`sample of ${files.length} of ${all.length} component files (${values.sources ?? 0} sources, ${values.actions ?? 0} actions), seed ${seed}`);
+  } else if (values.sample !== undefined) {
+    files = shuffled(all).slice(0, Number(values.sample));
     console.log(`sample of ${files.length} of ${all.length} component files, seed ${seed}`);
   } else console.log(`all ${files.length} component files`);
+  if (values.run) return runMode(path.resolve(dir), files, seed, Number(values.concurrency ?? 3), values.json);
 
   const dataDir = tempDir('spout-compat-');
   const spout = await startSpout({ dataDir });
@@ -115,6 +135,62 @@ async function main(): Promise<void> {
   const installed = fs.existsSync(packagesDir) ? fs.readdirSync(packagesDir).filter((e) => !e.startsWith('.')).map((e) => e.replace('+', '/')).sort() : [];
   console.log(`\nnpm packages installed (${installed.length}): ${installed.join(', ') || 'none'}`);
   if (values.json) fs.writeFileSync(values.json, JSON.stringify({ seed, sample: files.length, loaded, outcomes, installed }, null, 2));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** `--run`: loads, deploys or runs each file, and prints the rates by kind and every outcome that is not a success. */
+async function runMode(dir: string, files: Array<{ file: string; rel: string }>, seed: number, concurrency: number, json: string | undefined): Promise<void> {
+  const dataDir = tempDir('spout-compat-run-');
+  const spout = await startSpout({ dataDir, args: ['--registry', dir] });
+  let store: Promise<string> | null = null;
+  const ctx: RunContext = {
+    spout,
+    dir,
+    dataStore: () => (store ??= spout.api('POST', '/v1/data_stores', { name: 'compat placeholder' }).then((r) => r.json.data.id as string)),
+  };
+  const outcomes: RunOutcome[] = [];
+  let next = 0;
+  const started = Date.now();
+  const worker = async () => {
+    for (let i = next++; i < files.length; i = next++) {
+      const f = files[i]!;
+      let outcome: RunOutcome;
+      try {
+        outcome = await runOne(ctx, { file: f.file, rel: f.rel, kind: kindOf(f.rel) });
+      } catch (err) {
+        outcome = { rel: f.rel, kind: kindOf(f.rel), stage: 'run', result: 'spout', why: 'harness', message: (err as Error).stack ?? String(err) };
+      }
+      outcomes.push(outcome);
+      if (process.stderr.isTTY) process.stderr.write(`\r${outcomes.length}/${files.length}`);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: concurrency }, worker));
+  } finally {
+    if (process.stderr.isTTY) process.stderr.write('\n');
+    await spout.stop();
+  }
+  console.log(`\nran ${outcomes.length} components in ${((Date.now() - started) / 1000).toFixed(0)} s, seed ${seed}`);
+  const order = ['spout', 'registry-bug', 'placeholder', 'reached-http', 'completed'];
+  const shown = outcomes.filter((o) => o.result !== 'completed' && o.result !== 'reached-http').sort((a, b) => order.indexOf(a.result) - order.indexOf(b.result) || (a.why ?? '').localeCompare(b.why ?? '') || a.rel.localeCompare(b.rel));
+  if (shown.length) console.log('\nnot completed and not at HTTP:');
+  for (const o of shown) console.log(`  [${o.result}${o.why ? `: ${o.why}` : ''}] ${o.stage} ${o.rel}: ${(o.message ?? '').replace(/\s+/g, ' ').slice(0, 300)}`);
+  const pct = (n: number, d: number) => (d === 0 ? '-' : `${((100 * n) / d).toFixed(1)}%`);
+  console.log('');
+  for (const kind of ['source', 'action'] as const) {
+    const of = outcomes.filter((o) => o.kind === kind);
+    if (of.length === 0) continue;
+    const count = (r: string) => of.filter((o) => o.result === r).length;
+    const loaded = of.filter((o) => o.stage !== 'load').length;
+    const notBroken = of.length - count('registry-bug');
+    const good = count('completed') + count('reached-http');
+    console.log(
+      `${kind}s: ${of.length}; loaded ${loaded} (${pct(loaded, of.length)}); completed ${count('completed')}, reached HTTP ${count('reached-http')}, ` +
+        `stopped by the registry's own bug ${count('registry-bug')}, by their own check of a placeholder ${count('placeholder')}, failed in Spout ${count('spout')}; ` +
+        `completed or reached HTTP: ${good}/${notBroken} not broken in the registry = ${pct(good, notBroken)}`,
+    );
+  }
+  if (json) fs.writeFileSync(json, JSON.stringify({ seed, outcomes }, null, 2));
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 

@@ -6,6 +6,7 @@ import semver from 'semver';
 import { asComponentError } from './bundle';
 import { ComponentError } from '../lib/error-kinds';
 import { isPlatformImport } from './platform-packages';
+import { siblingAppsPlugin, treeOf } from './sibling-apps';
 
 /** A component file with its relative imports inlined: the text to send as `component_code`. */
 export interface BundledFile {
@@ -64,19 +65,29 @@ function packageRangesPlugin(): Plugin {
   };
 }
 
+/** Where `bundleFile` finds sibling apps. */
+export interface BundleFileOptions {
+  /** Registry trees holding apps other apps import (`@pipedream/<app>`), after the file's own tree. */
+  trees?: readonly string[];
+}
+
 /**
  * Inlines a component file's relative imports (app files, `common/` spreads) into one module.
  * An ES module stays one (its imports of packages stay `import`s, so the service gives them ES
  * module semantics); a CommonJS file stays CommonJS (its `require`s of packages stay plain
  * `require` calls). Bare imports, pinned ones included (`axios@1.6.0`), stay imports: the service
  * resolves them, each pinned to its range in the nearest package.json when not pinned already.
+ * An import of another registry app (`@pipedream/<app>`) is inlined from the file's own registry
+ * tree, or one of `trees`, when it holds that app (sibling-apps.ts).
  */
-export async function bundleFile(entry: string): Promise<BundledFile> {
+export async function bundleFile(entry: string, bundleOptions: BundleFileOptions = {}): Promise<BundledFile> {
   const absolute = path.resolve(entry);
+  const own = treeOf(absolute);
+  const trees = [...new Set([...(own ? [own] : []), ...(bundleOptions.trees ?? []).map((t) => path.resolve(t))])];
   const options: BuildOptions & { write: false; metafile: true } = {
     entryPoints: [absolute],
     bundle: true,
-    plugins: [packageRangesPlugin()],
+    plugins: [siblingAppsPlugin(trees), packageRangesPlugin()],
     platform: 'node',
     target: 'node20',
     write: false,

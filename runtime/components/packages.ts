@@ -80,6 +80,11 @@ export class PackageCache {
     this.installTimeoutMs = options.installTimeoutMs ?? 10 * 60_000;
   }
 
+  /** Creates the cache folder (0700) if it is missing: hosts are granted it, which works only for a folder that exists when they start. */
+  ensureDir(): void {
+    makePrivateDir(this.dir);
+  }
+
   /** The cached package for a bare import, installed first unless a cached version satisfies the pin; throws a PackageError. */
   async resolve(specifier: string, options: { onProgress?: ProgressListener } = {}): Promise<ResolvedPackage> {
     const spec = parseSpecifier(specifier);
@@ -208,7 +213,7 @@ export class PackageCache {
   private async install(spec: PackageSpecifier, notify: ProgressListener): Promise<CachedPackage> {
     const label = spec.range === null ? `${spec.name} (latest)` : `${spec.name}@${spec.range}`;
     // 0700: npm writes its files with its own modes, and only this folder keeps them private.
-    makePrivateDir(this.dir);
+    this.ensureDir();
     await this.sweepTemps();
     const temp = await fs.mkdtemp(path.join(this.dir, TEMP_PREFIX));
     try {

@@ -116,13 +116,16 @@ export class ComponentRegistry {
   async get(key: string): Promise<RegistryComponentWithCode | undefined> {
     await this.scan();
     const found = () => this.byKey().get(key);
+    // A file that failed before is tried again: the failure may have been passing (a package
+    // install, a host that could not start), and a deploy by key must not stay refused for it.
+    for (const failed of [...this.states.values()].filter((s) => s.guessedKey === key && s.result && !s.result.ok)) this.states.set(failed.file, this.fresh(failed));
     // Fast path: the files whose text names this key.
     await Promise.all([...this.states.values()].filter((s) => s.guessedKey === key).map((s) => this.describe(s)));
     let state = found();
     // A file edited since it was described (between scans) is described again: a deploy by key
     // always runs the file as it is now.
     if (state?.result && state.stamp !== stampOf(state.inputs)) {
-      const fresh: FileState = { folder: state.folder, file: state.file, rel: state.rel, app: state.app, guessedKey: guessKey(state.file), inputs: [state.file], stamp: null };
+      const fresh = this.fresh(state);
       this.states.set(state.file, fresh);
       await this.describe(fresh);
       state = found();
@@ -163,6 +166,11 @@ export class ComponentRegistry {
       .map((c) => ({ c, s: score(c) }))
       .sort((a, b) => a.s - b.s || a.c.key.localeCompare(b.c.key))
       .map((x) => x.c);
+  }
+
+  /** A file's state before it is bundled and described (again). */
+  private fresh(state: FileState): FileState {
+    return { folder: state.folder, file: state.file, rel: state.rel, app: state.app, guessedKey: guessKey(state.file), inputs: [state.file], stamp: null };
   }
 
   private byKey(): Map<string, FileState> {
@@ -237,7 +245,8 @@ export class ComponentRegistry {
     if (s.result) return Promise.resolve();
     s.describing ??= this.limited(async () => {
       try {
-        const bundled = await bundleFile(s.file);
+        // Sibling apps come from the user's folders first (they shadow the bundled one), as keys do.
+        const bundled = await bundleFile(s.file, { trees: this.options.folders.map((f) => f.dir).reverse() });
         s.inputs = bundled.inputs;
         s.stamp = stampOf(bundled.inputs);
         s.code = bundled.code;

@@ -3,11 +3,16 @@
 import type { HttpResponsePayload } from './host-protocol';
 import type { RecordedRequest, RecordedResponse } from './invocation-api';
 
-/** The event a `$.interface.http` source, or an HTTP-triggered workflow, receives. */
+/** The event a `$.interface.http` source, or an HTTP-triggered workflow, receives, with the fields Pipedream sends. */
 export interface HttpEvent {
   method: string;
+  /** The path after the endpoint id (`/` for the endpoint itself). */
   path: string;
   query: Record<string, unknown>;
+  /** The caller's IP address. */
+  client_ip: string;
+  /** The full URL the caller requested, query string included. */
+  url: string;
   headers: Record<string, string | string[] | undefined>;
   bodyRaw: string;
   body: unknown;

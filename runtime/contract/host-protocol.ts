@@ -155,7 +155,11 @@ export type DbWrite = [key: string, json: string | null];
 
 /** Messages from the service to a component host. */
 export type HostMessage =
-  | { type: 'load'; bundle: string; filename: string }
+  /**
+   * `tmp`: the host's own temp folder (`dir`), which its code reaches as `/tmp`, and folders whose
+   * paths stay real even under the machine's /tmp (`real`: the data dir); absent, it has none.
+   */
+  | { type: 'load'; bundle: string; filename: string; tmp?: { dir: string; real: string[] } }
   | { type: 'configure'; context: SandboxContext }
   /** `db` is sent when the host's copy of `this.db` is not the service's (first run, or written elsewhere). */
   | { type: 'invoke'; invocationId: string; target: InvocationTarget; db?: DbEntries }
@@ -177,6 +181,8 @@ export type HostReply =
   | { type: 'emits'; emits: EmitPayload[] }
   | { type: 'call'; callId: number; request: HostCall }
   | { type: 'log'; invocationId: string | null; level: LogLevel; message: string }
+  /** A connection or lookup refused in replay (no cassette can answer it), said as it happens: a client retrying it may run into the timeout, which loses the run's record. */
+  | { type: 'unrecorded'; invocationId: string; message: string }
   /** Sent as the host dies of an uncaught exception, so the source's log says why. */
   | { type: 'fatal'; error: SerializedError };
 

@@ -64,7 +64,7 @@ function checkType(prop: PropShape, context: PropContext, brokenDefinition: bool
   if (kind.typeNote) report('type', kind.typeNote(type), 'warning');
   if (kind.unchecked) return null;
   if (kind.onlyIn && context.componentType && kind.onlyIn !== context.componentType) {
-    report('type', `${type} props belong in ${kind.onlyIn}s; in a ${context.componentType} it is ignored (remove it)`, 'warning');
+    report('type', `${type} props belong in ${kind.onlyIn}s; in ${context.componentType === 'action' ? 'an' : 'a'} ${context.componentType} it is ignored (remove it)`, 'warning');
   }
   if (context.dynamic && !kind.dynamic) {
     report('type', `${type} props are not among the types additionalProps may return; declare the prop in props instead`, 'warning');
@@ -83,9 +83,12 @@ function checkDefaultPresence(prop: PropShape, type: string | null, report: Repo
   }
 }
 
+/** A label as the registry writes them: text, or a number or boolean shown as text. */
+const isLabel = (label: unknown) => typeof label === 'string' || typeof label === 'number' || typeof label === 'boolean';
+
 function isOption(itemType: string, option: unknown): boolean {
   if (isRecord(option) && 'label' in option && 'value' in option) {
-    return typeof option.label === 'string' && matchesType(itemType, option.value);
+    return isLabel(option.label) && matchesType(itemType, option.value);
   }
   return matchesType(itemType, option);
 }
@@ -105,7 +108,7 @@ function checkOptions(prop: PropShape, type: string | null, report: Report): voi
   if (bad.length === 0) return;
   const which = bad.length === 1 ? `option ${bad[0]}` : `options ${bad.join(', ')}`;
   const item = expectedValue(itemType);
-  report('options', `${which} must be ${item} or a { label, value } object with a string label and ${item} value`);
+  report('options', `${which} must be ${item} or a { label, value } object with a text (or number) label and ${item} value`);
 }
 
 /** Adds every finding of one prop to `into`, with paths `props.<name>.<field>`. */

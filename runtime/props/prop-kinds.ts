@@ -13,6 +13,7 @@ import { alertKind } from './alert/alert-kind';
 import { dirKind } from './dir/dir-kind';
 import { apphookKind } from './apphook/apphook-kind';
 import { appSpecificKind } from './app-specific/app-specific-kind';
+import { sqlKind } from './sql/sql-kind';
 
 /** Every kind, in the order their types are listed to users. */
 export const PROP_KINDS: PropKind[] = [
@@ -25,6 +26,7 @@ export const PROP_KINDS: PropKind[] = [
   httpRequestKind,
   alertKind,
   dirKind,
+  sqlKind,
   apphookKind,
   appSpecificKind,
 ];

@@ -39,6 +39,8 @@ export function hostArgs(command: HostCommand, flags: ReadonlySet<string> = proc
   }
   // One thread of its own, the watchdog that ends the host when the service is gone (host-guards.ts); components may start none.
   if (permission && flags.has('--allow-worker')) args.push('--allow-worker');
+  // A global WebSocket, as Node 22 has (Supabase's client needs one; on Node 20 it is behind this flag).
+  if (flags.has('--experimental-websocket')) args.push('--experimental-websocket');
   // The model's "experimental" notice (and --allow-worker's caution) would land in every source's log.
   if (flags.has('--disable-warning')) args.push('--disable-warning=ExperimentalWarning', '--disable-warning=SecurityWarning');
   args.push(`--max-old-space-size=${command.heapMb}`, command.script, ...(command.scriptArgs ?? []));

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MAX_HOST_FDS, STRAY_CPU_SHARE } from '../contract/limits';
+import { emptyTempFolder } from './temp-folder';
 
 /** What the watch needs of a host. */
 export interface WatchedHost {
@@ -16,6 +17,8 @@ export interface WatchedHost {
   readonly strayCpuLimitMs: number;
   /** Folders of its own under the data dir, whose bytes count against the disk limit. */
   readonly ownFolders: readonly string[];
+  /** Its temp folder (inside one of them), emptied when they go over the disk limit. */
+  readonly tempFolder: string | null;
   stopForLimit(message: string, cause?: 'memory' | 'limit'): void;
 }
 
@@ -127,7 +130,10 @@ export class HostLimits {
     if (entries >= FOLDER_ENTRIES) {
       host.stopForLimit(`its own folders (${where}) hold more than ${FOLDER_ENTRIES} files; its host was stopped. Delete files there to go on`);
     } else if (bytes > limit) {
-      host.stopForLimit(`its own folders (${where}, its temp folder included) hold ${Math.round(bytes / 1048576)} MB, over the limit of ${Math.round(limit / 1048576)} MB (--component-disk); its host was stopped. Delete files there to go on`);
+      // Temp files are the host's to lose (Pipedream's /tmp goes with its worker): emptied before the next host starts.
+      if (host.tempFolder) await emptyTempFolder(host.tempFolder);
+      const emptied = host.tempFolder ? ' and its temp folder (/tmp to its code) emptied' : '';
+      host.stopForLimit(`its own folders (${where}, its temp folder included) hold ${Math.round(bytes / 1048576)} MB, over the limit of ${Math.round(limit / 1048576)} MB (--component-disk); its host was stopped${emptied}. If it is still over, delete files there to go on`);
     }
   }
 }

@@ -5,12 +5,12 @@
 // closes (child/host-guards.ts), the service kills them on its way out, and a start stops those an
 // earlier run of the same data dir left behind (host-records.ts).
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pidusage from 'pidusage';
 import { DEFAULT_COMPONENT_DISK_MB } from '../contract/limits';
 import type { HostGrants } from '../contract/host-protocol';
-import { makePrivateDir } from '../lib/private-files';
 import { hostArgs, hostEnv, hostLauncher, NO_GRANTS } from './host-grants';
 import { HostLimits } from './host-limits';
 import { HostProcess } from './host-process';
@@ -53,6 +53,9 @@ export class HostPool {
   };
 
   constructor(private readonly options: HostPoolOptions) {
+    // Node's permission model grants a folder's contents only if it exists when the host starts.
+    const missing = options.baseRead.filter((p) => !fs.existsSync(p));
+    if (missing.length > 0) throw new Error(`component hosts would be granted folders that do not exist yet: ${missing.join(', ')}; create them before starting hosts`);
     this.limits = new HostLimits({ memoryMb: options.memoryMb, diskBytes: this.diskMb * 1024 * 1024 });
     this.records = options.dataDir ? new HostRecords(options.dataDir) : null;
     const leftover = this.records?.stopLeftovers() ?? [];
@@ -70,15 +73,18 @@ export class HostPool {
     return this.options.diskMb ?? DEFAULT_COMPONENT_DISK_MB;
   }
 
-  /** A started host with these grants: the spare when it fits, else a new one. */
-  acquire(grants: HostGrants = NO_GRANTS): HostProcess {
+  /**
+   * A started host with these grants: the spare when it fits, else a new one. `temp` is its temp
+   * folder (temp-folder.ts: inside a folder it is granted to write), its code's `os.tmpdir()`.
+   */
+  acquire(grants: HostGrants = NO_GRANTS, temp?: string): HostProcess {
     if (this.stopped) throw new Error('the service is stopping');
     const plain = grants.read.length === 0 && grants.write.length === 0;
     let host: HostProcess;
-    if (plain && this.spare && !this.spare.exited) {
+    if (plain && !temp && this.spare && !this.spare.exited) {
       host = this.spare;
       this.spare = null;
-    } else host = this.start(grants);
+    } else host = this.start(grants, temp);
     if (this.options.spare !== false) setImmediate(() => this.refillSpare());
     return host;
   }
@@ -99,12 +105,9 @@ export class HostPool {
     this.spare = this.start(NO_GRANTS);
   }
 
-  private start(grants: HostGrants): HostProcess {
+  private start(grants: HostGrants, temp?: string): HostProcess {
     const heapMb = this.options.memoryMb;
     const own = this.ownFolders(grants);
-    // A source's temp folder (`os.tmpdir()` in its code) is in its own folder, under the same limit.
-    const temp = own[0] && path.join(own[0], '.tmp');
-    if (temp) makePrivateDir(temp);
     const scriptArgs = [...(this.records ? [this.records.marker] : []), ...(this.strayFds.length ? [`--close-fds=${this.strayFds.join(',')}`] : [])];
     const node = hostArgs({ script: this.options.script, baseRead: this.options.baseRead, grants, heapMb, scriptArgs });
     const launch = hostLauncher(this.options.execPath ?? process.execPath, node, this.diskMb * 1024 * 1024);
@@ -117,7 +120,7 @@ export class HostPool {
       detached: process.platform !== 'win32',
       windowsHide: true,
     });
-    const host = new HostProcess(child, heapMb, own);
+    const host = new HostProcess(child, heapMb, own, temp ?? null);
     this.live.add(host);
     if (child.pid) this.records?.add(child.pid);
     child.once('exit', () => {
@@ -130,7 +133,7 @@ export class HostPool {
     return host;
   }
 
-  /** Write grants inside the data dir: the folders the service gives a source, under its disk limit. */
+  /** Write grants inside the data dir: the folders the service gives a source (its temp folder inside), under its disk limit. */
   private ownFolders(grants: HostGrants): string[] {
     const dataDir = this.options.dataDir;
     return dataDir ? grants.write.filter((folder) => folder.startsWith(path.resolve(dataDir) + path.sep)) : [];

@@ -63,6 +63,8 @@ export class HostProcess implements WatchedHost {
     private readonly heapMb: number,
     /** Its folders under the data dir (its source's own), whose size is limited. */
     readonly ownFolders: readonly string[] = [],
+    /** Its temp folder (`/tmp` to its code), inside one of them. */
+    readonly tempFolder: string | null = null,
   ) {
     this.pid = child.pid ?? -1;
     this.channel = new FrameChannel(child.stdio[3] as Duplex, {

@@ -74,6 +74,7 @@ const reply = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('log'), invocationId: z.string().nullable(), level: z.enum(['log', 'info', 'warn', 'error', 'debug']), message: z.string() }),
   z.object({ type: z.literal('fatal'), error: serializedError }),
+  z.object({ type: z.literal('unrecorded'), invocationId: z.string(), message: z.string().max(4096) }),
 ]);
 
 /** The message if it has a shape a host may send, else null. */

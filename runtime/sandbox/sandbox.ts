@@ -6,6 +6,7 @@ import type { HostExit, HostProcess } from './host-process';
 import type { HostPool } from './host-pool';
 import { NO_GRANTS } from './host-grants';
 import { checkEmits, RunChecks } from './run-checks';
+import type { TempFolder } from './temp-folder';
 import { type HostGrants } from '../contract/host-protocol';
 import type { CallRequest, OutgoingCall } from '../contract/network-api';
 import type { DataStoreCall, EmitPayload, HostCall, NetworkAnswer, HostMessage, HostReply, HttpResponsePayload, InvocationTarget, LogLevel, SandboxContext, SerializedError, WireResponse } from '../contract/host-protocol';
@@ -24,6 +25,8 @@ export interface SandboxOptions {
   hosts: HostPool;
   /** Folders the host may read or write beyond the defaults. */
   grants?: HostGrants;
+  /** The host's own temp folder (temp-folder.ts), which its code reaches as `/tmp`; it lies in a folder `grants` gives it to write. */
+  temp?: TempFolder;
   /** Names the component in messages, e.g. `source dc_… "Echo"`. */
   label: string;
   /** A run or hook longer than this is stopped and its host replaced. */
@@ -98,6 +101,8 @@ export class Sandbox {
   /** What runs logged and emitted, against their limits. */
   private readonly checks = new RunChecks();
   private restartTimer: NodeJS.Timeout | null = null;
+  /** The last call a replay could not answer, and the invocation that made it. */
+  private lastMiss: { invocationId: string; miss: string } | null = null;
 
   private constructor(private readonly options: SandboxOptions) {}
 
@@ -181,7 +186,8 @@ export class Sandbox {
   private start(): Promise<ComponentDescription> {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = null;
-    const host = this.options.hosts.acquire(this.options.grants ?? NO_GRANTS);
+    const temp = this.options.temp;
+    const host = this.options.hosts.acquire(this.options.grants ?? NO_GRANTS, temp?.path);
     host.strayCpuLimitMs = this.options.timeoutMs;
     const started = new Promise<ComponentDescription>((resolve, reject) => {
       let loading = true;
@@ -215,7 +221,7 @@ export class Sandbox {
           } else if (this.host === host) this.hostEnded(exit);
         },
       });
-      host.send({ type: 'load', bundle: this.options.bundle, filename: this.options.filename });
+      host.send({ type: 'load', bundle: this.options.bundle, filename: this.options.filename, ...(temp ? { tmp: { dir: temp.path, real: [temp.dataDir] } } : {}) });
     });
     this.starting = started;
     const clear = () => {
@@ -249,9 +255,11 @@ export class Sandbox {
     this.timer = null;
     if (exit.cause === 'stopped') return;
     this.failures++;
-    const message = exit.cause === 'memory' ? `${this.options.label}: ${exit.message}` : exit.message;
-    for (const p of this.pending.values()) p.posted = false;
     const head = this.head();
+    let message = exit.cause === 'memory' ? `${this.options.label}: ${exit.message}` : exit.message;
+    // A client retrying a call the cassette cannot answer (or replay refuses: a raw connection, a DNS lookup) runs into the timeout; the call's record is lost with the host, so the message keeps it.
+    if (exit.cause === 'timeout' && head && this.lastMiss?.invocationId === head) message += `; it had made a call with no answer in replay, which its client may have retried until then (${this.lastMiss.miss})`;
+    for (const p of this.pending.values()) p.posted = false;
     // The caller logs the failed invocation.
     if (head) this.finish(head, { name: 'Error', message }, [], undefined, exit.cause === 'timeout' ? 'timeout' : 'crashed');
     this.options.onHostExit?.(exit);
@@ -292,6 +300,9 @@ export class Sandbox {
       }
       case 'call':
         return this.answer(host, reply.callId, reply.request);
+      case 'unrecorded':
+        if (this.pending.has(reply.invocationId)) this.lastMiss = { invocationId: reply.invocationId, miss: reply.message };
+        return;
       case 'log':
         // A line counts against the run it names only while that run is under way.
         return this.log(reply.invocationId !== null && this.pending.has(reply.invocationId) ? reply.invocationId : null, reply.level, reply.message);
@@ -340,7 +351,10 @@ export class Sandbox {
     let work: Promise<unknown>;
     if (request.service === 'network') {
       const match = this.options.onNetworkMatch;
-      work = Promise.resolve(match ? match(request.request) : ({ response: null, entry: null, miss: 'recorded calls are not available here' } satisfies NetworkAnswer));
+      const answer: NetworkAnswer = match ? match(request.request) : { response: null, entry: null, miss: 'recorded calls are not available here' };
+      const head = this.head();
+      if (answer.miss && head) this.lastMiss = { invocationId: head, miss: answer.miss };
+      work = Promise.resolve(answer);
     } else {
       const handler = this.options.onDataStore;
       const allowed = this.context?.dataStores.includes(request.storeId) ?? false;

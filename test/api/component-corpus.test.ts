@@ -238,6 +238,12 @@ const VALID: Record<string, Expected> = {
     props: ['db:$.service.db', 'timer:$.interface.timer'],
     fields: { timer: { default: { intervalSeconds: 900 } } },
   },
+  'standalone/http-request-in-source.mjs': {
+    type: 'source',
+    key: null,
+    props: ['timer:$.interface.timer', 'request:http_request'],
+    fields: { request: { default: { method: 'GET', url: 'https://example.com' } } },
+  },
   'standalone/timer-cron.mjs': {
     type: 'source',
     key: 'weekday-digest',

@@ -4,10 +4,9 @@
 // throughout. Written as a hostile or careless component author would.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { deploySource, startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { deploySource, outsideTmpDir, startSpout, waitFor, type SpoutProcess } from '../helpers/service';
 
 /** A source (written for this test) that fails or attacks in the way the request body names, else emits. */
 const HOSTILE = `
@@ -58,7 +57,8 @@ describe('component isolation', () => {
   let neighbour: { id: string; endpoint: string };
   let ticker: { id: string };
   let given: string;
-  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'spout-outside-'));
+  // Outside /tmp: there, a component's paths name its own temp folder (issue 21).
+  const outside = outsideTmpDir('spout-outside-');
   before(async () => {
     // A small memory limit: a runaway component is stopped sooner.
     spout = await startSpout({ args: ['--component-memory', '256'] });
@@ -220,7 +220,8 @@ describe('a source whose host keeps crashing', () => {
 
 describe('folders granted to a source', () => {
   let spout: SpoutProcess;
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'spout-grants-'));
+  // Outside /tmp: there, a component's paths name its own temp folder (issue 21).
+  const root = outsideTmpDir('spout-grants-');
   const [readable, writable, other] = ['in', 'out', 'other'].map((d) => path.join(root, d)) as [string, string, string];
   before(async () => {
     for (const d of [readable, writable, other]) fs.mkdirSync(d);

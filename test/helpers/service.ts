@@ -27,6 +27,17 @@ export function tempDir(prefix = 'spout-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
+/**
+ * A fresh folder outside the machine's /tmp (under the checkout's git-ignored `test-results/`),
+ * for files a component must not reach: inside a component host, `/tmp/…` names the host's own
+ * temp folder (docs/security.md), so a folder under /tmp would not be the one the test means.
+ */
+export function outsideTmpDir(prefix = 'spout-outside-'): string {
+  const base = path.resolve('test-results');
+  fs.mkdirSync(base, { recursive: true });
+  return fs.mkdtempSync(path.join(base, prefix));
+}
+
 /** Starts the real `spout serve` on a free port and waits for its ready line. */
 export async function startSpout(options: { dataDir?: string; apiKey?: string; args?: string[]; keyInDataDir?: boolean; env?: Record<string, string> } = {}): Promise<SpoutProcess> {
   const dataDir = options.dataDir ?? tempDir();

@@ -45,7 +45,8 @@ export function parseObjectOption(option: string, text: string | undefined, exam
  */
 export function missingProps(props: Prop[], given: Record<string, unknown>): Prop[] {
   return props.filter((p) => {
-    if (p.optional === true || p.disabled === true || p.hidden === true || p.default !== undefined || p.name in given) return false;
+    // A `static` timer is the source's fixed schedule.
+    if (p.optional === true || p.disabled === true || p.hidden === true || p.default !== undefined || p.static !== undefined || p.name in given) return false;
     return USER_INPUT.has(p.type) || ['data_store', '$.interface.timer', 'http_request'].includes(p.type);
   });
 }

@@ -1,6 +1,7 @@
 // Finding the recording that answers a call in replay: same method, same URL (less the query
-// parameters the cassette ignores), same body if the cassette compares bodies; in `sequence`
-// order, calls to the same request take the recordings one after another.
+// parameters the cassette ignores), same body if the cassette compares bodies (an entry written by
+// hand without a body matches any body); in `sequence` order, calls to the same request take the
+// recordings one after another.
 import type { CallRequest, Cassette, CassetteEntry } from '../../contract/network-api';
 
 /** The parts of a request that decide which recording answers it. */
@@ -18,6 +19,11 @@ export function requestKey(request: Pick<CallRequest, 'method' | 'url' | 'body'>
   return `${request.method.toUpperCase()} ${url}${cassette.matching.body ? `\n${request.body}` : ''}`;
 }
 
+/** An entry written by hand (never recorded) that gives no request body: it answers the request whatever its body. */
+function bodyless(entry: CassetteEntry): boolean {
+  return entry.recorded_at === null && entry.request.body === '';
+}
+
 /** Matches calls to a cassette's entries, keeping each request's place in the sequence. */
 export class Matcher {
   /** For each request key, how many of its recordings were used. */
@@ -31,9 +37,11 @@ export class Matcher {
   /** The entry that answers `request` (and its index), or null when none was recorded. */
   match(cassette: Cassette, request: Pick<CallRequest, 'method' | 'url' | 'body'>): { entry: CassetteEntry; index: number } | null {
     const key = requestKey(request, cassette);
+    const anyBody = { ...cassette, matching: { ...cassette.matching, body: false } };
+    const loose = requestKey(request, anyBody);
     const candidates: number[] = [];
     cassette.entries.forEach((e, i) => {
-      if (requestKey(e.request, cassette) === key) candidates.push(i);
+      if (requestKey(e.request, cassette) === key || (bodyless(e) && requestKey(e.request, anyBody) === loose)) candidates.push(i);
     });
     if (candidates.length === 0) return null;
     let index = candidates[0] as number;

@@ -1,6 +1,8 @@
-// Credentials never reach a recording in clear: the values of a component's `$auth` and secret
-// props, wherever they appear (URL, headers, bodies), and the whole value of headers that carry
-// credentials by nature.
+// Credentials never reach a recording in clear: the secret fields of a component's `$auth` (by
+// name: tokens, keys, secrets, passwords), its secret props' values, wherever they appear (URL,
+// headers, bodies), and the whole value of headers that carry credentials by nature. Other `$auth`
+// fields (a subdomain, a region, an account id) stay as they are, so a recording shows the real
+// host and a hand-written cassette entry with it matches.
 import type { CallRequest, CallResponse, OutgoingCall } from '../../contract/network-api';
 
 /** What replaces a credential. */
@@ -11,6 +13,19 @@ const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'coo
 
 /** Shorter values are not masked: they would blot out ordinary text (a "1", a "true"). */
 const MIN_SECRET_LENGTH = 4;
+
+/** `$auth` field names that hold a credential (`api_key`, `oauth_access_token`, `client_secret`, `password`, `AuthToken`…). */
+const SECRET_FIELD = /token|secret|pass|pwd|key|credential|signature|session|cookie|jwt|bearer|private|auth_?code/i;
+
+/** The values of `auth`'s credential fields (all of a nested object under such a name; nested objects elsewhere searched by name too). */
+export function secretFields(auth: Record<string, unknown>): unknown[] {
+  const found: unknown[] = [];
+  for (const [name, value] of Object.entries(auth)) {
+    if (SECRET_FIELD.test(name)) found.push(value);
+    else if (value && typeof value === 'object' && !Array.isArray(value)) found.push(...secretFields(value as Record<string, unknown>));
+  }
+  return found;
+}
 
 /** Masks the given secret values (and credential headers) in recorded calls. */
 export class Masker {

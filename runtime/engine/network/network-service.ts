@@ -3,7 +3,7 @@
 import type { CallRequest, NetworkMode, OutgoingCall } from '../../contract/network-api';
 import type { NetworkAnswer } from '../../contract/host-protocol';
 import { type CassetteStore, MAX_CASSETTE_ENTRIES } from '../../store/cassette-store';
-import { Masker } from './masker';
+import { Masker, secretFields } from './masker';
 import { Matcher } from './cassette-match';
 
 export class NetworkService {
@@ -20,11 +20,7 @@ export class NetworkService {
     const found = matcher.match(cassette, masked);
     if (found) return { response: found.entry.response, entry: found.index, miss: null };
     const hint = cassette.entries.length === 0 ? `${owner} has no recorded calls yet` : `none of the ${cassette.entries.length} calls recorded for ${owner} matches it`;
-    return {
-      response: null,
-      entry: null,
-      miss: `no recording of ${masked.method} ${masked.url}: ${hint}; record it with network mode "record" (spout dev --record, or network_mode on the source), or add it to the cassette (GET/PUT /v1/sources/${owner}/cassette)`,
-    };
+    return { response: null, entry: null, miss: `no recording of ${masked.method} ${masked.url}: ${hint}; ${howToRecord(owner)}` };
   }
 
   /** Masks a run's calls for its record; in record mode, the live ones that got an answer join the cassette. */
@@ -52,7 +48,13 @@ export class NetworkService {
   }
 }
 
-/** The masker of a component's credentials: its `$auth` values and secret prop values. */
+/** What to do about a call with no recording, for a source's cassette or an action's (a component's). */
+function howToRecord(owner: string): string {
+  if (owner.startsWith('dc_')) return `record it with network mode "record" (spout dev --record, or network_mode on the source), or add it to the cassette (GET/PUT /v1/sources/${owner}/cassette)`;
+  return `record it with network mode "record" (spout run-action --network record, or network_mode on POST /v1/actions/run), or add it to the action's cassette (GET/PUT /v1/components/${owner}/cassette)`;
+}
+
+/** The masker of a component's credentials: its `$auth` fields that hold secrets (hosts and ids stay readable) and its secret prop values. */
 export function maskerFor(auth: Record<string, unknown>, secretValues: unknown[]): Masker {
-  return new Masker([auth, ...secretValues]);
+  return new Masker([...secretFields(auth), ...secretValues]);
 }

@@ -23,9 +23,10 @@ import type { InvocationStore } from '../../store/invocation-store';
 import { baseRecord, errorOf, statusOf } from '../invocations/invocation-record';
 import { maskerFor, type NetworkService } from '../network/network-service';
 import type { Masker } from '../network/masker';
-import type { NetworkMode } from '../../contract/network-api';
+import type { NetworkMode, OutgoingCall } from '../../contract/network-api';
 import type { InvocationVia } from '../../contract/invocation-api';
 import type { OptionsAnswer } from '../../contract/component-api';
+import { emptyTempFolder, makeTempFolder, removeTempFolder, type TempFolder } from '../../sandbox/temp-folder';
 
 export type { OptionsAnswer };
 
@@ -35,6 +36,15 @@ export interface OptionsRequest {
   page: number;
   prevContext: Record<string, unknown>;
   query?: string;
+}
+
+/**
+ * How a call's outgoing HTTP is served: the network mode, and whose cassette answers and records
+ * (the component's own, or a deployed source's when its form is configured). Default: live.
+ */
+export interface NetworkUse {
+  mode: NetworkMode;
+  owner?: string;
 }
 
 interface Session {
@@ -48,6 +58,10 @@ interface Session {
   idle: NodeJS.Timeout | null;
   /** Masks the credentials of the values it was last configured with, in recorded calls. */
   masker: Masker;
+  /** Whose cassette answers its calls in a replay mode (the component's, or the source's it configures). */
+  owner: string;
+  /** Its host's temp folder (`/tmp` to its code, in the component's own folder): emptied after each action run, removed with the session. */
+  temp: TempFolder;
 }
 
 /** Log lines kept for a session between calls; a chatty component cannot grow this without bound. */
@@ -72,13 +86,16 @@ export interface ComponentSessionsDeps {
 /** Runs components' `options` and `additionalProps` for configuration forms (POST /v1/components/configure and /props). */
 export class ComponentSessions {
   private readonly sessions = new Map<string, Promise<Session>>();
+  /** Sessions being closed, by component: the next one starts once its temp folder is gone, so that removal cannot empty the new one's. */
+  private readonly closing = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: ComponentSessionsDeps) {}
 
   /** Loads one page of a prop's options with `this` holding the given values. */
-  options(component: ComponentRecord, request: OptionsRequest): Promise<OptionsAnswer> {
-    return this.call(component, request.configured, async (session) => {
+  options(component: ComponentRecord, request: OptionsRequest, network: NetworkUse = { mode: 'live' }): Promise<OptionsAnswer> {
+    return this.call(component, request.configured, network, async (session) => {
       const result = await session.sandbox.invoke({ kind: 'options', prop: request.prop, page: request.page, prevContext: request.prevContext, query: request.query });
+      this.keepCalls(session, network.mode, result.calls);
       const logs = takeLogs(session);
       if (!result.error) return { ...(result.value as OptionsResult), errors: [], logs };
       if (result.error.name === 'RequestError') throw new ConfigurationRequestError(`${component.id}: ${result.error.message}`);
@@ -87,9 +104,9 @@ export class ComponentSessions {
   }
 
   /** Runs `additionalProps` with `this` holding the given values; answers the merged prop set. */
-  props(component: ComponentRecord, configured: Record<string, unknown>): Promise<{ configurable_props: ConfigurableProp[]; logs: ConsoleLine[] }> {
-    return this.call(component, configured, async (session) => {
-      const dynamic = await additionalPropsOf(session.sandbox, component.type);
+  props(component: ComponentRecord, configured: Record<string, unknown>, network: NetworkUse = { mode: 'live' }): Promise<{ configurable_props: ConfigurableProp[]; logs: ConsoleLine[] }> {
+    return this.call(component, configured, network, async (session) => {
+      const dynamic = await additionalPropsOf(session.sandbox, component.type, (calls) => this.keepCalls(session, network.mode, calls));
       session.dynamic = dynamic ?? [];
       return { configurable_props: mergeProps(component.configurable_props, session.dynamic), logs: takeLogs(session) };
     });
@@ -115,17 +132,18 @@ export class ComponentSessions {
     if (component.type !== 'action') {
       throw new ComponentError([{ path: 'id', message: `${component.id} is a source; sources are deployed (POST /v1/sources), actions are run` }]);
     }
-    return this.call(component, configured, async (session) => {
-      const dynamic = (await additionalPropsOf(session.sandbox, component.type)) ?? [];
+    const network = options.network ?? 'live';
+    // Its additionalProps run under the run's network mode too: a replay makes no live call.
+    return this.call(component, configured, { mode: network }, async (session) => {
+      const dynamic = (await additionalPropsOf(session.sandbox, component.type, (calls) => this.keepCalls(session, network, calls))) ?? [];
       const props = mergeProps(component.configurable_props, dynamic);
       const { values, problems } = checkConfiguredProps(props, configured, (id) => this.deps.metadata.data.accounts.find((a) => a.id === id), (id) => this.deps.dataStores.exists(id));
       if (problems.length > 0) throw new ComponentError(problems);
-      const network = options.network ?? 'live';
-      this.configure(session, component, values, dynamic, network);
+      this.configure(session, component, values, { mode: network }, dynamic);
       const runId = newId('run');
       const started = Date.now();
       const target = { kind: 'action', stepsJson: JSON.stringify(steps), jit: options.jit, deadlineMs: started + this.deps.limits.timeoutMs, runId } as const;
-      const result = await session.sandbox.invoke(target, options.onRespond);
+      const result = await session.sandbox.invoke(target, options.onRespond).finally(() => emptyTempFolder(session.temp.path));
       const outcome = result.error ? null : (result.value as ActionResult);
       const sends = outcome ? await this.deps.sendLog.perform(runId, outcome.sends) : [];
       const os = takeLogs(session);
@@ -156,17 +174,23 @@ export class ComponentSessions {
     });
   }
 
-  private configure(session: Session, component: ComponentRecord, values: Record<string, unknown>, dynamic = session.dynamic, network: NetworkMode = 'live'): void {
+  private configure(session: Session, component: ComponentRecord, values: Record<string, unknown>, network: NetworkUse, dynamic = session.dynamic): void {
     const props = mergeProps(component.configurable_props, dynamic);
-    const context = sandboxContext({ sourceId: component.id, props, values, endpoints: {}, dynamicProps: false, network, dataDir: this.deps.dataDir }, this.deps.metadata.data.accounts, this.deps.secrets);
+    const context = sandboxContext({ sourceId: component.id, props, values, endpoints: {}, dynamicProps: false, network: network.mode, dataDir: this.deps.dataDir }, this.deps.metadata.data.accounts, this.deps.secrets);
     session.sandbox.configure(context);
     session.masker = maskerFor(context.auth, props.filter((p) => p.secret).map((p) => values[p.name]));
+    session.owner = network.owner ?? component.id;
   }
 
-  private async call<T>(component: ComponentRecord, configured: Record<string, unknown>, work: (session: Session) => Promise<T>): Promise<T> {
+  /** Calls made outside an action run (options, additionalProps) are recorded nowhere but, in record mode, in the cassette. */
+  private keepCalls(session: Session, mode: NetworkMode, calls: readonly OutgoingCall[]): void {
+    if (mode === 'record') this.deps.network.record(session.owner, mode, session.masker, calls);
+  }
+
+  private async call<T>(component: ComponentRecord, configured: Record<string, unknown>, network: NetworkUse, work: (session: Session) => Promise<T>): Promise<T> {
     const session = await this.session(component);
     const run = session.queue.then(() => {
-      this.configure(session, component, configured);
+      this.configure(session, component, configured, network);
       return work(session);
     });
     session.queue = run.catch(() => undefined);
@@ -188,13 +212,16 @@ export class ComponentSessions {
   }
 
   private async start(component: ComponentRecord): Promise<Session> {
-    const session: Omit<Session, 'sandbox'> = { logs: [], dynamic: [], queue: Promise.resolve(), idle: null, masker: maskerFor({}, []) };
-    const { sandbox } = await Sandbox.load({
+    await this.closing.get(component.id);
+    const temp = makeTempFolder(this.deps.dataDir, component.id);
+    const session: Omit<Session, 'sandbox'> = { logs: [], dynamic: [], queue: Promise.resolve(), idle: null, masker: maskerFor({}, []), owner: component.id, temp };
+    const loading = Sandbox.load({
       bundle: component.bundle,
       filename: component.filename,
       ...this.deps.limits,
       // An action's `dir` props write under its own folder (DATA_DIR/dirs/<component id>).
       grants: dirGrants(NO_GRANTS, this.deps.dataDir, component.id),
+      temp,
       label: `component ${component.id} (${component.name})`,
       onLog: (log) => {
         session.logs.push(log);
@@ -203,9 +230,13 @@ export class ComponentSessions {
       // Options methods may read a data store the form already chose.
       onDataStore: (storeId, call) => runDataStoreOp(this.deps.dataStores, storeId, call),
       // An action's test runs may replay its calls from the action's own cassette.
-      onNetworkMatch: (request) => this.deps.network.match(component.id, session.masker, request),
+      onNetworkMatch: (request) => this.deps.network.match(session.owner, session.masker, request),
       // Emits while configuring go nowhere: no source exists yet.
       onStrayEmits: () => {},
+    });
+    const { sandbox } = await loading.catch(async (err: unknown) => {
+      await removeTempFolder(temp);
+      throw err;
     });
     return Object.assign(session, { sandbox });
   }
@@ -215,7 +246,11 @@ export class ComponentSessions {
     if (session.idle) clearTimeout(session.idle);
     session.idle = setTimeout(() => {
       this.sessions.delete(componentId);
-      void this.close(session);
+      const closed = this.close(session).catch(() => undefined);
+      this.closing.set(componentId, closed);
+      void closed.finally(() => {
+        if (this.closing.get(componentId) === closed) this.closing.delete(componentId);
+      });
     }, this.deps.idleMs);
     session.idle.unref();
   }
@@ -223,6 +258,7 @@ export class ComponentSessions {
   private async close(session: Session): Promise<void> {
     if (session.idle) clearTimeout(session.idle);
     await session.sandbox.close();
+    await removeTempFolder(session.temp);
   }
 }
 

@@ -5,15 +5,17 @@ import type { ConfigurableProp } from '../../contract/component-shape';
 import { validateDynamicProps } from '../../components/validate';
 import type { Sandbox } from '../../sandbox/sandbox';
 import type { AdditionalPropsResult } from '../../contract/host-protocol';
+import type { OutgoingCall } from '../../contract/network-api';
 import type { ComponentRecord, SourceRecord } from '../../store/metadata';
 
 /**
  * Runs `additionalProps` in a configured sandbox; returns the props it added (null when the
- * component has no `additionalProps`). A `ConfigurationError` becomes ConfigurationRejected;
+ * component has no `additionalProps`); `onCalls` receives the outgoing HTTP calls it made. A `ConfigurationError` becomes ConfigurationRejected;
  * another throw or an invalid prop, a ComponentError naming it.
  */
-export async function additionalPropsOf(sandbox: Sandbox, type: ComponentRecord['type']): Promise<ConfigurableProp[] | null> {
+export async function additionalPropsOf(sandbox: Sandbox, type: ComponentRecord['type'], onCalls?: (calls: OutgoingCall[]) => void): Promise<ConfigurableProp[] | null> {
   const result = await sandbox.invoke({ kind: 'additionalProps' });
+  onCalls?.(result.calls);
   if (result.error) {
     if (result.error.name === 'ConfigurationError') throw new ConfigurationRejected(result.error.message);
     throw new ComponentError([{ path: 'additionalProps', message: `additionalProps() threw: ${result.error.message}` }]);

@@ -32,6 +32,11 @@ export class SourceCalls {
     return this.network.record(sourceId, mode, masker, calls);
   }
 
+  /** Calls made while a prop set is computed (`additionalProps`), masked with the values given for it; in record mode added to the cassette. */
+  recordConfiguring(sourceId: string, context: SandboxContext, secretValues: unknown[], calls: readonly OutgoingCall[]): void {
+    this.network.record(sourceId, context.network, maskerFor(context.auth, secretValues), calls);
+  }
+
   /** Starts replay sequences over (the network mode changed). */
   reset(sourceId: string): void {
     this.network.reset(sourceId);

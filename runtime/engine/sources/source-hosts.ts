@@ -7,6 +7,7 @@ import { dirGrants } from '../../props/dir/dir-folders';
 import type { HostExit } from '../../sandbox/host-process';
 import type { HostPool } from '../../sandbox/host-pool';
 import { Sandbox } from '../../sandbox/sandbox';
+import { makeTempFolder } from '../../sandbox/temp-folder';
 import { runDataStoreOp } from '../../store/data-store-ops';
 import type { DataStores } from '../../store/data-stores';
 import type { LogStore } from '../../store/log-store';
@@ -116,6 +117,7 @@ export class SourceHosts {
       filename: component.filename,
       ...deps.limits,
       grants: dirGrants(grants, deps.dataDir, sourceId),
+      temp: makeTempFolder(deps.dataDir, sourceId),
       label: `source ${sourceId}`,
       db: deps.dbs.of(sourceId),
       keepWarm: true,

@@ -92,9 +92,10 @@ export class SourceLifecycle {
     const grants = hostGrants(permissions);
     const live = input.component ? await hosts.prepareSaved(id, input.component, grants) : await hosts.prepare(id, input.code ?? '', input.filename, grants);
     try {
+      // Its cassette first: additionalProps may replay from it too.
+      await data.open(id, input.cassette);
       const record = await this.newRecord(id, input, live, permissions);
       props.configure(live.sandbox, record, live.component);
-      await data.open(id, input.cassette);
       if (record.active) {
         await runner.hook(id, live, 'deploy');
         await runner.hook(id, live, 'activate');
@@ -168,7 +169,7 @@ export class SourceLifecycle {
     const name = input.name ?? live.component.name;
     const configured = input.configured_props ?? {};
     const active = input.active ?? true;
-    const { props: propSet, dynamic } = await props.propSet(id, live.sandbox, live.component, configured);
+    const { props: propSet, dynamic } = await props.propSet(id, live.sandbox, live.component, configured, input.network_mode);
     const checked = props.check(propSet, configured, {}, !active);
     return {
       id,
@@ -208,7 +209,7 @@ export class SourceLifecycle {
   private async revise(source: SourceRecord, input: UpdateInput, component: ComponentRecord, replacement: LiveSource | null, permissions: SourcePermissions | undefined): Promise<SourceRecord> {
     const { props, records } = this.deps;
     const configured = input.configured_props ?? props.configuredValues(source, records.component(source));
-    const { props: propSet, dynamic } = replacement ? await props.propSet(source.id, replacement.sandbox, component, configured) : { props: sourceProps(source, component), dynamic: source.dynamic_props ?? null };
+    const { props: propSet, dynamic } = replacement ? await props.propSet(source.id, replacement.sandbox, component, configured, input.network_mode ?? source.network_mode) : { props: sourceProps(source, component), dynamic: source.dynamic_props ?? null };
     // New code is what a user tries after their source was stopped for crashing: it runs again.
     const restarted = Boolean(source.deactivated_reason) && input.code !== undefined;
     const active = input.active ?? (restarted || source.active);

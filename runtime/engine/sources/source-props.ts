@@ -3,6 +3,7 @@
 import { ComponentError } from '../../lib/error-kinds';
 import type { ConfigurableProp } from '../../contract/component-shape';
 import type { SandboxContext } from '../../contract/host-protocol';
+import type { NetworkMode } from '../../contract/network-api';
 import { newId } from '../../lib/ids';
 import { checkConfiguredProps } from '../../props/configured-props';
 import { openSecrets, sealSecrets } from '../../props/secret/secret-values';
@@ -49,12 +50,15 @@ export class SourceProps {
    * The prop set for configured values: the component's props plus what `additionalProps` returns
    * when run with `this` holding the values given for the component's own props.
    */
-  async propSet(sourceId: string, sandbox: Sandbox, component: ComponentRecord, configured: Record<string, unknown>): Promise<{ props: ConfigurableProp[]; dynamic: ConfigurableProp[] | null }> {
+  async propSet(sourceId: string, sandbox: Sandbox, component: ComponentRecord, configured: Record<string, unknown>, network: NetworkMode = 'live'): Promise<{ props: ConfigurableProp[]; dynamic: ConfigurableProp[] | null }> {
     const own = component.configurable_props;
     // Problems are reported by the full check once the prop set is known.
     const { values } = checkConfiguredProps(own, configured, this.accountLookup, this.storeExists);
-    sandbox.configure(sandboxContext({ sourceId, props: own, values, endpoints: {}, dynamicProps: false, dataDir: this.deps.dataDir }, this.deps.metadata.data.accounts, this.deps.secrets));
-    const dynamic = await additionalPropsOf(sandbox, component.type);
+    // additionalProps runs in the source's network mode: a replay makes no live call, a recording keeps its calls.
+    const context = sandboxContext({ sourceId, props: own, values, endpoints: {}, dynamicProps: false, network, dataDir: this.deps.dataDir }, this.deps.metadata.data.accounts, this.deps.secrets);
+    sandbox.configure(context);
+    const secretValues = own.filter((p) => p.secret).map((p) => values[p.name]);
+    const dynamic = await additionalPropsOf(sandbox, component.type, (calls) => this.deps.calls.recordConfiguring(sourceId, context, secretValues, calls));
     return { props: dynamic ? mergeProps(own, dynamic) : own, dynamic };
   }
 

@@ -6,6 +6,8 @@ import { paginate } from '../../lib/pagination';
 import { pageParams } from '../../lib/pagination';
 import { parseParams } from './params';
 import { HttpError, notFound } from '../edge/error-statuses';
+import type { NetworkUse } from '../../engine/sessions/component-sessions';
+import type { NetworkMode } from '../../contract/network-api';
 import type { ComponentView } from '../../contract/component-api';
 import type { ConfigurableProp } from '../../contract/component-shape';
 import { checkConfiguredProps } from '../../props/configured-props';
@@ -23,8 +25,12 @@ const configuredProps = z.record(z.string(), z.unknown()).optional();
 /** The component (id `sc_…` or key) or deployed source (`dc_…`, its values as the base) a form configures. */
 const target = z.string().min(1, 'give the id or key of a saved component, or a dc_ source id');
 
+/** How the component's calls are served while it is configured; a deployed source's own mode and cassette by default, else live. */
+const networkMode = z.enum(['live', 'record', 'replay', 'replay-or-live']).optional();
+
 export const configureSchema = z.object({
   id: target,
+  network_mode: networkMode,
   prop_name: z.string().min(1),
   configured_props: configuredProps,
   page: z.number().int().min(0).optional(),
@@ -32,7 +38,7 @@ export const configureSchema = z.object({
   query: z.string().max(10_000).optional(),
 });
 
-export const propsSchema = z.object({ id: target, configured_props: configuredProps });
+export const propsSchema = z.object({ id: target, configured_props: configuredProps, network_mode: networkMode });
 
 /** The props a form shows (its dynamic ones included) and the values typed so far. */
 export const checkSchema = z.object({
@@ -74,32 +80,41 @@ export function componentRoutes(ctx: ApiContext): Router {
     res.json({ data: await ctx.library.lint(input.component_code, input.component_filename ?? 'component.mjs', ctx.describeSandbox) });
   });
 
-  /** The component behind `id` and the values to configure it with (a source's own, overridden by the request's). */
-  const resolve = async (id: string, configured: Record<string, unknown> = {}): Promise<{ component: ComponentRecord; configured: Record<string, unknown> }> => {
+  /**
+   * The component behind `id`, the values to configure it with (a source's own, overridden by the
+   * request's), and how its calls are served: a source's forms replay and record with its own
+   * mode and cassette, as its runs do.
+   */
+  const resolve = async (id: string, configured: Record<string, unknown> = {}, mode?: NetworkMode): Promise<{ component: ComponentRecord; configured: Record<string, unknown>; network: NetworkUse }> => {
     const source = id.startsWith('dc_') ? ctx.sources.find(id) : undefined;
     // A key not saved yet may be the registry's (configuring it before deploying it).
     const component = source ? ctx.sources.component(source) : (ctx.library.find(id) ?? (/^(dc|sc)_/.test(id) ? undefined : await registryComponent(ctx, id)));
     if (!component) throw notFound(id.startsWith('dc_') ? 'source' : 'component', id);
-    return { component, configured: source ? { ...ctx.sources.configuredValues(source), ...configured } : configured };
+    if (!source) return { component, configured, network: { mode: mode ?? 'live' } };
+    return { component, configured: { ...ctx.sources.configuredValues(source), ...configured }, network: { mode: mode ?? source.network_mode ?? 'live', owner: source.id } };
   };
 
   router.post('/components/configure', async (req, res) => {
     const input = parseParams(req, configureSchema);
-    const { component, configured } = await resolve(input.id, input.configured_props);
-    const answer = await ctx.sessions.options(component, {
-      prop: input.prop_name,
-      configured,
-      page: input.page ?? 0,
-      prevContext: input.prev_context ?? {},
-      query: input.query,
-    });
+    const { component, configured, network } = await resolve(input.id, input.configured_props, input.network_mode);
+    const answer = await ctx.sessions.options(
+      component,
+      {
+        prop: input.prop_name,
+        configured,
+        page: input.page ?? 0,
+        prevContext: input.prev_context ?? {},
+        query: input.query,
+      },
+      network,
+    );
     res.json(answer);
   });
 
   router.post('/components/props', async (req, res) => {
     const input = parseParams(req, propsSchema);
-    const { component, configured } = await resolve(input.id, input.configured_props);
-    const { configurable_props, logs } = await ctx.sessions.props(component, configured);
+    const { component, configured, network } = await resolve(input.id, input.configured_props, input.network_mode);
+    const { configurable_props, logs } = await ctx.sessions.props(component, configured, network);
     res.json({ data: { configurable_props }, logs });
   });
 

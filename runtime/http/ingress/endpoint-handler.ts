@@ -1,5 +1,4 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import querystring from 'node:querystring';
 import { setsSessionCookie, withoutSessionCookies } from '../edge/auth';
 import { errorAnswer, problemBody } from '../edge/error-statuses';
 import type { HttpEndpoints } from '../../engine/endpoints/http-endpoints';
@@ -7,6 +6,7 @@ import type { EndpointExchange, HttpEvent } from '../../contract/endpoint-exchan
 import type { RecordedRequest, RecordedResponse } from '../../contract/invocation-api';
 import { recordBody } from '../../engine/invocations/invocation-record';
 import type { HttpResponsePayload } from '../../contract/host-protocol';
+import { httpEvent } from './http-event';
 
 /** Path prefix of HTTP interface endpoints. */
 export const ENDPOINT_PREFIX = '/e/';
@@ -19,21 +19,6 @@ const CORS: Record<string, string> = {
   'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS',
   'access-control-max-age': '86400',
 };
-
-function parseBody(contentType: string, raw: Buffer): unknown {
-  if (raw.length === 0) return undefined;
-  const text = raw.toString('utf8');
-  const type = contentType.toLowerCase();
-  if (type.includes('json')) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return text;
-    }
-  }
-  if (type.startsWith('application/x-www-form-urlencoded')) return { ...querystring.parse(text) };
-  return text;
-}
 
 const SUCCESS_HEADERS = { ...CORS, 'content-type': 'application/json' };
 const SUCCESS_BODY = JSON.stringify({ success: true });
@@ -162,14 +147,12 @@ export function endpointHandler(endpoints: HttpEndpoints, bodyLimit: number, end
       if (raw === null) return problem(res, 413, `the request body is over the ${Math.round(bodyLimit / 1024 / 1024)} MB limit`);
       const replayOf = req.headers[REPLAY_HEADER];
       const headers = eventHeaders(req.headers);
-      const event: HttpEvent = {
-        method: req.method ?? 'GET',
+      const event = httpEvent(req, raw, {
         path: slash === -1 ? '/' : decodeURIComponent(rest.slice(slash)),
-        query: queryAt === -1 ? {} : { ...querystring.parse(url.slice(queryAt + 1)) },
+        queryString: queryAt === -1 ? null : url.slice(queryAt + 1),
         headers,
-        bodyRaw: raw.toString('utf8'),
-        body: parseBody(req.headers['content-type'] ?? '', raw),
-      };
+        fallbackOrigin: new URL(endpointUrl(endpointId)).origin,
+      });
       const request: RecordedRequest = {
         method: event.method,
         path: event.path,

@@ -1,7 +1,9 @@
 // App props (`type: "app"`): a connected account's credentials become `$auth`, and the app's
-// methods run with `this` bound to the app, so `this.$auth` and sibling methods work inside them.
+// methods are bound to the app instance, so `this.$auth` and sibling methods work inside them even
+// when registry code passes a method on detached (`resourceFn: this.app.listItems`).
 import type { ConfigurableProp } from '../../contract/component-shape';
 import type { PropBinding } from '../shared/kind-interface';
+import { bindMethods } from '../../lib/bind-methods';
 
 /** The configured value of an app prop: which connected account it uses. */
 export interface AppPropValue {
@@ -48,8 +50,8 @@ export function appInstance(app: Record<string, unknown>, auth: Record<string, u
   const self: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(app)) if (key !== 'methods' && key !== 'propDefinitions') self[key] = value;
   const methods = (app.methods ?? {}) as Record<string, unknown>;
-  for (const [name, fn] of Object.entries(methods)) if (typeof fn === 'function') self[name] = fn;
   self.$auth = auth;
+  bindMethods(self, methods);
   return self;
 }
 

@@ -1,4 +1,5 @@
-// `http_request` props (actions): a request the user builds, sent by `this.<prop>.execute()`.
+// `http_request` props: a request the user builds, sent by `this.<prop>.execute()`. Made for
+// actions, but registry sources use them too and they work there the same way: no warning.
 import type { PropKind } from '../shared/kind-interface';
 import { isRecord } from '../shared/prop-shape';
 import { isNonEmptyString, showValue } from '../shared/prop-values';
@@ -7,7 +8,6 @@ import { isNonEmptyString, showValue } from '../shared/prop-values';
 export const httpRequestKind: PropKind = {
   name: 'http-request',
   types: ['http_request'],
-  onlyIn: 'action',
   dynamic: true,
   defaultIsConfig: true,
   checkDefinition(prop, _type, report) {

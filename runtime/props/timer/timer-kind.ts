@@ -2,7 +2,10 @@
 import type { PropKind } from '../shared/kind-interface';
 import { parseTimerSpec } from './timer-spec';
 
-/** `$.interface.timer` props: the default is the schedule, which the user may replace. */
+/**
+ * `$.interface.timer` props: the default is the schedule, which the user may replace; a `static`
+ * schedule is the source's fixed one, used whatever is configured (as Pipedream does).
+ */
 export const timerKind: PropKind = {
   name: 'timer',
   types: ['$.interface.timer'],
@@ -10,11 +13,17 @@ export const timerKind: PropKind = {
   dynamic: true,
   defaultIsConfig: true,
   checkDefinition(prop, _type, report) {
-    if (prop.default === undefined) return;
-    const parsed = parseTimerSpec(prop.default, 'default');
-    if ('problem' in parsed) report('default', parsed.problem);
+    for (const field of ['default', 'static'] as const) {
+      if (prop[field] === undefined) continue;
+      const parsed = parseTimerSpec(prop[field], field);
+      if ('problem' in parsed) report(field, parsed.problem);
+    }
   },
   checkValue(prop, value) {
+    if (prop.static !== undefined) {
+      const fixed = parseTimerSpec(prop.static, `prop \`${prop.name}\` static`);
+      return 'problem' in fixed ? { problem: fixed.problem } : { value: fixed.spec };
+    }
     if (value === undefined || value === null) {
       return prop.default === undefined
         ? { problem: `prop \`${prop.name}\` has no default schedule; configure one, e.g. {"intervalSeconds": 900} or {"cron": "0 * * * *"}` }

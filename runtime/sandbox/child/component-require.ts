@@ -6,13 +6,35 @@
 import fs from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /** Marks a file loaded for an `import` (ES module semantics: default is the module's default, or a CommonJS module's exports). */
 export const IMPORT_PREFIX = 'spout-import:';
 /** Marks a file loaded for a `require` call (plain `require` semantics). */
 export const REQUIRE_PREFIX = 'spout-require:';
 
-type Require = (id: string) => unknown;
+/** The `require` a bundle runs with; `preload` loads its ES module imports first, as ES modules. */
+export interface ComponentRequire {
+  (id: string): unknown;
+  /**
+   * Imports (with `import()`) the ES module files the bundle's `import`s name, before the bundle
+   * runs: Node's `require` of an ES module fails when it, or anything it imports, uses top-level
+   * await, and the bundle's requires are synchronous.
+   */
+  preload(bundle: string): Promise<void>;
+}
+
+/** The marked imports in a bundle's text (`require("spout-import:/abs/file")`). */
+const MARKED_IMPORT = new RegExp(`["']${IMPORT_PREFIX}([^"'\n]+)["']`, 'g');
+
+/** The package a file of the cache belongs to (`…/node_modules/@scope/name/x.js` → `@scope/name`), for messages. */
+export function packageOf(file: string): string {
+  const parts = file.split(/[\\/]/);
+  const at = parts.lastIndexOf('node_modules');
+  if (at === -1) return file;
+  const first = parts[at + 1] ?? '';
+  return first.startsWith('@') ? `${first}/${parts[at + 2] ?? ''}` : first;
+}
 
 /** Whether Node loads `file` as an ES module: `.mjs`, or `.js` under a package.json with `"type": "module"`. */
 function isEsModule(file: string, types: Map<string, boolean>): boolean {
@@ -56,24 +78,37 @@ function asImported(mod: unknown, esm: boolean): Record<string, unknown> {
  * marked (absolute paths behind IMPORT_PREFIX or REQUIRE_PREFIX). Any other name was not
  * installed by the service, and is refused with a message saying so.
  */
-export function componentRequire(base: string): Require {
+export function componentRequire(base: string): ComponentRequire {
   const nodeRequire = createRequire(base);
   const imported = new Map<string, Record<string, unknown>>();
   const packageTypes = new Map<string, boolean>();
-  return (id: string) => {
+  const require = (id: string) => {
     if (isBuiltin(id)) return nodeRequire(id);
     for (const prefix of [IMPORT_PREFIX, REQUIRE_PREFIX]) {
       if (!id.startsWith(prefix)) continue;
       const file = id.slice(prefix.length);
       if (!path.isAbsolute(file)) break;
-      const mod = load(nodeRequire, file);
-      if (prefix === REQUIRE_PREFIX) return mod;
+      if (prefix === REQUIRE_PREFIX) return load(nodeRequire, file);
       let ns = imported.get(file);
-      if (!ns) imported.set(file, (ns = asImported(mod, isEsModule(file, packageTypes))));
+      if (!ns) imported.set(file, (ns = asImported(load(nodeRequire, file), isEsModule(file, packageTypes))));
       return ns;
     }
     throw new Error(`Cannot load package "${id}": packages are installed when the component is saved or deployed; save it again through the service`);
   };
+  const preload = async (bundle: string) => {
+    for (const [, file] of bundle.matchAll(MARKED_IMPORT)) {
+      if (!file || imported.has(file) || !path.isAbsolute(file) || !isEsModule(file, packageTypes)) continue;
+      let ns: unknown;
+      try {
+        ns = await import(pathToFileURL(file).href);
+      } catch (err) {
+        const message = (err as Error).message;
+        throw Object.assign(new Error(`package "${packageOf(file)}" could not be loaded: ${message}`), { stack: `Error: package "${packageOf(file)}" could not be loaded: ${(err as Error).stack ?? message}` });
+      }
+      imported.set(file, asImported(ns, true));
+    }
+  };
+  return Object.assign(require, { preload });
 }
 
 function load(nodeRequire: NodeJS.Require, file: string): unknown {
@@ -82,7 +117,8 @@ function load(nodeRequire: NodeJS.Require, file: string): unknown {
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'ERR_REQUIRE_ASYNC_MODULE') {
-      throw new Error(`the package file ${file} uses top-level await, which a component cannot load; use another version of the package or another package`);
+      // Node names the file required, not the module below it that awaits.
+      throw new Error(`package "${packageOf(file)}" (${file}), or a module it imports, uses top-level await, which require() cannot load; import it with \`import\` instead of require()`);
     }
     throw err;
   }

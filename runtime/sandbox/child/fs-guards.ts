@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import Module from 'node:module';
 import path from 'node:path';
 import { define, refused } from './host-guards';
+import { realPath, VIRTUAL_TMP } from './tmp-shim';
 
 type AnyFn = (...args: unknown[]) => unknown;
 
@@ -36,8 +37,11 @@ export function guardProbes(): void {
   const realpathSync = fs.realpathSync;
   const guarded = function (this: unknown, ...args: unknown[]) {
     const p = args[0];
-    const target = p instanceof URL ? p : path.resolve(String(p));
-    if (typeof target === 'string' && !readable(target)) throw refused(`fs.realpathSync("${String(p)}")`, PROBE_RULE);
+    // A `/tmp` path is checked as the temp folder it stands for (tmp-shim.ts, which maps it inside);
+    // `/tmp` itself is no secret, and packages resolve it as they load (`realpathSync(os.tmpdir())`)
+    // also in a host that only describes a module and has no temp folder.
+    const target = p instanceof URL ? p : realPath(path.resolve(String(p)));
+    if (typeof target === 'string' && target !== VIRTUAL_TMP && !readable(target)) throw refused(`fs.realpathSync("${String(p)}")`, PROBE_RULE);
     return (realpathSync as AnyFn).apply(this, args);
   };
   // realpathSync.native goes through the permission model already.

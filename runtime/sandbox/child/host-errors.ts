@@ -5,7 +5,7 @@ import type { SerializedError } from '../../contract/host-protocol';
 import { fullStackOf } from './stack-map';
 
 /** What a denied file or process operation adds to its error, so the author knows why and what to do. */
-const DENIED_HINT = 'components may read only their own code, the package cache and folders granted to the source, write only to granted folders, and start no processes or threads (see docs/security.md to grant a folder)';
+const DENIED_HINT = 'components may read only their own code, the package cache, /tmp and folders granted to the source, write only to /tmp and granted folders, and start no processes or threads (see docs/security.md to grant a folder)';
 
 /** An error (or anything thrown) as the service records it. */
 export function serializeError(err: unknown): SerializedError {

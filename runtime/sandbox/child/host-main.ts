@@ -7,6 +7,7 @@ import vm from 'node:vm';
 import { format } from 'node:util';
 import type { ComponentDescription, PropShape } from '../../contract/component-shape';
 import { appInstance } from '../../props/app/app-prop';
+import { bindMethods } from '../../lib/bind-methods';
 import { isRecord, propShape, resolveProp } from '../../props/shared/prop-shape';
 import { HostDb } from '../../props/db/db-binding';
 import { bindProp } from '../../props/prop-bindings';
@@ -22,6 +23,9 @@ import { closeInheritedFds, guardProcess, startWatchdog } from './host-guards';
 import { guardDescriptors, guardProbes } from './fs-guards';
 import { guardSockets } from './net-guards';
 import { installStackMapping } from './stack-map';
+import { installTmpShim, mapTmp } from './tmp-shim';
+import { installLegacyBindings } from './legacy-bindings';
+import { installProcessStarts } from './process-starts';
 import { serializeError } from './host-errors';
 import type { OutgoingCall } from '../../contract/network-api';
 import type {
@@ -133,10 +137,9 @@ function buildInstance(def: Definition, ctx: SandboxContext): Record<string, unk
   const self: Record<string, unknown> = {};
   const host = { context: ctx, db: db.api(), respond, call: hostCall };
   for (const [name, raw] of Object.entries(allProps(def))) self[name] = bindProp(name, resolveProp(raw).def, host);
-  for (const [name, fn] of Object.entries(def.methods ?? {})) {
-    if (typeof fn === 'function') self[name] = fn;
-  }
-  self.$emit = emit;
+  bindMethods(self, def.methods ?? {});
+  // Not enumerable either: registry code spreads `this` into requests (`const { app, ...data } = this`).
+  Object.defineProperty(self, '$emit', { value: emit, writable: true, configurable: true, enumerable: false });
   return self;
 }
 
@@ -195,18 +198,22 @@ async function configure(def: Definition, ctx: SandboxContext): Promise<void> {
 /** Runs `additionalProps(previousPropDefs)` with `this` as in `run`, keeps its props and rebuilds `this` with them. */
 async function additionalProps(def: Definition): Promise<AdditionalPropsResult> {
   if (typeof def.additionalProps !== 'function') return { props: null };
-  const before = shapes(def.props ?? {});
-  const result = (await (def.additionalProps as AnyFn).call(instance, allProps(def))) ?? {};
+  // Registry code also edits `previousPropDefs` in place (`props.x.hidden = false`): each call
+  // edits copies, so an edit lasts for that call's answer only, as the values that led to it do.
+  const own = def.props ?? {};
+  const given = Object.fromEntries(Object.entries(allProps(def)).map(([name, prop]) => [name, isRecord(prop) ? { ...prop } : prop]));
+  const result = (await (def.additionalProps as AnyFn).call(instance, given)) ?? {};
   if (!isRecord(result)) throw new TypeError(`additionalProps() must return an object of props by name, not ${format('%o', result)}`);
   dynamicProps = result;
   if (context) instance = buildInstance(def, context);
-  // Registry code also edits `previousPropDefs` in place (`props.x.hidden = false`): report those props too.
-  const changed = Object.entries(shapes(def.props ?? {})).filter(([name, shape]) => !(name in result) && JSON.stringify(shape) !== JSON.stringify(before[name]));
+  const before = shapes(own);
+  const changed = Object.entries(shapes(Object.fromEntries(Object.keys(own).map((name) => [name, given[name]])))).filter(([name, shape]) => !(name in result) && JSON.stringify(shape) !== JSON.stringify(before[name]));
   return { props: { ...Object.fromEntries(changed), ...shapes(result) } };
 }
 
 function toOption(item: unknown, index: number): PropOption {
-  if (isRecord(item) && 'value' in item) return { label: typeof item.label === 'string' ? item.label : String(item.value), value: item.value };
+  // A label may be a number (`{ label: 1, value: 1 }`): shown as text.
+  if (isRecord(item) && 'value' in item) return { label: item.label === undefined || item.label === null ? String(item.value) : String(item.label), value: item.value };
   if (typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean') return { label: String(item), value: item };
   throw new TypeError(`options: item ${index} must be a value or {label, value}, not ${format('%o', item)}`);
 }
@@ -306,6 +313,7 @@ function captureConsole(): void {
 /** Handles the service's messages: a load, then configurations and invocations strictly in order, one at a time. */
 function serve(): void {
   let def: Definition | null = null;
+  let loading = false;
   // A `configure` sent after an invocation applies only to the ones after it.
   const queue: Array<Exclude<HostMessage, { type: 'call-result' | 'load' }>> = [];
   let busy = false;
@@ -321,13 +329,19 @@ function serve(): void {
     // An invocation waits on its call's answer: answers cannot queue behind it.
     if (message.type === 'call-result') return settleHostCall(message.callId, message.value, message.error);
     if (message.type === 'load') {
-      if (def) return;
-      try {
-        def = loadDefinition(message.bundle, message.filename);
-        post({ type: 'loaded', description: describe(def) });
-      } catch (err) {
-        post({ type: 'load-failed', error: serializeError(err) });
-      }
+      if (def || loading) return;
+      loading = true;
+      // The service sends nothing else until the host says it loaded.
+      void (async () => {
+        try {
+          if (message.tmp) mapTmp(message.tmp.dir, message.tmp.real);
+          await sandboxRequire.preload(message.bundle);
+          def = loadDefinition(message.bundle, message.filename);
+          post({ type: 'loaded', description: describe(def) });
+        } catch (err) {
+          post({ type: 'load-failed', error: serializeError(err) });
+        }
+      })();
       return;
     }
     if (!def) return;
@@ -351,14 +365,19 @@ function serve(): void {
     onCall: (invocationId, call) => {
       if (current?.id === invocationId) current.calls.push(call);
     },
+    onRefused: (invocationId, message) => post({ type: 'unrecorded', invocationId, message }),
   });
   captureConsole();
 }
 
 // The walls go up before any component code can run: the channel and the watchdog first, as the
-// walls keep component code off their descriptors and threads.
+// walls keep component code off their descriptors and threads. The /tmp mapping comes before the
+// walls, which wrap what it wraps (and fix it in place).
 closeInheritedFds();
 startWatchdog();
+installTmpShim();
+installLegacyBindings();
+installProcessStarts();
 serve();
 guardProcess();
 guardProbes();

@@ -2,6 +2,12 @@
 // so axios and the SDKs built on them) is seen here. Each one is recorded for the invocation that
 // made it; in replay modes it is answered from the source's cassette, which the service matches
 // (host call `network`), and a call with no recording fails saying how to record it.
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import { syncBuiltinESMExports } from 'node:module';
+import net from 'node:net';
+import { withPropertiesOf } from './same-properties';
 import { BatchInterceptor } from '@mswjs/interceptors';
 import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest';
 import { FetchInterceptor } from '@mswjs/interceptors/fetch';
@@ -66,6 +72,84 @@ export interface NetworkHooks {
   current: () => string | null;
   /** Receives each finished call, with the invocation that made it. */
   onCall: (invocationId: string, call: OutgoingCall) => void;
+  /** Told of each connection or lookup refused in replay, as it is refused. */
+  onRefused: (invocationId: string, message: string) => void;
+}
+
+/** The error a connection or lookup gets in replay mode, which makes no live calls. */
+function replayRefusal(what: string): Error {
+  return Object.assign(
+    new Error(`no recording of ${what}: network mode "replay" makes no live calls, and only HTTP calls (fetch, http, https and the clients built on them) can be answered from a cassette; use network mode "replay-or-live" to let this one out`),
+    { code: 'ERR_SPOUT_NOT_RECORDED' },
+  );
+}
+
+/**
+ * Keeps what the HTTP interceptors cannot see (raw TCP or TLS sockets: database drivers, SMTP,
+ * HTTP/2, undici's own request(); DNS lookups) from going out while `replaying()` says so. The
+ * interceptors' mock sockets never connect, so intercepted HTTP is not affected.
+ */
+function guardRawNetwork(replaying: () => boolean, refused: (error: Error) => Error): void {
+  const connect = net.Socket.prototype.connect as (...args: unknown[]) => net.Socket;
+  net.Socket.prototype.connect = function (this: net.Socket, ...args: unknown[]) {
+    if (!replaying()) return connect.apply(this, args);
+    const [first, second] = args as [unknown, unknown];
+    const options = (Array.isArray(first) ? first[0] : first) as { host?: string; port?: number; path?: string } | number | string;
+    const where = typeof options === 'object' && options !== null ? (options.path ?? `${options.host ?? 'localhost'}:${options.port ?? ''}`) : `${typeof second === 'string' ? second : 'localhost'}:${String(options)}`;
+    process.nextTick(() => this.destroy(refused(replayRefusal(`a connection to ${where}`))));
+    return this;
+  } as typeof net.Socket.prototype.connect;
+  // The module's lookups, and those of Resolver objects (grpc-js asks one for TXT records).
+  const guard = (target: object, promised: boolean) => {
+    const fns = target as Record<string, unknown>;
+    for (const name of Object.getOwnPropertyNames(target).filter((n) => n === 'lookup' || n === 'lookupService' || n === 'reverse' || n.startsWith('resolve'))) {
+      const fn = fns[name];
+      if (typeof fn !== 'function') continue;
+      fns[name] = withPropertiesOf(function (this: unknown, ...args: unknown[]) {
+        if (!replaying()) return (fn as (...a: unknown[]) => unknown).apply(this, args);
+        const error = refused(replayRefusal(`a DNS lookup of ${String(args[0])}`));
+        if (promised) return Promise.reject(error);
+        const callback = args.at(-1);
+        if (typeof callback !== 'function') throw error;
+        process.nextTick(() => (callback as (e: Error) => void)(error));
+      }, fn);
+    }
+  };
+  guard(dns, false);
+  guard(dns.Resolver.prototype, false);
+  guard(dns.promises, true);
+  guard(dns.promises.Resolver.prototype, true);
+  // ES modules importing `lookup` by name see the guarded one too.
+  syncBuiltinESMExports();
+}
+
+/**
+ * Some clients write a request only once its socket has connected (Stripe's SDK:
+ * `socket.once('secureConnect', () => { req.write(body); req.end(); })`). The interceptors'
+ * socket connects only once the request is decided, which needs the request: both would wait
+ * forever, in every mode (mswjs/msw#2259; fixed in interceptors 0.42, which needs Node 22). So a
+ * socket of the interceptors whose request has not been sent by the next turn says it connected.
+ * A real socket has a handle from the start and is left alone.
+ */
+function connectEarly(): void {
+  for (const [module, secure] of [[http, false], [https, true]] as const) {
+    for (const name of ['request', 'get'] as const) {
+      const original = module[name] as (...args: unknown[]) => http.ClientRequest;
+      (module as unknown as Record<string, unknown>)[name] = withPropertiesOf(function (this: unknown, ...args: unknown[]) {
+        const req = original.apply(this, args);
+        req.once('socket', (socket: net.Socket & { _handle?: unknown }) => {
+          setImmediate(() => {
+            if (req.headersSent || !socket.connecting || socket._handle) return;
+            (socket as { connecting: boolean }).connecting = false;
+            socket.emit('connect');
+            if (secure) socket.emit('secureConnect');
+          });
+        });
+        return req;
+      }, original);
+    }
+  }
+  syncBuiltinESMExports();
 }
 
 /** Intercepts the host's outgoing HTTP; `setMode` follows the source's network mode. */
@@ -74,8 +158,17 @@ export class NetworkIntercept {
   private readonly inFlight = new Map<string, InFlight>();
 
   constructor(private readonly hooks: NetworkHooks) {
+    guardRawNetwork(
+      () => this.mode === 'replay',
+      (error) => {
+        const invocationId = this.hooks.current();
+        if (invocationId) this.hooks.onRefused(invocationId, error.message);
+        return error;
+      },
+    );
     const interceptor = new BatchInterceptor({ name: 'spout-host', interceptors: [new ClientRequestInterceptor(), new FetchInterceptor()] });
     interceptor.apply();
+    connectEarly();
     interceptor.on('request', ({ request, requestId, controller }) => this.onRequest(request, requestId, controller));
     interceptor.on('response', ({ response, requestId, isMockedResponse }) => {
       if (!isMockedResponse) this.onResponse(response, requestId);

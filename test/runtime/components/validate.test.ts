@@ -114,7 +114,7 @@ describe('validateComponent: prop types', () => {
   it('warns about interface and service props outside sources, where they are ignored', () => {
     for (const type of ['$.interface.http', '$.interface.timer', '$.service.db']) {
       assertValid(withProp({ type }));
-      assertOnlyWarning(withProp({ type }, { type: 'action' }), 'props.p.type', /props belong in sources; in a action it is ignored/);
+      assertOnlyWarning(withProp({ type }, { type: 'action' }), 'props.p.type', /props belong in sources; in an action it is ignored/);
     }
   });
 
@@ -163,13 +163,15 @@ describe('validateComponent: options and propDefinition', () => {
   it('accepts static options of the item type or {label, value} objects', () => {
     assertValid(withProp({ type: 'string', options: ['a', { label: 'B', value: 'b' }] }));
     assertValid(withProp({ type: 'integer[]', options: [1, { label: 'Two', value: 2 }] }));
+    // Issue 21: numeric labels are shown as text, as Pipedream does.
+    assertValid(withProp({ type: 'integer', options: [{ label: 1, value: 1 }, { label: 2, value: 2 }] }));
   });
 
   it('rejects static options of the wrong shape, naming the items', () => {
     assertOnlyProblem(
       withProp({ type: 'string', options: ['a', 1, { label: 'C' }, { label: 2, value: 'd' }] }),
       'props.p.options',
-      /^prop `p`: options 1, 2, 3 must be a string or a \{ label, value \} object with a string label and a string value$/,
+      /^prop `p`: options 1, 2 must be a string or a \{ label, value \} object with a text \(or number\) label and a string value$/,
     );
     assertOnlyProblem(withProp({ type: 'integer', options: ['1'] }), 'props.p.options', /^prop `p`: option 0 must be an integer/);
     assertOnlyProblem(withProp({ type: 'string', options: { a: 1 } as unknown as unknown[] }), 'props.p.options', /options must be an array or an async options method/);

@@ -20,7 +20,8 @@ const NEEDS_VALUE = new Set(['string', 'string[]', 'integer', 'integer[]', 'bool
 
 /** Whether the form must get a value for `prop` before a deploy. */
 export function isRequired(prop: ConfigurableProp): boolean {
-  return !prop.optional && prop.default === undefined && !prop.hidden && !prop.disabled && NEEDS_VALUE.has(prop.type);
+  // A `static` timer is the source's fixed schedule: nothing to configure.
+  return !prop.optional && prop.default === undefined && prop.static === undefined && !prop.hidden && !prop.disabled && NEEDS_VALUE.has(prop.type);
 }
 
 /** One prop of a configuration form, by type, with its label, description and constraints. */

@@ -7,10 +7,12 @@ type Schedule = { intervalSeconds?: number; cron?: string; timezone?: string };
 const describe = (s: Schedule | undefined) =>
   !s ? 'none' : s.cron ? `cron ${s.cron}${s.timezone ? ` (${s.timezone})` : ''}` : s.intervalSeconds !== undefined ? `every ${s.intervalSeconds} s` : JSON.stringify(s);
 
-/** A timer prop: its schedule (deployed: the next run), editable as an interval or a cron expression. */
-export function TimerField({ prop, id, source, value, onChange, disabled }: { prop: ConfigurableProp; id: string; source: SourceView | null; value: unknown; onChange(v: unknown): void; disabled: boolean }) {
+/** A timer prop: its schedule (deployed: the next run), editable as an interval or a cron expression unless it is `static` (fixed). */
+export function TimerField({ prop, id, source, value, onChange, disabled: disabledProp }: { prop: ConfigurableProp; id: string; source: SourceView | null; value: unknown; onChange(v: unknown): void; disabled: boolean }) {
   const timer = source?.timers[prop.name];
-  const current = (value as Schedule | undefined) ?? (timer?.schedule as Schedule | undefined) ?? (prop.default as Schedule | undefined);
+  const fixed = prop.static as Schedule | undefined;
+  const disabled = disabledProp || fixed !== undefined;
+  const current = fixed ?? (value as Schedule | undefined) ?? (timer?.schedule as Schedule | undefined) ?? (prop.default as Schedule | undefined);
   const mode = current?.cron !== undefined ? 'cron' : 'interval';
   return (
     <div className="timer" data-testid={`timer-${prop.name}`}>

@@ -8,7 +8,8 @@ export const USER_INPUT = new Set(['string', 'string[]', 'integer', 'integer[]',
 export function normalizeOption(o: unknown): { label: string; value: unknown } {
   if (o && typeof o === 'object' && 'value' in o) {
     const x = o as { label?: unknown; value: unknown };
-    return { label: typeof x.label === 'string' ? x.label : String(x.value), value: x.value };
+    // Labels may be numbers (`{ label: 1, value: 1 }`): shown as text.
+    return { label: x.label === undefined || x.label === null ? String(x.value) : String(x.label), value: x.value };
   }
   return { label: String(o), value: o };
 }

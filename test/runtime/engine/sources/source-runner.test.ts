@@ -71,7 +71,7 @@ function fakeSandbox(): Sandbox {
 function exchange(replayOf: string | null = null) {
   const told = { responded: [] as HttpResponsePayload[], finished: [] as Array<string | null> };
   const ex: EndpointExchange = {
-    event: { method: 'POST', path: '/', query: {}, headers: {}, bodyRaw: '{}', body: {} },
+    event: { method: 'POST', path: '/', query: {}, client_ip: '127.0.0.1', url: 'http://127.0.0.1:1/e/en_1', headers: {}, bodyRaw: '{}', body: {} },
     request: { method: 'POST', path: '/', query: '', headers: {}, endpoint_url: 'http://127.0.0.1:1/e/en_1', body: '{}', body_encoding: 'utf8', body_size: 2, body_truncated: false },
     replayOf,
     respond: (r) => void told.responded.push(r),

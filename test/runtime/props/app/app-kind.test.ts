@@ -43,4 +43,23 @@ describe('app props: configured value and binding', () => {
     assert.equal(bound.propDefinitions, undefined);
     assert.deepEqual((bindApp('other', app, bindingHost()) as { $auth: unknown }).$auth, {});
   });
+
+  it('binds its methods to it, so one passed on detached still sees $auth and its siblings (issue 21)', () => {
+    const app = {
+      type: 'app',
+      app: 'github',
+      methods: {
+        base(this: { $auth: { host: string } }) {
+          return `https://${this.$auth.host}`;
+        },
+        url(this: { base(): string }, path: string) {
+          return this.base() + path;
+        },
+      },
+    };
+    const bound = bindApp('github', app, bindingHost({ auth: { github: { host: 'api.example' } } })) as { url(path: string): string };
+    const { url } = bound;
+    assert.equal(url('/a'), 'https://api.example/a');
+    assert.deepEqual(['/b', '/c'].map(bound.url), ['https://api.example/b', 'https://api.example/c']);
+  });
 });

@@ -9,7 +9,7 @@ import { bindingHost, configure, withProp } from '../../../helpers/component-che
 describe('db props', () => {
   it('warns in an action, where it is ignored', () => {
     const { warnings } = validateComponent(withProp({ type: '$.service.db' }, { type: 'action' }));
-    assert.deepEqual(warnings.map((w) => w.message), ['prop `p`: $.service.db props belong in sources; in a action it is ignored (remove it)']);
+    assert.deepEqual(warnings.map((w) => w.message), ['prop `p`: $.service.db props belong in sources; in an action it is ignored (remove it)']);
   });
 
   it('keeps nothing configured', () => {

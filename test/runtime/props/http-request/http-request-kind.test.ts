@@ -4,12 +4,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
 import { bindHttpRequest } from '../../../../runtime/props/http-request/http-request-binding';
-import { assertOnlyProblem, assertOnlyWarning, assertValid, bindingHost, configure, withProp } from '../../../helpers/component-checks';
+import { assertOnlyProblem, assertValid, bindingHost, configure, withProp } from '../../../helpers/component-checks';
 
 describe('http_request props: definition', () => {
-  it('warns about http_request props outside actions', () => {
+  it('accepts http_request props in actions and in sources, where the registry uses them too (issue 21)', () => {
     assertValid(withProp({ type: 'http_request' }, { type: 'action' }));
-    assertOnlyWarning(withProp({ type: 'http_request' }), 'props.p.type', /^prop `p`: http_request props belong in actions; in a source it is ignored/);
+    assertValid(withProp({ type: 'http_request' }));
   });
 
   it('accepts an http_request default without a url (configured when used), as the registry writes them', () => {

@@ -25,6 +25,20 @@ describe('timer props: definition', () => {
   });
 });
 
+describe('timer props: static schedules (issue 21)', () => {
+  const fixed: ConfigurableProp = { name: 'timer', type: '$.interface.timer', static: { intervalSeconds: 900 } };
+
+  it('accepts a static schedule and checks it as a default is checked', () => {
+    assertValid(withProp({ type: '$.interface.timer', static: { intervalSeconds: 900 } }));
+    assertOnlyProblem(withProp({ type: '$.interface.timer', static: { intervalSeconds: 0 } }), 'props.p.static', /^prop `p`: static: intervalSeconds must be a whole number/);
+  });
+
+  it('uses the static schedule as the value, with nothing configured or whatever is', () => {
+    assert.deepEqual(configure(fixed), { values: { timer: { intervalSeconds: 900 } }, problems: [] });
+    assert.deepEqual(configure(fixed, { cron: '* * * * *' }).values, { timer: { intervalSeconds: 900 } });
+  });
+});
+
 describe('timer props: configured value', () => {
   const timer: ConfigurableProp = { name: 'timer', type: '$.interface.timer', default: { intervalSeconds: 60 } };
 

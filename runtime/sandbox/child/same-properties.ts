@@ -1,0 +1,11 @@
+// Replacing a builtin function inside the host (fs, dns) without losing what hangs on it.
+
+/** Gives `wrapper` the own properties of `original` (`realpath.native`, the promisified forms of `exists` and `lookup`), and returns it. */
+export function withPropertiesOf<T extends object>(wrapper: T, original: object): T {
+  for (const key of Reflect.ownKeys(original)) {
+    if (key === 'length' || key === 'name' || key === 'prototype') continue;
+    const descriptor = Object.getOwnPropertyDescriptor(original, key);
+    if (descriptor) Object.defineProperty(wrapper, key, descriptor);
+  }
+  return wrapper;
+}
