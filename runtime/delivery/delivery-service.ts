@@ -195,8 +195,10 @@ export class DeliveryService implements DeliveryPort {
       concurrencyPerWebhook: CONCURRENCY_PER_WEBHOOK,
       disableAfterMs: this.options.disableAfterMs ?? DEFAULT_DISABLE_AFTER_MS,
     };
-    // The host's flags (a loader, --input-type, …) are not the thread's business.
-    const worker = new Worker(deliveryWorkerScript, { workerData: data, execArgv: [] });
+    // The service's flags (a loader, --input-type, …) are not the thread's business, but a profile
+    // of the service (`--cpu-prof`, `--heap-prof`) covers the thread too.
+    const execArgv = process.execArgv.filter((flag) => /^--(cpu|heap)-prof/.test(flag));
+    const worker = new Worker(deliveryWorkerScript, { workerData: data, execArgv });
     this.worker = worker;
     const ready = new Promise<void>((resolve, reject) => {
       worker.on('message', (message: FromDelivery) => {
