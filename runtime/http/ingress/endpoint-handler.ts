@@ -20,9 +20,8 @@ const CORS: Record<string, string> = {
   'access-control-max-age': '86400',
 };
 
-function parseBody(contentType: string, raw: Buffer): unknown {
-  if (raw.length === 0) return undefined;
-  const text = raw.toString('utf8');
+function parseBody(contentType: string, text: string): unknown {
+  if (text.length === 0) return undefined;
   const type = contentType.toLowerCase();
   if (type.includes('json')) {
     try {
@@ -162,13 +161,14 @@ export function endpointHandler(endpoints: HttpEndpoints, bodyLimit: number, end
       if (raw === null) return problem(res, 413, `the request body is over the ${Math.round(bodyLimit / 1024 / 1024)} MB limit`);
       const replayOf = req.headers[REPLAY_HEADER];
       const headers = eventHeaders(req.headers);
+      const text = raw.toString('utf8');
       const event: HttpEvent = {
         method: req.method ?? 'GET',
         path: slash === -1 ? '/' : decodeURIComponent(rest.slice(slash)),
         query: queryAt === -1 ? {} : { ...querystring.parse(url.slice(queryAt + 1)) },
         headers,
-        bodyRaw: raw.toString('utf8'),
-        body: parseBody(req.headers['content-type'] ?? '', raw),
+        bodyRaw: text,
+        body: parseBody(req.headers['content-type'] ?? '', text),
       };
       const request: RecordedRequest = {
         method: event.method,
