@@ -35,8 +35,8 @@ function sourceMapOf(url: string): SourceMap | null {
   return maps.get(url) ?? null;
 }
 
-/** `name file:line`, the file and line in the TypeScript source when the bundle has a map. */
-function frameName(frame: ProfileNode['callFrame']): { key: string; file: string; ours: boolean } {
+/** `name file:line`, the file and line in the TypeScript source when the bundle has a map (0-based line and column, as V8 gives them). */
+export function frameName(frame: ProfileNode['callFrame']): { key: string; file: string; ours: boolean } {
   const name = frame.functionName || '(anonymous)';
   if (!frame.url) return { key: name, file: name.startsWith('(') ? name : '(native)', ours: false };
   const map = frame.url.startsWith('file:') ? sourceMapOf(frame.url) : null;

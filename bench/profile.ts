@@ -4,14 +4,17 @@
 // the latency the load generator saw, and each thread's profile (bench/cpuprofile.ts): the top
 // functions by self and inclusive time, in the TypeScript sources. `PROFILE_KEEP=1` keeps the
 // .cpuprofile files (for Chrome DevTools) and prints where.
-// `PROFILE=0` measures without the profiler (its overhead is not in the CPU figures then), and
+// `PROFILE=perf` records with Linux `perf` instead (CPU time, not wall time; bench/perf-samples.ts),
+// `PROFILE=0` measures without a profiler (its overhead is not in the CPU figures then), and
 // `PROFILE_ROUNDS=N` measures N rounds one after another. `BENCH_CLI=/path/to/dist/cli.js`
 // profiles another build the same way.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cpuPerRequest, describeCpu, treeCpu } from './cpu';
+import { spawn } from 'node:child_process';
 import { summarise } from './cpuprofile';
+import { perfSummary } from './perf-samples';
 import { BENCH_SOURCE, runJson, startChild, startSpout, stopChild } from './procs';
 
 const [mode = 'ingest', secondsText = '10'] = process.argv.slice(2);
@@ -34,8 +37,11 @@ async function round(mode: string, endpoint: string, count: () => Promise<number
 }
 
 async function main(): Promise<void> {
-  const profiling = process.env.PROFILE !== '0';
-  const nodeArgs = profiling ? ['--cpu-prof', '--cpu-prof-interval=250', `--cpu-prof-dir=${profileDir}`] : [];
+  const profiler = process.env.PROFILE === '0' ? null : process.env.PROFILE === 'perf' ? 'perf' : 'v8';
+  const nodeArgs =
+    profiler === 'v8' ? ['--cpu-prof', '--cpu-prof-interval=250', `--cpu-prof-dir=${profileDir}`] : profiler === 'perf'
+        ? ['--perf-basic-prof-only-functions', '--interpreted-frames-native-stack', ...(process.env.PROFILE_NO_INLINE ? ['--no-turbo-inlining'] : [])]
+        : [];
   const spout = await startSpout(['--event-retention', '200000', '--invocation-retention', '200000'], undefined, nodeArgs);
   const pid = spout.child.pid as number;
   const source = await spout.api('POST', '/v1/sources', { component_code: BENCH_SOURCE });
@@ -50,6 +56,10 @@ async function main(): Promise<void> {
     await spout.api('POST', '/v1/subscriptions', { emitter_id: source.id, listener_id: hook.id });
     count = async () => Number(await fetch(`${base}/count`).then((r) => r.text()));
   }
+  const perfData = path.join(profileDir, 'perf.data');
+  const perf = profiler === 'perf' ? spawn('perf', ['record', '-e', 'cpu-clock', '-F', '2000', '-g', '-p', String(pid), '-o', perfData], { stdio: 'ignore' }) : null;
+  const perfDone = perf && new Promise((resolve) => perf.once('exit', resolve));
+  if (perf) await new Promise((r) => setTimeout(r, 500));
   for (let i = 0; i < rounds; i++) {
     const before = treeCpu(pid);
     const started = performance.now();
@@ -58,9 +68,15 @@ async function main(): Promise<void> {
     console.log(`${mode}: ${requests} in ${((performance.now() - started) / 1000).toFixed(1)} s; ${rate}`);
     console.log(`  CPU per ${mode === 'ingest' ? 'request' : 'delivery'}: ${describeCpu(cpuPerRequest(before, after, requests))}`);
   }
+  perf?.kill('SIGINT');
+  await perfDone;
   if (receiver) await stopChild(receiver.child);
   await stopChild(spout.child);
-  if (!profiling) return;
+  if (profiler === 'perf') {
+    // The main thread and, for delivery, the delivery thread.
+    for (const line of perfSummary(perfData, 2, Number(process.env.PROFILE_TOP ?? 25))) console.log(line);
+  }
+  if (profiler !== 'v8') return fs.rmSync(profileDir, { recursive: true, force: true });
   for (const file of fs.readdirSync(profileDir).sort()) {
     console.log(`\n${file}`);
     for (const line of summarise(path.join(profileDir, file), Number(process.env.PROFILE_TOP ?? 25))) console.log(`  ${line}`);
