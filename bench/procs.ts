@@ -38,10 +38,10 @@ export function stopChild(child: ChildProcess): Promise<void> {
 /** The CLI a benchmark starts: this checkout's build, or another one's (`BENCH_CLI`, to measure an older build in the same way). */
 export const benchCli = process.env.BENCH_CLI ?? 'dist/cli.js';
 
-/** A running `spout serve` for a benchmark, on a fresh data dir unless one is given. */
-export async function startSpout(extra: string[] = [], dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spout-bench-'))) {
+/** A running `spout serve` for a benchmark, on a fresh data dir unless one is given; `nodeArgs` go to its node (`--cpu-prof`, say). */
+export async function startSpout(extra: string[] = [], dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spout-bench-')), nodeArgs: string[] = []) {
   const key = 'bench-key';
-  const { child, match } = await startChild([benchCli, 'serve', '--port', '0', '--data-dir', dataDir, '--api-key', key, ...extra], /Spout listening on (\S+)\n/);
+  const { child, match } = await startChild([...nodeArgs, benchCli, 'serve', '--port', '0', '--data-dir', dataDir, '--api-key', key, ...extra], /Spout listening on (\S+)\n/);
   const url = match[1] as string;
   const api = async (method: string, route: string, body?: unknown) => {
     const res = await fetch(url + route, {

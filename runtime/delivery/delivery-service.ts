@@ -31,6 +31,9 @@ export interface DeliveryOptions {
 /** Svix's: a webhook whose every attempt failed for 5 days is disabled. */
 export const DEFAULT_DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
 
+/** What `deliver()` answers when there is nothing to deliver. */
+const DELIVERED = Promise.resolve();
+
 /** Most requests in flight to one webhook, so a slow receiver holds only its own slots. */
 const CONCURRENCY_PER_WEBHOOK = 16;
 
@@ -52,7 +55,8 @@ export class DeliveryService implements DeliveryPort {
   private readonly adds = new Map<number, Waiter<void>>();
   private readonly queries = new Map<number, Waiter<DeliveryAnswer>>();
   private batch: NewMessage[] = [];
-  private batchWaiters: Array<Waiter<void>> = [];
+  /** Settles when the batch being collected is durable: every `deliver()` of one tick shares it. */
+  private batchDone: { promise: Promise<void>; waiter: Waiter<void> } | null = null;
   private stopping = false;
   /** Delivery marks of the outbox as the service started, by emitter, until deliverUnrecorded() used them. */
   private readonly marks = new Map<string, DeliveryMark>();
@@ -68,7 +72,7 @@ export class DeliveryService implements DeliveryPort {
 
   /** Creates one message per webhook for the event; resolves once they are durable. */
   deliver(event: StoredEvent, webhookIds: readonly string[]): Promise<void> {
-    if (webhookIds.length === 0) return Promise.resolve();
+    if (webhookIds.length === 0) return DELIVERED;
     const created_at = Date.now();
     for (const webhook_id of webhookIds) {
       this.batch.push({
@@ -81,8 +85,13 @@ export class DeliveryService implements DeliveryPort {
         created_at,
       });
     }
-    if (this.batchWaiters.length === 0) queueMicrotask(() => this.flush());
-    return new Promise((resolve, reject) => this.batchWaiters.push({ resolve, reject }));
+    if (!this.batchDone) {
+      let waiter!: Waiter<void>;
+      const promise = new Promise<void>((resolve, reject) => (waiter = { resolve, reject }));
+      this.batchDone = { promise, waiter };
+      queueMicrotask(() => this.flush());
+    }
+    return this.batchDone.promise;
   }
 
   /**
@@ -172,14 +181,11 @@ export class DeliveryService implements DeliveryPort {
 
   private flush(): void {
     const messages = this.batch;
-    const waiters = this.batchWaiters;
+    const done = this.batchDone as { waiter: Waiter<void> };
     this.batch = [];
-    this.batchWaiters = [];
+    this.batchDone = null;
     const seq = this.seq++;
-    this.adds.set(seq, {
-      resolve: () => waiters.forEach((w) => w.resolve()),
-      reject: (err) => waiters.forEach((w) => w.reject(err)),
-    });
+    this.adds.set(seq, done.waiter);
     this.send({ type: 'add', seq, messages });
   }
 
@@ -195,8 +201,10 @@ export class DeliveryService implements DeliveryPort {
       concurrencyPerWebhook: CONCURRENCY_PER_WEBHOOK,
       disableAfterMs: this.options.disableAfterMs ?? DEFAULT_DISABLE_AFTER_MS,
     };
-    // The host's flags (a loader, --input-type, …) are not the thread's business.
-    const worker = new Worker(deliveryWorkerScript, { workerData: data, execArgv: [] });
+    // The service's flags (a loader, --input-type, …) are not the thread's business, but a profile
+    // of the service (`--cpu-prof`, `--heap-prof`) covers the thread too.
+    const execArgv = process.execArgv.filter((flag) => /^--(cpu|heap)-prof/.test(flag));
+    const worker = new Worker(deliveryWorkerScript, { workerData: data, execArgv });
     this.worker = worker;
     const ready = new Promise<void>((resolve, reject) => {
       worker.on('message', (message: FromDelivery) => {

@@ -26,7 +26,7 @@ export class FrameChannel {
   private chunks: Buffer[] = [];
   private buffered = 0;
   private broken = false;
-  /** Frames written in this tick, sent together in one write. */
+  /** Frames sent in this turn of the event loop, written together in one write. */
   private outgoing: Buffer[] = [];
   private flushing = false;
 
@@ -37,7 +37,11 @@ export class FrameChannel {
     stream.on('data', (chunk: Buffer) => this.receive(chunk));
   }
 
-  /** Sends a message; frames sent in the same tick leave in one write. Throws a FrameError for one over `maxSendBytes`. */
+  /**
+   * Sends a message; frames sent in the same turn of the event loop leave in one write (at its
+   * check phase), so a burst of requests costs the peer one wake-up, not one each. Throws a
+   * FrameError for one over `maxSendBytes`.
+   */
   send(message: unknown): void {
     if (this.broken || this.stream.destroyed) return;
     const body = Buffer.from(JSON.stringify(message), 'utf8');
@@ -48,7 +52,7 @@ export class FrameChannel {
     this.outgoing.push(header, body);
     if (this.flushing) return;
     this.flushing = true;
-    queueMicrotask(() => this.flush());
+    setImmediate(() => this.flush());
   }
 
   /** Sends a message and calls back once it is handed to the operating system. */

@@ -22,7 +22,7 @@ export interface WatchedHost {
   stopForLimit(message: string, cause?: 'memory' | 'limit'): void;
 }
 
-/** One reading of a host's usage (pidusage's). */
+/** One reading of a host's usage (host-usage.ts). */
 export interface Usage {
   /** Resident memory, bytes. */
   memory: number;

@@ -8,13 +8,13 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pidusage from 'pidusage';
 import { DEFAULT_COMPONENT_DISK_MB } from '../contract/limits';
 import type { HostGrants } from '../contract/host-protocol';
 import { hostArgs, hostEnv, hostLauncher, NO_GRANTS } from './host-grants';
 import { HostLimits } from './host-limits';
 import { HostProcess } from './host-process';
 import { HostRecords } from './host-records';
+import { HostUsageReader } from './host-usage';
 import { inheritedFds } from './inherited-fds';
 
 export interface HostPoolOptions {
@@ -44,6 +44,7 @@ export class HostPool {
   private polling = false;
   private stopped = false;
   private readonly limits: HostLimits;
+  private readonly usage = new HostUsageReader();
   private readonly records: HostRecords | null;
   /** Descriptors the service would pass on without meaning to; each host closes them first. */
   private readonly strayFds = inheritedFds();
@@ -98,6 +99,7 @@ export class HostPool {
     process.off('exit', this.killAll);
     if (this.poller) clearInterval(this.poller);
     this.poller = null;
+    this.usage.close();
   }
 
   private refillSpare(): void {
@@ -125,9 +127,10 @@ export class HostPool {
     if (child.pid) this.records?.add(child.pid);
     child.once('exit', () => {
       this.live.delete(host);
-      if (child.pid) this.records?.remove(child.pid);
-      // pidusage keeps each pid's /proc file open between reads.
-      pidusage.clear();
+      if (child.pid) {
+        this.records?.remove(child.pid);
+        this.usage.forget(child.pid);
+      }
     });
     this.watch();
     return host;
@@ -157,7 +160,7 @@ export class HostPool {
     this.polling = true;
     try {
       const hosts = [...this.live].filter((h) => !h.exited && h.pid > 0);
-      const usage: Record<string, { memory: number; ctime: number } | undefined> = await pidusage(hosts.map((h) => h.pid)).catch(() => ({}));
+      const usage = await this.usage.read(hosts.map((h) => h.pid));
       for (const host of hosts) {
         const used = usage[String(host.pid)];
         if (used && !host.exited) this.limits.observe(host, used);

@@ -66,7 +66,6 @@ interface Pending {
   message: HostMessage & { type: 'invoke' };
   resolve: (result: InvocationResult) => void;
   onRespond?: (response: HttpResponsePayload) => void;
-  posted: boolean;
 }
 
 /** Longest wait before restarting a host that keeps ending. */
@@ -86,7 +85,11 @@ export class Sandbox {
   private context: SandboxContext | null = null;
   /** Unfinished invocations in arrival order; the first is running. */
   private readonly pending = new Map<string, Pending>();
+  /** Invocations the current host has not been given, oldest first (ids; some may have finished since). */
+  private unposted: string[] = [];
   private timer: NodeJS.Timeout | null = null;
+  /** The duration `timer` was made with. */
+  private timerMs = 0;
   private timedId: string | null = null;
   private closed = false;
   private onDrained: (() => void) | null = null;
@@ -145,7 +148,8 @@ export class Sandbox {
     }
     const invocationId = `${this.idPrefix}${(this.seq++).toString(36)}`;
     return new Promise<InvocationResult>((resolve) => {
-      this.pending.set(invocationId, { message: { type: 'invoke', invocationId, target }, resolve, onRespond, posted: false });
+      this.pending.set(invocationId, { message: { type: 'invoke', invocationId, target }, resolve, onRespond });
+      this.unposted.push(invocationId);
       this.postPending();
     });
   }
@@ -163,6 +167,8 @@ export class Sandbox {
   /** Sends invocations the current host has not been given; starts a host if there is none. */
   private postPending(): void {
     if (!this.host) {
+      // Invocations that failed without a host (it could not be loaded) leave their ids behind.
+      if (this.unposted.length > this.pending.size) this.unposted = this.unposted.filter((id) => this.pending.has(id));
       if (!this.starting && !this.closed) {
         this.start().catch((err: Error) => {
           for (const [id] of this.pending) this.finish(id, { name: 'Error', message: `the component could not be loaded: ${err.message}` }, []);
@@ -171,9 +177,11 @@ export class Sandbox {
       return;
     }
     const db = this.options.db;
-    for (const p of this.pending.values()) {
-      if (p.posted) continue;
-      p.posted = true;
+    const ids = this.unposted;
+    this.unposted = [];
+    for (const id of ids) {
+      const p = this.pending.get(id);
+      if (!p) continue;
       if (db && db.version !== this.dbSeen) {
         this.dbSeen = db.version;
         this.host.send({ ...p.message, db: db.entries() });
@@ -239,12 +247,18 @@ export class Sandbox {
   private armTimeout(): void {
     const head = this.host ? this.head() : undefined;
     if ((head ?? null) === this.timedId) return;
+    this.timedId = head ?? null;
+    if (head && this.timer && this.timerMs === this.options.timeoutMs) {
+      // The same timer restarted for the next invocation: no new timer for each one.
+      this.timer.refresh();
+      return;
+    }
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    this.timedId = head ?? null;
     if (!head) return;
-    const host = this.host;
-    this.timer = setTimeout(() => host?.kill({ cause: 'timeout', message: `timed out after ${Math.round(this.options.timeoutMs / 1000)} s; the run was stopped` }), this.options.timeoutMs);
+    this.timerMs = this.options.timeoutMs;
+    // Cleared when the host ends, so the host it stops is the one running the invocation.
+    this.timer = setTimeout(() => this.host?.kill({ cause: 'timeout', message: `timed out after ${Math.round(this.options.timeoutMs / 1000)} s; the run was stopped` }), this.timerMs);
   }
 
   /** A host that was serving ended: the running invocation fails with why, the rest go to a new host. */
@@ -255,11 +269,11 @@ export class Sandbox {
     this.timer = null;
     if (exit.cause === 'stopped') return;
     this.failures++;
+    this.unposted = [...this.pending.keys()];
     const head = this.head();
     let message = exit.cause === 'memory' ? `${this.options.label}: ${exit.message}` : exit.message;
     // A client retrying a call the cassette cannot answer (or replay refuses: a raw connection, a DNS lookup) runs into the timeout; the call's record is lost with the host, so the message keeps it.
     if (exit.cause === 'timeout' && head && this.lastMiss?.invocationId === head) message += `; it had made a call with no answer in replay, which its client may have retried until then (${this.lastMiss.miss})`;
-    for (const p of this.pending.values()) p.posted = false;
     // The caller logs the failed invocation.
     if (head) this.finish(head, { name: 'Error', message }, [], undefined, exit.cause === 'timeout' ? 'timeout' : 'crashed');
     this.options.onHostExit?.(exit);

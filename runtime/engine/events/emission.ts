@@ -79,7 +79,10 @@ export class Emission {
     const { stored, durable } = this.events.append(emitterId, batch, now);
     // Events and their delivery messages go to disk side by side, not one after the other; each
     // event's line names its webhooks, so a crash between the two is mended on restart.
-    await Promise.all([durable, ...stored.map((event, i) => this.delivery.deliver(event, routes[i]!.webhooks))]);
+    // The port answers the deliveries of one tick with one promise: each is waited for once.
+    const waits = new Set<Promise<void>>([durable]);
+    stored.forEach((event, i) => waits.add(this.delivery.deliver(event, routes[i]!.webhooks)));
+    await Promise.all(waits);
     const routed = stored.map((event, i) => ({ event, ...routes[i]! }));
     for (const { event, listeners } of routed) for (const id of listeners) this.listen(id, event, depth + 1);
     return routed;

@@ -147,18 +147,19 @@ export function endpointHandler(endpoints: HttpEndpoints, bodyLimit: number, end
       if (raw === null) return problem(res, 413, `the request body is over the ${Math.round(bodyLimit / 1024 / 1024)} MB limit`);
       const replayOf = req.headers[REPLAY_HEADER];
       const headers = eventHeaders(req.headers);
+      const at = endpointUrl(endpointId);
       const event = httpEvent(req, raw, {
         path: slash === -1 ? '/' : decodeURIComponent(rest.slice(slash)),
         queryString: queryAt === -1 ? null : url.slice(queryAt + 1),
         headers,
-        fallbackOrigin: new URL(endpointUrl(endpointId)).origin,
+        fallbackOrigin: () => new URL(at).origin,
       });
       const request: RecordedRequest = {
         method: event.method,
         path: event.path,
         query: queryAt === -1 ? '' : url.slice(queryAt + 1),
         headers: headers as RecordedRequest['headers'],
-        endpoint_url: endpointUrl(endpointId),
+        endpoint_url: at,
         ...recordBody(raw),
       };
       await endpoint.run(exchangeOf(res, event, request, typeof replayOf === 'string' ? replayOf : null));

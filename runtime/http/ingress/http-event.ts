@@ -5,9 +5,8 @@ import { isIP } from 'node:net';
 import querystring from 'node:querystring';
 import type { HttpEvent } from '../../contract/endpoint-exchange';
 
-function parseBody(contentType: string, raw: Buffer): unknown {
-  if (raw.length === 0) return undefined;
-  const text = raw.toString('utf8');
+function parseBody(contentType: string, text: string): unknown {
+  if (text.length === 0) return undefined;
   const type = contentType.toLowerCase();
   if (type.includes('json')) {
     try {
@@ -48,17 +47,19 @@ function clientIp(req: IncomingMessage): string {
 /**
  * The URL the caller requested: its scheme and host as it sent them (through a tunnel: the
  * tunnel's, from `X-Forwarded-Proto`/`X-Forwarded-Host`), so code that checks a signature over the
- * URL (Twilio, QStash) sees the one that was signed. `fallbackOrigin` serves a request without Host.
+ * URL (Twilio, QStash) sees the one that was signed. `fallbackOrigin` serves a request without Host
+ * (asked only then: a URL parsed per request costs).
  */
-function requestUrl(req: IncomingMessage, fallbackOrigin: string): string {
+function requestUrl(req: IncomingMessage, fallbackOrigin: () => string): string {
   const proto = firstValue(req.headers['x-forwarded-proto']);
   const host = firstValue(req.headers['x-forwarded-host']) ?? req.headers.host;
-  const origin = host ? `${proto === 'https' ? 'https' : 'http'}://${host}` : fallbackOrigin;
+  const origin = host ? `${proto === 'https' ? 'https' : 'http'}://${host}` : fallbackOrigin();
   return `${origin}${req.url ?? '/'}`;
 }
 
 /** The event for a request to an endpoint: `path` is what follows the endpoint id, `headers` the ones the component may see. */
-export function httpEvent(req: IncomingMessage, raw: Buffer, parts: { path: string; queryString: string | null; headers: IncomingHttpHeaders; fallbackOrigin: string }): HttpEvent {
+export function httpEvent(req: IncomingMessage, raw: Buffer, parts: { path: string; queryString: string | null; headers: IncomingHttpHeaders; fallbackOrigin: () => string }): HttpEvent {
+  const text = raw.toString('utf8');
   return {
     method: req.method ?? 'GET',
     path: parts.path,
@@ -66,7 +67,7 @@ export function httpEvent(req: IncomingMessage, raw: Buffer, parts: { path: stri
     client_ip: clientIp(req),
     url: requestUrl(req, parts.fallbackOrigin),
     headers: parts.headers,
-    bodyRaw: raw.toString('utf8'),
-    body: parseBody(req.headers['content-type'] ?? '', raw),
+    bodyRaw: text,
+    body: parseBody(req.headers['content-type'] ?? '', text),
   };
 }

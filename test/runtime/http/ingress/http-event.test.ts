@@ -7,7 +7,7 @@ import { httpEvent } from '../../../../runtime/http/ingress/http-event';
 function request(remoteAddress: string, headers: Record<string, string>, url = '/e/en_1/a?x=1'): IncomingMessage {
   return { method: 'POST', url, headers, socket: { remoteAddress } } as unknown as IncomingMessage;
 }
-const parts = { path: '/a', queryString: 'x=1', headers: {}, fallbackOrigin: 'http://127.0.0.1:7620' };
+const parts = { path: '/a', queryString: 'x=1', headers: {}, fallbackOrigin: () => 'http://127.0.0.1:7620' };
 
 describe('HTTP events', () => {
   it('has method, path, query, client_ip, url, headers, bodyRaw and body', () => {
