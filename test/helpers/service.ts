@@ -28,12 +28,14 @@ export function tempDir(prefix = 'spout-test-'): string {
 }
 
 /**
- * A fresh folder outside the machine's /tmp (under the checkout's git-ignored `test-results/`),
- * for files a component must not reach: inside a component host, `/tmp/…` names the host's own
- * temp folder (docs/security.md), so a folder under /tmp would not be the one the test means.
+ * A fresh folder outside the machine's /tmp (under the checkout's git-ignored `test-results/`, or
+ * `/var/tmp` when the checkout itself lies under /tmp), for files a component must not reach:
+ * inside a component host, `/tmp/…` names the host's own temp folder (docs/security.md), so a
+ * folder under /tmp would not be the one the test means.
  */
 export function outsideTmpDir(prefix = 'spout-outside-'): string {
-  const base = path.resolve('test-results');
+  const inCheckout = path.resolve('test-results');
+  const base = inCheckout.startsWith('/tmp/') ? '/var/tmp' : inCheckout;
   fs.mkdirSync(base, { recursive: true });
   return fs.mkdtempSync(path.join(base, prefix));
 }

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { tempDir } from '../../helpers/service';
+import { outsideTmpDir, tempDir } from '../../helpers/service';
 
 const SHIM = path.resolve('runtime', 'sandbox', 'child', 'tmp-shim.ts');
 
@@ -13,6 +13,9 @@ describe('the /tmp shim', () => {
   it('maps /tmp paths, os.tmpdir() and the paths fs answers to the host’s folder, and leaves others alone', () => {
     const folder = tempDir('spout-shim-');
     const name = `spout-shim-${process.pid}-${Date.now()}`;
+    const outside = outsideTmpDir('spout-shim-outside-');
+    const outsideFile = path.join(outside, 'here.txt');
+    fs.writeFileSync(outsideFile, 'here');
     const script = `
       import fs from "node:fs";
       import os from "node:os";
@@ -37,7 +40,7 @@ describe('the /tmp shim', () => {
         dir, real,
         e: fs.readFileSync(dir + "/e.txt", "utf8"),
         exists: fs.existsSync("/tmp/${name}-a.txt"),
-        here: fs.existsSync(${JSON.stringify(path.resolve('package.json'))}),
+        here: fs.existsSync(${JSON.stringify(outsideFile)}),
       }));
     `;
     try {
@@ -56,6 +59,7 @@ describe('the /tmp shim', () => {
       assert.ok(!fs.existsSync(`/tmp/${name}-a.txt`), 'the machine’s /tmp was not written');
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });
+      fs.rmSync(outside, { recursive: true, force: true });
     }
   });
 });
