@@ -1,6 +1,7 @@
 import { segments, useRoute } from '../../app/router';
 import { useApp } from '../../app/store';
 import { BackToList, Link } from '../../ui/Link';
+import { ListPane } from '../../ui/ListPane';
 import { SourceList } from './SourceList';
 import { SourceCreate } from './SourceCreate';
 import { SourceDetail } from './SourceDetail';
@@ -32,23 +33,30 @@ export function SourcesScreen() {
       </div>
     );
   return (
-    <div className={id ? 'split has-detail' : 'split'}>
-      <aside className="list-pane" aria-label="Source list">
-        <div className="row">
-          <h2>Sources</h2>
-          <span className="grow" />
+    <ListPane
+      title="Sources"
+      label="Source list"
+      hasDetail={Boolean(id)}
+      actions={
+        <>
           <Link to="/sources/new?type=action" className="button small">
             New action
           </Link>
           <Link to="/sources/new" className="button small primary">
             New source
           </Link>
-        </div>
-        <SourceList selectedId={creating ? null : (id ?? null)} />
-      </aside>
-      <div className="content-pane">
-        {id && <BackToList to="/sources" label="All sources" />}
-        {content}</div>
-    </div>
+        </>
+      }
+      list={
+        <>
+          <SourceList selectedId={creating ? null : (id ?? null)} />
+        </>
+      }
+      detail={
+        <div className="content-pane">
+          {id && <BackToList to="/sources" label="All sources" />}
+          {content}</div>
+      }
+    />
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { CopyButton } from '../../ui/CopyButton';
 import { BackToList, Link } from '../../ui/Link';
+import { ListPane } from '../../ui/ListPane';
 import { WebhookCreate } from './WebhookCreate';
 import { WebhookDetail } from './WebhookDetail';
 import { segments, useRoute } from '../../app/router';
@@ -55,39 +56,46 @@ export function WebhooksScreen() {
     );
 
   return (
-    <div className={id ? 'split has-detail' : 'split'}>
-      <aside className="list-pane" aria-label="Webhook list">
-        <div className="row">
-          <h2>Webhooks</h2>
-          <span className="grow" />
+    <ListPane
+      title="Webhooks"
+      label="Webhook list"
+      hasDetail={Boolean(id)}
+      actions={
+        <>
           <Link to="/webhooks/new" className="button small primary">
             New webhook
           </Link>
-        </div>
-        {!webhooksLoaded ? (
-          <p className="empty">{reachable ? 'Loading…' : 'Not loaded: the service is not answering.'}</p>
-        ) : webhooks.length === 0 ? (
-          <p className="empty">No webhooks yet.</p>
-        ) : (
-          <ul className="sources" aria-label="Webhooks">
-            {webhooks.map((w) => (
-              <li key={w.id}>
-                <Link to={`/webhooks/${w.id}`} className={w.id === id ? 'source selected' : 'source'} aria-current={w.id === id ? 'page' : undefined}>
-                  <span className="name">{w.name}</span>
-                  <HealthBadge webhook={w} />
-                  <span className="endpoint">{w.url}</span>
-                  <span className="stats" data-testid="webhook-health">
-                    {healthLine(w)}
-                  </span>
-                </Link>
-              </li>
-            ))}
-          </ul>
-        )}
-      </aside>
-      <div className="content-pane">
-        {id && <BackToList to="/webhooks" label="All webhooks" />}
-        {content}</div>
-    </div>
+        </>
+      }
+      list={
+        <>
+          {!webhooksLoaded ? (
+            <p className="empty">{reachable ? 'Loading…' : 'Not loaded: the service is not answering.'}</p>
+          ) : webhooks.length === 0 ? (
+            <p className="empty">No webhooks yet.</p>
+          ) : (
+            <ul className="sources" aria-label="Webhooks">
+              {webhooks.map((w) => (
+                <li key={w.id}>
+                  <Link to={`/webhooks/${w.id}`} className={w.id === id ? 'source selected' : 'source'} aria-current={w.id === id ? 'page' : undefined}>
+                    <span className="name">{w.name}</span>
+                    <HealthBadge webhook={w} />
+                    <span className="endpoint">{w.url}</span>
+                    <span className="stats" data-testid="webhook-health">
+                      {healthLine(w)}
+                    </span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      }
+      detail={
+        <div className="content-pane">
+          {id && <BackToList to="/webhooks" label="All webhooks" />}
+          {content}</div>
+      }
+    />
   );
 }

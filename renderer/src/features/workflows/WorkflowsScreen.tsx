@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { BackToList, Link } from '../../ui/Link';
+import { ListPane } from '../../ui/ListPane';
 import { WorkflowCreate } from './WorkflowCreate';
 import { WorkflowDetail } from './WorkflowDetail';
 import { WorkflowEdit } from './WorkflowEdit';
@@ -44,43 +45,50 @@ export function WorkflowsScreen() {
     );
 
   return (
-    <div className={id ? 'split has-detail' : 'split'}>
-      <aside className="list-pane" aria-label="Workflow list">
-        <div className="row">
-          <h2>Workflows</h2>
-          <span className="grow" />
+    <ListPane
+      title="Workflows"
+      label="Workflow list"
+      hasDetail={Boolean(id)}
+      actions={
+        <>
           <Link to="/workflows/new" className="button small primary">
             New workflow
           </Link>
-        </div>
-        <div className="row">
-          <WorkflowImport className="small" />
-          <span className="muted small-note">a workflow exported as JSON</span>
-        </div>
-        {!workflowsLoaded ? (
-          <p className="empty">Loading…</p>
-        ) : workflows.length === 0 ? (
-          <p className="empty">No workflows yet.</p>
-        ) : (
-          <ul className="sources" aria-label="Workflows">
-            {workflows.map((w) => (
-              <li key={w.id}>
-                <Link to={`/workflows/${encodeURIComponent(w.id)}`} className={w.id === id ? 'source selected' : 'source'} aria-current={w.id === id ? 'page' : undefined}>
-                  <span className="name">{w.name}</span>
-                  <span className={w.active ? 'badge active' : 'badge'}>{w.active ? 'active' : 'inactive'}</span>
-                  <span className="id">{w.id}</span>
-                  <span className="stats">
-                    {w.trigger.type} trigger · {w.steps.length} step{w.steps.length === 1 ? '' : 's'}
-                  </span>
-                </Link>
-              </li>
-            ))}
-          </ul>
-        )}
-      </aside>
-      <div className="content-pane">
-        {id && <BackToList to="/workflows" label="All workflows" />}
-        {content}</div>
-    </div>
+        </>
+      }
+      list={
+        <>
+          <div className="row">
+            <WorkflowImport className="small" />
+            <span className="muted small-note">a workflow exported as JSON</span>
+          </div>
+          {!workflowsLoaded ? (
+            <p className="empty">Loading…</p>
+          ) : workflows.length === 0 ? (
+            <p className="empty">No workflows yet.</p>
+          ) : (
+            <ul className="sources" aria-label="Workflows">
+              {workflows.map((w) => (
+                <li key={w.id}>
+                  <Link to={`/workflows/${encodeURIComponent(w.id)}`} className={w.id === id ? 'source selected' : 'source'} aria-current={w.id === id ? 'page' : undefined}>
+                    <span className="name">{w.name}</span>
+                    <span className={w.active ? 'badge active' : 'badge'}>{w.active ? 'active' : 'inactive'}</span>
+                    <span className="id">{w.id}</span>
+                    <span className="stats">
+                      {w.trigger.type} trigger · {w.steps.length} step{w.steps.length === 1 ? '' : 's'}
+                    </span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      }
+      detail={
+        <div className="content-pane">
+          {id && <BackToList to="/workflows" label="All workflows" />}
+          {content}</div>
+      }
+    />
   );
 }

@@ -1,0 +1,20 @@
+// The left pane of a list screen (sources, webhooks, workflows): its heading, its "New …" links
+// on the right, then the list; the screen's split layout narrows to one pane on a detail.
+import type { ReactNode } from 'react';
+
+/** A list screen's split layout: the list pane (titled, with `actions`) beside the `detail` pane. */
+export function ListPane(props: { title: string; label: string; hasDetail: boolean; actions: ReactNode; list: ReactNode; detail: ReactNode }) {
+  return (
+    <div className={props.hasDetail ? 'split has-detail' : 'split'}>
+      <aside className="list-pane" aria-label={props.label}>
+        <div className="row">
+          <h2>{props.title}</h2>
+          <span className="grow" />
+          {props.actions}
+        </div>
+        {props.list}
+      </aside>
+      {props.detail}
+    </div>
+  );
+}
