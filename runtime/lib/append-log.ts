@@ -6,8 +6,8 @@ import { keepPrivate, PRIVATE_FILE } from './private-files';
 
 /** How a log is opened: where its records go, and how its lines are checked. */
 export interface OpenOptions<T> {
-  /** Receives each record already in the file, oldest first, with the size of its line in bytes; absent, `open` returns them. */
-  onRecord?: (record: T, bytes: number) => void;
+  /** Receives each record already in the file, oldest first, with the size of its line in bytes and the line (its bytes, valid only during the call); absent, `open` returns them. */
+  onRecord?: (record: T, bytes: number, raw: Buffer) => void;
   /** What is wrong with a parsed line, or null when it is a record of this log (damaged ones are set aside). */
   check?: (value: unknown) => string | null;
   /** Longest line taken, in bytes (default 64 MB). */
@@ -24,6 +24,15 @@ interface Pending {
   resolve: () => void;
   reject: (err: Error) => void;
 }
+
+/** A compaction's content as bytes: `count` lines, each ending in a newline, in `chunks`. */
+export interface RawLines {
+  chunks: Buffer[];
+  count: number;
+}
+
+/** Chunks written in one call when a compaction writes raw lines (under the system's IOV_MAX). */
+const CHUNKS_A_WRITE = 512;
 
 /** At most this many fdatasync calls overlap; each covers every write made before it. */
 const MAX_SYNCS = 2;
@@ -68,7 +77,7 @@ export class AppendLog<T> {
     const onRecord = options.onRecord ?? ((record: T) => void records.push(record));
     const scanned = scanJsonLines(file, {
       check: options.check,
-      onRecord: (value, _line, bytes) => onRecord(value as T, bytes),
+      onRecord: (value, _line, bytes, raw) => onRecord(value as T, bytes, raw),
       maxLineBytes: options.maxLineBytes,
       repair: true,
       report: options.report ?? printProblem,
@@ -117,13 +126,14 @@ export class AppendLog<T> {
   }
 
   /**
-   * Compaction: replaces the whole file, atomically, with the lines `snapshot` returns. The
-   * snapshot must reflect every append made so far (callers update their state before appending).
-   * Appends queued but not yet written are covered by the snapshot and resolve with the new file;
-   * appends made during the swap wait and land after it. It never waits for the queue to empty,
-   * so it finishes under a steady stream of appends.
+   * Compaction: replaces the whole file, atomically, with what `snapshot` returns (lines, or
+   * raw lines already in bytes, which are written as they are without passing through a string).
+   * The snapshot must reflect every append made so far (callers update their state before
+   * appending). Appends queued but not yet written are covered by the snapshot and resolve with
+   * the new file; appends made during the swap wait and land after it. It never waits for the
+   * queue to empty, so it finishes under a steady stream of appends.
    */
-  async rewrite(snapshot: () => string[]): Promise<void> {
+  async rewrite(snapshot: () => string[] | RawLines): Promise<void> {
     while (this.rewriting) await this.rewriting;
     let release = () => {};
     this.rewriting = new Promise<void>((resolve) => (release = resolve));
@@ -132,14 +142,19 @@ export class AppendLog<T> {
       await Promise.all(this.syncs);
       carried = this.queue;
       this.queue = [];
-      const lines = snapshot();
-      const text = lines.map((l) => l + '\n').join('');
+      const taken = snapshot();
+      const raw = Array.isArray(taken) ? { chunks: [Buffer.from(taken.map((l) => l + '\n').join(''))], count: taken.length } : taken;
       const tmp = `${this.file}.tmp`;
       // A temp file left by a crash would keep its old mode: start from none.
       await fsp.rm(tmp, { force: true });
       const handle = await fsp.open(tmp, 'wx', PRIVATE_FILE);
+      let size = 0;
       try {
-        await handle.writeFile(text);
+        for (let i = 0; i < raw.chunks.length; i += CHUNKS_A_WRITE) {
+          const batch = raw.chunks.slice(i, i + CHUNKS_A_WRITE);
+          for (const chunk of batch) size += chunk.length;
+          await writeChunks(handle, batch);
+        }
         await handle.datasync();
       } finally {
         await handle.close();
@@ -147,8 +162,8 @@ export class AppendLog<T> {
       await fsp.rename(tmp, this.file);
       fs.closeSync(this.fd);
       this.fd = fs.openSync(this.file, 'a', PRIVATE_FILE);
-      this.lines = lines.length + this.queue.reduce((n, p) => n + p.count, 0);
-      this.bytes = Buffer.byteLength(text) + this.queue.reduce((n, p) => n + Buffer.byteLength(p.line), 0);
+      this.lines = raw.count + this.queue.reduce((n, p) => n + p.count, 0);
+      this.bytes = size + this.queue.reduce((n, p) => n + Buffer.byteLength(p.line), 0);
       for (const p of carried) p.resolve();
       carried = [];
     } finally {
@@ -164,7 +179,7 @@ export class AppendLog<T> {
    * Starts a compaction (see `rewrite`) unless one is under way; a failure is logged and the old
    * file stays. For callers that compact from a hot path and must not wait.
    */
-  compactInBackground(snapshot: () => string[]): void {
+  compactInBackground(snapshot: () => string[] | RawLines): void {
     if (this.compacting) return;
     this.compacting = true;
     this.rewrite(snapshot)
@@ -225,6 +240,18 @@ export class AppendLog<T> {
 }
 
 const noop = () => {};
+
+/** Writes chunks at the file's position, all of them: a short write (rare on a file) goes on where it stopped. */
+async function writeChunks(handle: fsp.FileHandle, chunks: Buffer[]): Promise<void> {
+  let { bytesWritten } = await handle.writev(chunks);
+  for (const chunk of chunks) {
+    if (bytesWritten >= chunk.length) bytesWritten -= chunk.length;
+    else {
+      await handle.writeFile(chunk.subarray(bytesWritten));
+      bytesWritten = 0;
+    }
+  }
+}
 
 function writeAllSync(fd: number, buffer: Buffer): void {
   for (let offset = 0; offset < buffer.length; ) offset += fs.writeSync(fd, buffer, offset, buffer.length - offset);

@@ -12,8 +12,8 @@ import { PRIVATE_FILE } from './private-files';
 export interface ScanOptions {
   /** What is wrong with a parsed line, or null when it is a record of this file. */
   check?: (value: unknown) => string | null;
-  /** Receives each good record, in order, with its 1-based line number and its size in bytes. */
-  onRecord: (value: unknown, line: number, bytes: number) => void;
+  /** Receives each good record, in order, with its 1-based line number, its size in bytes and the bytes themselves (valid only during the call). */
+  onRecord: (value: unknown, line: number, bytes: number, raw: Buffer) => void;
   /** Longest line taken, in bytes; a longer one is set aside without being read into memory. */
   maxLineBytes?: number;
   /** True: damaged lines move to `<file>.damaged` and the file is rewritten without them. False: they are only reported (`spout doctor`). */
@@ -200,7 +200,7 @@ class Scan {
     const parsed = parse(bytes);
     if (parsed !== undefined && !this.options.check?.(parsed.value)) {
       this.records++;
-      this.options.onRecord(parsed.value, this.line, bytes.length);
+      this.options.onRecord(parsed.value, this.line, bytes.length, bytes);
       this.keepPart(start, fileEnd, true);
       this.tailNeedsNewline = true;
       return;
@@ -215,7 +215,7 @@ class Scan {
     const problem = parsed === undefined ? notJson(bytes) : this.options.check?.(parsed.value);
     if (parsed !== undefined && !problem) {
       this.records++;
-      this.options.onRecord(parsed.value, this.line, bytes.length);
+      this.options.onRecord(parsed.value, this.line, bytes.length, bytes);
       return true;
     }
     this.setAside(bytes, true);

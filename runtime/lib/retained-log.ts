@@ -1,6 +1,6 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { AppendLog } from './append-log';
+import { AppendLog, type RawLines } from './append-log';
 import type { ProblemSink } from './file-problems';
 import { makePrivateDir } from './private-files';
 
@@ -12,19 +12,27 @@ export interface Retention {
   bytes: number;
 }
 
-interface Owned<T> {
+interface Owned<T, K> {
   log: AppendLog<T>;
-  /** Oldest first, within the retention (plus a little slack before trimming). */
-  records: T[];
+  /** What is kept of each record, oldest first, within the retention (plus a little slack before trimming). */
+  records: K[];
   /** Size of each record's line, in step with `records`. */
   sizes: number[];
   bytes: number;
 }
 
 /** Options of RetainedLogs. */
-export interface RetainedLogsOptions<T> {
+export interface RetainedLogsOptions<T, K> {
   /** Called with records trimmed out of memory (to drop them from an index). */
-  onTrim?: (owner: string, trimmed: T[]) => void;
+  onTrim?: (owner: string, trimmed: K[]) => void;
+  /**
+   * What memory keeps of an owner's record, given its line (as written, or as read back from the
+   * file): by default the record itself. A store of many large records keeps the line instead,
+   * off the heap (lib/line-arena.ts), with `snapshot` to give the lines back for compaction.
+   */
+  keep?: (record: T, line: string | Buffer, owner: string) => K;
+  /** The lines of an owner's kept entries, for compaction (default: each entry as JSON). */
+  snapshot?: (owner: string, kept: readonly K[]) => string[] | RawLines;
   /** What is wrong with a line read back, or null when it is a record (damaged lines are set aside). */
   check?: (value: unknown) => string | null;
   /** Receives what was found damaged when a file is read. */
@@ -38,37 +46,40 @@ export interface RetainedLogsOptions<T> {
  * compacted in the background once it holds twice the limit. Appends are not synced to disk: a
  * crash of the process keeps them, a power cut may not.
  */
-export class RetainedLogs<T> {
-  private readonly owners = new Map<string, Owned<T>>();
-  private readonly opening = new Map<string, Promise<Owned<T>>>();
+export class RetainedLogs<T, K = T> {
+  private readonly owners = new Map<string, Owned<T, K>>();
+  private readonly opening = new Map<string, Promise<Owned<T, K>>>();
+  private readonly keep: (record: T, line: string | Buffer, owner: string) => K;
+  private readonly snapshot: (owner: string, kept: readonly K[]) => string[] | RawLines;
 
   constructor(
     private readonly dir: string,
     private readonly retention: Retention,
-    private readonly options: RetainedLogsOptions<T> = {},
-  ) {}
+    private readonly options: RetainedLogsOptions<T, K> = {},
+  ) {
+    this.keep = options.keep ?? ((record) => record as unknown as K);
+    this.snapshot = options.snapshot ?? ((_owner, kept) => kept.map((k) => JSON.stringify(k)));
+  }
 
-  /** Opens (creating if needed) an owner's file; returns the records kept, oldest first. */
-  async open(owner: string): Promise<readonly T[]> {
+  /** Opens (creating if needed) an owner's file; returns what is kept of its records, oldest first. */
+  async open(owner: string): Promise<readonly K[]> {
     return (await this.owned(owner)).records;
   }
 
-  /** Appends records of an owner (opening its file first if need be). */
-  async append(owner: string, records: T[]): Promise<void> {
+  /** Appends records of an owner (opening its file first if need be); resolves what is kept of them. */
+  async append(owner: string, records: T[]): Promise<K[]> {
     const owned = this.owners.get(owner) ?? (await this.owned(owner));
-    this.add(owner, owned, records);
+    return this.add(owner, owned, records);
   }
 
-  /** Appends to an owner already open; false if it is not. */
-  appendOpen(owner: string, records: T[]): boolean {
+  /** Appends to an owner already open and returns what is kept of the records; null if it is not open. */
+  appendOpen(owner: string, records: T[]): K[] | null {
     const owned = this.owners.get(owner);
-    if (!owned) return false;
-    this.add(owner, owned, records);
-    return true;
+    return owned ? this.add(owner, owned, records) : null;
   }
 
-  /** An open owner's records, oldest first (empty if not open). */
-  list(owner: string): readonly T[] {
+  /** What is kept of an open owner's records, oldest first (empty if not open). */
+  list(owner: string): readonly K[] {
     return this.owners.get(owner)?.records ?? [];
   }
 
@@ -89,20 +100,22 @@ export class RetainedLogs<T> {
     this.owners.clear();
   }
 
-  private add(owner: string, owned: Owned<T>, records: T[]): void {
-    if (records.length === 0) return;
+  private add(owner: string, owned: Owned<T, K>, records: T[]): K[] {
+    if (records.length === 0) return [];
     const lines = records.map((r) => JSON.stringify(r));
-    records.forEach((r, i) => keep(owned, r, Buffer.byteLength(lines[i] as string)));
+    const kept = records.map((r, i) => this.keep(r, lines[i] as string, owner));
+    kept.forEach((k, i) => push(owned, k, Buffer.byteLength(lines[i] as string)));
     owned.log.appendUnsynced(lines);
     this.trim(owner, owned);
     const { log } = owned;
     if (log.lineCount > 2 * this.retention.count || log.byteCount > 2 * this.retention.bytes) {
-      log.compactInBackground(() => owned.records.map((r) => JSON.stringify(r)));
+      log.compactInBackground(() => this.snapshot(owner, owned.records));
     }
+    return kept;
   }
 
   /** Drops the oldest records past the retention, in batches of a tenth so each append costs the same. */
-  private trim(owner: string, owned: Owned<T>, slack = true): void {
+  private trim(owner: string, owned: Owned<T, K>, slack = true): void {
     const { count, bytes } = this.retention;
     if (owned.records.length <= count + (slack ? Math.ceil(count / 10) : 0) && owned.bytes <= bytes + (slack ? bytes / 10 : 0)) return;
     let drop = Math.max(0, owned.records.length - count);
@@ -116,19 +129,19 @@ export class RetainedLogs<T> {
     this.options.onTrim?.(owner, trimmed);
   }
 
-  private owned(owner: string): Promise<Owned<T>> {
+  private owned(owner: string): Promise<Owned<T, K>> {
     const open = this.owners.get(owner);
     if (open) return Promise.resolve(open);
     let opening = this.opening.get(owner);
     if (!opening) {
       opening = (async () => {
         makePrivateDir(this.dir);
-        const owned: Owned<T> = { log: null as unknown as AppendLog<T>, records: [], sizes: [], bytes: 0 };
+        const owned: Owned<T, K> = { log: null as unknown as AppendLog<T>, records: [], sizes: [], bytes: 0 };
         ({ log: owned.log } = await AppendLog.open<T>(this.file(owner), {
           check: this.options.check,
           report: this.options.report,
-          onRecord: (record, size) => {
-            keep(owned, record, size);
+          onRecord: (record, size, raw) => {
+            push(owned, this.keep(record, raw, owner), size);
             // Only the newest are kept: a file of any length opens in the same memory.
             if (owned.records.length > 2 * this.retention.count || owned.bytes > 2 * this.retention.bytes) this.trim(owner, owned, false);
           },
@@ -147,8 +160,8 @@ export class RetainedLogs<T> {
   }
 }
 
-function keep<T>(owned: Owned<T>, record: T, size: number): void {
-  owned.records.push(record);
+function push<T, K>(owned: Owned<T, K>, kept: K, size: number): void {
+  owned.records.push(kept);
   owned.sizes.push(size);
   owned.bytes += size;
 }

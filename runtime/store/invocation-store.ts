@@ -1,11 +1,17 @@
 // Every run of a component, recorded: an append-only file per source (or action component) under
 // DATA_DIR/invocations, kept in memory up to a retention limit, with an index by id and live
-// listeners for the SSE stream.
+// listeners for the SSE stream. Memory keeps each record as its line, off the heap
+// (lib/line-arena.ts), and the few fields lists filter on; a record is parsed again when read. The
+// collector then traces two small objects a record, not dozens, and the heap stays small: a run
+// costs the same however many are kept.
 import fsp from 'node:fs/promises';
 import type { InvocationStatus, InvocationTrigger, InvocationView } from '../contract/invocation-api';
+import type { PageQuery } from '../contract/page';
+import { paginate, type Page } from '../lib/pagination';
 import type { LogLine } from './log-store';
 import type { ProblemSink } from '../lib/file-problems';
 import { RetainedLogs } from '../lib/retained-log';
+import { LineArena, type LineSpan } from '../lib/line-arena';
 import { KeyedListeners } from '../lib/keyed-listeners';
 
 /** Filters of `GET /v1/sources/{id}/invocations`. */
@@ -41,9 +47,20 @@ export function checkInvocationLine(value: unknown): string | null {
 /** Invocations whose log lines may wait for their record at once; older ones are dropped. */
 const MAX_WAITING = 2000;
 
+/** A kept record: what lists filter on, and where its line (the record as JSON) is. */
+export interface KeptRun extends LineSpan {
+  id: string;
+  trigger: InvocationTrigger;
+  status: InvocationStatus;
+  started_at: number;
+  /** The owner's lines. */
+  arena: LineArena;
+}
+
 export class InvocationStore {
-  private readonly logs: RetainedLogs<InvocationView>;
-  private readonly byId = new Map<string, InvocationView>();
+  private readonly logs: RetainedLogs<InvocationView, KeptRun>;
+  private readonly byId = new Map<string, KeptRun>();
+  private readonly arenas = new Map<string, LineArena>();
   private readonly listeners = new KeyedListeners<InvocationView>();
   /** Log lines of invocations not recorded yet, by invocation id, with their bytes. */
   private readonly waiting = new Map<string, { lines: InvocationView['logs']; bytes: number }>();
@@ -53,14 +70,23 @@ export class InvocationStore {
     retention: number,
     report?: ProblemSink,
   ) {
-    this.logs = new RetainedLogs<InvocationView>(
+    this.logs = new RetainedLogs<InvocationView, KeptRun>(
       dir,
       { count: retention, bytes: invocationBytesKept(retention) },
       {
         check: checkInvocationLine,
         report,
-        onTrim: (_owner, trimmed) => {
+        keep: (r, line, owner) => {
+          let arena = this.arenas.get(owner);
+          if (!arena) this.arenas.set(owner, (arena = new LineArena()));
+          return { id: r.id, trigger: r.trigger, status: r.status, started_at: r.started_at, arena, ...arena.append(line) };
+        },
+        // The kept lines lie together at the end of the owner's arena: compaction writes those bytes.
+        snapshot: (_owner, kept) => ({ chunks: kept[0] ? kept[0].arena.bytesFrom(kept[0]) : [], count: kept.length }),
+        onTrim: (owner, trimmed) => {
           for (const r of trimmed) this.byId.delete(r.id);
+          const last = trimmed[trimmed.length - 1];
+          if (last) this.arenas.get(owner)?.releaseThrough(last);
         },
       },
     );
@@ -107,31 +133,38 @@ export class InvocationStore {
 
   /** Records a finished invocation. */
   async add(record: InvocationView): Promise<void> {
-    if (!this.logs.appendOpen(record.owner_id, [record])) await this.logs.append(record.owner_id, [record]);
-    this.byId.set(record.id, record);
+    const [kept] = this.logs.appendOpen(record.owner_id, [record]) ?? (await this.logs.append(record.owner_id, [record]));
+    this.byId.set(record.id, kept as KeptRun);
     this.listeners.emit(record.owner_id, record);
   }
 
   /** An invocation by id. */
   get(id: string): InvocationView | undefined {
-    return this.byId.get(id);
+    const kept = this.byId.get(id);
+    return kept && read(kept);
   }
 
-  /** An owner's invocations matching the query, newest first. */
-  list(owner: string, query: InvocationQuery = {}): InvocationView[] {
+  /** An owner's invocations matching the query, newest first, as kept (see `read`). */
+  list(owner: string, query: InvocationQuery = {}): KeptRun[] {
     const needle = query.q?.toLowerCase();
-    const out: InvocationView[] = [];
+    const out: KeptRun[] = [];
     const all = this.logs.list(owner);
     for (let i = all.length - 1; i >= 0; i--) {
-      const r = all[i] as InvocationView;
+      const r = all[i] as KeptRun;
       if (query.status && r.status !== query.status) continue;
       if (query.trigger && r.trigger !== query.trigger) continue;
       if (query.since !== undefined && r.started_at < query.since) continue;
       if (query.until !== undefined && r.started_at >= query.until) continue;
-      if (needle && !JSON.stringify(r).toLowerCase().includes(needle)) continue;
+      // The line is the record as JSON: the search sees what it always saw.
+      if (needle && !lineOf(r).toLowerCase().includes(needle)) continue;
       out.push(r);
     }
     return out;
+  }
+
+  /** One page of an owner's invocations matching the query, newest first; only the page's records are read. */
+  page(owner: string, query: InvocationQuery, page: PageQuery): Page<InvocationView> {
+    return paginate(this.list(owner, query), page, read);
   }
 
   /** Calls `listener` with each new invocation of an owner; returns the unsubscribe function. */
@@ -139,12 +172,26 @@ export class InvocationStore {
     return this.listeners.add(owner, listener);
   }
 
+  /** The record a kept run holds. */
+  read(kept: KeptRun): InvocationView {
+    return read(kept);
+  }
+
   /** Deletes an owner's invocations. */
   async remove(owner: string): Promise<void> {
     await this.logs.remove(owner);
+    this.arenas.delete(owner);
   }
 
   async close(): Promise<void> {
     await this.logs.close();
   }
+}
+
+function lineOf(kept: KeptRun): string {
+  return kept.arena.read(kept);
+}
+
+function read(kept: KeptRun): InvocationView {
+  return JSON.parse(lineOf(kept)) as InvocationView;
 }

@@ -3,7 +3,6 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { InvocationView } from '../../contract/invocation-api';
 import type { ApiContext } from './api-context';
-import { paginate } from '../../lib/pagination';
 import { bodyBytes } from '../../engine/invocations/invocation-record';
 import { ENDPOINT_PREFIX, REPLAY_HEADER } from '../ingress/endpoint-handler';
 import { objectParam, parseParams } from './params';
@@ -45,7 +44,7 @@ export function invocationRoutes(ctx: ApiContext): Router {
 
   const list = (owner: string, req: Parameters<typeof parseParams>[0]) => {
     const { limit, before, after, ...query } = parseParams(req, listSchema);
-    return paginate(ctx.invocations.list(owner, query), { limit, before, after }, (r) => r);
+    return ctx.invocations.page(owner, query, { limit, before, after });
   };
 
   router.get('/sources/:id/invocations', (req, res) => {

@@ -79,7 +79,7 @@ export function sseRoutes(ctx: ApiContext): Router {
     // Resuming: the ones recorded after the last one the client saw, oldest first.
     const recorded = lastId ? ctx.invocations.list(source.id) : [];
     const seen = recorded.findIndex((r) => r.id === lastId);
-    const backlog = seen > 0 ? recorded.slice(0, seen).reverse().map(item) : [];
+    const backlog = seen > 0 ? recorded.slice(0, seen).reverse().map((kept) => item(ctx.invocations.read(kept))) : [];
     stream(res, backlog, (send) => ctx.invocations.subscribe(source.id, (r) => send(item(r))));
   });
 

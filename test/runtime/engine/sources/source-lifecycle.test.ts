@@ -58,6 +58,7 @@ const hookRecords = (source: SourceRecord) =>
     .list(source.id)
     .filter((r) => r.trigger === 'hook')
     .reverse()
+    .map((kept) => stores.invocations.read(kept))
     .map((r) => `${r.hook}:${r.status}`);
 
 describe('SourceLifecycle', () => {

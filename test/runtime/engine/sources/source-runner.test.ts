@@ -198,7 +198,7 @@ describe('SourceRunner', () => {
     await runner.hook(source.id, live, 'activate');
     next = { error: 'no credentials' };
     await assert.rejects(runner.hook(source.id, live, 'deploy'), (err: unknown) => err instanceof HookError && err.message === 'the deploy() hook failed: no credentials');
-    const hooks = stores.invocations.list(source.id).map((r) => [r.hook, r.status]);
+    const hooks = stores.invocations.list(source.id).map((kept) => stores.invocations.read(kept)).map((r) => [r.hook, r.status]);
     assert.deepEqual(hooks, [['deploy', 'error'], ['activate', 'ok']]);
   });
 

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import type { InvocationView } from '../../../runtime/contract/invocation-api';
+import { InvocationStore } from '../../../runtime/store/invocation-store';
+
+const record = (n: number, extra: Partial<InvocationView> = {}): InvocationView => ({
+  id: `inv_${String(n).padStart(4, '0')}`,
+  owner_id: 'dc_a',
+  trigger: n % 3 === 0 ? 'timer' : 'http',
+  hook: null,
+  started_at: 1000 + n,
+  duration_ms: 1,
+  status: n % 5 === 0 ? 'error' : 'ok',
+  request: null,
+  response: null,
+  event: { n, text: `ünïcødé ${'x'.repeat(n * 37)}` },
+  listened_to: null,
+  logs: [],
+  emits: [],
+  calls: [],
+  error: null,
+  result: null,
+  replay_of: null,
+  via: null,
+  ...extra,
+});
+
+describe('InvocationStore', () => {
+  it('gives back the records it keeps, filters and pages them, and keeps the same after compaction and a restart', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spout-runs-'));
+    const store = new InvocationStore(dir, 40);
+    for (let n = 0; n < 130; n++) await store.add(record(n));
+    const newest = record(129);
+    assert.deepEqual(store.get(newest.id), newest);
+    assert.equal(store.get(record(0).id), undefined, 'records past the retention are forgotten');
+    const page = store.page('dc_a', { status: 'error', trigger: 'http' }, { limit: 3 });
+    assert.deepEqual(page.data.map((r) => r.id), ['inv_0125', 'inv_0115', 'inv_0110']);
+    assert.deepEqual(store.page('dc_a', { q: 'ÜNÏCØDÉ' }, { limit: 1 }).data, [newest], 'the search sees the record as JSON, without regard to case');
+    const kept = store.list('dc_a').map((k) => store.read(k));
+    await store.close();
+    // At twice the retention the file was compacted from the kept bytes: it holds what memory held.
+    const lines = fs.readFileSync(path.join(dir, 'dc_a.jsonl'), 'utf8').trim().split('\n');
+    assert.ok(lines.length < 130, `compacted to ${lines.length} lines`);
+    const reopened = new InvocationStore(dir, 40);
+    await reopened.openAll();
+    assert.deepEqual(reopened.list('dc_a').map((k) => reopened.read(k)), kept);
+    assert.deepEqual(reopened.get(newest.id), newest);
+    await reopened.close();
+  });
+});
