@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import type { Attempt, NewMessage } from '../../../../runtime/contract/delivery-protocol';
+import { Outbox } from '../../../../runtime/delivery/worker/outbox';
+
+const tmpFile = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'spout-outbox-')), 'deliveries.jsonl');
+
+const message = (n: number, webhook = 'wh_a'): NewMessage => ({
+  id: `msg_${webhook}_${n}`,
+  webhook_id: webhook,
+  event_id: `1000-${n}`,
+  emitter_id: 'dc_a',
+  event_name: n % 2 ? 'new' : null,
+  body: JSON.stringify({ n, text: 'ünïcødé' }),
+  created_at: 1000 + n,
+});
+
+const attempt = (status_code: number | null, created_at: number, trigger: Attempt['trigger'] = 'scheduled'): Attempt => ({
+  request_headers: { 'webhook-id': 'x' },
+  status_code,
+  duration_ms: 3,
+  response_body: status_code ? 'ok' : null,
+  response_headers: status_code ? { 'content-type': 'text/plain' } : null,
+  error: status_code ? null : 'ECONNREFUSED',
+  trigger,
+  created_at,
+});
+
+describe('Outbox', () => {
+  it('restores every message, its attempts, schedule and manual requests from the file after a restart', async () => {
+    const file = tmpFile();
+    const outbox = await Outbox.open(file);
+    const [a, b, c] = await outbox.add([message(1), message(2), message(3)]);
+    outbox.recordAttempt(a!, attempt(200, 2000), 'delivered', null);
+    outbox.recordAttempt(b!, attempt(null, 2001), 'failing', 9000);
+    outbox.recordAttempt(c!, attempt(500, 2002), 'failed', null);
+    await outbox.requestManual([c!]);
+    const before = [...outbox.messages.values()];
+    await outbox.close();
+
+    const reopened = await Outbox.open(file);
+    assert.deepEqual([...reopened.messages.values()], before);
+    assert.equal(reopened.messages.get(b!.id)?.next_attempt_at, 9000);
+    assert.equal(reopened.messages.get(b!.id)?.scheduled_attempts, 1);
+    assert.equal(reopened.messages.get(c!.id)?.manual_at !== null, true, 'the manual attempt asked for is still owed');
+    assert.deepEqual(reopened.deliveryMarks(), [{ emitter_id: 'dc_a', event_id: '1000-3', webhook_ids: ['wh_a'] }]);
+    await reopened.close();
+  });
+
+  it('keeps the latest 1000 delivered messages of a webhook, and every undelivered one', async () => {
+    const outbox = await Outbox.open(tmpFile());
+    const created = await outbox.add(Array.from({ length: 1100 }, (_, n) => message(n)));
+    const [pending] = await outbox.add([message(0, 'wh_b')]);
+    for (const m of created) outbox.recordAttempt(m, attempt(204, 3000), 'delivered', null);
+    assert.equal(outbox.messages.size, 1001);
+    assert.equal(outbox.messages.has(created[99]!.id), false, 'the oldest delivered ones are forgotten');
+    assert.equal(outbox.messages.has(created[100]!.id), true);
+    assert.equal(outbox.messages.get(pending!.id)?.status, 'pending');
+    await outbox.close();
+  });
+
+  it('compacts a file grown past twice what it needs, and reads back the same state', async () => {
+    const file = tmpFile();
+    const outbox = await Outbox.open(file);
+    // Large bodies: the file passes the size a compaction waits for.
+    const body = 'x'.repeat(4000);
+    for (let round = 0; round < 12; round++) {
+      const created = await outbox.add(Array.from({ length: 1000 }, (_, n) => ({ ...message(round * 1000 + n), body: JSON.stringify(body) })));
+      for (const m of created) outbox.recordAttempt(m, attempt(200, 4000 + round), 'delivered', null);
+    }
+    const kept = [...outbox.messages.values()];
+    await outbox.close();
+    const lines = fs.readFileSync(file, 'utf8').trim().split('\n').length;
+    assert.ok(lines < 24_000, `compacted: ${lines} lines for 12 000 messages and their attempts`);
+    const reopened = await Outbox.open(file);
+    assert.deepEqual([...reopened.messages.values()], kept);
+    await reopened.close();
+  });
+});
