@@ -5,27 +5,12 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { InvocationView } from '../../../runtime/contract/invocation-api';
 import { InvocationStore } from '../../../runtime/store/invocation-store';
+import { baseRecord } from '../../../runtime/engine/invocations/invocation-record';
 
-const record = (n: number, extra: Partial<InvocationView> = {}): InvocationView => ({
-  id: `inv_${String(n).padStart(4, '0')}`,
-  owner_id: 'dc_a',
-  trigger: n % 3 === 0 ? 'timer' : 'http',
-  hook: null,
-  started_at: 1000 + n,
-  duration_ms: 1,
+const record = (n: number): InvocationView => ({
+  ...baseRecord(`inv_${String(n).padStart(4, '0')}`, 'dc_a', n % 3 === 0 ? 'timer' : 'http', 1000 + n),
   status: n % 5 === 0 ? 'error' : 'ok',
-  request: null,
-  response: null,
   event: { n, text: `ünïcødé ${'x'.repeat(n * 37)}` },
-  listened_to: null,
-  logs: [],
-  emits: [],
-  calls: [],
-  error: null,
-  result: null,
-  replay_of: null,
-  via: null,
-  ...extra,
 });
 
 describe('InvocationStore', () => {
