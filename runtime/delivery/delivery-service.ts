@@ -1,6 +1,6 @@
 import type { DeliveryPort } from '../engine/events/emission';
 import { Worker } from 'node:worker_threads';
-import type { StoredEvent } from '../store/event-store';
+import type { KeptEvent, StoredEvent } from '../store/event-store';
 import { newId } from '../lib/ids';
 import { printProblem, type ProblemSink } from '../lib/file-problems';
 import { deliveryWorkerScript } from '../lib/paths';
@@ -96,20 +96,23 @@ export class DeliveryService implements DeliveryPort {
 
   /**
    * Mends a crash that fell between storing events and recording their delivery messages: of an
-   * emitter's stored events (oldest first), those past its delivery mark get the messages they
+   * emitter's kept events (oldest first), those past its delivery mark get the messages they
    * lack, for the webhooks they were routed to that still exist. Resolves with how many were made,
-   * once they are durable. Meant for the first opening of an emitter's events after a start.
+   * once they are durable. Meant for the first opening of an emitter's events after a start; only
+   * the events routed to webhooks are read.
    */
-  async deliverUnrecorded(emitterId: string, events: readonly StoredEvent[]): Promise<number> {
+  async deliverUnrecorded(emitterId: string, events: readonly KeptEvent[], read: (kept: KeptEvent) => StoredEvent): Promise<number> {
     const mark = this.marks.get(emitterId);
     this.marks.delete(emitterId);
     let start = events.length;
-    while (start > 0 && (!mark || compareEventIds((events[start - 1] as StoredEvent).id, mark.event_id) >= 0)) start--;
+    while (start > 0 && (!mark || compareEventIds((events[start - 1] as KeptEvent).id, mark.event_id) >= 0)) start--;
     const webhooks = new Set(this.options.webhooks().map((w) => w.id));
     const made: Array<Promise<void>> = [];
     let count = 0;
     // Oldest first: messages must reach the outbox in event order (see DeliveryMark).
-    for (const event of events.slice(start)) {
+    for (let i = start; i < events.length; i++) {
+      if (!(events[i] as KeptEvent).routed) continue;
+      const event = read(events[i] as KeptEvent);
       const done = mark && event.id === mark.event_id ? mark.webhook_ids : [];
       const missing = (event.deliver_to ?? []).filter((id) => webhooks.has(id) && !done.includes(id));
       if (missing.length === 0) continue;

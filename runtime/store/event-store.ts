@@ -1,7 +1,15 @@
+// Events of each source: an append-only file per source, and in memory the newest within the
+// retention. Memory keeps each event as its line, off the heap (lib/line-arena.ts), with the few
+// fields lists filter on; an event is parsed again when read. Hundreds of thousands of kept events
+// then cost the collector a few objects per megabyte, not half a dozen objects each, and an emit
+// costs the same however many are kept.
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { AppendLog } from '../lib/append-log';
+import type { PageQuery } from '../contract/page';
+import { AppendLog, type RawLines } from '../lib/append-log';
 import type { ProblemSink } from '../lib/file-problems';
+import { LineArena, type LineSpan } from '../lib/line-arena';
+import { paginate, type Page } from '../lib/pagination';
 import { makePrivateDir } from '../lib/private-files';
 import { compareEventIds, EventIdClock, isEventId } from './event-id';
 
@@ -38,10 +46,32 @@ export interface NewEvent {
   deliver_to?: readonly string[];
 }
 
+/** A kept event: what lists filter on, and where its line is (read it with `EventStore.read`). */
+export interface KeptEvent extends LineSpan {
+  id: string;
+  /** Its channel (`meta.name`). */
+  name: string | null;
+  /** Whether it was routed to webhooks (has `deliver_to`). */
+  routed: boolean;
+  /** The source's lines. */
+  arena: LineArena;
+}
+
+/** Filters of an event list. */
+export interface EventQuery {
+  /** Cursors (exclusive): older than `before`, newer than `after`. */
+  before?: string;
+  after?: string;
+  /** Only this channel; absent: every channel but `$errors`/`$logs`. */
+  eventName?: string | null;
+  /** Case-insensitive text in the event's data, its summary or its id. */
+  q?: string;
+}
+
 type Listener = (event: StoredEvent) => void;
 
-/** Told of a source's stored events (oldest first) each time its log is opened. */
-export type OpenHook = (sourceId: string, events: readonly StoredEvent[]) => void;
+/** Told of a source's kept events (oldest first) each time its log is opened. */
+export type OpenHook = (sourceId: string, events: readonly KeptEvent[]) => void;
 
 interface EventLine {
   id: string;
@@ -54,10 +84,11 @@ interface EventLine {
 
 interface SourceEvents {
   log: AppendLog<unknown>;
+  /** Their lines, in the order of `events`. */
+  arena: LineArena;
   /** Oldest first, within the retention (plus a little slack before trimming). */
-  events: StoredEvent[];
-  /** Size of each event's line, in step with `events`. */
-  sizes: number[];
+  events: KeptEvent[];
+  /** Bytes of their lines, newlines included. */
   bytes: number;
   listeners: Set<Listener>;
 }
@@ -84,6 +115,7 @@ function toLine(e: StoredEvent): string {
   return `{"id":${JSON.stringify(e.id)},"indexed_at_ms":${e.indexed_at_ms},"emitter_id":${JSON.stringify(e.emitter_id)},"meta":${JSON.stringify(e.meta)}${to},"event":${e.json}}`;
 }
 
+/** The event a line holds (its data re-serialised: JSON.stringify's output reads back the same). */
 function fromLine(line: EventLine): StoredEvent {
   const e: StoredEvent = { id: line.id, indexed_at_ms: line.indexed_at_ms, emitter_id: line.emitter_id, meta: line.meta, json: JSON.stringify(line.event) };
   if (line.to) e.deliver_to = line.to;
@@ -121,14 +153,12 @@ export class EventStore {
   async openSource(sourceId: string): Promise<void> {
     if (this.sources.has(sourceId)) return;
     makePrivateDir(this.dir);
-    const source: SourceEvents = { log: null as unknown as AppendLog<unknown>, events: [], sizes: [], bytes: 0, listeners: new Set() };
+    const source: SourceEvents = { log: null as unknown as AppendLog<unknown>, arena: new LineArena(), events: [], bytes: 0, listeners: new Set() };
     ({ log: source.log } = await AppendLog.open<EventLine>(this.file(sourceId), {
       check: checkEventLine,
       report: this.report,
-      onRecord: (line, size) => {
-        source.events.push(fromLine(line));
-        source.sizes.push(size);
-        source.bytes += size;
+      onRecord: (line, _size, raw) => {
+        keep(source, line.id, line.meta.name ?? null, line.to !== undefined && line.to.length > 0, raw);
         if (source.events.length > 2 * this.retention || source.bytes > 2 * this.bytesKept) this.trimMemory(source, 0);
       },
     }));
@@ -153,12 +183,9 @@ export class EventStore {
       return stored;
     });
     const lines = stored.map(toLine);
-    // One push per event: spreading a run's events as arguments overflows the stack past ~100 000.
     for (let i = 0; i < stored.length; i++) {
-      const size = Buffer.byteLength(lines[i] as string) + 1;
-      source.events.push(stored[i] as StoredEvent);
-      source.sizes.push(size);
-      source.bytes += size;
+      const e = stored[i] as StoredEvent;
+      keep(source, e.id, e.meta.name, e.deliver_to !== undefined, lines[i] as string);
     }
     const durable = source.log.appendLines(lines).then(() => {
       for (const e of stored) for (const listener of source.listeners) listener(e);
@@ -167,18 +194,40 @@ export class EventStore {
     return { stored, durable };
   }
 
-  /** Retained events, newest first, filtered by channel and bounded by cursors (exclusive). */
-  list(sourceId: string, query: { before?: string; after?: string; eventName?: string | null } = {}): StoredEvent[] {
+  /** Kept events matching the query, newest first, as kept (see `read`). */
+  kept(sourceId: string, query: EventQuery = {}): KeptEvent[] {
     const { events } = this.get(sourceId);
-    const out: StoredEvent[] = [];
+    const search = query.q ? textSearch(query.q) : null;
+    const out: KeptEvent[] = [];
     for (let i = events.length - 1; i >= 0; i--) {
-      const e = events[i] as StoredEvent;
+      const e = events[i] as KeptEvent;
       if (query.after && compareEventIds(e.id, query.after) <= 0) break;
       if (query.before && compareEventIds(e.id, query.before) >= 0) continue;
-      if (query.eventName === undefined ? isSystemChannel(e.meta.name) : e.meta.name !== query.eventName) continue;
+      if (query.eventName === undefined ? isSystemChannel(e.name) : e.name !== query.eventName) continue;
+      if (search && !search(e)) continue;
       out.push(e);
     }
     return out;
+  }
+
+  /** Kept events matching the query, newest first, each read (for a page of them, `page`). */
+  list(sourceId: string, query: EventQuery = {}): StoredEvent[] {
+    return this.kept(sourceId, query).map(read);
+  }
+
+  /** One page of the events matching the query, newest first; only the page's events are read. */
+  page<V>(sourceId: string, query: EventQuery, page: PageQuery, view: (event: StoredEvent) => V): Page<V> {
+    return paginate(this.kept(sourceId, query), page, (e) => view(read(e)));
+  }
+
+  /** The newest `n` events (not `$errors`/`$logs`), newest first. */
+  latest(sourceId: string, n: number): StoredEvent[] {
+    return this.kept(sourceId).slice(0, n).map(read);
+  }
+
+  /** The event a kept one holds. */
+  read(kept: KeptEvent): StoredEvent {
+    return read(kept);
   }
 
   /** One retained event by id (ids are in order, so a binary search); undefined for a source gone. */
@@ -188,9 +237,9 @@ export class EventStore {
     let hi = events.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      const e = events[mid] as StoredEvent;
+      const e = events[mid] as KeptEvent;
       const c = compareEventIds(e.id, eventId);
-      if (c === 0) return e;
+      if (c === 0) return read(e);
       if (c < 0) lo = mid + 1;
       else hi = mid - 1;
     }
@@ -208,21 +257,20 @@ export class EventStore {
    */
   async delete(sourceId: string, range: { startId?: string; endId?: string; eventName?: string | null }): Promise<number> {
     const source = this.get(sourceId);
-    const doomed = (e: StoredEvent) =>
+    const doomed = (e: KeptEvent) =>
       (range.startId === undefined || compareEventIds(e.id, range.startId) >= 0) &&
       (range.endId === undefined || compareEventIds(e.id, range.endId) <= 0) &&
-      (range.eventName === undefined || e.meta.name === range.eventName);
-    const before = source.events.length;
-    const sizes: number[] = [];
-    source.events = source.events.filter((e, i) => {
-      if (doomed(e)) return false;
-      sizes.push(source.sizes[i] as number);
-      return true;
-    });
-    source.sizes = sizes;
-    source.bytes = sizes.reduce((n, size) => n + size, 0);
-    const deleted = before - source.events.length;
-    if (deleted > 0) await source.log.rewrite(() => source.events.map(toLine));
+      (range.eventName === undefined || e.name === range.eventName);
+    const events = source.events;
+    const left = events.filter((e) => !doomed(e));
+    const deleted = events.length - left.length;
+    if (deleted === 0) return 0;
+    // The lines left are copied to a new arena, so that they lie together again for compaction.
+    source.arena = new LineArena();
+    source.events = [];
+    source.bytes = 0;
+    for (const e of left) keep(source, e.id, e.name, e.routed, e.arena.read(e));
+    await source.log.rewrite(() => snapshot(source, source.events.length));
     return deleted;
   }
 
@@ -260,7 +308,7 @@ export class EventStore {
     this.trimMemory(source, slack);
     const { log } = source;
     if (log.lineCount > 2 * this.retention + slack || log.byteCount > 2 * this.bytesKept) {
-      log.compactInBackground(() => source.events.slice(-this.retention).map(toLine));
+      log.compactInBackground(() => snapshot(source, this.retention));
     }
   }
 
@@ -268,18 +316,54 @@ export class EventStore {
   private trimMemory(source: SourceEvents, slack: number): void {
     const byteSlack = slack > 0 ? this.bytesKept / 10 : 0;
     if (source.events.length <= this.retention + slack && source.bytes <= this.bytesKept + byteSlack) return;
+    const size = (i: number) => (source.events[i] as KeptEvent).bytes + 1;
     let drop = Math.max(0, source.events.length - this.retention);
     let left = source.bytes;
-    for (let i = 0; i < drop; i++) left -= source.sizes[i] as number;
-    while (left > this.bytesKept && drop < source.events.length - 1) left -= source.sizes[drop++] as number;
+    for (let i = 0; i < drop; i++) left -= size(i);
+    while (left > this.bytesKept && drop < source.events.length - 1) left -= size(drop++);
+    const last = source.events[drop - 1];
     source.events.splice(0, drop);
-    source.sizes.splice(0, drop);
     source.bytes = left;
+    if (last) source.arena.releaseThrough(last);
   }
 
   private file(sourceId: string): string {
     return path.join(this.dir, `${sourceId}.jsonl`);
   }
+}
+
+/** Keeps an event's line (as written, or as read back) at the end of its source's events. */
+function keep(source: SourceEvents, id: string, name: string | null, routed: boolean, line: string | Buffer): void {
+  const span = source.arena.append(line);
+  source.events.push({ id, name, routed, arena: source.arena, ...span });
+  source.bytes += span.bytes + 1;
+}
+
+function read(kept: KeptEvent): StoredEvent {
+  return fromLine(JSON.parse(kept.arena.read(kept)) as EventLine);
+}
+
+/** The lines of a source's newest `count` events, as they lie in its arena (no copy), for compaction. */
+function snapshot(source: SourceEvents, count: number): RawLines {
+  const { events } = source;
+  const first = events[Math.max(0, events.length - count)];
+  return { chunks: first ? source.arena.bytesFrom(first) : [], count: Math.min(count, events.length) };
+}
+
+/**
+ * A test of whether an event matches a search: its data, or its summary and id, contain the
+ * text, ignoring case. Most searches are plain text, which appears in the line as it is: lines
+ * without it are passed over unread.
+ */
+function textSearch(q: string): (e: KeptEvent) => boolean {
+  const needle = q.toLowerCase();
+  // Characters JSON escapes, and the space that joins summary and id, may look different in the line.
+  const plain = /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(needle);
+  return (e) => {
+    if (plain && !e.arena.read(e).toLowerCase().includes(needle)) return false;
+    const event = read(e);
+    return event.json.toLowerCase().includes(needle) || `${event.meta.summary ?? ''} ${event.meta.id}`.toLowerCase().includes(needle);
+  };
 }
 
 /** `$errors` and `$logs` carry a source's run errors and log lines: listed only when asked for by name. */

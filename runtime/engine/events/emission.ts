@@ -1,6 +1,6 @@
 import type { EmitPayload } from '../../contract/host-protocol';
 import type { SubscriptionRecord } from '../../store/metadata';
-import type { EventStore, NewEvent, StoredEvent } from '../../store/event-store';
+import type { EventStore, KeptEvent, NewEvent, StoredEvent } from '../../store/event-store';
 import { listenersFor } from './routing';
 
 /** Listener runs passing events on to further listeners stop after this many hops. */
@@ -16,8 +16,8 @@ export type Listener = (listenerId: string, event: StoredEvent, depth: number) =
 export interface DeliveryPort {
   /** Creates one delivery message of `event` per webhook. */
   deliver(event: StoredEvent, webhookIds: readonly string[]): Promise<void>;
-  /** After a crash: creates the messages of stored events that lack them; resolves how many. */
-  deliverUnrecorded(emitterId: string, events: readonly StoredEvent[]): Promise<number>;
+  /** After a crash: creates the messages of kept events (read with `read`) that lack them; resolves how many. */
+  deliverUnrecorded(emitterId: string, events: readonly KeptEvent[], read: (kept: KeptEvent) => StoredEvent): Promise<number>;
 }
 
 /** One stored event and where it went: the webhooks it is delivered to, and the sources and workflows run with it. */
@@ -43,8 +43,8 @@ export class Emission {
     private readonly listen: Listener,
   ) {
     // A crash can fall between an event reaching disk and its delivery messages doing so.
-    events.onOpen((emitterId, stored) => {
-      this.delivery.deliverUnrecorded(emitterId, stored).catch((err: Error) => console.error(`recovering the deliveries of ${emitterId} failed: ${err.message}`));
+    events.onOpen((emitterId, kept) => {
+      this.delivery.deliverUnrecorded(emitterId, kept, (k) => events.read(k)).catch((err: Error) => console.error(`recovering the deliveries of ${emitterId} failed: ${err.message}`));
     });
   }
 

@@ -174,11 +174,8 @@ export function sourceRoutes(ctx: ApiContext): Router {
   router.get('/sources/:id/event_summaries', (req, res) => {
     const source = find(req.params.id);
     const q = parseParams(req, summariesSchema);
-    const needle = q.q?.toLowerCase();
-    const listed = ctx.events.list(source.id, { eventName: q.event_name });
-    const events = needle ? listed.filter((e) => e.json.toLowerCase().includes(needle) || `${e.meta.summary ?? ''} ${e.meta.id}`.toLowerCase().includes(needle)) : listed;
     // Cursors are event ids, so paging is a walk over the (newest-first) list.
-    res.json(paginate(events, q, (e) => eventSummary(e, q.expand === 'event')));
+    res.json(ctx.events.page(source.id, { eventName: q.event_name, q: q.q }, q, (e) => eventSummary(e, q.expand === 'event')));
   });
 
   router.get('/sources/:id/event_summaries/:event', (req, res) => {
@@ -199,8 +196,8 @@ export function sourceRoutes(ctx: ApiContext): Router {
   router.post('/sources/:id/events/:event/redeliver', async (req, res) => {
     const source = find(req.params.id);
     const { webhook_id } = parseParams(req, redeliverSchema);
-    const event = ctx.events.list(source.id).find((e) => e.id === req.params.event);
-    if (!event) throw notFound('event', req.params.event);
+    const event = isEventId(req.params.event) ? ctx.events.find(source.id, req.params.event) : undefined;
+    if (!event || isSystemChannel(event.meta.name)) throw notFound('event', req.params.event);
     if (!ctx.metadata.data.webhooks.some((w) => w.id === webhook_id)) throw notFound('webhook', webhook_id);
     // A new delivery message (its own webhook-id), whether or not the webhook is subscribed.
     await ctx.delivery.deliver(event, [webhook_id]);

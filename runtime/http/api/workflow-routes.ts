@@ -116,7 +116,7 @@ export function workflowRoutes(ctx: ApiContext): Router {
 
   router.get('/workflows/:id/event_summaries', (req, res) => {
     const wf = find(req.params.id);
-    res.json(paginate(ctx.events.list(wf.id), parseParams(req, pageParams), (e) => eventSummary(e, true)));
+    res.json(ctx.events.page(wf.id, {}, parseParams(req, pageParams), (e) => eventSummary(e, true)));
   });
 
   return router;

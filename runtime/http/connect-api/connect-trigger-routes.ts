@@ -91,7 +91,7 @@ export function connectTriggerRoutes(ctx: ConnectContext): Router {
   router.get('/deployed-triggers/:id/events', (req, res) => {
     const q = parseParams(req, listEventsSchema);
     const source = find(res, req.params.id, q.external_user_id);
-    res.json({ data: ctx.events.list(source.id).slice(0, q.n).map(eventView) });
+    res.json({ data: ctx.events.latest(source.id, q.n).map(eventView) });
   });
 
   router.get('/deployed-triggers/:id/webhooks', (req, res) => {

@@ -59,7 +59,7 @@ export function readEvents(ctx: Context, uri: string): ReadResourceResult {
     body = eventSummary(event, true);
   } else {
     // Previews keep an agent's context small: data over 1 KB is cut (`truncated`); one event's resource has it whole.
-    body = { source: { id: source.id, name: source.name }, events: ctx.events.list(source.id).slice(0, LATEST_EVENTS).map((e) => eventSummary(e, false)) };
+    body = { source: { id: source.id, name: source.name }, events: ctx.events.latest(source.id, LATEST_EVENTS).map((e) => eventSummary(e, false)) };
   }
   return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(body, null, 2) }] };
 }

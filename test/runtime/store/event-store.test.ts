@@ -58,6 +58,57 @@ describe('EventStore', () => {
   });
 });
 
+describe('EventStore, events kept as lines', () => {
+  const text = (n: number, summary: string | null = null) => ({ json: JSON.stringify({ n, text: `ünï ${'x'.repeat(n * 29)}` }), meta: { name: null, summary, ts: n } });
+
+  it('reads back what was appended, pages and searches it, and keeps the same after trimming, compaction and a restart', async () => {
+    const d = dir();
+    const store = new EventStore(d, 40);
+    await store.openSource('dc_a');
+    const appended = [];
+    for (let n = 0; n < 130; n++) {
+      const { stored, durable } = store.append('dc_a', [text(n)]);
+      await durable;
+      appended.push(...stored);
+    }
+    const newest = appended[appended.length - 1]!;
+    assert.deepEqual(store.find('dc_a', newest.id), newest, 'an event reads back as it was stored');
+    assert.equal(store.find('dc_a', appended[0]!.id), undefined, 'events past the retention are forgotten');
+    const page = store.page('dc_a', {}, { limit: 2, before: newest.id }, (e) => JSON.parse(e.json).n);
+    assert.deepEqual(page.data, [128, 127]);
+    assert.equal(page.page_info.total_count, store.kept('dc_a').length);
+    assert.deepEqual(store.list('dc_a', { q: 'ÜNÏ X' }).length, store.kept('dc_a').length, 'a search that JSON would not escape the same way still finds');
+    assert.deepEqual(store.list('dc_a', { q: String(newest.meta.id) }).map((e) => e.id), [newest.id], 'a search by id');
+    const kept = store.list('dc_a');
+    await store.close();
+    const lines = fs.readFileSync(path.join(d, 'dc_a.jsonl'), 'utf8').trim().split('\n');
+    assert.ok(lines.length < 130, `compacted to ${lines.length} lines`);
+    const again = new EventStore(d, 40);
+    await again.openSource('dc_a');
+    assert.deepEqual(again.list('dc_a'), kept);
+    await again.close();
+  });
+
+  it('finds a summary with quotes in it, and deletes a range, keeping the rest readable after a restart', async () => {
+    const d = dir();
+    const store = new EventStore(d, 100);
+    await store.openSource('dc_q');
+    const { stored, durable } = store.append('dc_q', [text(1, 'Say "hi"'), text(2), text(3, 'Bye'), text(4)]);
+    await durable;
+    assert.deepEqual(store.list('dc_q', { q: 'say "HI"' }).map((e) => e.id), [stored[0]!.id]);
+    assert.deepEqual(store.list('dc_q', { q: 'bye' }).map((e) => e.id), [stored[2]!.id]);
+    assert.equal(await store.delete('dc_q', { startId: stored[1]!.id, endId: stored[2]!.id }), 2);
+    assert.deepEqual(store.list('dc_q').map((e) => JSON.parse(e.json).n), [4, 1]);
+    store.append('dc_q', [text(5)]);
+    await store.close();
+    const again = new EventStore(d, 100);
+    await again.openSource('dc_q');
+    assert.deepEqual(again.list('dc_q').map((e) => JSON.parse(e.json).n), [5, 4, 1]);
+    assert.deepEqual(again.find('dc_q', stored[0]!.id), stored[0]);
+    await again.close();
+  });
+});
+
 describe('routing', () => {
   const sub = (emitter_id: string, listener_id: string, event_name: string | null = null) => ({ id: 'sub', emitter_id, listener_id, event_name, created_at: 0 });
   it('matches ids, the dc_* glob, and channels', () => {
