@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { printProblem, type ProblemSink } from './file-problems';
 import { scanJsonLines } from './jsonl-scan';
+import { LineStaging } from './line-staging';
 import { keepPrivate, PRIVATE_FILE } from './private-files';
 
 /** How a log is opened: where its records go, and how its lines are checked. */
@@ -17,7 +18,8 @@ export interface OpenOptions<T> {
 }
 
 interface Pending {
-  line: string;
+  /** Its lines' bytes (in `staged`). */
+  bytes: number;
   count: number;
   /** False for lines whose loss in a power cut is harmless: they are written but not synced. */
   sync: boolean;
@@ -47,6 +49,8 @@ const MAX_SYNCS = 2;
 export class AppendLog<T> {
   private fd: number;
   private queue: Pending[] = [];
+  /** The queued lines' bytes, in order. */
+  private staged = new LineStaging();
   private readonly syncs = new Set<Promise<void>>();
   /** Set while compaction swaps the file: appends wait. */
   private rewriting: Promise<void> | null = null;
@@ -110,18 +114,24 @@ export class AppendLog<T> {
   /**
    * Appends lines in order without waiting for a disk sync (a later synced append, or the OS,
    * flushes them); a process crash still keeps them. For records whose loss in a power cut is
-   * harmless. A write error is logged.
+   * harmless. A write error is logged. `sizes`, when given, receives each line's bytes (its
+   * newline included).
    */
-  appendUnsynced(lines: string[]): void {
-    this.enqueue(lines, false, noop, (err) => console.error(`writing ${this.file} failed: ${err.message}`));
+  appendUnsynced(lines: string[], sizes?: number[]): void {
+    this.enqueue(lines, false, noop, (err) => console.error(`writing ${this.file} failed: ${err.message}`), sizes);
   }
 
-  private enqueue(lines: string[], sync: boolean, resolve: () => void, reject: (err: Error) => void): void {
+  private enqueue(lines: string[], sync: boolean, resolve: () => void, reject: (err: Error) => void, sizes?: number[]): void {
     if (lines.length === 0) return resolve();
-    const line = lines.join('\n') + '\n';
+    let bytes = 0;
+    for (const line of lines) {
+      const size = this.staged.add(line);
+      sizes?.push(size);
+      bytes += size;
+    }
     this.lines += lines.length;
-    this.bytes += Buffer.byteLength(line);
-    this.queue.push({ line, count: lines.length, sync, resolve, reject });
+    this.bytes += bytes;
+    this.queue.push({ bytes, count: lines.length, sync, resolve, reject });
     this.schedule();
   }
 
@@ -138,10 +148,13 @@ export class AppendLog<T> {
     let release = () => {};
     this.rewriting = new Promise<void>((resolve) => (release = resolve));
     let carried: Pending[] = [];
+    let carriedBytes = Buffer.alloc(0);
     try {
       await Promise.all(this.syncs);
       carried = this.queue;
+      carriedBytes = Buffer.from(this.staged.view());
       this.queue = [];
+      this.staged.clear();
       const taken = snapshot();
       const raw = Array.isArray(taken) ? { chunks: [Buffer.from(taken.map((l) => l + '\n').join(''))], count: taken.length } : taken;
       const tmp = `${this.file}.tmp`;
@@ -163,11 +176,17 @@ export class AppendLog<T> {
       fs.closeSync(this.fd);
       this.fd = fs.openSync(this.file, 'a', PRIVATE_FILE);
       this.lines = raw.count + this.queue.reduce((n, p) => n + p.count, 0);
-      this.bytes = size + this.queue.reduce((n, p) => n + Buffer.byteLength(p.line), 0);
+      this.bytes = size + this.queue.reduce((n, p) => n + p.bytes, 0);
       for (const p of carried) p.resolve();
       carried = [];
     } finally {
       // On failure the old file stays, and what was carried is written to it as usual.
+      if (carried.length > 0) {
+        const later = Buffer.from(this.staged.view());
+        this.staged.clear();
+        this.staged.addBytes(carriedBytes);
+        this.staged.addBytes(later);
+      }
       this.queue = carried.concat(this.queue);
       this.rewriting = null;
       release();
@@ -217,10 +236,12 @@ export class AppendLog<T> {
     const batch = this.queue;
     this.queue = [];
     try {
-      writeAllSync(this.fd, Buffer.from(batch.map((p) => p.line).join('')));
+      writeAllSync(this.fd, this.staged.view());
     } catch (err) {
       for (const p of batch) p.reject(err as Error);
       return;
+    } finally {
+      this.staged.clear();
     }
     const durable = batch.filter((p) => p.sync);
     for (const p of batch) if (!p.sync) p.resolve();

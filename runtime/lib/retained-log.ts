@@ -104,8 +104,9 @@ export class RetainedLogs<T, K = T> {
     if (records.length === 0) return [];
     const lines = records.map((r) => JSON.stringify(r));
     const kept = records.map((r, i) => this.keep(r, lines[i] as string, owner));
-    kept.forEach((k, i) => push(owned, k, Buffer.byteLength(lines[i] as string)));
-    owned.log.appendUnsynced(lines);
+    const sizes: number[] = [];
+    owned.log.appendUnsynced(lines, sizes);
+    kept.forEach((k, i) => push(owned, k, sizes[i] as number));
     this.trim(owner, owned);
     const { log } = owned;
     if (log.lineCount > 2 * this.retention.count || log.byteCount > 2 * this.retention.bytes) {
