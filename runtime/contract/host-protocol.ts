@@ -23,9 +23,9 @@ export interface HttpResponsePayload {
 }
 
 /**
- * What one invocation runs: the component's `run` with an event, or one of its hooks. The event
- * travels as JSON text: events are JSON by nature, and a string crosses threads far cheaper than
- * a structured clone of the same object.
+ * What one invocation runs: the component's `run` with an event, or one of its hooks. The service
+ * holds the event as JSON text (events are JSON by nature); on the wire it is embedded as it is
+ * (see WireHostMessage).
  */
 export type InvocationTarget =
   | { kind: 'run'; eventJson: string }
@@ -164,6 +164,14 @@ export type HostMessage =
   /** `db` is sent when the host's copy of `this.db` is not the service's (first run, or written elsewhere). */
   | { type: 'invoke'; invocationId: string; target: InvocationTarget; db?: DbEntries }
   | { type: 'call-result'; callId: number; value?: unknown; error?: SerializedError };
+
+/**
+ * A message as the host reads it: a run's event is embedded in the frame as JSON (`event`), not
+ * as a string of it, so it is encoded once and parsed once (sandbox/host-process.ts writes it).
+ */
+export type WireHostMessage =
+  | Exclude<HostMessage, { type: 'invoke' }>
+  | (Omit<Extract<HostMessage, { type: 'invoke' }>, 'target'> & { target: Exclude<InvocationTarget, { kind: 'run' }> | { kind: 'run'; event: unknown } });
 
 /** A `respond()` as it crosses the channel: binary bodies travel as base64. */
 export interface WireResponse {

@@ -43,8 +43,13 @@ export class FrameChannel {
    * FrameError for one over `maxSendBytes`.
    */
   send(message: unknown): void {
+    this.sendJson(JSON.stringify(message));
+  }
+
+  /** Sends a message already serialised as JSON (see `send`). */
+  sendJson(json: string): void {
     if (this.broken || this.stream.destroyed) return;
-    const body = Buffer.from(JSON.stringify(message), 'utf8');
+    const body = Buffer.from(json, 'utf8');
     const max = this.options.maxSendBytes;
     if (max !== undefined && body.length > max) throw new FrameError(`a message of ${body.length} bytes is over the limit of ${max}`);
     const header = Buffer.allocUnsafe(HEADER);

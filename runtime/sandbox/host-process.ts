@@ -115,8 +115,13 @@ export class HostProcess implements WatchedHost {
   }
 
   send(message: HostMessage): void {
-    if (message.type === 'invoke') this.running++;
-    this.channel.send(message);
+    if (message.type !== 'invoke') return this.channel.send(message);
+    this.running++;
+    const { invocationId, target, db } = message;
+    if (target.kind !== 'run') return this.channel.send(message);
+    // The event's JSON goes into the frame as it is (WireHostMessage): not escaped into a string, nor parsed twice.
+    const dbPart = db === undefined ? '' : `,"db":${JSON.stringify(db)}`;
+    this.channel.sendJson(`{"type":"invoke","invocationId":${JSON.stringify(invocationId)},"target":{"kind":"run","event":${target.eventJson}}${dbPart}}`);
   }
 
   /** Stops the host at once (SIGKILL); `reason` is what its exit reports. */

@@ -30,7 +30,7 @@ import { serializeError } from './host-errors';
 import type { OutgoingCall } from '../../contract/network-api';
 import type {
   EmitPayload,
-  HostMessage,
+  WireHostMessage,
   HostReply,
   HttpResponsePayload,
   ActionResult,
@@ -257,14 +257,14 @@ async function loadOptions(def: Definition, target: OptionsTarget): Promise<Opti
   return JSON.parse(JSON.stringify(toOptionsResult(returned))) as OptionsResult;
 }
 
-async function invoke(def: Definition, message: HostMessage & { type: 'invoke' }): Promise<void> {
+async function invoke(def: Definition, message: WireHostMessage & { type: 'invoke' }): Promise<void> {
   const { invocationId, target } = message;
   if (message.db) db.replace(message.db);
   current = { id: invocationId, emits: [], calls: [] };
   let error: SerializedError | null = null;
   let value: unknown;
   try {
-    if (target.kind === 'run') await runSource(def.run, instance, JSON.parse(target.eventJson), emit);
+    if (target.kind === 'run') await runSource(def.run, instance, target.event, emit);
     else if (target.kind === 'hook') {
       const hook = def.hooks?.[target.name];
       // The service records only hooks that exist.
@@ -315,7 +315,7 @@ function serve(): void {
   let def: Definition | null = null;
   let loading = false;
   // A `configure` sent after an invocation applies only to the ones after it.
-  const queue: Array<Exclude<HostMessage, { type: 'call-result' | 'load' }>> = [];
+  const queue: Array<Exclude<WireHostMessage, { type: 'call-result' | 'load' }>> = [];
   let busy = false;
   const drain = async (loaded: Definition) => {
     busy = true;
@@ -325,7 +325,7 @@ function serve(): void {
     }
     busy = false;
   };
-  const receive = (message: HostMessage) => {
+  const receive = (message: WireHostMessage) => {
     // An invocation waits on its call's answer: answers cannot queue behind it.
     if (message.type === 'call-result') return settleHostCall(message.callId, message.value, message.error);
     if (message.type === 'load') {
@@ -353,7 +353,7 @@ function serve(): void {
     // The service's messages carry bundles, which can be large; it is the trusted side.
     maxFrameBytes: 1 << 30,
     maxSendBytes: MAX_HOST_MESSAGE_BYTES,
-    onMessage: (message) => receive(message as HostMessage),
+    onMessage: (message) => receive(message as WireHostMessage),
     onError: () => process.exit(71),
   });
   // The service is gone (or dropped this host): nothing is left to do.
