@@ -3,7 +3,7 @@
 // bench`, then prints CPU µs per request of the service (by thread) and of the component host,
 // the latency the load generator saw, and each thread's profile (bench/cpuprofile.ts): the top
 // functions by self and inclusive time, in the TypeScript sources. `PROFILE_KEEP=1` keeps the
-// .cpuprofile files (for Chrome DevTools) and prints where.
+// .cpuprofile files (for Chrome DevTools), or perf.data, and prints where.
 // `PROFILE=perf` records with Linux `perf` instead (CPU time, not wall time; bench/perf-samples.ts),
 // `PROFILE=0` measures without a profiler (its overhead is not in the CPU figures then), and
 // `PROFILE_ROUNDS=N` measures N rounds one after another. `BENCH_CLI=/path/to/dist/cli.js`
@@ -76,7 +76,10 @@ async function main(): Promise<void> {
     // The main thread and, for delivery, the delivery thread.
     for (const line of perfSummary(perfData, 2, Number(process.env.PROFILE_TOP ?? 25))) console.log(line);
   }
-  if (profiler !== 'v8') return fs.rmSync(profileDir, { recursive: true, force: true });
+  if (profiler !== 'v8') {
+    if (process.env.PROFILE_KEEP) return console.log(`\nperf.data kept in ${profileDir}`);
+    return fs.rmSync(profileDir, { recursive: true, force: true });
+  }
   for (const file of fs.readdirSync(profileDir).sort()) {
     console.log(`\n${file}`);
     for (const line of summarise(path.join(profileDir, file), Number(process.env.PROFILE_TOP ?? 25))) console.log(`  ${line}`);
