@@ -1,4 +1,4 @@
-import type { AnchorHTMLAttributes, MouseEvent } from 'react';
+import type { AnchorHTMLAttributes, MouseEvent, ReactNode } from 'react';
 import { useRoute } from '../app/router';
 
 /** An in-app link: a real `<a href>` (open in new tab works) that navigates without a reload. */
@@ -18,6 +18,15 @@ export function BackToList({ to, label }: { to: string; label: string }) {
   return (
     <Link to={to} className="back-to-list">
       ← {label}
+    </Link>
+  );
+}
+
+/** An item of a list screen's list: marked as the current page when it is the one open. */
+export function ItemLink({ to, selected, children }: { to: string; selected: boolean; children: ReactNode }) {
+  return (
+    <Link to={to} className={selected ? 'source selected' : 'source'} aria-current={selected ? 'page' : undefined}>
+      {children}
     </Link>
   );
 }

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { messageOf } from '../../api/client';
 import { DataStoreRecords } from './DataStoreRecords';
 import { createDataStore } from './data-store-data';
-import { BackToList, Link } from '../../ui/Link';
+import { BackToList, ItemLink } from '../../ui/Link';
 import { segments, useRoute } from '../../app/router';
 import { useApp } from '../../app/store';
 
@@ -48,11 +48,11 @@ export function DataStoresScreen() {
           <ul className="sources" aria-label="Data stores">
             {dataStores.map((d) => (
               <li key={d.id}>
-                <Link to={`/data-stores/${d.id}`} className={d.id === id ? 'source selected' : 'source'} aria-current={d.id === id ? 'page' : undefined}>
+                <ItemLink to={`/data-stores/${d.id}`} selected={d.id === id}>
                   <span className="name">{d.name}</span>
                   <span className="badge">{d.record_count} records</span>
                   <span className="id">{d.id}</span>
-                </Link>
+                </ItemLink>
               </li>
             ))}
           </ul>

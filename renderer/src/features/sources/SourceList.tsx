@@ -1,7 +1,7 @@
 import type { SourceView } from '../../../../runtime/contract/source-api';
 import { endpointOf } from '../props/prop-values';
 import { useApp } from '../../app/store';
-import { Link } from '../../ui/Link';
+import { ItemLink } from '../../ui/Link';
 import { dateTime } from '../../ui/format';
 import { useUnsaved } from './editor-store';
 
@@ -23,7 +23,7 @@ export function SourceList({ selectedId }: { selectedId: string | null }) {
         const endpoint = endpointOf(s);
         return (
           <li key={s.id}>
-            <Link to={`/sources/${encodeURIComponent(s.id)}`} className={s.id === selectedId ? 'source selected' : 'source'} aria-current={s.id === selectedId ? 'page' : undefined}>
+            <ItemLink to={`/sources/${encodeURIComponent(s.id)}`} selected={s.id === selectedId}>
               <span className="name">
                 {s.name}
                 {/* Out of the link's name (tests and screen readers find the source by it); the editor says it in words. */}
@@ -45,7 +45,7 @@ export function SourceList({ selectedId }: { selectedId: string | null }) {
                 {st ? (st.lastEventAt ? `last event ${ago(st.lastEventAt)}` : 'no events') : ' '}
                 {st && st.errorCount > 0 && <span className="badge failed">{st.errorCount} error{st.errorCount === 1 ? '' : 's'}</span>}
               </span>
-            </Link>
+            </ItemLink>
           </li>
         );
       })}

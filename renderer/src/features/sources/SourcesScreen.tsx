@@ -1,6 +1,6 @@
 import { segments, useRoute } from '../../app/router';
 import { useApp } from '../../app/store';
-import { BackToList, Link } from '../../ui/Link';
+import { Link } from '../../ui/Link';
 import { ListPane } from '../../ui/ListPane';
 import { SourceList } from './SourceList';
 import { SourceCreate } from './SourceCreate';
@@ -37,6 +37,7 @@ export function SourcesScreen() {
       title="Sources"
       label="Source list"
       hasDetail={Boolean(id)}
+      back={{ to: '/sources', label: 'All sources' }}
       actions={
         <>
           <Link to="/sources/new?type=action" className="button small">
@@ -47,16 +48,8 @@ export function SourcesScreen() {
           </Link>
         </>
       }
-      list={
-        <>
-          <SourceList selectedId={creating ? null : (id ?? null)} />
-        </>
-      }
-      detail={
-        <div className="content-pane">
-          {id && <BackToList to="/sources" label="All sources" />}
-          {content}</div>
-      }
+      list={<SourceList selectedId={creating ? null : (id ?? null)} />}
+      detail={content}
     />
   );
 }

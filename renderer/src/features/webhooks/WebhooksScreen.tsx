@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { CopyButton } from '../../ui/CopyButton';
-import { BackToList, Link } from '../../ui/Link';
+import { ItemLink, Link } from '../../ui/Link';
 import { ListPane } from '../../ui/ListPane';
 import { WebhookCreate } from './WebhookCreate';
 import { WebhookDetail } from './WebhookDetail';
@@ -60,12 +60,11 @@ export function WebhooksScreen() {
       title="Webhooks"
       label="Webhook list"
       hasDetail={Boolean(id)}
+      back={{ to: '/webhooks', label: 'All webhooks' }}
       actions={
-        <>
-          <Link to="/webhooks/new" className="button small primary">
-            New webhook
-          </Link>
-        </>
+        <Link to="/webhooks/new" className="button small primary">
+          New webhook
+        </Link>
       }
       list={
         <>
@@ -77,25 +76,21 @@ export function WebhooksScreen() {
             <ul className="sources" aria-label="Webhooks">
               {webhooks.map((w) => (
                 <li key={w.id}>
-                  <Link to={`/webhooks/${w.id}`} className={w.id === id ? 'source selected' : 'source'} aria-current={w.id === id ? 'page' : undefined}>
+                  <ItemLink to={`/webhooks/${w.id}`} selected={w.id === id}>
                     <span className="name">{w.name}</span>
                     <HealthBadge webhook={w} />
                     <span className="endpoint">{w.url}</span>
                     <span className="stats" data-testid="webhook-health">
                       {healthLine(w)}
                     </span>
-                  </Link>
+                  </ItemLink>
                 </li>
               ))}
             </ul>
           )}
         </>
       }
-      detail={
-        <div className="content-pane">
-          {id && <BackToList to="/webhooks" label="All webhooks" />}
-          {content}</div>
-      }
+      detail={content}
     />
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { BackToList, Link } from '../../ui/Link';
+import { ItemLink, Link } from '../../ui/Link';
 import { ListPane } from '../../ui/ListPane';
 import { WorkflowCreate } from './WorkflowCreate';
 import { WorkflowDetail } from './WorkflowDetail';
@@ -49,12 +49,11 @@ export function WorkflowsScreen() {
       title="Workflows"
       label="Workflow list"
       hasDetail={Boolean(id)}
+      back={{ to: '/workflows', label: 'All workflows' }}
       actions={
-        <>
-          <Link to="/workflows/new" className="button small primary">
-            New workflow
-          </Link>
-        </>
+        <Link to="/workflows/new" className="button small primary">
+          New workflow
+        </Link>
       }
       list={
         <>
@@ -70,25 +69,21 @@ export function WorkflowsScreen() {
             <ul className="sources" aria-label="Workflows">
               {workflows.map((w) => (
                 <li key={w.id}>
-                  <Link to={`/workflows/${encodeURIComponent(w.id)}`} className={w.id === id ? 'source selected' : 'source'} aria-current={w.id === id ? 'page' : undefined}>
+                  <ItemLink to={`/workflows/${encodeURIComponent(w.id)}`} selected={w.id === id}>
                     <span className="name">{w.name}</span>
                     <span className={w.active ? 'badge active' : 'badge'}>{w.active ? 'active' : 'inactive'}</span>
                     <span className="id">{w.id}</span>
                     <span className="stats">
                       {w.trigger.type} trigger · {w.steps.length} step{w.steps.length === 1 ? '' : 's'}
                     </span>
-                  </Link>
+                  </ItemLink>
                 </li>
               ))}
             </ul>
           )}
         </>
       }
-      detail={
-        <div className="content-pane">
-          {id && <BackToList to="/workflows" label="All workflows" />}
-          {content}</div>
-      }
+      detail={content}
     />
   );
 }
