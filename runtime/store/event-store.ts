@@ -194,12 +194,12 @@ export class EventStore {
     return { stored, durable };
   }
 
-  /** Kept events matching the query, newest first, as kept (see `read`). */
-  kept(sourceId: string, query: EventQuery = {}): KeptEvent[] {
+  /** Kept events matching the query, newest first, as kept (see `read`); the newest `limit` when given. */
+  kept(sourceId: string, query: EventQuery = {}, limit = Infinity): KeptEvent[] {
     const { events } = this.get(sourceId);
     const search = query.q ? textSearch(query.q) : null;
     const out: KeptEvent[] = [];
-    for (let i = events.length - 1; i >= 0; i--) {
+    for (let i = events.length - 1; i >= 0 && out.length < limit; i--) {
       const e = events[i] as KeptEvent;
       if (query.after && compareEventIds(e.id, query.after) <= 0) break;
       if (query.before && compareEventIds(e.id, query.before) >= 0) continue;
@@ -222,7 +222,7 @@ export class EventStore {
 
   /** The newest `n` events (not `$errors`/`$logs`), newest first. */
   latest(sourceId: string, n: number): StoredEvent[] {
-    return this.kept(sourceId).slice(0, n).map(read);
+    return this.kept(sourceId, {}, n).map(read);
   }
 
   /** The event a kept one holds. */
