@@ -20,9 +20,9 @@ describe('InvocationStore', () => {
     // Built once: a record's duration reads the clock, so building it again could differ by a millisecond.
     const records = Array.from({ length: 130 }, (_, n) => record(n));
     for (const r of records) await store.add(r);
-    const newest = records[129];
+    const newest = records[129] as InvocationView;
     assert.deepEqual(store.get(newest.id), newest);
-    assert.equal(store.get(records[0].id), undefined, 'records past the retention are forgotten');
+    assert.equal(store.get((records[0] as InvocationView).id), undefined, 'records past the retention are forgotten');
     const page = store.page('dc_a', { status: 'error', trigger: 'http' }, { limit: 3 });
     assert.deepEqual(page.data.map((r) => r.id), ['inv_0125', 'inv_0115', 'inv_0110']);
     assert.deepEqual(store.page('dc_a', { q: 'ÜNÏCØDÉ' }, { limit: 1 }).data, [newest], 'the search sees the record as JSON, without regard to case');
