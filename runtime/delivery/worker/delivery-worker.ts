@@ -7,7 +7,7 @@ import { paginate } from '../../lib/pagination';
 import { Dispatcher } from './dispatcher';
 import { HttpSender } from './webhook-sender';
 import { Outbox } from './outbox';
-import { type Message } from '../../contract/delivery-protocol';
+import { batchMessages, type Message } from '../../contract/delivery-protocol';
 import type { DeliveryAnswer, DeliveryQuery, DeliveryWorkerData, FromDelivery, MessageSummary, ToDelivery, WebhookHealth, WebhookTarget } from '../../contract/delivery-protocol';
 
 const port = parentPort!;
@@ -128,7 +128,7 @@ async function main(): Promise<void> {
         break;
       }
       case 'add':
-        outbox.add(message.messages).then(
+        outbox.add(batchMessages(message.messages)).then(
           (created) => {
             post({ type: 'added', seq: message.seq, error: null });
             dispatcher.enqueue(created);

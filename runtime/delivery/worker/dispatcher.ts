@@ -237,9 +237,9 @@ export class Dispatcher {
         'webhook-signature': this.signature(target, m, timestamp),
         'x-spout-emitter-id': m.emitter_id,
         'x-spout-event-id': m.event_id,
-        // The default channel has no name: the header is left out rather than sent empty.
-        ...(m.event_name ? { 'x-spout-event-name': m.event_name } : {}),
       };
+      // The default channel has no name: the header is left out rather than sent empty.
+      if (m.event_name) headers['x-spout-event-name'] = m.event_name;
       const created_at = Date.now();
       const outcome: SendOutcome = await this.sender.post(target.url, headers, m.body);
       // A request cut short by shutdown is not an attempt: the message resumes after restart.
