@@ -38,8 +38,15 @@ export function stopChild(child: ChildProcess): Promise<void> {
 /** The CLI a benchmark starts: this checkout's build, or another one's (`BENCH_CLI`, to measure an older build in the same way). */
 export const benchCli = process.env.BENCH_CLI ?? 'dist/cli.js';
 
+/** A fresh data dir for a benchmark, removed when the benchmark's process exits (a bench fills it with hundreds of MB). */
+function benchDataDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spout-bench-'));
+  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 /** A running `spout serve` for a benchmark, on a fresh data dir unless one is given; `nodeArgs` go to its node (`--cpu-prof`, say). */
-export async function startSpout(extra: string[] = [], dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spout-bench-')), nodeArgs: string[] = []) {
+export async function startSpout(extra: string[] = [], dataDir = benchDataDir(), nodeArgs: string[] = []) {
   const key = 'bench-key';
   const { child, match } = await startChild([...nodeArgs, benchCli, 'serve', '--port', '0', '--data-dir', dataDir, '--api-key', key, ...extra], /Spout listening on (\S+)\n/);
   const url = match[1] as string;

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 
 const args = process.argv.slice(2);
@@ -22,10 +23,15 @@ const walk = (dir) => {
 walk('test');
 const selected = filter.length ? files.filter((f) => filter.some((x) => f.includes(x))) : files;
 
+// The tests' temp folders (data dirs, config homes, logs) go in one folder of this run, removed at
+// the end: a run makes thousands, and they would pile up in the machine's temp folder.
+// KEEP_TEST_TMP=1 keeps it, to look at what a failing test left.
+const testTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spout-tests-'));
+
 /** Runs a command to its end; resolves its exit status and (when captured) its output. */
-function run(command, argv, capture) {
+function run(command, argv, capture, env = process.env) {
   return new Promise((resolve) => {
-    const child = spawn(command, argv, { stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    const child = spawn(command, argv, { stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit', env });
     let output = '';
     if (capture) for (const s of [child.stdout, child.stderr]) s.on('data', (c) => (output += c));
     child.on('exit', (code) => resolve({ code: code ?? 1, output }));
@@ -46,12 +52,14 @@ async function typecheckAll() {
 const started = Date.now();
 console.log(`Running ${selected.length} test files${typecheck ? ', type-checking beside them' : ''}…`);
 const checking = typecheck ? typecheckAll() : null;
-const tests = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...selected.sort()], false);
+const tests = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...selected.sort()], false, { ...process.env, TMPDIR: testTmp });
 let status = tests.code;
 if (checking) {
   const result = await checking;
   console.log(result.text);
   if (!result.ok) status = 1;
 }
+if (process.env.KEEP_TEST_TMP) console.log(`The tests' temp folders are in ${testTmp}.`);
+else fs.rmSync(testTmp, { recursive: true, force: true });
 console.log(`${status === 0 ? 'All passed' : 'Failures above'} in ${Math.round((Date.now() - started) / 1000)} s.`);
 process.exit(status);
