@@ -2,7 +2,8 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { messageOf } from '../../api/client';
 import { DataStoreRecords } from './DataStoreRecords';
 import { createDataStore } from './data-store-data';
-import { BackToList, ItemLink } from '../../ui/Link';
+import { ItemList } from '../../ui/ItemList';
+import { BackToList } from '../../ui/Link';
 import { segments, useRoute } from '../../app/router';
 import { useApp } from '../../app/store';
 
@@ -42,25 +43,18 @@ export function DataStoresScreen() {
             Create
           </button>
         </form>
-        {dataStores.length === 0 ? (
-          <p className="empty">No data stores yet.</p>
-        ) : (
-          <ul className="sources" aria-label="Data stores">
-            {dataStores.map((d) => (
-              <li key={d.id}>
-                <ItemLink to={`/data-stores/${d.id}`} selected={d.id === id}>
-                  <span className="name">{d.name}</span>
-                  <span className="badge">{d.record_count} records</span>
-                  <span className="id">{d.id}</span>
-                </ItemLink>
-              </li>
-            ))}
-          </ul>
-        )}
+        <ItemList label="Data stores" items={dataStores} loaded empty="No data stores yet." href={(d) => `/data-stores/${encodeURIComponent(d.id)}`} selectedId={id ?? null}>
+          {(d) => (
+            <>
+              <span className="name">{d.name}</span>
+              <span className="badge">{d.record_count} records</span>
+              <span className="id">{d.id}</span>
+            </>
+          )}
+        </ItemList>
       </aside>
       <div className="content-pane">
         {id && <BackToList to="/data-stores" label="All data stores" />}
-        
         {selected ? (
           <DataStoreRecords key={selected.id} store={selected} />
         ) : (

@@ -1,7 +1,7 @@
 import type { SourceView } from '../../../../runtime/contract/source-api';
 import { endpointOf } from '../props/prop-values';
 import { useApp } from '../../app/store';
-import { ItemLink } from '../../ui/Link';
+import { ItemList } from '../../ui/ItemList';
 import { dateTime } from '../../ui/format';
 import { useUnsaved } from './editor-store';
 
@@ -14,41 +14,37 @@ const ago = (ms: number) => {
 export function SourceList({ selectedId }: { selectedId: string | null }) {
   const { sources, status, sourcesLoaded } = useApp();
   const unsaved = useUnsaved((u) => u.keys);
-  if (!sourcesLoaded) return <p className="empty">Loading…</p>;
-  if (sources.length === 0) return <p className="empty">No sources yet.</p>;
   return (
-    <ul className="sources" aria-label="Sources">
-      {sources.map((s: SourceView) => {
+    <ItemList label="Sources" items={sources} loaded={sourcesLoaded} empty="No sources yet." href={(s) => `/sources/${encodeURIComponent(s.id)}`} selectedId={selectedId}>
+      {(s: SourceView) => {
         const st = status[s.id];
         const endpoint = endpointOf(s);
         return (
-          <li key={s.id}>
-            <ItemLink to={`/sources/${encodeURIComponent(s.id)}`} selected={s.id === selectedId}>
-              <span className="name">
-                {s.name}
-                {/* Out of the link's name (tests and screen readers find the source by it); the editor says it in words. */}
-                {unsaved.has(`source:${s.id}`) && (
-                  <span className="draft-dot" aria-hidden="true" title="Unsaved changes" data-testid="unsaved-mark">
-                    {' '}●
-                  </span>
-                )}
-              </span>
-              <span className={s.active ? 'badge active' : 'badge'}>{s.active ? 'active' : 'inactive'}</span>
-              <span className="id">{s.id}</span>
-              {s.external_user_id && (
-                <span className="owner" data-testid="source-external-user">
-                  Connect trigger of <code>{s.external_user_id}</code>
+          <>
+            <span className="name">
+              {s.name}
+              {/* Out of the link's name (tests and screen readers find the source by it); the editor says it in words. */}
+              {unsaved.has(`source:${s.id}`) && (
+                <span className="draft-dot" aria-hidden="true" title="Unsaved changes" data-testid="unsaved-mark">
+                  {' '}●
                 </span>
               )}
-              {endpoint && <span className="endpoint">{endpoint}</span>}
-              <span className="stats">
-                {st ? (st.lastEventAt ? `last event ${ago(st.lastEventAt)}` : 'no events') : ' '}
-                {st && st.errorCount > 0 && <span className="badge failed">{st.errorCount} error{st.errorCount === 1 ? '' : 's'}</span>}
+            </span>
+            <span className={s.active ? 'badge active' : 'badge'}>{s.active ? 'active' : 'inactive'}</span>
+            <span className="id">{s.id}</span>
+            {s.external_user_id && (
+              <span className="owner" data-testid="source-external-user">
+                Connect trigger of <code>{s.external_user_id}</code>
               </span>
-            </ItemLink>
-          </li>
+            )}
+            {endpoint && <span className="endpoint">{endpoint}</span>}
+            <span className="stats">
+              {st ? (st.lastEventAt ? `last event ${ago(st.lastEventAt)}` : 'no events') : ' '}
+              {st && st.errorCount > 0 && <span className="badge failed">{st.errorCount} error{st.errorCount === 1 ? '' : 's'}</span>}
+            </span>
+          </>
         );
-      })}
-    </ul>
+      }}
+    </ItemList>
   );
 }

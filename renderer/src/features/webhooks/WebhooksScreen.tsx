@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { CopyButton } from '../../ui/CopyButton';
-import { ItemLink, Link } from '../../ui/Link';
+import { ItemList } from '../../ui/ItemList';
+import { Link } from '../../ui/Link';
 import { ListPane } from '../../ui/ListPane';
 import { WebhookCreate } from './WebhookCreate';
 import { WebhookDetail } from './WebhookDetail';
@@ -67,28 +68,26 @@ export function WebhooksScreen() {
         </Link>
       }
       list={
-        <>
-          {!webhooksLoaded ? (
-            <p className="empty">{reachable ? 'Loading…' : 'Not loaded: the service is not answering.'}</p>
-          ) : webhooks.length === 0 ? (
-            <p className="empty">No webhooks yet.</p>
-          ) : (
-            <ul className="sources" aria-label="Webhooks">
-              {webhooks.map((w) => (
-                <li key={w.id}>
-                  <ItemLink to={`/webhooks/${w.id}`} selected={w.id === id}>
-                    <span className="name">{w.name}</span>
-                    <HealthBadge webhook={w} />
-                    <span className="endpoint">{w.url}</span>
-                    <span className="stats" data-testid="webhook-health">
-                      {healthLine(w)}
-                    </span>
-                  </ItemLink>
-                </li>
-              ))}
-            </ul>
+        <ItemList
+          label="Webhooks"
+          items={webhooks}
+          loaded={webhooksLoaded}
+          notLoaded={reachable ? undefined : 'Not loaded: the service is not answering.'}
+          empty="No webhooks yet."
+          href={(w) => `/webhooks/${encodeURIComponent(w.id)}`}
+          selectedId={id ?? null}
+        >
+          {(w) => (
+            <>
+              <span className="name">{w.name}</span>
+              <HealthBadge webhook={w} />
+              <span className="endpoint">{w.url}</span>
+              <span className="stats" data-testid="webhook-health">
+                {healthLine(w)}
+              </span>
+            </>
           )}
-        </>
+        </ItemList>
       }
       detail={content}
     />

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { ItemLink, Link } from '../../ui/Link';
+import { ItemList } from '../../ui/ItemList';
+import { Link } from '../../ui/Link';
 import { ListPane } from '../../ui/ListPane';
 import { WorkflowCreate } from './WorkflowCreate';
 import { WorkflowDetail } from './WorkflowDetail';
@@ -61,26 +62,18 @@ export function WorkflowsScreen() {
             <WorkflowImport className="small" />
             <span className="muted small-note">a workflow exported as JSON</span>
           </div>
-          {!workflowsLoaded ? (
-            <p className="empty">Loading…</p>
-          ) : workflows.length === 0 ? (
-            <p className="empty">No workflows yet.</p>
-          ) : (
-            <ul className="sources" aria-label="Workflows">
-              {workflows.map((w) => (
-                <li key={w.id}>
-                  <ItemLink to={`/workflows/${encodeURIComponent(w.id)}`} selected={w.id === id}>
-                    <span className="name">{w.name}</span>
-                    <span className={w.active ? 'badge active' : 'badge'}>{w.active ? 'active' : 'inactive'}</span>
-                    <span className="id">{w.id}</span>
-                    <span className="stats">
-                      {w.trigger.type} trigger · {w.steps.length} step{w.steps.length === 1 ? '' : 's'}
-                    </span>
-                  </ItemLink>
-                </li>
-              ))}
-            </ul>
-          )}
+          <ItemList label="Workflows" items={workflows} loaded={workflowsLoaded} empty="No workflows yet." href={(w) => `/workflows/${encodeURIComponent(w.id)}`} selectedId={id ?? null}>
+            {(w) => (
+              <>
+                <span className="name">{w.name}</span>
+                <span className={w.active ? 'badge active' : 'badge'}>{w.active ? 'active' : 'inactive'}</span>
+                <span className="id">{w.id}</span>
+                <span className="stats">
+                  {w.trigger.type} trigger · {w.steps.length} step{w.steps.length === 1 ? '' : 's'}
+                </span>
+              </>
+            )}
+          </ItemList>
         </>
       }
       detail={content}
