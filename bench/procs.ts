@@ -45,10 +45,10 @@ function benchDataDir(): string {
   return dir;
 }
 
-/** A running `spout serve` for a benchmark, on a fresh data dir unless one is given; `nodeArgs` go to its node (`--cpu-prof`, say). */
-export async function startSpout(extra: string[] = [], dataDir = benchDataDir(), nodeArgs: string[] = []) {
+/** A running `spout serve` for a benchmark, on a fresh data dir unless one is given; `nodeArgs` go to its node (`--cpu-prof`, say); `cli` is the build to start. */
+export async function startSpout(extra: string[] = [], dataDir = benchDataDir(), nodeArgs: string[] = [], cli = benchCli) {
   const key = 'bench-key';
-  const { child, match } = await startChild([...nodeArgs, benchCli, 'serve', '--port', '0', '--data-dir', dataDir, '--api-key', key, ...extra], /Spout listening on (\S+)\n/);
+  const { child, match } = await startChild([...nodeArgs, cli, 'serve', '--port', '0', '--data-dir', dataDir, '--api-key', key, ...extra], /Spout listening on (\S+)\n/);
   const url = match[1] as string;
   const api = async (method: string, route: string, body?: unknown) => {
     const res = await fetch(url + route, {
