@@ -17,6 +17,9 @@ export interface OpenOptions<T> {
   report?: ProblemSink;
 }
 
+/** Receives each line's UTF-8 bytes as they are queued (without the newline; valid only during the call): a caller that keeps the line too copies them instead of encoding it again. */
+export type OnStaged = (bytes: Buffer) => void;
+
 interface Pending {
   /** Its lines' bytes (in `staged`). */
   bytes: number;
@@ -106,27 +109,26 @@ export class AppendLog<T> {
     return this.appendLines([JSON.stringify(record)]);
   }
 
-  /** Appends lines already serialised as JSON (each one `T`, without newlines); resolves once durable. */
-  appendLines(lines: string[]): Promise<void> {
-    return new Promise<void>((resolve, reject) => this.enqueue(lines, true, resolve, reject));
+  /** Appends lines already serialised as JSON (each one `T`, without newlines); resolves once durable. `onStaged` sees each line's bytes at once. */
+  appendLines(lines: string[], onStaged?: OnStaged): Promise<void> {
+    return new Promise<void>((resolve, reject) => this.enqueue(lines, true, resolve, reject, onStaged));
   }
 
   /**
    * Appends lines in order without waiting for a disk sync (a later synced append, or the OS,
    * flushes them); a process crash still keeps them. For records whose loss in a power cut is
-   * harmless. A write error is logged. `sizes`, when given, receives each line's bytes (its
-   * newline included).
+   * harmless. A write error is logged. `onStaged` sees each line's bytes at once.
    */
-  appendUnsynced(lines: string[], sizes?: number[]): void {
-    this.enqueue(lines, false, noop, (err) => console.error(`writing ${this.file} failed: ${err.message}`), sizes);
+  appendUnsynced(lines: string[], onStaged?: OnStaged): void {
+    this.enqueue(lines, false, noop, (err) => console.error(`writing ${this.file} failed: ${err.message}`), onStaged);
   }
 
-  private enqueue(lines: string[], sync: boolean, resolve: () => void, reject: (err: Error) => void, sizes?: number[]): void {
+  private enqueue(lines: string[], sync: boolean, resolve: () => void, reject: (err: Error) => void, onStaged?: OnStaged): void {
     if (lines.length === 0) return resolve();
     let bytes = 0;
     for (const line of lines) {
       const size = this.staged.add(line);
-      sizes?.push(size);
+      onStaged?.(this.staged.last(size));
       bytes += size;
     }
     this.lines += lines.length;

@@ -23,6 +23,11 @@ export class LineStaging {
     return written + 1;
   }
 
+  /** The bytes of the line `add` just appended, `size` being what it returned (without the newline; valid until the next change). */
+  last(size: number): Buffer {
+    return this.buffer.subarray(this.length - size, this.length - 1);
+  }
+
   /** Appends bytes as they are. */
   addBytes(bytes: Buffer): void {
     this.reserve(bytes.length);

@@ -102,11 +102,16 @@ export class RetainedLogs<T, K = T> {
 
   private add(owner: string, owned: Owned<T, K>, records: T[]): K[] {
     if (records.length === 0) return [];
-    const lines = records.map((r) => JSON.stringify(r));
-    const kept = records.map((r, i) => this.keep(r, lines[i] as string, owner));
-    const sizes: number[] = [];
-    owned.log.appendUnsynced(lines, sizes);
-    kept.forEach((k, i) => push(owned, k, sizes[i] as number));
+    const kept: K[] = [];
+    // Each line is kept from the bytes staged for the file: encoded once, not twice.
+    owned.log.appendUnsynced(
+      records.map((r) => JSON.stringify(r)),
+      (bytes) => {
+        const k = this.keep(records[kept.length] as T, bytes, owner);
+        kept.push(k);
+        push(owned, k, bytes.length + 1);
+      },
+    );
     this.trim(owner, owned);
     const { log } = owned;
     if (log.lineCount > 2 * this.retention.count || log.byteCount > 2 * this.retention.bytes) {

@@ -182,12 +182,12 @@ export class EventStore {
       if (e.deliver_to?.length) stored.deliver_to = e.deliver_to;
       return stored;
     });
-    const lines = stored.map(toLine);
-    for (let i = 0; i < stored.length; i++) {
-      const e = stored[i] as StoredEvent;
-      keep(source, e.id, e.meta.name, e.deliver_to !== undefined, lines[i] as string);
-    }
-    const durable = source.log.appendLines(lines).then(() => {
+    let i = 0;
+    // Each line is kept from the bytes staged for the file: encoded once, not twice.
+    const durable = source.log.appendLines(stored.map(toLine), (bytes) => {
+      const e = stored[i++] as StoredEvent;
+      keep(source, e.id, e.meta.name, e.deliver_to !== undefined, bytes);
+    }).then(() => {
       for (const e of stored) for (const listener of source.listeners) listener(e);
     });
     this.trim(source);

@@ -25,4 +25,10 @@ describe('LineStaging', () => {
     staging.add('after');
     assert.equal(staging.view().toString('utf8'), 'after\n');
   });
+
+  it('gives the bytes of the line just added, without its newline', () => {
+    const staging = new LineStaging();
+    staging.add('first');
+    for (const line of ['ünïcødé ✓', '€'.repeat(30_000), '']) assert.equal(staging.last(staging.add(line)).toString('utf8'), line);
+  });
 });
