@@ -1,5 +1,6 @@
-// The left pane of a list screen (sources, webhooks, workflows): its heading, its "New …" links
-// on the right, then the list; the screen's split layout narrows to one pane on a detail.
+// The left pane of a list screen (sources, webhooks, workflows, data stores): its heading, its
+// "New …" links on the right, then the list; the screen's split layout narrows to one pane on a
+// detail.
 import type { ReactNode } from 'react';
 import { BackToList } from './Link';
 

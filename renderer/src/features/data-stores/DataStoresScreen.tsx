@@ -3,7 +3,7 @@ import { messageOf } from '../../api/client';
 import { DataStoreRecords } from './DataStoreRecords';
 import { createDataStore } from './data-store-data';
 import { ItemList } from '../../ui/ItemList';
-import { BackToList } from '../../ui/Link';
+import { ListPane } from '../../ui/ListPane';
 import { segments, useRoute } from '../../app/router';
 import { useApp } from '../../app/store';
 
@@ -31,31 +31,36 @@ export function DataStoresScreen() {
 
   const selected = dataStores.find((d) => d.id === id);
   return (
-    <div className={id ? 'split has-detail' : 'split'}>
-      <aside className="list-pane" aria-label="Data store list">
-        <h2>Data stores</h2>
-        <form className="row" onSubmit={(e) => void create(e)}>
-          <label htmlFor="ds-name" className="sr-only">
-            New store name
-          </label>
-          <input id="ds-name" required placeholder="New store name" value={name} onChange={(e) => setName(e.target.value)} />
-          <button type="submit" className="small primary">
-            Create
-          </button>
-        </form>
-        <ItemList label="Data stores" items={dataStores} loaded empty="No data stores yet." href={(d) => `/data-stores/${encodeURIComponent(d.id)}`} selectedId={id ?? null}>
-          {(d) => (
-            <>
-              <span className="name">{d.name}</span>
-              <span className="badge">{d.record_count} records</span>
-              <span className="id">{d.id}</span>
-            </>
-          )}
-        </ItemList>
-      </aside>
-      <div className="content-pane">
-        {id && <BackToList to="/data-stores" label="All data stores" />}
-        {selected ? (
+    <ListPane
+      title="Data stores"
+      label="Data store list"
+      hasDetail={Boolean(id)}
+      back={{ to: '/data-stores', label: 'All data stores' }}
+      actions={null}
+      list={
+        <>
+          <form className="row" onSubmit={(e) => void create(e)}>
+            <label htmlFor="ds-name" className="sr-only">
+              New store name
+            </label>
+            <input id="ds-name" required placeholder="New store name" value={name} onChange={(e) => setName(e.target.value)} />
+            <button type="submit" className="small primary">
+              Create
+            </button>
+          </form>
+          <ItemList label="Data stores" items={dataStores} loaded empty="No data stores yet." href={(d) => `/data-stores/${encodeURIComponent(d.id)}`} selectedId={id ?? null}>
+            {(d) => (
+              <>
+                <span className="name">{d.name}</span>
+                <span className="badge">{d.record_count} records</span>
+                <span className="id">{d.id}</span>
+              </>
+            )}
+          </ItemList>
+        </>
+      }
+      detail={
+        selected ? (
           <DataStoreRecords key={selected.id} store={selected} />
         ) : (
           <div className="welcome">
@@ -64,8 +69,8 @@ export function DataStoresScreen() {
               Key-value stores shared by every component configured with them (<code>data_store</code> props). Records can have a TTL.
             </p>
           </div>
-        )}
-      </div>
-    </div>
+        )
+      }
+    />
   );
 }
