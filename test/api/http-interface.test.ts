@@ -25,6 +25,8 @@ export default {
     if (how === "object") return this.http.respond({ status: "201", headers: { "x-made-by": "spout-test" }, body: { created: true } });
     if (how === "text") return this.http.respond({ status: 202, headers: { "content-type": "text/plain" }, body: "accepted" });
     if (how === "bytes") return this.http.respond({ status: 200, headers: { "content-type": "application/octet-stream" }, body: Buffer.from([0, 1, 2, 254, 255]) });
+    if (how === "no-content") return this.http.respond({ status: 204 });
+    if (how === "own-length") return this.http.respond({ status: 200, headers: { "Content-Length": "2" }, body: "ok" });
     if (how === "then-throw") { this.http.respond({ status: 200, body: "answered first" }); throw new Error("after responding"); }
     if (how === "throw") throw new Error("failed before responding");
     // "silent": never responds
@@ -90,6 +92,34 @@ describe('HTTP interface', () => {
     const first = await call('then-throw');
     assert.equal(first.status, 200);
     assert.equal(await first.text(), 'answered first');
+  });
+
+  it('sends each answer with its length, not in chunks, and a 204 with neither', async () => {
+    /** The headers of an answer as they came over the wire. */
+    const head = (url: string, how?: string) =>
+      new Promise<http.IncomingHttpHeaders & { status?: number }>((resolve, reject) => {
+        const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ ...res.headers, status: res.statusCode }));
+        });
+        req.on('error', reject);
+        req.end(JSON.stringify({ how }));
+      });
+    const service = await head(capture.endpoint);
+    assert.equal(service['content-length'], String(Buffer.byteLength(JSON.stringify({ success: true }))));
+    assert.equal(service['transfer-encoding'], undefined);
+    const text = await head(responder.endpoint, 'text');
+    assert.equal(text['content-length'], '8');
+    assert.equal(text['transfer-encoding'], undefined);
+    const own = await head(responder.endpoint, 'own-length');
+    assert.equal(own['content-length'], '2');
+    const empty = await head(responder.endpoint, 'no-content');
+    assert.equal(empty.status, 204);
+    assert.equal(empty['content-length'], undefined);
+    assert.equal(empty['transfer-encoding'], undefined);
+    const missing = await head(capture.endpoint.replace(/\/e\/[^/]+/, '/e/en_missing'));
+    assert.equal(missing.status, 404);
+    assert.ok(Number(missing['content-length']) > 0);
   });
 
   it('answers 502 naming why when a custom-response run never responds', async () => {
