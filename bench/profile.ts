@@ -5,7 +5,9 @@
 // functions by self and inclusive time, in the TypeScript sources. `PROFILE_KEEP=1` keeps the
 // .cpuprofile files (for Chrome DevTools), or perf.data, and prints where.
 // `PROFILE=perf` records with Linux `perf` instead (CPU time, not wall time; bench/perf-samples.ts),
-// `PROFILE=0` measures without a profiler (its overhead is not in the CPU figures then), and
+// `PROFILE=gc` prints what V8's collector did instead (bench/gc-trace.ts: scavenges, their pauses
+// and the bytes promoted a request, per isolate), `PROFILE=0` measures without a profiler (its
+// overhead is not in the CPU figures then), and
 // `PROFILE_ROUNDS=N` measures N rounds one after another. `BENCH_CLI=/path/to/dist/cli.js`
 // profiles another build the same way.
 import fs from 'node:fs';
@@ -15,6 +17,7 @@ import { cpuPerRequest, describeCpu, treeCpu } from './cpu';
 import { spawn } from 'node:child_process';
 import { summarise } from './cpuprofile';
 import { perfSummary } from './perf-samples';
+import { describeGc, summariseGcTrace } from './gc-trace';
 import { BENCH_SOURCE, runJson, startChild, startSpout, stopChild } from './procs';
 
 const [mode = 'ingest', secondsText = '10'] = process.argv.slice(2);
@@ -37,11 +40,11 @@ async function round(mode: string, endpoint: string, count: () => Promise<number
 }
 
 async function main(): Promise<void> {
-  const profiler = process.env.PROFILE === '0' ? null : process.env.PROFILE === 'perf' ? 'perf' : 'v8';
+  const profiler = process.env.PROFILE === '0' ? null : process.env.PROFILE === 'perf' || process.env.PROFILE === 'gc' ? process.env.PROFILE : 'v8';
   const nodeArgs =
     profiler === 'v8' ? ['--cpu-prof', '--cpu-prof-interval=250', `--cpu-prof-dir=${profileDir}`] : profiler === 'perf'
         ? ['--perf-basic-prof-only-functions', '--interpreted-frames-native-stack', ...(process.env.PROFILE_NO_INLINE ? ['--no-turbo-inlining'] : [])]
-        : [];
+        : profiler === 'gc' ? ['--trace-gc', '--trace-gc-nvp'] : [];
   const spout = await startSpout(['--event-retention', '200000', '--invocation-retention', '200000'], undefined, nodeArgs);
   const pid = spout.child.pid as number;
   const source = await spout.api('POST', '/v1/sources', { component_code: BENCH_SOURCE });
@@ -60,13 +63,18 @@ async function main(): Promise<void> {
   const perf = profiler === 'perf' ? spawn('perf', ['record', '-e', 'cpu-clock', '-F', '2000', '-g', '-p', String(pid), '-o', perfData], { stdio: 'ignore' }) : null;
   const perfDone = perf && new Promise((resolve) => perf.once('exit', resolve));
   if (perf) await new Promise((r) => setTimeout(r, 500));
+  let trace = '';
+  if (profiler === 'gc') spout.child.stdout?.on('data', (chunk: Buffer) => (trace += chunk.toString()));
   for (let i = 0; i < rounds; i++) {
     const before = treeCpu(pid);
     const started = performance.now();
+    trace = '';
     const { requests, rate } = await round(mode, endpoint, count);
     const after = treeCpu(pid);
+    const unit = mode === 'ingest' ? 'request' : 'delivery';
     console.log(`${mode}: ${requests} in ${((performance.now() - started) / 1000).toFixed(1)} s; ${rate}`);
-    console.log(`  CPU per ${mode === 'ingest' ? 'request' : 'delivery'}: ${describeCpu(cpuPerRequest(before, after, requests))}`);
+    console.log(`  CPU per ${unit}: ${describeCpu(cpuPerRequest(before, after, requests))}`);
+    if (profiler === 'gc') for (const line of describeGc(summariseGcTrace(trace), requests, unit)) console.log(`  ${line}`);
   }
   perf?.kill('SIGINT');
   await perfDone;
