@@ -69,6 +69,7 @@ interface Pending {
   onRespond?: (response: HttpResponsePayload) => void;
 }
 
+/** What an ended run's entry is left holding in place of its resolver. */
 const ENDED = () => {};
 
 /** Longest wait before restarting a host that keeps ending. */
