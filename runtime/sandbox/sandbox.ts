@@ -61,16 +61,12 @@ export interface InvocationResult {
   calls: OutgoingCall[];
 }
 
-
 /** An invocation waiting for its host; once it ends it holds nothing (see `finish`). */
 interface Pending {
   message: (HostMessage & { type: 'invoke' }) | null;
-  resolve: (result: InvocationResult) => void;
+  resolve: ((result: InvocationResult) => void) | null;
   onRespond?: (response: HttpResponsePayload) => void;
 }
-
-/** What an ended run's entry is left holding in place of its resolver. */
-const ENDED = () => {};
 
 /** Longest wait before restarting a host that keeps ending. */
 const MAX_RESTART_DELAY_MS = 5000;
@@ -300,14 +296,12 @@ export class Sandbox {
     this.pending.delete(invocationId);
     this.checks.end(invocationId);
     const { resolve } = p;
-    // V8 keeps a Map's replaced hash table, old entries and all, until the next full collection,
-    // and the scavenger counts an old one's slots as roots: an entry still holding its run (its
-    // respond callback reaches the whole HTTP exchange) dragged each ended request into the old
-    // generation: scavenges took about a tenth of the main thread (docs/performance.md).
+    // V8 keeps a Map's replaced hash table, entries and all, until a full collection: an old one
+    // held each ended run's whole HTTP exchange into the old generation (docs/performance.md).
     p.message = null;
     p.onRespond = undefined;
-    p.resolve = ENDED;
-    resolve({ invocationId, error, emits, value, calls, ...(failure ? { failure } : {}) });
+    p.resolve = null;
+    resolve?.({ invocationId, error, emits, value, calls, ...(failure ? { failure } : {}) });
     this.armTimeout();
     if (this.pending.size === 0) this.onDrained?.();
   }
