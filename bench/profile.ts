@@ -40,11 +40,15 @@ async function round(mode: string, endpoint: string, count: () => Promise<number
 }
 
 async function main(): Promise<void> {
-  const profiler = process.env.PROFILE === '0' ? null : process.env.PROFILE === 'perf' || process.env.PROFILE === 'gc' ? process.env.PROFILE : 'v8';
-  const nodeArgs =
-    profiler === 'v8' ? ['--cpu-prof', '--cpu-prof-interval=250', `--cpu-prof-dir=${profileDir}`] : profiler === 'perf'
-        ? ['--perf-basic-prof-only-functions', '--interpreted-frames-native-stack', ...(process.env.PROFILE_NO_INLINE ? ['--no-turbo-inlining'] : [])]
-        : profiler === 'gc' ? ['--trace-gc', '--trace-gc-nvp'] : [];
+  const chosen = process.env.PROFILE ?? 'v8';
+  const profiler = chosen === '0' ? null : chosen === 'perf' || chosen === 'gc' ? chosen : 'v8';
+  // What each profiler needs of the service's node.
+  const flags = {
+    v8: ['--cpu-prof', '--cpu-prof-interval=250', `--cpu-prof-dir=${profileDir}`],
+    perf: ['--perf-basic-prof-only-functions', '--interpreted-frames-native-stack', ...(process.env.PROFILE_NO_INLINE ? ['--no-turbo-inlining'] : [])],
+    gc: ['--trace-gc', '--trace-gc-nvp'],
+  };
+  const nodeArgs = profiler ? flags[profiler] : [];
   const spout = await startSpout(['--event-retention', '200000', '--invocation-retention', '200000'], undefined, nodeArgs);
   const pid = spout.child.pid as number;
   const source = await spout.api('POST', '/v1/sources', { component_code: BENCH_SOURCE });
