@@ -27,6 +27,27 @@ describe('AppendLog', () => {
     assert.equal(fs.readFileSync(file, 'utf8'), '{"n":1}\n{"n":2}\n{"n":3}\n');
   });
 
+  it('with unsyncedWithinMs, holds unsynced lines back until the delay, a synced append or close', async () => {
+    const read = (file: string) => fs.readFileSync(file, 'utf8');
+    const held = tmpFile();
+    const { log } = await AppendLog.open<{ n: number }>(held, { unsyncedWithinMs: 60_000 });
+    log.appendUnsynced(['{"n":1}', '{"n":2}']);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(read(held), '', 'not written at the next turn');
+    await log.append({ n: 3 });
+    assert.equal(read(held), '{"n":1}\n{"n":2}\n{"n":3}\n', 'a synced append writes what waited first');
+    log.appendUnsynced(['{"n":4}']);
+    await log.close();
+    assert.equal(read(held), '{"n":1}\n{"n":2}\n{"n":3}\n{"n":4}\n', 'close writes what waited');
+
+    const timed = tmpFile();
+    const { log: soon } = await AppendLog.open<{ n: number }>(timed, { unsyncedWithinMs: 10 });
+    soon.appendUnsynced(['{"n":1}']);
+    for (let waited = 0; read(timed) === '' && waited < 5000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(read(timed), '{"n":1}\n', 'written once the delay is up');
+    await soon.close();
+  });
+
   it('compacts to a snapshot; appends made meanwhile land after it, once each', async () => {
     const file = tmpFile();
     const { log } = await AppendLog.open<{ n: number }>(file);
