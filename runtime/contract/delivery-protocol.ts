@@ -24,10 +24,16 @@ export interface Message {
   manual_at: number | null;
 }
 
-/** One HTTP attempt to deliver a message. */
+/**
+ * One HTTP attempt to deliver a message. Of the request it keeps what changes from one attempt to
+ * the next: with the message, its `webhook-timestamp` and `webhook-signature` give every header
+ * it sent (`worker/request-headers.ts`). Both are null for attempts recorded before they were kept.
+ */
 export interface Attempt {
-  /** The request's headers as sent, in order, the signature as it was (null for attempts recorded before they were kept). */
-  request_headers: Record<string, string> | null;
+  /** The `webhook-timestamp` sent, in seconds. */
+  timestamp: number | null;
+  /** The `webhook-signature` sent: every signature of a rotation, as it was computed. */
+  signature: string | null;
   status_code: number | null;
   duration_ms: number;
   response_body: string | null;
@@ -38,8 +44,8 @@ export interface Attempt {
   created_at: number;
 }
 
-/** An attempt as listed: its id (`{message id}.{n}`) and the payload it sent (the message's body). */
-export type ListedAttempt = Attempt & { id: string; request_body: string };
+/** An attempt as listed: its id (`{message id}.{n}`), and the headers and payload (the message's body) it sent, in order. */
+export type ListedAttempt = Omit<Attempt, 'timestamp' | 'signature'> & { id: string; request_headers: Record<string, string> | null; request_body: string };
 
 /** A message as created, before any attempt. */
 export type NewMessage = Omit<Message, 'status' | 'attempts' | 'next_attempt_at' | 'scheduled_attempts' | 'manual_at'>;

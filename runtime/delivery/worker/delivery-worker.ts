@@ -7,7 +7,8 @@ import { paginate } from '../../lib/pagination';
 import { Dispatcher } from './dispatcher';
 import { HttpSender } from './webhook-sender';
 import { Outbox } from './outbox';
-import { batchMessages, type Message } from '../../contract/delivery-protocol';
+import { requestHeaders } from './request-headers';
+import { batchMessages, type Attempt, type ListedAttempt, type Message } from '../../contract/delivery-protocol';
 import type { DeliveryAnswer, DeliveryQuery, DeliveryWorkerData, FromDelivery, MessageSummary, ToDelivery, WebhookHealth, WebhookTarget } from '../../contract/delivery-protocol';
 
 const port = parentPort!;
@@ -17,6 +18,14 @@ const post = (message: FromDelivery) => port.postMessage(message);
 function summary(m: Message): MessageSummary {
   const { body: _body, attempts, scheduled_attempts: _s, manual_at: _m, ...rest } = m;
   return { ...rest, attempts: attempts.length };
+}
+
+/** Attempt `n` of a message as the attempt log lists it, with the request it sent. */
+function listedAttempt(m: Message, a: Attempt, n: number): ListedAttempt {
+  const { timestamp, signature, ...outcome } = a;
+  const request_headers = timestamp !== null && signature !== null ? requestHeaders(m, timestamp, signature) : null;
+  // Every attempt sends the message's body: each shows it as its payload.
+  return { id: `${m.id}.${n}`, request_headers, ...outcome, request_body: m.body };
 }
 
 /** Each webhook's health from the attempt log its messages keep. */
@@ -62,9 +71,7 @@ async function answer(outbox: Outbox, dispatcher: Dispatcher, query: DeliveryQue
     case 'attempts': {
       const m = outbox.messages.get(query.messageId);
       if (!m || m.webhook_id !== query.webhookId) return null;
-      // Every attempt sends the message's body: each shows it as its payload.
-      const attempts = m.attempts.map((a, i) => ({ id: `${m.id}.${i + 1}`, ...a, request_body: m.body })).reverse();
-      return paginate(attempts, query.page, (a) => a);
+      return paginate(m.attempts.map((a, i) => listedAttempt(m, a, i + 1)).reverse(), query.page, (a) => a);
     }
     case 'resend': {
       const m = outbox.messages.get(query.messageId);

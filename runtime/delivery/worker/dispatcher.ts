@@ -5,6 +5,7 @@ import { IdQueue } from './id-queue';
 import type { WebhookTarget } from '../../contract/delivery-protocol';
 import { retryDelayMs } from './retry';
 import { signMessage } from './signing';
+import { requestHeaders } from './request-headers';
 
 export interface DispatcherOptions {
   /** Seconds between attempts; its length is the number of retries. A webhook may have its own. */
@@ -229,26 +230,16 @@ export class Dispatcher {
     const manual = m.manual_at !== null;
     try {
       const timestamp = Math.floor(Date.now() / 1000);
-      const headers: Record<string, string> = {
-        'content-type': 'application/json',
-        'user-agent': 'Spout-Webhooks/1',
-        'webhook-id': m.id,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': this.signature(target, m, timestamp),
-        'x-spout-emitter-id': m.emitter_id,
-        'x-spout-event-id': m.event_id,
-      };
-      // The default channel has no name: the header is left out rather than sent empty.
-      if (m.event_name) headers['x-spout-event-name'] = m.event_name;
+      const signature = this.signature(target, m, timestamp);
       const created_at = Date.now();
-      const outcome: SendOutcome = await this.sender.post(target.url, headers, m.body);
+      const outcome: SendOutcome = await this.sender.post(target.url, requestHeaders(m, timestamp, signature), m.body);
       // A request cut short by shutdown is not an attempt: the message resumes after restart.
       if (this.stopped) return;
       // The webhook was deleted meanwhile: its messages are gone.
       if (!this.outbox.messages.has(m.id)) return;
       const attempt: Attempt = {
-        // undici adds `host`, `connection` and `content-length` on the wire; these are the message's own.
-        request_headers: headers,
+        timestamp,
+        signature,
         status_code: outcome.status_code,
         duration_ms: outcome.duration_ms,
         response_body: outcome.response_body,

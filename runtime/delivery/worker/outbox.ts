@@ -5,7 +5,12 @@ import { IdQueue } from './id-queue';
 import type { Attempt, DeliveryMark, Message, MessageStatus, NewMessage } from '../../contract/delivery-protocol';
 
 type MessageLine = Omit<NewMessage, 'body'> & { t: 'm'; body: unknown };
-type AttemptLine = Attempt & { t: 'a'; message_id: string; status: MessageStatus; next_attempt_at: number | null };
+/**
+ * An attempt and the state it left its message in. Lines written before the request was kept by
+ * its timestamp and signature carry `request_headers` instead (null, or absent, before that).
+ */
+type AttemptLine = Partial<Pick<Attempt, 'timestamp' | 'signature'>> &
+  Omit<Attempt, 'timestamp' | 'signature'> & { t: 'a'; message_id: string; status: MessageStatus; next_attempt_at: number | null; request_headers?: Record<string, string> | null };
 /** A manual attempt asked for (resend, recover) at `at`; made durable before the request is answered. */
 type ManualLine = { t: 'r'; message_id: string; at: number };
 /** An emitter's delivery mark, written by compaction so that it outlives the messages it was read from. */
@@ -54,7 +59,24 @@ function messageLine(m: NewMessage): string {
 }
 
 function attemptLine(messageId: string, a: Attempt, status: MessageStatus, next: number | null): string {
-  return `{"t":"a","message_id":${str(messageId)},"request_headers":${str(a.request_headers)},"status_code":${a.status_code},"duration_ms":${a.duration_ms},"response_body":${str(a.response_body)},"response_headers":${str(a.response_headers)},"error":${str(a.error)},"trigger":"${a.trigger}","created_at":${a.created_at},"status":"${status}","next_attempt_at":${next}}`;
+  return `{"t":"a","message_id":${str(messageId)},"timestamp":${a.timestamp},"signature":${str(a.signature)},"status_code":${a.status_code},"duration_ms":${a.duration_ms},"response_body":${str(a.response_body)},"response_headers":${str(a.response_headers)},"error":${str(a.error)},"trigger":"${a.trigger}","created_at":${a.created_at},"status":"${status}","next_attempt_at":${next}}`;
+}
+
+/** The attempt a line records, whichever version wrote it. */
+function attemptOf(r: AttemptLine): Attempt {
+  const sent = r.request_headers;
+  return {
+    timestamp: r.timestamp ?? (sent ? Number(sent['webhook-timestamp']) : null),
+    signature: r.signature ?? sent?.['webhook-signature'] ?? null,
+    status_code: r.status_code,
+    duration_ms: r.duration_ms,
+    response_body: r.response_body,
+    // Lines written before response headers were kept lack them.
+    response_headers: r.response_headers ?? null,
+    error: r.error,
+    trigger: r.trigger,
+    created_at: r.created_at,
+  };
 }
 
 function manualLine(messageId: string, at: number): string {
@@ -176,9 +198,7 @@ export class Outbox {
     } else {
       const m = this.messages.get(r.message_id);
       if (!m) return;
-      const { t: _t, message_id: _id, status, next_attempt_at, ...attempt } = r;
-      // Lines written before request and response headers were kept lack them.
-      this.apply(m, { ...attempt, request_headers: attempt.request_headers ?? null, response_headers: attempt.response_headers ?? null }, status, next_attempt_at);
+      this.apply(m, attemptOf(r), r.status, r.next_attempt_at);
     }
   }
 

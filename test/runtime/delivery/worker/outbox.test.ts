@@ -19,7 +19,8 @@ const message = (n: number, webhook = 'wh_a'): NewMessage => ({
 });
 
 const attempt = (status_code: number | null, created_at: number, trigger: Attempt['trigger'] = 'scheduled'): Attempt => ({
-  request_headers: { 'webhook-id': 'x' },
+  timestamp: Math.floor(created_at / 1000),
+  signature: 'v1,c2lnbmVk',
   status_code,
   duration_ms: 3,
   response_body: status_code ? 'ok' : null,
@@ -78,5 +79,28 @@ describe('Outbox', () => {
     const reopened = await Outbox.open(file);
     assert.deepEqual([...reopened.messages.values()], kept);
     await reopened.close();
+  });
+
+  it('reads attempts written by earlier versions: whole request headers, or none', async () => {
+    const file = tmpFile();
+    const m = message(1);
+    const outcome = { status_code: 500, duration_ms: 2, response_body: 'no', error: null, trigger: 'scheduled', status: 'failing', next_attempt_at: 9000 };
+    const headers = { 'content-type': 'application/json', 'webhook-id': m.id, 'webhook-timestamp': '1700000000', 'webhook-signature': 'v1,b2xk v1,b2xkZXI=' };
+    fs.writeFileSync(
+      file,
+      [
+        { t: 'm', ...m, body: JSON.parse(m.body) },
+        { t: 'a', message_id: m.id, ...outcome, created_at: 2000 }, // before request or response headers were kept
+        { t: 'a', message_id: m.id, ...outcome, request_headers: headers, response_headers: { 'retry-after': '5' }, created_at: 3000 },
+      ]
+        .map((line) => JSON.stringify(line) + '\n')
+        .join(''),
+    );
+    const outbox = await Outbox.open(file);
+    const [old, recent] = outbox.messages.get(m.id)!.attempts;
+    assert.deepEqual([old?.timestamp, old?.signature, old?.response_headers], [null, null, null]);
+    assert.deepEqual([recent?.timestamp, recent?.signature, recent?.response_headers], [1_700_000_000, 'v1,b2xk v1,b2xkZXI=', { 'retry-after': '5' }]);
+    assert.equal('request_headers' in recent!, false, 'kept as the timestamp and signature they were sent with');
+    await outbox.close();
   });
 });
