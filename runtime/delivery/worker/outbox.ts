@@ -1,5 +1,6 @@
 import { compareEventIds } from '../../store/event-id';
-import { AppendLog } from '../../lib/append-log';
+import { AppendLog, type RawLines } from '../../lib/append-log';
+import { LineArena, type LineSpan } from '../../lib/line-arena';
 import type { ProblemSink } from '../../lib/file-problems';
 import { IdQueue } from './id-queue';
 import type { Attempt, DeliveryMark, Message, MessageStatus, NewMessage } from '../../contract/delivery-protocol';
@@ -211,7 +212,9 @@ export class Outbox {
 
   private apply(m: Message, attempt: Attempt, status: MessageStatus, next: number | null): void {
     const was = m.status;
-    m.attempts.push(attempt);
+    // Most messages have one attempt: a list of one, where a push onto the empty list reserves 17.
+    if (m.attempts.length === 0) m.attempts = [attempt];
+    else m.attempts.push(attempt);
     m.status = status;
     m.next_attempt_at = next;
     if (attempt.trigger === 'scheduled') m.scheduled_attempts++;
@@ -237,13 +240,26 @@ export class Outbox {
     if (this.log.lineCount >= 2 * this.liveLines + 10_000 && this.log.byteCount >= COMPACT_BYTES) this.log.compactInBackground(() => this.snapshot());
   }
 
-  private snapshot(): string[] {
-    const lines = this.deliveryMarks().map(markLine);
+  /**
+   * What a compacted file holds, each line encoded into buffers as it is made: a list of tens of
+   * thousands of lines outlived a few young collections and was copied into the old generation,
+   * which made it most of what the delivery thread promoted.
+   */
+  private snapshot(): RawLines {
+    const arena = new LineArena();
+    let first: LineSpan | null = null;
+    let count = 0;
+    const add = (line: string) => {
+      const span = arena.append(line);
+      first ??= span;
+      count++;
+    };
+    for (const mark of this.deliveryMarks()) add(markLine(mark));
     for (const m of this.messages.values()) {
-      lines.push(messageLine(m));
-      for (const a of m.attempts) lines.push(attemptLine(m.id, a, m.status, m.next_attempt_at));
-      if (m.manual_at !== null) lines.push(manualLine(m.id, m.manual_at));
+      add(messageLine(m));
+      for (const a of m.attempts) add(attemptLine(m.id, a, m.status, m.next_attempt_at));
+      if (m.manual_at !== null) add(manualLine(m.id, m.manual_at));
     }
-    return lines;
+    return { chunks: first ? arena.bytesFrom(first) : [], count };
   }
 }
