@@ -65,10 +65,10 @@ function attemptLine(messageId: string, a: Attempt, status: MessageStatus, next:
 
 /** The attempt a line records, whichever version wrote it. */
 function attemptOf(r: AttemptLine): Attempt {
-  const sent = r.request_headers;
+  const stamp = r.request_headers?.['webhook-timestamp'];
   return {
-    timestamp: r.timestamp ?? (sent ? Number(sent['webhook-timestamp']) : null),
-    signature: r.signature ?? sent?.['webhook-signature'] ?? null,
+    timestamp: r.timestamp ?? (stamp === undefined ? null : Number(stamp)),
+    signature: r.signature ?? r.request_headers?.['webhook-signature'] ?? null,
     status_code: r.status_code,
     duration_ms: r.duration_ms,
     response_body: r.response_body,
@@ -242,8 +242,8 @@ export class Outbox {
 
   /**
    * What a compacted file holds, each line encoded into buffers as it is made: a list of tens of
-   * thousands of lines outlived a few young collections and was copied into the old generation,
-   * which made it most of what the delivery thread promoted.
+   * thousands of lines outlived a few young collections and was copied into the old generation
+   * (a seventh of what the delivery thread promoted), then joined and copied twice more.
    */
   private snapshot(): RawLines {
     const arena = new LineArena();
