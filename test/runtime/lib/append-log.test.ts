@@ -2,10 +2,18 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { AppendLog } from '../../../runtime/lib/append-log';
 
-const tmpFile = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'spout-log-')), 'log.jsonl');
+const dirs: string[] = [];
+const tmpFile = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spout-log-'));
+  dirs.push(dir);
+  return path.join(dir, 'log.jsonl');
+};
+after(() => {
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 describe('AppendLog', () => {
   it('reads back what was appended, in order, across many concurrent appends', async () => {
