@@ -8,6 +8,7 @@
 // and `npm run build` there, or copy dist/ before the change.
 import { cpuPerRequest, describeCpu, treeCpu } from './cpu';
 import { BENCH_SOURCE, runJson, startChild, startSpout, stopChild } from './procs';
+import { median } from './stats';
 
 const [mode = 'ingest', baseCli, newCli = 'dist/cli.js'] = process.argv.slice(2);
 if (!baseCli || (mode !== 'ingest' && mode !== 'delivery')) {
@@ -59,6 +60,5 @@ for (let i = 0; i < rounds; i++) {
 }
 for (const c of both) await stopChild(c.spout.child);
 if (receiver) await stopChild(receiver.child);
-const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)] as number;
 const [base, next] = both.map((c) => median(c.rates)) as [number, number];
 console.log(`median base ${base.toFixed(0)}/s, new ${next.toFixed(0)}/s: new/base ${(next / base).toFixed(3)}`);

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startChild, stopChild } from './procs';
+import { median } from './stats';
 import { Outbox } from '../runtime/delivery/worker/outbox';
 import { Dispatcher } from '../runtime/delivery/worker/dispatcher';
 import { HttpSender } from '../runtime/delivery/worker/webhook-sender';
@@ -72,8 +73,6 @@ async function measure(mode: string): Promise<void> {
   await stopChild(receiver.child);
   fs.rmSync(dir, { recursive: true, force: true });
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 /** Bundles this file, runs each mode's process in turn `pairs` times, and prints the medians. */
 async function main(): Promise<void> {

@@ -19,6 +19,8 @@ type MarkLine = { t: 'w' } & DeliveryMark;
 type Line = MessageLine | AttemptLine | ManualLine | MarkLine;
 
 const isString = (v: unknown) => typeof v === 'string';
+/** A field a later version added: absent or null in older lines. */
+const absentOr = (v: unknown, test: (v: unknown) => boolean) => v === undefined || v === null || test(v);
 
 /** What is wrong with a line of `deliveries.jsonl`, or null for one of its lines. */
 export function checkOutboxLine(value: unknown): string | null {
@@ -26,7 +28,13 @@ export function checkOutboxLine(value: unknown): string | null {
   if (typeof r !== 'object' || r === null) return 'not a delivery line (a JSON object was expected)';
   const ok =
     (r.t === 'm' && isString(r.id) && isString(r.webhook_id) && isString(r.event_id) && isString(r.emitter_id) && typeof r.created_at === 'number' && 'body' in r) ||
-    (r.t === 'a' && isString(r.message_id) && isString(r.status) && typeof r.created_at === 'number' && isString(r.trigger)) ||
+    (r.t === 'a' &&
+      isString(r.message_id) &&
+      isString(r.status) &&
+      typeof r.created_at === 'number' &&
+      isString(r.trigger) &&
+      absentOr(r.timestamp, Number.isFinite) &&
+      absentOr(r.signature, isString)) ||
     (r.t === 'r' && isString(r.message_id) && typeof r.at === 'number') ||
     (r.t === 'w' && isString(r.emitter_id) && isString(r.event_id) && Array.isArray(r.webhook_ids));
   return ok ? null : `not a delivery line (unknown kind or missing fields: ${JSON.stringify(r.t ?? null)})`;
@@ -65,9 +73,9 @@ function attemptLine(messageId: string, a: Attempt, status: MessageStatus, next:
 
 /** The attempt a line records, whichever version wrote it. */
 function attemptOf(r: AttemptLine): Attempt {
-  const stamp = r.request_headers?.['webhook-timestamp'];
+  const stamp = Number(r.request_headers?.['webhook-timestamp']);
   return {
-    timestamp: r.timestamp ?? (stamp === undefined ? null : Number(stamp)),
+    timestamp: r.timestamp ?? (Number.isFinite(stamp) ? stamp : null),
     signature: r.signature ?? r.request_headers?.['webhook-signature'] ?? null,
     status_code: r.status_code,
     duration_ms: r.duration_ms,

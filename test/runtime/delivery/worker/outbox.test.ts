@@ -103,4 +103,21 @@ describe('Outbox', () => {
     assert.equal('request_headers' in recent!, false, 'kept as the timestamp and signature they were sent with');
     await outbox.close();
   });
+
+  it('sets aside an attempt line whose timestamp or signature has the wrong type, so compaction never writes it back', async () => {
+    const file = tmpFile();
+    const m = message(1);
+    const outcome = { status_code: 200, duration_ms: 2, response_body: 'ok', error: null, trigger: 'scheduled', status: 'delivered', next_attempt_at: null, created_at: 2000 };
+    fs.writeFileSync(
+      file,
+      [{ t: 'm', ...m, body: JSON.parse(m.body) }, { t: 'a', message_id: m.id, ...outcome, timestamp: 'soon', signature: 'v1,x' }, { t: 'a', message_id: m.id, ...outcome, timestamp: 1, signature: 7 }]
+        .map((line) => JSON.stringify(line) + '\n')
+        .join(''),
+    );
+    const problems: string[] = [];
+    const outbox = await Outbox.open(file, (p) => problems.push(JSON.stringify(p)));
+    assert.equal(outbox.messages.get(m.id)?.attempts.length, 0);
+    assert.equal(problems.length > 0, true, 'reported');
+    await outbox.close();
+  });
 });
