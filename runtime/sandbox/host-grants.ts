@@ -51,12 +51,15 @@ export function hostArgs(command: HostCommand, flags: ReadonlySet<string> = proc
  * The program and arguments that start a host running `node` with `args`. Where there is a POSIX
  * shell, it sets the kernel's limits first and then becomes the host (`exec`, same pid): at most
  * MAX_HOST_FDS open files and sockets, so no component can use up the service's, and no file
- * written larger than `maxFileBytes`.
+ * written larger than `maxFileBytes`. On Linux the host is also put in the `SCHED_BATCH` class
+ * (docs/performance.md): a host woken by a run does not preempt the service's thread that woke it.
  */
 export function hostLauncher(node: string, args: string[], maxFileBytes: number): { file: string; args: string[] } {
   if (process.platform === 'win32' || !fs.existsSync('/bin/sh')) return { file: node, args };
   // ulimit -f counts 512-byte blocks (POSIX); a limit the shell cannot set is left as it was.
-  const limits = `ulimit -n ${MAX_HOST_FDS} 2>/dev/null; ulimit -f ${Math.ceil(maxFileBytes / 512)} 2>/dev/null; exec "$0" "$@"`;
+  // The class is kept across exec and by every thread the host starts; without chrt (util-linux) it stays as it was.
+  const batch = process.platform === 'linux' ? 'chrt -b -p 0 $$ >/dev/null 2>&1; ' : '';
+  const limits = `ulimit -n ${MAX_HOST_FDS} 2>/dev/null; ulimit -f ${Math.ceil(maxFileBytes / 512)} 2>/dev/null; ${batch}exec "$0" "$@"`;
   return { file: '/bin/sh', args: ['-c', limits, node, ...args] };
 }
 
