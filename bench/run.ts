@@ -95,24 +95,31 @@ async function delivery(): Promise<void> {
   const hook = await spout.api('POST', '/v1/webhooks', { url: `${base}/hook` });
   await spout.api('POST', '/v1/subscriptions', { emitter_id: source.id, listener_id: hook.id });
 
-  /** Emits `n` events (1000 per request) and waits until the receiver has them all. */
+  /**
+   * Emits `n` events (1000 per request) and waits until the receiver has them all; also says how
+   * the time split between feeding the events (delivering meanwhile) and draining what was left.
+   */
   const deliverThrough = async (n: number) => {
     const start = await count();
     const started = performance.now();
     for (let sent = 0; sent < n; sent += 1000) await fetch(`${endpoint}?n=${Math.min(1000, n - sent)}`, { method: 'POST', body: '{"x":1}' });
+    const fedMs = performance.now() - started;
+    const fedDelivered = (await count()) - start;
     while ((await count()) - start < n) await new Promise((r) => setTimeout(r, 20));
-    return n / ((performance.now() - started) / 1000);
+    const ms = performance.now() - started;
+    const phases = `fed in ${fedMs.toFixed(0)} ms delivering ${fmt(fedDelivered / (fedMs / 1000))}/s, then ${fmt((n - fedDelivered) / ((ms - fedMs) / 1000))}/s`;
+    return { perSecond: n / (ms / 1000), phases };
   };
 
   // Both sides warm up first (JIT, connections), then alternate so that drift hits both alike.
   await load(`${base}/hook`, DELIVERY_CONCURRENCY, 2000);
   await deliverThrough(Math.min(10_000, DELIVERIES));
-  const rounds: Round[] = [];
+  const rounds: Array<Round & { phases: string }> = [];
   for (let round = 0; round < 3; round++) {
     const bare = (await load(`${base}/hook`, DELIVERY_CONCURRENCY)).perSecond;
     const before = treeCpu(pid);
-    const spoutRate = await deliverThrough(DELIVERIES);
-    rounds.push({ bare, spout: spoutRate, cpu: describeCpu(cpuPerRequest(before, treeCpu(pid), DELIVERIES)) });
+    const { perSecond, phases } = await deliverThrough(DELIVERIES);
+    rounds.push({ bare, spout: perSecond, cpu: describeCpu(cpuPerRequest(before, treeCpu(pid), DELIVERIES)), phases });
   }
   await stopChild(spout.child);
   await stopChild(receiver.child);
@@ -121,6 +128,7 @@ async function delivery(): Promise<void> {
   console.log(`\nDelivery: ${DELIVERIES} events from emit to a local receiver, signed and logged (concurrency ${DELIVERY_CONCURRENCY}; 3 rounds after warm-up)`);
   for (const [i, r] of rounds.entries()) {
     console.log(`  round ${i + 1}: bare undici POST loop ${fmt(r.bare)} req/s   spout ${fmt(r.spout)} deliveries/s   ratio ${ratio(r)}   CPU a delivery: ${r.cpu}`);
+    console.log(`           (${r.phases})`);
   }
   console.log(`  median ratio ${ratios[1]!.toFixed(2)} (target >= 0.55)`);
 }
