@@ -12,8 +12,9 @@ const fs = require('node:fs');
 const { Worker } = require('node:worker_threads');
 const worker = new Worker('setTimeout(() => {}, 200)', { eval: true });
 worker.on('online', () => {
-  // Field 41 of /proc/<pid>/task/<tid>/stat, counted after the command name in parentheses.
-  const policies = fs.readdirSync('/proc/self/task').map((t) => Number(fs.readFileSync('/proc/self/task/' + t + '/stat', 'utf8').split(') ')[1].split(' ')[38]));
+  // Field 41 of /proc/<pid>/task/<tid>/stat, counted after the command name (in parentheses, which it may hold too).
+  const policy = (stat) => Number(stat.slice(stat.lastIndexOf(') ') + 2).split(' ')[38]);
+  const policies = fs.readdirSync('/proc/self/task').map((t) => policy(fs.readFileSync('/proc/self/task/' + t + '/stat', 'utf8')));
   const files = /Max open files\\s+(\\d+)/.exec(fs.readFileSync('/proc/self/limits', 'utf8'))[1];
   console.log(JSON.stringify({ policies, files: Number(files) }));
   worker.terminate();
