@@ -107,7 +107,7 @@ async function delivery(): Promise<void> {
     const fedDelivered = (await count()) - start;
     while ((await count()) - start < n) await new Promise((r) => setTimeout(r, 20));
     const ms = performance.now() - started;
-    const phases = `fed in ${fedMs.toFixed(0)} ms delivering ${fmt(fedDelivered / (fedMs / 1000))}/s, then ${fmt((n - fedDelivered) / ((ms - fedMs) / 1000))}/s`;
+    const phases = `fed in ${fedMs.toFixed(0)} ms delivering ${(fedDelivered / (fedMs / 1000)).toFixed(0)}/s, then ${((n - fedDelivered) / ((ms - fedMs) / 1000)).toFixed(0)}/s`;
     return { perSecond: n / (ms / 1000), phases };
   };
 

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { after } from 'node:test';
 
 const cli = path.resolve('dist', 'cli.js');
 
@@ -25,6 +26,19 @@ export interface SpoutProcess {
 /** A fresh data dir under the OS temp folder. */
 export function tempDir(prefix = 'spout-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Makes a file path `name` in a fresh temp folder each call; the folders go once the test file's tests are done. Call at a test file's top level. */
+export function tempFiles(prefix: string, name: string): () => string {
+  const dirs: string[] = [];
+  after(() => {
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = tempDir(prefix);
+    dirs.push(dir);
+    return path.join(dir, name);
+  };
 }
 
 /**

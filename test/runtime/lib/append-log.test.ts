@@ -1,19 +1,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { AppendLog } from '../../../runtime/lib/append-log';
+import { tempFiles } from '../../helpers/service';
 
-const dirs: string[] = [];
-const tmpFile = () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spout-log-'));
-  dirs.push(dir);
-  return path.join(dir, 'log.jsonl');
-};
-after(() => {
-  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
-});
+const tmpFile = tempFiles('spout-log-', 'log.jsonl');
 
 describe('AppendLog', () => {
   it('reads back what was appended, in order, across many concurrent appends', async () => {

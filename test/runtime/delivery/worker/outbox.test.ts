@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { Attempt, NewMessage } from '../../../../runtime/contract/delivery-protocol';
 import { Outbox } from '../../../../runtime/delivery/worker/outbox';
+import { tempFiles } from '../../../helpers/service';
 
-const tmpFile = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'spout-outbox-')), 'deliveries.jsonl');
+const tmpFile = tempFiles('spout-outbox-', 'deliveries.jsonl');
 
 const message = (n: number, webhook = 'wh_a'): NewMessage => ({
   id: `msg_${webhook}_${n}`,
