@@ -8,7 +8,8 @@
 // `PROFILE=gc` prints what V8's collector did instead (bench/gc-trace.ts: scavenges, their pauses
 // and the bytes promoted a request, per isolate), `PROFILE=0` measures without a profiler (its
 // overhead is not in the CPU figures then), and
-// `PROFILE_ROUNDS=N` measures N rounds one after another. `BENCH_CLI=/path/to/dist/cli.js`
+// `PROFILE_ROUNDS=N` measures N rounds one after another, `PROFILE_STORED=N` stores N events (1000 a
+// request) before the first (ingest's later rounds in `npm run bench`). `BENCH_CLI=/path/to/dist/cli.js`
 // profiles another build the same way.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,7 +19,7 @@ import { spawn } from 'node:child_process';
 import { summarise } from './cpuprofile';
 import { perfSummary } from './perf-samples';
 import { describeGc, summariseGcTrace } from './gc-trace';
-import { BENCH_SOURCE, runJson, startChild, startSpout, stopChild } from './procs';
+import { BENCH_SOURCE, runJson, startChild, startSpout, stopChild, storeEvents } from './procs';
 
 const [mode = 'ingest', secondsText = '10'] = process.argv.slice(2);
 const ms = Number(secondsText) * 1000;
@@ -49,14 +50,18 @@ async function main(): Promise<void> {
     gc: ['--trace-gc', '--trace-gc-nvp'],
   };
   const nodeArgs = profiler ? flags[profiler] : [];
-  const spout = await startSpout(['--event-retention', '200000', '--invocation-retention', '200000'], undefined, nodeArgs);
+  const stored = Number(process.env.PROFILE_STORED ?? 0);
+  const retention = String(Math.max(200_000, stored + 10_000));
+  const spout = await startSpout(['--event-retention', retention, '--invocation-retention', retention], undefined, nodeArgs);
   const pid = spout.child.pid as number;
   const source = await spout.api('POST', '/v1/sources', { component_code: BENCH_SOURCE });
   const endpoint = source.configured_props.http.endpoint_url as string;
   let receiver: Awaited<ReturnType<typeof startChild>> | null = null;
   let count = async () => 0;
-  if (mode === 'ingest') await runJson(['--import', 'tsx', 'bench/load.ts', endpoint, '32', '2000']);
-  else {
+  if (mode === 'ingest') {
+    await storeEvents(endpoint, stored);
+    await runJson(['--import', 'tsx', 'bench/load.ts', endpoint, '32', '2000']);
+  } else {
     receiver = await startChild(['--import', 'tsx', 'bench/receiver.ts'], /listening (\d+)\n/);
     const base = `http://127.0.0.1:${receiver.match[1]}`;
     const hook = await spout.api('POST', '/v1/webhooks', { url: `${base}/hook` });
