@@ -76,7 +76,7 @@ export default {
 };
 `;
 
-/** Has the bench source at `endpoint` emit and store `count` more events, 1000 a request. */
-export async function storeEvents(endpoint: string, count: number): Promise<void> {
-  for (let stored = 0; stored < count; stored += 1000) await fetch(`${endpoint}?n=${Math.min(1000, count - stored)}`, { method: 'POST', body: '{}' });
+/** Has the bench source at `endpoint` emit and store `count` more events, 1000 a request, each carrying `body`. */
+export async function storeEvents(endpoint: string, count: number, body = '{}'): Promise<void> {
+  for (let stored = 0; stored < count; stored += 1000) await fetch(`${endpoint}?n=${Math.min(1000, count - stored)}`, { method: 'POST', body });
 }

@@ -35,7 +35,7 @@ async function round(mode: string, endpoint: string, count: () => Promise<number
   const started = performance.now();
   const n = Math.round((ms / 1000) * 10_000);
   const first = await count();
-  for (let sent = 0; sent < n; sent += 1000) await fetch(`${endpoint}?n=1000`, { method: 'POST', body: '{"x":1}' });
+  await storeEvents(endpoint, n, '{"x":1}');
   while ((await count()) < first + n) await new Promise((r) => setTimeout(r, 20));
   return { requests: n, rate: `${(n / ((performance.now() - started) / 1000)).toFixed(0)} deliveries/s` };
 }

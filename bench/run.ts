@@ -102,7 +102,7 @@ async function delivery(): Promise<void> {
   const deliverThrough = async (n: number) => {
     const start = await count();
     const started = performance.now();
-    for (let sent = 0; sent < n; sent += 1000) await fetch(`${endpoint}?n=${Math.min(1000, n - sent)}`, { method: 'POST', body: '{"x":1}' });
+    await storeEvents(endpoint, n, '{"x":1}');
     const fedMs = performance.now() - started;
     const fedDelivered = (await count()) - start;
     while ((await count()) - start < n) await new Promise((r) => setTimeout(r, 20));

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { printProblem, type ProblemSink } from './file-problems';
 import { scanJsonLines } from './jsonl-scan';
+import type { RawLines } from './line-arena';
 import { LineStaging } from './line-staging';
 import { keepPrivate, PRIVATE_FILE } from './private-files';
 
@@ -36,11 +37,6 @@ interface Pending {
   reject: (err: Error) => void;
 }
 
-/** A compaction's content as bytes: `count` lines, each ending in a newline, in `chunks`. */
-export interface RawLines {
-  chunks: Buffer[];
-  count: number;
-}
 
 /** Chunks written in one call when a compaction writes raw lines (under the system's IOV_MAX). */
 const CHUNKS_A_WRITE = 512;

@@ -9,6 +9,12 @@ const SLAB_BYTES = 1024 * 1024;
 const NEWLINE = 0x0a;
 const NEWLINE_BYTES = Buffer.from('\n');
 
+/** A compaction's content as bytes: `count` lines, each ending in a newline, in `chunks` (see AppendLog.rewrite). */
+export interface RawLines {
+  chunks: Buffer[];
+  count: number;
+}
+
 /** Where a line is in an arena: its position and its length in bytes (its newline follows). */
 export interface LineSpan {
   at: number;
@@ -82,6 +88,11 @@ export class LineArena {
       position += length;
     }
     return out;
+  }
+
+  /** The `count` lines from `first` (none when it is absent) to the end, for compaction: views, as `bytesFrom`. */
+  linesFrom(first: LineSpan | null | undefined, count: number): RawLines {
+    return { chunks: first ? this.bytesFrom(first) : [], count };
   }
 
   /** Writes bytes at the end, across as many new buffers as they need. */

@@ -1,6 +1,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { AppendLog, type RawLines } from './append-log';
+import { AppendLog } from './append-log';
+import type { RawLines } from './line-arena';
 import type { ProblemSink } from './file-problems';
 import { makePrivateDir } from './private-files';
 

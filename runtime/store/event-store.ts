@@ -6,9 +6,9 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { PageQuery } from '../contract/page';
-import { AppendLog, type RawLines } from '../lib/append-log';
+import { AppendLog } from '../lib/append-log';
 import type { ProblemSink } from '../lib/file-problems';
-import { LineArena, type LineSpan } from '../lib/line-arena';
+import { LineArena, type LineSpan, type RawLines } from '../lib/line-arena';
 import { paginate, type Page } from '../lib/pagination';
 import { makePrivateDir } from '../lib/private-files';
 import { compareEventIds, EventIdClock, isEventId } from './event-id';
@@ -347,7 +347,7 @@ function read(kept: KeptEvent): StoredEvent {
 function snapshot(source: SourceEvents, count: number): RawLines {
   const { events } = source;
   const first = events[Math.max(0, events.length - count)];
-  return { chunks: first ? source.arena.bytesFrom(first) : [], count: Math.min(count, events.length) };
+  return source.arena.linesFrom(first, Math.min(count, events.length));
 }
 
 /**

@@ -82,7 +82,7 @@ export class InvocationStore {
           return { id: r.id, trigger: r.trigger, status: r.status, started_at: r.started_at, arena, ...arena.append(line) };
         },
         // The kept lines lie together at the end of the owner's arena: compaction writes those bytes.
-        snapshot: (_owner, kept) => ({ chunks: kept[0] ? kept[0].arena.bytesFrom(kept[0]) : [], count: kept.length }),
+        snapshot: (_owner, kept) => (kept[0] ? kept[0].arena.linesFrom(kept[0], kept.length) : { chunks: [], count: 0 }),
         onTrim: (owner, trimmed) => {
           for (const r of trimmed) this.byId.delete(r.id);
           const last = trimmed[trimmed.length - 1];

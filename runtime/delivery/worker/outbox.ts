@@ -1,6 +1,6 @@
 import { compareEventIds } from '../../store/event-id';
-import { AppendLog, type RawLines } from '../../lib/append-log';
-import { LineArena, type LineSpan } from '../../lib/line-arena';
+import { AppendLog } from '../../lib/append-log';
+import { LineArena, type LineSpan, type RawLines } from '../../lib/line-arena';
 import type { ProblemSink } from '../../lib/file-problems';
 import { IdQueue } from './id-queue';
 import type { Attempt, DeliveryMark, Message, MessageStatus, NewMessage } from '../../contract/delivery-protocol';
@@ -268,6 +268,6 @@ export class Outbox {
       for (const a of m.attempts) add(attemptLine(m.id, a, m.status, m.next_attempt_at));
       if (m.manual_at !== null) add(manualLine(m.id, m.manual_at));
     }
-    return { chunks: first ? arena.bytesFrom(first) : [], count };
+    return arena.linesFrom(first, count);
   }
 }
