@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
+import path from 'node:path';
 import { printProblem, type ProblemSink } from './file-problems';
 import { scanJsonLines } from './jsonl-scan';
 import type { RawLines } from './line-arena';
 import { LineStaging } from './line-staging';
+import { droppedFile, finishInterrupted, previousFile, rewrittenFile, syncFolder } from './log-generations';
 import { keepPrivate, PRIVATE_FILE } from './private-files';
 
 /** How a log is opened: where its records go, and how its lines are checked. */
@@ -22,6 +24,11 @@ export interface OpenOptions<T> {
    * of times a second; a process crash loses what is still waiting.
    */
   unsyncedWithinMs?: number;
+  /**
+   * The log keeps a previous generation (lib/log-generations.ts): `open` reads it before the
+   * file, and `rotate` makes the file the previous generation and starts a new one.
+   */
+  generations?: boolean;
 }
 
 /** Receives each line's UTF-8 bytes as they are queued (without the newline; valid only during the call): a caller that keeps the line too copies them instead of encoding it again. */
@@ -65,6 +72,8 @@ export class AppendLog<T> {
   private compacting = false;
   private lines: number;
   private bytes: number;
+  /** Set from a rotation until the folder holds the new file durably and the old one is closed: syncs wait for it. */
+  private rotation: Promise<void> | null = null;
 
   private constructor(
     readonly file: string,
@@ -72,6 +81,8 @@ export class AppendLog<T> {
     lines: number,
     bytes: number,
     private readonly unsyncedWithinMs: number,
+    /** The previous generation's file, if the log keeps one. */
+    private readonly previous: string | null,
   ) {
     this.fd = fd;
     this.lines = lines;
@@ -82,21 +93,29 @@ export class AppendLog<T> {
    * Opens (creating if needed) the log with the records already in it, oldest first: handed to
    * `options.onRecord` if given (a caller keeping only some of them), else returned. The file is
    * read line by line (lib/jsonl-scan.ts): a damaged line is reported, set aside in
-   * `<file>.damaged` and left out of the file, so no content can fail the open.
+   * `<file>.damaged` and left out of the file, so no content can fail the open. With
+   * `generations`, the previous generation's records come first.
    */
   static async open<T>(file: string, options: OpenOptions<T> = {}): Promise<{ log: AppendLog<T>; records: T[] }> {
     const records: T[] = [];
     const onRecord = options.onRecord ?? ((record: T) => void records.push(record));
-    const scanned = scanJsonLines(file, {
-      check: options.check,
-      onRecord: (value, _line, bytes, raw) => onRecord(value as T, bytes, raw),
-      maxLineBytes: options.maxLineBytes,
-      repair: true,
-      report: options.report ?? printProblem,
-    });
+    const scan = (f: string) =>
+      scanJsonLines(f, {
+        check: options.check,
+        onRecord: (value, _line, bytes, raw) => onRecord(value as T, bytes, raw),
+        maxLineBytes: options.maxLineBytes,
+        repair: true,
+        report: options.report ?? printProblem,
+      });
+    const previous = options.generations ? previousFile(file) : null;
+    if (previous) {
+      finishInterrupted(file);
+      scan(previous);
+    }
+    const scanned = scan(file);
     const fd = fs.openSync(file, 'a', PRIVATE_FILE);
     keepPrivate(file);
-    return { log: new AppendLog<T>(file, fd, scanned.records, fs.fstatSync(fd).size, options.unsyncedWithinMs ?? 0), records };
+    return { log: new AppendLog<T>(file, fd, scanned.records, fs.fstatSync(fd).size, options.unsyncedWithinMs ?? 0, previous), records };
   }
 
   /** Number of lines in the file (written or queued). */
@@ -107,6 +126,39 @@ export class AppendLog<T> {
   /** Size of the file in bytes (written or queued). */
   get byteCount(): number {
     return this.bytes;
+  }
+
+  /**
+   * Makes the file the previous generation (replacing the one before, and the oldest records with
+   * it) and goes on in a new, empty file; lines still queued are written first, so they stay with
+   * the previous generation. Nothing is copied, and appends never wait. Does nothing
+   * while a rewrite is under way, or for a log without `generations`.
+   */
+  rotate(): void {
+    if (!this.previous || this.rewriting) return;
+    // What is queued belongs to this generation: it is written before the file changes name.
+    this.flush(true);
+    const dropped = droppedFile(this.file);
+    try {
+      // Renamed over, the oldest generation would be freed inside the rename, on the event loop.
+      moveIfThere(this.previous, dropped);
+      fs.renameSync(this.file, this.previous);
+    } catch (err) {
+      return console.error(`starting a new generation of ${this.file} failed: ${(err as Error).message}`);
+    }
+    fsp.rm(dropped, { force: true }).catch((err: Error) => console.error(`deleting ${dropped} failed: ${err.message}`));
+    const old = this.fd;
+    this.fd = fs.openSync(this.file, 'a', PRIVATE_FILE);
+    this.lines = 0;
+    this.bytes = 0;
+    // Syncs under way finish on the old file, which is closed after them; the new file's first
+    // sync waits for the folder to hold it durably too.
+    const folder = syncFolder(path.dirname(this.file)).catch((err: Error) => console.error(`syncing the folder of ${this.file} failed: ${err.message}`));
+    const rotation: Promise<void> = Promise.all([...this.syncs, folder]).then(() => {
+      fs.closeSync(old);
+      if (this.rotation === rotation) this.rotation = null;
+    });
+    this.rotation = rotation;
   }
 
   /** Appends one record; resolves once it is durable. */
@@ -154,7 +206,8 @@ export class AppendLog<T> {
    * The snapshot must reflect every append made so far (callers update their state before
    * appending). Appends queued but not yet written are covered by the snapshot and resolve with
    * the new file; appends made during the swap wait and land after it. It never waits for the
-   * queue to empty, so it finishes under a steady stream of appends.
+   * queue to empty, so it finishes under a steady stream of appends. With `generations`, the
+   * content replaces both generations (see lib/log-generations.ts for how a crash is survived).
    */
   async rewrite(snapshot: () => string[] | RawLines): Promise<void> {
     while (this.rewriting) await this.rewriting;
@@ -185,7 +238,12 @@ export class AppendLog<T> {
       } finally {
         await handle.close();
       }
-      await fsp.rename(tmp, this.file);
+      if (this.previous) {
+        const rewritten = rewrittenFile(this.file);
+        await fsp.rename(tmp, rewritten);
+        await fsp.rm(this.previous, { force: true });
+        await fsp.rename(rewritten, this.file);
+      } else await fsp.rename(tmp, this.file);
       fs.closeSync(this.fd);
       this.fd = fs.openSync(this.file, 'a', PRIVATE_FILE);
       this.lines = raw.count + this.queue.reduce((n, p) => n + p.count, 0);
@@ -221,8 +279,9 @@ export class AppendLog<T> {
 
   /** Waits for every queued append to be durable. */
   async drain(): Promise<void> {
-    while (this.rewriting || this.queue.length > 0 || this.syncs.size > 0) {
-      if (this.rewriting) await this.rewriting;
+    while (this.rewriting || this.queue.length > 0 || this.syncs.size > 0 || this.rotation) {
+      if (this.rotation && this.queue.length === 0 && this.syncs.size === 0) await this.rotation;
+      else if (this.rewriting) await this.rewriting;
       else if (this.queue.length > 0 && this.syncs.size < MAX_SYNCS) this.flush();
       else await Promise.race(this.syncs);
     }
@@ -244,9 +303,9 @@ export class AppendLog<T> {
     });
   }
 
-  /** Writes the queued lines and starts their sync; with too many syncs under way, waits for one. */
-  private flush(): void {
-    if (this.rewriting || this.queue.length === 0 || this.syncs.size >= MAX_SYNCS) return;
+  /** Writes the queued lines and starts their sync; with too many syncs under way, waits for one (unless `now`). */
+  private flush(now = false): void {
+    if (this.rewriting || this.queue.length === 0 || (!now && this.syncs.size >= MAX_SYNCS)) return;
     if (this.waiting) clearTimeout(this.waiting);
     this.waiting = null;
     const batch = this.queue;
@@ -262,12 +321,17 @@ export class AppendLog<T> {
     const durable = batch.filter((p) => p.sync);
     for (const p of batch) if (!p.sync) p.resolve();
     if (durable.length === 0) return;
+    const fd = this.fd;
+    const rotation = this.rotation;
     const sync = new Promise<void>((resolve) => {
-      fs.fdatasync(this.fd, (err) => {
-        for (const p of durable) if (err) p.reject(err);
-        else p.resolve();
-        resolve();
-      });
+      const datasync = () =>
+        fs.fdatasync(fd, (err) => {
+          for (const p of durable) if (err) p.reject(err);
+          else p.resolve();
+          resolve();
+        });
+      if (rotation) void rotation.then(datasync);
+      else datasync();
     }).finally(() => {
       this.syncs.delete(sync);
       if (this.queue.length > 0) this.schedule();
@@ -287,6 +351,15 @@ async function writeChunks(handle: fsp.FileHandle, chunks: Buffer[]): Promise<vo
       await handle.writeFile(chunk.subarray(bytesWritten));
       bytesWritten = 0;
     }
+  }
+}
+
+/** Renames `from` to `to` unless there is no `from`. */
+function moveIfThere(from: string, to: string): void {
+  try {
+    fs.renameSync(from, to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
 }
 

@@ -1,8 +1,8 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { AppendLog } from './append-log';
-import type { RawLines } from './line-arena';
 import type { ProblemSink } from './file-problems';
+import { ownerOfLogFile, removeLogFiles } from './log-generations';
 import { makePrivateDir } from './private-files';
 
 /** Bounds of what is kept per owner, in memory and on disk. */
@@ -29,11 +29,9 @@ export interface RetainedLogsOptions<T, K> {
   /**
    * What memory keeps of an owner's record, given its line (as written, or as read back from the
    * file): by default the record itself. A store of many large records keeps the line instead,
-   * off the heap (lib/line-arena.ts), with `snapshot` to give the lines back for compaction.
+   * off the heap (lib/line-arena.ts).
    */
   keep?: (record: T, line: string | Buffer, owner: string) => K;
-  /** The lines of an owner's kept entries, for compaction (default: each entry as JSON). */
-  snapshot?: (owner: string, kept: readonly K[]) => string[] | RawLines;
   /** What is wrong with a line read back, or null when it is a record (damaged lines are set aside). */
   check?: (value: unknown) => string | null;
   /** Receives what was found damaged when a file is read. */
@@ -42,16 +40,16 @@ export interface RetainedLogsOptions<T, K> {
 
 /**
  * Records of each owner (a source, a component) in an append-only file of its own
- * (`<dir>/<owner>.jsonl`) and in memory up to a retention limit of count and bytes. Appending
- * costs the same however many records are kept: memory is trimmed in batches, and the file is
- * compacted in the background once it holds twice the limit. Appends are not synced to disk: a
- * crash of the process keeps them, a power cut may not.
+ * (`<dir>/<owner>.jsonl`, and its previous generation: lib/log-generations.ts) and in memory up
+ * to a retention limit of count and bytes. Appending costs the same however many records are
+ * kept: memory is trimmed in batches, and once the file holds the whole limit it becomes the
+ * previous generation and a new one starts, so kept records are never written twice. Appends are
+ * not synced to disk: a crash of the process keeps them, a power cut may not.
  */
 export class RetainedLogs<T, K = T> {
   private readonly owners = new Map<string, Owned<T, K>>();
   private readonly opening = new Map<string, Promise<Owned<T, K>>>();
   private readonly keep: (record: T, line: string | Buffer, owner: string) => K;
-  private readonly snapshot: (owner: string, kept: readonly K[]) => string[] | RawLines;
 
   constructor(
     private readonly dir: string,
@@ -59,7 +57,17 @@ export class RetainedLogs<T, K = T> {
     private readonly options: RetainedLogsOptions<T, K> = {},
   ) {
     this.keep = options.keep ?? ((record) => record as unknown as K);
-    this.snapshot = options.snapshot ?? ((_owner, kept) => kept.map((k) => JSON.stringify(k)));
+  }
+
+  /** The owners with a file in the folder. */
+  async ownersOnDisk(): Promise<string[]> {
+    let files: string[] = [];
+    try {
+      files = await fsp.readdir(this.dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    return [...new Set(files.map(ownerOfLogFile).filter((o): o is string => o !== null))];
   }
 
   /** Opens (creating if needed) an owner's file; returns what is kept of its records, oldest first. */
@@ -84,7 +92,7 @@ export class RetainedLogs<T, K = T> {
     return this.owners.get(owner)?.records ?? [];
   }
 
-  /** Closes and deletes an owner's file. */
+  /** Closes and deletes an owner's files. */
   async remove(owner: string): Promise<void> {
     const owned = this.owners.get(owner) ?? (await this.opening.get(owner)?.catch(() => undefined));
     this.owners.delete(owner);
@@ -92,7 +100,7 @@ export class RetainedLogs<T, K = T> {
       this.options.onTrim?.(owner, owned.records);
       await owned.log.close();
     }
-    await fsp.rm(this.file(owner), { force: true });
+    await removeLogFiles(this.file(owner));
   }
 
   /** Writes what is queued and closes every file. */
@@ -103,6 +111,8 @@ export class RetainedLogs<T, K = T> {
 
   private add(owner: string, owned: Owned<T, K>, records: T[]): K[] {
     if (records.length === 0) return [];
+    const { log } = owned;
+    if (log.lineCount >= this.retention.count || log.byteCount >= this.retention.bytes) log.rotate();
     const kept: K[] = [];
     // Each line is kept from the bytes staged for the file: encoded once, not twice.
     owned.log.appendUnsynced(
@@ -114,10 +124,6 @@ export class RetainedLogs<T, K = T> {
       },
     );
     this.trim(owner, owned);
-    const { log } = owned;
-    if (log.lineCount > 2 * this.retention.count || log.byteCount > 2 * this.retention.bytes) {
-      log.compactInBackground(() => this.snapshot(owner, owned.records));
-    }
     return kept;
   }
 
@@ -145,6 +151,7 @@ export class RetainedLogs<T, K = T> {
         makePrivateDir(this.dir);
         const owned: Owned<T, K> = { log: null as unknown as AppendLog<T>, records: [], sizes: [], bytes: 0 };
         ({ log: owned.log } = await AppendLog.open<T>(this.file(owner), {
+          generations: true,
           check: this.options.check,
           report: this.options.report,
           onRecord: (record, size, raw) => {

@@ -3,12 +3,12 @@
 // fields lists filter on; an event is parsed again when read. Hundreds of thousands of kept events
 // then cost the collector a few objects per megabyte, not half a dozen objects each, and an emit
 // costs the same however many are kept.
-import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { PageQuery } from '../contract/page';
 import { AppendLog } from '../lib/append-log';
 import type { ProblemSink } from '../lib/file-problems';
-import { LineArena, type LineSpan, type RawLines } from '../lib/line-arena';
+import { LineArena, type LineSpan } from '../lib/line-arena';
+import { removeLogFiles } from '../lib/log-generations';
 import { paginate, type Page } from '../lib/pagination';
 import { makePrivateDir } from '../lib/private-files';
 import { compareEventIds, EventIdClock, isEventId } from './event-id';
@@ -123,10 +123,10 @@ function fromLine(line: EventLine): StoredEvent {
 }
 
 /**
- * Events of each source, in an append-only file per source (`events/<dc_id>.jsonl`) and in memory
- * up to the retention limit (a count, and eventBytesKept). Appending costs the same however many
- * events are stored: old events are trimmed from memory in batches and the file is compacted once
- * it holds twice the limit.
+ * Events of each source, in an append-only file per source (`events/<dc_id>.jsonl`, and its
+ * previous generation: lib/log-generations.ts) and in memory up to the retention limit (a count,
+ * and eventBytesKept). Appending costs the same however many events are stored: old events are
+ * trimmed from memory in batches, and once the file holds the whole limit a new generation starts.
  */
 export class EventStore {
   private readonly sources = new Map<string, SourceEvents>();
@@ -155,6 +155,7 @@ export class EventStore {
     makePrivateDir(this.dir);
     const source: SourceEvents = { log: null as unknown as AppendLog<unknown>, arena: new LineArena(), events: [], bytes: 0, listeners: new Set() };
     ({ log: source.log } = await AppendLog.open<EventLine>(this.file(sourceId), {
+      generations: true,
       check: checkEventLine,
       report: this.report,
       onRecord: (line, _size, raw) => {
@@ -175,6 +176,8 @@ export class EventStore {
    */
   append(sourceId: string, batch: NewEvent[], now = Date.now()): { stored: StoredEvent[]; durable: Promise<void> } {
     const source = this.get(sourceId);
+    // A file holding the whole retention becomes the previous generation: the oldest events go with the one before.
+    if (source.log.lineCount >= this.retention || source.log.byteCount >= this.bytesKept) source.log.rotate();
     const stored = batch.map((e): StoredEvent => {
       const { id, ms } = this.clock.next(now);
       const meta: EventMeta = { ...e.meta, id: e.meta.id ?? id, emit_id: e.meta.emit_id ?? id };
@@ -190,7 +193,8 @@ export class EventStore {
     }).then(() => {
       for (const e of stored) for (const listener of source.listeners) listener(e);
     });
-    this.trim(source);
+    // Trimming in batches of a tenth keeps the cost of each append constant.
+    this.trimMemory(source, Math.max(1, Math.floor(this.retention / 10)));
     return { stored, durable };
   }
 
@@ -265,12 +269,12 @@ export class EventStore {
     const left = events.filter((e) => !doomed(e));
     const deleted = events.length - left.length;
     if (deleted === 0) return 0;
-    // The lines left are copied to a new arena, so that they lie together again for compaction.
+    // The lines left are copied to a new arena, so that they lie together again, ready to write.
     source.arena = new LineArena();
     source.events = [];
     source.bytes = 0;
     for (const e of left) keep(source, e.id, e.name, e.routed, e.arena.read(e));
-    await source.log.rewrite(() => snapshot(source, source.events.length));
+    await source.log.rewrite(() => source.arena.linesFrom(source.events[0], source.events.length));
     return deleted;
   }
 
@@ -287,7 +291,7 @@ export class EventStore {
     if (!source) return;
     this.sources.delete(sourceId);
     await source.log.close();
-    await fsp.rm(this.file(sourceId), { force: true });
+    await removeLogFiles(this.file(sourceId));
   }
 
   /** Flushes and closes every log. */
@@ -300,16 +304,6 @@ export class EventStore {
     const source = this.sources.get(sourceId);
     if (!source) throw new Error(`no event log is open for ${sourceId}`);
     return source;
-  }
-
-  private trim(source: SourceEvents): void {
-    // Trimming in batches of a tenth keeps the cost of each append constant.
-    const slack = Math.max(1, Math.floor(this.retention / 10));
-    this.trimMemory(source, slack);
-    const { log } = source;
-    if (log.lineCount > 2 * this.retention + slack || log.byteCount > 2 * this.bytesKept) {
-      log.compactInBackground(() => snapshot(source, this.retention));
-    }
   }
 
   /** Drops the oldest events past the retention (count and bytes), once they are `slack` over it. */
@@ -341,13 +335,6 @@ function keep(source: SourceEvents, id: string, name: string | null, routed: boo
 
 function read(kept: KeptEvent): StoredEvent {
   return fromLine(JSON.parse(kept.arena.read(kept)) as EventLine);
-}
-
-/** The lines of a source's newest `count` events, as they lie in its arena (no copy), for compaction. */
-function snapshot(source: SourceEvents, count: number): RawLines {
-  const { events } = source;
-  const first = events[Math.max(0, events.length - count)];
-  return source.arena.linesFrom(first, Math.min(count, events.length));
 }
 
 /**

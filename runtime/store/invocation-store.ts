@@ -4,7 +4,6 @@
 // (lib/line-arena.ts), and the few fields lists filter on; a record is parsed again when read. The
 // collector then traces two small objects a record, not dozens, and the heap stays small: a run
 // costs the same however many are kept.
-import fsp from 'node:fs/promises';
 import type { InvocationStatus, InvocationTrigger, InvocationView } from '../contract/invocation-api';
 import type { PageQuery } from '../contract/page';
 import { paginate, type Page } from '../lib/pagination';
@@ -66,7 +65,7 @@ export class InvocationStore {
   private readonly waiting = new Map<string, { lines: InvocationView['logs']; bytes: number }>();
 
   constructor(
-    private readonly dir: string,
+    dir: string,
     retention: number,
     report?: ProblemSink,
   ) {
@@ -81,8 +80,6 @@ export class InvocationStore {
           if (!arena) this.arenas.set(owner, (arena = new LineArena()));
           return { id: r.id, trigger: r.trigger, status: r.status, started_at: r.started_at, arena, ...arena.append(line) };
         },
-        // The kept lines lie together at the end of the owner's arena: compaction writes those bytes.
-        snapshot: (_owner, kept) => (kept[0] ? kept[0].arena.linesFrom(kept[0], kept.length) : { chunks: [], count: 0 }),
         onTrim: (owner, trimmed) => {
           for (const r of trimmed) this.byId.delete(r.id);
           const last = trimmed[trimmed.length - 1];
@@ -94,13 +91,7 @@ export class InvocationStore {
 
   /** Loads every owner's kept invocations (at start). */
   async openAll(): Promise<void> {
-    let files: string[] = [];
-    try {
-      files = await fsp.readdir(this.dir);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-    for (const file of files) if (file.endsWith('.jsonl')) await this.open(file.slice(0, -'.jsonl'.length));
+    for (const owner of await this.logs.ownersOnDisk()) await this.open(owner);
   }
 
   /** Loads an owner's kept invocations (at start, or when a source is deployed). */

@@ -49,4 +49,22 @@ describe('RetainedLogs', () => {
     assert.deepEqual((await reopened.open('a')).slice(-5), before);
     await reopened.close();
   });
+
+  it('keeps two generations of files, the older a whole retention, and lists owners from either', async () => {
+    const dir = tmpDir();
+    const logs = new RetainedLogs<Rec>(dir, { count: 4, bytes: 1e6 });
+    for (let n = 0; n < 10; n++) await logs.append('a', [{ id: `r${n}`, n }]);
+    await logs.append('b', [{ id: 'b0', n: 0 }]);
+    await logs.close();
+    const ns = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8').trim().split('\n').map((l) => JSON.parse(l).n);
+    assert.deepEqual([ns('a.previous.jsonl'), ns('a.jsonl')], [[4, 5, 6, 7], [8, 9]]);
+    // A crash between renaming a full file and starting the next leaves only the previous generation.
+    fs.renameSync(path.join(dir, 'b.jsonl'), path.join(dir, 'b.previous.jsonl'));
+    const reopened = new RetainedLogs<Rec>(dir, { count: 4, bytes: 1e6 });
+    assert.deepEqual((await reopened.ownersOnDisk()).sort(), ['a', 'b']);
+    assert.deepEqual((await reopened.open('b')).map((r) => r.id), ['b0']);
+    await reopened.remove('a');
+    await reopened.close();
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['b.jsonl', 'b.previous.jsonl']);
+  });
 });

@@ -109,6 +109,32 @@ describe('EventStore, events kept as lines', () => {
   });
 });
 
+describe('EventStore, in two generations of files', () => {
+  it('starts a new file once one holds the retention, never rewriting kept events, and a delete reaches both', async () => {
+    const d = dir();
+    const store = new EventStore(d, 10);
+    await store.openSource('dc_g');
+    const ids: string[] = [];
+    for (let n = 0; n < 25; n++) {
+      const { stored, durable } = store.append('dc_g', [ev(n)]);
+      await durable;
+      ids.push(stored[0]!.id);
+    }
+    const onDisk = (name: string) => fs.readFileSync(path.join(d, name), 'utf8').trim().split('\n').map((l) => JSON.parse(l).event.n);
+    assert.deepEqual(onDisk('dc_g.previous.jsonl'), [10, 11, 12, 13, 14, 15, 16, 17, 18, 19], 'the previous generation holds the whole retention');
+    assert.deepEqual(onDisk('dc_g.jsonl'), [20, 21, 22, 23, 24]);
+    assert.equal(await store.delete('dc_g', { startId: ids[17], endId: ids[21] }), 5);
+    await store.close();
+    assert.equal(fs.existsSync(path.join(d, 'dc_g.previous.jsonl')), false, 'a delete leaves one file');
+    const again = new EventStore(d, 10);
+    await again.openSource('dc_g');
+    // What memory kept (the retention and a tenth), less the deleted: 10 to 13 were past the retention.
+    assert.deepEqual(again.list('dc_g').map((e) => JSON.parse(e.json).n), [24, 23, 22, 16, 15, 14]);
+    await again.removeSource('dc_g');
+    assert.deepEqual(fs.readdirSync(d), [], 'removing a source deletes both generations');
+  });
+});
+
 describe('routing', () => {
   const sub = (emitter_id: string, listener_id: string, event_name: string | null = null) => ({ id: 'sub', emitter_id, listener_id, event_name, created_at: 0 });
   it('matches ids, the dc_* glob, and channels', () => {
