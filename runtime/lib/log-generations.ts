@@ -1,8 +1,8 @@
 // A retained log lives in two files: `<name>.jsonl` takes appends, and `<name>.previous.jsonl`
-// holds the generation before it. Once the newest file holds a whole retention it is renamed over
-// the previous one (the oldest records go with it) and appends start a new file. So dropping old
-// records never rewrites the kept ones: each record is written once, and no append ever waits for
-// a compaction. A rewrite (deleting chosen records) writes `<name>.rewritten.jsonl` first, which
+// holds the generation before it. Once the newest file holds a whole retention it takes the
+// previous one's name, the previous one (the oldest records) is deleted, and appends start a new
+// file. So dropping old records never rewrites the kept ones: each record is written once, and no
+// append ever waits for a compaction. A rewrite (deleting chosen records) writes `<name>.rewritten.jsonl` first, which
 // stands for both generations until it is renamed into place; a start finishes one a crash cut short.
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';

@@ -115,7 +115,7 @@ export class RetainedLogs<T, K = T> {
     if (log.lineCount >= this.retention.count || log.byteCount >= this.retention.bytes) log.rotate();
     const kept: K[] = [];
     // Each line is kept from the bytes staged for the file: encoded once, not twice.
-    owned.log.appendUnsynced(
+    log.appendUnsynced(
       records.map((r) => JSON.stringify(r)),
       (bytes) => {
         const k = this.keep(records[kept.length] as T, bytes, owner);
