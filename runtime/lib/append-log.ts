@@ -26,9 +26,16 @@ export interface OpenOptions<T> {
   unsyncedWithinMs?: number;
   /**
    * The log keeps a previous generation (lib/log-generations.ts): `open` reads it before the
-   * file, and `rotate` makes the file the previous generation and starts a new one.
+   * file, and once the file holds this many lines or bytes, the next append makes it the previous
+   * generation and starts a new one (`rotate` does so at once).
    */
-  generations?: boolean;
+  generations?: GenerationLimits;
+}
+
+/** When a log's newest file is full (see OpenOptions.generations). */
+export interface GenerationLimits {
+  lines: number;
+  bytes: number;
 }
 
 /** Receives each line's UTF-8 bytes as they are queued (without the newline; valid only during the call): a caller that keeps the line too copies them instead of encoding it again. */
@@ -81,8 +88,8 @@ export class AppendLog<T> {
     lines: number,
     bytes: number,
     private readonly unsyncedWithinMs: number,
-    /** The previous generation's file, if the log keeps one. */
-    private readonly previous: string | null,
+    /** The previous generation's file and when the newest is full, if the log keeps generations. */
+    private readonly generations: (GenerationLimits & { previous: string }) | null,
   ) {
     this.fd = fd;
     this.lines = lines;
@@ -107,15 +114,15 @@ export class AppendLog<T> {
         repair: true,
         report: options.report ?? printProblem,
       });
-    const previous = options.generations ? previousFile(file) : null;
-    if (previous) {
+    const generations = options.generations ? { ...options.generations, previous: previousFile(file) } : null;
+    if (generations) {
       finishInterrupted(file);
-      scan(previous);
+      scan(generations.previous);
     }
     const scanned = scan(file);
     const fd = fs.openSync(file, 'a', PRIVATE_FILE);
     keepPrivate(file);
-    return { log: new AppendLog<T>(file, fd, scanned.records, fs.fstatSync(fd).size, options.unsyncedWithinMs ?? 0, previous), records };
+    return { log: new AppendLog<T>(file, fd, scanned.records, fs.fstatSync(fd).size, options.unsyncedWithinMs ?? 0, generations), records };
   }
 
   /** Number of lines in the file (written or queued). */
@@ -135,14 +142,15 @@ export class AppendLog<T> {
    * while a rewrite is under way, or for a log without `generations`.
    */
   rotate(): void {
-    if (!this.previous || this.rewriting) return;
+    if (!this.generations || this.rewriting) return;
+    const { previous } = this.generations;
     // What is queued belongs to this generation: it is written before the file changes name.
     this.flush(true);
     const dropped = droppedFile(this.file);
     try {
       // Renamed over, the oldest generation would be freed inside the rename, on the event loop.
-      moveIfThere(this.previous, dropped);
-      fs.renameSync(this.file, this.previous);
+      moveIfThere(previous, dropped);
+      fs.renameSync(this.file, previous);
     } catch (err) {
       return console.error(`starting a new generation of ${this.file} failed: ${(err as Error).message}`);
     }
@@ -183,6 +191,8 @@ export class AppendLog<T> {
 
   private enqueue(lines: string[], sync: boolean, resolve: () => void, reject: (err: Error) => void, onStaged?: OnStaged): void {
     if (lines.length === 0) return resolve();
+    // Checked before a batch, never within it: one run's lines are never split across files.
+    if (this.generations && (this.lines >= this.generations.lines || this.bytes >= this.generations.bytes)) this.rotate();
     let bytes = 0;
     for (const line of lines) {
       const size = this.staged.add(line);
@@ -238,10 +248,10 @@ export class AppendLog<T> {
       } finally {
         await handle.close();
       }
-      if (this.previous) {
+      if (this.generations) {
         const rewritten = rewrittenFile(this.file);
         await fsp.rename(tmp, rewritten);
-        await fsp.rm(this.previous, { force: true });
+        await fsp.rm(this.generations.previous, { force: true });
         await fsp.rename(rewritten, this.file);
       } else await fsp.rename(tmp, this.file);
       fs.closeSync(this.fd);

@@ -13,12 +13,17 @@ const REWRITTEN = '.rewritten.jsonl';
 
 /** The file of a log's previous generation. */
 export function previousFile(file: string): string {
-  return file.endsWith(EXT) ? file.slice(0, -EXT.length) + PREVIOUS : `${file}${PREVIOUS}`;
+  return withExtension(file, PREVIOUS);
 }
 
 /** Where a rewrite's whole content lies while the two generations it replaces are removed. */
 export function rewrittenFile(file: string): string {
-  return file.endsWith(EXT) ? file.slice(0, -EXT.length) + REWRITTEN : `${file}${REWRITTEN}`;
+  return withExtension(file, REWRITTEN);
+}
+
+/** `file` with `.jsonl` (if it has it) replaced by `ext`. */
+function withExtension(file: string, ext: string): string {
+  return (file.endsWith(EXT) ? file.slice(0, -EXT.length) : file) + ext;
 }
 
 /** The owner a file of a folder of retained logs belongs to (`<owner>.jsonl` and its other generations), or null for another file. */

@@ -111,11 +111,9 @@ export class RetainedLogs<T, K = T> {
 
   private add(owner: string, owned: Owned<T, K>, records: T[]): K[] {
     if (records.length === 0) return [];
-    const { log } = owned;
-    if (log.lineCount >= this.retention.count || log.byteCount >= this.retention.bytes) log.rotate();
     const kept: K[] = [];
     // Each line is kept from the bytes staged for the file: encoded once, not twice.
-    log.appendUnsynced(
+    owned.log.appendUnsynced(
       records.map((r) => JSON.stringify(r)),
       (bytes) => {
         const k = this.keep(records[kept.length] as T, bytes, owner);
@@ -151,7 +149,7 @@ export class RetainedLogs<T, K = T> {
         makePrivateDir(this.dir);
         const owned: Owned<T, K> = { log: null as unknown as AppendLog<T>, records: [], sizes: [], bytes: 0 };
         ({ log: owned.log } = await AppendLog.open<T>(this.file(owner), {
-          generations: true,
+          generations: { lines: this.retention.count, bytes: this.retention.bytes },
           check: this.options.check,
           report: this.options.report,
           onRecord: (record, size, raw) => {

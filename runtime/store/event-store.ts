@@ -155,7 +155,8 @@ export class EventStore {
     makePrivateDir(this.dir);
     const source: SourceEvents = { log: null as unknown as AppendLog<unknown>, arena: new LineArena(), events: [], bytes: 0, listeners: new Set() };
     ({ log: source.log } = await AppendLog.open<EventLine>(this.file(sourceId), {
-      generations: true,
+      // A file holding the whole retention becomes the previous generation: the oldest events go with the one before.
+      generations: { lines: this.retention, bytes: this.bytesKept },
       check: checkEventLine,
       report: this.report,
       onRecord: (line, _size, raw) => {
@@ -176,8 +177,6 @@ export class EventStore {
    */
   append(sourceId: string, batch: NewEvent[], now = Date.now()): { stored: StoredEvent[]; durable: Promise<void> } {
     const source = this.get(sourceId);
-    // A file holding the whole retention becomes the previous generation: the oldest events go with the one before.
-    if (source.log.lineCount >= this.retention || source.log.byteCount >= this.bytesKept) source.log.rotate();
     const stored = batch.map((e): StoredEvent => {
       const { id, ms } = this.clock.next(now);
       const meta: EventMeta = { ...e.meta, id: e.meta.id ?? id, emit_id: e.meta.emit_id ?? id };

@@ -6,6 +6,8 @@ import { droppedFile, ownerOfLogFile, previousFile, rewrittenFile } from '../../
 import { tempFiles } from '../../helpers/service';
 
 const tmpFile = tempFiles('spout-generations-', 'dc_a.jsonl');
+/** Generations that turn over only when `rotate` is called. */
+const BY_HAND = { lines: Infinity, bytes: Infinity };
 const lines = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
 const numbers = (records: { n: number }[]) => records.map((r) => r.n);
 
@@ -18,7 +20,7 @@ describe('log generations', () => {
 
   it('rotate makes the file the previous generation, queued lines included, and the next one replaces it', async () => {
     const file = tmpFile();
-    const { log } = await AppendLog.open<{ n: number }>(file, { generations: true });
+    const { log } = await AppendLog.open<{ n: number }>(file, { generations: BY_HAND });
     log.appendUnsynced(['{"n":0}', '{"n":1}']);
     const inode = fs.statSync(file).ino;
     log.rotate();
@@ -33,7 +35,7 @@ describe('log generations', () => {
     assert.deepEqual(lines(previousFile(file)), ['{"n":2}', '{"n":3}'], 'the oldest generation is gone');
     for (let i = 0; i < 100 && fs.existsSync(droppedFile(file)); i++) await new Promise((resolve) => setTimeout(resolve, 10));
     assert.equal(fs.existsSync(droppedFile(file)), false, 'the oldest generation is deleted in the background');
-    const { log: again, records } = await AppendLog.open<{ n: number }>(file, { generations: true });
+    const { log: again, records } = await AppendLog.open<{ n: number }>(file, { generations: BY_HAND });
     assert.deepEqual(numbers(records), [2, 3, 4], 'opening reads the previous generation first');
     assert.equal(again.lineCount, 1, 'lineCount is the newest file');
     await again.close();
@@ -41,7 +43,7 @@ describe('log generations', () => {
 
   it('synced appends on both sides of a rotation resolve once durable, in order', async () => {
     const file = tmpFile();
-    const { log } = await AppendLog.open<{ n: number }>(file, { generations: true });
+    const { log } = await AppendLog.open<{ n: number }>(file, { generations: BY_HAND });
     const appended: Promise<void>[] = [];
     for (let n = 0; n < 200; n++) {
       if (n > 0 && n % 50 === 0) log.rotate();
@@ -55,7 +57,7 @@ describe('log generations', () => {
 
   it('a rewrite replaces both generations; one a crash cut short is finished on open', async () => {
     const file = tmpFile();
-    const { log } = await AppendLog.open<{ n: number }>(file, { generations: true });
+    const { log } = await AppendLog.open<{ n: number }>(file, { generations: BY_HAND });
     await log.append({ n: 1 });
     log.rotate();
     await log.append({ n: 2 });
@@ -70,7 +72,7 @@ describe('log generations', () => {
     fs.writeFileSync(previousFile(file), '{"n":0}\n');
     fs.writeFileSync(droppedFile(file), '{"n":-1}\n');
     fs.writeFileSync(rewrittenFile(file), '{"n":3}\n');
-    const { log: again, records } = await AppendLog.open<{ n: number }>(file, { generations: true });
+    const { log: again, records } = await AppendLog.open<{ n: number }>(file, { generations: BY_HAND });
     assert.deepEqual(numbers(records), [3], 'the rewritten content stands for both generations');
     assert.deepEqual([previousFile(file), rewrittenFile(file), droppedFile(file)].filter((f) => fs.existsSync(f)), []);
     await again.close();
