@@ -5,7 +5,7 @@ import { printProblem, type ProblemSink } from './file-problems';
 import { scanJsonLines } from './jsonl-scan';
 import type { RawLines } from './line-arena';
 import { LineStaging } from './line-staging';
-import { droppedFile, finishInterrupted, previousFile, rewrittenFile, syncFolder } from './log-generations';
+import { finishInterrupted, makePrevious, previousFile, rewrittenFile, syncFolder } from './log-generations';
 import { keepPrivate, PRIVATE_FILE } from './private-files';
 
 /** How a log is opened: where its records go, and how its lines are checked. */
@@ -50,7 +50,6 @@ interface Pending {
   resolve: () => void;
   reject: (err: Error) => void;
 }
-
 
 /** Chunks written in one call when a compaction writes raw lines (under the system's IOV_MAX). */
 const CHUNKS_A_WRITE = 512;
@@ -143,18 +142,13 @@ export class AppendLog<T> {
    */
   rotate(): void {
     if (!this.generations || this.rewriting) return;
-    const { previous } = this.generations;
     // What is queued belongs to this generation: it is written before the file changes name.
     this.flush(true);
-    const dropped = droppedFile(this.file);
     try {
-      // Renamed over, the oldest generation would be freed inside the rename, on the event loop.
-      moveIfThere(previous, dropped);
-      fs.renameSync(this.file, previous);
+      makePrevious(this.file);
     } catch (err) {
       return console.error(`starting a new generation of ${this.file} failed: ${(err as Error).message}`);
     }
-    fsp.rm(dropped, { force: true }).catch((err: Error) => console.error(`deleting ${dropped} failed: ${err.message}`));
     const old = this.fd;
     this.fd = fs.openSync(this.file, 'a', PRIVATE_FILE);
     this.lines = 0;
@@ -361,15 +355,6 @@ async function writeChunks(handle: fsp.FileHandle, chunks: Buffer[]): Promise<vo
       await handle.writeFile(chunk.subarray(bytesWritten));
       bytesWritten = 0;
     }
-  }
-}
-
-/** Renames `from` to `to` unless there is no `from`. */
-function moveIfThere(from: string, to: string): void {
-  try {
-    fs.renameSync(from, to);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
 }
 

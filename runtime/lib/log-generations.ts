@@ -2,8 +2,9 @@
 // holds the generation before it. Once the newest file holds a whole retention it takes the
 // previous one's name, the previous one (the oldest records) is deleted, and appends start a new
 // file. So dropping old records never rewrites the kept ones: each record is written once, and no
-// append ever waits for a compaction. A rewrite (deleting chosen records) writes `<name>.rewritten.jsonl` first, which
-// stands for both generations until it is renamed into place; a start finishes one a crash cut short.
+// append ever waits for a compaction. A rewrite (deleting chosen records) writes
+// `<name>.rewritten.jsonl` first, which stands for both generations until it is renamed into
+// place; a start finishes one a crash cut short.
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 
@@ -35,6 +36,22 @@ export function ownerOfLogFile(name: string): string | null {
 /** Where the oldest generation goes when a new one starts, to be deleted off the event loop (freeing a large file's blocks takes a while). */
 export function droppedFile(file: string): string {
   return `${file}.dropped.tmp`;
+}
+
+/**
+ * Makes a log's file its previous generation; the generation before goes. That one is renamed
+ * aside and deleted in the thread pool: renamed over, a large file's blocks would be freed inside
+ * the rename, on the event loop. The caller opens a new file.
+ */
+export function makePrevious(file: string): void {
+  const dropped = droppedFile(file);
+  try {
+    fs.renameSync(previousFile(file), dropped);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err; // the first generation has none before it
+  }
+  fs.renameSync(file, previousFile(file));
+  fsp.rm(dropped, { force: true }).catch((err: Error) => console.error(`deleting ${dropped} failed: ${err.message}`));
 }
 
 /** Finishes what a crash interrupted: a dropped generation is deleted, and a rewrite's content, complete once it has its name, replaces both generations. */
