@@ -38,7 +38,7 @@ export interface Attempt {
   duration_ms: number;
   response_body: string | null;
   /** Response headers, names in lower case (repeated ones joined with ", "); null without a response. */
-  response_headers: Record<string, string> | null;
+  response_headers: Readonly<Record<string, string>> | null;
   error: string | null;
   trigger: 'scheduled' | 'manual';
   created_at: number;

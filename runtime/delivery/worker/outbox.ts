@@ -67,8 +67,20 @@ function messageLine(m: NewMessage): string {
   return `{"t":"m","id":${str(m.id)},"webhook_id":${str(m.webhook_id)},"event_id":${str(m.event_id)},"emitter_id":${str(m.emitter_id)},"event_name":${str(m.event_name)},"created_at":${m.created_at},"body":${m.body}}`;
 }
 
+/** The last response headers serialised, and their JSON: the sender hands out one record while a receiver's headers repeat. */
+let lastHeaders: Attempt['response_headers'] = null;
+let lastHeadersJson = 'null';
+
+function headersJson(headers: Attempt['response_headers']): string {
+  if (headers !== lastHeaders) {
+    lastHeaders = headers;
+    lastHeadersJson = str(headers);
+  }
+  return lastHeadersJson;
+}
+
 function attemptLine(messageId: string, a: Attempt, status: MessageStatus, next: number | null): string {
-  return `{"t":"a","message_id":${str(messageId)},"timestamp":${a.timestamp},"signature":${str(a.signature)},"status_code":${a.status_code},"duration_ms":${a.duration_ms},"response_body":${str(a.response_body)},"response_headers":${str(a.response_headers)},"error":${str(a.error)},"trigger":"${a.trigger}","created_at":${a.created_at},"status":"${status}","next_attempt_at":${next}}`;
+  return `{"t":"a","message_id":${str(messageId)},"timestamp":${a.timestamp},"signature":${str(a.signature)},"status_code":${a.status_code},"duration_ms":${a.duration_ms},"response_body":${str(a.response_body)},"response_headers":${headersJson(a.response_headers)},"error":${str(a.error)},"trigger":"${a.trigger}","created_at":${a.created_at},"status":"${status}","next_attempt_at":${next}}`;
 }
 
 /** The attempt a line records, whichever version wrote it. */

@@ -6,7 +6,7 @@ export interface SendOutcome {
   duration_ms: number;
   response_body: string | null;
   /** Names in lower case; a repeated header's values joined with ", ". */
-  response_headers: Record<string, string> | null;
+  response_headers: Readonly<Record<string, string>> | null;
   error: string | null;
 }
 
@@ -21,6 +21,7 @@ export class HttpSender {
   private readonly pools = new Map<string, { pool: Pool; used: number }>();
   private readonly targets = new Map<string, { origin: string; path: string }>();
   private readonly sweeper: NodeJS.Timeout;
+  private readonly headerRecords = new HeaderRecords();
 
   constructor(private readonly timeoutMs: number) {
     this.sweeper = setInterval(() => this.sweep(), POOL_IDLE_MS);
@@ -64,7 +65,7 @@ export class HttpSender {
       }
       let status = 0;
       let size = 0;
-      let responseHeaders: Record<string, string> = {};
+      let responseHeaders: Readonly<Record<string, string>> = {};
       const chunks: Buffer[] = [];
       target.pool.dispatch(
         { method: 'POST', path: target.path, headers, body, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs },
@@ -75,7 +76,7 @@ export class HttpSender {
           },
           onHeaders: (statusCode, rawHeaders) => {
             status = statusCode;
-            responseHeaders = headerRecord(rawHeaders);
+            responseHeaders = this.headerRecords.of(rawHeaders);
             return true;
           },
           onData: (chunk) => {
@@ -129,13 +130,54 @@ export class HttpSender {
   }
 }
 
-/** Raw header pairs (`[name, value, name, value, …]`) as a record with lower-case names. */
-function headerRecord(raw: Buffer[] | string[] | null | undefined): Record<string, string> {
+type RawHeaders = Buffer[] | string[] | null | undefined;
+
+/**
+ * Raw header pairs (`[name, value, name, value, …]`) as records with lower-case names, the same
+ * record again while the raw bytes repeat: one receiver's answers mostly carry the same headers
+ * (its date changes once a second), and comparing their bytes costs a tenth of decoding them into
+ * a new record, which the attempt log then serialises once more (outbox.ts keeps the last one's JSON).
+ * Records are shared, so never changed.
+ */
+export class HeaderRecords {
+  /** The bytes the last record was made from (copies: undici's buffers may be reused). */
+  private lastRaw: Buffer[] = [];
+  private last: Readonly<Record<string, string>> = {};
+
+  /** The record of one response's raw headers. */
+  of(raw: RawHeaders): Readonly<Record<string, string>> {
+    if (!raw || raw.length === 0) return EMPTY;
+    if (typeof raw[0] !== 'string' && sameBytes(raw as Buffer[], this.lastRaw)) return this.last;
+    const record = headerRecord(raw);
+    if (typeof raw[0] !== 'string') {
+      this.lastRaw = (raw as Buffer[]).map((part) => Buffer.from(part));
+      this.last = record;
+    }
+    return record;
+  }
+}
+
+const EMPTY: Readonly<Record<string, string>> = Object.freeze({});
+
+function sameBytes(raw: Buffer[], last: Buffer[]): boolean {
+  if (raw.length !== last.length) return false;
+  for (let i = 0; i < raw.length; i++) {
+    const a = raw[i] as Buffer;
+    const b = last[i] as Buffer;
+    const n = a.length;
+    if (n !== b.length) return false;
+    // A loop over a few dozen bytes beats a native call (Buffer#equals) per part.
+    for (let j = 0; j < n; j++) if (a[j] !== b[j]) return false;
+  }
+  return true;
+}
+
+/** Raw header pairs as a record with lower-case names; a repeated header's values joined with ", ". */
+function headerRecord(raw: Buffer[] | string[]): Record<string, string> {
   const out: Record<string, string> = {};
-  if (!raw) return out;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     // A header name is a token (the parser refuses anything else), so ASCII: latin1 reads it as
-    // UTF-8 would, for a third of the cost (it runs for every header of every attempt).
+    // UTF-8 would, for a third of the cost.
     const name = text(raw[i] as Buffer | string, 'latin1').toLowerCase();
     const value = text(raw[i + 1] as Buffer | string, 'utf8');
     out[name] = out[name] === undefined ? value : `${out[name]}, ${value}`;

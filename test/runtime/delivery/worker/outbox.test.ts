@@ -50,6 +50,22 @@ describe('Outbox', () => {
     await reopened.close();
   });
 
+  it('writes each attempt with its own response headers when records are shared between attempts', async () => {
+    const file = tmpFile();
+    const outbox = await Outbox.open(file);
+    const [a, b, c] = await outbox.add([message(1), message(2), message(3)]);
+    const shared = { date: 'Tue, 24 Nov 2026 10:00:00 GMT' };
+    outbox.recordAttempt(a!, { ...attempt(200, 2000), response_headers: shared }, 'delivered', null);
+    outbox.recordAttempt(b!, { ...attempt(200, 2001), response_headers: shared }, 'delivered', null);
+    outbox.recordAttempt(c!, { ...attempt(200, 2002), response_headers: { date: 'Tue, 24 Nov 2026 10:00:01 GMT' } }, 'delivered', null);
+    await outbox.close();
+
+    const reopened = await Outbox.open(file);
+    const dates = [a, b, c].map((m) => reopened.messages.get(m!.id)?.attempts[0]?.response_headers?.date);
+    assert.deepEqual(dates, ['Tue, 24 Nov 2026 10:00:00 GMT', 'Tue, 24 Nov 2026 10:00:00 GMT', 'Tue, 24 Nov 2026 10:00:01 GMT']);
+    await reopened.close();
+  });
+
   it('keeps the latest 1000 delivered messages of a webhook, and every undelivered one', async () => {
     const outbox = await Outbox.open(tmpFile());
     const created = await outbox.add(Array.from({ length: 1100 }, (_, n) => message(n)));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { HttpSender, RESPONSE_BODY_LIMIT } from '../../../../runtime/delivery/worker/webhook-sender';
+import { HeaderRecords, HttpSender, RESPONSE_BODY_LIMIT } from '../../../../runtime/delivery/worker/webhook-sender';
 
 describe('HttpSender', () => {
   let server: http.Server;
@@ -88,5 +88,35 @@ describe('HttpSender', () => {
     const bad = await sender.post('not a url', {}, '{}');
     assert.equal(bad.status_code, null);
     assert.ok(bad.error);
+  });
+});
+
+describe('HeaderRecords', () => {
+  const raw = (...parts: string[]) => parts.map((part) => Buffer.from(part));
+
+  it('hands out the same record while the bytes repeat, and a new one when they change', () => {
+    const records = new HeaderRecords();
+    const first = records.of(raw('Date', 'Tue, 24 Nov 2026 10:00:00 GMT', 'X-Multi', 'a', 'X-Multi', 'b'));
+    assert.deepEqual(first, { date: 'Tue, 24 Nov 2026 10:00:00 GMT', 'x-multi': 'a, b' });
+    assert.equal(records.of(raw('Date', 'Tue, 24 Nov 2026 10:00:00 GMT', 'X-Multi', 'a', 'X-Multi', 'b')), first);
+    const next = records.of(raw('Date', 'Tue, 24 Nov 2026 10:00:01 GMT', 'X-Multi', 'a', 'X-Multi', 'b'));
+    assert.notEqual(next, first);
+    assert.equal(next.date, 'Tue, 24 Nov 2026 10:00:01 GMT');
+    assert.deepEqual(first, { date: 'Tue, 24 Nov 2026 10:00:00 GMT', 'x-multi': 'a, b' }, 'a handed-out record never changes');
+  });
+
+  it('compares against its own copy of the bytes, not buffers the parser may reuse', () => {
+    const records = new HeaderRecords();
+    const parts = raw('X-Seq', '1');
+    const first = records.of(parts);
+    (parts[1] as Buffer)[0] = '2'.charCodeAt(0);
+    const second = records.of(parts);
+    assert.notEqual(second, first);
+    assert.deepEqual([first['x-seq'], second['x-seq']], ['1', '2']);
+  });
+
+  it('reads no headers as an empty record', () => {
+    assert.deepEqual(new HeaderRecords().of([]), {});
+    assert.deepEqual(new HeaderRecords().of(null), {});
   });
 });
