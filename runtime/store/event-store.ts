@@ -179,7 +179,11 @@ export class EventStore {
     const source = this.get(sourceId);
     const stored = batch.map((e): StoredEvent => {
       const { id, ms } = this.clock.next(now);
-      const meta: EventMeta = { ...e.meta, id: e.meta.id ?? id, emit_id: e.meta.emit_id ?? id };
+      // Built field by field, in the order lines have always had: a spread of each event's meta took V8's slow path.
+      const given = e.meta;
+      const meta = { id: given.id ?? id, name: given.name, summary: given.summary, ts: given.ts } as EventMeta;
+      if (given.invocation_id !== undefined) meta.invocation_id = given.invocation_id;
+      meta.emit_id = given.emit_id ?? id;
       const stored: StoredEvent = { id, indexed_at_ms: ms, emitter_id: sourceId, json: e.json, meta };
       if (e.deliver_to?.length) stored.deliver_to = e.deliver_to;
       return stored;

@@ -64,17 +64,22 @@ export class Emission {
     const now = Date.now();
     const subs = this.subscriptions();
     const routes: Array<Omit<RoutedEvent, 'event'>> = [];
+    // A run's events mostly share a channel: each channel's route is worked out once.
+    const routeByChannel = new Map<string | null, Omit<RoutedEvent, 'event'>>();
     const batch: NewEvent[] = inEmitOrder(emits).map((e) => {
       const name = e.meta.name ?? null;
-      const webhooks: string[] = [];
-      const listeners: string[] = [];
-      for (const id of listenersFor(subs, emitterId, name)) (id.startsWith('wh_') ? webhooks : listeners).push(id);
-      routes.push({ webhooks, listeners });
-      return {
-        json: e.json,
-        meta: { id: e.meta.id, name, summary: e.meta.summary ?? null, ts: e.meta.ts ?? now, ...(invocationId ? { invocation_id: invocationId } : {}) },
-        deliver_to: webhooks,
-      };
+      let route = routeByChannel.get(name);
+      if (!route) {
+        const webhooks: string[] = [];
+        const listeners: string[] = [];
+        for (const id of listenersFor(subs, emitterId, name)) (id.startsWith('wh_') ? webhooks : listeners).push(id);
+        routeByChannel.set(name, (route = { webhooks, listeners }));
+      }
+      const { webhooks } = route;
+      routes.push(route);
+      const meta: NewEvent['meta'] = { id: e.meta.id, name, summary: e.meta.summary ?? null, ts: e.meta.ts ?? now };
+      if (invocationId) meta.invocation_id = invocationId;
+      return { json: e.json, meta, deliver_to: webhooks };
     });
     const { stored, durable } = this.events.append(emitterId, batch, now);
     // Events and their delivery messages go to disk side by side, not one after the other; each
