@@ -180,8 +180,10 @@ export class AppendLog<T> {
    * `onStaged` sees each line's bytes at once.
    */
   appendUnsynced(lines: string[], onStaged?: OnStaged): void {
-    this.enqueue(lines, false, noop, (err) => console.error(`writing ${this.file} failed: ${err.message}`), onStaged);
+    this.enqueue(lines, false, noop, this.reportUnsynced, onStaged);
   }
+
+  private readonly reportUnsynced = (err: Error) => console.error(`writing ${this.file} failed: ${err.message}`);
 
   private enqueue(lines: string[], sync: boolean, resolve: () => void, reject: (err: Error) => void, onStaged?: OnStaged): void {
     if (lines.length === 0) return resolve();
@@ -195,7 +197,12 @@ export class AppendLog<T> {
     }
     this.lines += lines.length;
     this.bytes += bytes;
-    this.queue.push({ bytes, count: lines.length, sync, resolve, reject });
+    const last = this.queue[this.queue.length - 1];
+    // Unsynced appends in a row share one entry: the delivery thread makes one for every attempt.
+    if (!sync && last && !last.sync && last.resolve === resolve && last.reject === reject) {
+      last.bytes += bytes;
+      last.count += lines.length;
+    } else this.queue.push({ bytes, count: lines.length, sync, resolve, reject });
     if (sync || this.unsyncedWithinMs === 0) this.schedule();
     else
       this.waiting ??= setTimeout(() => {
