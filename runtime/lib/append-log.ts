@@ -198,8 +198,9 @@ export class AppendLog<T> {
     this.lines += lines.length;
     this.bytes += bytes;
     const last = this.queue[this.queue.length - 1];
-    // Unsynced appends in a row share one entry: the delivery thread makes one for every attempt.
-    if (!sync && last && !last.sync && last.resolve === resolve && last.reject === reject) {
+    // Unsynced appends in a row share one entry (all of them resolve with noop and report with
+    // reportUnsynced): the delivery thread makes one for every attempt.
+    if (!sync && last?.sync === false) {
       last.bytes += bytes;
       last.count += lines.length;
     } else this.queue.push({ bytes, count: lines.length, sync, resolve, reject });
