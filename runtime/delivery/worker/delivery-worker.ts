@@ -6,7 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { paginate } from '../../lib/pagination';
 import { Dispatcher } from './dispatcher';
 import { HttpSender } from './webhook-sender';
-import { Outbox } from './outbox';
+import { Outbox, type OutboxMessage } from './outbox';
 import { requestHeaders } from './request-headers';
 import { batchMessages, type Attempt, type ListedAttempt, type Message } from '../../contract/delivery-protocol';
 import type { DeliveryAnswer, DeliveryQuery, DeliveryWorkerData, FromDelivery, MessageSummary, ToDelivery, WebhookHealth, WebhookTarget } from '../../contract/delivery-protocol';
@@ -16,8 +16,8 @@ const options = workerData as DeliveryWorkerData;
 const post = (message: FromDelivery) => port.postMessage(message);
 
 function summary(m: Message): MessageSummary {
-  const { body: _body, attempts, scheduled_attempts: _s, manual_at: _m, ...rest } = m;
-  return { ...rest, attempts: attempts.length };
+  const { id, webhook_id, event_id, emitter_id, event_name, created_at, status, next_attempt_at } = m;
+  return { id, webhook_id, event_id, emitter_id, event_name, created_at, status, next_attempt_at, attempts: m.attempts.length };
 }
 
 /** Attempt `n` of a message as the attempt log lists it, with the request it sent. */
@@ -81,7 +81,7 @@ async function answer(outbox: Outbox, dispatcher: Dispatcher, query: DeliveryQue
       return summary(m);
     }
     case 'recover': {
-      const failed: Message[] = [];
+      const failed: OutboxMessage[] = [];
       for (const m of outbox.messages.values()) {
         if (m.webhook_id === query.webhookId && m.status === 'failed' && m.created_at >= query.since && m.created_at <= query.until) failed.push(m);
       }

@@ -1,7 +1,7 @@
 import type { HttpSender, SendOutcome } from './webhook-sender';
-import type { Attempt, Message } from '../../contract/delivery-protocol';
-import type { Outbox } from './outbox';
-import { IdQueue } from './id-queue';
+import type { Attempt } from '../../contract/delivery-protocol';
+import type { Outbox, OutboxMessage } from './outbox';
+import { Fifo } from './fifo';
 import type { WebhookTarget } from '../../contract/delivery-protocol';
 import { retryDelayMs } from './retry';
 import { signMessage } from './signing';
@@ -30,26 +30,28 @@ export function describeDuration(ms: number): string {
   return `${round(s / 86400)} days`;
 }
 
-/** A min-heap of (due time, message id). */
-class DueQueue {
-  private heap: Array<[number, string]> = [];
+type Due = [at: number, message: OutboxMessage];
 
-  push(at: number, id: string): void {
+/** A min-heap of (due time, message). */
+class DueQueue {
+  private heap: Due[] = [];
+
+  push(at: number, m: OutboxMessage): void {
     const h = this.heap;
-    h.push([at, id]);
+    h.push([at, m]);
     for (let i = h.length - 1; i > 0; ) {
       const parent = (i - 1) >> 1;
-      if ((h[parent] as [number, string])[0] <= at) break;
-      [h[i], h[parent]] = [h[parent] as [number, string], h[i] as [number, string]];
+      if ((h[parent] as Due)[0] <= at) break;
+      [h[i], h[parent]] = [h[parent] as Due, h[i] as Due];
       i = parent;
     }
   }
 
-  peek(): [number, string] | undefined {
+  peek(): Due | undefined {
     return this.heap[0];
   }
 
-  pop(): [number, string] | undefined {
+  pop(): Due | undefined {
     const h = this.heap;
     const top = h[0];
     const last = h.pop();
@@ -59,10 +61,10 @@ class DueQueue {
         const l = 2 * i + 1;
         const r = l + 1;
         let m = i;
-        if (l < h.length && (h[l] as [number, string])[0] < (h[m] as [number, string])[0]) m = l;
-        if (r < h.length && (h[r] as [number, string])[0] < (h[m] as [number, string])[0]) m = r;
+        if (l < h.length && (h[l] as Due)[0] < (h[m] as Due)[0]) m = l;
+        if (r < h.length && (h[r] as Due)[0] < (h[m] as Due)[0]) m = r;
         if (m === i) break;
-        [h[i], h[m]] = [h[m] as [number, string], h[i] as [number, string]];
+        [h[i], h[m]] = [h[m] as Due, h[i] as Due];
         i = m;
       }
     }
@@ -72,7 +74,7 @@ class DueQueue {
 
 /** A webhook's ready messages and its requests in flight. */
 interface Lane {
-  queue: IdQueue;
+  queue: Fifo<OutboxMessage>;
   inFlight: number;
 }
 
@@ -112,12 +114,12 @@ export class Dispatcher {
   }
 
   /** Schedules messages for delivery now. */
-  enqueue(messages: Message[]): void {
+  enqueue(messages: OutboxMessage[]): void {
     for (const m of messages) this.makeReady(m);
   }
 
   /** Makes the manual attempts the outbox has recorded for these messages (resend, recover). */
-  sendManual(messages: Message[]): void {
+  sendManual(messages: OutboxMessage[]): void {
     for (const m of messages) if (m.manual_at !== null) this.makeReady(m);
   }
 
@@ -153,16 +155,16 @@ export class Dispatcher {
     }
   }
 
-  private schedule(m: Message, at: number): void {
+  private schedule(m: OutboxMessage, at: number): void {
     if (at <= Date.now()) return this.makeReady(m);
-    this.due.push(at, m.id);
+    this.due.push(at, m);
     this.arm();
   }
 
-  private makeReady(m: Message): void {
+  private makeReady(m: OutboxMessage): void {
     let lane = this.lanes.get(m.webhook_id);
-    if (!lane) this.lanes.set(m.webhook_id, (lane = { queue: new IdQueue(), inFlight: 0 }));
-    lane.queue.push(m.id);
+    if (!lane) this.lanes.set(m.webhook_id, (lane = { queue: new Fifo(), inFlight: 0 }));
+    lane.queue.push(m);
     this.pump(m.webhook_id, lane);
   }
 
@@ -181,19 +183,19 @@ export class Dispatcher {
     const now = Date.now();
     for (let top = this.due.peek(); top && top[0] <= now; top = this.due.peek()) {
       this.due.pop();
-      const m = this.outbox.messages.get(top[1]);
-      if (m && m.next_attempt_at !== null && m.next_attempt_at <= now) this.makeReady(m);
+      const m = top[1];
+      if (m.kept && m.next_attempt_at !== null && m.next_attempt_at <= now) this.makeReady(m);
     }
     this.arm();
   }
 
   /**
-   * Whether a message taken from a lane should be attempted now. A lane may hold an id more than
-   * once (a retry and a resend, say); whatever attempt runs first changes the message, so the
-   * other entries find nothing to do.
+   * Whether a message taken from a lane should be attempted now. A lane may hold a message more
+   * than once (a retry and a resend, say); whatever attempt runs first changes the message, so the
+   * other entries find nothing to do. One the outbox has forgotten is not sent.
    */
-  private isDue(m: Message, now: number): boolean {
-    if (this.sending.has(m.id)) return false;
+  private isDue(m: OutboxMessage, now: number): boolean {
+    if (!m.kept || this.sending.has(m.id)) return false;
     if (m.manual_at !== null || m.status === 'pending') return true; // a pending message is due from its creation
     return m.status === 'failing' && m.next_attempt_at !== null && m.next_attempt_at <= now;
   }
@@ -202,14 +204,14 @@ export class Dispatcher {
     if (this.stopped) return;
     const target = this.webhook(webhookId);
     if (!target) {
-      lane.queue = new IdQueue(); // the webhook is gone, and its messages with it
+      lane.queue = new Fifo(); // the webhook is gone, and its messages with it
       return;
     }
     if (!target.active) return; // kept queued until the webhook is enabled again
     const now = Date.now();
     while (lane.queue.size > 0 && lane.inFlight < this.options.concurrencyPerWebhook) {
-      const m = this.outbox.messages.get(lane.queue.take() as string);
-      if (!m || !this.isDue(m, now)) continue;
+      const m = lane.queue.take() as OutboxMessage;
+      if (!this.isDue(m, now)) continue;
       lane.inFlight++;
       this.inFlight++;
       this.sending.add(m.id);
@@ -218,7 +220,7 @@ export class Dispatcher {
   }
 
   /** The `webhook-signature` value: the current secret's, then each rotated-out one still in its grace period. */
-  private signature(target: WebhookTarget, m: Message, timestamp: number): string {
+  private signature(target: WebhookTarget, m: OutboxMessage, timestamp: number): string {
     let value = signMessage(target.secret, m.id, timestamp, m.body);
     if (target.previous_secrets.length === 0) return value;
     const now = Date.now();
@@ -226,7 +228,7 @@ export class Dispatcher {
     return value;
   }
 
-  private async attempt(m: Message, target: WebhookTarget, lane: Lane): Promise<void> {
+  private async attempt(m: OutboxMessage, target: WebhookTarget, lane: Lane): Promise<void> {
     const manual = m.manual_at !== null;
     try {
       const timestamp = Math.floor(Date.now() / 1000);
@@ -236,7 +238,7 @@ export class Dispatcher {
       // A request cut short by shutdown is not an attempt: the message resumes after restart.
       if (this.stopped) return;
       // The webhook was deleted meanwhile: its messages are gone.
-      if (!this.outbox.messages.has(m.id)) return;
+      if (!m.kept) return;
       const attempt: Attempt = {
         timestamp,
         signature,
@@ -274,7 +276,7 @@ export class Dispatcher {
       this.inFlight--;
       if (!this.stopped) {
         // A resend asked for while this attempt was in flight gets its own attempt.
-        if (m.manual_at !== null && this.outbox.messages.has(m.id)) lane.queue.push(m.id);
+        if (m.manual_at !== null && m.kept) lane.queue.push(m);
         this.pump(m.webhook_id, lane);
       } else if (this.inFlight === 0) this.onIdle?.();
     }

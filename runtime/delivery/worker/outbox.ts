@@ -2,7 +2,7 @@ import { compareEventIds } from '../../store/event-id';
 import { AppendLog } from '../../lib/append-log';
 import { LineArena, type LineSpan, type RawLines } from '../../lib/line-arena';
 import type { ProblemSink } from '../../lib/file-problems';
-import { IdQueue } from './id-queue';
+import { Fifo } from './fifo';
 import type { Attempt, DeliveryMark, Message, MessageStatus, NewMessage } from '../../contract/delivery-protocol';
 
 type MessageLine = Omit<NewMessage, 'body'> & { t: 'm'; body: unknown };
@@ -38,6 +38,16 @@ export function checkOutboxLine(value: unknown): string | null {
     (r.t === 'r' && isString(r.message_id) && typeof r.at === 'number') ||
     (r.t === 'w' && isString(r.emitter_id) && isString(r.event_id) && Array.isArray(r.webhook_ids));
   return ok ? null : `not a delivery line (unknown kind or missing fields: ${JSON.stringify(r.t ?? null)})`;
+}
+
+/**
+ * A message as the outbox holds it. The dispatcher's queues hold these objects rather than ids, so
+ * a delivery looks nothing up in a map of every waiting message (tens of thousands under load,
+ * mostly out of the cache by the time their turn comes); `kept` says whether the outbox still has it.
+ */
+export interface OutboxMessage extends Message {
+  /** False once the outbox has forgotten the message (its webhook was deleted, or it aged out of the attempt log). */
+  kept: boolean;
 }
 
 /** Delivered messages kept per webhook for the attempt log; older ones are forgotten. */
@@ -116,9 +126,9 @@ function markLine(m: DeliveryMark): string {
  * compaction, on disk.
  */
 export class Outbox {
-  readonly messages = new Map<string, Message>();
-  /** Delivered message ids per webhook, oldest first. */
-  private readonly delivered = new Map<string, IdQueue>();
+  readonly messages = new Map<string, OutboxMessage>();
+  /** Delivered messages per webhook, oldest first. */
+  private readonly delivered = new Map<string, Fifo<OutboxMessage>>();
   /** Lines a compacted file would hold: one per kept message and per kept attempt. */
   private liveLines = 0;
   /** Per emitter: the newest event with messages, and the webhooks it has them for. */
@@ -137,11 +147,11 @@ export class Outbox {
   }
 
   /** Records new messages; resolves once they are durable. */
-  async add(messages: NewMessage[]): Promise<Message[]> {
-    const created: Message[] = [];
+  async add(messages: NewMessage[]): Promise<OutboxMessage[]> {
+    const created: OutboxMessage[] = [];
     const lines: string[] = [];
     for (const n of messages) {
-      const m: Message = {
+      const m: OutboxMessage = {
         id: n.id,
         webhook_id: n.webhook_id,
         event_id: n.event_id,
@@ -154,6 +164,7 @@ export class Outbox {
         next_attempt_at: n.created_at,
         scheduled_attempts: 0,
         manual_at: null,
+        kept: true,
       };
       this.messages.set(m.id, m);
       created.push(m);
@@ -170,7 +181,7 @@ export class Outbox {
    * service dies before the line is on disk, the message is simply sent again after restart
    * (at least once), which costs less than holding a delivery slot for every sync.
    */
-  recordAttempt(message: Message, attempt: Attempt, status: MessageStatus, next: number | null): void {
+  recordAttempt(message: OutboxMessage, attempt: Attempt, status: MessageStatus, next: number | null): void {
     this.apply(message, attempt, status, next);
     this.log.appendUnsynced([attemptLine(message.id, attempt, status, next)]);
     this.maybeCompact();
@@ -181,11 +192,11 @@ export class Outbox {
    * so the attempt is made even if the service dies first. Requests made before an attempt starts
    * are answered by that one attempt; one made while it is in flight gets another.
    */
-  async requestManual(messages: Message[]): Promise<void> {
+  async requestManual(messages: OutboxMessage[]): Promise<void> {
     if (messages.length === 0) return;
     const at = Date.now();
     await this.log.appendLines(messages.map((m) => manualLine(m.id, at)));
-    for (const m of messages) if (this.messages.has(m.id)) m.manual_at = at;
+    for (const m of messages) if (m.kept) m.manual_at = at;
   }
 
   /** Every emitter's delivery mark (see DeliveryMark). */
@@ -208,7 +219,7 @@ export class Outbox {
   private replay(r: Line): void {
     if (r.t === 'm') {
       const { t: _t, body, ...rest } = r;
-      this.messages.set(r.id, { ...rest, body: JSON.stringify(body), status: 'pending', attempts: [], next_attempt_at: r.created_at, scheduled_attempts: 0, manual_at: null });
+      this.messages.set(r.id, { ...rest, body: JSON.stringify(body), status: 'pending', attempts: [], next_attempt_at: r.created_at, scheduled_attempts: 0, manual_at: null, kept: true });
       this.liveLines++;
       this.mark(r.emitter_id, r.event_id, [r.webhook_id]);
     } else if (r.t === 'w') {
@@ -230,7 +241,7 @@ export class Outbox {
     else if (order === 0) for (const id of webhookIds) current!.webhook_ids.add(id);
   }
 
-  private apply(m: Message, attempt: Attempt, status: MessageStatus, next: number | null): void {
+  private apply(m: OutboxMessage, attempt: Attempt, status: MessageStatus, next: number | null): void {
     const was = m.status;
     // Most messages have one attempt: a list of one, where a push onto the empty list reserves 17.
     if (m.attempts.length === 0) m.attempts = [attempt];
@@ -241,18 +252,17 @@ export class Outbox {
     // A manual attempt answers every request made before it started.
     else if (m.manual_at !== null && m.manual_at <= attempt.created_at) m.manual_at = null;
     this.liveLines++;
-    if (status !== 'delivered' || was === 'delivered' || !this.messages.has(m.id)) return;
+    if (status !== 'delivered' || was === 'delivered' || !m.kept) return;
     let done = this.delivered.get(m.webhook_id);
-    if (!done) this.delivered.set(m.webhook_id, (done = new IdQueue()));
-    done.push(m.id);
-    while (done.size > DELIVERED_KEPT_PER_WEBHOOK) {
-      const old = this.messages.get(done.take() as string);
-      if (old) this.forget(old);
-    }
+    if (!done) this.delivered.set(m.webhook_id, (done = new Fifo()));
+    done.push(m);
+    while (done.size > DELIVERED_KEPT_PER_WEBHOOK) this.forget(done.take() as OutboxMessage);
   }
 
-  private forget(m: Message): void {
-    if (!this.messages.delete(m.id)) return;
+  private forget(m: OutboxMessage): void {
+    if (!m.kept) return;
+    m.kept = false;
+    this.messages.delete(m.id);
     this.liveLines -= 1 + m.attempts.length;
   }
 
