@@ -19,6 +19,7 @@ import { Dispatcher } from '../runtime/delivery/worker/dispatcher';
 import { HeaderRecords, HttpSender } from '../runtime/delivery/worker/webhook-sender';
 import { signMessage } from '../runtime/delivery/worker/signing';
 import { requestHeaders } from '../runtime/delivery/worker/request-headers';
+import { MessageBatchBuilder } from '../runtime/delivery/message-batch';
 import type { NewMessage, WebhookTarget } from '../runtime/contract/delivery-protocol';
 
 const DELIVERIES = 30_000;
@@ -56,7 +57,11 @@ async function measure(mode: string): Promise<void> {
 
   /** As the service does: batches of 1000 made durable, then delivered. */
   const viaOutbox = async (n: number) => {
-    for (let sent = 0; sent < n; sent += 1000) dispatcher.enqueue(await outbox.add(Array.from({ length: 1000 }, () => message(next++))));
+    const batch = new MessageBatchBuilder();
+    for (let sent = 0; sent < n; sent += 1000) {
+      for (let i = 0; i < 1000; i++) batch.push(message(next++));
+      dispatcher.enqueue(await outbox.add(batch.take()));
+    }
   };
   /** The sender alone, 16 requests in flight. */
   const direct = async (n: number) => {

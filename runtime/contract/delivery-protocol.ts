@@ -51,32 +51,27 @@ export type ListedAttempt = Omit<Attempt, 'timestamp' | 'signature'> & { id: str
 export type NewMessage = Omit<Message, 'status' | 'attempts' | 'next_attempt_at' | 'scheduled_attempts' | 'manual_at'>;
 
 /**
- * New messages as they cross to the delivery thread: a list per field, message `i` at index `i`.
- * A thread message copies every object with its keys; lists of strings copy for about a third of
- * the cost on both sides, and a batch holds up to a thousand messages a run.
+ * New messages as they cross to the delivery thread, message `i` at index `i` of each list. A
+ * thread message copies each string on its own, and a batch holds up to a thousand messages a
+ * run: names that repeat through a batch (webhook, emitter, channel) are sent once, in `names`,
+ * and the bodies as one string that each message's body is a slice of (an event routed to several
+ * webhooks is in it once). Built by delivery/message-batch.ts.
  */
 export interface NewMessageBatch {
   id: string[];
-  webhook_id: string[];
   event_id: string[];
-  emitter_id: string[];
-  event_name: Array<string | null>;
-  body: string[];
   created_at: number[];
-}
-
-/** An empty batch to push messages into. */
-export function newMessageBatch(): NewMessageBatch {
-  return { id: [], webhook_id: [], event_id: [], emitter_id: [], event_name: [], body: [], created_at: [] };
-}
-
-/** The messages of a batch. */
-export function batchMessages(b: NewMessageBatch): NewMessage[] {
-  const out: NewMessage[] = new Array(b.id.length);
-  for (let i = 0; i < b.id.length; i++) {
-    out[i] = { id: b.id[i]!, webhook_id: b.webhook_id[i]!, event_id: b.event_id[i]!, emitter_id: b.emitter_id[i]!, event_name: b.event_name[i] ?? null, body: b.body[i]!, created_at: b.created_at[i]! };
-  }
-  return out;
+  /** The webhook's index in `names`. */
+  webhook: number[];
+  /** The emitter's index in `names`. */
+  emitter: number[];
+  /** The channel's index in `names`, or -1 for the default channel (no name). */
+  channel: number[];
+  names: string[];
+  bodies: string;
+  /** Where each message's body starts in `bodies`, and where it ends. */
+  body_start: number[];
+  body_end: number[];
 }
 
 /**

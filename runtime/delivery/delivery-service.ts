@@ -6,7 +6,8 @@ import { printProblem, type ProblemSink } from '../lib/file-problems';
 import { deliveryWorkerScript } from '../lib/paths';
 import type { Page } from '../lib/pagination';
 import { compareEventIds } from '../store/event-id';
-import { newMessageBatch, type DeliveryMark, type ListedAttempt, type MessageStatus, type NewMessageBatch } from '../contract/delivery-protocol';
+import type { DeliveryMark, ListedAttempt, MessageStatus } from '../contract/delivery-protocol';
+import { MessageBatchBuilder } from './message-batch';
 import type { DeliveryAnswer, DeliveryQuery, DeliveryWorkerData, FromDelivery, MessageSummary, ToDelivery, WebhookHealth, WebhookTarget } from '../contract/delivery-protocol';
 import type { PageQuery } from '../contract/page';
 
@@ -54,7 +55,7 @@ export class DeliveryService implements DeliveryPort {
   private seq = 0;
   private readonly adds = new Map<number, Waiter<void>>();
   private readonly queries = new Map<number, Waiter<DeliveryAnswer>>();
-  private batch: NewMessageBatch = newMessageBatch();
+  private readonly batch = new MessageBatchBuilder();
   /** Settles when the batch being collected is durable: every `deliver()` of one tick shares it. */
   private batchDone: { promise: Promise<void>; waiter: Waiter<void> } | null = null;
   private stopping = false;
@@ -74,15 +75,8 @@ export class DeliveryService implements DeliveryPort {
   deliver(event: StoredEvent, webhookIds: readonly string[]): Promise<void> {
     if (webhookIds.length === 0) return DELIVERED;
     const created_at = Date.now();
-    const b = this.batch;
     for (const webhook_id of webhookIds) {
-      b.id.push(newId('msg', 20));
-      b.webhook_id.push(webhook_id);
-      b.event_id.push(event.id);
-      b.emitter_id.push(event.emitter_id);
-      b.event_name.push(event.meta.name);
-      b.body.push(event.json);
-      b.created_at.push(created_at);
+      this.batch.push({ id: newId('msg', 20), webhook_id, event_id: event.id, emitter_id: event.emitter_id, event_name: event.meta.name ?? null, body: event.json, created_at });
     }
     if (!this.batchDone) {
       let waiter!: Waiter<void>;
@@ -182,9 +176,8 @@ export class DeliveryService implements DeliveryPort {
   }
 
   private flush(): void {
-    const messages = this.batch;
+    const messages = this.batch.take();
     const done = this.batchDone as { waiter: Waiter<void> };
-    this.batch = newMessageBatch();
     this.batchDone = null;
     const seq = this.seq++;
     this.adds.set(seq, done.waiter);

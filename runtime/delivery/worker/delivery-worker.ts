@@ -6,9 +6,10 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { paginate } from '../../lib/pagination';
 import { Dispatcher } from './dispatcher';
 import { HttpSender } from './webhook-sender';
-import { Outbox, type OutboxMessage } from './outbox';
+import { Outbox } from './outbox';
+import type { OutboxMessage } from './outbox-message';
 import { requestHeaders } from './request-headers';
-import { batchMessages, type Attempt, type ListedAttempt, type Message } from '../../contract/delivery-protocol';
+import type { Attempt, ListedAttempt, Message } from '../../contract/delivery-protocol';
 import type { DeliveryAnswer, DeliveryQuery, DeliveryWorkerData, FromDelivery, MessageSummary, ToDelivery, WebhookHealth, WebhookTarget } from '../../contract/delivery-protocol';
 
 const port = parentPort!;
@@ -135,7 +136,7 @@ async function main(): Promise<void> {
         break;
       }
       case 'add':
-        outbox.add(batchMessages(message.messages)).then(
+        outbox.add(message.messages).then(
           (created) => {
             post({ type: 'added', seq: message.seq, error: null });
             dispatcher.enqueue(created);

@@ -1,6 +1,7 @@
 import type { HttpSender, SendOutcome } from './webhook-sender';
 import type { Attempt } from '../../contract/delivery-protocol';
-import type { Outbox, OutboxMessage } from './outbox';
+import type { Outbox } from './outbox';
+import type { OutboxMessage } from './outbox-message';
 import { Fifo } from './fifo';
 import type { WebhookTarget } from '../../contract/delivery-protocol';
 import { retryDelayMs } from './retry';

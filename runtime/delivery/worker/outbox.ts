@@ -3,7 +3,8 @@ import { AppendLog } from '../../lib/append-log';
 import { LineArena, type LineSpan, type RawLines } from '../../lib/line-arena';
 import type { ProblemSink } from '../../lib/file-problems';
 import { Fifo } from './fifo';
-import type { Attempt, DeliveryMark, Message, MessageStatus, NewMessage } from '../../contract/delivery-protocol';
+import { batchMessages, OutboxMessage } from './outbox-message';
+import type { Attempt, DeliveryMark, MessageStatus, NewMessage, NewMessageBatch } from '../../contract/delivery-protocol';
 
 type MessageLine = Omit<NewMessage, 'body'> & { t: 'm'; body: unknown };
 /**
@@ -38,16 +39,6 @@ export function checkOutboxLine(value: unknown): string | null {
     (r.t === 'r' && isString(r.message_id) && typeof r.at === 'number') ||
     (r.t === 'w' && isString(r.emitter_id) && isString(r.event_id) && Array.isArray(r.webhook_ids));
   return ok ? null : `not a delivery line (unknown kind or missing fields: ${JSON.stringify(r.t ?? null)})`;
-}
-
-/**
- * A message as the outbox holds it. The dispatcher's queues hold these objects rather than ids, so
- * a delivery looks nothing up in a map of every waiting message (tens of thousands under load,
- * mostly out of the cache by the time their turn comes); `kept` says whether the outbox still has it.
- */
-export interface OutboxMessage extends Message {
-  /** False once the outbox has forgotten the message (its webhook was deleted, or it aged out of the attempt log). */
-  kept: boolean;
 }
 
 /** Delivered messages kept per webhook for the attempt log; older ones are forgotten. */
@@ -146,30 +137,15 @@ export class Outbox {
     return outbox;
   }
 
-  /** Records new messages; resolves once they are durable. */
-  async add(messages: NewMessage[]): Promise<OutboxMessage[]> {
-    const created: OutboxMessage[] = [];
-    const lines: string[] = [];
-    for (const n of messages) {
-      const m: OutboxMessage = {
-        id: n.id,
-        webhook_id: n.webhook_id,
-        event_id: n.event_id,
-        emitter_id: n.emitter_id,
-        event_name: n.event_name,
-        body: n.body,
-        created_at: n.created_at,
-        status: 'pending',
-        attempts: [],
-        next_attempt_at: n.created_at,
-        scheduled_attempts: 0,
-        manual_at: null,
-        kept: true,
-      };
+  /** Records a batch of new messages; resolves with them once they are durable. */
+  async add(batch: NewMessageBatch): Promise<OutboxMessage[]> {
+    const created = batchMessages(batch);
+    const lines: string[] = new Array(created.length);
+    for (let i = 0; i < created.length; i++) {
+      const m = created[i] as OutboxMessage;
       this.messages.set(m.id, m);
-      created.push(m);
-      lines.push(messageLine(n));
-      this.mark(n.emitter_id, n.event_id, [n.webhook_id]);
+      lines[i] = messageLine(m);
+      this.mark(m.emitter_id, m.event_id, m.webhook_id);
     }
     this.liveLines += created.length;
     await this.log.appendLines(lines);
@@ -218,12 +194,11 @@ export class Outbox {
   /** Applies one line of the file to the state in memory. */
   private replay(r: Line): void {
     if (r.t === 'm') {
-      const { t: _t, body, ...rest } = r;
-      this.messages.set(r.id, { ...rest, body: JSON.stringify(body), status: 'pending', attempts: [], next_attempt_at: r.created_at, scheduled_attempts: 0, manual_at: null, kept: true });
+      this.messages.set(r.id, new OutboxMessage(r.id, r.webhook_id, r.event_id, r.emitter_id, r.event_name ?? null, JSON.stringify(r.body), r.created_at));
       this.liveLines++;
-      this.mark(r.emitter_id, r.event_id, [r.webhook_id]);
+      this.mark(r.emitter_id, r.event_id, r.webhook_id);
     } else if (r.t === 'w') {
-      this.mark(r.emitter_id, r.event_id, r.webhook_ids);
+      for (const id of r.webhook_ids) this.mark(r.emitter_id, r.event_id, id);
     } else if (r.t === 'r') {
       const m = this.messages.get(r.message_id);
       if (m) m.manual_at = r.at;
@@ -234,11 +209,11 @@ export class Outbox {
     }
   }
 
-  private mark(emitterId: string, eventId: string, webhookIds: readonly string[]): void {
+  private mark(emitterId: string, eventId: string, webhookId: string): void {
     const current = this.marks.get(emitterId);
     const order = current ? compareEventIds(eventId, current.event_id) : 1;
-    if (order > 0) this.marks.set(emitterId, { event_id: eventId, webhook_ids: new Set(webhookIds) });
-    else if (order === 0) for (const id of webhookIds) current!.webhook_ids.add(id);
+    if (order > 0) this.marks.set(emitterId, { event_id: eventId, webhook_ids: new Set([webhookId]) });
+    else if (order === 0) current!.webhook_ids.add(webhookId);
   }
 
   private apply(m: OutboxMessage, attempt: Attempt, status: MessageStatus, next: number | null): void {
@@ -261,7 +236,7 @@ export class Outbox {
 
   private forget(m: OutboxMessage): void {
     if (!m.kept) return;
-    m.kept = false;
+    m.forget();
     this.messages.delete(m.id);
     this.liveLines -= 1 + m.attempts.length;
   }

@@ -8,6 +8,7 @@ import { Dispatcher } from '../../../../runtime/delivery/worker/dispatcher';
 import { Outbox } from '../../../../runtime/delivery/worker/outbox';
 import { signMessage } from '../../../../runtime/delivery/worker/signing';
 import type { HttpSender, SendOutcome } from '../../../../runtime/delivery/worker/webhook-sender';
+import { batchOf } from '../../../helpers/message-batch';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
@@ -67,7 +68,7 @@ describe('Dispatcher', () => {
   it('sends each message signed (Standard Webhooks) and records the delivery', async () => {
     const { sent, sender } = fakeSender();
     const d = dispatcher(sender);
-    const [m] = await outbox.add([message(1)]);
+    const [m] = await outbox.add(batchOf([message(1)]));
     d.enqueue([m!]);
     await until(() => sent.length === 1, 'the message is sent');
     const { headers, body } = sent[0]!;
@@ -85,7 +86,7 @@ describe('Dispatcher', () => {
   it('keeps at most its concurrency in flight to one webhook, and sends the rest as slots free', async () => {
     const { sent, sender } = fakeSender();
     const d = dispatcher(sender, { concurrency: 3 });
-    d.enqueue(await outbox.add(Array.from({ length: 7 }, (_, n) => message(n))));
+    d.enqueue(await outbox.add(batchOf(Array.from({ length: 7 }, (_, n) => message(n)))));
     await until(() => sent.length === 3, 'three in flight');
     await new Promise((r) => setTimeout(r, 30));
     assert.equal(sent.length, 3, 'no more than three at once');
@@ -102,7 +103,7 @@ describe('Dispatcher', () => {
   it('retries a failed attempt on the schedule, and marks the message failed when the schedule is spent', async () => {
     const { sent, sender } = fakeSender();
     const d = dispatcher(sender, { retrySchedule: [0.02] });
-    const [m] = await outbox.add([message(1)]);
+    const [m] = await outbox.add(batchOf([message(1)]));
     d.enqueue([m!]);
     await until(() => sent.length === 1, 'first attempt');
     sent[0]!.answer(500);
@@ -119,7 +120,7 @@ describe('Dispatcher', () => {
   it('disables a webhook that answers 410 Gone, and holds its messages until it is enabled again', async () => {
     const { sent, sender } = fakeSender();
     const d = dispatcher(sender, { concurrency: 1 });
-    d.enqueue(await outbox.add([message(1), message(2)]));
+    d.enqueue(await outbox.add(batchOf([message(1), message(2)])));
     await until(() => sent.length === 1, 'first attempt');
     sent[0]!.answer(410);
     await until(() => disabled.length === 1, 'the webhook is disabled');

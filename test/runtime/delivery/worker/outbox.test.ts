@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import type { Attempt, NewMessage } from '../../../../runtime/contract/delivery-protocol';
 import { Outbox } from '../../../../runtime/delivery/worker/outbox';
 import { tempFiles } from '../../../helpers/service';
+import { batchOf } from '../../../helpers/message-batch';
 
 const tmpFile = tempFiles('spout-outbox-', 'deliveries.jsonl');
 
@@ -33,7 +34,7 @@ describe('Outbox', () => {
   it('restores every message, its attempts, schedule and manual requests from the file after a restart', async () => {
     const file = tmpFile();
     const outbox = await Outbox.open(file);
-    const [a, b, c] = await outbox.add([message(1), message(2), message(3)]);
+    const [a, b, c] = await outbox.add(batchOf([message(1), message(2), message(3)]));
     outbox.recordAttempt(a!, attempt(200, 2000), 'delivered', null);
     outbox.recordAttempt(b!, attempt(null, 2001), 'failing', 9000);
     outbox.recordAttempt(c!, attempt(500, 2002), 'failed', null);
@@ -53,7 +54,7 @@ describe('Outbox', () => {
   it('writes each attempt with its own response headers when records are shared between attempts', async () => {
     const file = tmpFile();
     const outbox = await Outbox.open(file);
-    const [a, b, c] = await outbox.add([message(1), message(2), message(3)]);
+    const [a, b, c] = await outbox.add(batchOf([message(1), message(2), message(3)]));
     const shared = { date: 'Tue, 24 Nov 2026 10:00:00 GMT' };
     outbox.recordAttempt(a!, { ...attempt(200, 2000), response_headers: shared }, 'delivered', null);
     outbox.recordAttempt(b!, { ...attempt(200, 2001), response_headers: shared }, 'delivered', null);
@@ -68,8 +69,8 @@ describe('Outbox', () => {
 
   it('keeps the latest 1000 delivered messages of a webhook, and every undelivered one', async () => {
     const outbox = await Outbox.open(tmpFile());
-    const created = await outbox.add(Array.from({ length: 1100 }, (_, n) => message(n)));
-    const [pending] = await outbox.add([message(0, 'wh_b')]);
+    const created = await outbox.add(batchOf(Array.from({ length: 1100 }, (_, n) => message(n))));
+    const [pending] = await outbox.add(batchOf([message(0, 'wh_b')]));
     for (const m of created) outbox.recordAttempt(m, attempt(204, 3000), 'delivered', null);
     assert.equal(outbox.messages.size, 1001);
     assert.equal(outbox.messages.has(created[99]!.id), false, 'the oldest delivered ones are forgotten');
@@ -84,7 +85,7 @@ describe('Outbox', () => {
     // Large bodies: the file passes the size a compaction waits for.
     const body = 'x'.repeat(4000);
     for (let round = 0; round < 12; round++) {
-      const created = await outbox.add(Array.from({ length: 1000 }, (_, n) => ({ ...message(round * 1000 + n), body: JSON.stringify(body) })));
+      const created = await outbox.add(batchOf(Array.from({ length: 1000 }, (_, n) => ({ ...message(round * 1000 + n), body: JSON.stringify(body) }))));
       for (const m of created) outbox.recordAttempt(m, attempt(200, 4000 + round), 'delivered', null);
     }
     const kept = [...outbox.messages.values()];
