@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { newSigningSecret, signMessage } from '../../../../runtime/delivery/worker/signing';
@@ -16,6 +17,18 @@ describe('signing', () => {
     assert.deepEqual(verified, JSON.parse(body));
     assert.throws(() => new Webhook(secret).verify(body + ' ', { 'webhook-id': 'msg_1', 'webhook-timestamp': String(ts), 'webhook-signature': signature }));
     assert.throws(() => new Webhook(newSigningSecret()).verify(body, { 'webhook-id': 'msg_1', 'webhook-timestamp': String(ts), 'webhook-signature': signature }));
+  });
+});
+
+describe('signMessage', () => {
+  it('gives the HMAC-SHA256 node:crypto gives, for keys shorter and longer than a block and any body', () => {
+    for (const keyBytes of [1, 24, 63, 64, 65, 200]) {
+      const secret = `whsec_${Buffer.alloc(keyBytes, keyBytes).toString('base64')}`;
+      for (const body of ['', '{"a":1}', JSON.stringify({ text: 'ünïcødé \ud800', long: 'x'.repeat(40_000) })]) {
+        const expected = createHmac('sha256', Buffer.alloc(keyBytes, keyBytes)).update(`msg_1.1700000000.${body}`).digest('base64');
+        assert.equal(signMessage(secret, 'msg_1', 1_700_000_000, body), `v1,${expected}`, `a ${keyBytes}-byte key, a ${body.length}-character body`);
+      }
+    }
   });
 });
 

@@ -19,6 +19,10 @@ describe('HttpSender', () => {
           return res.end();
         }
         if (req.url === '/hang') return; // never answers
+        if (req.url === '/empty') {
+          res.writeHead(204);
+          return res.end();
+        }
         if (req.url === '/drip') {
           // Answers at once, then sends its body too slowly to finish within the timeout.
           res.writeHead(200, { 'x-drip': 'yes' });
@@ -48,6 +52,11 @@ describe('HttpSender', () => {
     assert.equal(out.status_code, 201);
     assert.equal(out.response_body, 'got yes');
     assert.equal(out.error, null);
+  });
+
+  it('reads an answer without a body as an empty body', async () => {
+    const out = await sender.post(`${base}/empty`, {}, '{}');
+    assert.deepEqual([out.status_code, out.response_body, out.error], [204, '', null]);
   });
 
   it('keeps at most 20 KB of a response body', async () => {
