@@ -56,7 +56,7 @@ export class OutboxMessage implements Message {
   }
 }
 
-/** A batch's string stays held while at least this fraction of it is in messages the outbox keeps. */
+/** A batch's string stays held while the messages the outbox keeps use at least 1/LEFT_IN_USE of it. */
 const LEFT_IN_USE = 8;
 
 /**

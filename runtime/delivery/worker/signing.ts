@@ -48,13 +48,12 @@ function signingKey(secret: string): Pads {
     if (keys.size > 1000) keys.clear();
     let key: Buffer = Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, 'base64');
     if (key.length > BLOCK) key = hash('sha256', key, 'buffer') as unknown as Buffer;
-    const padded = Buffer.alloc(BLOCK);
-    key.copy(padded);
     const inner = Buffer.alloc(BLOCK);
     const outer = Buffer.alloc(BLOCK + 32);
+    // The key is zero-padded to a block.
     for (let i = 0; i < BLOCK; i++) {
-      inner[i] = (padded[i] as number) ^ 0x36;
-      outer[i] = (padded[i] as number) ^ 0x5c;
+      inner[i] = (key[i] ?? 0) ^ 0x36;
+      outer[i] = (key[i] ?? 0) ^ 0x5c;
     }
     pads = { inner, outer };
     keys.set(secret, pads);
