@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { compareEventIds, EventIdClock } from '../../../runtime/store/event-id';
-import { EventStore } from '../../../runtime/store/event-store';
+import { eventLine, EventStore, type EventMeta, type StoredEvent } from '../../../runtime/store/event-store';
 import { listenersFor } from '../../../runtime/engine/events/routing';
 
 const dir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'spout-events-'));
@@ -16,6 +16,47 @@ describe('event ids', () => {
     const ids = [clock.next(1000).id, clock.next(1000).id, clock.next(999).id, clock.next(1001).id];
     assert.deepEqual(ids, ['1000-0', '1000-1', '1000-2', '1001-0']);
     for (let i = 1; i < ids.length; i++) assert.ok(compareEventIds(ids[i - 1]!, ids[i]!) < 0);
+  });
+});
+
+describe('eventLine', () => {
+  /** The line as a generic JSON.stringify of the same fields writes it. */
+  const generic = (e: StoredEvent) =>
+    JSON.stringify({ id: e.id, indexed_at_ms: e.indexed_at_ms, emitter_id: e.emitter_id, meta: e.meta, ...(e.deliver_to?.length ? { to: e.deliver_to } : {}), event: JSON.parse(e.json) });
+  /** A meta with its keys in the order `EventStore.append` gives them. */
+  const inAppendOrder = ({ id, name, summary, ts, invocation_id, emit_id }: Record<string, unknown>) =>
+    ({ id, name, summary, ts, ...(invocation_id === undefined ? {} : { invocation_id }), emit_id }) as EventMeta;
+  const event = (meta: Record<string, unknown>, deliver_to?: string[]): StoredEvent => ({
+    id: '1764054000000-7',
+    indexed_at_ms: 1764054000000,
+    emitter_id: 'dc_abc',
+    json: JSON.stringify({ text: 'a "quoted" \\ line\u2028', n: [1, 2.5, null] }),
+    meta: inAppendOrder({ id: '1764054000000-7', name: null, summary: null, ts: 1764054000000, emit_id: '1764054000000-7', ...meta }),
+    ...(deliver_to ? { deliver_to } : {}),
+  });
+
+  it('writes what JSON.stringify writes, for every kind of meta value', () => {
+    const metas: Array<Record<string, unknown>> = [
+      {},
+      { id: 42, name: 'orders', summary: 'New order #1' },
+      { id: -0, ts: 1.5e21 },
+      { id: 'dé"dupe\\\n', name: '\u0000ctrl\t', summary: 'lone \ud800 surrogate, emoji 😀' },
+      { id: Number.NaN, ts: Number.POSITIVE_INFINITY },
+      { invocation_id: 'inv_0123456789abcdef' },
+    ];
+    for (const meta of metas) {
+      for (const to of [undefined, [], ['wh_a', 'wh_"b']]) {
+        const e = event(meta, to);
+        assert.equal(eventLine(e), generic(e), JSON.stringify(meta));
+      }
+    }
+  });
+
+  it('falls back to JSON.stringify for a meta of another shape', () => {
+    for (const meta of [{ name: undefined }, { summary: 7 }, { ts: '5' }, { invocation_id: null }, { id: { nested: true } }]) {
+      const e = event(meta);
+      assert.equal(eventLine(e), generic(e), JSON.stringify(meta));
+    }
   });
 });
 
