@@ -76,7 +76,7 @@ export class DeliveryService implements DeliveryPort {
     if (webhookIds.length === 0) return DELIVERED;
     const created_at = Date.now();
     for (const webhook_id of webhookIds) {
-      this.batch.push({ id: newId('msg', 20), webhook_id, event_id: event.id, emitter_id: event.emitter_id, event_name: event.meta.name ?? null, body: event.json, created_at });
+      this.batch.push({ id: newId('msg', 20), webhook_id, event_id: event.id, emitter_id: event.emitter_id, event_name: event.meta.name, body: event.json, created_at });
     }
     if (!this.batchDone) {
       let waiter!: Waiter<void>;
