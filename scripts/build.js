@@ -24,6 +24,8 @@ export async function buildAll({ quiet = false } = {}) {
     // runs. Chunks stay in dist/ itself: runtime/lib/paths.ts finds the worker beside the running module.
     build({ ...node, format: 'esm', entryPoints: { cli: 'runtime/cli/main.ts' }, outdir: dist, absWorkingDir: root, splitting: true, chunkNames: 'cli-[name]-[hash]', metafile: true }).then(dropStaleChunks),
     build({ ...node, format: 'esm', entryPoints: { 'delivery-worker': 'runtime/delivery/worker/delivery-worker.ts', runtime: 'runtime/index.ts' }, outdir: dist, absWorkingDir: root, splitting: false }),
+    // `spout/testing` (package.json exports): the API a user's tests import, with its types.
+    build({ ...node, format: 'esm', entryPoints: { testing: 'runtime/testing/index.ts' }, outdir: dist, absWorkingDir: root, splitting: false }).then(writeTestingTypes),
     // The component host runs under Node's permission model, which lets it read its own script and
     // little else: one self-contained CommonJS file.
     build({ ...node, format: 'cjs', packages: undefined, entryPoints: { host: 'runtime/sandbox/child/host-main.ts' }, outfile: path.join(dist, 'host.cjs'), absWorkingDir: root }),
@@ -118,6 +120,15 @@ async function writeRendererFiles(metafiles) {
     }),
   );
   for (const f of fs.readdirSync(assets)) if (!fresh.has(f.replace(/\.(br|gz)$/, ''))) fs.rmSync(path.join(assets, f), { force: true });
+}
+
+/** Writes dist/testing.d.ts: the declarations of runtime/testing/public-api.ts, which imports nothing, and of the functions index.ts exports. */
+async function writeTestingTypes() {
+  const { default: ts } = await import('typescript');
+  const source = fs.readFileSync(path.join(root, 'runtime', 'testing', 'public-api.ts'), 'utf8');
+  const { outputText, diagnostics } = ts.transpileDeclaration(source, { fileName: 'public-api.ts', compilerOptions: { strict: true } });
+  if (diagnostics?.length) throw new Error(`build: runtime/testing/public-api.ts: ${diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' ')).join('; ')}`);
+  fs.writeFileSync(path.join(dist, 'testing.d.ts'), outputText);
 }
 
 /** Removes CLI chunks an earlier build wrote that this one did not (their names carry a content hash). */

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import ts from 'typescript';
 
 /** Lowest first; a file may import its own layer or any before it. */
-const LAYERS = ['contract', 'lib', 'store', 'props', 'sandbox', 'components', 'engine', 'delivery', 'remote', 'sync', 'http', 'service', 'cli'] as const;
+const LAYERS = ['contract', 'lib', 'store', 'props', 'sandbox', 'components', 'engine', 'testing', 'delivery', 'remote', 'sync', 'http', 'service', 'cli'] as const;
 
 /** Files at the runtime's root and the layer they belong to. */
 const ROOT_FILES: Record<string, (typeof LAYERS)[number]> = { 'service.ts': 'service', 'index.ts': 'service' };
