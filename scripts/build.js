@@ -25,7 +25,7 @@ export async function buildAll({ quiet = false } = {}) {
     build({ ...node, format: 'esm', entryPoints: { cli: 'runtime/cli/main.ts' }, outdir: dist, absWorkingDir: root, splitting: true, chunkNames: 'cli-[name]-[hash]', metafile: true }).then(dropStaleChunks),
     build({ ...node, format: 'esm', entryPoints: { 'delivery-worker': 'runtime/delivery/worker/delivery-worker.ts', runtime: 'runtime/index.ts' }, outdir: dist, absWorkingDir: root, splitting: false }),
     // `spout/testing` (package.json exports): the API a user's tests import, with its types.
-    build({ ...node, format: 'esm', entryPoints: { testing: 'runtime/testing/index.ts' }, outdir: dist, absWorkingDir: root, splitting: false }).then(writeTestingTypes),
+    build({ ...node, format: 'esm', entryPoints: { testing: 'runtime/testing/spout-testing.ts' }, outdir: dist, absWorkingDir: root, splitting: false }).then(writeTestingTypes),
     // The component host runs under Node's permission model, which lets it read its own script and
     // little else: one self-contained CommonJS file.
     build({ ...node, format: 'cjs', packages: undefined, entryPoints: { host: 'runtime/sandbox/child/host-main.ts' }, outfile: path.join(dist, 'host.cjs'), absWorkingDir: root }),
@@ -122,7 +122,7 @@ async function writeRendererFiles(metafiles) {
   for (const f of fs.readdirSync(assets)) if (!fresh.has(f.replace(/\.(br|gz)$/, ''))) fs.rmSync(path.join(assets, f), { force: true });
 }
 
-/** Writes dist/testing.d.ts: the declarations of runtime/testing/public-api.ts, which imports nothing, and of the functions index.ts exports. */
+/** Writes dist/testing.d.ts: the declarations of runtime/testing/public-api.ts, which imports nothing, and of the functions spout-testing.ts exports. */
 async function writeTestingTypes() {
   const { default: ts } = await import('typescript');
   const source = fs.readFileSync(path.join(root, 'runtime', 'testing', 'public-api.ts'), 'utf8');

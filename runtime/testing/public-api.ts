@@ -1,6 +1,6 @@
 // The public shapes of `spout/testing`: what a test written by a user sees. This file imports
 // nothing, so its declarations are the package's `testing.d.ts` as they are (scripts/build.js);
-// `index.ts` is typed against it, so the two cannot drift.
+// `spout-testing.ts` (the entry) is typed against it, so the two cannot drift.
 
 /** A point in time: ISO text (`2026-01-01T00:00:00Z`), epoch milliseconds, or a Date. */
 export type TimeInput = string | number | Date;
