@@ -1,3 +1,4 @@
+import { DEFAULT_COMPONENT_MEMORY_MB } from './contract/limits';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import http from 'node:http';
@@ -85,8 +86,6 @@ export interface ServiceOptions {
 /** Invocations kept per source unless `--invocation-retention` says otherwise. */
 export const DEFAULT_INVOCATION_RETENTION = 1000;
 
-/** Default resident memory limit of one component host, MB. */
-export const DEFAULT_COMPONENT_MEMORY_MB = 512;
 
 /**
  * SIGUSR1 opens Node's debugger in a running process, through which anything could run code in

@@ -32,7 +32,9 @@ export type InvocationTarget =
   | { kind: 'hook'; name: 'deploy' | 'activate' | 'deactivate' }
   | OptionsTarget
   | { kind: 'additionalProps' }
-  | ActionTarget;
+  | ActionTarget
+  /** Moves a test's clock (`load` with `clock`) to `nowMs`, running the component's timers due by then (their emits and logs are this invocation's). */
+  | { kind: 'clock'; nowMs: number };
 
 /** Runs an action's `run({ steps, $ })`. */
 export interface ActionTarget {
@@ -141,6 +143,8 @@ export type HostCall =
 /** The service's answer to a `network` host call. */
 export interface NetworkAnswer {
   response: CallResponse | null;
+  /** Set when a test made this call fail on purpose (`network.fail`): `response` is the fault's answer, or none comes (`timeout`) or the connection resets (`reset`). */
+  fault?: 'response' | 'timeout' | 'reset';
   /** The cassette entry that answered. */
   entry: number | null;
   /** Why nothing answered, and how to record it. */
@@ -159,7 +163,8 @@ export type HostMessage =
    * `tmp`: the host's own temp folder (`dir`), which its code reaches as `/tmp`, and folders whose
    * paths stay real even under the machine's /tmp (`real`: the data dir); absent, it has none.
    */
-  | { type: 'load'; bundle: string; filename: string; tmp?: { dir: string; real: string[] } }
+  /** `clock`: a test's clock (sandbox/child/test-clock.ts), installed before the module loads. */
+  | { type: 'load'; bundle: string; filename: string; tmp?: { dir: string; real: string[] }; clock?: { nowMs: number } }
   | { type: 'configure'; context: SandboxContext }
   /** `db` is sent when the host's copy of `this.db` is not the service's (first run, or written elsewhere). */
   | { type: 'invoke'; invocationId: string; target: InvocationTarget; db?: DbEntries }
@@ -184,7 +189,8 @@ export interface WireResponse {
 export type HostReply =
   | { type: 'loaded'; description: ComponentDescription }
   | { type: 'load-failed'; error: SerializedError }
-  | { type: 'done'; invocationId: string; error: SerializedError | null; emits: EmitPayload[]; value?: unknown; dbWrites: DbWrite[]; calls: OutgoingCall[] }
+  /** `clockMs`: the test clock's time when the run ended (it moves while a run waits on its timers). */
+  | { type: 'done'; invocationId: string; error: SerializedError | null; emits: EmitPayload[]; value?: unknown; dbWrites: DbWrite[]; calls: OutgoingCall[]; clockMs?: number }
   | { type: 'respond'; invocationId: string; response: WireResponse }
   | { type: 'emits'; emits: EmitPayload[] }
   | { type: 'call'; callId: number; request: HostCall }

@@ -55,3 +55,6 @@ export const DEFAULT_COMPONENT_DISK_MB = 2048;
  * (10%); bursts up to the source's run timeout are allowed.
  */
 export const STRAY_CPU_SHARE = 0.1;
+
+/** Default resident memory limit of one component host, MB. */
+export const DEFAULT_COMPONENT_MEMORY_MB = 512;

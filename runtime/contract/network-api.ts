@@ -25,8 +25,8 @@ export interface OutgoingCall {
   /** What went wrong when there is no response. */
   error: string | null;
   duration_ms: number;
-  /** `live`: it went out; `cassette`: answered from the source's cassette (entry `entry`). */
-  served_by: 'live' | 'cassette';
+  /** `live`: it went out; `cassette`: answered from the source's cassette (entry `entry`); `fault`: made to fail by a test (`spout/testing`'s `network.fail`). */
+  served_by: 'live' | 'cassette' | 'fault';
   entry: number | null;
 }
 

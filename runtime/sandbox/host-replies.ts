@@ -1,7 +1,7 @@
 // The shapes of what a component host may send. A host runs untrusted code that can write to its
 // channel directly, so every message is checked here before the service acts on it.
 import { z } from 'zod';
-import type { HostReply } from '../contract/host-protocol';
+import type { HostReply, HttpResponsePayload, WireResponse } from '../contract/host-protocol';
 
 const serializedError = z.object({ name: z.string(), message: z.string(), stack: z.string().optional(), fullStack: z.string().optional() });
 
@@ -23,7 +23,7 @@ const outgoingCall = z.object({
   response: callResponse.nullable(),
   error: z.string().nullable(),
   duration_ms: z.number(),
-  served_by: z.enum(['live', 'cassette']),
+  served_by: z.enum(['live', 'cassette', 'fault']),
   entry: z.number().int().nullable(),
 });
 
@@ -56,6 +56,7 @@ const reply = z.discriminatedUnion('type', [
     value: z.unknown().optional(),
     dbWrites: z.array(z.tuple([z.string(), z.string().nullable()])),
     calls: z.array(outgoingCall),
+    clockMs: z.number().optional(),
   }),
   z.object({
     type: z.literal('respond'),
@@ -81,4 +82,10 @@ const reply = z.discriminatedUnion('type', [
 export function parseHostReply(raw: unknown): HostReply | null {
   const parsed = reply.safeParse(raw);
   return parsed.success ? (parsed.data as HostReply) : null;
+}
+
+/** A `respond()` as the HTTP interface takes it: base64 bodies decoded. */
+export function responsePayload(response: WireResponse): HttpResponsePayload {
+  const { body } = response;
+  return { ...response, body: body !== null && typeof body === 'object' ? Buffer.from(body.base64, 'base64') : body };
 }

@@ -6,10 +6,11 @@ import type { HostExit, HostProcess } from './host-process';
 import type { HostPool } from './host-pool';
 import { NO_GRANTS } from './host-grants';
 import { checkEmits, RunChecks } from './run-checks';
+import { responsePayload } from './host-replies';
 import type { TempFolder } from './temp-folder';
 import { type HostGrants } from '../contract/host-protocol';
 import type { CallRequest, OutgoingCall } from '../contract/network-api';
-import type { DataStoreCall, EmitPayload, HostCall, NetworkAnswer, HostMessage, HostReply, HttpResponsePayload, InvocationTarget, LogLevel, SandboxContext, SerializedError, WireResponse } from '../contract/host-protocol';
+import type { DataStoreCall, EmitPayload, HostCall, NetworkAnswer, HostMessage, HostReply, HttpResponsePayload, InvocationTarget, LogLevel, SandboxContext, SerializedError } from '../contract/host-protocol';
 
 /** A log line written by component code. */
 export interface SandboxLog {
@@ -46,6 +47,8 @@ export interface SandboxOptions {
   onNetworkMatch?: (request: CallRequest) => NetworkAnswer;
   /** A host ended without the service asking (crash, memory, timeout, protocol). */
   onHostExit?: (exit: HostExit) => void;
+  /** A test's clock (`spout/testing`): hosts start with it at this time (moved with `clock` invocations). */
+  clock?: { nowMs: number };
 }
 
 /** How an invocation ended. */
@@ -59,6 +62,8 @@ export interface InvocationResult {
   failure?: 'timeout' | 'crashed';
   /** Its outgoing HTTP calls, as the host saw them (not masked yet). */
   calls: OutgoingCall[];
+  /** A test clock's time when it ended. */
+  clockMs?: number;
 }
 
 /** An invocation waiting for its host; once it ends it holds nothing (see `finish`). */
@@ -229,7 +234,8 @@ export class Sandbox {
           } else if (this.host === host) this.hostEnded(exit);
         },
       });
-      host.send({ type: 'load', bundle: this.options.bundle, filename: this.options.filename, ...(temp ? { tmp: { dir: temp.path, real: [temp.dataDir] } } : {}) });
+      const clock = this.options.clock;
+      host.send({ type: 'load', bundle: this.options.bundle, filename: this.options.filename, ...(temp ? { tmp: { dir: temp.path, real: [temp.dataDir] } } : {}), ...(clock ? { clock } : {}) });
     });
     this.starting = started;
     const clear = () => {
@@ -290,7 +296,7 @@ export class Sandbox {
     }, delay);
   }
 
-  private finish(invocationId: string, error: SerializedError | null, emits: EmitPayload[], value?: unknown, failure?: InvocationResult['failure'], calls: OutgoingCall[] = []): void {
+  private finish(invocationId: string, error: SerializedError | null, emits: EmitPayload[], value?: unknown, failure?: InvocationResult['failure'], calls: OutgoingCall[] = [], clockMs?: number): void {
     const p = this.pending.get(invocationId);
     if (!p) return;
     this.pending.delete(invocationId);
@@ -301,7 +307,8 @@ export class Sandbox {
     p.message = null;
     p.onRespond = undefined;
     p.resolve = null;
-    resolve?.({ invocationId, error, emits, value, calls, ...(failure ? { failure } : {}) });
+    if (clockMs !== undefined && this.options.clock) this.options.clock.nowMs = clockMs;
+    resolve?.({ invocationId, error, emits, value, calls, ...(failure ? { failure } : {}), ...(clockMs !== undefined ? { clockMs } : {}) });
     this.armTimeout();
     if (this.pending.size === 0) this.onDrained?.();
   }
@@ -347,7 +354,7 @@ export class Sandbox {
     const emitProblem = checkEmits(reply.emits);
     if (emitProblem) this.log(reply.invocationId, 'error', `nothing this run emitted was stored: ${emitProblem}`);
     let error = reply.error ?? (emitProblem ? { name: 'RangeError', message: `nothing this run emitted was stored: ${emitProblem}` } : null);
-    const end = () => this.finish(reply.invocationId, error, emitProblem ? [] : reply.emits, reply.value, undefined, reply.calls);
+    const end = () => this.finish(reply.invocationId, error, emitProblem ? [] : reply.emits, reply.value, undefined, reply.calls, reply.clockMs);
     if (db && reply.dbWrites.length > 0) {
       const base = db.version;
       const stored = db.apply(reply.dbWrites).catch((err: Error) => {
@@ -389,10 +396,4 @@ export class Sandbox {
       (err: Error) => host.send({ type: 'call-result', callId, error: { name: err.name, message: err.message } }),
     );
   }
-}
-
-/** A `respond()` as the HTTP interface takes it: base64 bodies decoded. */
-function responsePayload(response: WireResponse): HttpResponsePayload {
-  const { body } = response;
-  return { ...response, body: body !== null && typeof body === 'object' ? Buffer.from(body.base64, 'base64') : body };
 }

@@ -15,7 +15,7 @@ import { linkChangeSchema } from '../../sync/links';
 import { createSchema as webhookCreate, messagesSchema, recoverSchema, rotateSchema, updateSchema as webhookUpdate } from './webhook-routes';
 import { importSchema, runSchema as workflowRun, workflowSchema } from './workflow-routes';
 import { listSchema as invocationList, replaySchema } from './invocation-routes';
-import { cassetteSchema } from './cassette-routes';
+import { cassetteSchema } from '../../store/cassette-schema';
 import { mcpSettingsSchema } from './mcp-settings-routes';
 
 /** What the document says of one route: `params` is the zod schema its handler parses. */

@@ -13,7 +13,7 @@ import { eventSummary, sourceView } from './views';
 import { componentCode, componentFilename, componentUrl } from './component-input';
 import { fetchComponentCode } from '../../components/fetch-code';
 import { registryComponent, registryNotFound } from './registry-routes';
-import { cassetteSchema } from './cassette-routes';
+import { cassetteSchema } from '../../store/cassette-schema';
 import { appAccountWarnings } from '../../props/app/app-prop';
 import { sourceProps } from '../../engine/sources/dynamic-props';
 import type { Warning } from '../../contract/component-api';

@@ -4,20 +4,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import querystring from 'node:querystring';
 import type { HttpEvent } from '../../contract/endpoint-exchange';
-
-function parseBody(contentType: string, text: string): unknown {
-  if (text.length === 0) return undefined;
-  const type = contentType.toLowerCase();
-  if (type.includes('json')) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return text;
-    }
-  }
-  if (type.startsWith('application/x-www-form-urlencoded')) return { ...querystring.parse(text) };
-  return text;
-}
+import { parseRequestBody } from '../../props/http-interface/request-body';
 
 /** The first value of a header that may be repeated or comma-separated. */
 function firstValue(header: string | string[] | undefined): string | undefined {
@@ -68,6 +55,6 @@ export function httpEvent(req: IncomingMessage, raw: Buffer, parts: { path: stri
     url: requestUrl(req, parts.fallbackOrigin),
     headers: parts.headers,
     bodyRaw: text,
-    body: parseBody(req.headers['content-type'] ?? '', text),
+    body: parseRequestBody(req.headers['content-type'] ?? '', text),
   };
 }

@@ -26,6 +26,11 @@ export function settleHostCall(callId: number, value: unknown, error: Serialized
   else call.resolve(value);
 }
 
+/** True while a request to the service awaits its answer (the test clock does not overtake one). */
+export function hostCallsPending(): boolean {
+  return pending.size > 0;
+}
+
 /** Sends a request to the service; resolves to its answer (rejects with its error). */
 export function hostCall(request: HostCall): Promise<unknown> {
   return new Promise((resolve, reject) => {

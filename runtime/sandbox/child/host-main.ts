@@ -14,7 +14,8 @@ import { bindProp } from '../../props/prop-bindings';
 import { stepRun } from './step-context';
 import { componentRequire } from './component-require';
 import { runSource } from './source-run';
-import { connectHostCalls, hostCall, settleHostCall } from './host-calls';
+import { connectHostCalls, hostCall, hostCallsPending, settleHostCall } from './host-calls';
+import { TestClock } from './test-clock';
 import { FrameChannel, FrameError } from '../frames';
 import { MAX_HOST_MESSAGE_BYTES } from '../../contract/limits';
 import { endRun, limitEmit, limitLogLine } from './run-limits';
@@ -67,6 +68,8 @@ let instance: Record<string, unknown> = {};
 let context: SandboxContext | null = null;
 const db = new HostDb();
 let channel: FrameChannel;
+/** The test's clock (`spout/testing`), when the service asked for one at load. */
+let testClock: TestClock | null = null;
 /** The last `additionalProps` result, live (functions and all); null until this worker computed one. */
 let dynamicProps: Record<string, unknown> | null = null;
 
@@ -263,6 +266,7 @@ async function invoke(def: Definition, message: WireHostMessage & { type: 'invok
   current = { id: invocationId, emits: [], calls: [] };
   let error: SerializedError | null = null;
   let value: unknown;
+  const stopClock = target.kind === 'clock' ? undefined : testClock?.drive(() => hostCallsPending() || (network?.liveCallsPending() ?? false));
   try {
     if (target.kind === 'run') await runSource(def.run, instance, target.event, emit);
     else if (target.kind === 'hook') {
@@ -277,11 +281,12 @@ async function invoke(def: Definition, message: WireHostMessage & { type: 'invok
     error = serializeError(err);
   }
   await network?.settle(invocationId);
+  stopClock?.();
   const { emits, calls } = current;
   current = null;
   endRun(invocationId);
   // What a run stored is kept even when it then threw, as on the platform.
-  const done: HostReply = { type: 'done', invocationId, error, emits, value, dbWrites: db.takeWrites(), calls };
+  const done: HostReply = { type: 'done', invocationId, error, emits, value, dbWrites: db.takeWrites(), calls, ...(testClock ? { clockMs: testClock.now() } : {}) };
   try {
     post(done);
   } catch (err) {
@@ -335,6 +340,10 @@ function serve(): void {
       void (async () => {
         try {
           if (message.tmp) mapTmp(message.tmp.dir, message.tmp.real);
+          if (message.clock) {
+            testClock = new TestClock(message.clock.nowMs);
+            testClock.install();
+          }
           await sandboxRequire.preload(message.bundle);
           def = loadDefinition(message.bundle, message.filename);
           post({ type: 'loaded', description: describe(def) });

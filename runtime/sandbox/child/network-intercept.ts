@@ -15,6 +15,11 @@ import type { CallRequest, NetworkMode, OutgoingCall } from '../../contract/netw
 import type { RecordedBody } from '../../contract/invocation-api';
 import { networkMatch } from './host-calls';
 
+// Captured before a test clock (test-clock.ts) replaces them: the host's own waits are real.
+const realSetTimeout = setTimeout;
+/** Milliseconds since `start` (performance.now()), which a test clock does not stop. */
+const since = (start: number) => Math.round(performance.now() - start);
+
 /** Bytes of a call's body kept in its record. */
 const BODY_LIMIT = 64 * 1024;
 
@@ -58,6 +63,7 @@ function headersOf(headers: Headers): Record<string, string> {
 
 interface InFlight {
   invocationId: string;
+  /** performance.now() when it started. */
   started: number;
   request: CallRequest;
   /** Set once the response arrived, while its body is read. */
@@ -182,24 +188,25 @@ export class NetworkIntercept {
   /** Records the calls of a run that just ended: bodies still being read are waited for (briefly), calls with no answer are recorded as such. */
   async settle(invocationId: string): Promise<void> {
     const reading = [...this.inFlight.values()].filter((c) => c.invocationId === invocationId && c.reading).map((c) => c.reading);
-    if (reading.length > 0) await Promise.race([Promise.all(reading), new Promise((r) => setTimeout(r, SETTLE_MS))]);
+    if (reading.length > 0) await Promise.race([Promise.all(reading), new Promise((r) => realSetTimeout(r, SETTLE_MS))]);
     for (const [id, call] of this.inFlight) {
       if (call.invocationId !== invocationId) continue;
       this.inFlight.delete(id);
-      if (!call.reading) this.hooks.onCall(invocationId, { request: call.request, response: null, error: 'no response before the run ended (the request failed, or was still under way)', duration_ms: Date.now() - call.started, served_by: 'live', entry: null });
+      if (!call.reading) this.hooks.onCall(invocationId, { request: call.request, response: null, error: 'no response before the run ended (the request failed, or was still under way)', duration_ms: since(call.started), served_by: 'live', entry: null });
     }
   }
 
   private async onRequest(request: Request, requestId: string, controller: { respondWith(r: Response): void; errorWith(e?: unknown): void }): Promise<void> {
     const invocationId = this.hooks.current();
-    const started = Date.now();
+    const started = performance.now();
     const body = request.body ? await readLimited(request.clone().body) : recorded(new Uint8Array(0), 0);
     const call: CallRequest = { method: request.method, url: request.url, headers: headersOf(request.headers), ...body };
     if (this.mode === 'replay' || this.mode === 'replay-or-live') {
       const answer = await networkMatch(call);
+      if (answer.fault === 'timeout' || answer.fault === 'reset') return this.fail(invocationId, call, started, answer.fault, controller);
       if (answer.response) {
         const r = answer.response;
-        if (invocationId) this.hooks.onCall(invocationId, { request: call, response: r, error: null, duration_ms: Date.now() - started, served_by: 'cassette', entry: answer.entry });
+        if (invocationId) this.hooks.onCall(invocationId, { request: call, response: r, error: null, duration_ms: since(started), served_by: answer.fault ? 'fault' : 'cassette', entry: answer.entry });
         const bytes = Buffer.from(r.body, r.body_encoding);
         // Statuses without a body cannot carry one in a Response.
         const empty = r.status === 204 || r.status === 205 || r.status === 304;
@@ -207,11 +214,25 @@ export class NetworkIntercept {
       }
       if (this.mode === 'replay') {
         const message = answer.miss ?? `no recording of ${call.method} ${call.url}`;
-        if (invocationId) this.hooks.onCall(invocationId, { request: call, response: null, error: message, duration_ms: Date.now() - started, served_by: 'cassette', entry: null });
+        if (invocationId) this.hooks.onCall(invocationId, { request: call, response: null, error: message, duration_ms: since(started), served_by: 'cassette', entry: null });
         return controller.errorWith(Object.assign(new Error(message), { code: 'ERR_SPOUT_NOT_RECORDED' }));
       }
     }
     if (invocationId) this.inFlight.set(requestId, { invocationId, started, request: call, reading: null });
+  }
+
+  /** True while a call that went out (live) has not had its answer. */
+  liveCallsPending(): boolean {
+    for (const call of this.inFlight.values()) if (!call.reading) return true;
+    return false;
+  }
+
+  /** A test's fault (`network.fail`): the call never gets an answer, or its connection resets. */
+  private fail(invocationId: string | null, call: CallRequest, started: number, fault: 'timeout' | 'reset', controller: { errorWith(e?: unknown): void }): void {
+    const error = fault === 'reset' ? 'the connection was reset (a fault the test asked for)' : 'no answer came (a timeout the test asked for)';
+    if (invocationId) this.hooks.onCall(invocationId, { request: call, response: null, error, duration_ms: since(started), served_by: 'fault', entry: null });
+    // A timeout never settles: the client's own timeout (or the run's) ends the call.
+    if (fault === 'reset') controller.errorWith(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
   }
 
   private onResponse(response: Response, requestId: string): void {
@@ -222,7 +243,7 @@ export class NetworkIntercept {
       .catch(() => recorded(new Uint8Array(0), 0))
       .then((body) => {
         this.inFlight.delete(requestId);
-        this.hooks.onCall(call.invocationId, { request: call.request, response: { status: response.status, headers, ...body }, error: null, duration_ms: Date.now() - call.started, served_by: 'live', entry: null });
+        this.hooks.onCall(call.invocationId, { request: call.request, response: { status: response.status, headers, ...body }, error: null, duration_ms: since(call.started), served_by: 'live', entry: null });
       });
   }
 }

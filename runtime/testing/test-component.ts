@@ -1,0 +1,184 @@
+// A component file loaded for a test as a deploy loads one: its relative imports bundled, its
+// packages from the cache, loaded in a component host of its own under the same permissions,
+// checked, and configured (props checked by their kinds, `additionalProps` run, app props' `$auth`
+// from the test's accounts). Sources and actions (test-source.ts, test-action.ts) build on it.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ConfigurableProp, ValidComponent } from '../contract/component-shape';
+import type { InvocationTarget, SandboxContext } from '../contract/host-protocol';
+import { ComponentError } from '../lib/error-kinds';
+import { checkConfiguredProps } from '../props/configured-props';
+import { dirFolders, dirGrants } from '../props/dir/dir-folders';
+import { Sandbox, type InvocationResult } from '../sandbox/sandbox';
+import { makeTempFolder } from '../sandbox/temp-folder';
+import { bundleComponent } from '../components/bundle';
+import { bundleFile } from '../components/bundle-file';
+import { validateComponent } from '../components/validate';
+import { maskerFor } from '../engine/network/network-service';
+import { additionalPropsOf, mergeProps } from '../engine/sources/dynamic-props';
+import type { SourceDb } from '../store/source-dbs';
+import { callerFile } from './caller-file';
+import { timeMs } from './durations';
+import type { LoadOptions, TestError, TestLog } from './public-api';
+import { TestNetwork } from './test-network';
+import { testRuntime } from './test-runtime';
+
+/** A run's default limit in a test (real ms). */
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** What an invocation came to, with the logs it wrote. */
+export interface TestInvocation {
+  result: InvocationResult;
+  logs: TestLog[];
+}
+
+/** A component loaded and configured for a test. */
+export interface TestComponent {
+  /** The component file, absolute. */
+  file: string;
+  /** Its id in this test process (`dc_…` or `sc_…`), stable for a file. */
+  id: string;
+  valid: ValidComponent;
+  /** Its props, those `additionalProps` added included. */
+  props: ConfigurableProp[];
+  network: TestNetwork;
+  /** The test clock's time (epoch ms), as the host last reported it. */
+  clock: { nowMs: number };
+  /** Runs one invocation and collects its logs. */
+  invoke(target: InvocationTarget, onRespond?: Parameters<Sandbox['invoke']>[1]): Promise<TestInvocation>;
+  close(): Promise<void>;
+}
+
+/** Where a component file named in a test is: relative to the test file that names it (as an import), else to the current folder. */
+export function componentPath(file: string): string {
+  if (path.isAbsolute(file)) return file;
+  const caller = callerFile();
+  const beside = caller ? path.resolve(path.dirname(caller), file) : null;
+  const found = beside && fs.existsSync(beside) ? beside : path.resolve(file);
+  if (!fs.existsSync(found)) throw new Error(`${file}: no such component file${beside ? ` (looked beside the test, ${beside}, and in ${process.cwd()})` : ''}`);
+  return found;
+}
+
+/** Bundles, loads, checks and configures a component file; `db` is a source's `this.db`. */
+export async function openTestComponent(file: string, options: LoadOptions, kind: 'source' | 'action', db?: SourceDb): Promise<TestComponent> {
+  const runtime = testRuntime();
+  const stem = path.basename(file).replace(/\.[^.]+$/, '');
+  const id = `${kind === 'source' ? 'dc' : 'sc'}_${createHash('sha256').update(file).digest('hex').slice(0, 14)}`;
+  const clock = { nowMs: options.now === undefined ? Date.now() : timeMs(options.now) };
+  const bundled = await bundleFile(file).catch((err: unknown) => {
+    throw asLoadError(file, err);
+  });
+  const bundle = await bundleComponent(bundled.code, bundled.filename, { packages: runtime.packages }).catch((err: unknown) => {
+    throw asLoadError(file, err);
+  });
+  const logs = new Map<string | null, TestLog[]>();
+  let network: TestNetwork | null = null;
+  let loaded: Awaited<ReturnType<typeof Sandbox.load>>;
+  try {
+    loaded = await Sandbox.load({
+      bundle: bundle.code,
+      filename: bundled.filename,
+      hosts: runtime.hosts,
+      grants: dirGrants({ read: (options.allowRead ?? []).map((d) => path.resolve(d)), write: [] }, runtime.workDir, id),
+      temp: makeTempFolder(runtime.workDir, id),
+      label: `${kind} ${path.basename(file)}`,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxQueue: 1000,
+      db,
+      clock,
+      onLog: (log) => {
+        const lines = logs.get(log.invocationId) ?? [];
+        lines.push({ level: log.level, message: log.message });
+        logs.set(log.invocationId, lines);
+      },
+      onStrayEmits: () => undefined,
+      onNetworkMatch: (request) => (network ? network.answer(request) : { response: null, entry: null, miss: 'the component made a call while loading; calls are answered once it is configured' }),
+    });
+  } catch (err) {
+    throw asLoadError(file, err);
+  }
+  const { sandbox, description } = loaded;
+  const close = async () => {
+    await sandbox.close();
+  };
+  try {
+    const valid = validateComponent(description);
+    if ((valid.type ?? 'source') !== kind) throw new Error(`${file} is ${valid.type === 'action' ? 'an action: load it with loadAction()' : 'a source: load it with loadSource()'}`);
+    const auth = options.accounts ?? {};
+    const configured = configuredValues(valid.configurable_props, options.props ?? {}, auth);
+    const secrets = (props: readonly ConfigurableProp[], values: Record<string, unknown>) => props.filter((p) => p.secret).map((p) => values[p.name]);
+    network = new TestNetwork(options.cassette === false ? null : path.resolve(path.dirname(file), options.cassette ?? `${stem}.cassette.json`), process.env.SPOUT_TEST_RECORD === '1', maskerFor(flatAuth(auth), secrets(valid.configurable_props, configured)));
+    const contextFor = (props: ConfigurableProp[], values: Record<string, unknown>, dynamic: boolean): SandboxContext => ({
+      sourceId: id,
+      props: values,
+      endpoints: Object.fromEntries(props.filter((p) => p.type === '$.interface.http').map((p) => [p.name, `https://test.spout.invalid/e/${stem}/${p.name}`])),
+      auth,
+      dynamicProps: dynamic,
+      dataStores: [],
+      network: (network as TestNetwork).mode,
+      dirs: dirFolders(props, values, id, runtime.workDir),
+    });
+    const own = valid.configurable_props;
+    sandbox.configure(contextFor(own, checkConfiguredProps(own, configured, accountsOf(own), () => false).values, false));
+    const dynamic = await additionalPropsOf(sandbox, valid.type);
+    const props = dynamic ? mergeProps(own, dynamic) : own;
+    const { values, problems } = checkConfiguredProps(props, configured, accountsOf(props), () => false);
+    if (problems.length > 0) throw new ComponentError(problems);
+    sandbox.configure(contextFor(props, values, dynamic !== null));
+    const invoke = async (target: InvocationTarget, onRespond?: Parameters<Sandbox['invoke']>[1]): Promise<TestInvocation> => {
+      const result = await sandbox.invoke(target, onRespond);
+      if (result.clockMs !== undefined) clock.nowMs = result.clockMs;
+      const lines = [...(logs.get(null) ?? []), ...(logs.get(result.invocationId) ?? [])];
+      logs.delete(null);
+      logs.delete(result.invocationId);
+      return { result, logs: lines };
+    };
+    return { file, id, valid, props, network, clock, invoke, close };
+  } catch (err) {
+    await close();
+    throw asLoadError(file, err);
+  }
+}
+
+/** A test's error for a run: its stack pointing at the component's own files, by their full paths. */
+export function testError(error: InvocationResult['error'], file: string): TestError | null {
+  if (!error) return null;
+  const dir = path.dirname(file);
+  // Stacks name the component's files as bundled, relative to its folder: a full path opens in an editor.
+  const stack = error.stack?.replace(/\(([^()\s]+\.[cm]?[jt]s):(\d+):(\d+)\)/g, (all, name: string, line: string, col: string) => (path.isAbsolute(name) || name.startsWith('node:') ? all : `(${path.join(dir, name)}:${line}:${col})`)) ?? null;
+  return { name: error.name, message: error.message, stack };
+}
+
+/** The values as `configured_props` takes them: the test's props, and for each app prop with an account, that account. */
+function configuredValues(props: readonly ConfigurableProp[], given: Record<string, unknown>, accounts: Record<string, unknown>): Record<string, unknown> {
+  const values = { ...given };
+  for (const prop of props) if (prop.type === 'app' && accounts[prop.name] !== undefined) values[prop.name] = { authProvisionId: `apn_test_${prop.name}` };
+  for (const name of Object.keys(accounts)) {
+    if (!props.some((p) => p.name === name && p.type === 'app')) throw new ComponentError([{ path: `accounts.${name}`, message: `the component has no app prop \`${name}\`; name accounts by app prop (${props.filter((p) => p.type === 'app').map((p) => p.name).join(', ') || 'it has none'})` }]);
+  }
+  return values;
+}
+
+/** The test's account behind an `apn_test_<prop>` id: the one given for that app prop. */
+function accountsOf(props: readonly ConfigurableProp[]): (id: string) => { app: string } | undefined {
+  return (id) => {
+    const prop = id.startsWith('apn_test_') ? props.find((p) => p.name === id.slice('apn_test_'.length)) : undefined;
+    return prop ? { app: String(prop.app ?? '') } : undefined;
+  };
+}
+
+/** Every account's fields, for masking their secrets in recorded calls. */
+function flatAuth(accounts: Record<string, Record<string, unknown>>): Record<string, unknown> {
+  return Object.assign({}, ...Object.values(accounts));
+}
+
+/** An error loading a component, naming its file and every problem. */
+function asLoadError(file: string, err: unknown): Error {
+  if (err instanceof ComponentError) {
+    const lines = err.problems.map((p) => `  ${p.path ? `${p.path}: ` : ''}${p.message}`);
+    return Object.assign(new Error(`${file} cannot be loaded:\n${lines.join('\n')}`), { name: 'ComponentError', problems: err.problems });
+  }
+  if (err instanceof Error && !err.message.includes(file)) err.message = `${file}: ${err.message}`;
+  return err instanceof Error ? err : new Error(`${file}: ${String(err)}`);
+}
