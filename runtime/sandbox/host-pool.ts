@@ -34,6 +34,8 @@ export interface HostPoolOptions {
   pollMs?: number;
   /** Keep one started host ready for the next load. Default true. */
   spare?: boolean;
+  /** Hosts do not keep this process alive (a test process ends when its tests do, sources left open or not). */
+  unref?: boolean;
 }
 
 /** Starts hosts, keeps a spare one ready, and stops any host over its limits. */
@@ -123,6 +125,10 @@ export class HostPool {
       windowsHide: true,
     });
     const host = new HostProcess(child, heapMb, own, temp ?? null);
+    if (this.options.unref) {
+      child.unref();
+      for (const stream of child.stdio) (stream as { unref?: () => void } | null)?.unref?.();
+    }
     this.live.add(host);
     if (child.pid) this.records?.add(child.pid);
     child.once('exit', () => {

@@ -1,6 +1,67 @@
-import type { ActionLoadOptions, LoadedAction } from './public-api';
+// An action loaded for a test: `run()` runs it once as a test run in the UI does (`$.context.JIT`
+// true), resolving with its `$summary`, return value, exports, logs, calls and error.
+import type { ActionResult as HostActionResult } from '../contract/host-protocol';
+import { durationMs, timeMs } from './durations';
+import type { ActionLoadOptions, ActionResult, LoadedAction, SourceResult, TestClock, TestNetwork } from './public-api';
+import { componentPath, openTestComponent, testError, type TestComponent } from './test-component';
 
-/** Loads an action for a test. */
+/** Loads an action for a test; it loads on its first `run()` (load errors reject that run). */
 export function loadTestAction(file: string, options: ActionLoadOptions): LoadedAction {
-  throw new Error(`loadAction(${file}, ${Object.keys(options).join()}) is being written`);
+  // Resolved now: the path is relative to the test file calling this.
+  const absolute = componentPath(file);
+  let opened: Promise<TestComponent> | null = null;
+  const component = () => (opened ??= openTestComponent(absolute, options, 'action'));
+  // Faults asked for before the first run wait for the network to exist.
+  const faults: Array<(n: TestNetwork) => void> = [];
+  let runs = 0;
+  const network: TestNetwork = {
+    fail: (pattern, fault) => {
+      faults.push((n) => n.fail(pattern, fault));
+    },
+    reset: () => {
+      faults.push((n) => n.reset());
+    },
+  };
+  const ready = async () => {
+    const c = await component();
+    for (const apply of faults.splice(0)) apply(c.network);
+    return c;
+  };
+  // The test clock's time: as given, until the host reports it moved.
+  let now = options.now === undefined ? Date.now() : timeMs(options.now);
+  const clock: TestClock = {
+    now: () => now,
+    // An action has no timers of its own to fire: the clock moves (its code's pending timers run).
+    advance: async (duration): Promise<SourceResult[]> => {
+      const c = await ready();
+      await c.invoke({ kind: 'clock', nowMs: c.clock.nowMs + durationMs(duration) });
+      now = c.clock.nowMs;
+      return [];
+    },
+  };
+  return {
+    network,
+    clock,
+    async run(runOptions = {}): Promise<ActionResult> {
+      const c = await ready();
+      const steps = { trigger: { event: {} }, ...(runOptions.steps ?? {}) };
+      const started = c.clock.nowMs;
+      const { result, logs } = await c.invoke({ kind: 'action', stepsJson: JSON.stringify(steps), jit: true, deadlineMs: started + (options.timeoutMs ?? 30_000), runId: `run_test_${++runs}` });
+      now = c.clock.nowMs;
+      const outcome = result.error ? null : (result.value as HostActionResult);
+      const exports = outcome?.exports ?? {};
+      const summary = exports.$summary;
+      return {
+        summary: typeof summary === 'string' ? summary : summary === undefined ? null : JSON.stringify(summary),
+        returnValue: outcome?.ret ?? null,
+        exports,
+        logs,
+        calls: c.network.keep(result.calls),
+        error: testError(result.error, c.file),
+      };
+    },
+    async close() {
+      if (opened) await (await opened).close();
+    },
+  };
 }

@@ -35,7 +35,7 @@ export function testRuntime(): TestRuntime {
   const packages = new PackageCache({ dir: path.join(testCacheDir(), 'packages'), registry: process.env.SPOUT_NPM_REGISTRY, onProgress: (line) => process.stderr.write(`spout/testing: ${line}\n`) });
   packages.ensureDir();
   // No spare host: each source gets a temp folder of its own, which a spare (started without one) cannot serve.
-  const hosts = new HostPool({ script: hostScript, baseRead: [packages.dir, ...platformReadPaths()], memoryMb: DEFAULT_COMPONENT_MEMORY_MB, dataDir: workDir, spare: false });
+  const hosts = new HostPool({ script: hostScript, baseRead: [packages.dir, ...platformReadPaths()], memoryMb: DEFAULT_COMPONENT_MEMORY_MB, dataDir: workDir, spare: false, unref: true });
   runtime = { hosts, packages, workDir };
   // Hosts are killed by the pool on exit; the work folder goes with them.
   process.once('exit', () => {

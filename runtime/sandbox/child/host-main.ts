@@ -276,6 +276,7 @@ async function invoke(def: Definition, message: WireHostMessage & { type: 'invok
       if (typeof hook === 'function') await hook.call(instance);
     } else if (target.kind === 'options') value = await loadOptions(def, target);
     else if (target.kind === 'action') value = await runAction(def, target);
+    else if (target.kind === 'clock') await testClock?.advanceTo(target.nowMs);
     else value = await additionalProps(def);
   } catch (err) {
     error = serializeError(err);
