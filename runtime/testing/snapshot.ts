@@ -72,7 +72,7 @@ function canonicalJson(value: unknown): string {
   const sorted = (_key: string, v: unknown): unknown =>
     v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v;
   const text = JSON.stringify(value, sorted, 2) as string | undefined;
-  if (text === undefined) throw new TypeError(`matchSnapshot: a ${typeof value} has no JSON form; snapshot an object, array, text, number, boolean or null`);
+  if (text === undefined) throw new TypeError(`matchSnapshot: a value of type ${typeof value} has no JSON form; snapshot an object, array, text, number, boolean or null`);
   return text;
 }
 

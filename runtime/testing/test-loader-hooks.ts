@@ -38,6 +38,6 @@ export const load: LoadHook = async (url, context, nextLoad) => {
   if (!url.startsWith('file:') || !TYPESCRIPT_FILE.test(new URL(url).pathname)) return nextLoad(url, context);
   const file = fileURLToPath(url);
   const { transform } = await import('esbuild');
-  const { code } = await transform(await fs.promises.readFile(file, 'utf8'), { loader: 'ts', format: 'esm', target: `node${process.versions.node}`, sourcemap: 'inline', sourcefile: file });
+  const { code } = await transform(await fs.promises.readFile(file, 'utf8'), { loader: 'ts', target: `node${process.versions.node}`, sourcemap: 'inline', sourcefile: file });
   return { format: 'module', source: code, shortCircuit: true };
 };

@@ -69,6 +69,8 @@ function testProcessEnv(options: TestRunOptions): void {
   const register = `--import ${pathToFileURL(testRegisterScript).href}`;
   const current = process.env.NODE_OPTIONS ?? '';
   if (!current.includes(register)) process.env.NODE_OPTIONS = `${current} ${register}`.trim();
+  // `spout test` run from inside a test (a project's own suite) is a run of its own, not a child's.
+  delete process.env.NODE_TEST_CONTEXT;
   if (options.record) process.env.SPOUT_TEST_RECORD = '1';
   if (options.updateSnapshots) process.env.SPOUT_UPDATE_SNAPSHOTS = '1';
 }
