@@ -65,6 +65,8 @@ export async function run(argv: string[]): Promise<void> {
 async function runAndSum(files: string[], options: TestRunOptions): Promise<boolean> {
   const started = performance.now();
   const totals = await runTestFiles(files, options);
+  // Ctrl-C during a rerun: what ran is reported, but no total of a run cut short.
+  if (options.signal?.aborted) return false;
   const line = summary(totals, performance.now() - started);
   // The spec report is for people; a tap or junit report stays what its readers parse.
   if (options.reporter === 'spec') out(`\n${line}`);
