@@ -143,6 +143,7 @@ describe('spout test', () => {
       [['test', '--reporterr', 'tap'], /unknown option "--reporterr"; did you mean "--reporter"\?/],
       [['test', '--reporter', 'dot'], /--reporter: "dot" is not a reporter; give spec, tap, junit/],
       [['test', path.join(dir, 'missing')], /missing: no such file or folder/],
+      [['test', '--json'], /spout test has no --json: "--reporter tap" or "--reporter junit"/],
     ] as const) {
       const r = await cli([...args], env, { cwd: dir });
       assert.equal(r.code, 2, r.stderr);
