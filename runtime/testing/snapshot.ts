@@ -4,17 +4,10 @@
 import { AssertionError } from 'node:assert';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { unifiedDiff } from '../lib/unified-diff';
+import { callerFiles, isSpoutCode } from './caller-file';
 import type { SnapshotOwner } from './public-api';
 
-/** Spout's own code: its dist/ and runtime/ folders (this module runs from dist/ when built, runtime/testing/ under tsx; stacks name the sources when source maps are on). */
-const OWN_DIRS = ((): string[] => {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const root = path.basename(here) === 'dist' ? path.dirname(here) : path.resolve(here, '..', '..');
-  return [path.join(root, 'dist') + path.sep, path.join(root, 'runtime') + path.sep];
-})();
-const isSpoutCode = (text: string) => OWN_DIRS.some((dir) => text.includes(dir));
 const TEST_FILE = /\.(test|spec)\.[cm]?[jt]sx?$/;
 
 /** Each snapshot file read so far, by path: its entries as they stand. */
@@ -82,29 +75,9 @@ function isCi(): boolean {
   return ci !== undefined && ci !== '' && ci !== '0' && ci.toLowerCase() !== 'false';
 }
 
-/**
- * The test file that called: from the stack, the first frame outside Spout's own code and Node's
- * (and node_modules: a runner's own), a `*.test.*`/`*.spec.*` file preferred over a helper it calls.
- */
+/** The test file that called: a `*.test.*`/`*.spec.*` file on the stack preferred over a helper it calls. */
 function callerTestFile(): string {
-  const { prepareStackTrace, stackTraceLimit } = Error;
-  const holder: { stack?: NodeJS.CallSite[] } = {};
-  let sites: NodeJS.CallSite[];
-  try {
-    Error.stackTraceLimit = 50;
-    Error.prepareStackTrace = (_error, callSites) => callSites;
-    Error.captureStackTrace(holder, matchSnapshot);
-    // The stack is formatted when first read: read it while our formatter is in place.
-    sites = holder.stack ?? [];
-  } finally {
-    Error.prepareStackTrace = prepareStackTrace;
-    Error.stackTraceLimit = stackTraceLimit;
-  }
-  const outside = sites
-    .map((site) => site.getFileName())
-    .filter((f): f is string => typeof f === 'string' && (f.startsWith('file:') || path.isAbsolute(f)))
-    .map((f) => (f.startsWith('file:') ? fileURLToPath(f) : f))
-    .filter((f) => !isSpoutCode(f) && !f.split(path.sep).includes('node_modules'));
+  const outside = callerFiles();
   const file = outside.find((f) => TEST_FILE.test(f)) ?? outside[0];
   if (!file) throw new Error('matchSnapshot: cannot tell which test file called it; call it from the test file itself');
   return file;

@@ -94,6 +94,27 @@ describe('spout test', () => {
     assert.deepEqual(JSON.parse(fs.readFileSync(path.join(dir, 'orders.test.ts.snap.json'), 'utf8')), { 'totals typed orders #1': [1, 2] });
   });
 
+  it('runs a loadSource test of an HTTP source beside it, snapshotting its events', async () => {
+    const dir = folder({
+      'hook.mjs': 'export default { key: "hook", name: "Hook", version: "0.1.0", type: "source", props: { http: "$.interface.http" },\n  async run(event) { this.$emit({ got: event.body }, { id: event.body.id, summary: `got ${event.body.id}` }); } };\n',
+      'hook.test.ts': `import test from 'node:test';
+import assert from 'node:assert/strict';
+import { loadSource, matchSnapshot } from 'spout/testing';
+test('emits what it got', async (t) => {
+  const src = await loadSource('./hook.mjs', { cassette: false, now: '2026-01-01T00:00:00Z' });
+  const r = await src.http({ method: 'POST', path: '/', body: { id: 7 } });
+  assert.equal(r.error, null);
+  matchSnapshot(t, r.events);
+  await src.close();
+});
+`,
+    });
+    const r = await cli(['test'], env, { cwd: dir });
+    assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+    const snapshots = JSON.parse(fs.readFileSync(path.join(dir, 'hook.test.ts.snap.json'), 'utf8'));
+    assert.deepEqual(snapshots, { 'emits what it got #1': [{ event: { got: { id: 7 } }, metadata: { id: 7, name: null, summary: 'got 7', ts: Date.parse('2026-01-01T00:00:00Z') } }] });
+  });
+
   it('prints TAP or JUnit XML, and writes JUnit XML to --junit FILE beside any report', async () => {
     const dir = folder({ 'a.test.mjs': FAILING });
     const tap = await cli(['test', '--reporter', 'tap'], env, { cwd: dir });
