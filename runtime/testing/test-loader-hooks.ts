@@ -19,7 +19,7 @@ export const initialize: InitializeHook<TestHooksData> = (data) => {
   testingUrl = data.testingUrl;
 };
 
-/** `spout/testing` → the running Spout's; a TypeScript file's `./x.js` → `./x.ts` when only that exists, as tsc resolves it. */
+/** `spout/testing` → the running Spout's; a TypeScript file's `./x.js` (or `./x`) → `./x.ts` when only that exists, as tsc resolves it. */
 export const resolve: ResolveHook = async (specifier, context, nextResolve) => {
   if (specifier === 'spout/testing' && testingUrl) return { url: testingUrl, format: 'module', shortCircuit: true };
   try {
@@ -27,8 +27,8 @@ export const resolve: ResolveHook = async (specifier, context, nextResolve) => {
   } catch (err) {
     const parent = context.parentURL;
     if ((err as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND' || !parent || !TYPESCRIPT_FILE.test(parent) || !specifier.startsWith('.')) throw err;
-    const ts = new URL(specifier.replace(/\.(m?)js$/, '.$1ts'), parent);
-    if (ts.href === new URL(specifier, parent).href || !fs.existsSync(fileURLToPath(ts))) throw err;
+    const ts = new URL(/\.m?js$/.test(specifier) ? specifier.replace(/\.(m?)js$/, '.$1ts') : `${specifier}.ts`, parent);
+    if (!fs.existsSync(fileURLToPath(ts))) throw err;
     return { url: ts.href, shortCircuit: true };
   }
 };

@@ -20,12 +20,14 @@ describe('test loader hooks', () => {
     assert.equal(resolved.url, 'file:///opt/spout/dist/testing.js');
   });
 
-  it('resolve a TypeScript file\'s "./x.js" to x.ts when only that exists, and leave other misses alone', async () => {
+  it('resolve a TypeScript file\'s "./x.js" or "./x" to x.ts when only that exists, and leave other misses alone', async () => {
     const file = newFile();
     fs.writeFileSync(path.join(path.dirname(file), 'helper.ts'), 'export const x = 1;\n');
     const parent = pathToFileURL(file).href;
     assert.equal((await resolve('./helper.js', context(parent), notFound)).url, pathToFileURL(path.join(path.dirname(file), 'helper.ts')).href);
+    assert.equal((await resolve('./helper', context(parent), notFound)).url, pathToFileURL(path.join(path.dirname(file), 'helper.ts')).href);
     await assert.rejects(async () => resolve('./missing.js', context(parent), notFound), /not found/);
+    await assert.rejects(async () => resolve('./helper.ts', context(parent), notFound), /not found/);
     await assert.rejects(async () => resolve('./helper.js', context(pathToFileURL(path.join(path.dirname(file), 'b.test.mjs')).href), notFound), /not found/);
   });
 
