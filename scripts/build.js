@@ -24,8 +24,16 @@ export async function buildAll({ quiet = false } = {}) {
     // runs. Chunks stay in dist/ itself: runtime/lib/paths.ts finds the worker beside the running module.
     build({ ...node, format: 'esm', entryPoints: { cli: 'runtime/cli/main.ts' }, outdir: dist, absWorkingDir: root, splitting: true, chunkNames: 'cli-[name]-[hash]', metafile: true }).then(dropStaleChunks),
     build({ ...node, format: 'esm', entryPoints: { 'delivery-worker': 'runtime/delivery/worker/delivery-worker.ts', runtime: 'runtime/index.ts' }, outdir: dist, absWorkingDir: root, splitting: false }),
-    // `spout/testing` (package.json exports): the API a user's tests import, with its types.
-    build({ ...node, format: 'esm', entryPoints: { testing: 'runtime/testing/spout-testing.ts' }, outdir: dist, absWorkingDir: root, splitting: false }).then(writeTestingTypes),
+    // `spout/testing` (package.json exports): the API a user's tests import, with its types; and the
+    // `--import` of `spout test`'s processes with the module hooks it registers.
+    build({
+      ...node,
+      format: 'esm',
+      entryPoints: { testing: 'runtime/testing/spout-testing.ts', 'testing-register': 'runtime/testing/register-test-hooks.ts', 'testing-hooks': 'runtime/testing/test-loader-hooks.ts' },
+      outdir: dist,
+      absWorkingDir: root,
+      splitting: false,
+    }).then(writeTestingTypes),
     // The component host runs under Node's permission model, which lets it read its own script and
     // little else: one self-contained CommonJS file.
     build({ ...node, format: 'cjs', packages: undefined, entryPoints: { host: 'runtime/sandbox/child/host-main.ts' }, outfile: path.join(dist, 'host.cjs'), absWorkingDir: root }),

@@ -24,6 +24,7 @@ const COMMANDS: Record<string, Command> = {
   run: { summary: 'run a source now', load: () => import('./commands/run-source') },
   'run-action': { summary: 'run an action once (a test run) and print its exports and return value', load: () => import('./commands/run-action') },
   workflows: { summary: 'list, run, replay, export, import or delete workflows', load: () => import('./commands/workflows') },
+  test: { summary: 'run component tests (*.test.mjs|js|ts) offline, in parallel; --watch reruns on change', load: () => import('./commands/test') },
   lint: { summary: 'check a component file: errors, and warnings (--strict fails on them)', load: () => import('./commands/lint') },
   publish: { summary: 'save a component (an action) for use by key', load: () => import('./commands/publish') },
   init: { summary: 'write a starter source, action or app file', load: () => import('./commands/init') },

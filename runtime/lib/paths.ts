@@ -17,6 +17,9 @@ export const distDir = path.basename(here) === 'lib' && path.basename(path.dirna
  */
 export const hostScript = path.join(distDir, 'host.cjs').replace(`app.asar${path.sep}`, `app.asar.unpacked${path.sep}`);
 
+/** The `--import` of every `spout test` process: it registers the test module hooks (runtime/testing/register-test-hooks.ts). */
+export const testRegisterScript = path.join(distDir, 'testing-register.js');
+
 /** Entry script of the webhook delivery thread. */
 export const deliveryWorkerScript = path.join(distDir, 'delivery-worker.js');
 

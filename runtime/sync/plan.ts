@@ -1,7 +1,8 @@
 // Computes what a sync would do: each resource of the sending side against its linked one on the
 // receiving side and what both looked like when last synced (links.ts), Terraform-style.
 import type { Link, RemoteLinks } from './links';
-import { contentHash, hashOf, kindOfId, mapRefs, refsOf, renderContent, unifiedDiff, type Resource } from './portable';
+import { contentHash, hashOf, kindOfId, mapRefs, refsOf, renderContent, type Resource } from './portable';
+import { unifiedDiff } from '../lib/unified-diff';
 import type { Side } from './side';
 import { KINDS, type Action, type Direction, type Kind, type PlanItem, type SyncOptions, type SyncPlan } from '../contract/sync-api';
 

@@ -1,7 +1,6 @@
 // Resources as sync compares and moves them: a side-neutral content per kind (ids of other
 // resources kept as that side's own ids), its hash, and its rendering for a readable diff.
 import { createHash } from 'node:crypto';
-import { createTwoFilesPatch } from 'diff';
 import type { Kind } from '../contract/sync-api';
 
 /** One resource as a side has it. */
@@ -144,12 +143,4 @@ export function renderContent(resource: Pick<Resource, 'content' | 'secrets'> | 
   if (records) for (const r of records) lines.push(`record ${JSON.stringify(r.key)}: ${JSON.stringify(r.value)}${r.expires_at ? ` (expires ${new Date(r.expires_at * 1000).toISOString()})` : ''}`);
   for (const [path, text] of code) lines.push(`${path}:`, ...text.replace(/\n$/, '').split('\n').map((l) => `  ${l}`));
   return `${lines.join('\n')}\n`;
-}
-
-/** A unified diff from `before` (as the receiving side has it) to `after`; null when they read the same. */
-export function unifiedDiff(before: string, after: string, labels: [string, string]): string | null {
-  if (before === after) return null;
-  const patch = createTwoFilesPatch(labels[0], labels[1], before, after, '', '', { context: 3 });
-  // Drop the `Index`/`===` preamble: the item says what it is.
-  return patch.split('\n').filter((l) => !l.startsWith('Index:') && !/^=+$/.test(l)).join('\n').trimEnd();
 }
