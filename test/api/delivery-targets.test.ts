@@ -2,10 +2,53 @@
 // endpoints, under any name of this machine; a Connect end user (a Connect token) nowhere on this
 // machine unless the project allows it.
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { HOPS_HEADER, MAX_DELIVERY_HOPS } from '../../runtime/contract/delivery-protocol';
 import { CONNECT_REGISTRY } from '../helpers/connect';
 import { startReceiver, type Receiver } from '../helpers/receiver';
-import { deploySource, startSpout, type SpoutProcess } from '../helpers/service';
+import { deploySource, startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { attempts, createWebhook, messages, subscribe } from '../helpers/webhooks';
+
+/**
+ * A relay on 127.0.0.1, as a tunnel is: each request goes on to `target` with its headers and
+ * body, and the target's answer comes back. Keeps the hop header of each request it relayed.
+ */
+async function startRelay(target: () => string): Promise<{ url: string; hops: string[]; close: () => Promise<void> }> {
+  const hops: string[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      hops.push(String(req.headers[HOPS_HEADER]));
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !['host', 'connection', 'content-length'].includes(name))) as Record<string, string>;
+      const answer = await fetch(target(), { method: 'POST', headers, body: Buffer.concat(chunks) });
+      res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' }).end(await answer.text());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/relay`,
+    hops,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/** A source that emits every event it is given (a listener). */
+const PASSER_SOURCE = `
+export default {
+  name: "Passer",
+  version: "0.1.0",
+  props: {},
+  async run(event) {
+    this.$emit(event, { summary: "passed on" });
+  },
+};
+`;
 
 describe('delivery targets', () => {
   let spout: SpoutProcess;
@@ -90,5 +133,56 @@ describe('delivery targets', () => {
     assert.equal(self.status, 400);
     assert.match(self.json.detail, /this Spout service's own address/);
     assert.equal((await connect(spout.apiKey, 'PATCH', '/projects/proj_local', { allow_local_targets: false })).json.allow_local_targets, false);
+  });
+
+  it('ends a loop through a relay: the delivery past the limit is refused with the reason in its attempt log', async () => {
+    let endpoint = '';
+    const relay = await startRelay(() => endpoint);
+    const source = await deploySource(spout);
+    endpoint = source.endpoint;
+    const webhook = await createWebhook(spout, relay.url, { retry_schedule: [] });
+    await subscribe(spout, source.id, webhook.id);
+    assert.equal((await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"start":1}' })).status, 200);
+
+    // Each delivery came back as a run that emitted once more, until the refused one.
+    const refused = await waitFor(async () => (await messages(spout, webhook.id, 'failed')).data[0], 20_000, 'the refused delivery');
+    const [attempt] = await attempts(spout, webhook.id, refused.id);
+    assert.equal(attempt!.status_code, 409);
+    assert.match(attempt!.response_body ?? '', new RegExp(`delivery loop: this request is Spout webhook delivery number ${MAX_DELIVERY_HOPS + 1} in a row`));
+    assert.equal(attempt!.request_headers?.[HOPS_HEADER], String(MAX_DELIVERY_HOPS + 1));
+    assert.deepEqual(relay.hops, Array.from({ length: MAX_DELIVERY_HOPS + 1 }, (_, i) => String(i + 1)));
+    const events = await spout.api('GET', `/v1/sources/${source.id}/event_summaries?limit=100`);
+    assert.equal(events.json.data.length, MAX_DELIVERY_HOPS + 1, 'the first request and one run per delivery let in');
+    // The delivery before the refused one is marked once its answer, which came after, is back.
+    await waitFor(async () => (await messages(spout, webhook.id, 'delivered')).total === MAX_DELIVERY_HOPS, 10_000, 'the deliveries let in');
+    assert.equal((await messages(spout, webhook.id)).total, MAX_DELIVERY_HOPS + 1);
+    await relay.close();
+  });
+
+  it('counts the deliveries of a loop that passes through a listening source', async () => {
+    let endpoint = '';
+    const relay = await startRelay(() => endpoint);
+    const source = await deploySource(spout);
+    endpoint = source.endpoint;
+    const passer = await spout.api('POST', '/v1/sources', { component_code: PASSER_SOURCE });
+    assert.equal(passer.status, 200, JSON.stringify(passer.json));
+    const webhook = await createWebhook(spout, relay.url, { retry_schedule: [] });
+    await subscribe(spout, source.id, passer.json.data.id);
+    await subscribe(spout, passer.json.data.id, webhook.id);
+    assert.equal((await fetch(endpoint, { method: 'POST', body: '{}' })).status, 200);
+    const refused = await waitFor(async () => (await messages(spout, webhook.id, 'failed')).data[0], 20_000, 'the refused delivery');
+    assert.equal((await attempts(spout, webhook.id, refused.id))[0]!.status_code, 409);
+    assert.deepEqual(relay.hops, Array.from({ length: MAX_DELIVERY_HOPS + 1 }, (_, i) => String(i + 1)));
+    await relay.close();
+  });
+
+  it('answers a hop header that is not a count with 400, and one at the limit as usual', async () => {
+    const { endpoint } = await deploySource(spout);
+    const send = (hops: string) => fetch(endpoint, { method: 'POST', headers: { [HOPS_HEADER]: hops }, body: '{}' });
+    assert.equal((await send(String(MAX_DELIVERY_HOPS))).status, 200);
+    const bad = await send('0x1');
+    assert.equal(bad.status, 400);
+    assert.match(((await bad.json()) as { detail: string }).detail, new RegExp(`^${HOPS_HEADER}: "0x1" is not a count of deliveries`));
+    assert.equal((await send(String(MAX_DELIVERY_HOPS + 1))).status, 409);
   });
 });
