@@ -179,9 +179,13 @@ export function endpointHandler(endpoints: HttpEndpoints, bodyLimit: number, end
       }
       // Before anything runs: a delivery loop ends here, its reason in the sender's attempt log.
       const hops = deliveryHops(req.headers[HOPS_HEADER]);
-      if (hops === null || hops > MAX_DELIVERY_HOPS) {
+      if (hops === null) {
         req.resume();
-        return problem(res, hops === null ? 400 : 409, hops === null ? `${HOPS_HEADER}: "${String(req.headers[HOPS_HEADER])}" is not a count of deliveries; Spout's webhooks send a whole number from 1, other senders leave it out` : loopDetail(hops));
+        return problem(res, 400, `${HOPS_HEADER}: "${String(req.headers[HOPS_HEADER])}" is not a count of deliveries; Spout's webhooks send a whole number from 1, other senders leave it out`);
+      }
+      if (hops > MAX_DELIVERY_HOPS) {
+        req.resume();
+        return problem(res, 409, loopDetail(hops));
       }
       const raw = await readBody(req, bodyLimit);
       if (raw === null) return problem(res, 413, `the request body is over the ${Math.round(bodyLimit / 1024 / 1024)} MB limit`);
