@@ -64,7 +64,7 @@ async function measure(mode: string): Promise<void> {
   dispatcher.start();
   let next = 0;
   const body = (i: number) => JSON.stringify({ id: `evt_${i}`, emitter_id: 'dc_bench', ts: Date.now(), event: { i, body: { x: 1 } } });
-  const message = (i: number): NewMessage => ({ id: `msg_${i}`, webhook_id: target.id, event_id: `evt_${i}`, emitter_id: 'dc_bench', event_name: null, body: body(i), created_at: Date.now() });
+  const message = (i: number): NewMessage => ({ id: `msg_${i}`, webhook_id: target.id, event_id: `evt_${i}`, emitter_id: 'dc_bench', event_name: null, body: body(i), created_at: Date.now(), hops: 1 });
 
   /**
    * Batches of 1000, made before a round as the service's thread makes them (that work is not the

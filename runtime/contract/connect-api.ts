@@ -138,6 +138,8 @@ export interface ConnectProject {
   name: string;
   app_name?: string;
   support_email?: string;
+  /** Spout's own: whether end users (Connect tokens) may point webhooks at this machine. */
+  allow_local_targets: boolean;
 }
 
 export interface ConnectTokenAnswer {

@@ -1,6 +1,16 @@
 // Messages between the service and its delivery thread, and the delivery records they carry.
 import type { ListResponse, PageQuery } from './page';
 
+/**
+ * Request header of a delivery: how many Spout webhook deliveries in a row led to this request,
+ * itself included. An endpoint (`/e/`) hands it on to what its run emits, and refuses a request
+ * past MAX_DELIVERY_HOPS: a webhook that leads back to a Spout endpoint ends there.
+ */
+export const HOPS_HEADER = 'x-spout-hops';
+
+/** The most Spout deliveries in a row an endpoint runs; one more is refused (docs/security.md). */
+export const MAX_DELIVERY_HOPS = 5;
+
 /** How a delivery message stands. */
 export type MessageStatus = 'pending' | 'delivered' | 'failing' | 'failed';
 
@@ -14,6 +24,8 @@ export interface Message {
   /** The request body, byte-for-byte the same on every attempt. */
   body: string;
   created_at: number;
+  /** Its HOPS_HEADER: one more than the deliveries that led to its event's run. */
+  hops: number;
   status: MessageStatus;
   attempts: Attempt[];
   /** When the next attempt is due (ms), or null when none is planned. */
@@ -61,6 +73,7 @@ export interface NewMessageBatch {
   id: string[];
   event_id: string[];
   created_at: number[];
+  hops: number[];
   /** The webhook's index in `names`. */
   webhook: number[];
   /** The emitter's index in `names`. */
@@ -101,7 +114,7 @@ export interface WebhookTarget {
 }
 
 /** A message as listed: everything but its body and attempt details. */
-export type MessageSummary = Omit<Message, 'body' | 'attempts' | 'scheduled_attempts' | 'manual_at'> & { attempts: number };
+export type MessageSummary = Omit<Message, 'body' | 'attempts' | 'scheduled_attempts' | 'manual_at' | 'hops'> & { attempts: number };
 
 export type DeliveryQuery =
   | { kind: 'messages'; webhookId: string; page: PageQuery; status?: MessageStatus | undefined }

@@ -24,6 +24,8 @@ export interface EndpointExchange {
   request: RecordedRequest;
   /** The invocation the request says it replays (a header); the engine keeps it only if it is one of the source's. */
   replayOf: string | null;
+  /** Spout webhook deliveries in a row that led to the request (`x-spout-hops`), 0 without the header; what its run emits carries them on. */
+  hops: number;
   /** Sends what the component gave `respond()`; only the first answer goes out. */
   respond(response: HttpResponsePayload): void;
   /**

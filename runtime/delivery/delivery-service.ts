@@ -75,8 +75,9 @@ export class DeliveryService implements DeliveryPort {
   deliver(event: StoredEvent, webhookIds: readonly string[]): Promise<void> {
     if (webhookIds.length === 0) return DELIVERED;
     const created_at = Date.now();
+    const hops = (event.hops ?? 0) + 1;
     for (const webhook_id of webhookIds) {
-      this.batch.push({ id: newId('msg', 20), webhook_id, event_id: event.id, emitter_id: event.emitter_id, event_name: event.meta.name, body: event.json, created_at });
+      this.batch.push({ id: newId('msg', 20), webhook_id, event_id: event.id, emitter_id: event.emitter_id, event_name: event.meta.name, body: event.json, created_at, hops });
     }
     if (!this.batchDone) {
       let waiter!: Waiter<void>;

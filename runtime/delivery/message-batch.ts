@@ -1,6 +1,6 @@
 import type { NewMessage, NewMessageBatch } from '../contract/delivery-protocol';
 
-const emptyBatch = (): NewMessageBatch => ({ id: [], event_id: [], created_at: [], webhook: [], emitter: [], channel: [], names: [], bodies: '', body_start: [], body_end: [] });
+const emptyBatch = (): NewMessageBatch => ({ id: [], event_id: [], created_at: [], hops: [], webhook: [], emitter: [], channel: [], names: [], bodies: '', body_start: [], body_end: [] });
 
 /** Collects new messages into the form they cross to the delivery thread in (see NewMessageBatch). */
 export class MessageBatchBuilder {
@@ -21,6 +21,7 @@ export class MessageBatchBuilder {
     b.id.push(m.id);
     b.event_id.push(m.event_id);
     b.created_at.push(m.created_at);
+    b.hops.push(m.hops);
     b.webhook.push(this.name(m.webhook_id));
     b.emitter.push(this.name(m.emitter_id));
     b.channel.push(m.event_name === null ? -1 : this.name(m.event_name));

@@ -20,6 +20,8 @@ export interface ConnectProjectRecord {
   support_email: string | null;
   /** The Spout webhook (`wh_…`) of each environment that takes the events of triggers deployed without a webhook_url. */
   webhooks?: Partial<Record<ConnectEnvironment, string>>;
+  /** Whether its end users (Connect tokens) may point webhooks at this machine (docs/security.md); absent: no. */
+  allow_local_targets?: boolean;
   created_at: number;
   updated_at: number;
 }

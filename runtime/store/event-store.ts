@@ -36,6 +36,8 @@ export interface StoredEvent {
    * it and recording its deliveries can be mended on the next start (see DeliveryService.deliverUnrecorded).
    */
   deliver_to?: readonly string[];
+  /** Spout webhook deliveries in a row that led to the run that emitted it (absent: none); its deliveries carry one more. */
+  hops?: number;
 }
 
 /** An event about to be stored; the store assigns its id. */
@@ -44,6 +46,7 @@ export interface NewEvent {
   /** `id` defaults to the event id (no dedupe id given), `emit_id` likewise. */
   meta: Omit<EventMeta, 'emit_id' | 'id'> & { id?: string | number; emit_id?: string };
   deliver_to?: readonly string[];
+  hops?: number;
 }
 
 /** A kept event: what lists filter on, and where its line is (read it with `EventStore.read`). */
@@ -80,6 +83,7 @@ interface EventLine {
   meta: EventMeta;
   event: unknown;
   to?: string[];
+  hops?: number;
 }
 
 interface SourceEvents {
@@ -106,6 +110,7 @@ export function checkEventLine(value: unknown): string | null {
   if (typeof line.indexed_at_ms !== 'number' || typeof line.emitter_id !== 'string') return 'not an event (no indexed_at_ms or emitter_id)';
   if (typeof line.meta !== 'object' || line.meta === null || !('event' in line)) return 'not an event (no meta or event)';
   if (line.to !== undefined && !(Array.isArray(line.to) && line.to.every((id) => typeof id === 'string'))) return 'not an event ("to" is not a list of webhook ids)';
+  if (line.hops !== undefined && !(Number.isInteger(line.hops) && line.hops > 0)) return 'not an event ("hops" is not a count of deliveries)';
   return null;
 }
 
@@ -138,13 +143,15 @@ function metaJson(m: EventMeta): string {
 /** Serialises one event as a log line, embedding the emitted JSON without re-encoding it. */
 export function eventLine(e: StoredEvent): string {
   const to = e.deliver_to?.length ? `,"to":${str(e.deliver_to)}` : '';
-  return `{"id":${str(e.id)},"indexed_at_ms":${e.indexed_at_ms},"emitter_id":${str(e.emitter_id)},"meta":${metaJson(e.meta)}${to},"event":${e.json}}`;
+  const hops = e.hops ? `,"hops":${e.hops}` : '';
+  return `{"id":${str(e.id)},"indexed_at_ms":${e.indexed_at_ms},"emitter_id":${str(e.emitter_id)},"meta":${metaJson(e.meta)}${to}${hops},"event":${e.json}}`;
 }
 
 /** The event a line holds (its data re-serialised: JSON.stringify's output reads back the same). */
 function fromLine(line: EventLine): StoredEvent {
   const e: StoredEvent = { id: line.id, indexed_at_ms: line.indexed_at_ms, emitter_id: line.emitter_id, meta: line.meta, json: JSON.stringify(line.event) };
   if (line.to) e.deliver_to = line.to;
+  if (line.hops) e.hops = line.hops;
   return e;
 }
 
@@ -212,6 +219,7 @@ export class EventStore {
       meta.emit_id = given.emit_id ?? id;
       const stored: StoredEvent = { id, indexed_at_ms: ms, emitter_id: sourceId, json: e.json, meta };
       if (e.deliver_to?.length) stored.deliver_to = e.deliver_to;
+      if (e.hops) stored.hops = e.hops;
       return stored;
     });
     let i = 0;

@@ -24,6 +24,7 @@ export class OutboxMessage implements Message {
     readonly event_name: string | null,
     public body: string,
     readonly created_at: number,
+    readonly hops: number,
   ) {
     this.next_attempt_at = created_at;
   }
@@ -86,7 +87,7 @@ export function batchMessages(b: NewMessageBatch): OutboxMessage[] {
   const out: OutboxMessage[] = new Array(b.id.length);
   for (let i = 0; i < out.length; i++) {
     const channel = b.channel[i] as number;
-    const m = new OutboxMessage(b.id[i]!, b.names[b.webhook[i]!]!, b.event_id[i]!, b.names[b.emitter[i]!]!, channel < 0 ? null : b.names[channel]!, '', b.created_at[i]!);
+    const m = new OutboxMessage(b.id[i]!, b.names[b.webhook[i]!]!, b.event_id[i]!, b.names[b.emitter[i]!]!, channel < 0 ? null : b.names[channel]!, '', b.created_at[i]!, b.hops[i]!);
     m.sliceBody(bodies, b.body_start[i]!, b.body_end[i]!);
     out[i] = m;
   }

@@ -6,7 +6,8 @@ import { Fifo } from './fifo';
 import { batchMessages, OutboxMessage } from './outbox-message';
 import type { Attempt, DeliveryMark, MessageStatus, NewMessage, NewMessageBatch } from '../../contract/delivery-protocol';
 
-type MessageLine = Omit<NewMessage, 'body'> & { t: 'm'; body: unknown };
+/** `hops` is left out at 1 (and was absent before deliveries carried it). */
+type MessageLine = Omit<NewMessage, 'body' | 'hops'> & { t: 'm'; body: unknown; hops?: number };
 /**
  * An attempt and the state it left its message in. Lines written before the request was kept by
  * its timestamp and signature carry `request_headers` instead (null, or absent, before that).
@@ -28,7 +29,7 @@ export function checkOutboxLine(value: unknown): string | null {
   const r = value as Record<string, unknown> | null;
   if (typeof r !== 'object' || r === null) return 'not a delivery line (a JSON object was expected)';
   const ok =
-    (r.t === 'm' && isString(r.id) && isString(r.webhook_id) && isString(r.event_id) && isString(r.emitter_id) && typeof r.created_at === 'number' && 'body' in r) ||
+    (r.t === 'm' && isString(r.id) && isString(r.webhook_id) && isString(r.event_id) && isString(r.emitter_id) && typeof r.created_at === 'number' && absentOr(r.hops, Number.isInteger) && 'body' in r) ||
     (r.t === 'a' &&
       isString(r.message_id) &&
       isString(r.status) &&
@@ -65,7 +66,8 @@ const str = JSON.stringify;
 function messageLine(m: NewMessage): string {
   // The body is JSON made by JSON.stringify, a fixed point of parse-then-stringify: embedding it
   // unescaped keeps lines small and it reads back byte-for-byte.
-  return `{"t":"m","id":${str(m.id)},"webhook_id":${str(m.webhook_id)},"event_id":${str(m.event_id)},"emitter_id":${str(m.emitter_id)},"event_name":${str(m.event_name)},"created_at":${m.created_at},"body":${m.body}}`;
+  const hops = m.hops > 1 ? `,"hops":${m.hops}` : '';
+  return `{"t":"m","id":${str(m.id)},"webhook_id":${str(m.webhook_id)},"event_id":${str(m.event_id)},"emitter_id":${str(m.emitter_id)},"event_name":${str(m.event_name)},"created_at":${m.created_at}${hops},"body":${m.body}}`;
 }
 
 /** The last response headers serialised, and their JSON: the sender hands out one record while a receiver's headers repeat. */
@@ -194,7 +196,7 @@ export class Outbox {
   /** Applies one line of the file to the state in memory. */
   private replay(r: Line): void {
     if (r.t === 'm') {
-      this.messages.set(r.id, new OutboxMessage(r.id, r.webhook_id, r.event_id, r.emitter_id, r.event_name ?? null, JSON.stringify(r.body), r.created_at));
+      this.messages.set(r.id, new OutboxMessage(r.id, r.webhook_id, r.event_id, r.emitter_id, r.event_name ?? null, JSON.stringify(r.body), r.created_at, r.hops ?? 1));
       this.liveLines++;
       this.mark(r.emitter_id, r.event_id, r.webhook_id);
     } else if (r.t === 'w') {

@@ -1,4 +1,4 @@
-import type { Message } from '../../contract/delivery-protocol';
+import { HOPS_HEADER, type Message } from '../../contract/delivery-protocol';
 
 /**
  * The headers of a message's request, in the order sent, for one attempt's timestamp and
@@ -6,7 +6,7 @@ import type { Message } from '../../contract/delivery-protocol';
  * outbox keeps, so the log shows what went out without writing it out on every attempt. undici
  * adds `host`, `connection` and `content-length` on the wire; these are the message's own.
  */
-export function requestHeaders(m: Pick<Message, 'id' | 'emitter_id' | 'event_id' | 'event_name'>, timestamp: number, signature: string): Record<string, string> {
+export function requestHeaders(m: Pick<Message, 'id' | 'emitter_id' | 'event_id' | 'event_name' | 'hops'>, timestamp: number, signature: string): Record<string, string> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'user-agent': 'Spout-Webhooks/1',
@@ -15,6 +15,7 @@ export function requestHeaders(m: Pick<Message, 'id' | 'emitter_id' | 'event_id'
     'webhook-signature': signature,
     'x-spout-emitter-id': m.emitter_id,
     'x-spout-event-id': m.event_id,
+    [HOPS_HEADER]: String(m.hops),
   };
   // The default channel has no name: the header is left out rather than sent empty.
   if (m.event_name) headers['x-spout-event-name'] = m.event_name;

@@ -49,9 +49,10 @@ export class ConnectProjects {
   }
 
   /** A new project. */
-  async create(input: { name: string; app_name?: string | null; support_email?: string | null }): Promise<ConnectProjectRecord> {
+  async create(input: { name: string; app_name?: string | null; support_email?: string | null; allow_local_targets?: boolean | undefined }): Promise<ConnectProjectRecord> {
     const t = now();
     const project: ConnectProjectRecord = { id: newId('proj', 10), name: input.name, app_name: input.app_name ?? null, support_email: input.support_email ?? null, created_at: t, updated_at: t };
+    if (input.allow_local_targets) project.allow_local_targets = true;
     this.list().push(project);
     await this.metadata.write();
     return project;

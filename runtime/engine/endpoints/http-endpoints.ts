@@ -26,14 +26,14 @@ export class HttpEndpoints {
     if (target) {
       const { source, customResponse } = target;
       if (!source.active) return undefined;
-      return { run: async (exchange) => (await this.sources.invoke(source, exchange.event, { trigger: { kind: 'http', exchange, customResponse }, replayOf: exchange.replayOf })).record };
+      return { run: async (exchange) => (await this.sources.invoke(source, exchange.event, { trigger: { kind: 'http', exchange, customResponse }, replayOf: exchange.replayOf, hops: exchange.hops })).record };
     }
     const workflow = this.workflows.byEndpoint(endpointId);
     if (!workflow) return undefined;
     return {
       // A workflow answers once its run has ended, or as soon as a step calls $.respond.
       run: async (exchange) => {
-        const run = await this.workflows.run(workflow, exchange.event, { onRespond: (r) => exchange.respond(r) });
+        const run = await this.workflows.run(workflow, exchange.event, { onRespond: (r) => exchange.respond(r), hops: exchange.hops });
         const customResponse = workflow.trigger.type === 'http' && workflow.trigger.custom_response;
         const failed = run.steps.find((s) => s.error);
         const why = failed ? `step ${failed.name} failed: ${failed.error!.message}` : 'no step called $.respond()';

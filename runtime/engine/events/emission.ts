@@ -56,10 +56,11 @@ export class Emission {
   /**
    * Stores and routes the emits of one run of `emitterId`, in emit order (see inEmitOrder): to
    * subscribed webhooks durably, then to subscribed sources and workflows. `depth` is how many
-   * listener hops led to this run; `invocationId` is the run's, kept with each event. Resolves
-   * each stored event with where it went.
+   * listener hops led to this run; `invocationId` is the run's, kept with each event; `hops` how
+   * many webhook deliveries in a row did (kept with each event, see StoredEvent). Resolves each
+   * stored event with where it went.
    */
-  async accept(emitterId: string, emits: readonly EmitPayload[], depth = 0, invocationId: string | null = null): Promise<RoutedEvent[]> {
+  async accept(emitterId: string, emits: readonly EmitPayload[], depth = 0, invocationId: string | null = null, hops = 0): Promise<RoutedEvent[]> {
     if (emits.length === 0) return [];
     const now = Date.now();
     const subs = this.subscriptions();
@@ -79,7 +80,9 @@ export class Emission {
       routes.push(route);
       const meta: NewEvent['meta'] = { id: e.meta.id, name, summary: e.meta.summary ?? null, ts: e.meta.ts ?? now };
       if (invocationId) meta.invocation_id = invocationId;
-      return { json: e.json, meta, deliver_to: webhooks };
+      const event: NewEvent = { json: e.json, meta, deliver_to: webhooks };
+      if (hops > 0) event.hops = hops;
+      return event;
     });
     const { stored, durable } = this.events.append(emitterId, batch, now);
     // Events and their delivery messages go to disk side by side, not one after the other; each

@@ -36,6 +36,8 @@ export interface InvokeOptions {
   trigger: Trigger;
   /** Listener hops that led to this run. */
   depth?: number;
+  /** Webhook deliveries in a row that led to this run (see StoredEvent's `hops`). */
+  hops?: number;
   /** The invocation this run replays (kept only if it is one of this source's). */
   replayOf?: string | null;
 }
@@ -69,7 +71,7 @@ export class SourceRunner {
     const started = Date.now();
     const result = await live.sandbox.invoke({ kind: 'run', eventJson: JSON.stringify(event) }, exchange ? (r) => exchange.respond(r) : undefined);
     if (result.error) this.deps.channels.runFailed(source.id, result);
-    const { routed, emits } = await this.emit(source.id, live.component, result.emits, result.invocationId, options.depth);
+    const { routed, emits } = await this.emit(source.id, live.component, result.emits, result.invocationId, options.depth, options.hops);
     const record = this.recordOf(source.id, trigger.kind, result, started, emits);
     record.replay_of = options.replayOf && this.isRunOf(source, options.replayOf) ? options.replayOf : null;
     if (trigger.kind === 'http') {
@@ -105,7 +107,7 @@ export class SourceRunner {
       this.deps.logs.add(listenerId, { level: 'warn', message: `event ${event.id} of ${event.emitter_id} not run: listeners passed events on ${MAX_LISTENER_HOPS} times in a row (a subscription loop?)`, invocation_id: null });
       return;
     }
-    this.invoke(source, JSON.parse(event.json), { trigger: { kind: 'event', emitter_id: event.emitter_id, event_id: event.id }, depth }).catch((err: Error) => {
+    this.invoke(source, JSON.parse(event.json), { trigger: { kind: 'event', emitter_id: event.emitter_id, event_id: event.id }, depth, hops: event.hops ?? 0 }).catch((err: Error) => {
       this.deps.logs.add(listenerId, { level: 'error', message: `could not run with event ${event.id} of ${event.emitter_id}: ${err.message}`, invocation_id: null });
     });
   }
@@ -128,11 +130,11 @@ export class SourceRunner {
   }
 
   /** Dedupes (by the component's strategy) and stores one invocation's emits; `emits` lists them all for its record, dropped ones marked. */
-  private async emit(sourceId: string, component: ComponentRecord | undefined, payloads: EmitPayload[], invocationId: string | null, depth = 0): Promise<{ routed: RoutedEvent[]; emits: InvocationEmit[] }> {
+  private async emit(sourceId: string, component: ComponentRecord | undefined, payloads: EmitPayload[], invocationId: string | null, depth = 0, hops = 0): Promise<{ routed: RoutedEvent[]; emits: InvocationEmit[] }> {
     const ordered = inEmitOrder(payloads);
     const { kept, warnings } = this.deps.dedupe.filter(sourceId, component?.dedupe ?? null, ordered);
     for (const message of warnings) this.deps.logs.add(sourceId, { level: 'warn', message, invocation_id: invocationId });
-    const routed = await this.deps.emission.accept(sourceId, kept, depth, invocationId);
+    const routed = await this.deps.emission.accept(sourceId, kept, depth, invocationId, hops);
     const routedFor = new Map(kept.map((payload, i) => [payload, routed[i]]));
     const emits = ordered.map((payload): InvocationEmit => {
       const route = routedFor.get(payload);

@@ -125,7 +125,7 @@ export class WorkflowManager {
    * Runs the steps in order with the trigger `event`. A step that throws or calls `$.flow.exit`
    * ends the run; `$.respond` in any step answers `onRespond` (the HTTP trigger's caller).
    */
-  async run(wf: WorkflowRecord, event: unknown, options: { replayOf?: string; onRespond?: (r: HttpResponsePayload) => void; depth?: number } = {}): Promise<WorkflowRunRecord> {
+  async run(wf: WorkflowRecord, event: unknown, options: { replayOf?: string; onRespond?: (r: HttpResponsePayload) => void; depth?: number; hops?: number } = {}): Promise<WorkflowRunRecord> {
     const run: WorkflowRunRecord = { id: newId('wfr'), workflow_id: wf.id, event, replay_of: options.replayOf ?? null, status: 'success', started_at_ms: Date.now(), duration_ms: 0, steps: [] };
     const steps: Record<string, unknown> = { trigger: { event } };
     for (const step of wf.steps) {
@@ -177,7 +177,7 @@ export class WorkflowManager {
     wf: WorkflowRecord,
     step: WorkflowStep,
     steps: Record<string, unknown>,
-    options: { onRespond?: (r: HttpResponsePayload) => void; depth?: number },
+    options: { onRespond?: (r: HttpResponsePayload) => void; depth?: number; hops?: number },
   ): Promise<StepRunRecord> {
     const started = Date.now();
     const record: StepRunRecord = { name: step.name, component_id: step.component_id, invocation_id: null, exports: {}, ret: null, logs: [], duration_ms: 0, error: null, exit: null };
@@ -189,7 +189,7 @@ export class WorkflowManager {
       const answer = await this.deps.sessions.runAction(component, configured, steps, { jit: false, onRespond: options.onRespond });
       Object.assign(record, { invocation_id: answer.invocation_id, exports: answer.exports, ret: answer.ret, logs: answer.os, error: answer.error, exit: answer.exit });
       if (answer.emitted.length > 0) {
-        await this.deps.emission.accept(wf.id, answer.emitted.map((e) => ({ json: JSON.stringify(e), meta: {} })), options.depth ?? 0);
+        await this.deps.emission.accept(wf.id, answer.emitted.map((e) => ({ json: JSON.stringify(e), meta: {} })), options.depth ?? 0, null, options.hops ?? 0);
       }
     } catch (err) {
       const e = err as Error;
@@ -208,7 +208,7 @@ export class WorkflowManager {
   listen(id: string, event: StoredEvent, depth: number): void {
     const wf = this.find(id);
     if (!wf?.active || depth > MAX_LISTENER_HOPS) return;
-    this.run(wf, JSON.parse(event.json), { depth }).catch((err: Error) => console.error(`workflow ${id}: ${err.message}`));
+    this.run(wf, JSON.parse(event.json), { depth, hops: event.hops ?? 0 }).catch((err: Error) => console.error(`workflow ${id}: ${err.message}`));
   }
 
   private schedule(wf: WorkflowRecord): void {

@@ -11,6 +11,7 @@ import { HttpError, notFound } from '../edge/error-statuses';
 import type { SecretRotationView } from '../../contract/webhook-api';
 import { attemptView, messageView, webhookView } from './views';
 import { newWebhookRecord } from '../../delivery/webhook-targets';
+import { requireDeliveryTarget } from './delivery-target-check';
 
 const webhookUrl = z.string().refine(
   (value) => {
@@ -113,6 +114,7 @@ export function webhookRoutes(ctx: ApiContext): Router {
 
   router.post('/webhooks', async (req, res) => {
     const input = parseParams(req, createSchema);
+    requireDeliveryTarget(ctx, 'url', input.url);
     const { record, secret } = newWebhookRecord(input, ctx.secrets);
     data().webhooks.push(record);
     await ctx.metadata.write();
@@ -158,6 +160,7 @@ export function webhookRoutes(ctx: ApiContext): Router {
   router.put('/webhooks/:id', async (req, res) => {
     const w = find(req.params.id);
     const input = parseParams(req, updateSchema);
+    if (input.url !== undefined) requireDeliveryTarget(ctx, 'url', input.url);
     // Failures before a re-enable or a new URL do not count toward disabling it again.
     const fresh = (input.active === true && !w.active) || (input.url !== undefined && input.url !== w.url);
     Object.assign(w, {

@@ -7,7 +7,7 @@ import { sourceView } from '../api/views';
 import { componentCall } from './connect-catalog-routes';
 import type { ConnectContext } from './connect-context';
 import { runActionSchema, deployTriggerSchema } from './connect-schemas';
-import { deliverDeployEvents, deliveryOf, setTriggerWebhooks, setTriggerWorkflows } from './connect-trigger-webhooks';
+import { deliverDeployEvents, deliveryOf, requireTriggerTargets, setTriggerWebhooks, setTriggerWorkflows } from './connect-trigger-webhooks';
 import { observations, triggerView } from './connect-views';
 import { callerOf } from './connect-auth';
 import type { SourceRecord } from '../../store/metadata';
@@ -45,6 +45,8 @@ export function connectRunRoutes(ctx: ConnectContext): Router {
 
   router.post('/triggers/deploy', async (req, res) => {
     const input = parseParams(req, deployTriggerSchema);
+    // Before the deploy: a refused URL leaves nothing deployed.
+    if (input.webhook_url !== undefined) requireTriggerTargets(ctx, res, 'webhook_url', [input.webhook_url]);
     const { configured, owner, component } = await componentCall(ctx, res, input, 'source');
     await ctx.connect.tenants.ensureUser(owner);
     // The webhook of the project environment takes a trigger's events when it names none.

@@ -145,6 +145,8 @@ export const createProjectSchema = z.object({
   app_name: z.string().max(200).optional(),
   support_email: z.string().max(200).optional(),
   connect_require_key_auth_test: z.boolean().optional(),
+  /** Spout's own: end users (Connect tokens) may point webhooks at this machine (docs/security.md). */
+  allow_local_targets: z.boolean().optional(),
 });
 
 export const updateProjectSchema = createProjectSchema.partial();

@@ -3,6 +3,7 @@ import { Router } from 'express';
 import type { ConnectTokenAnswer } from '../../contract/connect-api';
 import { newWebhookRecord } from '../../delivery/webhook-targets';
 import { parseParams } from '../api/params';
+import { requireDeliveryTarget } from '../api/delivery-target-check';
 import { HttpError } from '../edge/error-statuses';
 import { callerOf, ownerFor, requireServer } from './connect-auth';
 import { connectPage, type ConnectContext } from './connect-context';
@@ -90,6 +91,7 @@ export function connectTokenRoutes(ctx: ConnectContext): Router {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.app_name !== undefined ? { app_name: input.app_name } : {}),
       ...(input.support_email !== undefined ? { support_email: input.support_email } : {}),
+      ...(input.allow_local_targets !== undefined ? { allow_local_targets: input.allow_local_targets } : {}),
       updated_at: Math.floor(Date.now() / 1000),
     });
     await ctx.metadata.write();
@@ -123,6 +125,7 @@ export function connectTokenRoutes(ctx: ConnectContext): Router {
   router.put('/webhook', async (req, res) => {
     requireServer(res, "setting the project's webhook");
     const input = parseParams(req, setProjectWebhookSchema);
+    requireDeliveryTarget(ctx, 'url', input.url);
     const { p, environment, webhook } = envWebhook(res);
     let secret: string | undefined;
     if (webhook) {

@@ -12,7 +12,7 @@ import { checkAccounts } from './connect-catalog-routes';
 import { connectPage, type ConnectContext } from './connect-context';
 import { connectTrigger } from './connect-run-routes';
 import { deleteTriggerSchema, listEventsSchema, ownerQuerySchema, triggersListSchema, updateTriggerSchema, updateWebhooksSchema, updateWorkflowsSchema } from './connect-schemas';
-import { deliveryOf, dropTriggerDelivery, setTriggerWebhooks, setTriggerWorkflows, sweepGoneTriggers, triggerWebhooks } from './connect-trigger-webhooks';
+import { deliveryOf, dropTriggerDelivery, requireTriggerTargets, setTriggerWebhooks, setTriggerWorkflows, sweepGoneTriggers, triggerWebhooks } from './connect-trigger-webhooks';
 import { eventView } from './connect-views';
 
 /** A webhook as Connect shows it; its signing key only where asked for. */
@@ -102,6 +102,7 @@ export function connectTriggerRoutes(ctx: ConnectContext): Router {
   router.put('/deployed-triggers/:id/webhooks', async (req, res) => {
     const input = parseParams(req, updateWebhooksSchema);
     const source = find(res, req.params.id, input.external_user_id);
+    requireTriggerTargets(ctx, res, 'webhook_urls', input.webhook_urls);
     setTriggerWebhooks(ctx, source, input.webhook_urls);
     await saved();
     res.json(webhooksOf(source));

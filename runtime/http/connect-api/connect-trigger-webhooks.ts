@@ -5,7 +5,10 @@ import { newWebhookRecord } from '../../delivery/webhook-targets';
 import { newId } from '../../lib/ids';
 import type { TriggerDeliveryRecord } from '../../store/connect-records';
 import type { SourceRecord, WebhookRecord } from '../../store/metadata';
+import type { Response } from 'express';
 import { HttpError } from '../edge/error-statuses';
+import { requireDeliveryTarget } from '../api/delivery-target-check';
+import { callerOf } from './connect-auth';
 import type { ConnectContext } from './connect-context';
 
 /** The trigger's delivery record (every Connect trigger has one). */
@@ -23,6 +26,15 @@ export function deliveryOf(ctx: ConnectContext, sourceId: string): TriggerDelive
 export function triggerWebhooks(ctx: ConnectContext, sourceId: string): WebhookRecord[] {
   const ids = deliveryOf(ctx, sourceId).webhook_ids;
   return ids.flatMap((id) => ctx.metadata.data.webhooks.filter((w) => w.id === id));
+}
+
+/**
+ * Refuses webhook URLs deliveries may not go to (`field` names them): never this service, and
+ * for a Connect token nothing on this machine unless its project allows local targets.
+ */
+export function requireTriggerTargets(ctx: ConnectContext, res: Response, field: string, urls: readonly string[]): void {
+  const { project, token } = callerOf(res);
+  for (const url of urls) requireDeliveryTarget(ctx, field, url, token !== null && project.allow_local_targets !== true);
 }
 
 /**

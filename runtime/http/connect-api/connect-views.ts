@@ -83,7 +83,7 @@ export function userView(u: ExternalUserRecord): ConnectExternalUser {
 }
 
 export function projectView(p: ConnectProjectRecord): ConnectProject {
-  return { id: p.id, name: p.name, ...(p.app_name ? { app_name: p.app_name } : {}), ...(p.support_email ? { support_email: p.support_email } : {}) };
+  return { id: p.id, name: p.name, ...(p.app_name ? { app_name: p.app_name } : {}), ...(p.support_email ? { support_email: p.support_email } : {}), allow_local_targets: p.allow_local_targets ?? false };
 }
 
 /** A deployed trigger: the source as /v1/sources shows it, in Connect's field names. */

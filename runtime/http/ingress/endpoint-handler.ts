@@ -6,6 +6,7 @@ import type { EndpointExchange, HttpEvent } from '../../contract/endpoint-exchan
 import type { RecordedRequest, RecordedResponse } from '../../contract/invocation-api';
 import { recordBody } from '../../engine/invocations/invocation-record';
 import type { HttpResponsePayload } from '../../contract/host-protocol';
+import { HOPS_HEADER, MAX_DELIVERY_HOPS } from '../../contract/delivery-protocol';
 import { httpEvent } from './http-event';
 
 /** Path prefix of HTTP interface endpoints. */
@@ -116,16 +117,28 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   });
 }
 
+/** The deliveries a request's HOPS_HEADER counts: 0 without it, null when it is not a count. */
+function deliveryHops(value: string | string[] | undefined): number | null {
+  if (value === undefined) return 0;
+  return typeof value === 'string' && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : null;
+}
+
+/** Why a request `hops` deliveries deep is refused (see MAX_DELIVERY_HOPS), for the sender's attempt log. */
+function loopDetail(hops: number): string {
+  return `delivery loop: this request is Spout webhook delivery number ${hops} in a row (${HOPS_HEADER}: ${hops}) and an endpoint runs none past ${MAX_DELIVERY_HOPS}, so a webhook leads back to a Spout endpoint, directly or through a relay. Point that webhook at a receiver of your own, or subscribe the source to the other with POST /v1/subscriptions`;
+}
+
 /** The answer `finish(null)` gives when the component did not answer, as recorded. */
 const SUCCESS_RECORDED = recordedResponse(200, SUCCESS_HEADERS, SUCCESS_BODY, 'service');
 
 /** One request's exchange with the engine: the component's `respond()` or the service's answer, whichever comes first. */
-function exchangeOf(res: ServerResponse, event: HttpEvent, request: RecordedRequest, replayOf: string | null): EndpointExchange {
+function exchangeOf(res: ServerResponse, event: HttpEvent, request: RecordedRequest, replayOf: string | null, hops: number): EndpointExchange {
   let answered: RecordedResponse | null = null;
   return {
     event,
     request,
     replayOf,
+    hops,
     respond(r) {
       if (answered || res.headersSent) return;
       answered = recordedResponse(r.status, componentHeaders(r.headers), r.body, 'component');
@@ -164,6 +177,16 @@ export function endpointHandler(endpoints: HttpEndpoints, bodyLimit: number, end
         res.writeHead(204, { ...CORS, 'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '*' });
         return void res.end();
       }
+      // Before anything runs: a delivery loop ends here, its reason in the sender's attempt log.
+      const hops = deliveryHops(req.headers[HOPS_HEADER]);
+      if (hops === null) {
+        req.resume();
+        return problem(res, 400, `${HOPS_HEADER}: "${String(req.headers[HOPS_HEADER])}" is not a count of deliveries; Spout's webhooks send a whole number from 1, other senders leave it out`);
+      }
+      if (hops > MAX_DELIVERY_HOPS) {
+        req.resume();
+        return problem(res, 409, loopDetail(hops));
+      }
       const raw = await readBody(req, bodyLimit);
       if (raw === null) return problem(res, 413, `the request body is over the ${Math.round(bodyLimit / 1024 / 1024)} MB limit`);
       const replayOf = req.headers[REPLAY_HEADER];
@@ -183,7 +206,7 @@ export function endpointHandler(endpoints: HttpEndpoints, bodyLimit: number, end
         endpoint_url: at,
         ...recordBody(raw),
       };
-      await endpoint.run(exchangeOf(res, event, request, typeof replayOf === 'string' ? replayOf : null));
+      await endpoint.run(exchangeOf(res, event, request, typeof replayOf === 'string' ? replayOf : null, hops));
     } catch (err) {
       const { status, detail } = errorAnswer(err);
       problem(res, status, detail);

@@ -12,6 +12,7 @@ const message = (n: number, webhook: string, body: string, event_name: string | 
   event_name,
   body,
   created_at: 1000 + n,
+  hops: n,
 });
 
 describe('MessageBatchBuilder', () => {
@@ -34,7 +35,7 @@ describe('MessageBatchBuilder', () => {
     const given = [message(1, 'wh_a', '{"a":1}', 'new'), message(2, 'wh_b', '{"a":1}', 'new'), message(3, 'wh_a', '"\ud800 lone"'), message(4, 'wh_c', '{}')];
     const builder = new MessageBatchBuilder();
     for (const m of given) builder.push(m);
-    const read = batchMessages(builder.take()).map(({ id, webhook_id, event_id, emitter_id, event_name, body, created_at }) => ({ id, webhook_id, event_id, emitter_id, event_name, body, created_at }));
+    const read = batchMessages(builder.take()).map(({ id, webhook_id, event_id, emitter_id, event_name, body, created_at, hops }) => ({ id, webhook_id, event_id, emitter_id, event_name, body, created_at, hops }));
     assert.deepEqual(read, given);
   });
 });

@@ -12,7 +12,7 @@ import { batchOf } from '../../../helpers/message-batch';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
-const message = (n: number): NewMessage => ({ id: `msg_${n}`, webhook_id: 'wh_a', event_id: `1000-${n}`, emitter_id: 'dc_a', event_name: null, body: `{"n":${n}}`, created_at: Date.now() });
+const message = (n: number): NewMessage => ({ id: `msg_${n}`, webhook_id: 'wh_a', event_id: `1000-${n}`, emitter_id: 'dc_a', event_name: null, body: `{"n":${n}}`, created_at: Date.now(), hops: 1 });
 
 interface Sent {
   headers: Record<string, string>;

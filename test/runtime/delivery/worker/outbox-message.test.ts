@@ -8,7 +8,7 @@ function batch() {
   const shared = new BatchBodies(bodies.join(''));
   let at = 0;
   const messages = bodies.map((body, n) => {
-    const m = new OutboxMessage(`msg_${n}`, 'wh_a', `1000-${n}`, 'dc_a', null, '', 1000);
+    const m = new OutboxMessage(`msg_${n}`, 'wh_a', `1000-${n}`, 'dc_a', null, '', 1000, 1);
     m.sliceBody(shared, at, (at += body.length));
     return m;
   });
@@ -36,7 +36,7 @@ describe('BatchBodies', () => {
 
   it('does not track a body that is the whole string', () => {
     const shared = new BatchBodies('{"only":1}');
-    const m = new OutboxMessage('msg_1', 'wh_a', '1000-1', 'dc_a', null, '', 1000);
+    const m = new OutboxMessage('msg_1', 'wh_a', '1000-1', 'dc_a', null, '', 1000, 1);
     m.sliceBody(shared, 0, shared.text.length);
     assert.deepEqual([m.body, shared.members.length, shared.used], ['{"only":1}', 0, 0]);
   });

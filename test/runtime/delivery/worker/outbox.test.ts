@@ -16,6 +16,7 @@ const message = (n: number, webhook = 'wh_a'): NewMessage => ({
   event_name: n % 2 ? 'new' : null,
   body: JSON.stringify({ n, text: 'ünïcødé' }),
   created_at: 1000 + n,
+  hops: 1 + (n % 3),
 });
 
 const attempt = (status_code: number | null, created_at: number, trigger: Attempt['trigger'] = 'scheduled'): Attempt => ({

@@ -90,6 +90,22 @@ describe('Emission', () => {
     assert.deepEqual(s.listened.map((l) => [l.listenerId, JSON.parse(l.event.json).n, l.depth]), [['dc_listener', 1, 3], ['p_workflow', 2, 3]]);
   });
 
+  it('keeps the webhook deliveries that led to a run on its events, for their deliveries, listeners and a restart', async () => {
+    const s = await open();
+    subscribe(s, 'dc_a', 'wh_1');
+    subscribe(s, 'dc_a', 'dc_listener');
+    const [routed] = await s.emission.accept('dc_a', [emit(1)], 0, null, 3);
+    assert.equal(routed!.event.hops, 3);
+    assert.deepEqual(s.deliveries.map((d) => d.event.hops), [3]);
+    assert.deepEqual(s.listened.map((l) => l.event.hops), [3]);
+    const [plain] = await s.emission.accept('dc_a', [emit(2)]);
+    assert.equal(plain!.event.hops, undefined, 'no deliveries led to it: nothing kept');
+    const reread = new EventStore(path.join(s.dataDir, 'events'), 10);
+    await reread.openSource('dc_a');
+    assert.deepEqual(reread.list('dc_a').map((e) => e.hops), [undefined, 3]);
+    await reread.close();
+  });
+
   it('says whether a channel is heard', async () => {
     const s = await open();
     subscribe(s, 'dc_*', 'wh_1', '$errors');

@@ -74,6 +74,7 @@ function exchange(replayOf: string | null = null) {
     event: { method: 'POST', path: '/', query: {}, client_ip: '127.0.0.1', url: 'http://127.0.0.1:1/e/en_1', headers: {}, bodyRaw: '{}', body: {} },
     request: { method: 'POST', path: '/', query: '', headers: {}, endpoint_url: 'http://127.0.0.1:1/e/en_1', body: '{}', body_encoding: 'utf8', body_size: 2, body_truncated: false },
     replayOf,
+    hops: 0,
     respond: (r) => void told.responded.push(r),
     finish: (failure): RecordedResponse => {
       told.finished.push(failure);

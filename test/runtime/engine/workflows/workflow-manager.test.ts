@@ -111,6 +111,17 @@ describe('WorkflowManager', () => {
     assert.deepEqual(stores.deliveries.map((d) => d.webhooks), [['wh_1'], ['wh_1']]);
   });
 
+  it('hands on the webhook deliveries that led to a run, from its trigger or the event it listened to, to what it emits', async () => {
+    scripts.sc_fetch = () => ({ emitted: [{ n: 1 }] });
+    const wf = await workflows.create({ trigger: { type: 'source', source_id: 'dc_src' }, steps: [{ name: 'fetch', component_id: 'sc_fetch' }] });
+    stores.metadata.data.subscriptions.push({ id: 'sub_1', emitter_id: wf.id, listener_id: 'wh_1', event_name: null, created_at: 0 });
+    await workflows.run(wf, {}, { hops: 2 });
+    await stores.events.openSource('dc_src');
+    await stores.emission.accept('dc_src', [{ json: '{"n":0}', meta: {} }], 0, null, 4);
+    await waitFor(() => workflows.runs(wf).length === 2, 2000, 'the listening run');
+    assert.deepEqual(stores.deliveries.filter((d) => d.event.emitter_id === wf.id).map((d) => d.event.hops), [2, 4]);
+  });
+
   it('replays a run with its trigger event', async () => {
     const wf = await workflows.create({ steps: [{ name: 'fetch', component_id: 'sc_fetch', configured_props: { text: '{{steps.trigger.event.n}}' } }] });
     const first = await workflows.run(wf, { n: 41 });
