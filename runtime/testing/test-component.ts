@@ -17,6 +17,8 @@ import { bundleFile } from '../components/bundle-file';
 import { validateComponent } from '../components/validate';
 import { maskerFor } from '../engine/network/network-service';
 import { additionalPropsOf, mergeProps } from '../engine/sources/dynamic-props';
+import { runDataStoreOp } from '../store/data-store-ops';
+import { DataStores } from '../store/data-stores';
 import type { SourceDb } from '../store/source-dbs';
 import { callerFile } from './caller-file';
 import { timeMs } from './durations';
@@ -74,6 +76,8 @@ export async function openTestComponent(file: string, options: LoadOptions, kind
   });
   const logs = new Map<string | null, TestLog[]>();
   let network: TestNetwork | null = null;
+  // Its data_store props get empty stores of their own, on the test's clock (TTLs expire as it moves).
+  const stores = new DataStores(fs.mkdtempSync(path.join(runtime.workDir, 'stores-')), { now: () => clock.nowMs });
   let loaded: Awaited<ReturnType<typeof Sandbox.load>>;
   try {
     loaded = await Sandbox.load({
@@ -93,6 +97,7 @@ export async function openTestComponent(file: string, options: LoadOptions, kind
         logs.set(log.invocationId, lines);
       },
       onStrayEmits: () => undefined,
+      onDataStore: (storeId, call) => runDataStoreOp(stores, storeId, call),
       onNetworkMatch: (request) => (network ? network.answer(request) : { response: null, entry: null, miss: 'the component made a call while loading; calls are answered once it is configured' }),
     });
   } catch (err) {
@@ -101,12 +106,14 @@ export async function openTestComponent(file: string, options: LoadOptions, kind
   const { sandbox, description } = loaded;
   const close = async () => {
     await sandbox.close();
+    await stores.close();
   };
   try {
     const valid = validateComponent(description);
     if ((valid.type ?? 'source') !== kind) throw new Error(`${file} is ${valid.type === 'action' ? 'an action: load it with loadAction()' : 'a source: load it with loadSource()'}`);
     const auth = options.accounts ?? {};
     const configured = configuredValues(valid.configurable_props, options.props ?? {}, auth);
+    for (const prop of valid.configurable_props) if (prop.type === 'data_store' && configured[prop.name] === undefined) configured[prop.name] = { dataStore: (await stores.create(prop.name)).id };
     const secrets = (props: readonly ConfigurableProp[], values: Record<string, unknown>) => props.filter((p) => p.secret).map((p) => values[p.name]);
     network = new TestNetwork(options.cassette === false ? null : path.resolve(path.dirname(file), options.cassette ?? `${stem}.cassette.json`), process.env.SPOUT_TEST_RECORD === '1', maskerFor(flatAuth(auth), secrets(valid.configurable_props, configured)));
     const contextFor = (props: ConfigurableProp[], values: Record<string, unknown>, dynamic: boolean): SandboxContext => ({
@@ -115,15 +122,15 @@ export async function openTestComponent(file: string, options: LoadOptions, kind
       endpoints: Object.fromEntries(props.filter((p) => p.type === '$.interface.http').map((p) => [p.name, `https://test.spout.invalid/e/${stem}/${p.name}`])),
       auth,
       dynamicProps: dynamic,
-      dataStores: [],
+      dataStores: Object.values(values).flatMap((v) => (v && typeof v === 'object' && typeof (v as { dataStore?: unknown }).dataStore === 'string' ? [(v as { dataStore: string }).dataStore] : [])),
       network: (network as TestNetwork).mode,
       dirs: dirFolders(props, values, id, runtime.workDir),
     });
     const own = valid.configurable_props;
-    sandbox.configure(contextFor(own, checkConfiguredProps(own, configured, accountsOf(own), () => false).values, false));
+    sandbox.configure(contextFor(own, checkConfiguredProps(own, configured, accountsOf(own), (sid) => stores.exists(sid)).values, false));
     const dynamic = await additionalPropsOf(sandbox, valid.type);
     const props = dynamic ? mergeProps(own, dynamic) : own;
-    const { values, problems } = checkConfiguredProps(props, configured, accountsOf(props), () => false);
+    const { values, problems } = checkConfiguredProps(props, configured, accountsOf(props), (sid) => stores.exists(sid));
     if (problems.length > 0) throw new ComponentError(problems);
     sandbox.configure(contextFor(props, values, dynamic !== null));
     const invoke = async (target: InvocationTarget, onRespond?: Parameters<Sandbox['invoke']>[1]): Promise<TestInvocation> => {

@@ -4,11 +4,13 @@ import { slugify } from '../../lib/slug';
 import { parse } from '../support/args';
 import { bold, displayPath, out, printJson } from '../support/output';
 import { UsageError } from '../support/usage';
+import { actionCassette, actionTest, sourceTest } from '../support/init-tests';
 
 export const HELP = `Usage: spout init source|action|app NAME [--http] [--timer] [--db] [--dir DIR] [--force]
 
 Writes a starter component in registry shape to DIR/<name>/<name>.mjs (an app: <name>.app.mjs),
-ready for "spout dev" (a source) or "spout publish" (an action).
+ready for "spout dev" (a source) or "spout publish" (an action), and its first test beside it
+(<name>.test.mjs, run with "spout test"; an action with --http also gets <name>.cassette.json).
 
 Options:
   --http     a source: an HTTP endpoint ($.interface.http) that answers the caller;
@@ -42,9 +44,12 @@ export async function run(argv: string[]): Promise<void> {
   const text = kind === 'source' ? sourceTemplate(slug, name, opts) : kind === 'action' ? actionTemplate(slug, name, opts) : appTemplate(slug, name);
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(file, text);
+  const tests = kind === 'app' ? [] : starterTests(dir, slug, kind, opts, args.flag('force') === true);
   const shown = displayPath(file);
-  if (args.globals.json) return printJson({ file: path.resolve(file), kind, key: kind === 'app' ? null : slug });
+  if (args.globals.json) return printJson({ file: path.resolve(file), kind, key: kind === 'app' ? null : slug, tests });
   out(`Wrote ${bold(shown)}`);
+  for (const t of tests) out(`Wrote ${bold(displayPath(t))}`);
+  if (tests.length > 0) out(`Test it with: spout test ${displayPath(dir)}`);
   if (kind === 'source') out(`Run it with: spout dev ${shown}`);
   if (kind === 'action') out(`Save it with: spout publish ${shown}`);
   if (kind === 'app') {
@@ -54,6 +59,20 @@ export async function run(argv: string[]): Promise<void> {
 }
 
 const q = (s: string) => JSON.stringify(s);
+
+/** Writes the component's first test (and an action's cassette) beside it, keeping files that exist unless forced; returns what it wrote. */
+function starterTests(dir: string, slug: string, kind: 'source' | 'action', o: { http: boolean; timer: boolean; db: boolean }, force: boolean): string[] {
+  const files: Array<[string, string]> = [[`${slug}.test.mjs`, kind === 'source' ? sourceTest(`${slug}.mjs`, o) : actionTest(`${slug}.mjs`, o)]];
+  if (kind === 'action' && o.http) files.push([`${slug}.cassette.json`, actionCassette()]);
+  const written: string[] = [];
+  for (const [name, content] of files) {
+    const target = path.join(dir, name);
+    if (fs.existsSync(target) && !force) continue;
+    fs.writeFileSync(target, content);
+    written.push(path.resolve(target));
+  }
+  return written;
+}
 
 function sourceTemplate(key: string, name: string, o: { http: boolean; timer: boolean; db: boolean }): string {
   const props = [
