@@ -54,7 +54,10 @@ export interface TestComponent {
 
 /** Where a component file named in a test is: relative to the test file that names it (as an import), else to the current folder. */
 export function componentPath(file: string): string {
-  if (path.isAbsolute(file)) return file;
+  if (path.isAbsolute(file)) {
+    if (!fs.existsSync(file)) throw new Error(`${file}: no such component file`);
+    return file;
+  }
   const caller = callerFile();
   const beside = caller ? path.resolve(path.dirname(caller), file) : null;
   const found = beside && fs.existsSync(beside) ? beside : path.resolve(file);

@@ -203,7 +203,7 @@ export class NetworkIntercept {
     const call: CallRequest = { method: request.method, url: request.url, headers: headersOf(request.headers), ...body };
     if (this.mode === 'replay' || this.mode === 'replay-or-live') {
       const answer = await networkMatch(call);
-      if (answer.fault === 'timeout' || answer.fault === 'reset') return this.fail(invocationId, call, started, answer.fault, controller);
+      if (answer.fault === 'timeout' || answer.fault === 'reset') return this.fail(invocationId, call, started, answer.fault, request.signal, controller);
       if (answer.response) {
         const r = answer.response;
         if (invocationId) this.hooks.onCall(invocationId, { request: call, response: r, error: null, duration_ms: since(started), served_by: answer.fault ? 'fault' : 'cassette', entry: answer.entry });
@@ -228,11 +228,13 @@ export class NetworkIntercept {
   }
 
   /** A test's fault (`network.fail`): the call never gets an answer, or its connection resets. */
-  private fail(invocationId: string | null, call: CallRequest, started: number, fault: 'timeout' | 'reset', controller: { errorWith(e?: unknown): void }): void {
+  private async fail(invocationId: string | null, call: CallRequest, started: number, fault: 'timeout' | 'reset', signal: AbortSignal, controller: { errorWith(e?: unknown): void }): Promise<void> {
     const error = fault === 'reset' ? 'the connection was reset (a fault the test asked for)' : 'no answer came (a timeout the test asked for)';
     if (invocationId) this.hooks.onCall(invocationId, { request: call, response: null, error, duration_ms: since(started), served_by: 'fault', entry: null });
-    // A timeout never settles: the client's own timeout (or the run's) ends the call.
-    if (fault === 'reset') controller.errorWith(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+    if (fault === 'reset') return controller.errorWith(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+    // A timeout never answers: the request waits until its client gives up (an abort, which the interceptors
+    // answer themselves), or the run's own timeout ends the host. It is not a live call, so a test clock moves on.
+    await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
   }
 
   private onResponse(response: Response, requestId: string): void {
