@@ -3,12 +3,13 @@
 import type { ActionResult as HostActionResult } from '../contract/host-protocol';
 import { durationMs, timeMs } from './durations';
 import type { ActionLoadOptions, ActionResult, LoadedAction, SourceResult, TestClock, TestNetwork } from './public-api';
-import { componentPath, openTestComponent, testError, type TestComponent } from './test-component';
+import { openTestComponent, resolveLoad, testError, type TestComponent } from './test-component';
+import { assertRecorded } from './test-network';
 
 /** Loads an action for a test; it loads on its first `run()` (load errors reject that run). */
-export function loadTestAction(file: string, options: ActionLoadOptions): LoadedAction {
-  // Resolved now: the path is relative to the test file calling this.
-  const absolute = componentPath(file);
+export function loadTestAction(file: string, given: ActionLoadOptions): LoadedAction {
+  // Resolved now: paths are relative to the test file calling this.
+  const { file: absolute, options } = resolveLoad(file, given);
   let opened: Promise<TestComponent> | null = null;
   const component = () => (opened ??= openTestComponent(absolute, options, 'action'));
   // Faults asked for before the first run wait for the network to exist.
@@ -51,14 +52,14 @@ export function loadTestAction(file: string, options: ActionLoadOptions): Loaded
       const outcome = result.error ? null : (result.value as HostActionResult);
       const exports = outcome?.exports ?? {};
       const summary = exports.$summary;
-      return {
+      return assertRecorded({
         summary: typeof summary === 'string' ? summary : summary === undefined ? null : JSON.stringify(summary),
         returnValue: outcome?.ret ?? null,
         exports,
         logs,
         calls: c.network.keep(result.calls),
         error: testError(result.error, c.file),
-      };
+      });
     },
     async close() {
       if (opened) await (await opened).close();

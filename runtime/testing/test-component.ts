@@ -44,6 +44,8 @@ export interface TestComponent {
   valid: ValidComponent;
   /** Its props, those `additionalProps` added included. */
   props: ConfigurableProp[];
+  /** Its configured values as the props' kinds keep them (a timer's static schedule, say). */
+  values: Record<string, unknown>;
   network: TestNetwork;
   /** The test clock's time (epoch ms), as the host last reported it. */
   clock: { nowMs: number };
@@ -52,17 +54,31 @@ export interface TestComponent {
   close(): Promise<void>;
 }
 
-/** Where a component file named in a test is: relative to the test file that names it (as an import), else to the current folder. */
-export function componentPath(file: string): string {
+/** Where a file named in a test is: relative to the test file that names it (as an import), else to the current folder. */
+function testPath(file: string, what: string): string {
   if (path.isAbsolute(file)) {
-    if (!fs.existsSync(file)) throw new Error(`${file}: no such component file`);
+    if (!fs.existsSync(file)) throw new Error(`${file}: no such ${what}`);
     return file;
   }
   const caller = callerFile();
   const beside = caller ? path.resolve(path.dirname(caller), file) : null;
   const found = beside && fs.existsSync(beside) ? beside : path.resolve(file);
-  if (!fs.existsSync(found)) throw new Error(`${file}: no such component file${beside ? ` (looked beside the test, ${beside}, and in ${process.cwd()})` : ''}`);
+  if (!fs.existsSync(found)) throw new Error(`${file}: no such ${what}${beside ? ` (looked beside the test, ${beside}, and in ${process.cwd()})` : ''}`);
   return found;
+}
+
+/**
+ * The component file and options of a load, their paths resolved as the test names them. A cassette
+ * named explicitly must exist unless `spout test --record` is to write it.
+ */
+export function resolveLoad<T extends LoadOptions>(file: string, options: T): { file: string; options: T } {
+  const cassette = options.cassette;
+  if (typeof cassette !== 'string') return { file: testPath(file, 'component file'), options };
+  const recording = process.env.SPOUT_TEST_RECORD === '1';
+  const caller = callerFile();
+  const named = path.isAbsolute(cassette) || !caller ? path.resolve(cassette) : path.resolve(path.dirname(caller), cassette);
+  const resolved = recording && !fs.existsSync(named) ? named : testPath(cassette, 'cassette file; record one with `spout test --record`, or write it (docs/testing.md)');
+  return { file: testPath(file, 'component file'), options: { ...options, cassette: resolved } };
 }
 
 /** Bundles, loads, checks and configures a component file; `db` is a source's `this.db`. */
@@ -144,7 +160,7 @@ export async function openTestComponent(file: string, options: LoadOptions, kind
       logs.delete(result.invocationId);
       return { result, logs: lines };
     };
-    return { file, id, valid, props, network, clock, invoke, close };
+    return { file, id, valid, props, values, network, clock, invoke, close };
   } catch (err) {
     await close();
     throw asLoadError(file, err);

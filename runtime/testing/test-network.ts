@@ -11,6 +11,26 @@ import { cassetteSchema } from '../store/cassette-schema';
 import { emptyCassette } from '../store/cassette-store';
 import type { TestCall, TestFault, TestNetwork as Network } from './public-api';
 
+/** A run made calls no recording answers: offline, that fails the test (the run's result is attached). */
+export class UnrecordedCallError extends Error {
+  override name = 'UnrecordedCallError';
+  constructor(
+    message: string,
+    /** What the run came to all the same. */
+    readonly result: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** Throws an UnrecordedCallError when any of a run's calls had no recording (faults and recordings are fine). */
+export function assertRecorded<T extends { calls: TestCall[] }>(result: T): T {
+  const misses = result.calls.filter((c) => c.served_by === 'cassette' && c.response === null && c.error !== null);
+  if (misses.length === 0) return result;
+  const more = misses.length > 1 ? ` (and ${misses.length - 1} more call${misses.length > 2 ? 's' : ''} with no recording)` : '';
+  throw new UnrecordedCallError(`${(misses[0] as TestCall).error}${more}`, result);
+}
+
 interface Fault {
   method: string | null;
   url: RegExp;
@@ -154,8 +174,8 @@ function differences(request: CallRequest, entry: CallRequest, cassette: Cassett
     const query = (u: URL) => [...u.searchParams].filter(([k]) => !ignored.has(k.toLowerCase())).map(([k, v]) => `${k}=${v}`).sort().join('&');
     if (query(ua) !== query(ub)) out.push(`query "${query(ua)}" ≠ "${query(ub)}"`);
   } else if (request.url !== entry.url) out.push(`url ${request.url} ≠ ${entry.url}`);
-  if (out.length === 0 && requestKey(request, cassette) !== requestKey(entry, cassette)) out.push(`body ${clip(request.body)} ≠ ${clip(entry.body)}`);
-  if (out.length === 0) out.push('its recordings were used up earlier in the sequence');
+  if (out.length === 0 && request.body !== entry.body && requestKey(request, cassette) !== requestKey(entry, cassette)) out.push(`body ${clip(request.body)} ≠ ${clip(entry.body)}`);
+  if (out.length === 0) out.push('they differ only in how the URL is written');
   return out.join(', ');
 }
 

@@ -11,19 +11,20 @@ import { EventIdClock } from '../store/event-id';
 import { SourceDbs, type SourceDb } from '../store/source-dbs';
 import { durationMs } from './durations';
 import type { LoadedSource, LoadOptions, SourceResult, TestDb, TestEvent, TestRequest } from './public-api';
-import { componentPath, openTestComponent, testError, type TestComponent, type TestInvocation } from './test-component';
+import { openTestComponent, resolveLoad, testError, type TestComponent, type TestInvocation } from './test-component';
 import { testRuntime } from './test-runtime';
 import { firingsBetween, timersOf } from './test-schedule';
+import { assertRecorded, UnrecordedCallError } from './test-network';
 
 /** Loads a source for a test: bundled, loaded and configured as a deploy would (its hooks run with `deploy()`). */
-export async function loadTestSource(file: string, options: LoadOptions): Promise<LoadedSource> {
-  const absolute = componentPath(file);
+export async function loadTestSource(file: string, given: LoadOptions): Promise<LoadedSource> {
+  const { file: absolute, options } = resolveLoad(file, given);
   const runtime = testRuntime();
   // Each load starts with an empty db and dedupe cache, kept under its own name in the work folder.
   const name = `load-${++loads}`;
   const db = new SourceDbs(path.join(runtime.workDir, 'db')).of(name);
   const component = await openTestComponent(absolute, options, 'source', db);
-  return new TestSource(component, options, new Deduper(path.join(runtime.workDir, 'dedupe', name)), db);
+  return new TestSource(component, new Deduper(path.join(runtime.workDir, 'dedupe', name)), db);
 }
 
 let loads = 0;
@@ -36,7 +37,6 @@ class TestSource implements LoadedSource {
 
   constructor(
     private readonly component: TestComponent,
-    private readonly options: LoadOptions,
     private readonly dedupe: Deduper,
     db: SourceDb,
   ) {
@@ -91,9 +91,14 @@ class TestSource implements LoadedSource {
     const ran = await this.component.invoke({ kind: 'run', eventJson: JSON.stringify(event) }, (r) => {
       response ??= r;
     });
-    const outcome = this.outcome(ran);
-    const answer = answerOf(response, prop.customResponse === true, outcome.error);
-    return { ...answer, ...outcome };
+    const { result, logs } = ran;
+    const answer = answerOf(response, prop.customResponse === true, testError(result.error, this.component.file));
+    try {
+      return { ...answer, ...this.outcome(ran) };
+    } catch (err) {
+      if (err instanceof UnrecordedCallError) throw new UnrecordedCallError(err.message, { ...answer, ...(err.result as SourceResult), logs });
+      throw err;
+    }
   }
 
   async close(): Promise<void> {
@@ -101,25 +106,25 @@ class TestSource implements LoadedSource {
   }
 
   private timers() {
-    return timersOf(this.component.props, this.options.props ?? {});
+    return timersOf(this.component.props, this.component.values);
   }
 
   private async run(event: unknown): Promise<SourceResult> {
     return this.outcome(await this.component.invoke({ kind: 'run', eventJson: JSON.stringify(event) }));
   }
 
-  /** What an invocation came to: its emits in emit order and deduped as the service stores them. */
+  /** What an invocation came to: its emits in emit order and deduped as the service stores them. Rejects when a call had no recording. */
   private outcome({ result, logs }: TestInvocation): SourceResult {
     const ordered = inEmitOrder(result.emits);
     const { kept, warnings } = this.dedupe.filter(this.component.id, this.component.valid.dedupe, ordered);
     const events = kept.map((payload) => this.stored(payload));
     this.events.push(...events);
-    return {
+    return assertRecorded({
       events,
       logs: [...logs, ...warnings.map((message) => ({ level: 'warn' as const, message }))],
       calls: this.component.network.keep(result.calls),
       error: testError(result.error, this.component.file),
-    };
+    });
   }
 
   private stored(payload: EmitPayload): TestEvent {

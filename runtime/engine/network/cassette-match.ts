@@ -1,5 +1,5 @@
 // Finding the recording that answers a call in replay: same method, same URL (less the query
-// parameters the cassette ignores), same body if the cassette compares bodies (an entry written by
+// parameters the cassette ignores, the query compared as decoded), same body if the cassette compares bodies (an entry written by
 // hand without a body matches any body); in `sequence` order, calls to the same request take the
 // recordings one after another.
 import type { CallRequest, Cassette, CassetteEntry } from '../../contract/network-api';
@@ -11,6 +11,8 @@ export function requestKey(request: Pick<CallRequest, 'method' | 'url' | 'body'>
   try {
     const parsed = new URL(request.url);
     for (const name of [...parsed.searchParams.keys()]) if (ignored.has(name.toLowerCase())) parsed.searchParams.delete(name);
+    // Re-encoded, so two spellings of one query (`https:%2F%2F…` as axios sends it, `https%3A%2F%2F…`) match.
+    parsed.search = parsed.searchParams.toString();
     parsed.hash = '';
     url = parsed.toString();
   } catch {

@@ -138,8 +138,13 @@ describe('spout/testing: calls, faults and recording', () => {
     const refused = await src.http({ body: { url } });
     assert.equal(refused.status, 503);
     assert.equal(refused.calls[0]?.response?.headers['retry-after'], '7');
-    const missed = await src.http({ body: { url } });
-    assert.match(JSON.stringify(missed.body), /no recording of GET https:\/\/api\.example\.com\/orders: cassette .*caller\.cassette\.json has no entries; record it with `spout test --record`/);
+    // Offline, a call with no recording fails the test, even when the component catches it.
+    await assert.rejects(src.http({ body: { url } }), (err: Error & { result?: { status?: number } }) => {
+      assert.equal(err.name, 'UnrecordedCallError');
+      assert.match(err.message, /^no recording of GET https:\/\/api\.example\.com\/orders: cassette .*caller\.cassette\.json has no entries; record it with `spout test --record`/);
+      assert.equal(err.result?.status, 599);
+      return true;
+    });
     assert.throws(() => src.network.fail('api.example.com', { status: 500 }), /give an absolute URL/);
   });
 
@@ -155,6 +160,26 @@ describe('spout/testing: calls, faults and recording', () => {
 });
 
 describe('spout/testing: loading', () => {
+  it('fires a static timer by its schedule, whatever is configured', async (t) => {
+    const dir = project({ 'fixed.mjs': 'export default { name: "Fixed", version: "0.1.0", props: { timer: { type: "$.interface.timer", static: { intervalSeconds: 900 } } }, async run(event) { this.$emit(event); } };\n' });
+    const src = await loadSource(path.join(dir, 'fixed.mjs'), { now: NOW });
+    t.after(() => src.close());
+    assert.deepEqual((await src.timer()).events[0]?.event, { timestamp: NOW / 1000, interval_seconds: 900 });
+    assert.equal((await src.clock.advance('1h')).length, 4);
+  });
+
+  it('finds a named cassette beside the test, and names one that is missing', async (t) => {
+    const dir = project({ 'caller.mjs': CALLER });
+    const here = path.dirname(new URL(import.meta.url).pathname);
+    const cassette = path.join(here, 'beside-this-test.cassette.json');
+    fs.writeFileSync(cassette, JSON.stringify({ entries: [{ request: { method: 'GET', url: 'https://api.example.com/y' }, response: { status: 200, body: { y: 1 } } }] }));
+    t.after(() => fs.rmSync(cassette, { force: true }));
+    const src = await loadSource(path.join(dir, 'caller.mjs'), { props: { token: 'x-token' }, cassette: './beside-this-test.cassette.json' });
+    t.after(() => src.close());
+    assert.deepEqual((await src.http({ body: { url: 'https://api.example.com/y' } })).body, { y: 1 });
+    await assert.rejects(loadSource(path.join(dir, 'caller.mjs'), { props: { token: 'x' }, cassette: './nowhere.cassette.json' }), /nowhere\.cassette\.json: no such cassette file; record one with `spout test --record`/);
+  });
+
   it('names the file and each problem of a component that cannot load', async () => {
     const dir = project({ 'bad.mjs': 'export default { name: "Bad", version: "0.1.0", props: { n: { type: "string", min: 1 } }, async run() {} };\n' });
     await assert.rejects(loadSource(path.join(dir, 'bad.mjs')), (err: Error) => err.message.startsWith(`${path.join(dir, 'bad.mjs')} cannot be loaded:`) && /props\.n/.test(err.message));

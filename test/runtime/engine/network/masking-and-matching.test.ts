@@ -43,4 +43,12 @@ describe('matching hand-written entries', () => {
     assert.equal(new Matcher().match(cassette([entry('POST', 'https://api.example.com/things', '{"a":2}', false)]), request), null);
     assert.equal(new Matcher().match(cassette([entry('POST', 'https://api.example.com/things', '{"a":1}', false)]), request)?.index, 0);
   });
+
+  it('matches a query however its characters are escaped', () => {
+    const recorded = cassette([entry('GET', 'https://api.example.com/hooks?callback=https%3A%2F%2Fcb.example.com%2Fx&n=1', '', false)]);
+    // axios leaves ":" and "/" of a parameter unescaped ("https:%2F%2F…" from its own encoder) and spaces as "+".
+    assert.equal(new Matcher().match(recorded, { method: 'GET', url: 'https://api.example.com/hooks?callback=https:%2F%2Fcb.example.com%2Fx&n=1', body: '' })?.index, 0);
+    assert.equal(new Matcher().match(cassette([entry('GET', 'https://api.example.com/s?q=a%20b', '', false)]), { method: 'GET', url: 'https://api.example.com/s?q=a+b', body: '' })?.index, 0);
+    assert.equal(new Matcher().match(recorded, { method: 'GET', url: 'https://api.example.com/hooks?callback=https:%2F%2Fother.example.com&n=1', body: '' }), null);
+  });
 });
