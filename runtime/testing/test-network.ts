@@ -14,12 +14,11 @@ import type { TestCall, TestFault, TestNetwork as Network } from './public-api';
 /** A run made calls no recording answers: offline, that fails the test (the run's result is attached). */
 export class UnrecordedCallError extends Error {
   override name = 'UnrecordedCallError';
-  constructor(
-    message: string,
-    /** What the run came to all the same. */
-    readonly result: unknown,
-  ) {
+  /** What the run came to all the same (not enumerable: a test report prints the message, not the whole run). */
+  declare readonly result: unknown;
+  constructor(message: string, result: unknown) {
     super(message);
+    Object.defineProperty(this, 'result', { value: result, enumerable: false });
   }
 }
 
