@@ -161,6 +161,8 @@ export interface ConnectCredentialsView {
   client_id: string;
   client_secret: string;
   environment: 'development';
+  /** Whether the project's end users may point webhooks and accounts at this machine, and the proxy may call it (docs/security.md). */
+  allow_local_targets: boolean;
 }
 
 /**

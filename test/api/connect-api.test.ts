@@ -59,6 +59,8 @@ describe('the Connect API beyond components', () => {
 
   it("proxies a request with the account's credentials, records it to the account's cassette, and replays it", async () => {
     const upstream = await startUpstream();
+    // The upstream is on this machine: the project lets the proxy call it (docs/security.md).
+    assert.equal((await spout.api('PATCH', '/v1/connect/projects/proj_local', { allow_local_targets: true })).status, 200);
     const id = await account('p1', { api_key: 'sk-proxy-secret-1', owner: 'Pat', books: 'general' });
     const answer = await pd.proxy.post({ url: `${upstream.url}/v2/entries?book=general`, externalUserId: 'p1', accountId: id, body: { amount: 7 }, headers: { 'X-Trace': 't-1' } }, { queryParams: { network_mode: 'record' } });
     assert.deepEqual(answer, { ok: true, got: { amount: 7 } });

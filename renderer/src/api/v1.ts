@@ -123,6 +123,8 @@ export const api = {
   getConnectCredentials: () => request<{ data: ConnectCredentialsView }>('GET', '/v1/settings/connect').then((r) => r.data),
   /** A new Connect client id and secret; the old ones stop working. */
   rotateConnectCredentials: () => request<{ data: ConnectCredentialsView }>('POST', '/v1/settings/connect/rotate').then((r) => r.data),
+  /** Whether the project's end users may point webhooks and accounts at this machine, and the proxy may call it (docs/security.md). */
+  setConnectLocalTargets: (allow: boolean) => request<{ data: ConnectCredentialsView }>('PUT', '/v1/settings/connect', { allow_local_targets: allow }).then((r) => r.data),
 
   // The MCP server (docs/mcp.md)
   getMcpSettings: () => request<{ data: McpSettings }>('GET', '/v1/mcp/settings').then((r) => r.data),

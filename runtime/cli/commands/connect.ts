@@ -35,6 +35,7 @@ export async function run(argv: string[]): Promise<void> {
   out(`${bold('Client id')}       ${data.client_id}`);
   out(`${bold('Client secret')}   ${data.client_secret}`);
   out(`${bold('Environment')}     ${data.environment}`);
+  out(`${bold('Local targets')}   ${data.allow_local_targets ? "on: end users' webhooks, accounts and the proxy may reach this machine" : "off: end users' webhooks, accounts and the proxy stay off this machine (docs/security.md)"}`);
   out('');
   out(dim('new PipedreamClient({ baseUrl, projectId, clientId, clientSecret, projectEnvironment: "development" })'));
   out(dim('or set the PIPEDREAM_* variables the SDK reads: eval "$(spout connect credentials --env)"'));

@@ -3,6 +3,8 @@
 // cassette, or answered from it. Recordings mask the account's credentials.
 import type { CallRequest, CallResponse, NetworkMode, OutgoingCall } from '../../contract/network-api';
 import type { RecordedBody } from '../../contract/invocation-api';
+import { fetch } from 'undici';
+import { ConnectionRefusedByPolicy, guardedAgent } from '../../lib/guarded-agent';
 import { maskerFor, type NetworkService } from '../network/network-service';
 
 /** The proxy gives up on an upstream API after 30 s, as Pipedream's does (504). */
@@ -16,7 +18,10 @@ export interface ProxyRequest {
   body: Buffer;
 }
 
-/** What came back: the upstream answer, or why there is none (`status` 502/504 then). */
+/** Why a connection to `address:port` may not be made (a local address the project does not allow), or null. */
+export type ConnectionPolicy = (address: string, port: number) => string | null;
+
+/** What came back: the upstream answer, or why there is none (`status` 403/502/504 then). */
 export interface ProxyAnswer {
   status: number;
   headers: Record<string, string>;
@@ -60,8 +65,11 @@ export function withCredentials(headers: Record<string, string>, credentials: Re
   return out;
 }
 
-/** Sends (or replays) one proxy request for an account; `owner` is whose cassette it uses (the account id). */
-export async function proxyCall(network: NetworkService, owner: string, mode: NetworkMode, credentials: Record<string, unknown>, request: ProxyRequest): Promise<ProxyAnswer> {
+/**
+ * Sends (or replays) one proxy request for an account; `owner` is whose cassette it uses (the
+ * account id). Every connection it makes, redirects included, is checked against `policy`.
+ */
+export async function proxyCall(network: NetworkService, owner: string, mode: NetworkMode, credentials: Record<string, unknown>, request: ProxyRequest, policy: ConnectionPolicy): Promise<ProxyAnswer> {
   const masker = maskerFor(credentials, []);
   const call: CallRequest = { method: request.method, url: request.url, headers: request.headers, ...recordedBody(request.body) };
   const started = Date.now();
@@ -76,12 +84,14 @@ export async function proxyCall(network: NetworkService, owner: string, mode: Ne
     }
     if (mode === 'replay') return { status: 502, headers: {}, body: Buffer.alloc(0), problem: (found.miss ?? 'no recording').replace(/\(spout dev --record, or network_mode on the source\)/, '(network_mode=record on the proxy request)') };
   }
+  const dispatcher = guardedAgent(policy);
   try {
     const res = await fetch(request.url, {
       method: request.method,
       headers: request.headers,
       body: request.method === 'GET' || request.method === 'HEAD' || request.body.length === 0 ? undefined : new Uint8Array(request.body),
       signal: AbortSignal.timeout(PROXY_TIMEOUT_MS),
+      dispatcher,
     });
     const body = Buffer.from(await res.arrayBuffer());
     const headers: Record<string, string> = {};
@@ -89,9 +99,13 @@ export async function proxyCall(network: NetworkService, owner: string, mode: Ne
     keep({ status: res.status, headers, ...recordedBody(body) }, null, 'live', null);
     return { status: res.status, headers, body, problem: null };
   } catch (err) {
+    const cause = (err as Error).cause;
+    if (cause instanceof ConnectionRefusedByPolicy) return { status: 403, headers: {}, body: Buffer.alloc(0), problem: cause.message };
     const timedOut = (err as Error).name === 'TimeoutError';
     const why = timedOut ? `no answer from ${request.url} within ${PROXY_TIMEOUT_MS / 1000} s` : `calling ${request.url} failed: ${(err as Error).message}`;
     keep(null, why, 'live', null);
     return { status: timedOut ? 504 : 502, headers: {}, body: Buffer.alloc(0), problem: why };
+  } finally {
+    void dispatcher.close();
   }
 }

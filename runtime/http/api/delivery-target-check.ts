@@ -1,6 +1,11 @@
+import { z } from 'zod';
 import { refusedTarget } from '../../delivery/target-policy';
 import { HttpError } from '../edge/error-statuses';
 import type { ApiContext } from './api-context';
+import { booleanParam } from './params';
+
+/** `PUT /v1/settings/connect`: the default project's `allow_local_targets` (Settings → Connect). */
+export const localTargetsSchema = z.object({ allow_local_targets: booleanParam });
 
 /**
  * Refuses a webhook URL that deliveries may not go to (delivery/target-policy.ts) with a 4xx

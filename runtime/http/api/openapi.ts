@@ -17,6 +17,7 @@ import { importSchema, runSchema as workflowRun, workflowSchema } from './workfl
 import { listSchema as invocationList, replaySchema } from './invocation-routes';
 import { cassetteSchema } from '../../store/cassette-schema';
 import { mcpSettingsSchema } from './mcp-settings-routes';
+import { localTargetsSchema } from './delivery-target-check';
 
 /** What the document says of one route: `params` is the zod schema its handler parses. */
 interface RouteDoc {
@@ -139,6 +140,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /v1/mcp/tools': { summary: 'Every candidate MCP tool (hidden saved actions too) with its input schema, account bindings and network mode', params: pageParams, list: true },
   'GET /v1/mcp/snippets': { summary: 'How MCP clients reach this service: the stdio command, the HTTP endpoint, and configurations to paste' },
   'GET /v1/settings/connect': { summary: 'The Connect project credentials @pipedream/sdk is configured with (docs/connect.md; the Connect API itself follows Pipedream\'s reference)' },
+  'PUT /v1/settings/connect': { summary: "Let the Connect project's end users and proxy reach this machine, or not (docs/security.md)", params: localTargetsSchema },
   'POST /v1/settings/connect/rotate': { summary: 'Replace the Connect client id and secret' },
 
   'GET /sse/dc/:id/emits': { summary: "A source's events as they are emitted (Last-Event-ID resumes)", stream: true },

@@ -10,6 +10,7 @@ import { callerOf, ownerFor, requireServer } from './connect-auth';
 import { connectPage, type ConnectContext } from './connect-context';
 import { accountQuerySchema, accountsListSchema, createAccountSchema, ownerQuerySchema, usersListSchema } from './connect-schemas';
 import { dropTriggerDelivery } from './connect-trigger-webhooks';
+import { requireAccountUrls } from './connect-local-targets';
 import { accountView, maskedCredentials, userView } from './connect-views';
 
 const cfmap = z.record(z.string(), z.unknown());
@@ -68,6 +69,8 @@ export function connectAccountRoutes(ctx: ConnectContext): Router {
     } catch {
       throw new HttpError(400, 'cfmap_json: must be a JSON object of the account fields, e.g. {"api_key": "…"}');
     }
+    // The fields come from the end user (the token's), whoever sends them.
+    requireAccountUrls(ctx, credentials, callerOf(res).project, 'cfmap_json');
     if (input.account_id === undefined) return void res.json(await view(res, await tenants.createAccount(owner, input.app_slug, input.name, credentials)));
     // A reconnect: the user's account of that app gets the new fields, and triggers using it see them.
     const existing = tenants.account(owner, input.account_id);

@@ -8,6 +8,7 @@ import type { ConnectClaims } from '../../engine/connect/connect-tokens';
 import type { CatalogApp } from '../../engine/connect/connect-catalog';
 import type { ConnectContext } from './connect-context';
 import { accountView } from './connect-views';
+import { requireAccountUrls } from './connect-local-targets';
 
 /** Where connect_link_url points. */
 export const CONNECT_LINK_PATH = '/connect/link';
@@ -85,6 +86,13 @@ export function connectLinkRoutes(ctx: ConnectContext): Router {
     const credentials = Object.fromEntries(app.fields.map((f) => [f, rest[f] ?? '']));
     const missing = app.fields.filter((f) => !credentials[f]);
     if (missing.length > 0) return form(res, token, app, `Fill in ${missing.join(', ')}.`);
+    const project = ctx.connect.projects.find(claims.project_id);
+    if (!project) return expired(res);
+    try {
+      requireAccountUrls(ctx, credentials, project, 'account');
+    } catch (err) {
+      return form(res, token, app, (err as Error).message);
+    }
     const owner = { project_id: claims.project_id, environment: claims.environment, external_user_id: claims.external_user_id };
     const account = await ctx.connect.tenants.createAccount(owner, app.slug, account_name || undefined, credentials);
     if (claims.webhook_uri) notify(claims.webhook_uri, { event: 'CONNECTION_SUCCESS', connect_token: token, environment: claims.environment, account: accountView(account, app) });

@@ -4,7 +4,8 @@ import express, { Router } from 'express';
 import { proxyCall, proxyUrl, withCredentials } from '../../engine/connect/proxy-call';
 import { parseParams } from '../api/params';
 import { HttpError } from '../edge/error-statuses';
-import { ownerFor, requireServer } from './connect-auth';
+import { callerOf, ownerFor, requireServer } from './connect-auth';
+import { proxyConnectionPolicy, requireProxyTarget } from './connect-local-targets';
 import type { ConnectContext } from './connect-context';
 import { proxyQuerySchema } from './connect-schemas';
 
@@ -38,13 +39,15 @@ export function connectProxyRoutes(ctx: ConnectContext): Router {
       if (err instanceof HttpError) throw err;
       throw new HttpError(400, (err as Error).message);
     }
+    const { project } = callerOf(res);
+    requireProxyTarget(ctx, url, project);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.headers)) {
       if (name.startsWith(FORWARDED) && typeof value === 'string') headers[name.slice(FORWARDED.length)] = value;
     }
     if (typeof req.headers['content-type'] === 'string' && !headers['content-type']) headers['content-type'] = req.headers['content-type'];
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const answer = await proxyCall(ctx.network, account.id, q.network_mode ?? 'live', credentials, { method: req.method, url, headers: withCredentials(headers, credentials), body });
+    const answer = await proxyCall(ctx.network, account.id, q.network_mode ?? 'live', credentials, { method: req.method, url, headers: withCredentials(headers, credentials), body }, proxyConnectionPolicy(ctx, project));
     if (answer.problem) throw new HttpError(answer.status, answer.problem);
     for (const [name, value] of Object.entries(answer.headers)) if (!DROPPED.has(name.toLowerCase())) res.setHeader(name, value);
     res.status(answer.status).send(answer.body);

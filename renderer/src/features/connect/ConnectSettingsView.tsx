@@ -8,7 +8,7 @@ import { CopyButton } from '../../ui/CopyButton';
 import { CopyEntry } from '../../ui/CopyEntry';
 import { ErrorText } from '../../ui/ErrorText';
 import { Link } from '../../ui/Link';
-import { envLines, rotateConnectCredentials, useConnectCredentials } from './connect-data';
+import { envLines, rotateConnectCredentials, setConnectLocalTargets, useConnectCredentials } from './connect-data';
 
 /** A secret as shown until revealed: its last four characters only. */
 const masked = (secret: string) => `••••••••${secret.slice(-4)}`;
@@ -68,6 +68,32 @@ function Credentials({ credentials, onRotated }: { credentials: ConnectCredentia
           run={rotate}
         />
       </div>
+    </section>
+  );
+}
+
+/** Whether end users may reach this machine: their trigger webhooks, account URLs and proxy calls (docs/security.md). */
+function LocalTargets({ credentials, onChanged }: { credentials: ConnectCredentialsView; onChanged(c: ConnectCredentialsView): void }) {
+  const [error, setError] = useState<string | null>(null);
+  const change = async (allow: boolean) => {
+    setError(null);
+    try {
+      onChanged(await setConnectLocalTargets(allow));
+    } catch (err) {
+      setError(`Could not change it: ${(err as Error).message}`);
+    }
+  };
+  return (
+    <section className="card" aria-labelledby="connect-local-h">
+      <h2 id="connect-local-h">End users and this machine</h2>
+      <label>
+        <input type="checkbox" checked={credentials.allow_local_targets} onChange={(e) => void change(e.target.checked)} /> Let end users reach this machine
+      </label>
+      <p className="muted small-note">
+        Off: a Connect token&apos;s trigger webhooks and any account&apos;s URLs may not point at localhost, this machine&apos;s names or link-local addresses, and the proxy does not call them. Turn it on to develop against a mock API or receiver on this
+        machine. Nothing may point at Spout itself (a delivery loop). <code>allow_local_targets</code> in the API.
+      </p>
+      <ErrorText text={error} />
     </section>
   );
 }
@@ -143,6 +169,7 @@ export function ConnectSettingsView() {
         <ErrorText text={error && `Could not read the Connect credentials: ${error}`} />
       </section>
       {credentials ? <Credentials credentials={credentials} onRotated={set} /> : !error && <p className="empty">Loading…</p>}
+      {credentials && <LocalTargets credentials={credentials} onChanged={set} />}
       <ExternalUsers />
     </>
   );

@@ -13,6 +13,9 @@ export function useConnectCredentials() {
 /** A new client id and secret; the old ones stop working. */
 export const rotateConnectCredentials = () => api.rotateConnectCredentials();
 
+/** Lets the project's end users reach this machine, or stops them; answers the settings in force. */
+export const setConnectLocalTargets = (allow: boolean) => api.setConnectLocalTargets(allow);
+
 /** The PIPEDREAM_* variables the SDK reads, as `.env` lines (as `spout connect credentials --env` exports them); `secret` stands for the client secret. */
 export function envLines(c: ConnectCredentialsView, secret = c.client_secret): string {
   return Object.entries(connectEnvironment(c, secret))
