@@ -1,7 +1,7 @@
 // Where a webhook may deliver (docs/security.md, "Delivery targets"): never to this service itself,
 // whose endpoints would turn the delivery into a run that delivers again, and, for a Connect end
 // user, nowhere on the developer's machine unless the project allows it.
-import { isThisMachine } from '../lib/local-addresses';
+import { isThisMachine, portOf } from '../lib/local-addresses';
 
 /** Who sets the target, and what this service is. */
 export interface TargetPolicy {
@@ -15,11 +15,6 @@ export interface TargetPolicy {
 export interface RefusedTarget {
   status: 400 | 403;
   message: string;
-}
-
-/** The port a URL's requests go to. */
-function portOf(u: URL): number {
-  return u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
 }
 
 /** Why `url` may not take deliveries under `policy`, or null when it may. */

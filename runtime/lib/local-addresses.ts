@@ -47,3 +47,8 @@ export function isThisMachine(hostname: string): boolean {
   }
   return false;
 }
+
+/** The port a URL's requests go to: its own, or its scheme's default. */
+export function portOf(u: URL): number {
+  return u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
+}

@@ -3,15 +3,10 @@
 // unless the project allows local targets. An account's URL fields, which an end user sets and the
 // proxy resolves relative URLs against, are held to the same rule when the account is made.
 import type { ConnectionPolicy } from '../../engine/connect/proxy-call';
-import { isThisMachine } from '../../lib/local-addresses';
+import { isThisMachine, portOf } from '../../lib/local-addresses';
 import type { ConnectProjectRecord } from '../../store/connect-records';
 import { HttpError } from '../edge/error-statuses';
 import type { ConnectContext } from './connect-context';
-
-/** The port a URL's requests go to. */
-function portOf(u: URL): number {
-  return u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
-}
 
 /** How the project lets the proxy and its end users' accounts reach this machine. */
 function allowHint(project: ConnectProjectRecord): string {
