@@ -9,6 +9,8 @@ export interface TargetPolicy {
   servicePort: number;
   /** Set by a Connect end user (a Connect token) whose project does not allow local targets. */
   endUser: boolean;
+  /** The URL's host name resolves to this machine (the caller looked it up: lib/local-addresses.ts). */
+  resolvesHere?: boolean;
 }
 
 /** Why a delivery target is refused: the HTTP status to answer and the message. */
@@ -20,16 +22,17 @@ export interface RefusedTarget {
 /** Why `url` may not take deliveries under `policy`, or null when it may. */
 export function refusedTarget(url: string, policy: TargetPolicy): RefusedTarget | null {
   const u = new URL(url);
-  if (portOf(u) === policy.servicePort && isThisMachine(u.hostname)) {
+  const here = isThisMachine(u.hostname);
+  if (portOf(u) === policy.servicePort && (here || policy.resolvesHere)) {
     return {
       status: 400,
       message: `${url} is this Spout service's own address (port ${policy.servicePort} on this machine): a delivery to its endpoints would run a source whose events are delivered again, in a loop. Deliver to your own receiver, or subscribe a source to another with POST /v1/subscriptions (listener_id: its dc_ id)`,
     };
   }
-  if (policy.endUser && isThisMachine(u.hostname)) {
+  if (policy.endUser && (here || policy.resolvesHere)) {
     return {
       status: 403,
-      message: `${url} is on the developer's machine (${u.hostname} is a loopback, link-local or own address): a Connect token may not send deliveries there. Use a public URL, or let the project allow it with server credentials (PATCH /v1/connect/projects/{project_id} {"allow_local_targets": true})`,
+      message: `${url} is on the developer's machine (${u.hostname} ${here ? 'is' : 'resolves to'} a loopback, link-local or own address): a Connect token may not send deliveries there. Use a public URL, or let the project allow it with server credentials (PATCH /v1/connect/projects/{project_id} {"allow_local_targets": true})`,
     };
   }
   return null;

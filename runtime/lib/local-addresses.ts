@@ -1,5 +1,6 @@
 // Which hosts of a URL name this machine, or a neighbour only it can reach without routing
 // (link-local): the targets a request sent on someone else's behalf must not reach unasked.
+import dns from 'node:dns';
 import net from 'node:net';
 import os from 'node:os';
 
@@ -51,4 +52,27 @@ export function isThisMachine(hostname: string): boolean {
 /** The port a URL's requests go to: its own, or its scheme's default. */
 export function portOf(u: URL): number {
   return u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
+}
+
+/** Resolves a host name to its addresses. */
+export type Lookup = (hostname: string) => Promise<string[]>;
+
+/** A name that has not resolved by then counts by its text alone: a check must not hang on DNS. */
+const LOOKUP_MS = 2000;
+
+const systemLookup: Lookup = (hostname) =>
+  Promise.race([
+    dns.promises.lookup(hostname, { all: true }).then((found) => found.map((a) => a.address)),
+    new Promise<string[]>((resolve) => setTimeout(() => resolve([]), LOOKUP_MS).unref()),
+  ]);
+
+/**
+ * True when a host name that is not an address resolves to this machine (an /etc/hosts alias, a
+ * public name such as 127.0.0.1.nip.io); a name that does not resolve, false.
+ */
+export async function resolvesToThisMachine(hostname: string, lookup: Lookup = systemLookup): Promise<boolean> {
+  const host = bare(hostname);
+  if (net.isIP(host) !== 0) return false;
+  const addresses = await lookup(host).catch(() => [] as string[]);
+  return addresses.some((a) => isThisMachine(a));
 }

@@ -114,7 +114,7 @@ export function webhookRoutes(ctx: ApiContext): Router {
 
   router.post('/webhooks', async (req, res) => {
     const input = parseParams(req, createSchema);
-    requireDeliveryTarget(ctx, 'url', input.url);
+    await requireDeliveryTarget(ctx, 'url', input.url);
     const { record, secret } = newWebhookRecord(input, ctx.secrets);
     data().webhooks.push(record);
     await ctx.metadata.write();
@@ -160,7 +160,7 @@ export function webhookRoutes(ctx: ApiContext): Router {
   router.put('/webhooks/:id', async (req, res) => {
     const w = find(req.params.id);
     const input = parseParams(req, updateSchema);
-    if (input.url !== undefined) requireDeliveryTarget(ctx, 'url', input.url);
+    if (input.url !== undefined) await requireDeliveryTarget(ctx, 'url', input.url);
     // Failures before a re-enable or a new URL do not count toward disabling it again.
     const fresh = (input.active === true && !w.active) || (input.url !== undefined && input.url !== w.url);
     Object.assign(w, {

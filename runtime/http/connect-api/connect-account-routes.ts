@@ -70,7 +70,7 @@ export function connectAccountRoutes(ctx: ConnectContext): Router {
       throw new HttpError(400, 'cfmap_json: must be a JSON object of the account fields, e.g. {"api_key": "…"}');
     }
     // The fields come from the end user (the token's), whoever sends them.
-    requireAccountUrls(ctx, credentials, callerOf(res).project, 'cfmap_json');
+    await requireAccountUrls(ctx, credentials, callerOf(res).project, 'cfmap_json');
     if (input.account_id === undefined) return void res.json(await view(res, await tenants.createAccount(owner, input.app_slug, input.name, credentials)));
     // A reconnect: the user's account of that app gets the new fields, and triggers using it see them.
     const existing = tenants.account(owner, input.account_id);

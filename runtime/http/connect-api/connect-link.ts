@@ -89,7 +89,7 @@ export function connectLinkRoutes(ctx: ConnectContext): Router {
     const project = ctx.connect.projects.find(claims.project_id);
     if (!project) return expired(res);
     try {
-      requireAccountUrls(ctx, credentials, project, 'account');
+      await requireAccountUrls(ctx, credentials, project, 'account');
     } catch (err) {
       return form(res, token, app, (err as Error).message);
     }

@@ -3,7 +3,7 @@
 // unless the project allows local targets. An account's URL fields, which an end user sets and the
 // proxy resolves relative URLs against, are held to the same rule when the account is made.
 import type { ConnectionPolicy } from '../../engine/connect/proxy-call';
-import { isThisMachine, portOf } from '../../lib/local-addresses';
+import { isThisMachine, portOf, resolvesToThisMachine } from '../../lib/local-addresses';
 import type { ConnectProjectRecord } from '../../store/connect-records';
 import { HttpError } from '../edge/error-statuses';
 import type { ConnectContext } from './connect-context';
@@ -13,9 +13,9 @@ function allowHint(project: ConnectProjectRecord): string {
   return `the project's server can allow it: PATCH /v1/connect/projects/${project.id} {"allow_local_targets": true} (or Settings → Connect)`;
 }
 
-/** Why the proxy may not reach `host`:`port` for `project` (the service's own port: never), or null. */
-function refusal(ctx: ConnectContext, host: string, port: number, project: ConnectProjectRecord): { status: 400 | 403; message: string } | null {
-  if (!isThisMachine(host)) return null;
+/** Why the proxy may not reach `host`:`port` for `project` (the service's own port: never), or null; `here` when the name resolves to this machine. */
+function refusal(ctx: ConnectContext, host: string, port: number, project: ConnectProjectRecord, here = isThisMachine(host)): { status: 400 | 403; message: string } | null {
+  if (!here) return null;
   if (port === ctx.auth.port()) return { status: 400, message: `${host} port ${port} is this Spout service itself; the proxy sends an account's credential to the app's API, never to Spout` };
   if (project.allow_local_targets) return null;
   return { status: 403, message: `${host} port ${port} is on the developer's machine (a loopback, link-local or own address), which the proxy does not call for project ${project.id}; ${allowHint(project)}` };
@@ -38,8 +38,8 @@ export function proxyConnectionPolicy(ctx: ConnectContext, project: ConnectProje
   return (address, port) => refusal(ctx, address, port, project)?.message ?? null;
 }
 
-/** Refuses an account whose URL fields point at this Spout (400) or, unless the project allows it, this machine (403). */
-export function requireAccountUrls(ctx: ConnectContext, credentials: Record<string, unknown>, project: ConnectProjectRecord, field: string): void {
+/** Refuses an account whose URL fields point at this Spout (400) or, unless the project allows it, this machine (403); host names are looked up. */
+export async function requireAccountUrls(ctx: ConnectContext, credentials: Record<string, unknown>, project: ConnectProjectRecord, field: string): Promise<void> {
   for (const [name, value] of Object.entries(credentials)) {
     if (typeof value !== 'string' || !/^https?:\/\//i.test(value)) continue;
     let u: URL;
@@ -48,7 +48,7 @@ export function requireAccountUrls(ctx: ConnectContext, credentials: Record<stri
     } catch {
       continue; // not a URL the proxy could call either
     }
-    const refused = refusal(ctx, u.hostname, portOf(u), project);
+    const refused = refusal(ctx, u.hostname, portOf(u), project, isThisMachine(u.hostname) || (await resolvesToThisMachine(u.hostname)));
     if (refused) throw new HttpError(refused.status, `${field}: "${name}" (${value}) is where the proxy would send this account's credential: ${refused.message}`);
   }
 }

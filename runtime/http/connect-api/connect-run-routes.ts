@@ -46,7 +46,7 @@ export function connectRunRoutes(ctx: ConnectContext): Router {
   router.post('/triggers/deploy', async (req, res) => {
     const input = parseParams(req, deployTriggerSchema);
     // Before the deploy: a refused URL leaves nothing deployed.
-    if (input.webhook_url !== undefined) requireTriggerTargets(ctx, res, 'webhook_url', [input.webhook_url]);
+    if (input.webhook_url !== undefined) await requireTriggerTargets(ctx, res, 'webhook_url', [input.webhook_url]);
     const { configured, owner, component } = await componentCall(ctx, res, input, 'source');
     await ctx.connect.tenants.ensureUser(owner);
     // The webhook of the project environment takes a trigger's events when it names none.

@@ -125,7 +125,7 @@ export function connectTokenRoutes(ctx: ConnectContext): Router {
   router.put('/webhook', async (req, res) => {
     requireServer(res, "setting the project's webhook");
     const input = parseParams(req, setProjectWebhookSchema);
-    requireDeliveryTarget(ctx, 'url', input.url);
+    await requireDeliveryTarget(ctx, 'url', input.url);
     const { p, environment, webhook } = envWebhook(res);
     let secret: string | undefined;
     if (webhook) {

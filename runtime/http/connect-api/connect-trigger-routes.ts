@@ -102,7 +102,7 @@ export function connectTriggerRoutes(ctx: ConnectContext): Router {
   router.put('/deployed-triggers/:id/webhooks', async (req, res) => {
     const input = parseParams(req, updateWebhooksSchema);
     const source = find(res, req.params.id, input.external_user_id);
-    requireTriggerTargets(ctx, res, 'webhook_urls', input.webhook_urls);
+    await requireTriggerTargets(ctx, res, 'webhook_urls', input.webhook_urls);
     setTriggerWebhooks(ctx, source, input.webhook_urls);
     await saved();
     res.json(webhooksOf(source));

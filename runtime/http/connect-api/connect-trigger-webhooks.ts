@@ -32,9 +32,9 @@ export function triggerWebhooks(ctx: ConnectContext, sourceId: string): WebhookR
  * Refuses webhook URLs deliveries may not go to (`field` names them): never this service, and
  * for a Connect token nothing on this machine unless its project allows local targets.
  */
-export function requireTriggerTargets(ctx: ConnectContext, res: Response, field: string, urls: readonly string[]): void {
+export async function requireTriggerTargets(ctx: ConnectContext, res: Response, field: string, urls: readonly string[]): Promise<void> {
   const { project, token } = callerOf(res);
-  for (const url of urls) requireDeliveryTarget(ctx, field, url, token !== null && project.allow_local_targets !== true);
+  for (const url of urls) await requireDeliveryTarget(ctx, field, url, token !== null && project.allow_local_targets !== true);
 }
 
 /**

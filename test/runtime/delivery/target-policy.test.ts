@@ -39,4 +39,12 @@ describe('delivery target policy', () => {
     }
     for (const url of ['https://example.com/hook', 'http://10.0.0.8:9000/hook', 'http://8.8.8.8/']) assert.equal(refusedTarget(url, endUser), null, url);
   });
+
+  it('holds a host name that resolves to this machine (resolvesHere) to the same rules', () => {
+    assert.equal(refusedTarget(`http://alias.test:${PORT}/e/en_x`, { ...owner, resolvesHere: true })?.status, 400);
+    assert.equal(refusedTarget('http://alias.test:9000/hook', { ...owner, resolvesHere: true }), null, "the owner's local receivers stay allowed");
+    const refused = refusedTarget('http://127.0.0.1.nip.io:9000/hook', { ...endUser, resolvesHere: true });
+    assert.equal(refused?.status, 403);
+    assert.match(refused.message, /127\.0\.0\.1\.nip\.io resolves to a loopback, link-local or own address/);
+  });
 });
