@@ -26,7 +26,7 @@ export async function writeTestFromRun(client: ApiClient, id: string, file: stri
     throw err;
   });
   const source = await client.get<{ data: SourceView }>(`/v1/sources/${encodeURIComponent(run.data.owner_id)}`).catch((err: unknown) => {
-    if (err instanceof ApiError && err.status === 404) throw new Error(`${id} is not a run of a deployed source (${run.data.owner_id} is gone or is an action); only a source's runs become tests`);
+    if (err instanceof ApiError && err.status === 404) throw new Error(`${id} is a run of ${run.data.owner_id}, not of a deployed source; only a source's runs become tests (write an action's with loadAction, docs/testing.md)`);
     throw err;
   });
   const place = placement(source.data, file);

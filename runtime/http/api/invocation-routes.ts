@@ -79,7 +79,7 @@ export function invocationRoutes(ctx: ApiContext): Router {
     if (!record) throw notFound('invocation', req.params.id);
     const { file } = parseParams(req, runTestSchema);
     const source = ctx.sources.find(record.owner_id);
-    if (!source) throw new HttpError(409, `${record.owner_id} no longer exists; only a deployed source's runs become tests`);
+    if (!source) throw new HttpError(409, `${record.id} is a run of ${record.owner_id}, not of a deployed source; only a source's runs become tests (write an action's with loadAction, docs/testing.md)`);
     const component = ctx.sources.component(source);
     const events: RunEvent[] = record.emits.flatMap((e) => {
       if (!e.event_id) return [];
