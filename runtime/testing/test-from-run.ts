@@ -3,17 +3,11 @@
 // component saw it, a timer, a hook) at the run's time, and expects its answer's status, its error
 // and the events it stored; the calls it made become the cassette that answers them again.
 import { isDeepStrictEqual } from 'node:util';
-import type { InvocationView, RecordedRequest } from '../contract/invocation-api';
+import type { InvocationView, RecordedRequest, RunTestView } from '../contract/invocation-api';
 import type { Cassette, CassetteEntry } from '../contract/network-api';
 import { requestKey } from '../engine/network/cassette-match';
 import { MASK } from '../props/secret/secret-values';
 import { emptyCassette } from '../store/cassette-store';
-
-/** One file of a generated test. */
-export interface GeneratedFile {
-  name: string;
-  content: string;
-}
 
 /** An event the run stored, as the event store keeps it; null when the store no longer has it. */
 export type RunEvent = { event: unknown; summary: string | null } | null;
@@ -31,11 +25,8 @@ export interface RunTestInput {
   accounts: Record<string, Record<string, unknown>>;
 }
 
-/** A generated test: its files (`NAME.test.mjs`, and `NAME.cassette.json` when the run made calls) and what it could not reproduce. */
-export interface GeneratedTest {
-  files: GeneratedFile[];
-  warnings: string[];
-}
+/** A generated test: its files and what it could not reproduce. */
+export type GeneratedTest = RunTestView;
 
 /** Request headers a test does not replay: hop-by-hop ones, and those the sender's machine and route set. */
 const DROPPED_HEADERS = /^(host|content-length|connection|keep-alive|transfer-encoding|te|upgrade|proxy-connection|user-agent|accept-encoding|x-forwarded-.*)$/i;
@@ -83,7 +74,7 @@ export function testFromRun(input: RunTestInput): GeneratedTest {
   ];
   const files = [{ name: `${stem}.test.mjs`, content: lines.join('\n') }];
   if (cassette.entries.length) files.push({ name: `${stem}.cassette.json`, content: `${JSON.stringify(cassette, null, 2)}\n` });
-  return { files, warnings };
+  return { component: file, files, warnings };
 }
 
 /** The test's props and accounts from the source's configuration, and the HTTP prop the request came to. */
