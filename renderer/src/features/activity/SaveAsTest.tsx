@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import type { RunTestView } from '../../../../runtime/contract/invocation-api';
 import { messageOf } from '../../api/client';
-import { api } from '../../api/v1';
 import { useApp } from '../../app/store';
 import { downloadFile } from '../../ui/download';
+import { testOfRun } from './invocation-data';
 
 /** Whether a run can become a test: a source's HTTP, timer, run-now or hook run (spout/testing replays those). */
 export const canSaveAsTest = (trigger: string) => ['http', 'timer', 'run_now', 'hook'].includes(trigger);
@@ -23,7 +23,7 @@ export function SaveAsTest({ id }: { id: string }) {
     if (test) return setTest(null);
     setWriting(true);
     try {
-      setTest(await api.runTest(id));
+      setTest(await testOfRun(id));
     } catch (err) {
       toast(messageOf(err), 'error');
     } finally {
