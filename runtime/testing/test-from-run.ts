@@ -21,7 +21,7 @@ export interface RunTestInput {
   file: string;
   /** The source's configured props as `/v1/sources/{id}` shows them (secrets masked, endpoints as `{endpoint_url}`). */
   configured: Record<string, unknown>;
-  /** Accounts' credential names (values masked) by account id, for the source's app props. */
+  /** The source's accounts by id, credentials masked as the recorded calls hold them, for its app props. */
   accounts: Record<string, Record<string, unknown>>;
 }
 

@@ -18,7 +18,7 @@ export const createSchema = z.object({
 });
 
 /** Credentials never leave in clear: each value shows as the mask. */
-export function accountView(a: AccountRecord, ctx: ApiContext): AccountView {
+function accountView(a: AccountRecord, ctx: ApiContext): AccountView {
   const keys = Object.keys(JSON.parse(ctx.secrets.open(a.sealed_credentials)) as Record<string, unknown>);
   return { id: a.id, app: a.app, name: a.name, credentials: Object.fromEntries(keys.map((k) => [k, MASK])), ...(a.connect ? { external_user_id: a.connect.external_user_id } : {}), created_at: a.created_at };
 }

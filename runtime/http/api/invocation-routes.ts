@@ -10,7 +10,7 @@ import { pageParams } from '../../lib/pagination';
 import { HttpError, notFound } from '../edge/error-statuses';
 import { testFromRun, UntestableRun, type RunEvent } from '../../testing/test-from-run';
 import { sourceView } from './views';
-import { accountView } from './account-routes';
+import { maskedAuth } from '../../engine/network/masker';
 
 /** A time given as epoch ms, or as an ISO date. */
 const time = z.union([z.coerce.number().int().nonnegative(), z.iso.datetime({ offset: true }).transform((t) => Date.parse(t))]);
@@ -88,7 +88,8 @@ export function invocationRoutes(ctx: ApiContext): Router {
     });
     const configured = sourceView(source, component, ctx.endpointUrl).configured_props;
     const used = new Set(Object.values(configured).map((v) => (v as { authProvisionId?: unknown } | null)?.authProvisionId));
-    const accounts = Object.fromEntries(ctx.metadata.data.accounts.filter((a) => used.has(a.id)).map((a) => [a.id, accountView(a, ctx).credentials]));
+    // Credentials masked as the recorded calls hold them; a subdomain or region stays, so the test's calls match.
+    const accounts = Object.fromEntries(ctx.metadata.data.accounts.filter((a) => used.has(a.id)).map((a) => [a.id, maskedAuth(JSON.parse(ctx.secrets.open(a.sealed_credentials)) as Record<string, unknown>)]));
     try {
       res.json({ data: testFromRun({ run: record, events, file: file ?? component?.filename ?? 'component.mjs', configured, accounts }) });
     } catch (err) {
