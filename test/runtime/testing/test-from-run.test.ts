@@ -1,7 +1,8 @@
 // The test written from a recorded run, for each trigger: what it replays (an HTTP request less its
 // volatile headers, a timer, a hook), what it expects (error, status, events, with the request's
 // headers and URL as the test sends them), its cassette; the runs it refuses; cassettes merged.
-// Timer and hook tests are then run by `spout test` against real components.
+// Timer, hook and HTTP tests (an account, a secret, a cassette) are then run by `spout test`
+// against real components.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -108,11 +109,11 @@ describe('mergeCassettes', () => {
   });
 });
 
-describe('tests written from timer and hook runs', () => {
+describe('tests written from runs, run', () => {
   const dir = tempDir('spout-from-run-');
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('pass under spout test against the components they were written for', async () => {
+  it('pass under spout test against the components they were written for (an HTTP run with an account and a secret too)', async () => {
     fs.writeFileSync(
       path.join(dir, 'poller.mjs'),
       `export default {
@@ -129,8 +130,34 @@ describe('tests written from timer and hook runs', () => {
     fs.writeFileSync(path.join(dir, 'poller.test.mjs'), timer.files[0]!.content);
     const hook = testFromRun(input({ file: 'poller.mjs', configured, run: run({ id: 'inv_t2', trigger: 'hook', hook: 'deploy', emits: [{ event_id: '1-1', dropped: false, name: null, summary: 'hello', webhooks: [] }] }), events: [{ event: { hello: 'poll' }, summary: 'hello' }] }));
     fs.writeFileSync(path.join(dir, 'poller.from-inv_t2.test.mjs'), hook.files[0]!.content);
+
+    // An HTTP run of a source with an app prop and a secret: the test's masked credentials make the calls the cassette holds.
+    fs.writeFileSync(
+      path.join(dir, 'shop-hook.mjs'),
+      `export default {
+  name: "Shop Hook", version: "0.1.0",
+  props: { shop: { type: "app", app: "shop" }, http: { type: "$.interface.http" }, signing: { type: "string", secret: true } },
+  async run(event) {
+    const res = await fetch("https://" + this.shop.$auth.subdomain + ".shop.example/orders/" + event.body.id, { headers: { authorization: "Bearer " + this.shop.$auth.api_key, "x-signing": this.signing } });
+    this.$emit(await res.json(), { summary: "order " + event.body.id });
+  },
+};
+`,
+    );
+    const request = { method: 'POST', path: '/', query: '', headers: { 'content-type': 'application/json' }, endpoint_url: ENDPOINT, body: '{"id":3}', body_encoding: 'utf8' as const, body_size: 8, body_truncated: false };
+    const shopCall = call('https://eu1.shop.example/orders/3');
+    const http = testFromRun(
+      input({
+        file: 'shop-hook.mjs',
+        configured: { shop: { authProvisionId: 'apn_9' }, http: { endpoint_url: ENDPOINT }, signing: MASK },
+        accounts: { apn_9: { api_key: MASK, subdomain: 'eu1' } },
+        run: run({ id: 'inv_t3', trigger: 'http', request, response: { status: 200, headers: {}, from: 'service', body: '{"success":true}', body_encoding: 'utf8', body_size: 16, body_truncated: false }, calls: [{ ...shopCall, request: { ...shopCall.request, headers: { authorization: MASK, 'x-signing': MASK } } }], emits: [{ event_id: '1-2', dropped: false, name: null, summary: 'order 3', webhooks: [] }] }),
+        events: [{ event: { ok: 1 }, summary: 'order 3' }],
+      }),
+    );
+    for (const f of http.files) fs.writeFileSync(path.join(dir, f.name), f.content);
     const r = await cli(['test', dir], cliEnv(null, { CI: undefined }), { timeoutMs: 60_000 });
     assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
-    assert.match(r.stdout, /2 passed, 0 failed/);
+    assert.match(r.stdout, /3 passed, 0 failed/);
   });
 });
