@@ -119,3 +119,12 @@ export interface InvocationFilter {
   trigger?: InvocationTrigger;
   q?: string;
 }
+
+/** A test of a source's run (`GET /v1/invocations/{id}/test`): files to put beside the component file, and what the test could not reproduce. */
+export interface RunTestView {
+  /** The component file the test loads (`./NAME.mjs`). */
+  component: string;
+  /** `NAME.test.mjs`, and `NAME.cassette.json` when the run made calls. */
+  files: Array<{ name: string; content: string }>;
+  warnings: string[];
+}

@@ -3,7 +3,7 @@ import type { ActionRunInput, ActionRunView } from '../../../runtime/contract/ac
 import type { AccountInput, AccountView, ComponentLint, ComponentView, ConfigurePropRequest, DataStoreRecordView, DataStoreView, OptionsAnswer, PropCheckProblem, RegistryComponent, RegistryComponentWithCode } from '../../../runtime/contract/component-api';
 import type { ConfigurableProp } from '../../../runtime/contract/component-shape';
 import type { ConnectCredentialsView } from '../../../runtime/contract/connect-api';
-import type { InvocationFilter, InvocationRecordView, InvocationView, ReplayEdits } from '../../../runtime/contract/invocation-api';
+import type { InvocationFilter, InvocationRecordView, InvocationView, ReplayEdits, RunTestView } from '../../../runtime/contract/invocation-api';
 import type { Cassette } from '../../../runtime/contract/network-api';
 import type { McpSettings, McpSnippets, McpToolView } from '../../../runtime/contract/mcp-api';
 import type { ListResponse } from '../../../runtime/contract/page';
@@ -54,6 +54,8 @@ export const api = {
   /** An action's recorded runs (test runs and workflow steps). */
   listComponentInvocations: (id: string, limit = 10) => request<ListResponse<InvocationView>>('GET', `/v1/components/${enc(id)}/invocations`, undefined, { limit }),
   getInvocation: (id: string) => request<{ data: InvocationRecordView }>('GET', `/v1/invocations/${enc(id)}`).then((r) => r.data),
+  /** A test of a source's run: the files to put beside its component. */
+  runTest: (id: string) => request<{ data: RunTestView }>('GET', `/v1/invocations/${enc(id)}/test`).then((r) => r.data),
   /** Runs a recorded run again against the current code (edited as given); answers the new record. */
   replayInvocation: (id: string, edits: ReplayEdits = {}) => request<{ data: InvocationView }>('POST', `/v1/invocations/${enc(id)}/replay`, edits).then((r) => r.data),
   /** A source's recorded outgoing calls and how they are matched. */

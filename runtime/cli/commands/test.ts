@@ -7,9 +7,12 @@ import { clock, dim, displayPath, green, note, out, red } from '../support/outpu
 import { findTestFiles, testsAffectedBy } from '../support/test-files';
 import { REPORTERS, runTestFiles, type ReporterName, type TestRunOptions, type TestTotals } from '../support/test-run';
 import { UsageError } from '../support/usage';
+import { writeTestFromRun } from '../support/run-test-writer';
+import { connect } from './common';
 
 export const HELP = `Usage: spout test [PATHS…] [--watch] [--record] [--update-snapshots] [--reporter spec|tap|junit]
                   [--junit FILE] [--filter TEXT]
+       spout test --from INVOCATION_ID [FILE]
 
 Runs component tests: every *.test.mjs, *.test.js and *.test.ts file under PATHS (files or
 folders; default: this folder; node_modules and dot-folders are skipped), with Node's test runner,
@@ -27,16 +30,29 @@ Options:
   --reporter NAME      the report printed: spec (default), tap or junit (JUnit XML)
   --junit FILE         also write the report as JUnit XML to FILE (its folder is made)
   --filter TEXT        run only the tests whose name (or a suite's name) contains TEXT
+  --from ID            write a test of a source's recorded run (spout invocations SRC lists them):
+                       NAME.test.mjs replaying its request, timer or hook at its time and expecting
+                       its answer and events, NAME.cassette.json answering its calls; beside FILE,
+                       else the file the source was deployed from in this folder, else in ./SLUG/
+                       (its code written there). An existing test or cassette is kept: the test is
+                       NAME.from-ID.test.mjs and the cassette gets the calls it lacks.
 `;
 
 /** Time without file-change notices before a rerun starts (editors write files in bursts). */
 const DEBOUNCE_MS = 100;
 
 export async function run(argv: string[]): Promise<void> {
-  const spec = { watch: { type: 'boolean' }, record: { type: 'boolean' }, 'update-snapshots': { type: 'boolean' }, reporter: { type: 'string' }, junit: { type: 'string' }, filter: { type: 'string' } } as const;
+  const spec = { watch: { type: 'boolean' }, record: { type: 'boolean' }, 'update-snapshots': { type: 'boolean' }, reporter: { type: 'string' }, junit: { type: 'string' }, filter: { type: 'string' }, from: { type: 'string' } } as const;
   const args = parse(argv, spec, HELP);
   if (!args) return;
   if (args.globals.json) throw new UsageError('spout test has no --json: "--reporter tap" or "--reporter junit" print a report programs read');
+  const from = args.string('from');
+  if (from !== undefined) {
+    if (!/^inv_\w+$/.test(from)) throw new UsageError(`--from: "${from}" is not an invocation id (inv_…); "spout invocations SRC" lists a source's runs`);
+    const other = Object.keys(spec).find((name) => name !== 'from' && (args.string(name) !== undefined || args.flag(name)));
+    if (other) throw new UsageError(`--from writes a test and runs nothing: leave out --${other}, then run the test with "spout test"`);
+    return writeTestFromRun(connect(args), from, args.atMost(1).positionals[0]);
+  }
   const reporter = args.string('reporter') ?? 'spec';
   if (!(REPORTERS as readonly string[]).includes(reporter)) throw new UsageError(`--reporter: "${reporter}" is not a reporter; give ${REPORTERS.join(', ')}`);
   const paths = args.positionals.length ? args.positionals : ['.'];

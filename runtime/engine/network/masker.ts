@@ -27,6 +27,12 @@ export function secretFields(auth: Record<string, unknown>): unknown[] {
   return found;
 }
 
+/** `auth` as recordings show it: its credential fields' values masked, other fields (a subdomain, a region) as they are. */
+export function maskedAuth(auth: Record<string, unknown>): Record<string, unknown> {
+  const nested = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  return Object.fromEntries(Object.entries(auth).map(([name, value]) => [name, SECRET_FIELD.test(name) ? MASK : nested(value) ? maskedAuth(value) : value]));
+}
+
 /** Masks the given secret values (and credential headers) in recorded calls. */
 export class Masker {
   private readonly secrets: string[];

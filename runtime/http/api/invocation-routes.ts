@@ -8,6 +8,9 @@ import { ENDPOINT_PREFIX, REPLAY_HEADER } from '../ingress/endpoint-handler';
 import { objectParam, parseParams } from './params';
 import { pageParams } from '../../lib/pagination';
 import { HttpError, notFound } from '../edge/error-statuses';
+import { testFromRun, UntestableRun, type RunEvent } from '../../testing/test-from-run';
+import { sourceView } from './views';
+import { maskedAuth } from '../../engine/network/masker';
 
 /** A time given as epoch ms, or as an ISO date. */
 const time = z.union([z.coerce.number().int().nonnegative(), z.iso.datetime({ offset: true }).transform((t) => Date.parse(t))]);
@@ -28,6 +31,11 @@ export const replaySchema = z.object({
   headers: objectParam.pipe(z.record(z.string(), z.union([z.string(), z.array(z.string())]))).optional(),
   body: z.string().optional(),
   event: z.unknown().optional(),
+});
+
+/** Which component file a generated test loads: a plain file name beside the test. */
+export const runTestSchema = z.object({
+  file: z.string().regex(/^[^/\\]+\.(mjs|js|cjs|ts|mts|cts)$/, 'must be a component file name such as new-order.mjs (no folder)').optional(),
 });
 
 /** How long a replay waits for its run to be recorded. */
@@ -63,6 +71,31 @@ export function invocationRoutes(ctx: ApiContext): Router {
     const eventIds = record.emits.flatMap((e) => (e.event_id ? [e.event_id] : []));
     const deliveries = (await ctx.delivery.messagesFor(eventIds)).filter((m) => m.emitter_id === record.owner_id);
     res.json({ data: { ...record, deliveries } });
+  });
+
+  // A test from the run (`spout test --from`, "Save as test"): files the caller writes beside the component.
+  router.get('/invocations/:id/test', (req, res) => {
+    const record = ctx.invocations.get(req.params.id);
+    if (!record) throw notFound('invocation', req.params.id);
+    const { file } = parseParams(req, runTestSchema);
+    const source = ctx.sources.find(record.owner_id);
+    if (!source) throw new HttpError(409, `${record.id} is a run of ${record.owner_id}, not of a deployed source; only a source's runs become tests (write an action's with loadAction, docs/testing.md)`);
+    const component = ctx.sources.component(source);
+    const events: RunEvent[] = record.emits.flatMap((e) => {
+      if (!e.event_id) return [];
+      const stored = ctx.events.find(source.id, e.event_id);
+      return [stored ? { event: JSON.parse(stored.json) as unknown, summary: stored.meta.summary } : null];
+    });
+    const configured = sourceView(source, component, ctx.endpointUrl).configured_props;
+    const used = new Set(Object.values(configured).map((v) => (v as { authProvisionId?: unknown } | null)?.authProvisionId));
+    // Credentials masked as the recorded calls hold them; a subdomain or region stays, so the test's calls match.
+    const accounts = Object.fromEntries(ctx.metadata.data.accounts.filter((a) => used.has(a.id)).map((a) => [a.id, maskedAuth(JSON.parse(ctx.secrets.open(a.sealed_credentials)) as Record<string, unknown>)]));
+    try {
+      res.json({ data: testFromRun({ run: record, events, file: file ?? component?.filename ?? 'component.mjs', configured, accounts }) });
+    } catch (err) {
+      if (err instanceof UntestableRun) throw new HttpError(409, err.message);
+      throw err;
+    }
   });
 
   router.post('/invocations/:id/replay', async (req, res) => {

@@ -14,7 +14,7 @@ import { applySchema, linksQuery, planSchema, remoteSchema, statusQuery } from '
 import { linkChangeSchema } from '../../sync/links';
 import { createSchema as webhookCreate, messagesSchema, recoverSchema, rotateSchema, updateSchema as webhookUpdate } from './webhook-routes';
 import { importSchema, runSchema as workflowRun, workflowSchema } from './workflow-routes';
-import { listSchema as invocationList, replaySchema } from './invocation-routes';
+import { listSchema as invocationList, replaySchema, runTestSchema } from './invocation-routes';
 import { cassetteSchema } from '../../store/cassette-schema';
 import { mcpSettingsSchema } from './mcp-settings-routes';
 import { localTargetsSchema } from './delivery-target-check';
@@ -85,6 +85,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'PUT /v1/sources/:id/cassette': { summary: "Replace a source's cassette (recorded, or entries written by hand)", params: cassetteSchema },
   'GET /v1/components/:id/cassette': { summary: "An action's recorded outgoing calls (test runs)" },
   'PUT /v1/components/:id/cassette': { summary: "Replace an action's cassette", params: cassetteSchema },
+  'GET /v1/invocations/:id/test': { summary: "A test of a source's run: files NAME.test.mjs (node:test + spout/testing) and NAME.cassette.json (its calls), to put beside the component", params: runTestSchema },
   'POST /v1/invocations/:id/replay': { summary: "Run a recorded run again against the source's current code; an HTTP request may be edited", params: replaySchema },
 
   'POST /v1/actions/run': { summary: 'Test-run an action once', params: actionRun },

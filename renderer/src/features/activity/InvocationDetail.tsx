@@ -14,6 +14,7 @@ import { InvocationErrorView } from './InvocationErrorView';
 import { JsonTree } from '../../ui/JsonTree';
 import { Link } from '../../ui/Link';
 import { ReplayDialog } from './ReplayDialog';
+import { canSaveAsTest, SaveAsTest } from './SaveAsTest';
 
 /** A table of name and value rows (headers, query parameters). */
 function KvTable({ rows, label }: { rows: ReadonlyArray<readonly [string, string]>; label: string }) {
@@ -87,7 +88,7 @@ function queryPairs(query: string): Array<[string, string]> {
  * One recorded run (`GET /v1/invocations/{id}`): what triggered it (the request, the event), the
  * answer the caller got, its error with the stack mapped to the component's file, its outgoing
  * HTTP calls, log lines, emits linked to their events, and the deliveries those caused. Replay,
- * Replay with edits, and Copy as cURL for a request. `sourceId` makes the links (a run of an action has none).
+ * Replay with edits, Save as test, and Copy as cURL for a request. `sourceId` makes the links (a run of an action has none).
  */
 export function InvocationDetail({ id, sourceId, onReplayed, headingLevel = 3 }: { id: string; sourceId: string | null; onReplayed?(r: InvocationView): void; headingLevel?: 2 | 3 | 4 }) {
   const { toast, webhooks, webhooksLoaded, loadWebhooks } = useApp();
@@ -126,6 +127,7 @@ export function InvocationDetail({ id, sourceId, onReplayed, headingLevel = 3 }:
   const response = record.response;
   const curl = request ? curlForRequest(request) : null;
   const canReplay = onReplayed !== undefined && record.trigger !== 'hook' && record.trigger !== 'action';
+  const canSave = sourceId !== null && canSaveAsTest(record.trigger);
 
   return (
     <article className="invocation-detail" aria-labelledby={`inv-title-${record.id}`} data-testid="invocation-detail" data-invocation-id={record.id}>
@@ -142,7 +144,7 @@ export function InvocationDetail({ id, sourceId, onReplayed, headingLevel = 3 }:
           </span>
         )}
       </div>
-      {(canReplay || request) && (
+      {(canReplay || request || canSave) && (
         <div className="row wrap inv-actions" role="group" aria-label="Run actions">
           {canReplay && (
             <>
@@ -162,6 +164,7 @@ export function InvocationDetail({ id, sourceId, onReplayed, headingLevel = 3 }:
                 Copy as cURL
               </button>
             ))}
+          {canSave && <SaveAsTest id={record.id} />}
         </div>
       )}
       <dl className="meta-grid">

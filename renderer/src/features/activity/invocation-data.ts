@@ -1,5 +1,5 @@
 // A recorded run's data: the record (with the deliveries its events caused, followed until they
-// settle), the run that emitted an event, an action's recorded runs, and replays.
+// settle), the run that emitted an event, an action's recorded runs, replays, and tests of runs.
 import { useEffect, useState } from 'react';
 import type { InvocationRecordView, InvocationView, ReplayEdits } from '../../../../runtime/contract/invocation-api';
 import { ApiError, messageOf } from '../../api/client';
@@ -62,3 +62,6 @@ export function useActionRuns(invocationId: string, limit: number): InvocationVi
 
 /** Runs a recorded run again against the current code, edited as given; answers the new record. */
 export const replayInvocation = (id: string, edits?: ReplayEdits) => api.replayInvocation(id, edits);
+
+/** A test of a source's run, written by the service: the files to put beside its component. */
+export const testOfRun = (id: string) => api.runTest(id);

@@ -1,5 +1,6 @@
 import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
 import type { TimerSchedule, WorkflowView, WorkflowTriggerInput } from '../../../../runtime/contract/workflow-api';
+import { downloadFile } from '../../ui/download';
 
 /** A step name the service accepts: an identifier other than `trigger` (it is `steps.<name>`). */
 export const STEP_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -105,14 +106,7 @@ export function describeTrigger(t: WorkflowView['trigger']): string {
 
 /** Saves JSON as a file the browser downloads. */
 export function downloadJson(filename: string, data: unknown): void {
-  const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2) + '\n'], { type: 'application/json' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  downloadFile(filename, JSON.stringify(data, null, 2) + '\n', 'application/json');
 }
 
 /** A file name from a workflow name: "Orders flow" → "orders-flow.workflow.json". */
