@@ -2,6 +2,7 @@
 // test moves, each resolving with what the run emitted (ordered and deduped as the service stores
 // it), logged and called, and its error.
 import path from 'node:path';
+import querystring from 'node:querystring';
 import type { EmitPayload, HttpResponsePayload } from '../contract/host-protocol';
 import { Deduper } from '../engine/events/dedupe';
 import { inEmitOrder } from '../engine/events/emission';
@@ -137,7 +138,8 @@ class TestSource implements LoadedSource {
 /** The event a request to the endpoint gives the component, as the `/e/` endpoint builds it. */
 function httpEvent(endpoint: string, request: TestRequest): Record<string, unknown> {
   const [pathPart = '/', queryPart = ''] = (request.path ?? '/').split('?', 2) as [string?, string?];
-  const query = { ...Object.fromEntries(new URLSearchParams(queryPart)), ...(request.query ?? {}) };
+  // Parsed as the endpoint parses it: a repeated key gives an array.
+  const query: Record<string, unknown> = { ...querystring.parse(queryPart), ...(request.query ?? {}) };
   const headers: Record<string, string> = { host: new URL(endpoint).host };
   for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;
   const { body } = request;
@@ -149,7 +151,7 @@ function httpEvent(endpoint: string, request: TestRequest): Record<string, unkno
     headers['content-type'] ??= 'application/json';
   }
   if (text) headers['content-length'] = String(Buffer.byteLength(text));
-  const search = new URLSearchParams(query as Record<string, string>).toString();
+  const search = querystring.stringify(query as querystring.ParsedUrlQueryInput);
   const sub = pathPart.startsWith('/') ? pathPart : `/${pathPart}`;
   return {
     method: (request.method ?? (body === undefined ? 'GET' : 'POST')).toUpperCase(),
