@@ -1,8 +1,9 @@
 // What a component host may use beyond a run, watched from the service: resident memory, CPU time
 // spent while no run is under way (code left running by a timer or a promise), open files and
-// sockets, and the bytes in its own folders. A host over one is stopped with a message naming the
+// sockets, the bytes in its own folders, and its priority (never above the service's). A host over one is stopped with a message naming the
 // limit; the source's log shows it, and the next invocation starts a new host.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { MAX_HOST_FDS, STRAY_CPU_SHARE } from '../contract/limits';
 import { emptyTempFolder } from './temp-folder';
@@ -28,6 +29,8 @@ export interface Usage {
   memory: number;
   /** CPU time used since it started, ms. */
   ctime: number;
+  /** Its nice value, where it is read (Linux). */
+  nice?: number;
 }
 
 export interface HostLimitsOptions {
@@ -36,6 +39,8 @@ export interface HostLimitsOptions {
   /** Bytes a host's own folders may hold (`--component-disk`). */
   diskBytes: number;
   now?: () => number;
+  /** The service's nice value, which no host may go below; default: read from the system. */
+  serviceNice?: () => number;
 }
 
 interface Watch {
@@ -70,6 +75,11 @@ export class HostLimits {
     const limit = this.options.memoryMb * 1024 * 1024;
     if (usage.memory > limit) {
       return host.stopForLimit(`its component host used ${Math.round(usage.memory / 1048576)} MB of memory, over the limit of ${this.options.memoryMb} MB, and was stopped (the limit is set with --component-memory)`, 'memory');
+    }
+    const serviceNice = (this.options.serviceNice ?? os.getPriority)();
+    if (usage.nice !== undefined && usage.nice < serviceNice) {
+      // The host's own wall refuses this (child/host-guards.ts); this catches a way around it.
+      return host.stopForLimit(`its component host raised its priority to nice ${usage.nice}, above the service's (nice ${serviceNice}), and was stopped: hosts may not run ahead of the service`);
     }
     const now = this.now();
     const watch = this.watchOf(host, now);

@@ -58,12 +58,13 @@ export class HostUsageReader {
       const stat = this.readAt(files.stat);
       // The command name (in parentheses) may hold spaces: fields are counted after its closing one.
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // utime and stime, fields 14 and 15 of the line (11 and 12 after the name and state).
+      // utime and stime, fields 14 and 15 of the line (11 and 12 after the name and state); nice, field 19.
       const ticks = Number(fields[11]) + Number(fields[12]);
+      const nice = Number(fields[16]);
       // statm: size, then resident, in pages.
       const residentPages = Number(this.readAt(files.statm).split(' ')[1]);
       if (!Number.isFinite(ticks) || !Number.isFinite(residentPages)) return null;
-      return { memory: residentPages * this.pageSize(), ctime: (ticks * 1000) / TICKS_PER_SECOND };
+      return { memory: residentPages * this.pageSize(), ctime: (ticks * 1000) / TICKS_PER_SECOND, ...(Number.isFinite(nice) ? { nice } : {}) };
     } catch {
       this.forget(pid);
       return null; // it ended

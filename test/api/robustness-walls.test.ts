@@ -1,10 +1,11 @@
 // Issue 22: the walls Node's permission model leaves open are closed, each with the same clear
 // "components may not …" error: local sockets (by path and in the abstract namespace), the
-// priority of other processes, V8's flags, looking up files outside the grants (the answer is the
+// priority of other processes and a priority above the service's (issue 42), V8's flags, looking up files outside the grants (the answer is the
 // same whether the file exists or not), and descriptors the host inherited.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { deploySource, startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
@@ -20,6 +21,14 @@ export default { name: "Walls", version: "0.1.0", props: { http: "$.interface.ht
       if (wall === "listen") return new Promise((resolve, reject) => net.createServer().listen(file, resolve).on("error", reject));
       if (wall === "priority") return os.setPriority(process.ppid, 19);
       if (wall === "own-priority") return os.setPriority(os.getPriority());
+      if (wall === "raise-priority") {
+        // Every form of the call; run as root, each would succeed without the wall.
+        const errors = [];
+        for (const call of [() => os.setPriority(-20), () => os.setPriority(0, -20), () => os.setPriority(process.pid, -20)]) {
+          try { call(); errors.push(null); } catch (err) { errors.push(err.message); }
+        }
+        throw new Error(JSON.stringify({ errors, nice: os.getPriority() }));
+      }
       if (wall === "v8") return v8.setFlagsFromString("--allow-natives-syntax");
       if (wall === "resolve") return createRequire("/").resolve(file);
       if (wall === "realpath") return fs.realpathSync(file);
@@ -70,6 +79,11 @@ describe('the walls around a component', () => {
   it("refuses to change another process's priority (its own it may), and V8's flags", async () => {
     assert.equal((await tryWall(spout, source, { wall: 'priority' })).error, 'os.setPriority: components may not change the priority of another process (docs/security.md)');
     assert.equal((await tryWall(spout, source, { wall: 'own-priority' })).error, null);
+    // Issue 42: run as root, a host could raise itself to nice -20, above the service.
+    const service = os.getPriority(spout.child.pid as number);
+    const raised = JSON.parse((await tryWall(spout, source, { wall: 'raise-priority' })).error ?? '{}') as { errors: Array<string | null>; nice: number };
+    assert.deepEqual(raised.errors, Array(3).fill(`os.setPriority: components may not raise their priority above the service's (nice ${service}) (docs/security.md)`));
+    assert.equal(raised.nice, service);
     assert.equal((await tryWall(spout, source, { wall: 'v8' })).error, "v8.setFlagsFromString: components may not change V8's flags (they open its internal functions) (docs/security.md)");
   });
 

@@ -1,7 +1,8 @@
 // Limits Node's permission model leaves open, closed before component code loads. The model
 // restricts files, child processes, threads, addons and the inspector, but not signals, process
 // priorities or V8's flags: without these guards a component could kill the service
-// (`process.kill(process.ppid)`, or its process group with pid 0), renice it, open the service's
+// (`process.kill(process.ppid)`, or its process group with pid 0), renice it (or, as root, raise
+// itself above it), open the service's
 // debugger with `process._debugProcess(pid)`, or turn on V8's internal functions. The service also
 // ignores SIGUSR1 (service.ts) in case another way is found. fs-guards.ts and net-guards.ts close
 // the rest; docs/security.md lists every wall.
@@ -74,9 +75,13 @@ export function guardProcess(): void {
     });
   }
   const setPriority = os.setPriority;
+  // A host starts at the service's priority; run as root, it could otherwise raise itself above it (nice -20).
+  const floor = os.getPriority();
   define(os, 'setPriority', (pid: number, priority?: number) => {
     // One argument is a priority for this process; pid 0 is this process too.
     if (priority !== undefined && pid !== 0 && pid !== own) throw refused('os.setPriority', 'change the priority of another process');
+    const wanted = priority === undefined ? pid : priority;
+    if (typeof wanted === 'number' && wanted < floor) throw refused('os.setPriority', `raise their priority above the service's (nice ${floor})`);
     return priority === undefined ? setPriority(pid) : setPriority(pid, priority);
   });
   define(v8, 'setFlagsFromString', () => {

@@ -1,0 +1,70 @@
+// Issue 42, point 4: the service's peak resident memory while component hosts send it all they
+// may, beside the idle service's:
+//   1. 12 hosts at once, each run emitting 30 MB of events (six of 5 MB) in one message, 4 runs each;
+//   2. one run emitting 200 000 small events.
+// `node --import tsx bench/host-flood.ts` (after `node scripts/build.js`); `BENCH_CLI=/path/to/dist/cli.js`
+// measures another build the same way; `BENCH_ONLY=hosts|events` runs one of the two.
+import fs from 'node:fs';
+import { startSpout, stopChild } from './procs';
+
+const HOSTS = Number(process.env.BENCH_HOSTS ?? 12);
+const RUNS = Number(process.env.BENCH_RUNS ?? 4);
+const EVENTS = 200_000;
+
+/** A source (written for this benchmark) whose run emits `?mb=` MB of events of 5 MB each, or `?n=` small ones. */
+const FLOOD = `export default {
+  name: "Flood", version: "0.1.0", props: { http: "$.interface.http" },
+  async run(event) {
+    const chunk = "x".repeat(5 << 20);
+    for (let i = 0; i < Number(event.query.mb ?? 0) / 5; i++) this.$emit({ i, chunk });
+    for (let i = 0; i < Number(event.query.n ?? 0); i++) this.$emit({ i }, { summary: "event " + i });
+  },
+};`;
+
+const mb = (bytes: number) => `${(bytes / 1048576).toFixed(0).padStart(5)} MB`;
+
+/** Resident memory of a process now, and its peak so far (Linux: VmRSS, VmHWM). */
+function rss(pid: number): { now: number; peak: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+  return { now: kb('VmRSS'), peak: kb('VmHWM') };
+}
+
+async function manyHosts(): Promise<void> {
+  const spout = await startSpout(['--event-retention', '1000']);
+  const endpoints: string[] = [];
+  for (let i = 0; i < HOSTS; i++) endpoints.push((await spout.api('POST', '/v1/sources', { component_code: FLOOD })).configured_props.http.endpoint_url);
+  await new Promise((r) => setTimeout(r, 1000));
+  const idle = rss(spout.child.pid as number).now;
+  const started = Date.now();
+  const statuses = await Promise.all(endpoints.map(async (endpoint) => {
+    const out: number[] = [];
+    for (let r = 0; r < RUNS; r++) out.push((await fetch(`${endpoint}?mb=30`, { method: 'POST' }).then(async (res) => (await res.arrayBuffer(), res.status))));
+    return out;
+  }));
+  const seconds = (Date.now() - started) / 1000;
+  const peak = rss(spout.child.pid as number).peak;
+  await stopChild(spout.child);
+  const ok = statuses.flat().filter((s) => s === 200).length;
+  console.log(`\n${HOSTS} hosts at once, ${RUNS} runs each emitting 30 MB of events in one message (${process.env.BENCH_CLI ?? 'dist/cli.js'})`);
+  console.log(`  idle service (${HOSTS} sources deployed)  ${mb(idle)}`);
+  console.log(`  peak while they send                ${mb(peak)}   ratio ${(peak / idle).toFixed(2)}   (${ok}/${HOSTS * RUNS} answered 200 in ${seconds.toFixed(1)} s)`);
+}
+
+async function manyEvents(): Promise<void> {
+  const spout = await startSpout(['--event-retention', String(EVENTS)]);
+  const endpoint = (await spout.api('POST', '/v1/sources', { component_code: FLOOD })).configured_props.http.endpoint_url;
+  await new Promise((r) => setTimeout(r, 1000));
+  const idle = rss(spout.child.pid as number).now;
+  const started = Date.now();
+  const status = (await fetch(`${endpoint}?n=${EVENTS}`, { method: 'POST' })).status;
+  const seconds = (Date.now() - started) / 1000;
+  const peak = rss(spout.child.pid as number).peak;
+  await stopChild(spout.child);
+  console.log(`\nOne run emitting ${EVENTS} events`);
+  console.log(`  idle service (1 source deployed)    ${mb(idle)}`);
+  console.log(`  peak during the run                 ${mb(peak)}   ratio ${(peak / idle).toFixed(2)}   (answered ${status} in ${seconds.toFixed(1)} s)`);
+}
+
+if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === 'hosts') await manyHosts();
+if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === 'events') await manyEvents();
