@@ -5,6 +5,7 @@ import type { SourceDb } from '../store/source-dbs';
 import type { HostExit, HostProcess } from './host-process';
 import type { HostPool } from './host-pool';
 import { NO_GRANTS } from './host-grants';
+import { answerHostCall, responsePayload } from './host-call-answers';
 import { checkEmits, RunChecks } from './run-checks';
 import { responsePayload } from './host-replies';
 import type { TempFolder } from './temp-folder';
@@ -157,6 +158,23 @@ export class Sandbox {
       this.unposted.push(invocationId);
       this.postPending();
     });
+  }
+
+  /**
+   * Ends what the host runs and what waits for it at once, each failing with `reason` (the source
+   * was deleted or updated: its hooks must not wait for a run's timeout); the next invocation
+   * starts a fresh host, loaded and configured as this one was.
+   */
+  stopRuns(reason: string): void {
+    if (this.pending.size === 0) return;
+    const host = this.host;
+    // Forgotten before it ends, so its end is not taken for a crash.
+    this.host = null;
+    this.timedId = null;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    host?.kill({ cause: 'stopped', message: reason });
+    for (const id of [...this.pending.keys()]) this.finish(id, { name: 'Error', message: reason }, []);
   }
 
   /** Refuses new invocations, waits for queued ones to finish, and stops the host. */
@@ -375,23 +393,12 @@ export class Sandbox {
 
   /** Performs a host call (data stores only those this component is configured with) and sends its result back. */
   private answer(host: HostProcess, callId: number, request: HostCall): void {
-    let work: Promise<unknown>;
-    if (request.service === 'network') {
-      const match = this.options.onNetworkMatch;
-      const answer: NetworkAnswer = match ? match(request.request) : { response: null, entry: null, miss: 'recorded calls are not available here' };
+    const { onDataStore, onNetworkMatch } = this.options;
+    const onMiss = (miss: string) => {
       const head = this.head();
-      if (answer.miss && head) this.lastMiss = { invocationId: head, miss: answer.miss };
-      work = Promise.resolve(answer);
-    } else {
-      const handler = this.options.onDataStore;
-      const allowed = this.context?.dataStores.includes(request.storeId) ?? false;
-      work = !handler
-        ? Promise.reject(new Error('data stores are not available while configuring a component'))
-        : !allowed
-          ? Promise.reject(new Error(`data store ${request.storeId} is not configured on any data_store prop of this component`))
-          : handler(request.storeId, request.call);
-    }
-    work.then(
+      if (head) this.lastMiss = { invocationId: head, miss };
+    };
+    answerHostCall(request, { onDataStore, onNetworkMatch, dataStores: this.context?.dataStores ?? [], onMiss }).then(
       (value) => host.send({ type: 'call-result', callId, value }),
       (err: Error) => host.send({ type: 'call-result', callId, error: { name: err.name, message: err.message } }),
     );

@@ -144,11 +144,15 @@ export class SourceLifecycle {
     return source;
   }
 
-  /** Runs `deactivate()` (a failure is logged, not fatal: a broken source can always be deleted) and removes the source with its data. */
+  /**
+   * Stops what the source runs at once, runs `deactivate()` in a fresh host (a failure is logged,
+   * not fatal: a broken source can always be deleted) and removes the source with its data.
+   */
   async remove(source: SourceRecord): Promise<void> {
     const { records, hosts, runner, timers, crashes, data, calls, logs } = this.deps;
     const current = hosts.get(source.id);
     timers.unschedule(source.id);
+    current?.sandbox.stopRuns(stoppedBy(source, 'deleted'));
     if (current && source.active) {
       await runner.hook(source.id, current, 'deactivate').catch((err: Error) => {
         logs.add(source.id, { level: 'error', message: err.message, invocation_id: null });
@@ -254,7 +258,10 @@ export class SourceLifecycle {
   private async switchTo(source: SourceRecord, next: SourceRecord, target: LiveSource, current: LiveSource | undefined, replacement: LiveSource | null): Promise<void> {
     const { props, runner } = this.deps;
     try {
-      if (source.active && current) await runner.hook(source.id, current, 'deactivate');
+      if (source.active && current) {
+        current.sandbox.stopRuns(stoppedBy(source, next.active ? 'updated' : 'deactivated'));
+        await runner.hook(source.id, current, 'deactivate');
+      }
       props.configure(target.sandbox, next, target.component);
       // A source deployed inactive runs its deploy() hook on its first activation.
       if (next.active && source.pending_deploy) await runner.hook(source.id, target, 'deploy');
@@ -282,6 +289,11 @@ export class SourceLifecycle {
 function keptValues(props: readonly ConfigurableProp[], values: Record<string, unknown>): Record<string, unknown> {
   const names = new Set(props.map((p) => p.name));
   return Object.fromEntries(Object.entries(values).filter(([name]) => names.has(name)));
+}
+
+/** The error of a run a change of its source stopped (docs/runtime.md). */
+function stoppedBy(source: SourceRecord, change: 'deleted' | 'updated' | 'deactivated'): string {
+  return `source ${source.id} was ${change} while this run was under way or waiting, and the run was stopped`;
 }
 
 function hasGrants(p: SourcePermissions): boolean {

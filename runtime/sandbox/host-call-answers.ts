@@ -1,0 +1,34 @@
+// What the service answers a host's calls with: data store operations (only on the stores the
+// component is configured with) and recordings of outgoing calls in a replay mode; and a
+// `respond()` as the HTTP interface takes it.
+import type { CallRequest } from '../contract/network-api';
+import type { DataStoreCall, HostCall, HttpResponsePayload, NetworkAnswer, WireResponse } from '../contract/host-protocol';
+
+/** What answering a host's calls needs: the component's handlers and the stores its context allows. */
+export interface HostCallHandlers {
+  onDataStore?: (storeId: string, call: DataStoreCall) => Promise<unknown>;
+  onNetworkMatch?: (request: CallRequest) => NetworkAnswer;
+  dataStores: readonly string[];
+  /** Told when a replay has no recording for a call. */
+  onMiss: (miss: string) => void;
+}
+
+/** Performs one host call; rejects with a message a component can act on. */
+export function answerHostCall(request: HostCall, handlers: HostCallHandlers): Promise<unknown> {
+  if (request.service === 'network') {
+    const match = handlers.onNetworkMatch;
+    const answer: NetworkAnswer = match ? match(request.request) : { response: null, entry: null, miss: 'recorded calls are not available here' };
+    if (answer.miss) handlers.onMiss(answer.miss);
+    return Promise.resolve(answer);
+  }
+  const handler = handlers.onDataStore;
+  if (!handler) return Promise.reject(new Error('data stores are not available while configuring a component'));
+  if (!handlers.dataStores.includes(request.storeId)) return Promise.reject(new Error(`data store ${request.storeId} is not configured on any data_store prop of this component`));
+  return handler(request.storeId, request.call);
+}
+
+/** A `respond()` as the HTTP interface takes it: base64 bodies decoded. */
+export function responsePayload(response: WireResponse): HttpResponsePayload {
+  const { body } = response;
+  return { ...response, body: body !== null && typeof body === 'object' ? Buffer.from(body.base64, 'base64') : body };
+}
