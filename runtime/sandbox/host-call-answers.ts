@@ -1,8 +1,7 @@
 // What the service answers a host's calls with: data store operations (only on the stores the
-// component is configured with) and recordings of outgoing calls in a replay mode; and a
-// `respond()` as the HTTP interface takes it.
+// component is configured with) and recordings of outgoing calls in a replay mode.
 import type { CallRequest } from '../contract/network-api';
-import type { DataStoreCall, HostCall, HttpResponsePayload, NetworkAnswer, WireResponse } from '../contract/host-protocol';
+import type { DataStoreCall, HostCall, NetworkAnswer } from '../contract/host-protocol';
 
 /** What answering a host's calls needs: the component's handlers and the stores its context allows. */
 export interface HostCallHandlers {
@@ -25,10 +24,4 @@ export function answerHostCall(request: HostCall, handlers: HostCallHandlers): P
   if (!handler) return Promise.reject(new Error('data stores are not available while configuring a component'));
   if (!handlers.dataStores.includes(request.storeId)) return Promise.reject(new Error(`data store ${request.storeId} is not configured on any data_store prop of this component`));
   return handler(request.storeId, request.call);
-}
-
-/** A `respond()` as the HTTP interface takes it: base64 bodies decoded. */
-export function responsePayload(response: WireResponse): HttpResponsePayload {
-  const { body } = response;
-  return { ...response, body: body !== null && typeof body === 'object' ? Buffer.from(body.base64, 'base64') : body };
 }

@@ -10,7 +10,8 @@ import type { InvocationTarget, SandboxContext } from '../contract/host-protocol
 import { ComponentError } from '../lib/error-kinds';
 import { checkConfiguredProps } from '../props/configured-props';
 import { dirFolders, dirGrants } from '../props/dir/dir-folders';
-import { Sandbox, type InvocationResult } from '../sandbox/sandbox';
+import { Sandbox } from '../sandbox/sandbox';
+import type { InvocationResult } from '../sandbox/sandbox-options';
 import { makeTempFolder } from '../sandbox/temp-folder';
 import { bundleComponent } from '../components/bundle';
 import { bundleFile } from '../components/bundle-file';

@@ -1,7 +1,7 @@
 // Building invocation records: bodies kept exactly (up to a limit), errors with their mapped
 // stacks, and the status a result comes to.
 import type { InvocationError, InvocationStatus, InvocationView, RecordedBody } from '../../contract/invocation-api';
-import type { InvocationResult } from '../../sandbox/sandbox';
+import type { InvocationResult } from '../../sandbox/sandbox-options';
 
 /** Bytes of a request or response body kept in a record; the size is kept beyond it. */
 export const RECORDED_BODY_LIMIT = 256 * 1024;

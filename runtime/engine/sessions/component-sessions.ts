@@ -5,7 +5,8 @@
 import type { ConfigurableProp } from '../../contract/component-shape';
 import { dirGrants } from '../../props/dir/dir-folders';
 import { NO_GRANTS } from '../../sandbox/host-grants';
-import { Sandbox, type SandboxLog } from '../../sandbox/sandbox';
+import { Sandbox } from '../../sandbox/sandbox';
+import type { SandboxLog } from '../../sandbox/sandbox-options';
 import type { ActionResult, HttpResponsePayload, OptionsResult } from '../../contract/host-protocol';
 import { ComponentError, ConfigurationRequestError } from '../../lib/error-kinds';
 import { newId } from '../../lib/ids';

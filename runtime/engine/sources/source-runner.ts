@@ -4,7 +4,7 @@ import type { InvocationEmit, InvocationView } from '../../contract/invocation-a
 import type { EmitPayload, InvocationTarget } from '../../contract/host-protocol';
 import type { EndpointExchange } from '../../contract/endpoint-exchange';
 import { HookError, SourceUnavailable } from '../../lib/error-kinds';
-import type { InvocationResult } from '../../sandbox/sandbox';
+import type { InvocationResult } from '../../sandbox/sandbox-options';
 import type { StoredEvent } from '../../store/event-store';
 import type { InvocationStore } from '../../store/invocation-store';
 import type { LogStore } from '../../store/log-store';

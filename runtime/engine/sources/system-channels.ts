@@ -1,6 +1,6 @@
 // A source's `$errors` and `$logs` channels: its failed runs and its log lines, emitted as events
 // of its own only when something listens to them (they are not the source's own events).
-import type { InvocationResult } from '../../sandbox/sandbox';
+import type { InvocationResult } from '../../sandbox/sandbox-options';
 import type { LogStore } from '../../store/log-store';
 import type { Emission } from '../events/emission';
 

@@ -11,7 +11,8 @@ import { SourceRecords } from '../../../../runtime/engine/sources/source-records
 import { SourceRunner } from '../../../../runtime/engine/sources/source-runner';
 import { SystemChannels } from '../../../../runtime/engine/sources/system-channels';
 import { HookError, SourceUnavailable } from '../../../../runtime/lib/error-kinds';
-import type { InvocationResult, Sandbox } from '../../../../runtime/sandbox/sandbox';
+import type { Sandbox } from '../../../../runtime/sandbox/sandbox';
+import type { InvocationResult } from '../../../../runtime/sandbox/sandbox-options';
 import type { ComponentRecord, SourceRecord } from '../../../../runtime/store/metadata';
 import { openEngineStores, type EngineStores } from '../../../helpers/engine';
 import { waitFor } from '../../../helpers/service';
