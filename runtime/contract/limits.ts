@@ -44,6 +44,13 @@ export const MAX_DB_BYTES = 8 * MB;
  */
 export const MAX_HOST_MESSAGE_BYTES = 64 * MB;
 
+/**
+ * Bytes all component hosts together may have in flight to the service at once: messages read or
+ * being read and not yet handled (a run's result until its events are stored). A message that
+ * does not fit waits, and its host with it (sandbox/host-budget.ts). At least the largest message.
+ */
+export const MAX_HOSTS_IN_FLIGHT_BYTES = 128 * MB;
+
 /** Files and sockets one component host may hold open (AWS Lambda's limit, where Pipedream runs code). */
 export const MAX_HOST_FDS = 1024;
 

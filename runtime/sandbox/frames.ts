@@ -15,8 +15,13 @@ export interface FrameChannelOptions {
   maxFrameBytes: number;
   /** Largest frame this side sends (the peer's limit): `send` throws a FrameError past it. */
   maxSendBytes?: number;
-  /** Receives each message, in order. */
-  onMessage: (message: unknown) => void;
+  /**
+   * Asked before a frame is read, with its size: answers true to read it now, or false and calls
+   * `letIn` once it may be read; meanwhile the stream is not read (back-pressure on the peer).
+   */
+  admit?: (bytes: number, letIn: () => void) => boolean;
+  /** Receives each message, in order, with the bytes `admit` let in for it. */
+  onMessage: (message: unknown, bytes: number) => void;
   /** Receives a framing violation (over-long frame, bad JSON); no message follows it. */
   onError: (err: FrameError) => void;
 }
@@ -26,6 +31,10 @@ export class FrameChannel {
   private chunks: Buffer[] = [];
   private buffered = 0;
   private broken = false;
+  /** Bytes of the frame being read once `admit` let it in; 0 before. */
+  private admitted = 0;
+  /** True while `admit` keeps the next frame out. */
+  private held = false;
   /** Frames sent in this turn of the event loop, written together in one write. */
   private outgoing: Buffer[] = [];
   private flushing = false;
@@ -78,10 +87,18 @@ export class FrameChannel {
     if (this.broken) return;
     this.chunks.push(chunk);
     this.buffered += chunk.length;
-    while (this.buffered >= HEADER) {
+    this.read();
+  }
+
+  /** Reads the frames buffered, each once it is let in. */
+  private read(): void {
+    while (this.buffered >= HEADER && !this.held) {
       const head = this.peekHeader();
       if (head > this.options.maxFrameBytes) return this.fail(`a message of ${head} bytes is over the limit of ${this.options.maxFrameBytes}`);
+      if (this.admitted === 0 && !this.letIn(HEADER + head)) return;
       if (this.buffered < HEADER + head) return;
+      const bytes = this.admitted;
+      this.admitted = 0;
       const frame = this.take(HEADER + head).subarray(HEADER);
       let message: unknown;
       try {
@@ -89,9 +106,29 @@ export class FrameChannel {
       } catch {
         return this.fail('a message is not JSON');
       }
-      this.options.onMessage(message);
+      this.options.onMessage(message, bytes);
       if (this.broken) return;
     }
+  }
+
+  /** Asks `admit` to let a frame of `bytes` in; while it waits, the stream is paused. */
+  private letIn(bytes: number): boolean {
+    const admit = this.options.admit;
+    if (!admit || admit(bytes, () => this.resume(bytes))) {
+      this.admitted = bytes;
+      return true;
+    }
+    this.held = true;
+    this.stream.pause();
+    return false;
+  }
+
+  private resume(bytes: number): void {
+    this.held = false;
+    this.admitted = bytes;
+    if (this.broken) return;
+    this.stream.resume();
+    this.read();
   }
 
   private peekHeader(): number {

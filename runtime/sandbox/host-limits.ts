@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MAX_HOST_FDS, STRAY_CPU_SHARE } from '../contract/limits';
+import { MAX_HOST_FDS, MAX_HOSTS_IN_FLIGHT_BYTES, STRAY_CPU_SHARE } from '../contract/limits';
 import { emptyTempFolder } from './temp-folder';
 
 /** What the watch needs of a host. */
@@ -14,6 +14,8 @@ export interface WatchedHost {
   readonly exited: boolean;
   /** True while an invocation sent to it has not finished. */
   readonly busy: boolean;
+  /** True while its next message waits for room in the hosts' budget (host-budget.ts). */
+  readonly waiting: boolean;
   /** CPU time code outside a run may use in a burst, ms (the source's run timeout). */
   readonly strayCpuLimitMs: number;
   /** Folders of its own under the data dir, whose bytes count against the disk limit. */
@@ -74,7 +76,9 @@ export class HostLimits {
   observe(host: WatchedHost, usage: Usage): void {
     const limit = this.options.memoryMb * 1024 * 1024;
     if (usage.memory > limit) {
-      return host.stopForLimit(`its component host used ${Math.round(usage.memory / 1048576)} MB of memory, over the limit of ${this.options.memoryMb} MB, and was stopped (the limit is set with --component-memory)`, 'memory');
+      // A host that sends faster than the service takes in keeps what waits in its own memory: this is where it is stopped.
+      const waited = host.waiting ? `; it was sending more than the service takes in from all hosts at once (${MAX_HOSTS_IN_FLIGHT_BYTES / 1048576} MB), and what waited stayed in its memory` : '';
+      return host.stopForLimit(`its component host used ${Math.round(usage.memory / 1048576)} MB of memory, over the limit of ${this.options.memoryMb} MB, and was stopped (the limit is set with --component-memory)${waited}`, 'memory');
     }
     const serviceNice = (this.options.serviceNice ?? os.getPriority)();
     if (usage.nice !== undefined && usage.nice < serviceNice) {

@@ -8,9 +8,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_COMPONENT_DISK_MB } from '../contract/limits';
+import { DEFAULT_COMPONENT_DISK_MB, MAX_HOSTS_IN_FLIGHT_BYTES } from '../contract/limits';
 import type { HostGrants } from '../contract/host-protocol';
 import { hostArgs, hostEnv, hostLauncher, NO_GRANTS } from './host-grants';
+import { HostBudget } from './host-budget';
 import { HostLimits } from './host-limits';
 import { HostProcess } from './host-process';
 import { HostRecords } from './host-records';
@@ -46,6 +47,8 @@ export class HostPool {
   private polling = false;
   private stopped = false;
   private readonly limits: HostLimits;
+  /** What all its hosts may have in flight to the service at once. */
+  private readonly budget = new HostBudget(MAX_HOSTS_IN_FLIGHT_BYTES);
   private readonly usage = new HostUsageReader();
   private readonly records: HostRecords | null;
   /** Descriptors the service would pass on without meaning to; each host closes them first. */
@@ -124,7 +127,7 @@ export class HostPool {
       detached: process.platform !== 'win32',
       windowsHide: true,
     });
-    const host = new HostProcess(child, heapMb, own, temp ?? null);
+    const host = new HostProcess(child, heapMb, own, temp ?? null, this.budget);
     if (this.options.unref) {
       child.unref();
       for (const stream of child.stdio) (stream as { unref?: () => void } | null)?.unref?.();

@@ -4,6 +4,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Duplex } from 'node:stream';
 import { FrameChannel } from './frames';
+import type { HostBudget } from './host-budget';
 import { MAX_HOST_MESSAGE_BYTES } from '../contract/limits';
 import { parseHostReply } from './host-replies';
 import type { WatchedHost } from './host-limits';
@@ -36,7 +37,8 @@ const MAX_OUTPUT_LINE = 10_000;
 const STDERR_TAIL = 4096;
 
 export interface HostCallbacks {
-  onReply: (reply: HostReply) => void;
+  /** Receives each message; what it sent counts against the hosts' budget until a promise returned settles (else until it returns). */
+  onReply: (reply: HostReply) => Promise<unknown> | void;
   /** Text the host wrote to stdout or stderr itself (not through console). */
   onOutput: (stream: 'stdout' | 'stderr', line: string) => void;
   onExit: (exit: HostExit) => void;
@@ -56,6 +58,10 @@ export class HostProcess implements WatchedHost {
   private stderrTail = '';
   private ended: HostExit | null = null;
   private readonly channel: FrameChannel;
+  /** Bytes of the budget taken for the message being read. */
+  private reading = 0;
+  /** Set while its next message waits for room in the budget. */
+  private waiter: (() => void) | null = null;
   readonly pid: number;
 
   constructor(
@@ -65,17 +71,21 @@ export class HostProcess implements WatchedHost {
     readonly ownFolders: readonly string[] = [],
     /** Its temp folder (`/tmp` to its code), inside one of them. */
     readonly tempFolder: string | null = null,
+    /** What all hosts may have in flight to the service; absent, its messages are not counted. */
+    private readonly budget: HostBudget | null = null,
   ) {
     this.pid = child.pid ?? -1;
     this.channel = new FrameChannel(child.stdio[3] as Duplex, {
       maxFrameBytes: MAX_HOST_MESSAGE_BYTES,
-      onMessage: (raw) => {
-        const reply = parseHostReply(raw);
-        if (!reply) return this.kill({ cause: 'protocol', message: 'the component host sent a message that is not one a host may send, and was stopped' });
-        if (reply.type === 'fatal') this.fatal = reply.error.stack ?? `${reply.error.name}: ${reply.error.message}`;
-        if (reply.type === 'done' && this.running > 0) this.running--;
-        if (this.callbacks) this.callbacks.onReply(reply);
-        else this.early.push(reply);
+      admit: (bytes, letIn) => this.admit(bytes, letIn),
+      onMessage: (raw, bytes) => {
+        this.reading = 0;
+        let held: Promise<unknown> | void = undefined;
+        try {
+          held = this.receive(raw);
+        } finally {
+          this.release(bytes, held);
+        }
       },
       onError: (err) => this.kill({ cause: 'protocol', message: `the component host broke its channel (${err.message}) and was stopped` }),
     });
@@ -102,6 +112,11 @@ export class HostProcess implements WatchedHost {
     return this.running > 0;
   }
 
+  /** True while its next message waits for room in the hosts' budget (what it writes meanwhile stays in its own memory). */
+  get waiting(): boolean {
+    return this.waiter !== null;
+  }
+
   /** Stops the host for going over a limit (host-limits.ts). */
   stopForLimit(message: string, cause: 'memory' | 'limit' = 'limit'): void {
     this.kill({ cause, message });
@@ -110,8 +125,43 @@ export class HostProcess implements WatchedHost {
   /** Starts delivering replies and events to `callbacks` (a spare has none until taken). */
   attach(callbacks: HostCallbacks): void {
     this.callbacks = callbacks;
-    for (const reply of this.early.splice(0)) callbacks.onReply(reply);
+    for (const reply of this.early.splice(0)) void callbacks.onReply(reply);
     if (this.ended) callbacks.onExit(this.ended);
+  }
+
+  /** Checks a message and hands it on; a spare's wait for `attach` (they are not counted: it has run no code yet). */
+  private receive(raw: unknown): Promise<unknown> | void {
+    const reply = parseHostReply(raw);
+    if (!reply) return this.kill({ cause: 'protocol', message: 'the component host sent a message that is not one a host may send, and was stopped' });
+    if (reply.type === 'fatal') this.fatal = reply.error.stack ?? `${reply.error.name}: ${reply.error.message}`;
+    if (reply.type === 'done' && this.running > 0) this.running--;
+    if (this.callbacks) return this.callbacks.onReply(reply);
+    this.early.push(reply);
+  }
+
+  /** Takes room for a message of `bytes` in the budget, now or (calling `letIn`) once there is some. */
+  private admit(bytes: number, letIn: () => void): boolean {
+    if (!this.budget || this.ended) return true;
+    const waiter = () => {
+      this.waiter = null;
+      this.reading = bytes;
+      letIn();
+    };
+    if (this.budget.take(bytes, waiter)) {
+      this.reading = bytes;
+      return true;
+    }
+    this.waiter = waiter;
+    return false;
+  }
+
+  /** Gives a message's room back once what handles it is done. */
+  private release(bytes: number, held: Promise<unknown> | void): void {
+    const budget = this.budget;
+    if (!budget) return;
+    if (!held) return budget.give(bytes);
+    const give = () => budget.give(bytes);
+    held.then(give, give);
   }
 
   send(message: HostMessage): void {
@@ -134,6 +184,11 @@ export class HostProcess implements WatchedHost {
   private end(exit: HostExit): void {
     if (this.ended) return;
     this.ended = exit;
+    // What it was sending will never arrive.
+    if (this.waiter) this.budget?.cancel(this.waiter);
+    this.waiter = null;
+    this.budget?.give(this.reading);
+    this.reading = 0;
     this.callbacks?.onExit(exit);
   }
 

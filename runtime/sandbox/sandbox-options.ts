@@ -33,8 +33,8 @@ export interface SandboxOptions {
   /** Start a new host as soon as one ends unexpectedly, not at the next invocation (deployed sources). */
   keepWarm?: boolean;
   onLog: (log: SandboxLog) => void;
-  /** Emits made outside any invocation (after a run ended). */
-  onStrayEmits: (emits: EmitPayload[]) => void;
+  /** Emits made outside any invocation (after a run ended); they count against the hosts' budget until a promise returned settles. */
+  onStrayEmits: (emits: EmitPayload[]) => Promise<unknown> | void;
   /** Performs component code's data store calls (on the stores its context allows); absent, they fail with a message. */
   onDataStore?: (storeId: string, call: DataStoreCall) => Promise<unknown>;
   /** Finds the recording that answers an outgoing call in a replay mode; absent, nothing is recorded. */

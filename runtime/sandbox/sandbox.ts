@@ -15,6 +15,8 @@ interface Pending {
   message: (HostMessage & { type: 'invoke' }) | null;
   resolve: ((result: InvocationResult) => void) | null;
   onRespond?: (response: HttpResponsePayload) => void;
+  /** Settles once its result has been handled (`invokeThen`): until then its message counts against the hosts' budget. */
+  handled: Promise<unknown>;
 }
 
 /** Longest wait before restarting a host that keeps ending. */
@@ -91,16 +93,26 @@ export class Sandbox {
 
   /** Queues an invocation; `onRespond` receives a `respond()` made during it. */
   invoke(target: InvocationTarget, onRespond?: (response: HttpResponsePayload) => void): Promise<InvocationResult> {
+    return this.invokeThen(target, (result) => result, onRespond);
+  }
+
+  /**
+   * Queues an invocation and hands its result to `handle` (storing what it emitted, say): what
+   * the host sent for it counts against the hosts' budget until `handle` settles (host-budget.ts).
+   */
+  invokeThen<T>(target: InvocationTarget, handle: (result: InvocationResult) => T | Promise<T>, onRespond?: (response: HttpResponsePayload) => void): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the source is being removed'));
     if (this.pending.size >= this.options.maxQueue) {
       return Promise.reject(new QueueFullError(`more than ${this.options.maxQueue} invocations are waiting; try again shortly`));
     }
     const invocationId = `${this.idPrefix}${(this.seq++).toString(36)}`;
-    return new Promise<InvocationResult>((resolve) => {
-      this.pending.set(invocationId, { message: { type: 'invoke', invocationId, target }, resolve, onRespond });
-      this.unposted.push(invocationId);
-      this.postPending();
-    });
+    const entry: Pending = { message: { type: 'invoke', invocationId, target }, resolve: null, onRespond, handled: Promise.resolve() };
+    const handled = new Promise<InvocationResult>((resolve) => (entry.resolve = resolve)).then(handle);
+    entry.handled = handled;
+    this.pending.set(invocationId, entry);
+    this.unposted.push(invocationId);
+    this.postPending();
+    return handled;
   }
 
   /**
@@ -182,7 +194,7 @@ export class Sandbox {
             clearTimeout(loadTimer);
             host.kill({ cause: 'stopped', message: 'load failed' });
             reject(Object.assign(new Error(reply.error.message), { stack: reply.error.stack }));
-          } else if (!loading) this.receive(host, reply);
+          } else if (!loading) return this.receive(host, reply);
         },
         onOutput: (stream, line) => {
           if (this.host === host) this.log(this.head() ?? null, stream === 'stderr' ? 'error' : 'log', line);
@@ -275,10 +287,14 @@ export class Sandbox {
   }
 
   /** Acts on a message of the serving host (already checked for shape by the host process). */
-  private receive(host: HostProcess, reply: HostReply): void {
+  private receive(host: HostProcess, reply: HostReply): Promise<unknown> | void {
     switch (reply.type) {
-      case 'done':
-        return this.done(reply);
+      case 'done': {
+        // Its result counts against the hosts' budget until it has been handled (its events stored).
+        const handled = this.pending.get(reply.invocationId)?.handled;
+        this.done(reply);
+        return handled;
+      }
       case 'respond':
         return this.pending.get(reply.invocationId)?.onRespond?.(responsePayload(reply.response));
       case 'emits': {

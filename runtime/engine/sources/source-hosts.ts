@@ -42,8 +42,8 @@ export interface SourceHostsDeps {
   calls: SourceCalls;
   /** A host ended without the service asking. */
   onHostExit: (sourceId: string, exit: HostExit) => void;
-  /** Events emitted after the run that made them ended. */
-  onStrayEmits: (sourceId: string, emits: EmitPayload[]) => void;
+  /** Events emitted after the run that made them ended; they count against the hosts' budget until a promise returned settles. */
+  onStrayEmits: (sourceId: string, emits: EmitPayload[]) => Promise<unknown> | void;
 }
 
 /** Loads, keeps and closes the sandboxes of deployed sources. */

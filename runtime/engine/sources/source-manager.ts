@@ -69,7 +69,7 @@ export function createSources(deps: SourceManagerDeps): SourceManager {
     dataStores,
     calls,
     onHostExit: (sourceId, exit) => crashes.hostExited(sourceId, exit),
-    onStrayEmits: (sourceId, emits) => runner.strayEmits(sourceId, emits),
+    onStrayEmits: (sourceId, emits): Promise<unknown> => runner.strayEmits(sourceId, emits),
   });
   const props = new SourceProps({ metadata, secrets: deps.secrets, dataStores, dataDir, endpointUrl: deps.endpointUrl, runTimeoutMs: deps.limits.timeoutMs, calls });
   const runner = new SourceRunner({ records, hosts, emission, dedupe, logs, invocations, calls, channels });

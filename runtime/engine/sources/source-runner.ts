@@ -69,7 +69,13 @@ export class SourceRunner {
     const { trigger } = options;
     const exchange = trigger.kind === 'http' ? trigger.exchange : null;
     const started = Date.now();
-    const result = await live.sandbox.invoke({ kind: 'run', eventJson: JSON.stringify(event) }, exchange ? (r) => exchange.respond(r) : undefined);
+    // What the host sent counts against the hosts' budget until its events are stored and its record made.
+    return live.sandbox.invokeThen({ kind: 'run', eventJson: JSON.stringify(event) }, (result) => this.completeRun(source, live, event, options, result, started), exchange ? (r) => exchange.respond(r) : undefined);
+  }
+
+  /** Stores what a run emitted, answers its HTTP trigger, and records it. */
+  private async completeRun(source: SourceRecord, live: LiveSource, event: unknown, options: InvokeOptions, result: InvocationResult, started: number): Promise<SourceRun> {
+    const { trigger } = options;
     if (result.error) this.deps.channels.runFailed(source.id, result);
     const { routed, emits } = await this.emit(source.id, live.component, result.emits, result.invocationId, options.depth, options.hops);
     const record = this.recordOf(source.id, trigger.kind, result, started, emits);
@@ -87,7 +93,11 @@ export class SourceRunner {
   /** Runs a lifecycle hook; throws a HookError if it failed. */
   async hook(sourceId: string, live: LiveSource, name: HookName): Promise<void> {
     const started = Date.now();
-    const result = await live.sandbox.invoke({ kind: 'hook', name });
+    return live.sandbox.invokeThen({ kind: 'hook', name }, (result) => this.completeHook(sourceId, live, name, result, started));
+  }
+
+  /** Stores what a hook emitted and records it; throws a HookError if it failed. */
+  private async completeHook(sourceId: string, live: LiveSource, name: HookName, result: InvocationResult, started: number): Promise<void> {
     const { emits } = await this.emit(sourceId, live.component, result.emits, result.invocationId);
     if (result.error) this.deps.channels.runFailed(sourceId, result);
     // A component without the hook answers false: nothing ran, nothing is recorded.
@@ -112,9 +122,9 @@ export class SourceRunner {
     });
   }
 
-  /** Stores events a source emitted after the run that made them ended. */
-  strayEmits(sourceId: string, emits: EmitPayload[]): void {
-    this.emit(sourceId, this.deps.hosts.get(sourceId)?.component, emits, null).catch((err: Error) => {
+  /** Stores events a source emitted after the run that made them ended; resolves once they are stored (or failed, logged). */
+  strayEmits(sourceId: string, emits: EmitPayload[]): Promise<unknown> {
+    return this.emit(sourceId, this.deps.hosts.get(sourceId)?.component, emits, null).catch((err: Error) => {
       this.deps.logs.add(sourceId, { level: 'error', message: `storing emitted events failed: ${err.message}`, invocation_id: null });
     });
   }

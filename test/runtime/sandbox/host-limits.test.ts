@@ -6,7 +6,7 @@ import { HostLimits, type WatchedHost } from '../../../runtime/sandbox/host-limi
 
 function fakeHost(): WatchedHost & { stops: string[] } {
   const stops: string[] = [];
-  return { pid: -1, exited: false, busy: false, strayCpuLimitMs: 60_000, ownFolders: [], tempFolder: null, stops, stopForLimit: (message) => void stops.push(message) };
+  return { pid: -1, exited: false, busy: false, waiting: false, strayCpuLimitMs: 60_000, ownFolders: [], tempFolder: null, stops, stopForLimit: (message) => void stops.push(message) };
 }
 
 describe('host limits: priority', () => {

@@ -56,15 +56,17 @@ let loaded: boolean;
 /** A sandbox that runs `next` instead of component code. */
 function fakeSandbox(): Sandbox {
   let seq = 0;
+  const invoke = async (target: InvocationTarget, onRespond?: (r: HttpResponsePayload) => void): Promise<InvocationResult> => {
+    invoked.push(target);
+    const invocationId = `inv_${++seq}`;
+    for (const message of next.logs ?? []) stores.logs.add(source.id, { level: 'info', message, invocation_id: invocationId });
+    if (next.respond) onRespond?.(next.respond);
+    const error = next.error ? { name: 'Error', message: next.error, stack: `Error: ${next.error}\n    at run (test.mjs:1:1)` } : null;
+    return { invocationId, error, emits: next.emits ?? [], calls: [], value: next.value };
+  };
   return {
-    invoke: async (target: InvocationTarget, onRespond?: (r: HttpResponsePayload) => void): Promise<InvocationResult> => {
-      invoked.push(target);
-      const invocationId = `inv_${++seq}`;
-      for (const message of next.logs ?? []) stores.logs.add(source.id, { level: 'info', message, invocation_id: invocationId });
-      if (next.respond) onRespond?.(next.respond);
-      const error = next.error ? { name: 'Error', message: next.error, stack: `Error: ${next.error}\n    at run (test.mjs:1:1)` } : null;
-      return { invocationId, error, emits: next.emits ?? [], calls: [], value: next.value };
-    },
+    invoke,
+    invokeThen: async <T>(target: InvocationTarget, handle: (r: InvocationResult) => T | Promise<T>, onRespond?: (r: HttpResponsePayload) => void) => handle(await invoke(target, onRespond)),
   } as unknown as Sandbox;
 }
 
