@@ -4,7 +4,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Duplex } from 'node:stream';
 import { FrameChannel } from './frames';
-import type { HostBudget } from './host-budget';
+import { EVENT_BYTES, type HostBudget } from './host-budget';
 import { MAX_HOST_MESSAGE_BYTES } from '../contract/limits';
 import { parseHostReply } from './host-replies';
 import type { WatchedHost } from './host-limits';
@@ -80,11 +80,18 @@ export class HostProcess implements WatchedHost {
       admit: (bytes, letIn) => this.admit(bytes, letIn),
       onMessage: (raw, bytes) => {
         this.reading = 0;
+        const reply = parseHostReply(raw);
+        if (!reply) {
+          this.budget?.give(bytes);
+          return this.kill({ cause: 'protocol', message: 'the component host sent a message that is not one a host may send, and was stopped' });
+        }
+        const events = reply.type === 'done' || reply.type === 'emits' ? reply.emits.length * EVENT_BYTES : 0;
+        this.budget?.charge(events);
         let held: Promise<unknown> | void = undefined;
         try {
-          held = this.receive(raw);
+          held = this.receive(reply);
         } finally {
-          this.release(bytes, held);
+          this.release(bytes + events, held);
         }
       },
       onError: (err) => this.kill({ cause: 'protocol', message: `the component host broke its channel (${err.message}) and was stopped` }),
@@ -129,10 +136,8 @@ export class HostProcess implements WatchedHost {
     if (this.ended) callbacks.onExit(this.ended);
   }
 
-  /** Checks a message and hands it on; a spare's wait for `attach` (they are not counted: it has run no code yet). */
-  private receive(raw: unknown): Promise<unknown> | void {
-    const reply = parseHostReply(raw);
-    if (!reply) return this.kill({ cause: 'protocol', message: 'the component host sent a message that is not one a host may send, and was stopped' });
+  /** Hands a message on; a spare's wait for `attach` (they are not counted: it has run no code yet). */
+  private receive(reply: HostReply): Promise<unknown> | void {
     if (reply.type === 'fatal') this.fatal = reply.error.stack ?? `${reply.error.name}: ${reply.error.message}`;
     if (reply.type === 'done' && this.running > 0) this.running--;
     if (this.callbacks) return this.callbacks.onReply(reply);

@@ -6,19 +6,21 @@ import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
-import { HostBudget } from '../../../runtime/sandbox/host-budget';
+import { EVENT_BYTES, HostBudget } from '../../../runtime/sandbox/host-budget';
 import { HostLimits } from '../../../runtime/sandbox/host-limits';
 import { HostProcess } from '../../../runtime/sandbox/host-process';
 import type { HostReply } from '../../../runtime/contract/host-protocol';
 import { waitFor } from '../../helpers/service';
 
-/** A log message from a host, framed as the host writes it, and its size in the budget. */
-function logFrame(message: string): { frame: Buffer; bytes: number } {
-  const body = Buffer.from(JSON.stringify({ type: 'log', invocationId: null, level: 'log', message }));
+/** A message from a host, framed as the host writes it, and its size in the budget. */
+function framed(message: unknown): { frame: Buffer; bytes: number } {
+  const body = Buffer.from(JSON.stringify(message));
   const head = Buffer.alloc(4);
   head.writeUInt32LE(body.length);
   return { frame: Buffer.concat([head, body]), bytes: 4 + body.length };
 }
+
+const logFrame = (message: string) => framed({ type: 'log', invocationId: null, level: 'log', message });
 
 /** A host process stand-in: its channel is a stream the test writes frames to; `handle` decides when each message is done with. */
 function fakeHost(budget: HostBudget, handle: (reply: HostReply) => Promise<unknown> | void) {
@@ -27,7 +29,7 @@ function fakeHost(budget: HostBudget, handle: (reply: HostReply) => Promise<unkn
   const host = new HostProcess(child as unknown as ChildProcess, 512, [], null, budget);
   const received: string[] = [];
   host.attach({ onReply: (reply) => (reply.type === 'log' && received.push(reply.message), handle(reply)), onOutput: () => {}, onExit: () => {} });
-  return { host, received, send: (message: string) => channel.write(logFrame(message).frame) };
+  return { host, received, send: (message: string) => channel.write(logFrame(message).frame), write: (frame: Buffer) => channel.write(frame) };
 }
 
 describe('the hosts’ budget', () => {
@@ -69,6 +71,20 @@ describe('the hosts’ budget', () => {
     await waitFor(() => order.length === 2, 5000, 'b and d');
     assert.deepEqual(order, ['b', 'd']);
     assert.equal(budget.inFlight, 0);
+  });
+
+  it('counts each event a message carries for more than its bytes, and lets a message larger than the budget in alone', async () => {
+    const emits = framed({ type: 'emits', emits: [0, 1, 2].map((i) => ({ json: `{"i":${i}}`, meta: {} })) });
+    const budget = new HostBudget(emits.bytes);
+    let handled!: () => void;
+    const a = fakeHost(budget, () => new Promise<void>((resolve) => (handled = resolve)));
+    a.write(emits.frame);
+    await waitFor(() => budget.inFlight > 0, 5000, 'the emits');
+    assert.equal(budget.inFlight, emits.bytes + 3 * EVENT_BYTES);
+    handled();
+    await waitFor(() => budget.inFlight === 0, 5000, 'the emits to be given back');
+    a.send('y'.repeat(emits.bytes));
+    await waitFor(() => a.received.length === 1, 5000, 'a message over the whole budget');
   });
 
   it('a host stopped for memory while it waited is told so, with the budget', () => {
