@@ -1,7 +1,7 @@
 // Issue 42, point 4: the service's peak resident memory while component hosts send it all they
 // may, beside the idle service's:
 //   1. 12 hosts at once, each run sending a message of 60 MB (the largest is 64 MB), 4 runs each;
-//   2. one run emitting 200 000 small events.
+//   2. one run emitting 200 000 small events, then four such runs at once.
 // `node --import tsx bench/host-flood.ts` (after `node scripts/build.js`); `BENCH_CLI=/path/to/dist/cli.js`
 // measures another build the same way; `BENCH_ONLY=hosts|events` runs one of the two.
 import fs from 'node:fs';
@@ -63,20 +63,26 @@ async function manyHosts(): Promise<void> {
   console.log(`  peak while they send                ${mb(peak)}   ratio ${(peak / idle).toFixed(2)}   (${ok}/${HOSTS * RUNS} answered 200 in ${seconds.toFixed(1)} s)`);
 }
 
-async function manyEvents(): Promise<void> {
+/** `sources` runs at once, each of a source of its own, each emitting EVENTS events. */
+async function manyEvents(sources: number): Promise<void> {
   const spout = await startSpout(['--event-retention', String(EVENTS)]);
-  const endpoint = (await spout.api('POST', '/v1/sources', { component_code: FLOOD })).configured_props.http.endpoint_url;
+  const endpoints: string[] = [];
+  for (let i = 0; i < sources; i++) endpoints.push((await spout.api('POST', '/v1/sources', { component_code: FLOOD })).configured_props.http.endpoint_url);
   await new Promise((r) => setTimeout(r, 1000));
   const idle = rss(spout.child.pid as number).now;
   const started = Date.now();
-  const status = (await fetch(`${endpoint}?n=${EVENTS}`, { method: 'POST' })).status;
+  const statuses = await Promise.all(endpoints.map(async (endpoint) => (await fetch(`${endpoint}?n=${EVENTS}`, { method: 'POST' })).status));
   const seconds = (Date.now() - started) / 1000;
   const peak = rss(spout.child.pid as number).peak;
   await stopChild(spout.child);
-  console.log(`\nOne run emitting ${EVENTS} events`);
-  console.log(`  idle service (1 source deployed)    ${mb(idle)}`);
-  console.log(`  peak during the run                 ${mb(peak)}   ratio ${(peak / idle).toFixed(2)}   (answered ${status} in ${seconds.toFixed(1)} s)`);
+  console.log(`
+${sources} run(s) at once, each emitting ${EVENTS} events`);
+  console.log(`  idle service (${sources} source(s) deployed)  ${mb(idle)}`);
+  console.log(`  peak during the runs                ${mb(peak)}   ratio ${(peak / idle).toFixed(2)}   (answered ${statuses.join(', ')} in ${seconds.toFixed(1)} s)`);
 }
 
 if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === 'hosts') await manyHosts();
-if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === 'events') await manyEvents();
+if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === 'events') {
+  await manyEvents(1);
+  await manyEvents(4);
+}

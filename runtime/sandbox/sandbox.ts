@@ -237,7 +237,13 @@ export class Sandbox {
     if (!head) return;
     this.timerMs = this.options.timeoutMs;
     // Cleared when the host ends, so the host it stops is the one running the invocation.
-    this.timer = setTimeout(() => this.host?.kill({ cause: 'timeout', message: `timed out after ${Math.round(this.options.timeoutMs / 1000)} s; the run was stopped` }), this.timerMs);
+    this.timer = setTimeout(() => this.timedOut(), this.timerMs);
+  }
+
+  /** Stops the running invocation's host, unless the service is keeping that host waiting (host-budget.ts): the wait is not the run's. */
+  private timedOut(): void {
+    if (this.host?.waiting) return void this.timer?.refresh();
+    this.host?.kill({ cause: 'timeout', message: `timed out after ${Math.round(this.options.timeoutMs / 1000)} s; the run was stopped` });
   }
 
   /** A host that was serving ended: the running invocation fails with why, the rest go to a new host. */
