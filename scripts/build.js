@@ -25,9 +25,16 @@ export async function buildAll({ quiet = false } = {}) {
     build({ ...node, format: 'esm', entryPoints: { cli: 'runtime/cli/main.ts' }, outdir: dist, absWorkingDir: root, splitting: true, chunkNames: 'cli-[name]-[hash]', metafile: true }).then(dropStaleChunks),
     build({ ...node, format: 'esm', entryPoints: { 'delivery-worker': 'runtime/delivery/worker/delivery-worker.ts', runtime: 'runtime/index.ts' }, outdir: dist, absWorkingDir: root, splitting: false }),
     // `spout/testing` (package.json exports): the API a user's tests import, with its types; and the
-    // `--import` of `spout test`'s processes with the module hooks it registers.
+    // `--import` of `spout test`'s processes with the module hooks it registers. Its packages are
+    // bundled in (docs/performance.md, "spout test"): a test process imports one file, not each
+    // package's modules through the hooks' thread. esbuild stays out (its binary sits beside it)
+    // and is loaded only to bundle what the bundle cache does not hold.
     build({
       ...node,
+      packages: undefined,
+      external: ['esbuild'],
+      // The CommonJS packages bundled in require Node's builtins.
+      banner: { js: "import { createRequire as spoutCreateRequire } from 'node:module'; const require = spoutCreateRequire(import.meta.url);" },
       format: 'esm',
       entryPoints: { testing: 'runtime/testing/spout-testing.ts', 'testing-register': 'runtime/testing/register-test-hooks.ts', 'testing-hooks': 'runtime/testing/test-loader-hooks.ts' },
       outdir: dist,

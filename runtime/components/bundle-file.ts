@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
-import { build, type BuildOptions, type Plugin } from 'esbuild';
+import type { BuildOptions, Plugin } from 'esbuild';
 import semver from 'semver';
 import { asComponentError } from './bundle';
 import { ComponentError } from '../lib/error-kinds';
@@ -15,6 +15,8 @@ export interface BundledFile {
   filename: string;
   /** Absolute paths of every local file that went in (the entry and its relative imports), to watch. */
   inputs: string[];
+  /** The package.json files read (or looked for and missing) to pin bare imports: a change to one can change the bundle. */
+  manifests: string[];
 }
 
 /** A bare import's package name and the rest (`@scope/name/sub` → `@scope/name`, `/sub`); null when it is pinned already. */
@@ -48,8 +50,7 @@ function nearestDependencies(dir: string, cache: Map<string, Record<string, stri
  * `pkg@^23.0.0`). Imports that package.json does not name, or names with a non-semver range
  * (`workspace:*`, a git URL), stay as written.
  */
-function packageRangesPlugin(): Plugin {
-  const cache = new Map<string, Record<string, string>>();
+function packageRangesPlugin(cache: Map<string, Record<string, string>>): Plugin {
   return {
     name: 'spout-package-ranges',
     setup(build) {
@@ -84,10 +85,12 @@ export async function bundleFile(entry: string, bundleOptions: BundleFileOptions
   const absolute = path.resolve(entry);
   const own = treeOf(absolute);
   const trees = [...new Set([...(own ? [own] : []), ...(bundleOptions.trees ?? []).map((t) => path.resolve(t))])];
+  // Dependencies by folder, as the package.json files above the imports declare them.
+  const manifests = new Map<string, Record<string, string>>();
   const options: BuildOptions & { write: false; metafile: true } = {
     entryPoints: [absolute],
     bundle: true,
-    plugins: [siblingAppsPlugin(trees), packageRangesPlugin()],
+    plugins: [siblingAppsPlugin(trees), packageRangesPlugin(manifests)],
     platform: 'node',
     target: 'node20',
     write: false,
@@ -99,6 +102,8 @@ export async function bundleFile(entry: string, bundleOptions: BundleFileOptions
     absWorkingDir: path.dirname(absolute),
   };
   try {
+    // Loaded when first needed (bundle.ts says why).
+    const { build } = await import('esbuild');
     let result = await build({ ...options, format: 'esm' as BuildOptions['format'] });
     const entryInput = Object.entries(result.metafile.inputs).find(([p]) => path.resolve(path.dirname(absolute), p) === absolute)?.[1];
     // ES module output would hide a CommonJS file's `require`s behind esbuild's helper.
@@ -106,7 +111,7 @@ export async function bundleFile(entry: string, bundleOptions: BundleFileOptions
     const out = result.outputFiles[0];
     if (!out) throw new ComponentError([{ path: entry, message: 'the bundler produced no output' }]);
     const inputs = Object.keys(result.metafile.inputs).map((p) => path.resolve(path.dirname(absolute), p));
-    return { code: out.text, filename: path.basename(absolute), inputs };
+    return { code: out.text, filename: path.basename(absolute), inputs, manifests: [...manifests.keys()].map((dir) => path.join(dir, 'package.json')) };
   } catch (err) {
     throw asComponentError(err, entry);
   }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { build, type Message } from 'esbuild';
+import type { Message } from 'esbuild';
 import type { PackageCache, ProgressListener } from './packages';
 import { platformPlugin } from './platform-packages';
 import { ComponentError } from '../lib/error-kinds';
@@ -29,6 +29,8 @@ export async function bundleComponent(source: string, filename = 'component.mjs'
   const loader = /\.(c|m)?tsx?$/.test(filename) ? 'ts' : 'js';
   const neutral = filename.replace(/\.m([jt]s)$/, '.$1');
   try {
+    // Loaded when first needed: a test process whose bundles are all cached never loads it.
+    const { build } = await import('esbuild');
     const result = await build({
       // Not `.mjs`: esbuild would then give an imported module's whole exports as its default
       // (Node's rule for CommonJS), where component-require.ts shapes ES modules and CommonJS

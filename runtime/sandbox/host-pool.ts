@@ -42,6 +42,8 @@ export interface HostPoolOptions {
 /** Starts hosts, keeps a spare one ready, and stops any host over its limits. */
 export class HostPool {
   private spare: HostProcess | null = null;
+  /** Hosts started ahead of the loads that will acquire them, by their grants and temp folder. */
+  private readonly ahead = new Map<string, HostProcess[]>();
   private readonly live = new Set<HostProcess>();
   private poller: NodeJS.Timeout | null = null;
   private polling = false;
@@ -87,12 +89,31 @@ export class HostPool {
     if (this.stopped) throw new Error('the service is stopping');
     const plain = grants.read.length === 0 && grants.write.length === 0;
     let host: HostProcess;
-    if (plain && !temp && this.spare && !this.spare.exited) {
+    const early = this.takeAhead(grants, temp);
+    if (early) host = early;
+    else if (plain && !temp && this.spare && !this.spare.exited) {
       host = this.spare;
       this.spare = null;
     } else host = this.start(grants, temp);
     if (this.options.spare !== false) setImmediate(() => this.refillSpare());
     return host;
+  }
+
+  /**
+   * Starts the host that a coming `acquire` with these grants and temp folder will get, so that it
+   * boots while the caller prepares the load (a test bundling its component). Returns a function
+   * that kills it if no `acquire` took it (the load did not come).
+   */
+  startAhead(grants: HostGrants, temp?: string): () => void {
+    const key = aheadKey(grants, temp);
+    const host = this.start(grants, temp);
+    this.ahead.set(key, [...(this.ahead.get(key) ?? []), host]);
+    return () => {
+      const waiting = this.ahead.get(key);
+      if (!waiting?.includes(host)) return;
+      this.ahead.set(key, waiting.filter((h) => h !== host));
+      host.kill({ cause: 'stopped', message: 'not needed' });
+    };
   }
 
   /** Kills every host, the spare included. */
@@ -105,6 +126,16 @@ export class HostPool {
     if (this.poller) clearInterval(this.poller);
     this.poller = null;
     this.usage.close();
+  }
+
+  /** A live host started ahead for exactly these grants and temp folder, taken from the waiting ones. */
+  private takeAhead(grants: HostGrants, temp?: string): HostProcess | null {
+    const key = aheadKey(grants, temp);
+    const hosts = (this.ahead.get(key) ?? []).filter((h) => !h.exited);
+    const host = hosts.shift() ?? null;
+    if (hosts.length) this.ahead.set(key, hosts);
+    else this.ahead.delete(key);
+    return host;
   }
 
   private refillSpare(): void {
@@ -178,4 +209,9 @@ export class HostPool {
       this.polling = false;
     }
   }
+}
+
+/** What makes two hosts interchangeable: the same grants and temp folder. */
+function aheadKey(grants: HostGrants, temp?: string): string {
+  return JSON.stringify([grants.read, grants.write, temp ?? null]);
 }

@@ -13,8 +13,6 @@ import { dirFolders, dirGrants } from '../props/dir/dir-folders';
 import { Sandbox } from '../sandbox/sandbox';
 import type { InvocationResult } from '../sandbox/sandbox-options';
 import { makeTempFolder } from '../sandbox/temp-folder';
-import { bundleComponent } from '../components/bundle';
-import { bundleFile } from '../components/bundle-file';
 import { validateComponent } from '../components/validate';
 import { maskerFor } from '../engine/network/network-service';
 import { additionalPropsOf, mergeProps } from '../engine/sources/dynamic-props';
@@ -24,8 +22,9 @@ import type { SourceDb } from '../store/source-dbs';
 import { callerFile } from './caller-file';
 import { timeMs } from './durations';
 import type { LoadOptions, TestError, TestLog } from './public-api';
+import { testBundle } from './test-bundle-cache';
 import { TestNetwork } from './test-network';
-import { testRuntime } from './test-runtime';
+import { testCacheDir, testRuntime } from './test-runtime';
 
 /** A run's default limit in a test (real ms). */
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -88,10 +87,12 @@ export async function openTestComponent(file: string, options: LoadOptions, kind
   const stem = path.basename(file).replace(/\.[^.]+$/, '');
   const id = `${kind === 'source' ? 'dc' : 'sc'}_${createHash('sha256').update(file).digest('hex').slice(0, 14)}`;
   const clock = { nowMs: options.now === undefined ? Date.now() : timeMs(options.now) };
-  const bundled = await bundleFile(file).catch((err: unknown) => {
-    throw asLoadError(file, err);
-  });
-  const bundle = await bundleComponent(bundled.code, bundled.filename, { packages: runtime.packages }).catch((err: unknown) => {
+  const grants = dirGrants({ read: (options.allowRead ?? []).map((d) => path.resolve(d)), write: [] }, runtime.workDir, id);
+  const temp = makeTempFolder(runtime.workDir, id);
+  // Its host boots while the file is bundled (or read from the bundle cache); Sandbox.load acquires that one.
+  const dropHost = runtime.hosts.startAhead(grants, temp.path);
+  const bundle = await testBundle(file, runtime.packages, testCacheDir()).catch((err: unknown) => {
+    dropHost();
     throw asLoadError(file, err);
   });
   const logs = new Map<string | null, TestLog[]>();
@@ -102,10 +103,10 @@ export async function openTestComponent(file: string, options: LoadOptions, kind
   try {
     loaded = await Sandbox.load({
       bundle: bundle.code,
-      filename: bundled.filename,
+      filename: bundle.filename,
       hosts: runtime.hosts,
-      grants: dirGrants({ read: (options.allowRead ?? []).map((d) => path.resolve(d)), write: [] }, runtime.workDir, id),
-      temp: makeTempFolder(runtime.workDir, id),
+      grants,
+      temp,
       label: `${kind} ${path.basename(file)}`,
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       maxQueue: 1000,

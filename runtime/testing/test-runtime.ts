@@ -1,7 +1,8 @@
 // What every component loaded by one test process shares: where hosts come from, a work folder
 // (temp folders, dbs, dedupe caches) removed when the process ends, and the package cache. None
 // of it is in the user's data dir: packages are cached in `~/.cache/spout/packages` (or
-// `SPOUT_TEST_CACHE`), so a test of a component importing `lodash` installs it once per machine.
+// `SPOUT_TEST_CACHE`), so a test of a component importing `lodash` installs it once per machine,
+// and bundles in `bundles/` beside them (test-bundle-cache.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,7 +22,7 @@ export interface TestRuntime {
 
 let runtime: TestRuntime | null = null;
 
-/** The folder kept between test runs: installed packages. */
+/** The folder kept between test runs: installed packages and bundles. */
 export function testCacheDir(): string {
   if (process.env.SPOUT_TEST_CACHE) return path.resolve(process.env.SPOUT_TEST_CACHE);
   const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
