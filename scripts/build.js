@@ -14,6 +14,18 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
 const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 
+/**
+ * zod's `locales` namespace (every language's messages, a third of testing.js) left empty: Spout
+ * never calls `z.config(z.locales.xx())`, and English, zod's default, is imported on its own.
+ */
+const withoutZodLocales = {
+  name: 'without-zod-locales',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (args.importer.includes(`${path.sep}zod${path.sep}`) ? { path: 'zod-locales', namespace: 'empty' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'export {};', loader: 'js' }));
+  },
+};
+
 /** Builds all bundles; `quiet` silences the summary line. */
 export async function buildAll({ quiet = false } = {}) {
   const started = Date.now();
@@ -33,6 +45,7 @@ export async function buildAll({ quiet = false } = {}) {
       ...node,
       packages: undefined,
       external: ['esbuild'],
+      plugins: [withoutZodLocales],
       // The CommonJS packages bundled in require Node's builtins.
       banner: { js: "import { createRequire as spoutCreateRequire } from 'node:module'; const require = spoutCreateRequire(import.meta.url);" },
       format: 'esm',

@@ -101,19 +101,25 @@ export class HostPool {
 
   /**
    * Starts the host that a coming `acquire` with these grants and temp folder will get, so that it
-   * boots while the caller prepares the load (a test bundling its component). Returns a function
-   * that kills it if no `acquire` took it (the load did not come).
+   * boots while the caller prepares the load (a test bundling its component); `dropAhead` kills it
+   * if that load does not come.
    */
-  startAhead(grants: HostGrants, temp?: string): () => void {
+  startAhead(grants: HostGrants, temp?: string): HostProcess {
     const key = aheadKey(grants, temp);
     const host = this.start(grants, temp);
     this.ahead.set(key, [...(this.ahead.get(key) ?? []), host]);
-    return () => {
-      const waiting = this.ahead.get(key);
-      if (!waiting?.includes(host)) return;
-      this.ahead.set(key, waiting.filter((h) => h !== host));
+    return host;
+  }
+
+  /** Kills a host started ahead that no `acquire` took. */
+  dropAhead(host: HostProcess): void {
+    for (const [key, waiting] of this.ahead) {
+      if (!waiting.includes(host)) continue;
+      const left = waiting.filter((h) => h !== host);
+      if (left.length) this.ahead.set(key, left);
+      else this.ahead.delete(key);
       host.kill({ cause: 'stopped', message: 'not needed' });
-    };
+    }
   }
 
   /** Kills every host, the spare included. */

@@ -3,7 +3,8 @@
 // bundle with the content hash of every file that went in and of every package.json consulted;
 // it is used only while all of them still hash the same, under the same build of Spout, with the
 // same package versions installed (they decide what an unpinned import resolves to). A damaged
-// entry is rebuilt over.
+// entry is rebuilt over; entries not written for a week go when another is written (test files in
+// temp folders would otherwise pile up).
 // docs/performance.md, "spout test".
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -35,6 +36,9 @@ function buildKey(packages: PackageCache): string {
   const self = fs.statSync(fileURLToPath(import.meta.url));
   return JSON.stringify([process.env.SPOUT_VERSION ?? 'dev', self.size, self.mtimeMs, platformReadPaths(), packages.dir]);
 }
+
+/** Entries older than this are removed when one is written (a week, ms). */
+const KEEP_MS = 7 * 24 * 3600_000;
 
 /** The content hash of a file, null when there is none. */
 function contentHash(file: string): string | null {
@@ -89,6 +93,16 @@ export async function testBundle(file: string, packages: PackageCache, cacheDir:
   if (settled) {
     const entry: Entry = { code, filename: bundled.filename, inputs: Object.fromEntries(made.map((f) => [f, contentHash(f)])), packages: listing };
     writePrivateFileSync(entryFile, JSON.stringify(entry));
+    prune(dir);
   }
   return { code, filename: bundled.filename };
+}
+
+/** Removes the entries (and leftover temp files) of `dir` last written more than KEEP_MS ago. */
+function prune(dir: string): void {
+  const before = Date.now() - KEEP_MS;
+  for (const name of fs.readdirSync(dir)) {
+    const file = path.join(dir, name);
+    if ((fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < before) fs.rmSync(file, { force: true });
+  }
 }

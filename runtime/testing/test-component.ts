@@ -90,9 +90,9 @@ export async function openTestComponent(file: string, options: LoadOptions, kind
   const grants = dirGrants({ read: (options.allowRead ?? []).map((d) => path.resolve(d)), write: [] }, runtime.workDir, id);
   const temp = makeTempFolder(runtime.workDir, id);
   // Its host boots while the file is bundled (or read from the bundle cache); Sandbox.load acquires that one.
-  const dropHost = runtime.hosts.startAhead(grants, temp.path);
+  const host = runtime.hosts.startAhead(grants, temp.path);
   const bundle = await testBundle(file, runtime.packages, testCacheDir()).catch((err: unknown) => {
-    dropHost();
+    runtime.hosts.dropAhead(host);
     throw asLoadError(file, err);
   });
   const logs = new Map<string | null, TestLog[]>();

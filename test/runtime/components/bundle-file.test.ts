@@ -37,12 +37,14 @@ import app from "../../app.app.mjs";
 export default { app, got, get, pinned, local, other, axios, fs };
 `,
     );
-    const { code, inputs } = await bundleFile(file);
+    const { code, inputs, manifests } = await bundleFile(file);
     for (const imported of ['got@^13.0.0', 'lodash@4.17.21/get.js', 'got@12.0.0', 'local', 'left-pad', '@pipedream/platform', 'node:fs']) {
       assert.match(code, new RegExp(`^import (\\w+|\\{ \\w+ \\}) from "${imported.replace(/[.^$*+?()[\]{}|/]/g, '\\$&')}";$`, 'm'), `${imported} in:\n${code}`);
     }
     assert.doesNotMatch(code, /require\(/);
     assert.deepEqual(inputs.sort(), [path.join(root, 'app', 'actions', 'a', 'a.mjs'), path.join(root, 'app', 'app.app.mjs')].sort());
+    // The package.json files looked for on the way up to the app's: a change to any can change the pins.
+    assert.deepEqual(manifests.sort(), ['app/actions/a', 'app/actions', 'app'].map((d) => path.join(root, d, 'package.json')).sort());
   });
 
   it('keeps a CommonJS file CommonJS, its requires plain require calls', async () => {
