@@ -82,8 +82,9 @@ export class HostPool {
   }
 
   /**
-   * A started host with these grants: the spare when it fits, else a new one. `temp` is its temp
-   * folder (temp-folder.ts: inside a folder it is granted to write), its code's `os.tmpdir()`.
+   * A started host with these grants: one started ahead for them (`startAhead`), the spare when it
+   * fits, else a new one. `temp` is its temp folder (temp-folder.ts: inside a folder it is granted
+   * to write), its code's `os.tmpdir()`.
    */
   acquire(grants: HostGrants = NO_GRANTS, temp?: string): HostProcess {
     if (this.stopped) throw new Error('the service is stopping');
