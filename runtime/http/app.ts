@@ -2,6 +2,7 @@ import express, { type Express, type Router } from 'express';
 import { openApiDocument } from './api/openapi';
 import { allowedMethods } from './api/allowed-methods';
 import { requireAuth } from './edge/auth';
+import { jsonBody } from './edge/json-body';
 import { hostGuard, isolationHeaders, sessionWriteGuard } from './edge/browser-guards';
 import type { ApiContext } from './api/api-context';
 import { errorHandler, HttpError, notFound } from './edge/error-statuses';
@@ -60,7 +61,7 @@ export function createApp(ctx: ApiContext, mcp: McpEndpoint): Express {
   // The Connect API has its own credentials and CORS (docs/connect.md).
   app.use('/v1', connectApi(ctx));
 
-  app.use('/v1', requireAuth(ctx.auth), sessionWriteGuard(), express.json({ limit: '10mb', strict: false }), v1Routes(ctx));
+  app.use('/v1', requireAuth(ctx.auth), sessionWriteGuard(), jsonBody({ limit: '10mb', strict: false }), v1Routes(ctx));
 
   app.use('/sse', requireAuth(ctx.auth), sseRoutes(ctx), (req) => {
     throw notFound('stream', `${req.method} /sse${req.path}`);
