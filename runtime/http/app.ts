@@ -21,6 +21,7 @@ import { subscriptionRoutes } from './api/subscription-routes';
 import { syncRoutes } from './api/sync-routes';
 import { webhookRoutes } from './api/webhook-routes';
 import { uiRoutes } from './ui-routes';
+import { uiLinkRoutes } from './api/ui-link-routes';
 import { mcpSettingsRoutes } from './api/mcp-settings-routes';
 import type { McpEndpoint } from './mcp/mcp-endpoint';
 import { connectApi, isConnectRequest } from './connect-api/connect-app';
@@ -33,7 +34,7 @@ import { connectSettingsRoutes } from './connect-api/connect-settings-routes';
  */
 export function v1Routes(ctx: ApiContext): Router {
   const v1 = express.Router();
-  v1.use(webhookRoutes(ctx), subscriptionRoutes(ctx), sourceRoutes(ctx), accountRoutes(ctx), dataStoreRoutes(ctx), registryRoutes(ctx), componentRoutes(ctx), actionRoutes(ctx), workflowRoutes(ctx), settingsRoutes(ctx), mcpSettingsRoutes(ctx), invocationRoutes(ctx), cassetteRoutes(ctx), syncRoutes(ctx), connectSettingsRoutes(ctx));
+  v1.use(webhookRoutes(ctx), subscriptionRoutes(ctx), sourceRoutes(ctx), accountRoutes(ctx), dataStoreRoutes(ctx), registryRoutes(ctx), componentRoutes(ctx), actionRoutes(ctx), workflowRoutes(ctx), settingsRoutes(ctx), mcpSettingsRoutes(ctx), invocationRoutes(ctx), cassetteRoutes(ctx), syncRoutes(ctx), connectSettingsRoutes(ctx), uiLinkRoutes(ctx));
   v1.get('/openapi.json', (req, res) => {
     res.json(openApiDocument(`${req.protocol}://${req.get('host') ?? 'localhost'}`, process.env.SPOUT_VERSION ?? 'dev'));
   });
