@@ -113,7 +113,9 @@ describe('a start on a damaged data dir', () => {
     assert.match(check.stdout, /5 problem\(s\)/);
     const repair = await cli(['doctor', '--repair', '--json'], env);
     assert.equal(repair.code, 0, repair.stdout + repair.stderr);
-    assert.equal(repair.json<{ repairs: unknown[] }>().repairs.length, 5);
+    const repairs = repair.json<{ repairs: Array<{ file: string; message: string }> }>().repairs;
+    assert.equal(repairs.length, 5);
+    assert.match(repairs.find((r) => r.file.endsWith('metadata.json'))?.message ?? '', /restored from its copy \(metadata\.json\.copy, the same version\): nothing is lost/, 'the doctor says what it restored');
     assert.equal((await cli(['doctor'], env)).code, 0, 'nothing is left to mend');
     const spout = await startSpout({ dataDir: built.dataDir });
     try {
