@@ -17,7 +17,7 @@ function previousOf(file: string): string {
 }
 
 /** The second copy of a state file's current version, written after it. */
-export function copyOf(file: string): string {
+function copyOf(file: string): string {
   return `${file}.copy`;
 }
 
