@@ -5,11 +5,12 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, dialog, ipcMain, safeStorage, session, shell } from 'electron';
-import { resolveApiKey, startService, type RunningService } from '../runtime/index';
+import { startService, type RunningService } from '../runtime/index';
 import { guardContents, guardSession, type GuardedContents, type GuardedSession } from './guards';
 import { registerIpc, type IpcRegistrar } from './ipc-handlers';
 import { findNode } from './node-binary';
 import { ProfileStore, type Profile } from './profile';
+import { remoteSignInLink } from './remote-sign-in';
 import { secretKeyWrapper } from './sealing';
 import { createWindow, preloadPath, type AppWindow } from './window';
 
@@ -19,25 +20,27 @@ let appWindow: AppWindow | null = null;
 let profiles: ProfileStore;
 /** Whether the window shows a remote instance (a failed load then falls back to the local one). */
 let showingRemote = false;
+/** Counts the instances shown: a remote's sign-in link that arrives after another show is dropped. */
+let shows = 0;
 
 const openExternal = (url: string) => shell.openExternal(url);
 
-/** The local service's UI link, with its current key (the Settings screen can rotate a key kept in the data dir). */
-function localUiUrl(running: RunningService): string {
-  return `${running.url}/?token=${encodeURIComponent(resolveApiKey(running.dataDir))}`;
-}
-
-/** Loads the instance the profile names. */
+/** Loads the instance the profile names, signed in with a fresh one-time link (never the API key in a URL). */
 function showInstance(profile: Profile = profiles.read()): void {
   if (!appWindow || !service) return;
   showingRemote = profile.mode === 'remote';
-  appWindow.show(profile.mode === 'remote' ? `${profile.url}/?token=${encodeURIComponent(profile.apiKey)}` : localUiUrl(service));
+  const show = ++shows;
+  if (profile.mode !== 'remote') return appWindow.show(service.signInUrl());
+  void remoteSignInLink(profile.url, profile.apiKey).then((link) => {
+    if (!appWindow || show !== shows) return;
+    if ('url' in link) appWindow.show(link.url);
+    else remoteFailed(link.problem, profile.url);
+  });
 }
 
 /** A remote instance that cannot be reached or refuses the key: show the local one and say why (the profile stays). */
-function remoteFailed(reason: string): void {
+function remoteFailed(reason: string, remote = appWindow?.origin() ?? ''): void {
   if (!showingRemote || !appWindow) return;
-  const remote = appWindow.origin();
   showInstance({ mode: 'local' });
   void dialog.showMessageBox(appWindow.win, {
     type: 'warning',

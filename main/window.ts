@@ -4,7 +4,7 @@ import { BrowserWindow } from 'electron';
 /** The app window and the instance it shows. */
 export interface AppWindow {
   win: BrowserWindow;
-  /** Loads an instance's UI (`<origin>/?token=<key>`); from then on the window stays on that origin. */
+  /** Loads an instance's UI by a sign-in link (`<origin>/?token=<one-time token>`); from then on the window stays on that origin. */
   show(uiUrl: string): void;
   /** The origin of the instance shown: the only one whose pages may navigate or use IPC. */
   origin(): string;

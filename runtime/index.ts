@@ -1,5 +1,4 @@
 // The runtime's public entry: what main/ and embedders import.
 export { startService, type RunningService, type ServiceOptions } from './service';
-export { resolveApiKey } from './lib/config';
 export { isLoopbackHost } from './lib/loopback';
 export type { KeyWrapper } from './store/secrets';

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createApp } from './http/app';
 import type { AuthConfig } from './http/edge/auth';
+import { signInLink, SignInTokens } from './http/edge/sign-in-tokens';
 import { answerProtocolErrors } from './http/edge/protocol-errors';
 import { StartupGate } from './http/edge/startup-gate';
 import { DEFAULT_RETRY_SCHEDULE, resolveApiKey, resolveDataDir } from './lib/config';
@@ -102,8 +103,8 @@ const HTTP_BODY_LIMIT = 5 * 1024 * 1024;
 export interface RunningService {
   /** `http://HOST:PORT` */
   url: string;
-  /** The UI address with the one-time `?token=` that signs a browser in. */
-  uiUrl: string;
+  /** A new UI sign-in link: the UI address with a one-time `?token=` (never the API key) that signs one browser in. */
+  signInUrl(): string;
   apiKey: string;
   dataDir: string;
   /** What the start found damaged in the data dir (and set aside): each file and line, and what was done. */
@@ -219,7 +220,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       for (const a of addrs ?? []) allowedHosts.add(a.family === 'IPv6' ? `[${a.address.toLowerCase()}]` : a.address);
     }
   } else if (!isLoopbackHost(host)) allowedHosts.add(host.toLowerCase());
-  const auth: AuthConfig = { apiKey, allowedHosts, port: () => port };
+  const auth: AuthConfig = { apiKey, allowedHosts, port: () => port, signIn: new SignInTokens() };
   const settings = () => ({
     url: baseUrl(),
     data_dir: dataDir,
@@ -310,5 +311,5 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       }
     })());
 
-  return { url: baseUrl(), uiUrl: `${baseUrl()}/?token=${encodeURIComponent(apiKey)}`, apiKey, dataDir, problems: problems.problems, stop };
+  return { url: baseUrl(), signInUrl: () => signInLink(baseUrl(), auth.signIn.issue().token), apiKey, dataDir, problems: problems.problems, stop };
 }

@@ -10,6 +10,7 @@ interface Command {
 
 const COMMANDS: Record<string, Command> = {
   serve: { summary: 'start the Spout service (API, endpoints, UI)', load: async () => import('./commands/serve').then((m) => ({ run: m.serve, HELP: m.SERVE_HELP })) },
+  ui: { summary: 'print a new one-time link that signs a browser in to the UI', load: () => import('./commands/ui') },
   dev: { summary: 'deploy a file and redeploy it on every save, streaming logs and events', load: () => import('./commands/dev') },
   deploy: { summary: 'deploy a source from a file, a registry key or a URL', load: () => import('./commands/deploy') },
   update: { summary: "change a source's code, name, props or active state", load: () => import('./commands/update') },

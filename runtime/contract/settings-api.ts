@@ -27,3 +27,12 @@ export interface InstanceSettings {
  * refused without it (no page of another origin can add a header without a CORS preflight).
  */
 export type UiRequestHeader = 'x-spout-ui';
+
+/** `POST /v1/ui/sign-in-links`: a new one-time link that signs one browser in to the UI. */
+export interface SignInLinkView {
+  /** The UI address with `?token=`, on the origin the request was sent to. */
+  url: string;
+  /** The one-time token alone (`spt_…`), for a client that knows the origin better. */
+  token: string;
+  expires_at: string;
+}

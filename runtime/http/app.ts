@@ -2,6 +2,7 @@ import express, { type Express, type Router } from 'express';
 import { openApiDocument } from './api/openapi';
 import { allowedMethods } from './api/allowed-methods';
 import { requireAuth } from './edge/auth';
+import { jsonBody } from './edge/json-body';
 import { hostGuard, isolationHeaders, sessionWriteGuard } from './edge/browser-guards';
 import type { ApiContext } from './api/api-context';
 import { errorHandler, HttpError, notFound } from './edge/error-statuses';
@@ -20,6 +21,7 @@ import { subscriptionRoutes } from './api/subscription-routes';
 import { syncRoutes } from './api/sync-routes';
 import { webhookRoutes } from './api/webhook-routes';
 import { uiRoutes } from './ui-routes';
+import { uiLinkRoutes } from './api/ui-link-routes';
 import { mcpSettingsRoutes } from './api/mcp-settings-routes';
 import type { McpEndpoint } from './mcp/mcp-endpoint';
 import { connectApi, isConnectRequest } from './connect-api/connect-app';
@@ -32,7 +34,7 @@ import { connectSettingsRoutes } from './connect-api/connect-settings-routes';
  */
 export function v1Routes(ctx: ApiContext): Router {
   const v1 = express.Router();
-  v1.use(webhookRoutes(ctx), subscriptionRoutes(ctx), sourceRoutes(ctx), accountRoutes(ctx), dataStoreRoutes(ctx), registryRoutes(ctx), componentRoutes(ctx), actionRoutes(ctx), workflowRoutes(ctx), settingsRoutes(ctx), mcpSettingsRoutes(ctx), invocationRoutes(ctx), cassetteRoutes(ctx), syncRoutes(ctx), connectSettingsRoutes(ctx));
+  v1.use(webhookRoutes(ctx), subscriptionRoutes(ctx), sourceRoutes(ctx), accountRoutes(ctx), dataStoreRoutes(ctx), registryRoutes(ctx), componentRoutes(ctx), actionRoutes(ctx), workflowRoutes(ctx), settingsRoutes(ctx), mcpSettingsRoutes(ctx), invocationRoutes(ctx), cassetteRoutes(ctx), syncRoutes(ctx), connectSettingsRoutes(ctx), uiLinkRoutes(ctx));
   v1.get('/openapi.json', (req, res) => {
     res.json(openApiDocument(`${req.protocol}://${req.get('host') ?? 'localhost'}`, process.env.SPOUT_VERSION ?? 'dev'));
   });
@@ -60,7 +62,7 @@ export function createApp(ctx: ApiContext, mcp: McpEndpoint): Express {
   // The Connect API has its own credentials and CORS (docs/connect.md).
   app.use('/v1', connectApi(ctx));
 
-  app.use('/v1', requireAuth(ctx.auth), sessionWriteGuard(), express.json({ limit: '10mb', strict: false }), v1Routes(ctx));
+  app.use('/v1', requireAuth(ctx.auth), sessionWriteGuard(), jsonBody({ limit: '10mb', strict: false }), v1Routes(ctx));
 
   app.use('/sse', requireAuth(ctx.auth), sseRoutes(ctx), (req) => {
     throw notFound('stream', `${req.method} /sse${req.path}`);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Router, type Request, type Response } from 'express';
 import { rendererDir } from '../lib/paths';
-import { type AuthConfig, isApiKey, isAuthorized, setSessionCookie } from './edge/auth';
+import { type AuthConfig, isAuthorized, setSessionCookie } from './edge/auth';
 import { sendProblem } from './edge/error-statuses';
 
 const CSP = [
@@ -20,8 +20,9 @@ const CSP = [
 
 const SIGN_IN_PAGE = `<!doctype html><meta charset="utf-8"><title>Spout</title>
 <body style="font-family:system-ui;margin:3rem;max-width:40rem">
-<h1>Spout</h1><p>This page needs the link that <code>spout serve</code> printed
-(<code>UI: http://…/?token=…</code>). Open that link once and this browser stays signed in.</p></body>`;
+<h1>Spout</h1><p>This page needs a sign-in link: the one <code>spout serve</code> printed
+(<code>UI: http://…/?token=…</code>), or a new one from <code>spout ui</code>. Each link signs in
+one browser, once, within an hour; this browser then stays signed in.</p></body>`;
 
 const ASSETS = path.join(rendererDir, 'assets');
 
@@ -64,13 +65,13 @@ function sendAsset(req: Request, res: Response): void {
  */
 function signIn(req: Request, res: Response): void {
   if (req.accepts(['application/problem+json', 'text/html']) === 'text/html') return void res.status(401).type('html').send(SIGN_IN_PAGE);
-  sendProblem(res, 401, 'not signed in: open the UI link that `spout serve` printed (UI: http://…/?token=…) once in this browser');
+  sendProblem(res, 401, 'not signed in: open a UI sign-in link in this browser (`spout ui` prints a new one; each works once, within an hour)');
 }
 
 /**
- * The renderer, served at `/` behind a session cookie. The first visit comes with `?token=<api key>`
- * (as Jupyter does): it sets the cookie and redirects to a clean URL, so the key never stays in
- * the address bar, the history or the page.
+ * The renderer, served at `/` behind a session cookie. The first visit comes with `?token=<one-time
+ * sign-in token>` (edge/sign-in-tokens.ts, never the API key): spent, it sets the cookie and
+ * redirects to a clean URL, so the token stays in neither the address bar nor the history.
  */
 export function uiRoutes(auth: AuthConfig): Router {
   const router = Router();
@@ -80,7 +81,7 @@ export function uiRoutes(auth: AuthConfig): Router {
     res.set({ 'content-security-policy': CSP, 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer' });
     const token = req.query.token;
     if (req.method === 'GET' && typeof token === 'string') {
-      if (!isApiKey(token, auth)) return signIn(req, res);
+      if (!auth.signIn.spend(token)) return signIn(req, res);
       setSessionCookie(res, auth);
       const clean = new URLSearchParams(req.query as Record<string, string>);
       clean.delete('token');

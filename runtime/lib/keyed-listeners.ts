@@ -13,6 +13,11 @@ export class KeyedListeners<T> {
     };
   }
 
+  /** Whether `key` has a listener. */
+  has(key: string): boolean {
+    return this.byKey.has(key);
+  }
+
   /** Hands `value` to the listeners of `key`. */
   emit(key: string, value: T): void {
     for (const listener of this.byKey.get(key) ?? []) listener(value);

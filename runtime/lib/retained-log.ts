@@ -87,6 +87,11 @@ export class RetainedLogs<T, K = T> {
     return owned ? this.add(owner, owned, records) : null;
   }
 
+  /** Writes an open owner's queued records now rather than at the next turn: a process crash then keeps them (a power cut may not). */
+  writeQueued(owner: string): void {
+    this.owners.get(owner)?.log.writeQueued();
+  }
+
   /** What is kept of an open owner's records, oldest first (empty if not open). */
   list(owner: string): readonly K[] {
     return this.owners.get(owner)?.records ?? [];

@@ -1,11 +1,10 @@
 // Cassettes: the recorded calls of each source (or action component), one JSON file each under
 // DATA_DIR/cassettes, read and replaced whole through the API, appended to in record mode.
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Cassette, CassetteEntry } from '../contract/network-api';
 import type { ProblemSink } from '../lib/file-problems';
-import { previousOf, readStateFile, writeStateFile } from '../lib/state-file';
+import { readStateFile, removeStateFile, writeStateFile } from '../lib/state-file';
 
 /** How a new cassette matches: common volatile query parameters left out, bodies compared, in sequence. */
 export const DEFAULT_MATCHING: Cassette['matching'] = {
@@ -70,7 +69,7 @@ export class CassetteStore {
     this.cassettes.delete(owner);
     await this.writing.get(owner);
     const file = this.file(owner);
-    await Promise.all([file, previousOf(file)].map((f) => fsp.rm(f, { force: true })));
+    await removeStateFile(file);
   }
 
   private save(owner: string): Promise<void> {

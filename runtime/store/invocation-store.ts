@@ -122,21 +122,30 @@ export class InvocationStore {
     return lines;
   }
 
-  /** Records a finished invocation. */
+  /**
+   * Records a finished invocation. Its line is written with the others of this turn (group commit);
+   * whatever shows it (a list, a lookup, a follower) writes it first, so a run seen through the API
+   * survives a process crash (docs/storage.md).
+   */
   async add(record: InvocationView): Promise<void> {
     const [kept] = this.logs.appendOpen(record.owner_id, [record]) ?? (await this.logs.append(record.owner_id, [record]));
     this.byId.set(record.id, kept as KeptRun);
+    if (this.listeners.has(record.owner_id)) this.logs.writeQueued(record.owner_id);
     this.listeners.emit(record.owner_id, record);
   }
 
-  /** An invocation by id. */
+  /** An invocation by id, written to its file first (see `add`). */
   get(id: string): InvocationView | undefined {
     const kept = this.byId.get(id);
-    return kept && read(kept);
+    if (!kept) return undefined;
+    const record = read(kept);
+    this.logs.writeQueued(record.owner_id);
+    return record;
   }
 
-  /** An owner's invocations matching the query, newest first, as kept (see `read`). */
+  /** An owner's invocations matching the query, newest first, as kept (see `read`), written to the owner's file first (see `add`). */
   list(owner: string, query: InvocationQuery = {}): KeptRun[] {
+    this.logs.writeQueued(owner);
     const needle = query.q?.toLowerCase();
     const out: KeptRun[] = [];
     const all = this.logs.list(owner);

@@ -147,8 +147,9 @@ export type Metadata = Low<MetadataShape>;
 /**
  * lowdb's JSON file adapter, but private (lowdb writes with the process's default mode, and this
  * file holds sealed secrets and every source's configuration) and robust: writes are made one after
- * the other, each whole, synced, with the version before kept (lib/state-file.ts); a damaged file
- * is replaced by that version, and records the service cannot use are left out (metadata-records.ts).
+ * the other, each whole, synced, twice (the file and its copy), with the version before kept
+ * (lib/state-file.ts); a damaged file keeps the whole document it starts with, or is restored from
+ * its copy (else that earlier version), and records the service cannot use are left out (metadata-records.ts).
  */
 class PrivateJsonFile implements Adapter<MetadataShape> {
   private writing: Promise<void> = Promise.resolve();

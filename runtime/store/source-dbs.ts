@@ -3,12 +3,11 @@
 // with the invocations that need one and report the keys each invocation set (props/db). What a
 // host reports is checked here (it runs untrusted code): a value that is not JSON, or over the
 // limits, is refused and nothing of that run is stored.
-import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { DbEntries, DbWrite } from '../contract/host-protocol';
 import { MAX_DB_BYTES, MAX_DB_VALUE_BYTES } from '../contract/limits';
 import type { ProblemSink } from '../lib/file-problems';
-import { previousOf, readStateFile, writeStateFile } from '../lib/state-file';
+import { readStateFile, removeStateFile, writeStateFile } from '../lib/state-file';
 
 /** Thrown when an invocation's writes cannot be stored; the message is for the component's author. */
 export class DbWriteError extends Error {
@@ -113,7 +112,7 @@ export class SourceDbs {
     this.dbs.delete(sourceId);
     await db?.settled();
     const file = this.file(sourceId);
-    await Promise.all([file, previousOf(file)].map((f) => fsp.rm(f, { force: true })));
+    await removeStateFile(file);
   }
 
   /** Resolves once every write under way is on disk. */

@@ -1,7 +1,8 @@
 // Issue 22: no damaged file can make a data dir unbootable. A garbage line, a line cut short, a
 // block of NUL bytes and a truncated metadata.json each start, the start reports the file and the
 // line, the damaged part is kept aside, and the good data is all there. `spout doctor` finds the
-// same and mends it.
+// same and mends it. Issue 42: no acknowledged change is lost to one damaged file (each state file
+// is written twice, and a whole document followed by garbage is kept).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -38,7 +39,7 @@ async function buildDataDir(): Promise<Built> {
     assert.equal((await spout.api('POST', '/v1/subscriptions', { emitter_id: sourceId, listener_id: webhookId })).status, 200);
     for (let i = 0; i < 3; i++) assert.equal((await fetch(deployed.json.data.configured_props.http.endpoint_url, { method: 'POST' })).status, 200);
     await waitFor(async () => (await spout.api('GET', `/v1/sources/${sourceId}/invocations?limit=1`)).json.page_info.total_count === 3, 10_000, 'three recorded runs');
-    // The last change to metadata.json, which a recovery from its previous version gives up.
+    // The last change to metadata.json, which a recovery from its previous version would give up.
     assert.equal((await spout.api('PUT', `/v1/webhooks/${webhookId}`, { description: 'changed last' })).status, 200);
     return { dataDir: spout.dataDir, sourceId, webhookId };
   } finally {
@@ -61,14 +62,14 @@ function damage({ dataDir, sourceId }: Built): void {
 
 async function expectGoodData(spout: SpoutProcess, built: Built): Promise<void> {
   const events = await spout.api('GET', `/v1/sources/${built.sourceId}/event_summaries?expand=event`);
-  assert.equal(events.status, 200, 'the source is there, recovered from metadata.json.prev');
+  assert.equal(events.status, 200, 'the source is there, restored from metadata.json.copy');
   assert.deepEqual(events.json.data.map((e: { event: unknown }) => e.event), [{ n: 3 }, { n: 2 }, { n: 1 }]);
   assert.equal((await spout.api('GET', `/v1/sources/${built.sourceId}/invocations`)).json.page_info.total_count, 3);
   const logs = (await spout.api('GET', `/v1/sources/${built.sourceId}/logs`)).json.data.map((l: { message: string }) => l.message);
   for (const n of [1, 2, 3]) assert.ok(logs.includes(`run ${n}`), `log line "run ${n}" kept`);
   const webhook = await spout.api('GET', `/v1/webhooks/${built.webhookId}`);
   assert.equal(webhook.status, 200);
-  assert.equal(webhook.json.data.description, '', 'the change made after the previous version is lost, as the report said');
+  assert.equal(webhook.json.data.description, 'changed last', 'the last change is kept: the copy holds it');
   assert.equal((await spout.api('GET', `/v1/webhooks/${built.webhookId}/messages`)).json.data.length, 3, 'the delivery messages are kept');
   // this.db carries on from where it was.
   await fetch((await spout.api('GET', `/v1/sources/${built.sourceId}`)).json.data.configured_props.http.endpoint_url, { method: 'POST' });
@@ -87,7 +88,7 @@ describe('a start on a damaged data dir', () => {
       assert.match(out, new RegExp(`invocations/${id}\\.jsonl line 4: cut short \\(the service stopped while writing it\\); set aside`));
       assert.match(out, new RegExp(`logs/${id}\\.jsonl line 2: 4096 NUL bytes`));
       assert.match(out, /deliveries\.jsonl line \d+: not JSON/);
-      assert.match(out, /metadata\.json: damaged \(.*\); set aside as metadata\.json\.damaged and replaced by the version before it \(metadata\.json\.prev, of .*\): changes made after that are lost/);
+      assert.match(out, /metadata\.json: damaged \(.*\); set aside as metadata\.json\.damaged and restored from its copy \(metadata\.json\.copy, the same version\): nothing is lost/);
       assert.match(out, /the start found 5 damaged part\(s\)/);
       assert.equal(fs.readFileSync(path.join(built.dataDir, 'events', `${id}.jsonl.damaged`), 'utf8'), 'garbage\n');
       assert.ok(fs.existsSync(path.join(built.dataDir, 'metadata.json.damaged')));
@@ -108,11 +109,13 @@ describe('a start on a damaged data dir', () => {
     const check = await cli(['doctor'], env);
     assert.equal(check.code, 1, check.stdout + check.stderr);
     assert.match(check.stdout, new RegExp(`events/${built.sourceId}\\.jsonl line 4: not JSON`));
-    assert.match(check.stdout, /metadata\.json: damaged .*its previous version \(\.prev\) is good/);
+    assert.match(check.stdout, /metadata\.json: damaged .*its copy \(\.copy\) is good: --repair \(or the next start\) restores it, nothing is lost/);
     assert.match(check.stdout, /5 problem\(s\)/);
     const repair = await cli(['doctor', '--repair', '--json'], env);
     assert.equal(repair.code, 0, repair.stdout + repair.stderr);
-    assert.equal(repair.json<{ repairs: unknown[] }>().repairs.length, 5);
+    const repairs = repair.json<{ repairs: Array<{ file: string; message: string }> }>().repairs;
+    assert.equal(repairs.length, 5);
+    assert.match(repairs.find((r) => r.file.endsWith('metadata.json'))?.message ?? '', /restored from its copy \(metadata\.json\.copy, the same version\): nothing is lost/, 'the doctor says what it restored');
     assert.equal((await cli(['doctor'], env)).code, 0, 'nothing is left to mend');
     const spout = await startSpout({ dataDir: built.dataDir });
     try {
@@ -120,6 +123,37 @@ describe('a start on a damaged data dir', () => {
       await expectGoodData(spout, built);
     } finally {
       await spout.stop();
+    }
+  });
+
+  it('keeps every acknowledged change: a whole document followed by garbage, or a truncated file (metadata.json and a db file)', async () => {
+    for (const how of ['garbage after the document', 'truncated'] as const) {
+      const built = await buildDataDir();
+      // The last change to metadata.json is a deploy: the version before it has no such source.
+      let spout = await startSpout({ dataDir: built.dataDir });
+      const last = await spout.api('POST', '/v1/sources', { component_code: COUNTER, name: 'deployed-last' });
+      assert.equal(last.status, 200, JSON.stringify(last.json));
+      await spout.stop();
+      const files = [path.join(built.dataDir, 'metadata.json'), path.join(built.dataDir, 'db', `${built.sourceId}.json`)];
+      for (const file of files) {
+        const text = fs.readFileSync(file);
+        fs.writeFileSync(file, how === 'truncated' ? text.subarray(0, Math.floor(text.length / 2)) : Buffer.concat([text, Buffer.from('\n{"garbage": tru\n')]));
+      }
+      const doctor = await cli(['doctor'], cliEnv(null, { SPOUT_DATA_DIR: built.dataDir }));
+      const said = how === 'truncated' ? /its copy \(\.copy\) is good: --repair \(or the next start\) restores it, nothing is lost/ : /it starts with a whole document: --repair \(or the next start\) keeps it, nothing is lost/;
+      for (const file of files) assert.match(doctor.stdout, new RegExp(`${path.basename(file).replace('.', '\\.')}: damaged .*${said.source}`), `${how}: ${doctor.stdout}`);
+      spout = await startSpout({ dataDir: built.dataDir });
+      try {
+        const restored = how === 'truncated' ? /restored from its copy \(\S+\.copy, the same version\): nothing is lost/ : /kept the whole document it starts with and set the file aside as \S+\.damaged: nothing is lost/;
+        for (const file of files) assert.match(spout.output(), new RegExp(`${path.basename(file).replace('.', '\\.')}: damaged .*${restored.source}`), `${how}: ${spout.output()}`);
+        assert.equal((await spout.api('GET', `/v1/sources/${last.json.data.id}`)).status, 200, `${how}: the source deployed last is there`);
+        assert.equal((await spout.api('GET', `/v1/webhooks/${built.webhookId}`)).json.data.description, 'changed last', how);
+        // this.db kept its last value (3): the next run counts 4.
+        await fetch((await spout.api('GET', `/v1/sources/${built.sourceId}`)).json.data.configured_props.http.endpoint_url, { method: 'POST' });
+        await waitFor(async () => (await spout.api('GET', `/v1/sources/${built.sourceId}/event_summaries?expand=event&limit=1`)).json.data[0]?.event.n === 4, 10_000, `${how}: the fourth run`);
+      } finally {
+        await spout.stop();
+      }
     }
   });
 });

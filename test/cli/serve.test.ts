@@ -10,7 +10,9 @@ describe('spout serve', () => {
   it('prints the ready lines, writes server.json and stops cleanly on SIGTERM', async () => {
     const spout = await startSpout();
     assert.match(spout.url, /^http:\/\/127\.0\.0\.1:\d+$/);
-    assert.equal(spout.uiUrl, `${spout.url}/?token=${spout.apiKey}`);
+    // The link carries a one-time sign-in token, never the key (test/api/security-ui-sign-in.test.ts).
+    assert.match(spout.uiUrl, new RegExp(`^${spout.url}/\\?token=spt_[\\w-]+$`));
+    assert.ok(!spout.output().includes(spout.apiKey), 'the key is not printed');
     const info = JSON.parse(fs.readFileSync(path.join(spout.dataDir, 'server.json'), 'utf8'));
     assert.deepEqual(info, { url: spout.url, pid: spout.child.pid });
     assert.equal(await spout.stop(), 0);

@@ -87,7 +87,7 @@ describe('the Activity tab and the dev loop in Chromium', () => {
     const dir = tempDir('spout-activity-');
     fs.writeFileSync(path.join(dir, 'orders.mjs'), ORDERS);
     source = await cliJson(['deploy', 'orders.mjs', '--no-follow'], cliEnv(spout), { cwd: dir });
-    ({ context, page, problems } = await signedInPage(browser, spout.uiUrl, { viewport: { width: 1400, height: 900 } }));
+    ({ context, page, problems } = await signedInPage(browser, await spout.signInUrl(), { viewport: { width: 1400, height: 900 } }));
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: spout.url });
   });
   after(async () => {

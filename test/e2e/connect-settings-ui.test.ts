@@ -34,7 +34,7 @@ describe('UI: Settings → Connect and Connect triggers', () => {
     const deployed = await pd.triggers.deploy({ id: 'ledgerly-new-entry', externalUserId: 'ada-42', configuredProps: { ledgerly: { authProvisionId: account.id }, book: 'general' } });
     trigger = deployed.data as { id: string; name: string };
     browser = await launchBrowser();
-    ({ context, page, problems } = await signedInPage(browser, spout.uiUrl, { viewport: { width: 1400, height: 1000 } }));
+    ({ context, page, problems } = await signedInPage(browser, await spout.signInUrl(), { viewport: { width: 1400, height: 1000 } }));
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: spout.url });
     await page.waitForURL((u) => u.pathname === '/sources');
   });

@@ -84,7 +84,7 @@ describe('first-hour polish in Chromium', () => {
 
   it('opens a source deployed from the CLI with its code, and keys typed as soon as the editor shows stay where they are typed', async () => {
     for (const viewport of [WIDE, NARROW]) {
-      const { context, page, problems } = await signedInPage(browser, spout.uiUrl, { viewport });
+      const { context, page, problems } = await signedInPage(browser, await spout.signInUrl(), { viewport });
       await page.goto(`${spout.url}/sources/${cliDeployed.id}`);
       await page.locator('.monaco-editor').waitFor();
       // Typed the moment the editor is there: at the end of the file, not at line 1.
@@ -107,7 +107,7 @@ describe('first-hour polish in Chromium', () => {
   it('keeps the shell still with a long props form; at 1000 px the navigation folds into a bar and the list away', async () => {
     const long = await deploySource(spout, LONG_FORM, { configured_props: { channel: 'c', batch: 5 } });
     for (const viewport of [WIDE, NARROW]) {
-      const { context, page } = await signedInPage(browser, spout.uiUrl, { viewport });
+      const { context, page } = await signedInPage(browser, await spout.signInUrl(), { viewport });
       await page.goto(`${spout.url}/sources/${long.id}`);
       await page.getByLabel('Last field').waitFor();
       await page.locator('.monaco-editor').waitFor();
@@ -141,7 +141,7 @@ describe('first-hour polish in Chromium', () => {
   });
 
   it('validates props as they are typed with the service rules, marks required fields, and focuses the first error on deploy', async () => {
-    const { context, page } = await signedInPage(browser, spout.uiUrl, { viewport: WIDE });
+    const { context, page } = await signedInPage(browser, await spout.signInUrl(), { viewport: WIDE });
     await newSourceFrom(page, spout.url, LONG_FORM);
     const batch = page.getByLabel(/Batch size/);
     await batch.waitFor();
@@ -191,7 +191,7 @@ describe('first-hour polish in Chromium', () => {
     await fetch(long.configured_props.http.endpoint_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n: 7 }) });
     await waitFor(() => receiver.received.length >= 1, 10_000, 'the failed attempt');
     for (const viewport of [WIDE, NARROW]) {
-      const { context, page } = await signedInPage(browser, spout.uiUrl, { viewport });
+      const { context, page } = await signedInPage(browser, await spout.signInUrl(), { viewport });
       await page.goto(`${spout.url}/webhooks/${wh.id}`);
       const row = page.locator(`tr[data-message-id]`).first();
       await row.waitFor();
@@ -216,7 +216,7 @@ describe('first-hour polish in Chromium', () => {
   });
 
   it('pages async options only while there are more, and connects an account in a dialog without losing the form', async () => {
-    const { context, page } = await signedInPage(browser, spout.uiUrl, { viewport: WIDE });
+    const { context, page } = await signedInPage(browser, await spout.signInUrl(), { viewport: WIDE });
     await newSourceFrom(page, spout.url, PAGED);
     const region = page.locator('[data-prop="region"]');
     await region.getByRole('button', { name: 'Load more' }).click();
@@ -245,7 +245,7 @@ describe('first-hour polish in Chromium', () => {
   });
 
   it('traps focus in the confirm dialog and gives it back to the button that opened it', async () => {
-    const { context, page } = await signedInPage(browser, spout.uiUrl, { viewport: WIDE });
+    const { context, page } = await signedInPage(browser, await spout.signInUrl(), { viewport: WIDE });
     await page.goto(`${spout.url}/sources/${cliDeployed.id}`);
     const del = page.getByRole('button', { name: 'Delete', exact: true });
     await del.click();
@@ -271,7 +271,7 @@ describe('first-hour polish in Chromium', () => {
   it('opens the Logs tab after 1 000 invocations with a bounded page', async () => {
     const busy = await deploySource(spout, 'export default { name: "Busy", version: "0.1.0", props: { http: "$.interface.http" }, async run(e) { console.log("hit " + e.path); } };');
     for (let i = 0; i < 1000; i += 50) await Promise.all(Array.from({ length: 50 }, (_, j) => fetch(`${busy.endpoint}/${i + j}`)));
-    const { context, page } = await signedInPage(browser, spout.uiUrl, { viewport: WIDE });
+    const { context, page } = await signedInPage(browser, await spout.signInUrl(), { viewport: WIDE });
     await page.goto(`${spout.url}/sources/${busy.id}/logs`);
     await page.locator('.log-line').first().waitFor();
     await waitFor(async () => /hit \/999/.test((await page.locator('.log-box').textContent()) ?? ''), 10_000, 'the newest line');
@@ -284,7 +284,7 @@ describe('first-hour polish in Chromium', () => {
 
   it('passes axe on every main screen', async () => {
     for (const viewport of [WIDE, NARROW]) {
-      const { context, page } = await signedInPage(browser, spout.uiUrl, { viewport });
+      const { context, page } = await signedInPage(browser, await spout.signInUrl(), { viewport });
       for (const [screen, url] of [
         ['sources', '/sources'],
         ['new source', '/sources/new'],
@@ -310,7 +310,7 @@ describe('first-hour polish in Chromium', () => {
     const dataDir = tempDir('spout-ui-down-');
     let own = await startSpout({ dataDir });
     const port = new URL(own.url).port;
-    const { context, page } = await signedInPage(browser, own.uiUrl, { viewport: WIDE });
+    const { context, page } = await signedInPage(browser, await own.signInUrl(), { viewport: WIDE });
     try {
       await own.api('POST', '/v1/webhooks', { url: receiver.url, name: 'Kept while down' });
       await page.goto(`${own.url}/webhooks`);

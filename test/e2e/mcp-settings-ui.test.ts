@@ -59,7 +59,7 @@ describe('UI: Settings → MCP', () => {
     await saveComponent(spout, GLOBEX, 'globex.mjs');
     mcp = await connectMcp(spout, 'http');
     browser = await launchBrowser();
-    ({ context, page, problems } = await signedInPage(browser, spout.uiUrl, { viewport: { width: 1400, height: 1000 } }));
+    ({ context, page, problems } = await signedInPage(browser, await spout.signInUrl(), { viewport: { width: 1400, height: 1000 } }));
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: spout.url });
     await page.waitForURL((u) => u.pathname === '/sources');
     await page.getByRole('link', { name: 'Settings' }).click();

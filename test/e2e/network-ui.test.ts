@@ -62,7 +62,7 @@ describe('the Network tab in Chromium', () => {
     base = `http://127.0.0.1:${(feed.address() as AddressInfo).port}`;
     source = await deploySource(spout, FEED, { configured_props: { base } });
     browser = await launchBrowser();
-    ({ context, page, problems } = await signedInPage(browser, spout.uiUrl, { viewport: { width: 1400, height: 900 } }));
+    ({ context, page, problems } = await signedInPage(browser, await spout.signInUrl(), { viewport: { width: 1400, height: 900 } }));
   });
   after(async () => {
     await context?.close();

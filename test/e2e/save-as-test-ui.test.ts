@@ -33,7 +33,7 @@ describe('Save as test in Chromium', () => {
   before(async () => {
     spout = await startSpout();
     browser = await launchBrowser();
-    ({ context, page, problems } = await signedInPage(browser, spout.uiUrl, { acceptDownloads: true }));
+    ({ context, page, problems } = await signedInPage(browser, await spout.signInUrl(), { acceptDownloads: true }));
   });
   after(async () => {
     await context?.close();

@@ -64,7 +64,7 @@ describe('UI session against another page of the same host', () => {
   });
 
   it('a page on another port cannot write or read with the session cookie', async () => {
-    const { context, page } = await signedInPage(browser, spout.uiUrl);
+    const { context, page } = await signedInPage(browser, await spout.signInUrl());
     await page.waitForURL((u) => u.pathname === '/sources');
     const cookies = await context.cookies(spout.url);
     assert.ok(cookies.some((c) => c.name.startsWith('spout_session_')), 'the browser holds the session cookie');
@@ -95,7 +95,7 @@ describe('UI session against another page of the same host', () => {
         </script>\` });
       } };`;
     const source = await deploySource(spout, code);
-    const { context, page } = await signedInPage(browser, spout.uiUrl);
+    const { context, page } = await signedInPage(browser, await spout.signInUrl());
     await page.waitForURL((u) => u.pathname === '/sources');
     const before = await counts();
     await page.goto(source.endpoint);
@@ -108,7 +108,7 @@ describe('UI session against another page of the same host', () => {
   });
 
   it('the UI itself still creates a webhook with its session', async () => {
-    const { context, page, problems } = await signedInPage(browser, spout.uiUrl);
+    const { context, page, problems } = await signedInPage(browser, await spout.signInUrl());
     await page.waitForURL((u) => u.pathname === '/sources');
     const before = await counts();
     await page.getByRole('link', { name: 'Webhooks' }).click();

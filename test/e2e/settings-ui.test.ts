@@ -29,9 +29,9 @@ describe('UI: settings, API key rotation, instance profile', () => {
     await Promise.all([keyed?.stop(), flagged?.stop()]);
   });
 
-  /** A page signed in to `spout` with `key`, recording script errors and CSP violations. */
-  async function signedIn(spout: SpoutProcess, key = spout.apiKey, initScript?: string): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-    const signed = await signedInPage(browser, `${spout.url}/?token=${encodeURIComponent(key)}`, { viewport: { width: 1440, height: 1000 }, initScript });
+  /** A page signed in to `spout` by a new sign-in link, recording script errors and CSP violations. */
+  async function signedIn(spout: SpoutProcess, initScript?: string): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+    const signed = await signedInPage(browser, await spout.signInUrl(), { viewport: { width: 1440, height: 1000 }, initScript });
     await signed.page.waitForURL((u) => u.pathname === '/sources');
     return signed;
   }
@@ -143,7 +143,7 @@ describe('UI: settings, API key rotation, instance profile', () => {
           return view;
         },
       });`;
-    const { context, page, problems } = await signedIn(flagged, flagged.apiKey, fakeBridge);
+    const { context, page, problems } = await signedIn(flagged, fakeBridge);
     await page.getByRole('link', { name: 'Settings' }).click();
     const form = page.getByRole('form', { name: 'Instance profile' });
     await form.waitFor();

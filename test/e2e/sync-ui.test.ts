@@ -37,7 +37,7 @@ describe('UI: remote instances and the Sync screen', () => {
   });
 
   it('adds a remote in Settings, tests it, then plans, shows the diff, applies with progress and is done', async () => {
-    const { context, page, problems } = await signedInPage(browser, a.uiUrl, { viewport: { width: 1400, height: 1000 } });
+    const { context, page, problems } = await signedInPage(browser, await a.signInUrl(), { viewport: { width: 1400, height: 1000 } });
     await page.waitForURL((u) => u.pathname === '/sources');
     await page.getByRole('link', { name: 'Settings' }).click();
     const form = page.getByRole('form', { name: 'Add a remote instance' });
@@ -96,7 +96,7 @@ describe('UI: remote instances and the Sync screen', () => {
   it('shows a change made on the remote as a conflict and does not apply it', async () => {
     const [hookOnB] = (await b.api('GET', '/v1/users/me/webhooks')).json.data;
     assert.equal((await b.api('PUT', `/v1/webhooks/${hookOnB.id}`, { description: 'edited on B' })).status, 200);
-    const { context, page } = await signedInPage(browser, a.uiUrl, { viewport: { width: 1400, height: 1000 } });
+    const { context, page } = await signedInPage(browser, await a.signInUrl(), { viewport: { width: 1400, height: 1000 } });
     await page.waitForURL((u) => u.pathname === '/sources');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sync' }).click();
     await page.getByRole('button', { name: 'Plan', exact: true }).click();

@@ -104,7 +104,7 @@ describe('UI details of issue 23 (points 8–14) and axe on every screen', () =>
 
   /** A signed-in page at `viewport` showing `url`. */
   async function open(url: string, viewport = WIDE): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-    const signed = await signedInPage(browser, spout.uiUrl, { viewport });
+    const signed = await signedInPage(browser, await spout.signInUrl(), { viewport });
     await signed.page.waitForURL((u) => u.pathname === '/sources');
     await signed.page.goto(spout.url + url);
     return signed;
@@ -456,7 +456,7 @@ describe('UI details of issue 23 (points 8–14) and axe on every screen', () =>
     let own = await startSpout({ dataDir });
     const port = new URL(own.url).port;
     const source = await deploySource(own, SHOP);
-    const { context, page } = await signedInPage(browser, own.uiUrl, { viewport: WIDE });
+    const { context, page } = await signedInPage(browser, await own.signInUrl(), { viewport: WIDE });
     try {
       await page.waitForURL((u) => u.pathname === '/sources');
       await page.getByRole('link', { name: /Corner shop orders/ }).waitFor();

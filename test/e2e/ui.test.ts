@@ -84,7 +84,7 @@ describe('UI in Chromium', () => {
 
   /** A signed-in page that records script errors and CSP violations. */
   async function signedIn(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-    return signedInPage(browser, spout.uiUrl);
+    return signedInPage(browser, await spout.signInUrl());
   }
 
 

@@ -78,7 +78,7 @@ describe('UI: drafts, exact replay, the gallery, pruned runs, attempt requests, 
     browser = await launchBrowser();
     a = await deploySource(spout, COUNTER, { name: 'Counter A' });
     b = await deploySource(spout, COUNTER, { name: 'Counter B' });
-    ({ context, page, problems } = await signedInPage(browser, spout.uiUrl, { viewport: { width: 1440, height: 900 } }));
+    ({ context, page, problems } = await signedInPage(browser, await spout.signInUrl(), { viewport: { width: 1440, height: 900 } }));
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: spout.url });
   });
   after(async () => {

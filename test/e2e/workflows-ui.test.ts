@@ -87,7 +87,7 @@ describe('UI: action test runs, workflows, re-delivery', () => {
 
   /** A signed-in page that records script errors and CSP violations. */
   async function signedIn(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-    return signedInPage(browser, spout.uiUrl, { acceptDownloads: true });
+    return signedInPage(browser, await spout.signInUrl(), { acceptDownloads: true });
   }
 
 

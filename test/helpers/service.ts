@@ -9,7 +9,10 @@ const cli = path.resolve('dist', 'cli.js');
 /** A `spout serve` process started by a test. */
 export interface SpoutProcess {
   url: string;
+  /** The UI link printed at start: its token signs one browser in, once. */
   uiUrl: string;
+  /** A new one-time UI sign-in link, asked of the service with the key (as `spout ui` does). */
+  signInUrl: () => Promise<string>;
   apiKey: string;
   dataDir: string;
   child: ChildProcess;
@@ -101,9 +104,15 @@ export async function startSpout(options: { dataDir?: string; apiKey?: string; a
     }
     return { status: res.status, json, headers: res.headers };
   };
+  const signInUrl = async () => {
+    const res = await api('POST', '/v1/ui/sign-in-links');
+    if (res.status !== 200) throw new Error(`POST /v1/ui/sign-in-links: ${res.status} ${JSON.stringify(res.json)}`);
+    return res.json.data.url as string;
+  };
   return {
     url,
     uiUrl,
+    signInUrl,
     apiKey,
     dataDir,
     child,

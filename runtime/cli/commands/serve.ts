@@ -170,7 +170,7 @@ export async function serve(argv: string[]): Promise<void> {
     const run = process.env.SPOUT_LAUNCHER ?? 'spout serve';
     throw new Error(`${err.message}; choose another with ${run} --port N, or ${run} --port 0 for a free one`);
   });
-  process.stdout.write(`Spout listening on ${service.url}\nUI: ${service.uiUrl}\n`);
+  process.stdout.write(`Spout listening on ${service.url}\nUI: ${service.signInUrl()}\n`);
 }
 
 /** `--registry` folders, else those of `SPOUT_REGISTRY` (or `SPOUT_REGISTRY_DIRS`); each must be a folder. */

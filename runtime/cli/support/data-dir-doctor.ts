@@ -8,7 +8,7 @@ import { checkOutboxLine } from '../../delivery/worker/outbox';
 import { parseDedupe } from '../../engine/events/dedupe';
 import type { FileProblem, ProblemSink } from '../../lib/file-problems';
 import { scanJsonLines } from '../../lib/jsonl-scan';
-import { inspectStateFile, readStateFile, writeStateFileSync } from '../../lib/state-file';
+import { inspectStateFile, readStateFile, type StateInspection, writeStateFileSync } from '../../lib/state-file';
 import { hostsFile, isHostOf, hostMarker, readPids } from '../../sandbox/host-records';
 import { parseCassette } from '../../store/cassette-store';
 import { checkStoreLine } from '../../store/data-store-file';
@@ -99,11 +99,18 @@ function checkMetadata(file: string, repair: boolean, found: ProblemSink, done: 
 
 function checkState(file: string, parse: (text: string) => unknown, repair: boolean, found: ProblemSink, done: ProblemSink): void {
   if (repair) return void readStateFile(file, parse, done);
-  const { problem, previous } = inspectStateFile(file, parse);
-  if (!problem) return;
-  const next = previous === 'good' ? 'its previous version (.prev) is good: --repair (or the next start) puts it back' : previous === 'damaged' ? 'its previous version is damaged too' : 'there is no previous version';
-  found({ file, message: `damaged (${problem}); ${next}` });
+  const inspection = inspectStateFile(file, parse);
+  if (inspection.problem === null) return;
+  found({ file, message: `damaged (${inspection.problem}); ${MENDS[inspection.mend]}` });
 }
+
+/** What --repair (or the next start) does with a damaged state file, as `spout doctor` says it. */
+const MENDS: Record<Exclude<StateInspection, { problem: null }>['mend'], string> = {
+  'keep-document': 'it starts with a whole document: --repair (or the next start) keeps it, nothing is lost',
+  copy: 'its copy (.copy) is good: --repair (or the next start) restores it, nothing is lost',
+  previous: 'its copy is not usable but its previous version (.prev) is good: --repair (or the next start) puts it back, losing the last change',
+  none: 'its copy and its previous version are damaged or missing: --repair sets it aside',
+};
 
 /** The files of a folder of the data dir ending in `ext` (or the one file named `where`). */
 function filesOf(dataDir: string, where: string, ext: string): string[] {

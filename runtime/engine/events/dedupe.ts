@@ -1,11 +1,10 @@
 // Dedupe strategies (`unique`, `greatest`, `last`; docs/runtime.md), applied to what a source
 // emits before it is stored. Each source's cache is kept in a small JSON file so a restart does
 // not re-emit what was already seen.
-import fs from 'node:fs';
 import path from 'node:path';
 import type { EmitPayload } from '../../contract/host-protocol';
 import type { ProblemSink } from '../../lib/file-problems';
-import { previousOf, readStateFile, writeStateFile } from '../../lib/state-file';
+import { readStateFile, removeStateFile, writeStateFile } from '../../lib/state-file';
 
 export type DedupeStrategy = 'unique' | 'greatest' | 'last';
 
@@ -53,7 +52,7 @@ export class Deduper {
     this.states.delete(sourceId);
     await this.writing.get(sourceId);
     const file = this.file(sourceId);
-    await Promise.all([file, previousOf(file)].map((f) => fs.promises.rm(f, { force: true })));
+    await removeStateFile(file);
   }
 
   /** Waits for cache writes in progress. */

@@ -136,6 +136,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
 
   'GET /v1/settings': { summary: 'How the service runs (never the API key)' },
   'POST /v1/settings/api-key/rotate': { summary: 'Replace the API key kept in the data dir' },
+  'POST /v1/ui/sign-in-links': { summary: 'A new one-time link that signs one browser in to the UI (the API key only, never a browser session)' },
   'GET /v1/mcp/settings': { summary: "The MCP server's settings: hidden saved actions, registry apps, the account per app, network modes" },
   'PUT /v1/mcp/settings': { summary: 'Change the MCP settings (each field given replaces that setting); connected MCP clients hear of the new tools', params: mcpSettingsSchema },
   'GET /v1/mcp/tools': { summary: 'Every candidate MCP tool (hidden saved actions too) with its input schema, account bindings and network mode', params: pageParams, list: true },

@@ -27,6 +27,8 @@ export function settingsRoutes(ctx: ApiContext): Router {
     // Write then rename: the CLI reads this file to reach the service and must never see half a key.
     writePrivateFileSync(file, `${key}\n`);
     ctx.auth.apiKey = key;
+    // Links made with the old key must not sign anyone in after it was replaced.
+    ctx.auth.signIn.clear();
     // Sessions are signed with the key: this browser's is renewed, every other one ends.
     setSessionCookie(res, ctx.auth);
     res.json({ data: { api_key: key } });

@@ -4,7 +4,7 @@ import { Router, type Response } from 'express';
 import { z } from 'zod';
 import type { ConnectOwner } from '../../store/connect-records';
 import type { AccountRecord } from '../../store/metadata';
-import { parseParams } from '../api/params';
+import { parseJsonText, parseParams } from '../api/params';
 import { HttpError } from '../edge/error-statuses';
 import { callerOf, ownerFor, requireServer } from './connect-auth';
 import { connectPage, type ConnectContext } from './connect-context';
@@ -65,8 +65,9 @@ export function connectAccountRoutes(ctx: ConnectContext): Router {
     if (!(await ctx.connect.catalog.find(input.app_slug))) throw new HttpError(404, `app ${input.app_slug} was not found: no component of the local registry belongs to it`);
     let credentials: Record<string, unknown>;
     try {
-      credentials = cfmap.parse(JSON.parse(input.cfmap_json));
-    } catch {
+      credentials = cfmap.parse(parseJsonText(input.cfmap_json, 'cfmap_json'));
+    } catch (err) {
+      if (err instanceof HttpError) throw err;
       throw new HttpError(400, 'cfmap_json: must be a JSON object of the account fields, e.g. {"api_key": "…"}');
     }
     // The fields come from the end user (the token's), whoever sends them.

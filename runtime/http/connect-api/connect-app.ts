@@ -4,6 +4,7 @@ import express, { Router, type Request } from 'express';
 import { allowedMethods } from '../api/allowed-methods';
 import { parseParams } from '../api/params';
 import { HttpError } from '../edge/error-statuses';
+import { jsonBody } from '../edge/json-body';
 import type { OAuthTokenAnswer } from '../../contract/connect-api';
 import { connectAuth } from './connect-auth';
 import { connectAccountRoutes } from './connect-account-routes';
@@ -25,7 +26,7 @@ export function isConnectRequest(req: Request): boolean {
 export function connectApi(ctx: ConnectContext): Router {
   const router = Router();
 
-  router.post('/oauth/token', express.json({ limit: '100kb' }), express.urlencoded({ extended: false, limit: '100kb' }), async (req, res) => {
+  router.post('/oauth/token', ...jsonBody({ limit: '100kb' }), express.urlencoded({ extended: false, limit: '100kb' }), async (req, res) => {
     const input = parseParams(req, oauthTokenSchema);
     const issued = await ctx.connect.projects.accessToken(input.client_id, input.client_secret);
     if (!issued) {
@@ -50,7 +51,7 @@ export function connectApi(ctx: ConnectContext): Router {
   connect.use(connectAuth(ctx));
   // The proxy forwards bodies as they came: before the JSON parser.
   connect.use(connectProxyRoutes(ctx));
-  connect.use(express.json({ limit: '10mb', strict: false }));
+  connect.use(jsonBody({ limit: '10mb', strict: false }));
   const routes = Router();
   routes.use(connectUnavailableRoutes(), connectCatalogRoutes(ctx), connectRunRoutes(ctx), connectTriggerRoutes(ctx), connectAccountRoutes(ctx), connectTokenRoutes(ctx));
   connect.use(routes);

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { newToken } from '../../lib/ids';
 import { HttpError, sendProblem } from './error-statuses';
+import type { SignInTokens } from './sign-in-tokens';
 
 /** The service's credentials and the host names it answers to. */
 export interface AuthConfig {
@@ -10,6 +11,8 @@ export interface AuthConfig {
   allowedHosts: ReadonlySet<string>;
   /** Port the service listens on, to keep sessions of instances on other ports apart. */
   port: () => number;
+  /** The one-time tokens of UI links (never the key itself). */
+  signIn: SignInTokens;
 }
 
 function safeEqual(a: string, b: string): boolean {
@@ -70,7 +73,7 @@ export function isAuthorized(req: Request, config: AuthConfig, { cookie: session
   return !!nonce && !!mac && safeEqual(mac, sessionMac(config.apiKey, nonce));
 }
 
-/** True if `token` is the API key (the `?token=` of the UI link). */
+/** True if `token` is the API key. */
 export function isApiKey(token: string, config: AuthConfig): boolean {
   return safeEqual(token, config.apiKey);
 }
@@ -90,13 +93,11 @@ export function requireAuth(config: AuthConfig, options: { cookie?: boolean } = 
 }
 
 /**
- * Refuses a request that is not signed with the API key as a bearer token. Secrets read in clear
- * (`spout sync --with-secrets`) need the key itself: a UI session cookie is refused, so a page (or
- * a script injected into one) cannot read them.
+ * Refuses a request that is not signed with the API key as a bearer token, with `message` (403).
+ * Secrets read in clear (`spout sync --with-secrets`) and UI sign-in links need the key itself: a UI
+ * session cookie is refused, so a page (or a script injected into one) cannot get them.
  */
-export function requireBearer(req: Request): void {
+export function requireBearer(req: Request, message = 'secrets are read in clear only with the API key ("Authorization: Bearer <key>"), never with a browser session; use spout sync --with-secrets'): void {
   // requireAuth has already checked a bearer header against the key when one is present.
-  if (!(req.headers.authorization ?? '').startsWith('Bearer ')) {
-    throw new HttpError(403, 'secrets are read in clear only with the API key ("Authorization: Bearer <key>"), never with a browser session; use spout sync --with-secrets');
-  }
+  if (!(req.headers.authorization ?? '').startsWith('Bearer ')) throw new HttpError(403, message);
 }

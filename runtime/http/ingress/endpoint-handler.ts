@@ -8,6 +8,7 @@ import { recordBody } from '../../engine/invocations/invocation-record';
 import type { HttpResponsePayload } from '../../contract/host-protocol';
 import { HOPS_HEADER, MAX_DELIVERY_HOPS } from '../../contract/delivery-protocol';
 import { httpEvent } from './http-event';
+import { bodyDepthProblem } from './body-depth';
 
 /** Path prefix of HTTP interface endpoints. */
 export const ENDPOINT_PREFIX = '/e/';
@@ -198,6 +199,8 @@ export function endpointHandler(endpoints: HttpEndpoints, bodyLimit: number, end
         headers,
         fallbackOrigin: () => new URL(at).origin,
       });
+      const tooDeep = bodyDepthProblem(event);
+      if (tooDeep) return problem(res, 400, tooDeep);
       const request: RecordedRequest = {
         method: event.method,
         path: event.path,

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import express, { Router, type Request } from 'express';
+import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { McpTools } from '../../engine/tools/mcp-tools';
 import type { ToolScope } from '../../engine/tools/tool-catalog';
@@ -13,6 +13,7 @@ import type { ApiContext } from '../api/api-context';
 import { registryComponent } from '../api/registry-routes';
 import { requireAuth } from '../edge/auth';
 import { HttpError } from '../edge/error-statuses';
+import { jsonBody } from '../edge/json-body';
 import { sessionServer } from './session-server';
 
 /** Sessions kept at once; starting one more ends the one used longest ago. */
@@ -50,7 +51,7 @@ export class McpEndpoint {
   /** The routes under `/mcp`. */
   router(): Router {
     const router = Router();
-    router.use(requireAuth(this.ctx.auth, { cookie: false }), express.json({ limit: '4mb' }));
+    router.use(requireAuth(this.ctx.auth, { cookie: false }), jsonBody({ limit: '4mb' }));
     router.all('/', async (req, res) => {
       const id = req.headers['mcp-session-id'];
       if (typeof id === 'string') {

@@ -37,4 +37,25 @@ describe('InvocationStore', () => {
     assert.deepEqual(reopened.get(newest.id), newest);
     await reopened.close();
   });
+
+  it('writes a run to its file before a list, a lookup or a follower shows it (issue 42: a kill -9 then keeps it)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spout-runs-'));
+    const store = new InvocationStore(dir, 40);
+    await store.open('dc_a');
+    // Read in the same turn as the add: lines written only at the next turn would not be there yet.
+    const onDisk = () => fs.readFileSync(path.join(dir, 'dc_a.jsonl'), 'utf8').split('\n').filter(Boolean).length;
+    const [first, second, third] = [record(1), record(2), record(3)];
+    await store.add(first);
+    assert.deepEqual(store.page('dc_a', {}, { limit: 10 }).data.map((r) => r.id), [first.id]);
+    assert.equal(onDisk(), 1, 'a listed run is in its file');
+    await store.add(second);
+    assert.equal(store.get(second.id)?.id, second.id);
+    assert.equal(onDisk(), 2, 'a run looked up is in its file');
+    const seen: number[] = [];
+    const stop = store.subscribe('dc_a', () => seen.push(onDisk()));
+    await store.add(third);
+    stop();
+    assert.deepEqual(seen, [3], 'a follower hears of a run once it is in its file');
+    await store.close();
+  });
 });

@@ -43,7 +43,7 @@ export function ApiKeyPanel({ settings, onRotated }: { settings: InstanceSetting
       <p className="muted">This browser is signed in with a session cookie; the key itself never enters the page, except once right after a rotation.</p>
       {newKey && (
         <div className="secret-once" role="status" aria-label="New API key">
-          <strong>New API key</strong> — shown once. The CLI reads it from the data dir by itself; scripts that send the old key with <code>Authorization: Bearer</code> need this one, and other signed-in browsers need a new <code>?token=</code> link.
+          <strong>New API key</strong> — shown once. The CLI reads it from the data dir by itself; scripts that send the old key with <code>Authorization: Bearer</code> need this one, and other signed-in browsers need a new sign-in link (<code>spout ui</code>).
           <div className="row">
             <code data-testid="new-api-key">{newKey}</code>
             <CopyButton text={newKey} label="Copy key" />
