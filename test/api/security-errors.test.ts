@@ -97,7 +97,7 @@ describe('every error is problem+json', () => {
   });
 
   it('answers a non-browser client of the UI 401 as a problem, and a browser with the sign-in page', async () => {
-    assertProblem(await get('/'), 401, 'GET / without a session', /UI sign-in link \(`spout ui` prints a new one/);
+    assertProblem(await get('/'), 401, 'GET / without a session', /UI sign-in link in this browser \(`spout ui` prints a new one/);
     const page = await get('/', 'Accept: text/html,application/xhtml+xml,*/*;q=0.8\r\n');
     assert.equal(page.status, 401);
     assert.match(page.headers['content-type'] ?? '', /^text\/html/);
