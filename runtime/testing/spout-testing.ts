@@ -5,8 +5,12 @@ import type * as Api from './public-api';
 import { loadTestSource } from './test-source';
 import { loadTestAction } from './test-action';
 import { matchSnapshot as matchSnapshotOf } from './snapshot';
+import { prestartHost } from './test-runtime';
 
 export type * from './public-api';
+
+// The first load's host boots while the test file and its runner start.
+prestartHost();
 
 /** Loads a source component file for a test. */
 export const loadSource: typeof Api.loadSource = (file, options = {}) => loadTestSource(file, options);

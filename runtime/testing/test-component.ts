@@ -2,7 +2,6 @@
 // packages from the cache, loaded in a component host of its own under the same permissions,
 // checked, and configured (props checked by their kinds, `additionalProps` run, app props' `$auth`
 // from the test's accounts). Sources and actions (test-source.ts, test-action.ts) build on it.
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ConfigurableProp, ValidComponent } from '../contract/component-shape';
@@ -39,7 +38,7 @@ export interface TestInvocation {
 export interface TestComponent {
   /** The component file, absolute. */
   file: string;
-  /** Its id in this test process (`dc_…` or `sc_…`), stable for a file. */
+  /** Its id in this test process (`test_1`, `test_2`… in load order). */
   id: string;
   valid: ValidComponent;
   /** Its props, those `additionalProps` added included. */
@@ -85,12 +84,13 @@ export function resolveLoad<T extends LoadOptions>(file: string, options: T): { 
 export async function openTestComponent(file: string, options: LoadOptions, kind: 'source' | 'action', db?: SourceDb): Promise<TestComponent> {
   const runtime = testRuntime();
   const stem = path.basename(file).replace(/\.[^.]+$/, '');
-  const id = `${kind === 'source' ? 'dc' : 'sc'}_${createHash('sha256').update(file).digest('hex').slice(0, 14)}`;
+  const id = runtime.nextOwner();
   const clock = { nowMs: options.now === undefined ? Date.now() : timeMs(options.now) };
   const grants = dirGrants({ read: (options.allowRead ?? []).map((d) => path.resolve(d)), write: [] }, runtime.workDir, id);
   const temp = makeTempFolder(runtime.workDir, id);
-  // Its host boots while the file is bundled (or read from the bundle cache); Sandbox.load acquires that one.
-  const host = runtime.hosts.startAhead(grants, temp.path);
+  // Its host boots while the file is bundled (or read from the bundle cache), unless the one started at
+  // spout/testing's import is its; Sandbox.load acquires that one.
+  const host = runtime.takePrestarted(id, grants) ?? runtime.hosts.startAhead(grants, temp.path);
   const bundle = await testBundle(file, runtime.packages, testCacheDir()).catch((err: unknown) => {
     runtime.hosts.dropAhead(host);
     throw asLoadError(file, err);

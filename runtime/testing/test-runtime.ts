@@ -11,6 +11,11 @@ import { hostScript } from '../lib/paths';
 import { PackageCache } from '../components/packages';
 import { platformReadPaths } from '../components/platform-packages';
 import { HostPool } from '../sandbox/host-pool';
+import { NO_GRANTS } from '../sandbox/host-grants';
+import type { HostProcess } from '../sandbox/host-process';
+import { makeTempFolder } from '../sandbox/temp-folder';
+import { dirGrants } from '../props/dir/dir-folders';
+import type { HostGrants } from '../contract/host-protocol';
 
 /** The shared parts of one test process. */
 export interface TestRuntime {
@@ -18,9 +23,30 @@ export interface TestRuntime {
   packages: PackageCache;
   /** A folder of this process's own, removed at its exit. */
   workDir: string;
+  /** A new owner id for a loaded component (`test_1`, `test_2`…): its temp folder, dirs and grants are named by it. */
+  nextOwner(): string;
+  /**
+   * The host started for the first load when spout/testing was imported (`prestartHost`), if that
+   * load is this one (`owner`) and its grants are those it was started with; else it is stopped.
+   */
+  takePrestarted(owner: string, grants: HostGrants): HostProcess | null;
 }
 
 let runtime: TestRuntime | null = null;
+
+/** Set while the runtime is made: starts the first load's host (see prestartHost). */
+let prestart: ((grantsOf: (owner: string, workDir: string) => HostGrants) => void) | null = null;
+
+/**
+ * Starts the host of this process's first load at once (spout/testing's import), so that it boots
+ * while the test file loads and its runner starts: a test file's one host costs it no waiting.
+ * A first load with other grants (`allowRead`) stops it and starts its own.
+ */
+export function prestartHost(): void {
+  testRuntime();
+  prestart?.((owner, workDir) => dirGrants(NO_GRANTS, workDir, owner));
+  prestart = null;
+}
 
 /** The folder kept between test runs: installed packages and bundles. */
 export function testCacheDir(): string {
@@ -37,7 +63,27 @@ export function testRuntime(): TestRuntime {
   packages.ensureDir();
   // No spare host: each source gets a temp folder of its own, which a spare (started without one) cannot serve.
   const hosts = new HostPool({ script: hostScript, baseRead: [packages.dir, ...platformReadPaths()], memoryMb: DEFAULT_COMPONENT_MEMORY_MB, dataDir: workDir, spare: false, unref: true });
-  runtime = { hosts, packages, workDir };
+  let owners = 0;
+  let prestarted: { owner: string; grants: HostGrants; host: HostProcess } | null = null;
+  runtime = {
+    hosts,
+    packages,
+    workDir,
+    nextOwner: () => `test_${++owners}`,
+    takePrestarted(owner, grants) {
+      const early = prestarted;
+      prestarted = null;
+      if (!early) return null;
+      if (early.owner === owner && JSON.stringify(early.grants) === JSON.stringify(grants)) return early.host;
+      hosts.dropAhead(early.host);
+      return null;
+    },
+  };
+  prestart = (grantsOf) => {
+    const owner = 'test_1';
+    const grants = grantsOf(owner, workDir);
+    prestarted = { owner, grants, host: hosts.startAhead(grants, makeTempFolder(workDir, owner).path) };
+  };
   // Hosts are killed by the pool on exit; the work folder goes with them.
   process.once('exit', () => {
     hosts.stop();
