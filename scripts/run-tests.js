@@ -25,7 +25,8 @@ const selected = filter.length ? files.filter((f) => filter.some((x) => f.includ
 
 // The tests' temp folders (data dirs, config homes, logs) go in one folder of this run, removed at
 // the end: a run makes thousands, and they would pile up in the machine's temp folder.
-// KEEP_TEST_TMP=1 keeps it, to look at what a failing test left.
+// KEEP_TEST_TMP=1 keeps it, to look at what a failing test left. spout/testing's cache (bundles,
+// packages) goes there too, not in the developer's ~/.cache/spout.
 const testTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spout-tests-'));
 
 /** Runs a command to its end; resolves its exit status and (when captured) its output. */
@@ -52,7 +53,7 @@ async function typecheckAll() {
 const started = Date.now();
 console.log(`Running ${selected.length} test files${typecheck ? ', type-checking beside them' : ''}…`);
 const checking = typecheck ? typecheckAll() : null;
-const tests = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...selected.sort()], false, { ...process.env, TMPDIR: testTmp });
+const tests = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...selected.sort()], false, { ...process.env, TMPDIR: testTmp, SPOUT_TEST_CACHE: path.join(testTmp, 'spout-test-cache') });
 let status = tests.code;
 if (checking) {
   const result = await checking;
