@@ -11,7 +11,6 @@ export function loadTestAction(file: string, given: ActionLoadOptions): LoadedAc
   // Resolved now: paths are relative to the test file calling this.
   const { file: absolute, options } = resolveLoad(file, given);
   let opened: Promise<TestComponent> | null = null;
-  const component = () => (opened ??= openTestComponent(absolute, options, 'action'));
   // Faults asked for before the first run wait for the network to exist.
   const faults: Array<(n: TestNetwork) => void> = [];
   let runs = 0;
@@ -24,7 +23,7 @@ export function loadTestAction(file: string, given: ActionLoadOptions): LoadedAc
     },
   };
   const ready = async () => {
-    const c = await component();
+    const c = await (opened ??= openTestComponent(absolute, options, 'action'));
     for (const apply of faults.splice(0)) apply(c.network);
     return c;
   };

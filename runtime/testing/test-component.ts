@@ -80,6 +80,11 @@ export function resolveLoad<T extends LoadOptions>(file: string, options: T): { 
   return { file: testPath(file, 'component file'), options: { ...options, cassette: resolved } };
 }
 
+/** The URL of an HTTP interface prop in a test: unreachable, and the same on every run (a recorded webhook registration matches). */
+export function endpointUrl(file: string, prop: string): string {
+  return `https://test.spout.invalid/e/${path.basename(file).replace(/\.[^.]+$/, '')}/${prop}`;
+}
+
 /** Bundles, loads, checks and configures a component file; `db` is a source's `this.db`. */
 export async function openTestComponent(file: string, options: LoadOptions, kind: 'source' | 'action', db?: SourceDb): Promise<TestComponent> {
   const runtime = testRuntime();
@@ -140,7 +145,7 @@ export async function openTestComponent(file: string, options: LoadOptions, kind
     const contextFor = (props: ConfigurableProp[], values: Record<string, unknown>, dynamic: boolean): SandboxContext => ({
       sourceId: id,
       props: values,
-      endpoints: Object.fromEntries(props.filter((p) => p.type === '$.interface.http').map((p) => [p.name, `https://test.spout.invalid/e/${stem}/${p.name}`])),
+      endpoints: Object.fromEntries(props.filter((p) => p.type === '$.interface.http').map((p) => [p.name, endpointUrl(file, p.name)])),
       auth,
       dynamicProps: dynamic,
       dataStores: Object.values(values).flatMap((v) => (v && typeof v === 'object' && typeof (v as { dataStore?: unknown }).dataStore === 'string' ? [(v as { dataStore: string }).dataStore] : [])),

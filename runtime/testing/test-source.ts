@@ -12,10 +12,10 @@ import { EventIdClock } from '../store/event-id';
 import { SourceDbs, type SourceDb } from '../store/source-dbs';
 import { durationMs } from './durations';
 import type { LoadedSource, LoadOptions, SourceResult, TestDb, TestEvent, TestRequest } from './public-api';
-import { openTestComponent, resolveLoad, testError, type TestComponent, type TestInvocation } from './test-component';
+import { endpointUrl, openTestComponent, resolveLoad, testError, type TestComponent, type TestInvocation } from './test-component';
 import { testRuntime } from './test-runtime';
 import { firingsBetween, timersOf } from './test-schedule';
-import { assertRecorded, UnrecordedCallError } from './test-network';
+import { assertRecorded } from './test-network';
 
 /** Loads a source for a test: bundled, loaded and configured as a deploy would (its hooks run with `deploy()`). */
 export async function loadTestSource(file: string, given: LoadOptions): Promise<LoadedSource> {
@@ -55,13 +55,16 @@ class TestSource implements LoadedSource {
       const from = this.component.clock.nowMs;
       const to = from + durationMs(duration);
       const results: SourceResult[] = [];
-      for (const { timer, atMs } of firingsBetween(this.timers(), this.loadedAt, from, to)) {
-        const moved = await this.component.invoke({ kind: 'clock', nowMs: atMs });
+      // The component's own timers due on the way run first; what they emit or log is a result too.
+      const moveTo = async (nowMs: number) => {
+        const moved = await this.component.invoke({ kind: 'clock', nowMs });
         if (moved.result.emits.length > 0 || moved.logs.length > 0) results.push(this.outcome(moved));
+      };
+      for (const { timer, atMs } of firingsBetween(this.timers(), this.loadedAt, from, to)) {
+        await moveTo(atMs);
         results.push(await this.run(timerEvent(timer.spec, atMs)));
       }
-      const moved = await this.component.invoke({ kind: 'clock', nowMs: to });
-      if (moved.result.emits.length > 0 || moved.logs.length > 0) results.push(this.outcome(moved));
+      await moveTo(to);
       return results;
     },
   };
@@ -86,20 +89,12 @@ class TestSource implements LoadedSource {
   async http(request: TestRequest = {}): Promise<SourceResult> {
     const prop = this.component.props.find((p) => p.type === '$.interface.http');
     if (!prop) throw new Error(`${this.component.file} has no $.interface.http prop: it cannot take HTTP requests (use timer() or hook())`);
-    const endpoint = `https://test.spout.invalid/e/${path.basename(this.component.file).replace(/\.[^.]+$/, '')}/${prop.name}`;
-    const event = httpEvent(endpoint, request);
+    const event = httpEvent(endpointUrl(this.component.file, prop.name), request);
     let response: HttpResponsePayload | null = null;
     const ran = await this.component.invoke({ kind: 'run', eventJson: JSON.stringify(event) }, (r) => {
       response ??= r;
     });
-    const { result, logs } = ran;
-    const answer = answerOf(response, prop.customResponse === true, testError(result.error, this.component.file));
-    try {
-      return { ...answer, ...this.outcome(ran) };
-    } catch (err) {
-      if (err instanceof UnrecordedCallError) throw new UnrecordedCallError(err.message, { ...answer, ...(err.result as SourceResult), logs });
-      throw err;
-    }
+    return this.outcome(ran, answerOf(response, prop.customResponse === true, testError(ran.result.error, this.component.file)));
   }
 
   async close(): Promise<void> {
@@ -114,13 +109,14 @@ class TestSource implements LoadedSource {
     return this.outcome(await this.component.invoke({ kind: 'run', eventJson: JSON.stringify(event) }));
   }
 
-  /** What an invocation came to: its emits in emit order and deduped as the service stores them. Rejects when a call had no recording. */
-  private outcome({ result, logs }: TestInvocation): SourceResult {
+  /** What an invocation came to (with an HTTP answer, for `http()`): its emits in emit order and deduped as the service stores them. Throws when a call had no recording. */
+  private outcome({ result, logs }: TestInvocation, answer: Pick<SourceResult, 'status' | 'headers' | 'body'> = {}): SourceResult {
     const ordered = inEmitOrder(result.emits);
     const { kept, warnings } = this.dedupe.filter(this.component.id, this.component.valid.dedupe, ordered);
     const events = kept.map((payload) => this.stored(payload));
     this.events.push(...events);
     return assertRecorded({
+      ...answer,
       events,
       logs: [...logs, ...warnings.map((message) => ({ level: 'warn' as const, message }))],
       calls: this.component.network.keep(result.calls),
