@@ -1,5 +1,6 @@
 // The body of every error answer of the service (`application/problem+json`, RFC 9457), read by
 // the CLI, the renderer and scripts alike.
+import type { VersionConflictView } from './change-api';
 
 /** One problem with one field of the request (a prop, a parameter, a line of component code). */
 export interface FieldProblem {
@@ -18,4 +19,6 @@ export interface Problem {
   errors?: FieldProblem[];
   /** Rules Pipedream tolerates that the component does not follow (it loads anyway). */
   warnings?: FieldProblem[];
+  /** A 409 for a change based on an older version: both versions, and who made the current one. */
+  conflict?: VersionConflictView;
 }

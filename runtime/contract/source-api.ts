@@ -1,7 +1,8 @@
 // /v1 shapes of deployed sources, their events and their logs.
 import type { NetworkMode } from './network-api';
+import type { VersionFields } from './change-api';
 
-export interface SourceView {
+export interface SourceView extends VersionFields {
   id: string;
   component_id: string;
   component_key: string | null;
@@ -74,7 +75,11 @@ export interface SourceInput {
 }
 
 /** What `PUT /v1/sources/{id}` takes: any of a deploy's fields (no saved id or key), and `active`. */
-export type SourceUpdate = Omit<SourceInput, 'component_id' | 'component_key'> & { active?: boolean };
+export type SourceUpdate = Omit<SourceInput, 'component_id' | 'component_key'> & {
+  active?: boolean;
+  /** The version this change was based on; another version is refused (409, docs/api.md "Versions"). */
+  base_version?: number;
+};
 
 /** The answer to `POST /v1/sources/{id}/run`: the run's record and the events it stored. */
 export interface RunNowView {

@@ -1,7 +1,8 @@
 // /v1 shapes of webhooks, subscriptions and their deliveries.
+import type { VersionFields } from './change-api';
 import type { ListedAttempt } from './delivery-protocol';
 
-export interface WebhookView {
+export interface WebhookView extends VersionFields {
   id: string;
   name: string;
   description: string;
@@ -69,4 +70,4 @@ export interface WebhookInput {
 }
 
 /** What `PUT /v1/webhooks/{id}` takes: any field of a webhook, and `active`. */
-export type WebhookUpdate = Partial<WebhookInput> & { active?: boolean };
+export type WebhookUpdate = Partial<WebhookInput> & { active?: boolean; base_version?: number };

@@ -1,8 +1,9 @@
 // /v1 shapes of workflows, their triggers and runs.
 import type { ConsoleLine, StepError } from './action-api';
+import type { VersionFields } from './change-api';
 
 /** A workflow (`p_…`); secret step props show as the mask, an HTTP trigger carries its URL. */
-export interface WorkflowView {
+export interface WorkflowView extends VersionFields {
   id: string;
   name: string;
   trigger:
@@ -75,4 +76,6 @@ export interface WorkflowInput {
   trigger?: WorkflowTriggerInput;
   steps?: WorkflowStepInput[];
   active?: boolean;
+  /** On update: the version this change was based on; another version is refused (409). */
+  base_version?: number;
 }

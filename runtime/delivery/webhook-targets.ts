@@ -2,10 +2,12 @@ import type { Metadata, WebhookRecord } from '../store/metadata';
 import type { SecretBox } from '../store/secrets';
 import type { WebhookTarget } from '../contract/delivery-protocol';
 import { newId } from '../lib/ids';
+import type { ChangeOrigin } from '../contract/change-api';
+import { firstVersion } from '../lib/record-versions';
 import { newSigningSecret } from './worker/signing';
 
-/** A new webhook (its signing secret sealed), and the secret in clear to show once. */
-export function newWebhookRecord(input: { url: string; name?: string; description?: string; retry_schedule?: number[] | null }, secrets: SecretBox): { record: WebhookRecord; secret: string } {
+/** A new webhook (its signing secret sealed), made by `by`, and the secret in clear to show once. */
+export function newWebhookRecord(input: { url: string; name?: string; description?: string; retry_schedule?: number[] | null }, secrets: SecretBox, by: ChangeOrigin): { record: WebhookRecord; secret: string } {
   const secret = newSigningSecret();
   const now = Math.floor(Date.now() / 1000);
   const record: WebhookRecord = {
@@ -16,6 +18,7 @@ export function newWebhookRecord(input: { url: string; name?: string; descriptio
     active: true,
     sealed_secret: secrets.seal(secret),
     retry_schedule: input.retry_schedule ?? null,
+    ...firstVersion(by, now),
     created_at: now,
     updated_at: now,
   };

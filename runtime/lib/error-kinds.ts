@@ -1,6 +1,7 @@
 // The kinds of error a user is answered with, thrown at any layer and turned into an HTTP status
 // in one place (http/edge/error-statuses.ts). They live here, at the bottom, so that a store, the
 // sandbox or the engine can throw one without importing the layer that answers it.
+import { CHANGE_ORIGIN_LABELS, type VersionConflictView } from '../contract/change-api';
 import type { ComponentProblem } from '../contract/component-shape';
 
 /** A component cannot be loaded or fails validation; carries every problem found, and the warnings found beside them. */
@@ -40,5 +41,22 @@ export class DataStoreError extends Error {
     message: string,
   ) {
     super(message);
+  }
+}
+
+/**
+ * A change based on a version that is not the current one (someone else changed it meanwhile):
+ * refused, naming both versions and how to replace the current one knowingly (409).
+ */
+export class VersionConflict extends Error {
+  constructor(readonly conflict: VersionConflictView) {
+    const { kind, id, name, current_version: current, base_version: base, changed_by: by, changed_at: at } = conflict;
+    const who = by ? ` from ${CHANGE_ORIGIN_LABELS[by]}` : '';
+    const when = new Date(at * 1000).toTimeString().slice(0, 8);
+    super(
+      `${kind} \`${name}\` (${id}) is at version ${current} (changed${who} at ${when}); this change was based on version ${base}, so it was not saved. ` +
+        `Reload it to see version ${current}, or send the change again with base_version ${current} to replace it.`,
+    );
+    this.name = 'VersionConflict';
   }
 }

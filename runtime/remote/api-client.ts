@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { CLIENT_HEADER, type ChangeOrigin } from '../contract/change-api';
 import type { ListResponse } from '../contract/page';
 import type { Problem } from '../contract/problem';
 import type { Target } from './profiles';
@@ -39,7 +40,11 @@ type Query = Record<string, string | number | boolean | undefined | null>;
 
 /** A small client of the /v1 API: bearer key, JSON in and out, problem+json turned into messages. */
 export class ApiClient {
-  constructor(readonly target: Target) {}
+  constructor(
+    readonly target: Target,
+    /** What this client is (`x-spout-client`): the service records it as who made a change. */
+    readonly client: ChangeOrigin = 'cli',
+  ) {}
 
   get url(): string {
     return this.target.url;
@@ -53,6 +58,7 @@ export class ApiClient {
       res = await send(method, this.address(route, options.query), {
         authorization: `Bearer ${this.target.apiKey}`,
         accept: 'application/json',
+        [CLIENT_HEADER]: this.client,
         ...(body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}),
       }, body);
       res.setEncoding('utf8');

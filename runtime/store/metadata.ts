@@ -6,11 +6,12 @@ import type { ComponentView } from '../contract/component-api';
 import type { ProblemSink } from '../lib/file-problems';
 import { readStateFile, writeStateFile } from '../lib/state-file';
 import { keepPrivate } from '../lib/private-files';
+import type { Versioned } from '../lib/record-versions';
 import { connectShape, type ConnectOwner, type ConnectShape } from './connect-records';
 import { parseMetadata, setAsideRecords } from './metadata-records';
 
 /** A webhook as kept on disk; the signing secret is sealed. */
-export interface WebhookRecord {
+export interface WebhookRecord extends Versioned {
   id: string;
   name: string;
   description: string;
@@ -53,7 +54,7 @@ export type WorkflowTrigger =
   | { type: 'manual' };
 
 /** A local workflow (`p_…`): a trigger and ordered action steps; an emitter and a listener. */
-export interface WorkflowRecord {
+export interface WorkflowRecord extends Versioned {
   id: string;
   name: string;
   trigger: WorkflowTrigger;
@@ -86,7 +87,7 @@ export interface ComponentRecord extends Pick<ComponentView, 'id' | 'key' | 'nam
   origin?: 'registry';
 }
 
-export interface SourceRecord {
+export interface SourceRecord extends Versioned {
   id: string;
   component_id: string;
   name: string;

@@ -40,7 +40,7 @@ export function remoteClient(remote: RemoteSpec): ApiClient {
     service: pipedream ? 'Pipedream' : `the Spout instance "${remote.name}"`,
     loginHint: `"spout login -p ${remote.name}${pipedream ? ' --pipedream' : ' --api-url URL'} --api-key KEY" or in Settings → Remote instances`,
   };
-  return new ApiClient(target);
+  return new ApiClient(target, 'sync');
 }
 
 /** What a sync needs: this instance (its /v1), the remote, where links live. */

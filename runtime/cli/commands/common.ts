@@ -1,13 +1,14 @@
 import path from 'node:path';
+import type { ChangeOrigin } from '../../contract/change-api';
 import type { SourceView } from '../../contract/source-api';
 import type { Args } from '../support/args';
 import { ApiClient } from '../../remote/api-client';
 import { dateTime } from '../support/output';
 import { resolveTarget } from '../support/target';
 
-/** The API client for this invocation (see profiles.ts for where the URL and key come from). */
-export function connect(args: Args): ApiClient {
-  return new ApiClient(resolveTarget(args.globals));
+/** The API client for this invocation (see profiles.ts for where the URL and key come from), naming itself `client` to the service. */
+export function connect(args: Args, client: ChangeOrigin = 'cli'): ApiClient {
+  return new ApiClient(resolveTarget(args.globals), client);
 }
 
 /** The endpoint URL of each HTTP interface prop of a source. */

@@ -155,7 +155,7 @@ function context(args: Args, name: string): SyncContext {
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  const local = connect(args);
+  const local = connect(args, 'sync');
   return { local, remote, links: serviceLinks(local) };
 }
 

@@ -1,8 +1,11 @@
 // Deploying, updating and removing sources (docs/runtime.md). Every change runs the hooks first
 // and is saved only if they succeed, so a failing hook leaves the source as it was.
 import type { ConfigurableProp } from '../../contract/component-shape';
+import type { ChangeOrigin } from '../../contract/change-api';
 import type { Cassette, NetworkMode } from '../../contract/network-api';
 import { newId } from '../../lib/ids';
+import { KeyedTurns } from '../../lib/keyed-turns';
+import { firstVersion, nextVersion, requireBase, type ChangeBy } from '../../lib/record-versions';
 import type { LogStore } from '../../store/log-store';
 import type { ComponentRecord, SourceRecord } from '../../store/metadata';
 import type { CrashGuard } from './crash-guard';
@@ -35,6 +38,8 @@ export interface DeployInput {
    * required props may still lack a value, which must be given before it can be activated.
    */
   active?: boolean;
+  /** Who deploys it (its first version's `changed_by`); default `api`. */
+  changed_by?: ChangeOrigin;
 }
 
 /** What an update changes; what it leaves out stays as it is. */
@@ -47,6 +52,8 @@ export interface UpdateInput {
   timeout_seconds?: number;
   permissions?: SourcePermissions;
   network_mode?: NetworkMode;
+  /** Who changes it, and the version the change was based on (another is refused); default `api`, unchecked. */
+  change?: ChangeBy;
 }
 
 export interface SourceLifecycleDeps {
@@ -63,6 +70,9 @@ export interface SourceLifecycleDeps {
 
 /** Loads, deploys, updates and removes sources, running their lifecycle hooks. */
 export class SourceLifecycle {
+  /** Updates of one source take turns, so a version is checked and replaced by one update at a time. */
+  private readonly updates = new KeyedTurns();
+
   constructor(private readonly deps: SourceLifecycleDeps) {}
 
   /** Starts the sandbox of every saved source (after a restart); hooks do not run again. */
@@ -116,9 +126,17 @@ export class SourceLifecycle {
   /**
    * Updates code, name, props, grants or the active flag: the live version's `deactivate()` runs,
    * then the new one's `activate()` (docs/runtime.md). New code, grants or dynamic props load in a
-   * fresh host, so the live one keeps serving until the hooks have succeeded.
+   * fresh host, so the live one keeps serving until the hooks have succeeded. One at a time per
+   * source; a change based on another version than the source's is refused before anything runs.
    */
-  async update(source: SourceRecord, input: UpdateInput): Promise<SourceRecord> {
+  update(source: SourceRecord, input: UpdateInput): Promise<SourceRecord> {
+    return this.updates.run(source.id, () => {
+      requireBase('source', source, input.change);
+      return this.applyUpdate(source, input);
+    });
+  }
+
+  private async applyUpdate(source: SourceRecord, input: UpdateInput): Promise<SourceRecord> {
     const { records, hosts, timers, crashes, calls } = this.deps;
     const current = hosts.get(source.id);
     const permissions = input.permissions ? this.deps.props.permissions(input.permissions) : source.permissions;
@@ -189,6 +207,7 @@ export class SourceLifecycle {
       ...(checked.missing.length ? { missing_props: checked.missing } : {}),
       ...(active ? {} : { pending_deploy: true }),
       active,
+      ...firstVersion(input.changed_by ?? 'api', now),
       created_at: now,
       updated_at: now,
     };
@@ -237,6 +256,7 @@ export class SourceLifecycle {
       // Activating clears why the service stopped it, and runs the deploy() it was waiting for (see switchTo).
       ...(!active && deactivated_reason !== undefined ? { deactivated_reason } : {}),
       ...(!active && pending_deploy !== undefined ? { pending_deploy } : {}),
+      ...nextVersion(source, input.change?.by ?? 'api', nowSeconds()),
       updated_at: nowSeconds(),
     };
   }

@@ -18,6 +18,8 @@ import type { SecretBox } from '../../store/secrets';
 import { resolveReferences } from './expressions';
 import type { WorkflowExport, WorkflowInput, WorkflowStepInput, WorkflowTriggerInput } from '../../contract/workflow-api';
 import type { RunLog, StepRunRecord, WorkflowRunRecord } from '../../store/workflow-run-log';
+import type { ChangeOrigin } from '../../contract/change-api';
+import { firstVersion, nextVersion, requireBase, type ChangeBy } from '../../lib/record-versions';
 
 export interface WorkflowManagerDeps {
   metadata: Metadata;
@@ -67,7 +69,7 @@ export class WorkflowManager {
   }
 
   /** Creates a workflow; steps' components are saved, props checked where they hold no references. */
-  async create(input: WorkflowInput): Promise<WorkflowRecord> {
+  async create(input: WorkflowInput, by: ChangeOrigin = 'api'): Promise<WorkflowRecord> {
     const id = newId('p');
     const now = Math.floor(Date.now() / 1000);
     const wf: WorkflowRecord = {
@@ -76,6 +78,7 @@ export class WorkflowManager {
       trigger: this.trigger(input.trigger ?? { type: 'manual' }, undefined),
       steps: await this.steps(input.steps ?? [], []),
       active: input.active ?? true,
+      ...firstVersion(by, now),
       created_at: now,
       updated_at: now,
     };
@@ -87,12 +90,18 @@ export class WorkflowManager {
     return wf;
   }
 
-  /** Replaces what the input gives; the id, runs and HTTP endpoint stay. */
-  async update(wf: WorkflowRecord, input: WorkflowInput): Promise<WorkflowRecord> {
+  /**
+   * Replaces what the input gives; the id, runs and HTTP endpoint stay. A change based on another
+   * version is refused, checked again once its steps are saved (another update may have landed meanwhile).
+   */
+  async update(wf: WorkflowRecord, input: WorkflowInput, change: ChangeBy = { by: 'api' }): Promise<WorkflowRecord> {
+    requireBase('workflow', wf, change);
     const trigger = input.trigger ? this.trigger(input.trigger, wf.trigger) : wf.trigger;
     const steps = input.steps ? await this.steps(input.steps, wf.steps) : wf.steps;
+    requireBase('workflow', wf, change);
     this.unsubscribeTrigger(wf);
-    Object.assign(wf, { name: input.name ?? wf.name, trigger, steps, active: input.active ?? wf.active, updated_at: Math.floor(Date.now() / 1000) });
+    const now = Math.floor(Date.now() / 1000);
+    Object.assign(wf, { name: input.name ?? wf.name, trigger, steps, active: input.active ?? wf.active, ...nextVersion(wf, change.by, now), updated_at: now });
     this.subscribeTrigger(wf);
     await this.deps.metadata.write();
     this.schedule(wf);

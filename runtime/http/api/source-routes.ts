@@ -17,6 +17,7 @@ import { cassetteSchema } from '../../store/cassette-schema';
 import { appAccountWarnings } from '../../props/app/app-prop';
 import { sourceProps } from '../../engine/sources/dynamic-props';
 import type { Warning } from '../../contract/component-api';
+import { baseVersionParam, changeOf, changeOrigin } from './change-origin';
 
 /** A source's own run timeout. */
 const timeoutSeconds = z.coerce.number().int('must be a whole number of seconds').min(1).max(3600);
@@ -57,6 +58,8 @@ export const updateSchema = z.object({
   timeout_seconds: timeoutSeconds.optional(),
   permissions: objectParam.pipe(permissions).optional(),
   network_mode: networkMode.optional(),
+  /** The version this change was based on: another is refused with 409 (docs/api.md "Versions"). */
+  base_version: baseVersionParam.optional(),
 });
 
 const eventId = z.string().refine(isEventId, 'must be an event id such as 1700000000000-0');
@@ -113,6 +116,7 @@ export function sourceRoutes(ctx: ApiContext): Router {
       network_mode: input.network_mode,
       cassette: input.cassette,
       active: input.active,
+      changed_by: changeOrigin(req),
     });
     res.json({ data: view(source), warnings: warningsOf(source) });
   });
@@ -150,6 +154,7 @@ export function sourceRoutes(ctx: ApiContext): Router {
       timeout_seconds: input.timeout_seconds,
       permissions: input.permissions,
       network_mode: input.network_mode,
+      change: changeOf(req, input.base_version),
     });
     res.json({ data: view(updated), warnings: warningsOf(updated) });
   });

@@ -77,7 +77,7 @@ export function syncRoutes(ctx: ApiContext): Router {
     } catch (err) {
       throw new HttpError(Object.hasOwn(readProfiles(), name) ? 400 : 404, (err as Error).message);
     }
-    const local = new ApiClient({ url: ctx.settings().url, apiKey: ctx.auth.apiKey, origin: 'this service', keyOrigin: 'this service' });
+    const local = new ApiClient({ url: ctx.settings().url, apiKey: ctx.auth.apiKey, origin: 'this service', keyOrigin: 'this service' }, 'sync');
     return { local, remote, links: links() };
   };
   /** Failures of the remote (unreachable, refused key) are the request's problem, not the service's: 502. */

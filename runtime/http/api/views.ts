@@ -6,6 +6,7 @@ import { sourceProps } from '../../engine/sources/dynamic-props';
 import type { MessageSummary, WebhookHealth } from '../../contract/delivery-protocol';
 import type { AttemptView, MessageView, SubscriptionView, WebhookView } from '../../contract/webhook-api';
 import type { EventSummary, SourceView } from '../../contract/source-api';
+import { versionFields } from '../../lib/record-versions';
 
 /** Unexpanded event data is cut to this many characters of JSON. */
 export const EVENT_PREVIEW_LIMIT = 1024;
@@ -30,6 +31,7 @@ export function webhookView(w: WebhookRecord, signingSecret?: string, health?: W
     retry_schedule: w.retry_schedule ?? null,
     ...(signingSecret ? { signing_secret: signingSecret } : {}),
     ...(health !== undefined ? { health: webhookHealth(w, health ?? undefined) } : {}),
+    ...versionFields(w),
     created_at: w.created_at,
     updated_at: w.updated_at,
   };
@@ -58,6 +60,7 @@ export function sourceView(s: SourceRecord, component: ComponentRecord | undefin
     deactivated_reason: s.deactivated_reason ?? null,
     ...(s.missing_props?.length ? { missing_props: s.missing_props } : {}),
     ...(s.connect ? { external_user_id: s.connect.external_user_id } : {}),
+    ...versionFields(s),
     created_at: s.created_at,
     updated_at: s.updated_at,
   };

@@ -12,6 +12,8 @@ import type { SecretRotationView } from '../../contract/webhook-api';
 import { attemptView, messageView, webhookView } from './views';
 import { newWebhookRecord } from '../../delivery/webhook-targets';
 import { requireDeliveryTarget } from './delivery-target-check';
+import { baseVersionParam, changeOrigin } from './change-origin';
+import { nextVersion, requireBase } from '../../lib/record-versions';
 
 const webhookUrl = z.string().refine(
   (value) => {
@@ -69,6 +71,8 @@ export const updateSchema = z.object({
   description: z.string().max(2000).optional(),
   active: booleanParam.optional(),
   retry_schedule: retrySchedule.optional(),
+  /** The version this change was based on: another is refused with 409 (docs/api.md "Versions"). */
+  base_version: baseVersionParam.optional(),
 });
 
 export const messagesSchema = pageParams.extend({
@@ -115,7 +119,7 @@ export function webhookRoutes(ctx: ApiContext): Router {
   router.post('/webhooks', async (req, res) => {
     const input = parseParams(req, createSchema);
     await requireDeliveryTarget(ctx, 'url', input.url);
-    const { record, secret } = newWebhookRecord(input, ctx.secrets);
+    const { record, secret } = newWebhookRecord(input, ctx.secrets, changeOrigin(req));
     data().webhooks.push(record);
     await ctx.metadata.write();
     ctx.delivery.syncWebhooks();
@@ -160,9 +164,14 @@ export function webhookRoutes(ctx: ApiContext): Router {
   router.put('/webhooks/:id', async (req, res) => {
     const w = find(req.params.id);
     const input = parseParams(req, updateSchema);
+    const change = { by: changeOrigin(req), base_version: input.base_version };
+    requireBase('webhook', w, change);
     if (input.url !== undefined) await requireDeliveryTarget(ctx, 'url', input.url);
+    // Checked again after the wait: another change may have landed meanwhile.
+    requireBase('webhook', w, change);
     // Failures before a re-enable or a new URL do not count toward disabling it again.
     const fresh = (input.active === true && !w.active) || (input.url !== undefined && input.url !== w.url);
+    const now = Math.floor(Date.now() / 1000);
     Object.assign(w, {
       ...(input.url !== undefined ? { url: input.url } : {}),
       ...(input.name !== undefined ? { name: input.name } : {}),
@@ -171,7 +180,8 @@ export function webhookRoutes(ctx: ApiContext): Router {
       ...(input.active === true ? { disabled_reason: null } : {}),
       ...(input.retry_schedule !== undefined ? { retry_schedule: input.retry_schedule } : {}),
       ...(fresh ? { failures_counted_from: Date.now() } : {}),
-      updated_at: Math.floor(Date.now() / 1000),
+      ...nextVersion(w, change.by, now),
+      updated_at: now,
     });
     await ctx.metadata.write();
     ctx.delivery.syncWebhooks();

@@ -11,6 +11,8 @@ import { eventSummary } from './views';
 import { maskSecrets } from '../../props/secret/secret-values';
 import { requireBearer } from '../edge/auth';
 import type { WorkflowView } from '../../contract/workflow-api';
+import { versionFields } from '../../lib/record-versions';
+import { baseVersionParam, changeOf, changeOrigin } from './change-origin';
 
 const triggerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('source'), source_id: z.string().regex(/^dc_/, 'must be a source id (dc_…)'), event_name: z.string().min(1).nullable().optional() }),
@@ -31,6 +33,8 @@ export const workflowSchema = z.object({
   trigger: triggerSchema.optional(),
   steps: z.array(stepSchema).max(100).optional(),
   active: z.boolean().optional(),
+  /** On update: the version this change was based on; another is refused with 409 (docs/api.md "Versions"). */
+  base_version: baseVersionParam.optional(),
 });
 
 export const runSchema = z.object({ event: z.unknown().optional() });
@@ -46,7 +50,7 @@ export const importSchema = z.object({
 function workflowView(wf: WorkflowRecord, ctx: ApiContext): WorkflowView {
   const trigger = wf.trigger.type === 'http' ? { ...wf.trigger, endpoint_url: ctx.endpointUrl(wf.trigger.endpoint_id) } : wf.trigger;
   const steps = wf.steps.map((s) => ({ ...s, configured_props: maskSecrets(ctx.library.find(s.component_id)?.configurable_props ?? [], s.configured_props) }));
-  return { ...wf, trigger, steps };
+  return { ...wf, trigger, steps, ...versionFields(wf) };
 }
 
 /** Local workflows (`p_…`): definitions, runs, replay, export and import. */
@@ -60,13 +64,13 @@ export function workflowRoutes(ctx: ApiContext): Router {
   };
 
   router.post('/workflows', async (req, res) => {
-    const input = parseParams(req, workflowSchema);
-    res.json({ data: workflowView(await workflows.create(input), ctx) });
+    const { base_version: _ignored, ...input } = parseParams(req, workflowSchema);
+    res.json({ data: workflowView(await workflows.create(input, changeOrigin(req)), ctx) });
   });
 
   router.post('/workflows/import', async (req, res) => {
     const input = parseParams(req, importSchema);
-    const wf = await workflows.create({ name: input.name, trigger: input.trigger, steps: input.steps.map((s) => ({ name: s.name, component_code: s.component_code, configured_props: s.configured_props })) });
+    const wf = await workflows.create({ name: input.name, trigger: input.trigger, steps: input.steps.map((s) => ({ name: s.name, component_code: s.component_code, configured_props: s.configured_props })) }, changeOrigin(req));
     res.json({ data: workflowView(wf, ctx) });
   });
 
@@ -80,7 +84,8 @@ export function workflowRoutes(ctx: ApiContext): Router {
 
   router.put('/workflows/:id', async (req, res) => {
     const wf = find(req.params.id);
-    res.json({ data: workflowView(await workflows.update(wf, parseParams(req, workflowSchema)), ctx) });
+    const { base_version, ...input } = parseParams(req, workflowSchema);
+    res.json({ data: workflowView(await workflows.update(wf, input, changeOf(req, base_version)), ctx) });
   });
 
   router.delete('/workflows/:id', async (req, res) => {

@@ -53,7 +53,7 @@ export function connectRunRoutes(ctx: ConnectContext): Router {
     const { project, environment } = callerOf(res);
     const projectWebhook = input.webhook_url === undefined ? project.webhooks?.[environment] : undefined;
     if (input.workflow_id !== undefined && !ctx.workflows.find(input.workflow_id)) throw new HttpError(404, `workflow ${input.workflow_id} was not found; a trigger feeds the workflows of this Spout (p_…, GET /v1/workflows)`);
-    const source = await ctx.sources.deploy({ component, name: `${component.name} (${owner.external_user_id})`, configured_props: configured });
+    const source = await ctx.sources.deploy({ component, name: `${component.name} (${owner.external_user_id})`, configured_props: configured, changed_by: 'connect' });
     // No await from here to the subscriptions: every event emitted so far came from the deploy hooks.
     source.connect = owner;
     const delivery = deliveryOf(ctx, source.id);

@@ -132,7 +132,7 @@ export function connectTokenRoutes(ctx: ConnectContext): Router {
       webhook.url = input.url;
       webhook.updated_at = Math.floor(Date.now() / 1000);
     } else {
-      const made = newWebhookRecord({ url: input.url, name: `${p.name} (${environment}) → ${input.url}`, description: `Connect project ${p.id} ${environment}: triggers deployed without a webhook_url` }, ctx.secrets);
+      const made = newWebhookRecord({ url: input.url, name: `${p.name} (${environment}) → ${input.url}`, description: `Connect project ${p.id} ${environment}: triggers deployed without a webhook_url` }, ctx.secrets, 'connect');
       ctx.metadata.data.webhooks.push(made.record);
       p.webhooks = { ...p.webhooks, [environment]: made.record.id };
       secret = made.secret;

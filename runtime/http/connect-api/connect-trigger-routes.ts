@@ -70,7 +70,7 @@ export function connectTriggerRoutes(ctx: ConnectContext): Router {
     const input = parseParams(req, updateTriggerSchema);
     const source = find(res, req.params.id, input.external_user_id);
     if (input.configured_props) checkAccounts(ctx, res, source.connect?.external_user_id, input.configured_props);
-    const updated = await ctx.sources.update(source, { name: input.name, active: input.active, configured_props: input.configured_props });
+    const updated = await ctx.sources.update(source, { name: input.name, active: input.active, configured_props: input.configured_props, change: { by: 'connect' } });
     if (input.emit_on_deploy !== undefined) {
       deliveryOf(ctx, source.id).emit_on_deploy = input.emit_on_deploy;
       await ctx.metadata.write();

@@ -51,7 +51,7 @@ export function setTriggerWebhooks(ctx: ConnectContext, source: SourceRecord, ur
   const now = Math.floor(Date.now() / 1000);
   for (const url of [...new Set(urls)]) {
     if (kept.some((w) => w.url === url)) continue;
-    const { record: webhook } = newWebhookRecord({ url, name: `${source.name} → ${url}`, description: `Connect trigger ${source.id} of external user ${source.connect?.external_user_id ?? ''}` }, ctx.secrets);
+    const { record: webhook } = newWebhookRecord({ url, name: `${source.name} → ${url}`, description: `Connect trigger ${source.id} of external user ${source.connect?.external_user_id ?? ''}` }, ctx.secrets, 'connect');
     data.webhooks.push(webhook);
     data.subscriptions.push({ id: newId('sub'), emitter_id: source.id, listener_id: webhook.id, event_name: null, created_at: now });
     made.push(webhook);

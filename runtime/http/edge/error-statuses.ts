@@ -5,7 +5,8 @@ import type { ErrorRequestHandler, Response } from 'express';
 import { z } from 'zod';
 import type { ComponentProblem } from '../../contract/component-shape';
 import type { Problem } from '../../contract/problem';
-import { ComponentError, ConfigurationRejected, ConfigurationRequestError, DataStoreError, FetchCodeError, HookError, QueueFullError, SourceUnavailable } from '../../lib/error-kinds';
+import type { VersionConflictView } from '../../contract/change-api';
+import { ComponentError, ConfigurationRejected, ConfigurationRequestError, DataStoreError, FetchCodeError, HookError, QueueFullError, SourceUnavailable, VersionConflict } from '../../lib/error-kinds';
 
 /** An error the API answers with its own status and message. */
 export class HttpError extends Error {
@@ -29,6 +30,7 @@ export interface ErrorAnswer {
   detail: string;
   errors?: ComponentProblem[];
   warnings?: ComponentProblem[];
+  conflict?: VersionConflictView;
 }
 
 /** Every error nobody expected: the details go to the service's log, not to the caller. */
@@ -42,6 +44,7 @@ function answerOf(err: unknown): ErrorAnswer | null {
   if (err instanceof DataStoreError) return { status: err.status, detail: err.message };
   if (err instanceof QueueFullError) return { status: 429, detail: err.message };
   if (err instanceof SourceUnavailable) return { status: 503, detail: err.message };
+  if (err instanceof VersionConflict) return { status: 409, detail: err.message, conflict: err.conflict };
   if (err instanceof z.ZodError) {
     const errors = err.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
     return { status: 400, detail: errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; '), errors };
@@ -64,8 +67,8 @@ export function errorAnswer(err: unknown): ErrorAnswer {
   return UNEXPECTED;
 }
 
-/** The JSON of a problem: `{type, title, status, detail, error[, errors][, warnings]}` (`error` repeats `detail` for Pipedream clients). */
-export function problemBody(status: number, detail: string, errors?: ComponentProblem[], warnings?: ComponentProblem[]): string {
+/** The JSON of a problem: `{type, title, status, detail, error[, errors][, warnings][, conflict]}` (`error` repeats `detail` for Pipedream clients). */
+export function problemBody(status: number, detail: string, errors?: ComponentProblem[], warnings?: ComponentProblem[], conflict?: VersionConflictView): string {
   const problem: Problem = {
     type: 'about:blank',
     title: STATUS_CODES[status] ?? 'Error',
@@ -74,13 +77,14 @@ export function problemBody(status: number, detail: string, errors?: ComponentPr
     error: detail,
     ...(errors ? { errors } : {}),
     ...(warnings?.length ? { warnings } : {}),
+    ...(conflict ? { conflict } : {}),
   };
   return JSON.stringify(problem);
 }
 
 /** Answers with an `application/problem+json` body (see problemBody). */
-export function sendProblem(res: Response, status: number, detail: string, errors?: ComponentProblem[], warnings?: ComponentProblem[]): void {
-  res.status(status).type('application/problem+json').send(problemBody(status, detail, errors, warnings));
+export function sendProblem(res: Response, status: number, detail: string, errors?: ComponentProblem[], warnings?: ComponentProblem[], conflict?: VersionConflictView): void {
+  res.status(status).type('application/problem+json').send(problemBody(status, detail, errors, warnings, conflict));
 }
 
 /** Answers every error reaching express with its problem (see errorAnswer). */
@@ -89,6 +93,6 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, _req, res, _next
     res.destroy();
     return;
   }
-  const { status, detail, errors, warnings } = errorAnswer(err);
-  sendProblem(res, status, detail, errors, warnings);
+  const { status, detail, errors, warnings, conflict } = errorAnswer(err);
+  sendProblem(res, status, detail, errors, warnings, conflict);
 };
