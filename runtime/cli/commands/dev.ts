@@ -7,6 +7,7 @@ import type { ComponentView, Warning } from '../../contract/component-api';
 import type { InvocationView } from '../../contract/invocation-api';
 import type { ListResponse } from '../../contract/page';
 import type { SourceView } from '../../contract/source-api';
+import type { VersionConflictView } from '../../contract/change-api';
 import { parse } from '../support/args';
 import { ApiError, errorText, type ApiClient } from '../../remote/api-client';
 import { bundle, BundleError } from '../support/component-file';
@@ -14,6 +15,7 @@ import { follow, interruption } from '../support/follow';
 import { bold, clock, dim, displayPath, green, invocationLine, note, out, printJsonLine, printWarnings, red } from '../support/output';
 import { canPrompt, completeProps, keptValues, parsePropsOption, type Prop } from '../support/prop-prompts';
 import { resolveSource } from '../support/resolve';
+import { printConflict, watchVersions, writeVersionCode } from '../support/remote-changes';
 import { UsageError } from '../support/usage';
 import { connect, reachLines } from './common';
 
@@ -22,7 +24,9 @@ export const HELP = `Usage: spout dev [--dc SRC] [--name NAME] [--props JSON|@FI
 Develops a source: deploys FILE (its relative imports bundled in), prints its endpoint, streams its
 logs and events, and redeploys on every save of the file or of a file it imports. A redeploy is an
 update: the source keeps its dc_ id, endpoint and this.db. A file with errors is reported and the
-last good version keeps running. Ctrl-C stops watching; the source stays deployed.
+last good version keeps running. Ctrl-C stops watching; the source stays deployed. A change made
+elsewhere (the UI, the CLI) is reported with where its code is; the next save is held rather than
+replacing it, and saving again replaces it.
 
 Options:
   --dc SRC             attach to a deployed source (id, name slug or unique prefix) instead of
@@ -37,7 +41,7 @@ Options:
                        and print how the new code handled it
 
 With --json, prints one JSON object per line: {"type":"deployed"|"attached"|"updated"|"error"|
-"event"|"log"|"replayed"|"cassette"|"stopped", …}.
+"event"|"log"|"replayed"|"cassette"|"changed"|"conflict"|"stopped", …}.
 `;
 
 /** Time without file-change notices before a redeploy starts (editors write files in bursts). */
@@ -51,7 +55,7 @@ export async function run(argv: string[]): Promise<void> {
   if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new UsageError(`${shown}: no such file`);
   const given = parsePropsOption(args.string('props'));
   const json = args.globals.json;
-  const client = connect(args);
+  const client = connect(args, 'dev');
   if (args.flag('record') && args.flag('replay')) throw new UsageError('give --record or --replay, not both');
   const network = args.flag('record') ? ('record' as const) : args.flag('replay') ? ('replay' as const) : null;
   const cassetteFile = cassetteFileOf(file);
@@ -63,6 +67,10 @@ export async function run(argv: string[]): Promise<void> {
 
 class DevSession {
   source: SourceView | null = null;
+  /** The version this session deployed last: a save is based on it, and a newer one was made elsewhere. */
+  private version: number | null = null;
+  /** The code this session deployed last (a version made elsewhere that kept it loses nothing to a save). */
+  private deployedCode: string | null = null;
   private lastHash: string | null = null;
   /** The warnings printed last, as JSON (printed again only when they change). */
   private lastWarnings = '[]';
@@ -163,9 +171,11 @@ class DevSession {
       if (!this.source) await this.deployNew(bundled.code, bundled.filename);
       else await this.update(bundled.code, bundled.filename, started);
       this.lastHash = hash;
+      this.deployedCode = bundled.code;
     } catch (err) {
       // Before anything runs, only a rejected file is worth waiting on; bad usage, an unreachable
       // service or an unknown source end the session.
+      if (err instanceof ApiError && err.problem?.conflict) return this.conflicted(err.problem.conflict);
       if (err instanceof UsageError || (this.lastHash === null && !(err instanceof ApiError && err.status === 400))) {
         this.fatal = err as Error;
         this.stop.abort();
@@ -182,6 +192,7 @@ class DevSession {
     const { data, warnings } = await this.client.post<{ data: SourceView; warnings?: Warning[] }>('/v1/sources', { component_id: component.id, ...(this.name ? { name: this.name } : {}), configured_props: configured, ...this.networkFields() });
     this.warn(warnings);
     this.source = data;
+    this.version = data.version;
     this.attachPending = false;
     this.announce('deployed', data, `Deployed ${bold(data.id)} (${data.name_slug}) from ${this.shown}`);
     this.startStreams();
@@ -191,7 +202,8 @@ class DevSession {
     const source = this.source as SourceView;
     const attaching = this.attachPending;
     if (attaching) this.startStreams();
-    const body: Record<string, unknown> = { component_code: code, component_filename: filename };
+    // Attaching replaces the source's code at once; later saves are based on what this session deployed.
+    const body: Record<string, unknown> = { component_code: code, component_filename: filename, ...(attaching ? {} : { base_version: this.version }) };
     if (attaching && this.name) body.name = this.name;
     if (attaching && this.given) body.configured_props = { ...(await this.currentValues(source)), ...this.given };
     if (attaching && this.network) {
@@ -214,12 +226,27 @@ class DevSession {
     }
     this.warn(warnings);
     this.source = updated;
+    this.version = updated.version;
     this.attachPending = false;
     if (attaching) this.announce('attached', updated, `Attached to ${bold(updated.id)} (${updated.name_slug}); it now runs ${this.shown}`);
     else if (this.json) printJsonLine({ type: 'updated', source: updated, ms: Date.now() - started });
     else out(`${dim(clock(Date.now()))} ${green('updated')} ${updated.id} in ${Date.now() - started} ms`);
     if (!attaching && this.replayLast) await this.replayLastRequest(updated);
     await this.saveCassette();
+  }
+
+  /** A save refused because the source changed elsewhere: said with its code written out; the next save replaces that version. */
+  private async conflicted(conflict: VersionConflictView): Promise<void> {
+    const base = this.version ?? conflict.base_version;
+    this.version = conflict.current_version;
+    try {
+      const { file, source } = await writeVersionCode(this.client, conflict.id);
+      // Only props, name or active changed there: this save loses nothing of it, so it goes on now.
+      if (source.code === this.deployedCode) this.again = true;
+      else printConflict(source, file, base, this.shown, this.json);
+    } catch (err) {
+      this.failed(err);
+    }
   }
 
   /** With --record or --replay: the mode for the source, and for replay the cassette to start with. */
@@ -288,6 +315,15 @@ class DevSession {
     if (this.streaming || !this.source) return;
     this.streaming = true;
     const id = this.source.id;
+    watchVersions(this.client, {
+      sourceId: id,
+      known: () => this.version,
+      deployedCode: () => this.deployedCode,
+      adopt: (version) => (this.version = version),
+      busy: () => this.running !== null || this.attachPending, shown: this.shown,
+      json: this.json,
+      signal: this.stop.signal,
+    });
     follow(this.client, id, { events: true, logs: true, json: this.json, signal: this.stop.signal }).catch((err: Error) => {
       if (this.stop.signal.aborted) return;
       this.fatal = err instanceof ApiError && err.status === 404 ? new Error(`${id} is gone (deleted?); stopped. Run "spout dev ${this.shown}" to deploy it again`) : err;
