@@ -3,6 +3,7 @@
 import { create } from 'zustand';
 import type { FieldProblem, Problem } from '../../../runtime/contract/problem';
 import type { UiRequestHeader } from '../../../runtime/contract/settings-api';
+import type { VersionConflictView } from '../../../runtime/contract/change-api';
 
 /** An error answered by /v1, with its `detail` and, for validation errors, every problem. */
 export class ApiError extends Error {
@@ -12,6 +13,8 @@ export class ApiError extends Error {
     readonly errors: FieldProblem[] = [],
     /** Warnings found beside the errors (a 400 for an invalid component lists them too). */
     readonly warnings: FieldProblem[] = [],
+    /** A 409 for a save based on an older version: both versions and who made the current one. */
+    readonly conflict: VersionConflictView | null = null,
   ) {
     super(message);
   }
@@ -65,7 +68,7 @@ export async function request<T>(method: string, path: string, body?: unknown, q
   markReachable(true);
   if (!res.ok) {
     const problem = (await res.json().catch(() => null)) as Partial<Problem> | null;
-    throw new ApiError(res.status, problem?.detail ?? `${res.status} ${res.statusText}`, problem?.errors ?? [], problem?.warnings ?? []);
+    throw new ApiError(res.status, problem?.detail ?? `${res.status} ${res.statusText}`, problem?.errors ?? [], problem?.warnings ?? [], problem?.conflict ?? null);
   }
   if (res.status === 204) return undefined as T;
   const text = await res.text();

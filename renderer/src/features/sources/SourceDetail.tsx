@@ -42,9 +42,9 @@ export function SourceDetail({ id, tab, item }: { id: string; tab: string; item:
   const [confirm, setConfirm] = useState(false);
   const [busy, setBusy] = useState<string | null>(null);
 
-  // The list is refreshed in the background; keep this view in step with it.
+  // The list is refreshed in the background; keep this view in step with it when it is newer.
   useEffect(() => {
-    if (listed && source && listed.updated_at !== source.updated_at) setSource(listed);
+    if (listed && source && (listed.version > source.version || (listed.version === source.version && listed.updated_at > source.updated_at))) setSource(listed);
   }, [listed, source]);
 
   if (missing) return <p className="error" role="alert">{missing}</p>;

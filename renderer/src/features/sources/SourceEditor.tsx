@@ -6,6 +6,7 @@ import { useConnection } from '../../api/client';
 import { useRoute } from '../../app/router';
 import { CodeEditor } from '../../ui/code-editor/CodeEditor';
 import { JsonInput } from '../../ui/JsonInput';
+import { madeBy, VersionNotice } from '../../ui/VersionNotice';
 import { PropForm } from '../props/PropForm';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { ActionRunResult } from './ActionRunResult';
@@ -33,7 +34,7 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
   const { store, actions } = editorFor(source, initialOrigin);
   const s = useStore(store);
   const [confirmDiscard, setConfirmDiscard] = useState(false);
-  const { origin, doc, filename, codeDirty, formDirty, draftUnkept, name, component, props, values, problems, warnings, busy, stepsInput, runResult, runStatus, reveal } = s;
+  const { origin, doc, filename, codeDirty, formDirty, draftUnkept, name, component, props, values, problems, warnings, busy, stepsInput, runResult, runStatus, reveal, newer, base } = s;
 
   const dirty = codeDirty || formDirty;
   // The form shows the props of the code last read: typed code may have others until it is read again
@@ -55,9 +56,9 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
 
   useEffect(() => {
     if (source) void actions.load(source);
-    // Loaded per source and per change of it; local edits are never overwritten.
+    // Loaded per source and per version of it (updated_at: a change by the service itself); local edits are never overwritten.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [source?.id, source?.updated_at]);
+  }, [source?.id, source?.version, source?.updated_at]);
   // The code could not load while the service did not answer: it loads once the service does.
   useEffect(() => {
     if (source && reachable && codeMissing) void actions.load(source);
@@ -93,6 +94,19 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
   return (
     <div className="source-editor" role="region" aria-label={source ? 'Edit source' : 'Create source'}>
       <div className="editor-pane">
+        {newer && base && (
+          <VersionNotice
+            what="source"
+            newer={newer.view}
+            base={base.version}
+            refused={newer.refused}
+            busy={busy !== null}
+            diff={{ theirs: newer.view.code ?? '', mine: s.code }}
+            onReload={() => void actions.reloadTheirs()}
+            onKeepMine={actions.keepMine}
+            onOverwrite={() => void actions.overwrite()}
+          />
+        )}
         {origin.kind === 'code' ? (
           <>
             <div className="toolbar">
@@ -106,6 +120,11 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
                 Open file…
                 <input type="file" accept=".js,.mjs,.cjs,.ts,.mts" className="sr-only" aria-label="Open a component file" onChange={(e) => e.target.files?.[0] && void actions.open(e.target.files[0])} />
               </label>
+              {source && (
+                <span className="muted version-label" data-testid="source-version" title={`Version ${source.version} of ${source.name}, saved ${madeBy(source)}`}>
+                  v{source.version} · {madeBy(source)}
+                </span>
+              )}
               <span className="grow" />
               <button type="button" onClick={() => void actions.check()} disabled={busy !== null}>
                 {busy === 'check' ? 'Checking…' : 'Check code & load props'}

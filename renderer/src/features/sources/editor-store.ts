@@ -66,7 +66,22 @@ export interface EditorState {
   draftSavedAt: number | null;
   /** The unsaved edits could not be kept in this browser's storage (full, or disabled): a reload would lose them. */
   draftUnkept: boolean;
+  /** The version of the source the edits here are based on: a save names it, and a newer one is not replaced unseen. */
+  base: SourceBase | null;
+  /** A newer version saved elsewhere that a save would replace (read with its code); `refused`: a save was refused for it (409). */
+  newer: { view: SourceView; refused: boolean } | null;
 }
+
+/** What a version of a source holds that a save from here would replace (docs/desktop-and-ui.md "Versions"). */
+interface SourceBase {
+  version: number;
+  code: string;
+  /** Its configured props and name, as JSON (compared, never sent). */
+  settings: string;
+}
+
+/** The base a source's single read gives. */
+const baseOf = (read: SourceView): SourceBase => ({ version: read.version, code: read.code ?? '', settings: JSON.stringify([read.configured_props, read.name]) });
 
 /** Dynamic props replace static ones of the same name (as the service merges them). */
 export function mergeProps(base: ConfigurableProp[], dynamic: ConfigurableProp[] | undefined): ConfigurableProp[] {
@@ -120,6 +135,8 @@ function initialState(source: SourceView | null, origin: Origin): EditorState {
     liveProblems: [],
     draftSavedAt: null,
     draftUnkept: false,
+    base: null,
+    newer: null,
   };
 }
 
@@ -266,7 +283,9 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
       if (useCode) Object.assign(body, { component_code: now.code, component_filename: now.filename });
       let saved: SourceView;
       if (sourceNow) {
-        saved = await updateSource(sourceNow.id, body);
+        const base = get().base;
+        saved = await updateSource(sourceNow.id, { ...body, ...(base ? { base_version: base.version } : {}) });
+        set({ base: { version: saved.version, code: useCode ? now.code : (base?.code ?? ''), settings: JSON.stringify([saved.configured_props, saved.name]) }, newer: null });
         toast('Saved and redeployed');
       } else {
         if (now.origin.kind === 'key') Object.assign(body, now.origin.from === 'registry' ? { component_key: now.origin.key } : { component_id: now.origin.component.id });
@@ -279,6 +298,14 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
       if (!sourceNow) forgetNew(key);
       return saved;
     } catch (err) {
+      // Saved elsewhere since these edits began: nothing was saved; the notice offers reload, diff or overwrite.
+      if (sourceNow && err instanceof ApiError && err.conflict) {
+        const read = await api.getSource(sourceNow.id).catch(() => null);
+        if (read) {
+          set({ newer: { view: read, refused: true }, problems: null });
+          return null;
+        }
+      }
       showProblems(sourceNow ? 'Saving failed' : 'Deploying failed', err);
       if (!(err instanceof ApiError && err.errors.length)) set({ problems: { title: messageOf(err), items: [] } });
       return null;
@@ -297,7 +324,13 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
       sourceNow = current;
       try {
         const [read, c] = await Promise.all([api.getSource(current.id), api.getComponent(current.component_id)]);
-        const { codeDirty, formDirty } = get();
+        const { codeDirty, formDirty, base } = get();
+        // A version saved elsewhere: taken in when a save would replace nothing of it (it changed what
+        // is not edited here, or only active or the network mode), else said, and the edits kept.
+        const theirs = baseOf(read);
+        const replaces = base !== null && read.version !== base.version && ((codeDirty && theirs.code !== base.code) || (formDirty && theirs.settings !== base.settings));
+        if (replaces) set((s) => (s.newer?.view.version === read.version ? {} : { newer: { view: read, refused: false } }));
+        else set({ base: theirs });
         // What is edited here stays as edited: the service's code, props and values fill in the rest.
         const merged = mergeProps(c.configurable_props as ConfigurableProp[], read.dynamic_props as ConfigurableProp[] | undefined);
         if (!codeDirty) {
@@ -318,6 +351,20 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
     },
     check,
     deploy,
+    /** Takes the newer version: the edits here are dropped. */
+    async reloadTheirs(): Promise<void> {
+      await actions.discard();
+    },
+    /** Keeps the edits here: the next save replaces the newer version, knowingly. */
+    keepMine() {
+      const newer = get().newer;
+      if (newer) set({ newer: null, base: baseOf(newer.view) });
+    },
+    /** Replaces the newer version with the edits here now. */
+    async overwrite(): Promise<void> {
+      actions.keepMine();
+      await deploy();
+    },
     /**
      * A moment after typing stops: the code as typed is checked without saving it; its problems
      * and warnings are marked, and when its props differ from the form's the form is built anew

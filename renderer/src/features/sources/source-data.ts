@@ -7,8 +7,12 @@ import { api } from '../../api/v1';
 import { usePoll } from '../../api/use-poll';
 import { useApp } from '../../app/store';
 
+/** How often an open source is read again: a version saved elsewhere shows within this. */
+const SOURCE_POLL_MS = 2000;
+
 /**
- * One source as the service has it; `missing` says why there is none. While the service does not
+ * One source as the service has it, read every 2 s (a version saved elsewhere is noticed while
+ * the editor holds changes); `missing` says why there is none. While the service does not
  * answer there is neither (the screen shows the source as the list has it; the banner says why),
  * and it is read again once the service answers.
  */
@@ -21,7 +25,7 @@ export function useSource(id: string) {
       if (err instanceof ServiceUnreachable) throw err;
       return { source: null, missing: err instanceof ApiError && err.status === 404 ? `Source ${id} does not exist (any more).` : messageOf(err) };
     }
-  });
+  }, SOURCE_POLL_MS);
   const { reload, data } = read;
   useEffect(() => {
     if (reachable && data === null) void reload();
