@@ -93,7 +93,7 @@ function TextDiff({ theirs, mine, label }: { theirs: string; mine: string; label
         <pre>
           {parts.flatMap((p, i) =>
             p.value.replace(/\n$/, '').split('\n').map((line, j) => (
-              <span key={`${i}:${j}`} className={p.added ? 'diff-add' : p.removed ? 'diff-del' : 'diff-same'}>
+              <span key={`${i}:${j}`} className={p.added ? 'diff-add' : p.removed ? 'diff-del' : undefined}>
                 {p.added ? '+ ' : p.removed ? '- ' : '  '}
                 {line}
                 {'\n'}
