@@ -37,8 +37,6 @@ describe('spout dev and changes made elsewhere', () => {
       const id = deployed.source.id as string;
       const endpoint = deployed.source.configured_props.http.endpoint_url as string;
       const answer = async () => (await fetch(endpoint)).text();
-      assert.equal(deployed.source.version, 1);
-      assert.equal(deployed.source.changed_by, 'dev');
 
       // The UI saves other code, based on the version dev deployed.
       const ui = await spout.api('PUT', `/v1/sources/${id}`, { component_code: source('from the UI'), base_version: 1 }, { 'x-spout-ui': '1' });

@@ -68,7 +68,6 @@ describe('UI: a change deployed elsewhere is never lost by a save', () => {
   it('shows the CLI deploy live, refuses Ctrl+S with the notice, and overwrites only when asked', async () => {
     await page.goto(`${spout.url}/sources/${id}`);
     await waitFor(async () => (await editorText(page)).includes('tag: "first"'), 15_000, 'the code in the editor');
-    await page.getByTestId('source-version').getByText('v1').waitFor();
     await typeInEditor(' // my draft');
     await page.getByTestId('draft-state').getByText('Unsaved changes').waitFor();
 
@@ -76,6 +75,7 @@ describe('UI: a change deployed elsewhere is never lost by a save', () => {
     await notice().getByText(/Version 2.*saved from the CLI at \d\d:\d\d:\d\d while you have unsaved changes \(based on version 1\)/).waitFor({ timeout: 15_000 });
     assert.ok((await editorText(page)).includes('// my draft'), 'the draft stays in the editor');
     assert.equal(await notice().getAttribute('role'), 'status');
+    await page.getByTestId('source-version').getByText('v2').waitFor();
 
     // Ctrl+S: refused, and said so; the CLI's code is still what runs.
     await page.locator('.monaco-editor .view-lines').click();

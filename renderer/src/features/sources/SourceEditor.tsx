@@ -122,7 +122,7 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
               </label>
               {source && (
                 <span className="muted version-label" data-testid="source-version" title={`Version ${source.version} of ${source.name}, saved ${madeBy(source)}`}>
-                  v{source.version} · {madeBy(source)}
+                  v{source.version}
                 </span>
               )}
               <span className="grow" />

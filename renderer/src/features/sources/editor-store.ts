@@ -14,6 +14,7 @@ import { ApiError, messageOf } from '../../api/client';
 import { api } from '../../api/v1';
 import { useApp } from '../../app/store';
 import type { EditorDocument } from '../../ui/code-editor/CodeEditor';
+import { madeBy } from '../../ui/VersionNotice';
 import { configuredProps, initialValues } from '../props/prop-values';
 import { locateProblems, type LocatedProblem } from './problems';
 import { deploySource, updateSource } from './source-data';
@@ -331,6 +332,8 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
         const replaces = base !== null && read.version !== base.version && ((codeDirty && theirs.code !== base.code) || (formDirty && theirs.settings !== base.settings));
         if (replaces) set((s) => (s.newer?.view.version === read.version ? {} : { newer: { view: read, refused: false } }));
         else set({ base: theirs });
+        // New code from elsewhere is said; a version that only switched it on or off, or renamed it, shows in place.
+        if (!replaces && base !== null && read.version > base.version && theirs.code !== base.code) useApp.getState().toast(`Loaded version ${read.version} of ${read.name}, saved ${madeBy(read)}`);
         // What is edited here stays as edited: the service's code, props and values fill in the rest.
         const merged = mergeProps(c.configurable_props as ConfigurableProp[], read.dynamic_props as ConfigurableProp[] | undefined);
         if (!codeDirty) {

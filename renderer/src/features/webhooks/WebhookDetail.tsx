@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { WebhookUpdate } from '../../../../runtime/contract/webhook-api';
-import { messageOf } from '../../api/client';
+import type { WebhookUpdate, WebhookView } from '../../../../runtime/contract/webhook-api';
+import { ApiError, messageOf } from '../../api/client';
 import { useRoute } from '../../app/router';
 import { useApp } from '../../app/store';
 import { WEBHOOK_LABELS } from './WebhookCreate';
@@ -26,12 +26,16 @@ export function WebhookDetail({ id }: { id: string }) {
   if (error) return <p className="error" role="alert">{error}</p>;
   if (!wh) return <p className="empty">Loading…</p>;
 
-  const update = async (body: WebhookUpdate, done: string) => {
+  /** Saves a change; answers the webhook as saved, or null. A save refused for a newer version is the settings form's to show. */
+  const update = async (body: WebhookUpdate, done: string): Promise<WebhookView | null> => {
     try {
-      await updateWebhook(wh.id, body);
+      const saved = await updateWebhook(wh.id, body);
       toast(done);
+      return saved;
     } catch (err) {
+      if (err instanceof ApiError && err.conflict) throw err;
       toast(messageOf(err, WEBHOOK_LABELS), 'error');
+      return null;
     }
   };
 
@@ -104,7 +108,7 @@ export function WebhookDetail({ id }: { id: string }) {
 
       <WebhookMessages webhookId={wh.id} active={wh.active} />
 
-      <WebhookSettings wh={wh} onSave={(body) => void update(body, 'Webhook saved')} />
+      <WebhookSettings wh={wh} onSave={(body) => update(body, 'Webhook saved')} />
 
       <SecretPanel id={wh.id} />
 

@@ -82,10 +82,11 @@ export async function createWebhook(body: WebhookInput): Promise<WebhookView> {
   return created;
 }
 
-/** Changes a webhook; the list (and every view of it) shows it as it is now once this resolves. */
-export async function updateWebhook(id: string, body: WebhookUpdate): Promise<void> {
-  await api.updateWebhook(id, body);
+/** Changes a webhook; the list (and every view of it) shows it as it is now once this resolves, with the answer. */
+export async function updateWebhook(id: string, body: WebhookUpdate): Promise<WebhookView> {
+  const saved = await api.updateWebhook(id, body);
   await useApp.getState().loadWebhooks();
+  return saved;
 }
 
 export async function deleteWebhook(id: string): Promise<void> {

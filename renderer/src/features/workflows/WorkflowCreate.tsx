@@ -4,12 +4,14 @@ import { ApiError, messageOf } from '../../api/client';
 import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
 import type { FieldProblem } from '../../../../runtime/contract/problem';
 import type { WorkflowView } from '../../../../runtime/contract/workflow-api';
+import type { VersionFields } from '../../../../runtime/contract/change-api';
+import { VersionNotice } from '../../ui/VersionNotice';
 import { useRoute } from '../../app/router';
 import { useApp } from '../../app/store';
 import { SECRET_MASK, referenceSuggestions, stepFormProps, stepNameProblem, stepText, stepValue, stepValueProblem } from './workflow';
 import { Link } from '../../ui/Link';
 import { StepEditor, type StepDraft } from './StepEditor';
-import { saveWorkflow } from './workflow-data';
+import { saveWorkflow, useLatestWorkflow } from './workflow-data';
 import { NEW_TRIGGER, TriggerFields, triggerDraft, triggerInput, type TriggerDraft } from './TriggerFields';
 
 let nextKey = 0;
@@ -33,9 +35,11 @@ function stepOf(path: string): { index: number; rest: string } | null {
  * each a saved action with its props typed as text or JSON that may reference the trigger event
  * and earlier steps (`{{steps.trigger.event.body}}`, `{{steps.parse.$return_value}}`).
  * Given a `workflow`, it edits that one (`PUT /v1/workflows/{id}`), prefilled; `stepComponents`
- * are the actions its steps run (found even when the saved-components list does not reach them).
+ * are the actions its steps run (found even when the saved-components list does not reach them);
+ * a save names the version the form started from, and a version saved elsewhere meanwhile is
+ * said (`onReload` takes it) instead of being replaced unseen.
  */
-export function WorkflowCreate({ workflow, stepComponents = [] }: { workflow?: WorkflowView; stepComponents?: ComponentView[] } = {}) {
+export function WorkflowCreate({ workflow, stepComponents = [], onReload }: { workflow?: WorkflowView; stepComponents?: ComponentView[]; onReload?(): void } = {}) {
   const navigate = useRoute((s) => s.navigate);
   const { components, loadComponents, loadAccounts, loadDataStores, toast } = useApp();
   const [name, setName] = useState(workflow?.name ?? '');
@@ -44,6 +48,11 @@ export function WorkflowCreate({ workflow, stepComponents = [] }: { workflow?: W
   const [problems, setProblems] = useState<{ title: string; items: FieldProblem[] } | null>(null);
   const [busy, setBusy] = useState(false);
   const [refreshing, setRefreshing] = useState(false);
+  /** The version this form's changes are based on; a save refused for a newer one (409) keeps it in `refused`. */
+  const [baseVersion, setBaseVersion] = useState(workflow?.version);
+  const [refused, setRefused] = useState<VersionFields | null>(null);
+  const latest = useLatestWorkflow(workflow?.id ?? null);
+  const newer = refused ?? (latest && baseVersion !== undefined && latest.version > baseVersion ? latest : null);
 
   useEffect(() => {
     void loadComponents();
@@ -86,8 +95,8 @@ export function WorkflowCreate({ workflow, stepComponents = [] }: { workflow?: W
     });
   };
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
+  const submit = async (e: FormEvent | null, base = baseVersion) => {
+    e?.preventDefault();
     if (busy) return;
     const local: FieldProblem[] = [];
     steps.forEach((s, i) => {
@@ -123,11 +132,14 @@ export function WorkflowCreate({ workflow, stepComponents = [] }: { workflow?: W
           }
           return { name: s.name, component_id: s.componentId, configured_props: configured };
         }),
+        ...(workflow && base !== undefined ? { base_version: base } : {}),
       };
       const wf = await saveWorkflow(workflow, body);
       toast(`${workflow ? 'Saved' : 'Created'} ${wf.name}`);
       navigate(`/workflows/${encodeURIComponent(wf.id)}`);
     } catch (err) {
+      // Saved elsewhere since this form opened: nothing was saved; the notice offers reload or overwrite.
+      if (err instanceof ApiError && err.conflict) return setRefused({ version: err.conflict.current_version, changed_by: err.conflict.changed_by, changed_at: err.conflict.changed_at });
       setProblems({ title: err instanceof ApiError && err.errors.length ? 'The workflow has problems' : messageOf(err), items: err instanceof ApiError ? err.errors : [] });
     } finally {
       setBusy(false);
@@ -158,6 +170,22 @@ export function WorkflowCreate({ workflow, stepComponents = [] }: { workflow?: W
           </p>
         </div>
       </header>
+      {newer && baseVersion !== undefined && (
+        <VersionNotice
+          what="workflow"
+          newer={newer}
+          base={baseVersion}
+          refused={refused !== null}
+          busy={busy}
+          onReload={() => onReload?.()}
+          onKeepMine={() => setBaseVersion(newer.version)}
+          onOverwrite={() => {
+            setBaseVersion(newer.version);
+            setRefused(null);
+            void submit(null, newer.version);
+          }}
+        />
+      )}
       <div className="field narrow">
         <label htmlFor="wf-name">Workflow name</label>
         <input id="wf-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="Untitled workflow" />

@@ -35,7 +35,12 @@ export function useWorkflowToEdit(id: string) {
     const components = await Promise.all(ids.map((cid) => api.getComponent(cid).catch(() => null)));
     return { found: { workflow, components: components.filter((c): c is ComponentView => c !== null) } };
   });
-  return { loaded: read.data?.found ?? null, missing: read.error ?? (read.data && !read.data.found ? missingText(id) : null) };
+  return { loaded: read.data?.found ?? null, missing: read.error ?? (read.data && !read.data.found ? missingText(id) : null), reload: read.reload };
+}
+
+/** A workflow as the service has it now, read every 2 s while it is edited: a version saved elsewhere shows within that. */
+export function useLatestWorkflow(id: string | null): WorkflowView | null {
+  return usePoll(id, () => api.getWorkflow(id as string), 2000).data;
 }
 
 /** A workflow's kept runs, newest first, asked for again every 3 s and whenever `refresh` changes. */
