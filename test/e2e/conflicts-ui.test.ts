@@ -122,4 +122,37 @@ describe('UI: a change deployed elsewhere is never lost by a save', () => {
     assert.equal(await notice().count(), 0);
     assert.equal((await deployed()).version, 4, 'reloading saves nothing');
   });
+
+  it('the webhook settings form: a save refused for a version saved elsewhere, then overwritten when asked', async () => {
+    const hook = (await spout.api('POST', '/v1/webhooks', { url: 'http://127.0.0.1:9/first', name: 'orders hook' })).json.data;
+    await page.goto(`${spout.url}/webhooks/${hook.id}`);
+    const form = page.getByRole('form', { name: 'Settings' });
+    await form.getByLabel('Name').fill('renamed in the UI');
+    const cliPut = await spout.api('PUT', `/v1/webhooks/${hook.id}`, { url: 'http://127.0.0.1:9/from-cli' }, { 'x-spout-client': 'cli' });
+    assert.equal(cliPut.json.data.version, 2);
+    await form.getByTestId('version-notice').getByText(/Version 2.*saved from the CLI/).waitFor({ timeout: 15_000 });
+    await form.getByRole('button', { name: 'Keep mine' }).click();
+    // Another change lands after Keep mine: the save is refused, naming it.
+    await spout.api('PUT', `/v1/webhooks/${hook.id}`, { description: 'from the API' });
+    await form.getByRole('button', { name: 'Save webhook' }).click();
+    await form.getByTestId('version-notice').getByText(/Not saved:.*version 3/).waitFor();
+    assert.equal((await spout.api('GET', `/v1/webhooks/${hook.id}`)).json.data.name, 'orders hook');
+    await form.getByRole('button', { name: 'Overwrite version 3' }).click();
+    await page.getByText('Webhook saved').waitFor();
+    const saved = (await spout.api('GET', `/v1/webhooks/${hook.id}`)).json.data;
+    assert.equal(saved.name, 'renamed in the UI');
+    assert.equal(saved.version, 4);
+    assert.equal(saved.changed_by, 'ui');
+  });
+
+  it('the workflow edit form: a version saved elsewhere is said, and Reload takes it', async () => {
+    const wf = (await spout.api('POST', '/v1/workflows', { name: 'nightly', trigger: { type: 'manual' }, steps: [] })).json.data;
+    await page.goto(`${spout.url}/workflows/${wf.id}/edit`);
+    await page.getByLabel('Workflow name').fill('nightly (UI)');
+    await spout.api('PUT', `/v1/workflows/${wf.id}`, { name: 'nightly (sync)' }, { 'x-spout-client': 'sync' });
+    await notice().getByText(/Version 2.*saved from sync/).waitFor({ timeout: 15_000 });
+    await notice().getByRole('button', { name: 'Reload version 2' }).click();
+    await waitFor(async () => (await page.getByLabel('Workflow name').inputValue()) === 'nightly (sync)', 10_000, 'the reloaded name');
+    assert.equal(await notice().count(), 0);
+  });
 });

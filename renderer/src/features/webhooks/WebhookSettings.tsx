@@ -78,7 +78,10 @@ export function WebhookSettings({ wh, onSave }: { wh: WebhookView; onSave(body: 
           refused={refused !== null}
           busy={busy}
           onReload={reload}
-          onKeepMine={() => setBase(newer.version)}
+          onKeepMine={() => {
+            setLoaded(wh);
+            setBase(wh.version);
+          }}
           onOverwrite={() => {
             setBase(newer.version);
             void save(newer.version);
