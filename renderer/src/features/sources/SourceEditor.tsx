@@ -102,7 +102,7 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
             refused={newer.refused}
             busy={busy !== null}
             diff={{ theirs: newer.view.code ?? '', mine: s.code }}
-            onReload={() => void actions.reloadTheirs()}
+            onReload={() => void actions.discard()}
             onKeepMine={actions.keepMine}
             onOverwrite={() => void actions.overwrite()}
           />

@@ -354,10 +354,6 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
     },
     check,
     deploy,
-    /** Takes the newer version: the edits here are dropped. */
-    async reloadTheirs(): Promise<void> {
-      await actions.discard();
-    },
     /** Keeps the edits here: the next save replaces the newer version, knowingly. */
     keepMine() {
       const newer = get().newer;
