@@ -320,7 +320,8 @@ class DevSession {
       known: () => this.version,
       deployedCode: () => this.deployedCode,
       adopt: (version) => (this.version = version),
-      busy: () => this.running !== null || this.attachPending, shown: this.shown,
+      busy: () => this.running !== null || this.attachPending,
+      shown: this.shown,
       json: this.json,
       signal: this.stop.signal,
     });
