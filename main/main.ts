@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, dialog, ipcMain, safeStorage, session, shell } from 'electron';
-import { startService, type RunningService } from '../runtime/index';
+import { startService, watchLauncher, type RunningService } from '../runtime/index';
 import { guardContents, guardSession, type GuardedContents, type GuardedSession } from './guards';
 import { registerIpc, type IpcRegistrar } from './ipc-handlers';
 import { findNode } from './node-binary';
@@ -78,6 +78,8 @@ app.whenReady().then(start).catch((err: Error) => {
   app.exit(1);
 });
 app.on('window-all-closed', () => app.quit());
+// Started by `npm start`: quit with it, even when it was killed outright.
+watchLauncher(() => app.quit());
 app.on('before-quit', (event) => {
   if (!service) return;
   event.preventDefault();

@@ -1,6 +1,5 @@
 // Builds every bundle into dist/: the service and CLI, the component host, the Electron main
 // process and preload, and the renderer.
-import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +28,8 @@ const withoutZodLocales = {
 /** Builds all bundles; `quiet` silences the summary line. */
 export async function buildAll({ quiet = false } = {}) {
   const started = Date.now();
+  // Loaded here, not at the top: every `spout` command imports this file to check dist/ is fresh.
+  const { build } = await import('esbuild');
   const node = { bundle: true, platform: 'node', target: 'node20', sourcemap: 'linked', packages: 'external', logLevel: 'warning', define: { 'process.env.SPOUT_VERSION': JSON.stringify(version) } };
   const assets = path.join(dist, 'renderer', 'assets');
   const results = await Promise.all([

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { watchLauncher } from '../../lib/launcher-lifeline';
 import { isLoopbackHost } from '../../lib/loopback';
 import { parseNpmRegistry, parseRetrySchedule } from '../../lib/config';
 import { parseDurationSeconds } from '../../delivery/worker/retry';
@@ -42,7 +43,7 @@ Options:
   -h, --help           show this help
 `;
 
-/** `spout serve`: runs the service until SIGINT/SIGTERM. */
+/** `spout serve`: runs the service until SIGINT/SIGTERM/SIGHUP, or until the `npm start` that launched it ends. */
 export async function serve(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
@@ -134,9 +135,9 @@ export async function serve(argv: string[]): Promise<void> {
   // Signal handlers go in before the ready line: whoever reads it may signal at once.
   let service: RunningService | null = null;
   let signals = 0;
-  const shutdown = (signal: NodeJS.Signals) => {
+  const shutdown = (reason: string) => {
     if (++signals > 1 || !service) process.exit(130); // a second Ctrl-C, or nothing started yet: do not wait
-    process.stderr.write(`${signal}: stopping…\n`);
+    process.stderr.write(`${reason}: stopping…\n`);
     service.stop().then(
       () => process.exit(0),
       (err: Error) => {
@@ -145,8 +146,8 @@ export async function serve(argv: string[]): Promise<void> {
       },
     );
   };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, shutdown);
+  watchLauncher(() => shutdown('the launcher ended'));
 
   service = await startService({
     port,
