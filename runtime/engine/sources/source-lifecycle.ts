@@ -1,6 +1,7 @@
 // Deploying, updating and removing sources (docs/runtime.md). Every change runs the hooks first
 // and is saved only if they succeed, so a failing hook leaves the source as it was.
 import type { ConfigurableProp } from '../../contract/component-shape';
+import type { ComponentFiles } from '../../contract/component-api';
 import type { Cassette, NetworkMode } from '../../contract/network-api';
 import { newId } from '../../lib/ids';
 import type { LogStore } from '../../store/log-store';
@@ -41,6 +42,8 @@ export interface DeployInput {
 export interface UpdateInput {
   code?: string;
   filename?: string;
+  /** The original files `code` was bundled from (kept to be shown and edited again). */
+  files?: ComponentFiles;
   name?: string;
   configured_props?: Record<string, unknown>;
   active?: boolean;
@@ -202,7 +205,7 @@ export class SourceLifecycle {
   private async replacementFor(source: SourceRecord, input: UpdateInput, permissions: SourcePermissions | undefined): Promise<LiveSource | null> {
     const { hosts, records } = this.deps;
     const grants = hostGrants(permissions);
-    if (input.code !== undefined) return hosts.prepare(source.id, input.code, input.filename, grants);
+    if (input.code !== undefined) return hosts.prepare(source.id, input.code, input.filename, grants, input.files);
     const regranted = input.permissions !== undefined && JSON.stringify(grants) !== JSON.stringify(hostGrants(source.permissions));
     const recomputed = input.configured_props !== undefined && source.dynamic_props !== undefined;
     const previous = records.component(source);
