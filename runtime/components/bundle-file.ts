@@ -80,8 +80,10 @@ function confinePlugin(dir: string): Plugin {
     name: 'spout-confine',
     setup(build) {
       build.onResolve({ filter: /^(\.{1,2}(\/|$)|\/)/ }, (args) => {
-        const target = path.resolve(args.resolveDir, args.path);
-        if (target === dir || target.startsWith(dir + path.sep)) return undefined;
+        const inside = (p: string) => p === dir || p.startsWith(dir + path.sep);
+        // A sibling app of a registry folder (sibling-apps.ts) imports its own files: the registry is the service's, not the sender's.
+        if (args.importer && !inside(args.importer)) return undefined;
+        if (inside(path.resolve(args.resolveDir, args.path))) return undefined;
         return { errors: [{ text: `${args.path} is outside the component's files; add the file it names to files, at a path inside them` }] };
       });
     },

@@ -88,7 +88,9 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
   const isAction = !source && component?.type === 'action';
   const componentType = component?.type ?? null;
   useEffect(() => onTypeChange?.(componentType), [componentType, onTypeChange]);
-  const markers = useMemo(() => toMarkers([...(problems?.items ?? liveProblems), ...warnings]), [problems, liveProblems, warnings]);
+  // With several files, a problem at `file:line:col` is marked in that file only.
+  const inOpenFile = (p: { path: string }) => !s.files || !/:\d+:\d+$/.test(p.path) || p.path.startsWith(`${s.openFile}:`);
+  const markers = useMemo(() => toMarkers([...(problems?.items ?? liveProblems), ...warnings].filter(inOpenFile)), [problems, liveProblems, warnings, s.files, s.openFile]);
   const { files, entryFile, openFile } = s;
   const edited = useMemo(() => new Set((files ?? []).filter((f) => f.code !== s.loadedFiles?.[f.path]).map((f) => f.path)), [files, s.loadedFiles]);
   const configureId = source && (!component || component.id === source.component_id) ? source.id : (component?.id ?? (origin.kind === 'key' ? origin.key : null));
