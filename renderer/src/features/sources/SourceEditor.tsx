@@ -19,7 +19,6 @@ export type { Origin };
 /** The code is read for its props once typing pauses this long. */
 const READ_PROPS_DELAY_MS = 700;
 
-
 /**
  * Creates or edits a source: the code in monaco, checked by the service (`POST /v1/components`,
  * problems shown inline and listed), the prop form generated from its `configurable_props`, then
