@@ -1,8 +1,10 @@
 // Issue 43, point 5 in Chromium: a registry component is shown and edited as the registry has it.
 // Its page and the deployed source's editor open its own file with its comments (not the bundle),
 // its app file and common/ module a tab away; an edit of the app file is saved, bundled by the
-// service, runs, and is what the editor shows the next time.
+// service, runs, and is what the editor shows the next time. A source deployed before files were
+// kept shows its bundle with a note.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -81,6 +83,29 @@ describe('UI: registry components as their original files', () => {
     await tab(APP).click();
     await showing('return "hello from the edit";');
     await page.screenshot({ path: `${SHOTS}/registry-files-edited.png` });
+    assert.deepEqual(problems, []);
+  });
+
+  it('shows a source deployed before files were kept as its bundle, saying so', async () => {
+    const deployed = await spout.api('POST', '/v1/sources', { component_key: 'notely-new-note', name: 'Old note' });
+    assert.equal(deployed.status, 200, JSON.stringify(deployed.json));
+    // As an older Spout left it: the registry component saved with its bundle only.
+    await context.close();
+    await spout.stop();
+    const file = path.join(spout.dataDir, 'metadata.json');
+    const metadata = JSON.parse(fs.readFileSync(file, 'utf8'));
+    for (const c of metadata.components) {
+      delete c.files;
+      delete c.entry_file;
+    }
+    fs.writeFileSync(file, JSON.stringify(metadata));
+    spout = await startSpout({ dataDir: spout.dataDir, args: ['--registry', TREE] });
+    ({ context, page, problems } = await signedInPage(browser, await spout.signInUrl()));
+    await page.goto(`${spout.url}/sources/${deployed.json.data.id}`);
+    await page.getByTestId('bundle-note').getByText(/kept only the bundle it runs/).waitFor();
+    await showing('hello from the app');
+    assert.equal(await page.getByRole('tablist', { name: 'Component files' }).count(), 0);
+    await page.screenshot({ path: `${SHOTS}/registry-files-bundle-note.png` });
     assert.deepEqual(problems, []);
     await context.close();
   });
