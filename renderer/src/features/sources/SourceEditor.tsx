@@ -154,7 +154,11 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
                     Edit a copy
                   </button>
                 </div>
-                <p className="muted small-note">Deployed as it is; its code is shown read-only. Edit a copy to change it.</p>
+                <p className="muted small-note">
+                  {origin.files
+                    ? 'Deployed as it is; its files are shown read-only here and can be edited once it is deployed. Edit a copy makes one file of them (bundled) to change before deploying.'
+                    : 'Deployed as it is; its code is shown read-only. Edit a copy to change it.'}
+                </p>
                 {origin.files && origin.entry_file ? (
                   <FileSetViewer files={origin.files} entry={origin.entry_file} props={props} onSave={() => void deploy()} />
                 ) : (
