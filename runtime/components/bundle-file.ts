@@ -66,10 +66,28 @@ function packageRangesPlugin(cache: Map<string, Record<string, string>>): Plugin
   };
 }
 
-/** Where `bundleFile` finds sibling apps. */
+/** Where `bundleFile` finds sibling apps, and where local imports may reach. */
 export interface BundleFileOptions {
   /** Registry trees holding apps other apps import (`@pipedream/<app>`), after the file's own tree. */
   trees?: readonly string[];
+  /** A folder relative and absolute imports must stay inside (files sent over the API must not read others). */
+  confine?: string;
+}
+
+/** Refuses local imports that leave `dir`, naming the import and the way to fix it. */
+function confinePlugin(dir: string): Plugin {
+  return {
+    name: 'spout-confine',
+    setup(build) {
+      build.onResolve({ filter: /^(\.{1,2}(\/|$)|\/)/ }, (args) => {
+        const inside = (p: string) => p === dir || p.startsWith(dir + path.sep);
+        // A sibling app of a registry folder (sibling-apps.ts) imports its own files: the registry is the service's, not the sender's.
+        if (args.importer && !inside(args.importer)) return undefined;
+        if (inside(path.resolve(args.resolveDir, args.path))) return undefined;
+        return { errors: [{ text: `${args.path} is outside the component's files; add the file it names to files, at a path inside them` }] };
+      });
+    },
+  };
 }
 
 /**
@@ -90,7 +108,7 @@ export async function bundleFile(entry: string, bundleOptions: BundleFileOptions
   const options: BuildOptions & { write: false; metafile: true } = {
     entryPoints: [absolute],
     bundle: true,
-    plugins: [siblingAppsPlugin(trees), packageRangesPlugin(manifests)],
+    plugins: [...(bundleOptions.confine ? [confinePlugin(path.resolve(bundleOptions.confine))] : []), siblingAppsPlugin(trees), packageRangesPlugin(manifests)],
     platform: 'node',
     target: 'node20',
     write: false,

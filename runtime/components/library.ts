@@ -7,6 +7,8 @@ import type { ComponentDescription } from '../contract/component-shape';
 import type { ComponentLint } from '../contract/component-api';
 import type { PackageCache, ProgressListener } from './packages';
 import { validateComponent } from './validate';
+import { sameFiles } from './file-set';
+import type { ComponentFiles } from '../contract/component-api';
 
 /** Starts a sandbox on a bundle; the caller decides where its logs go. */
 export type SandboxFactory = (bundle: Pick<ComponentRecord, 'bundle' | 'filename'>) => Promise<{ sandbox: Sandbox; description: ComponentDescription }>;
@@ -18,12 +20,19 @@ export type LintResult = ComponentLint;
 export interface LoadOptions {
   /** Receives progress lines of package installs the load waits for (`installing x@^1 …`). */
   onProgress?: ProgressListener;
+  /** The original files the code was bundled from: kept on the record, to be shown and edited instead of the bundle. */
+  files?: ComponentFiles;
 }
 
 /** Per-call options of saving a component. */
 export interface SaveOptions extends LoadOptions {
   /** `registry`: saved on behalf of a registry key, not by the user (absent: the user saves it, and owns it from then on). */
   origin?: 'registry';
+}
+
+/** A record's original files, when it keeps them. */
+export function filesOf(c: ComponentRecord): ComponentFiles | undefined {
+  return c.files && c.entry_file !== undefined ? { files: c.files, entry_file: c.entry_file } : undefined;
 }
 
 /**
@@ -45,9 +54,9 @@ export class ComponentLibrary {
     return all.find((c) => c.id === idOrKey) ?? all.findLast((c) => c.key === idOrKey);
   }
 
-  /** The saved component of exactly this module text (its sha256), if any. */
-  findByHash(codeHash: string): ComponentRecord | undefined {
-    return this.metadata.data.components.findLast((c) => c.code_hash === codeHash);
+  /** The saved component of exactly this module text (its sha256), if any; with `files`, one kept with the same original files. */
+  findByHash(codeHash: string, files?: ComponentFiles): ComponentRecord | undefined {
+    return this.metadata.data.components.findLast((c) => c.code_hash === codeHash && (files === undefined || sameFiles(filesOf(c), files)));
   }
 
   /**
@@ -65,7 +74,8 @@ export class ComponentLibrary {
     }
     try {
       const valid = validateComponent(loaded.description);
-      const existing = this.metadata.data.components.find((c) => c.code_hash === bundle.codeHash);
+      // Files differing only in what a bundle drops (comments, formatting) are another record: each shows its own files.
+      const existing = this.metadata.data.components.find((c) => c.code_hash === bundle.codeHash && sameFiles(filesOf(c), options.files));
       // Records saved by an older Spout lack warnings, or have those of older rules.
       if (existing) existing.warnings = valid.warnings;
       const component: ComponentRecord = existing ?? {
@@ -82,6 +92,7 @@ export class ComponentLibrary {
         code_hash: bundle.codeHash,
         configurable_props: valid.configurable_props,
         warnings: valid.warnings,
+        ...(options.files ? { files: options.files.files, entry_file: options.files.entry_file } : {}),
         created_at: Math.floor(Date.now() / 1000),
       };
       return { component, sandbox: loaded.sandbox };

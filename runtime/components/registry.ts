@@ -6,6 +6,7 @@ import path from 'node:path';
 import { ComponentError } from '../lib/error-kinds';
 import type { ComponentProblem } from '../contract/component-shape';
 import { bundleFile } from './bundle-file';
+import { registryFiles } from './file-set';
 import type { ComponentLibrary, SandboxFactory } from './library';
 import { DescriptionCache, type Description } from './registry-cache';
 import { findComponentFiles, guessKey, stampOf } from './registry-scan';
@@ -141,7 +142,7 @@ export class ComponentRegistry {
     }
     this.saveCache();
     if (!state || state.code === undefined || state.filename === undefined) return undefined;
-    return { ...this.view(state, this.declaring()), code: state.code, filename: state.filename };
+    return { ...this.view(state, this.declaring()), code: state.code, filename: state.filename, ...registryFiles(state.folder.dir, state.file, state.inputs) };
   }
 
   /** The problem of the file that seems to declare `key`, when it failed to load (to say why a key is missing). */

@@ -18,6 +18,26 @@ export interface ComponentView {
   /** The module text and its file name: only in the single read (`GET /v1/components/{id}`). */
   code?: string;
   filename?: string;
+  /** The original files it was bundled from (a registry component's, or files edited since): only in the single read, absent for single-file code. */
+  files?: ComponentFile[];
+  /** The path among `files` of the component's own file. */
+  entry_file?: string;
+}
+
+/**
+ * One original file of a component made of several: a registry component's own file, or a file
+ * it imports by a relative path (its app file, `common/` modules) or its app's package.json.
+ * `path` is relative to the registry folder (`<app>/sources/<name>/<name>.mjs`).
+ */
+export interface ComponentFile {
+  path: string;
+  code: string;
+}
+
+/** The files a component is bundled from, and which of them is the component. */
+export interface ComponentFiles {
+  files: ComponentFile[];
+  entry_file: string;
 }
 
 /** What `POST /v1/components/lint` found, without saving: the component (null when it has errors) with its props, its errors and warnings. */
@@ -80,8 +100,8 @@ export interface RegistryComponent {
   warnings: ComponentProblem[];
 }
 
-/** A registry component with the code to deploy it: the file with its relative imports inlined. */
-export interface RegistryComponentWithCode extends RegistryComponent {
+/** A registry component with the code to deploy it (`code`: the file with its relative imports inlined) and the original files. */
+export interface RegistryComponentWithCode extends RegistryComponent, ComponentFiles {
   code: string;
   filename: string;
 }

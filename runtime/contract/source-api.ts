@@ -1,4 +1,5 @@
 // /v1 shapes of deployed sources, their events and their logs.
+import type { ComponentFile } from './component-api';
 import type { NetworkMode } from './network-api';
 import type { VersionFields } from './change-api';
 
@@ -32,6 +33,12 @@ export interface SourceView extends VersionFields {
   /** The code the source runs and its file name: only in the single read (`GET /v1/sources/{id}`). */
   code?: string;
   filename?: string;
+  /** The original files of a registry component (or files edited since), in the single read; absent for single-file code. */
+  files?: ComponentFile[];
+  /** The path among `files` of the component's own file. */
+  entry_file?: string;
+  /** True when `code` is a registry component's bundle kept without its files (deployed by an older Spout): editing it edits the bundle. */
+  code_is_bundle?: boolean;
 }
 
 export interface EventSummary {
@@ -79,6 +86,9 @@ export type SourceUpdate = Omit<SourceInput, 'component_id' | 'component_key'> &
   active?: boolean;
   /** The version this change was based on; another version is refused (409, docs/api.md "Versions"). */
   base_version?: number;
+  /** Original files to bundle instead of `component_code`; `entry_file` names the component's own (by default the one it has). */
+  files?: ComponentFile[];
+  entry_file?: string;
 };
 
 /** The answer to `POST /v1/sources/{id}/run`: the run's record and the events it stored. */

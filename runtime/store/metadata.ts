@@ -2,7 +2,7 @@ import path from 'node:path';
 import { type Adapter, Low } from 'lowdb';
 import type { NetworkMode } from '../contract/network-api';
 import type { ComponentProblem, ConfigurableProp } from '../contract/component-shape';
-import type { ComponentView } from '../contract/component-api';
+import type { ComponentFile, ComponentView } from '../contract/component-api';
 import type { ProblemSink } from '../lib/file-problems';
 import { readStateFile, writeStateFile } from '../lib/state-file';
 import { keepPrivate } from '../lib/private-files';
@@ -85,6 +85,10 @@ export interface ComponentRecord extends Pick<ComponentView, 'id' | 'key' | 'nam
   dedupe?: 'unique' | 'greatest' | 'last' | null;
   /** `registry`: saved only because a registry key was run or configured, not by the user (absent: the user saved it). */
   origin?: 'registry';
+  /** The original files `code` was bundled from (a registry component's, or those edited since); absent for single-file code and records saved before files were kept. */
+  files?: ComponentFile[];
+  /** The path among `files` of the component's own file (present with `files`). */
+  entry_file?: string;
 }
 
 export interface SourceRecord extends Versioned {

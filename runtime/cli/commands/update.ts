@@ -6,15 +6,18 @@ import { bold, out, printJson, printWarnings } from '../support/output';
 import { keptValues, parsePropsOption, type Prop } from '../support/prop-prompts';
 import { resolveSource } from '../support/resolve';
 import { UsageError } from '../support/usage';
+import { readComponentFiles } from '../support/component-files';
 import { connect, NETWORK_MODES, GRANT_HELP, GRANT_OPTIONS, grantsOption, reachLines } from './common';
 
-export const HELP = `Usage: spout update SRC [--code FILE|URL] [--name NAME] [--props JSON|@FILE] [--allow-read PATH] [--allow-write PATH] [--network MODE] [--activate|--deactivate]
+export const HELP = `Usage: spout update SRC [--code FILE|URL | --files DIR] [--name NAME] [--props JSON|@FILE] [--allow-read PATH] [--allow-write PATH] [--network MODE] [--activate|--deactivate]
 
 Updates a deployed source in place (same dc_ id, endpoint and this.db): its code, name, configured
 props, or whether it is active. SRC is the source's id, name slug, or a unique prefix of either.
 
 Options:
   --code FILE|URL      new code: a component file (relative imports bundled in) or a URL of raw code
+  --files DIR          new code: every file under DIR as its original files (the folder
+                       "spout describe SRC --files DIR" wrote), bundled by the service
   --name NAME          a new name (the name slug follows)
   --props JSON|@FILE   prop values, merged into the current ones (secrets you leave out are kept)
 ${GRANT_HELP}                       (given, these replace the folders granted before)
@@ -27,7 +30,7 @@ ${GRANT_HELP}                       (given, these replace the folders granted be
 export async function run(argv: string[]): Promise<void> {
   const args = parse(
     argv,
-    { code: { type: 'string' }, name: { type: 'string' }, props: { type: 'string' }, activate: { type: 'boolean' }, deactivate: { type: 'boolean' }, network: { type: 'string' }, ...GRANT_OPTIONS },
+    { code: { type: 'string' }, files: { type: 'string' }, name: { type: 'string' }, props: { type: 'string' }, activate: { type: 'boolean' }, deactivate: { type: 'boolean' }, network: { type: 'string' }, ...GRANT_OPTIONS },
     HELP,
   );
   if (!args) return;
@@ -35,12 +38,14 @@ export async function run(argv: string[]): Promise<void> {
   if (args.flag('activate') && args.flag('deactivate')) throw new UsageError('give --activate or --deactivate, not both');
   const given = parsePropsOption(args.string('props'));
   const code = args.string('code');
+  const filesDir = args.string('files');
+  if (code !== undefined && filesDir !== undefined) throw new UsageError('give --code or --files, not both');
   const name = args.string('name');
   const permissions = grantsOption(args);
   const network = args.string('network');
   if (network !== undefined && !NETWORK_MODES.includes(network)) throw new UsageError(`--network: "${network}" is not a mode; give one of ${NETWORK_MODES.join(', ')}`);
-  if (code === undefined && name === undefined && given === undefined && permissions === undefined && network === undefined && !args.flag('activate') && !args.flag('deactivate')) {
-    throw new UsageError('nothing to update; give --code, --name, --props, --allow-read/--allow-write, --network, --activate or --deactivate');
+  if (code === undefined && filesDir === undefined && name === undefined && given === undefined && permissions === undefined && network === undefined && !args.flag('activate') && !args.flag('deactivate')) {
+    throw new UsageError('nothing to update; give --code, --files, --name, --props, --allow-read/--allow-write, --network, --activate or --deactivate');
   }
   const client = connect(args);
   const source = await resolveSource(client, ref);
@@ -53,6 +58,7 @@ export async function run(argv: string[]): Promise<void> {
       body.component_filename = bundled.filename;
     }
   }
+  if (filesDir !== undefined) body.files = readComponentFiles(filesDir);
   if (name !== undefined) body.name = name;
   if (permissions) body.permissions = permissions;
   if (network !== undefined) body.network_mode = network;

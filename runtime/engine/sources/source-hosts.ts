@@ -2,6 +2,7 @@
 // source's grants, db, data stores and replay lookups, and keeping, replacing and closing it.
 import { ComponentError } from '../../lib/error-kinds';
 import type { ComponentLibrary } from '../../components/library';
+import type { ComponentFiles } from '../../contract/component-api';
 import type { EmitPayload, HostGrants } from '../../contract/host-protocol';
 import { dirGrants } from '../../props/dir/dir-folders';
 import type { HostExit } from '../../sandbox/host-process';
@@ -57,9 +58,10 @@ export class SourceHosts {
     return this.live.get(sourceId);
   }
 
-  /** Loads code as a source component, in a sandbox whose logs go to `sourceId`. */
-  async prepare(sourceId: string, code: string, filename: string | undefined, grants: HostGrants): Promise<LiveSource> {
+  /** Loads code as a source component, in a sandbox whose logs go to `sourceId`; `files`: the original files it was bundled from. */
+  async prepare(sourceId: string, code: string, filename: string | undefined, grants: HostGrants, files?: ComponentFiles): Promise<LiveSource> {
     const loaded = await this.deps.library.load(code, filename ?? 'component.mjs', (bundle) => this.load(sourceId, bundle, grants), {
+      files,
       // Installs of imported packages can take a while: their progress shows in the source's logs.
       onProgress: (line) => this.deps.logs.add(sourceId, { level: 'info', message: line, invocation_id: null }),
     });

@@ -2,6 +2,7 @@
 // and is saved only if they succeed, so a failing hook leaves the source as it was.
 import type { ConfigurableProp } from '../../contract/component-shape';
 import type { ChangeOrigin } from '../../contract/change-api';
+import type { ComponentFiles } from '../../contract/component-api';
 import type { Cassette, NetworkMode } from '../../contract/network-api';
 import { newId } from '../../lib/ids';
 import { KeyedTurns } from '../../lib/keyed-turns';
@@ -46,6 +47,8 @@ export interface DeployInput {
 export interface UpdateInput {
   code?: string;
   filename?: string;
+  /** The original files `code` was bundled from (kept to be shown and edited again). */
+  files?: ComponentFiles;
   name?: string;
   configured_props?: Record<string, unknown>;
   active?: boolean;
@@ -221,7 +224,7 @@ export class SourceLifecycle {
   private async replacementFor(source: SourceRecord, input: UpdateInput, permissions: SourcePermissions | undefined): Promise<LiveSource | null> {
     const { hosts, records } = this.deps;
     const grants = hostGrants(permissions);
-    if (input.code !== undefined) return hosts.prepare(source.id, input.code, input.filename, grants);
+    if (input.code !== undefined) return hosts.prepare(source.id, input.code, input.filename, grants, input.files);
     const regranted = input.permissions !== undefined && JSON.stringify(grants) !== JSON.stringify(hostGrants(source.permissions));
     const recomputed = input.configured_props !== undefined && source.dynamic_props !== undefined;
     const previous = records.component(source);

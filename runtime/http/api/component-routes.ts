@@ -15,6 +15,8 @@ import { formProblem } from './form-problems';
 import { componentCode, componentFilename, componentUrl } from './component-input';
 import { fetchComponentCode } from '../../components/fetch-code';
 import { registryComponent } from './registry-routes';
+import { filesOf } from '../../components/library';
+import type { SourceView } from '../../contract/source-api';
 
 export const saveSchema = z.object({ component_code: componentCode.optional(), component_url: componentUrl.optional(), component_filename: componentFilename });
 
@@ -60,6 +62,16 @@ export function componentView(c: ComponentRecord): ComponentView {
     warnings: c.warnings ?? [],
     created_at: c.created_at,
   };
+}
+
+/**
+ * What a single read adds about a component's code: its original files when it keeps them, or,
+ * for a registry component saved before they were kept, that `code` is its bundle.
+ */
+export function codeFiles(c: ComponentRecord): Pick<SourceView, 'files' | 'entry_file' | 'code_is_bundle'> {
+  const files = filesOf(c);
+  if (files) return files;
+  return c.origin === 'registry' ? { code_is_bundle: true } : {};
 }
 
 /** Saved components: save module text (validated), read by id or key. */
@@ -155,7 +167,7 @@ export function componentRoutes(ctx: ApiContext): Router {
   router.get('/components/:id', (req, res) => {
     const component = ctx.library.find(req.params.id);
     if (!component) throw notFound('component', req.params.id);
-    res.json({ data: { ...componentView(component), code: component.code, filename: component.filename } });
+    res.json({ data: { ...componentView(component), code: component.code, filename: component.filename, ...codeFiles(component) } });
   });
 
   return router;

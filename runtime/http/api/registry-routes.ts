@@ -32,7 +32,8 @@ export const searchSchema = z.object({
 export async function registryComponent(ctx: ApiContext, key: string): Promise<ComponentRecord | undefined> {
   const entry = await ctx.registry.get(key);
   if (!entry) return undefined;
-  return ctx.library.findByHash(entry.code_hash) ?? (await ctx.library.save(entry.code, entry.filename, ctx.describeSandbox, { origin: 'registry' }));
+  const files = { files: entry.files, entry_file: entry.entry_file };
+  return ctx.library.findByHash(entry.code_hash, files) ?? (await ctx.library.save(entry.code, entry.filename, ctx.describeSandbox, { origin: 'registry', files }));
 }
 
 /** 404 for a key the registry does not have, saying why when a file that names it failed to load. */

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { SourceRecord } from '../../store/metadata';
+import type { ComponentRecord, SourceRecord } from '../../store/metadata';
 import type { ApiContext } from './api-context';
 import { isEventId } from '../../store/event-id';
 import { isSystemChannel } from '../../store/event-store';
@@ -10,7 +10,9 @@ import { pageParams } from '../../lib/pagination';
 import { requireBearer } from '../edge/auth';
 import { HttpError, notFound } from '../edge/error-statuses';
 import { eventSummary, sourceView } from './views';
-import { componentCode, componentFilename, componentUrl } from './component-input';
+import { componentCode, componentFiles, componentFilename, componentUrl, entryFile } from './component-input';
+import { bundleFileSet } from '../../components/file-set';
+import { codeFiles } from './component-routes';
 import { fetchComponentCode } from '../../components/fetch-code';
 import { registryComponent, registryNotFound } from './registry-routes';
 import { cassetteSchema } from '../../store/cassette-schema';
@@ -51,6 +53,9 @@ export const deploySchema = z.object({
 export const updateSchema = z.object({
   component_code: componentCode.optional(),
   component_url: componentUrl.optional(),
+  /** The original files to bundle (a registry component's, edited), and which is the component's own. */
+  files: componentFiles.optional(),
+  entry_file: entryFile.optional(),
   component_filename: componentFilename,
   name: z.string().min(1).max(200).optional(),
   configured_props: objectParam.optional(),
@@ -61,6 +66,13 @@ export const updateSchema = z.object({
   /** The version this change was based on: another is refused with 409 (docs/api.md "Versions"). */
   base_version: baseVersionParam.optional(),
 });
+
+/** The entry of files sent without `entry_file`: the one the source's component has. */
+function entryOf(given: string | undefined, component: ComponentRecord | undefined): string {
+  const entry = given ?? component?.entry_file;
+  if (entry === undefined) throw new HttpError(400, 'entry_file is missing: name which of files is the component (its source keeps no files to take it from)');
+  return entry;
+}
 
 const eventId = z.string().refine(isEventId, 'must be an event id such as 1700000000000-0');
 export const summariesSchema = pageParams.extend({
@@ -128,8 +140,9 @@ export function sourceRoutes(ctx: ApiContext): Router {
   router.get('/sources/:id', (req, res) => {
     const source = find(req.params.id);
     const component = ctx.sources.component(source);
-    // The single read carries the code it runs, so any client can open and edit it.
-    res.json({ data: { ...view(source), code: component?.code ?? '', filename: component?.filename ?? 'component.mjs' } });
+    // The single read carries the code it runs, so any client can open and edit it: a registry
+    // component's original files too, which are what it is edited as.
+    res.json({ data: { ...view(source), code: component?.code ?? '', filename: component?.filename ?? 'component.mjs', ...(component ? codeFiles(component) : {}) } });
   });
 
   router.get('/sources/:id/secrets', (req, res) => {
@@ -143,11 +156,15 @@ export function sourceRoutes(ctx: ApiContext): Router {
   router.put('/sources/:id', async (req, res) => {
     const source = find(req.params.id);
     const input = parseParams(req, updateSchema);
-    if (input.component_code !== undefined && input.component_url !== undefined) throw new HttpError(400, 'give component_code or component_url, not both');
+    if ([input.component_code, input.component_url, input.files].filter((x) => x !== undefined).length > 1) throw new HttpError(400, 'give one of component_code, component_url or files, not several');
     const fetched = input.component_url === undefined ? undefined : await fetchComponentCode(input.component_url);
+    const files = input.files === undefined ? undefined : { files: input.files, entry_file: entryOf(input.entry_file, ctx.sources.component(source)) };
+    // Bundled as the registry's own files are, sibling apps from the registry folders (the user's first).
+    const bundled = files && (await bundleFileSet(files, ctx.registry.folders().map((f) => f.dir).reverse()));
     const updated = await ctx.sources.update(source, {
-      code: fetched?.code ?? input.component_code,
-      filename: input.component_filename ?? fetched?.filename,
+      code: bundled?.code ?? fetched?.code ?? input.component_code,
+      filename: bundled?.filename ?? input.component_filename ?? fetched?.filename,
+      files,
       name: input.name,
       configured_props: input.configured_props,
       active: input.active,

@@ -111,5 +111,6 @@ export async function chosenComponent(item: Pick<GalleryItem, 'from' | 'ref'>): 
   }
   const entry = await api.registryComponent(item.ref);
   const saved = await api.saveComponent(entry.code, entry.filename);
-  return { ...saved, code: entry.code, filename: entry.filename };
+  // Its original files are what is shown (the code is their bundle).
+  return { ...saved, code: entry.code, filename: entry.filename, files: entry.files, entry_file: entry.entry_file };
 }

@@ -12,14 +12,13 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { ActionRunResult } from './ActionRunResult';
 import { editorFor, shownErrors as errorsShown, type Origin } from './editor-store';
 import { ProblemList } from './ProblemList';
+import { FileSetViewer, FileTabs, languageOf } from './FileTabs';
 import { toMarkers } from './problems';
 
 export type { Origin };
 
 /** The code is read for its props once typing pauses this long. */
 const READ_PROPS_DELAY_MS = 700;
-
-const languageOf = (filename: string) => (/\.(ts|mts|cts)$/.test(filename) ? 'typescript' : 'javascript');
 
 /**
  * Creates or edits a source: the code in monaco, checked by the service (`POST /v1/components`,
@@ -66,7 +65,8 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
   }, [reachable]);
 
   // The form follows the code: read a moment after typing stops (a new source's template too).
-  const readable = origin.kind === 'code' && (codeDirty || !source) && doc !== null;
+  // A file of several is not a component alone: the service checks them together when they are saved.
+  const readable = origin.kind === 'code' && (codeDirty || !source) && doc !== null && s.files === null;
   useEffect(() => {
     if (!readable) return;
     const timer = setTimeout(() => void actions.readProps(), READ_PROPS_DELAY_MS);
@@ -88,7 +88,11 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
   const isAction = !source && component?.type === 'action';
   const componentType = component?.type ?? null;
   useEffect(() => onTypeChange?.(componentType), [componentType, onTypeChange]);
-  const markers = useMemo(() => toMarkers([...(problems?.items ?? liveProblems), ...warnings]), [problems, liveProblems, warnings]);
+  // With several files, a problem at `file:line:col` is marked in that file only.
+  const inOpenFile = (p: { path: string }) => !s.files || !/:\d+:\d+$/.test(p.path) || p.path.startsWith(`${s.openFile}:`);
+  const markers = useMemo(() => toMarkers([...(problems?.items ?? liveProblems), ...warnings].filter(inOpenFile)), [problems, liveProblems, warnings, s.files, s.openFile]);
+  const { files, entryFile, openFile } = s;
+  const edited = useMemo(() => new Set((files ?? []).filter((f) => f.code !== s.loadedFiles?.[f.path]).map((f) => f.path)), [files, s.loadedFiles]);
   const configureId = source && (!component || component.id === source.component_id) ? source.id : (component?.id ?? (origin.kind === 'key' ? origin.key : null));
 
   return (
@@ -109,6 +113,15 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
         )}
         {origin.kind === 'code' ? (
           <>
+            {s.codeIsBundle && (
+              <p className="notice" data-testid="bundle-note">
+                This source was deployed from the registry by an older Spout, which kept only the bundle it runs: the code below is that bundle (the registry&rsquo;s files inlined, comments dropped).
+                Deploy the registry component <code>{component?.key ?? ''}</code> again to see and edit its original files.
+              </p>
+            )}
+            {files && entryFile && openFile ? (
+              <FileTabs files={files} entry={entryFile} open={openFile} edited={edited} onOpen={actions.openTab} />
+            ) : (
             <div className="toolbar">
               <label htmlFor="code-language">Language</label>
               <select id="code-language" value={languageOf(filename) === 'typescript' ? 'component.ts' : filename === 'component.cjs' ? 'component.cjs' : 'component.mjs'} onChange={(e) => actions.setFilename(e.target.value)}>
@@ -130,10 +143,11 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
                 {busy === 'check' ? 'Checking…' : 'Check code & load props'}
               </button>
             </div>
+            )}
             {doc ? (
             <CodeEditor
               document={doc}
-              language={languageOf(filename)}
+              language={languageOf(openFile ?? filename)}
               markers={markers}
               props={props}
               revealLine={reveal}
@@ -159,8 +173,16 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
                     Edit a copy
                   </button>
                 </div>
-                <p className="muted small-note">Deployed as it is; its code is shown read-only. Edit a copy to change it.</p>
-                <CodeEditor document={{ text: origin.code, rev: 0 }} language={languageOf(origin.filename)} markers={[]} props={props} readOnly onChange={() => undefined} onSave={() => void deploy()} />
+                <p className="muted small-note">
+                  {origin.files
+                    ? 'Deployed as it is; its files are shown read-only here and can be edited once it is deployed. Edit a copy makes one file of them (bundled) to change before deploying.'
+                    : 'Deployed as it is; its code is shown read-only. Edit a copy to change it.'}
+                </p>
+                {origin.files && origin.entry_file ? (
+                  <FileSetViewer files={origin.files} entry={origin.entry_file} props={props} onSave={() => void deploy()} />
+                ) : (
+                  <CodeEditor document={{ text: origin.code, rev: 0 }} language={languageOf(origin.filename)} markers={[]} props={props} readOnly onChange={() => undefined} onSave={() => void deploy()} />
+                )}
               </>
             ) : (
               <>

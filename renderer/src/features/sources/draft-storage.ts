@@ -2,10 +2,14 @@
 // so a reload loses nothing (docs/desktop-and-ui.md). Storage may be full or off: every call says
 // so or gives nothing instead of throwing.
 
+import type { ComponentFile } from '../../../../runtime/contract/component-api';
+
 /** What of a draft is kept across reloads: the edits, not what the service answers. */
 export interface KeptDraft {
   /** The code as typed; null when the code is not edited. */
   code: string | null;
+  /** A component of several files: each as typed, its own file, and the one open (absent or null for single-file code). */
+  files?: { files: ComponentFile[]; entry_file: string; open: string } | null;
   filename: string;
   name: string;
   /** The form's values; null when the form is not edited. */

@@ -6,7 +6,7 @@
 import { create } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ActionRunView } from '../../../../runtime/contract/action-api';
-import type { ComponentView } from '../../../../runtime/contract/component-api';
+import type { ComponentFile, ComponentView } from '../../../../runtime/contract/component-api';
 import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
 import type { FieldProblem } from '../../../../runtime/contract/problem';
 import type { SourceInput, SourceView } from '../../../../runtime/contract/source-api';
@@ -27,13 +27,22 @@ import { keepDraft, keptDraft, keptDraftKeys } from './draft-storage';
  */
 export type Origin =
   | { kind: 'code'; code: string; filename: string }
-  | { kind: 'key'; key: string; from: 'registry' | 'saved'; component: ComponentView; code: string; filename: string }
+  | { kind: 'key'; key: string; from: 'registry' | 'saved'; component: ComponentView; code: string; filename: string; files?: ComponentFile[]; entry_file?: string }
   | { kind: 'url'; url: string };
 
 export interface EditorState {
   origin: Origin;
-  /** The code as typed; `doc` is what the editor is told to show (null while a source's code loads). */
+  /** The code as typed (with `files`, the open file's); `doc` is what the editor is told to show (null while a source's code loads). */
   code: string;
+  /** A source whose component is several original files (a registry component's): every file as edited; null for single-file code. */
+  files: ComponentFile[] | null;
+  /** With `files`: the component's own file, and the file the editor shows. */
+  entryFile: string | null;
+  openFile: string | null;
+  /** The files' text as the service has them, by path (edited files are those that differ). */
+  loadedFiles: Record<string, string> | null;
+  /** The source's code is a registry bundle kept without its files (an older Spout deployed it). */
+  codeIsBundle: boolean;
   doc: EditorDocument | null;
   filename: string;
   codeDirty: boolean;
@@ -84,6 +93,9 @@ interface SourceBase {
 /** The base a source's single read gives. */
 const baseOf = (read: SourceView): SourceBase => ({ version: read.version, code: read.code ?? '', settings: JSON.stringify([read.configured_props, read.name]) });
 
+/** The text of the file at `path` among `files` ('' when it is not there). */
+const openText = (files: readonly ComponentFile[], path: string) => files.find((f) => f.path === path)?.code ?? '';
+
 /** Dynamic props replace static ones of the same name (as the service merges them). */
 export function mergeProps(base: ConfigurableProp[], dynamic: ConfigurableProp[] | undefined): ConfigurableProp[] {
   if (!dynamic?.length) return base;
@@ -112,6 +124,11 @@ function initialState(source: SourceView | null, origin: Origin): EditorState {
   return {
     origin,
     code: startCode,
+    files: null,
+    entryFile: null,
+    openFile: null,
+    loadedFiles: null,
+    codeIsBundle: false,
     doc: source ? null : { text: startCode, rev: 0 },
     filename: origin.kind === 'code' ? origin.filename : 'component.mjs',
     codeDirty: false,
@@ -154,6 +171,7 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
     return {
       ...fresh,
       ...(codeDirty ? { origin: { kind: 'code', code, filename: kept.filename }, code, doc: { text: code, rev: 0 }, filename: kept.filename, codeDirty } : {}),
+      ...(codeDirty && kept.files ? { files: kept.files.files, entryFile: kept.files.entry_file, openFile: kept.files.open, code: openText(kept.files.files, kept.files.open), doc: { text: openText(kept.files.files, kept.files.open), rev: 0 } } : {}),
       ...(kept.values ? { values: kept.values, name: kept.name, formDirty: true } : {}),
       draftSavedAt: kept.savedAt,
     };
@@ -163,8 +181,9 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
   const markUnsaved = (unsaved: boolean) => useUnsaved.setState((u) => (u.keys.has(key) === unsaved ? u : { keys: unsaved ? new Set([...u.keys, key]) : new Set([...u.keys].filter((k) => k !== key)) }));
   // Every change to the edits is kept at once: a reload or a crash right after typing loses nothing.
   store.subscribe((now, before) => {
-    if (now.code === before.code && now.values === before.values && now.name === before.name && now.filename === before.filename && now.codeDirty === before.codeDirty && now.formDirty === before.formDirty) return;
-    const ok = keepDraft(key, now.codeDirty || now.formDirty ? { code: now.codeDirty ? now.code : null, filename: now.filename, name: now.name, values: now.formDirty ? now.values : null, savedAt: Date.now() } : null);
+    if (now.code === before.code && now.files === before.files && now.openFile === before.openFile && now.values === before.values && now.name === before.name && now.filename === before.filename && now.codeDirty === before.codeDirty && now.formDirty === before.formDirty) return;
+    const files = now.codeDirty && now.files && now.entryFile && now.openFile ? { files: now.files, entry_file: now.entryFile, open: now.openFile } : null;
+    const ok = keepDraft(key, now.codeDirty || now.formDirty ? { code: now.codeDirty ? now.code : null, files, filename: now.filename, name: now.name, values: now.formDirty ? now.values : null, savedAt: Date.now() } : null);
     markUnsaved(now.codeDirty || now.formDirty);
     const savedAt = now.codeDirty || now.formDirty ? Date.now() : null;
     if (ok === now.draftUnkept || (savedAt === null) !== (now.draftSavedAt === null)) set({ draftUnkept: !ok, draftSavedAt: savedAt });
@@ -258,7 +277,8 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
     if (s.busy) return null;
     const useCode = s.origin.kind === 'code' && (!sourceNow || s.codeDirty);
     let checked: { c: ComponentView | null; fresh: ConfigurableProp[]; nextValues: Record<string, unknown> } = { c: s.component, fresh: s.props, nextValues: s.values };
-    if (useCode && s.checkedCode !== s.code) {
+    // Files are checked where they are bundled, by the service's save.
+    if (useCode && !s.files && s.checkedCode !== s.code) {
       const result = await check();
       if (!result) return null;
       checked = result;
@@ -281,11 +301,12 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
     try {
       const now = get();
       const body: SourceInput = { configured_props: configuredProps(now.props, now.values), ...(now.name ? { name: now.name } : {}) };
-      if (useCode) Object.assign(body, { component_code: now.code, component_filename: now.filename });
+      if (useCode && !now.files) Object.assign(body, { component_code: now.code, component_filename: now.filename });
       let saved: SourceView;
       if (sourceNow) {
         const base = get().base;
-        saved = await updateSource(sourceNow.id, { ...body, ...(base ? { base_version: base.version } : {}) });
+        const withFiles = useCode && now.files && now.entryFile ? { ...body, files: now.files, entry_file: now.entryFile } : body;
+        saved = await updateSource(sourceNow.id, { ...withFiles, ...(base ? { base_version: base.version } : {}) });
         set({ base: { version: saved.version, code: useCode ? now.code : (base?.code ?? ''), settings: JSON.stringify([saved.configured_props, saved.name]) }, newer: null });
         toast('Saved and redeployed');
       } else {
@@ -326,6 +347,7 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
       try {
         const [read, c] = await Promise.all([api.getSource(current.id), api.getComponent(current.component_id)]);
         const { codeDirty, formDirty, base } = get();
+        set({ loadedFiles: read.files ? Object.fromEntries(read.files.map((f) => [f.path, f.code])) : null });
         // A version saved elsewhere: taken in when a save would replace nothing of it (it changed what
         // is not edited here, or only active or the network mode), else said, and the edits kept.
         const theirs = baseOf(read);
@@ -337,8 +359,10 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
         // What is edited here stays as edited: the service's code, props and values fill in the rest.
         const merged = mergeProps(c.configurable_props as ConfigurableProp[], read.dynamic_props as ConfigurableProp[] | undefined);
         if (!codeDirty) {
-          set({ component: c, props: merged, filename: read.filename ?? c.filename ?? 'component.mjs', checkedCode: read.code ?? null, propsCode: read.code ?? c.code ?? '' });
-          loadCode(read.code ?? c.code ?? '');
+          const entry = read.files && read.entry_file ? read.entry_file : null;
+          set({ component: c, props: merged, filename: read.filename ?? c.filename ?? 'component.mjs', checkedCode: read.code ?? null, propsCode: read.code ?? c.code ?? '', files: entry ? (read.files ?? null) : null, entryFile: entry, openFile: entry, codeIsBundle: read.code_is_bundle ?? false });
+          // A registry component opens at its own file, as the registry has it; single-file code as it is.
+          loadCode(entry ? openText(read.files ?? [], entry) : (read.code ?? c.code ?? ''));
         } else set({ checkedCode: read.code ?? null, ...(get().component === null ? { component: c, props: merged } : {}) });
         if (!formDirty) set({ values: initialValues(merged, read.configured_props), name: read.name });
       } catch (err) {
@@ -388,9 +412,17 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
       const { doc, code } = get();
       if (doc && doc.text !== code) set({ doc: { text: code, rev: doc.rev + 1 } });
     },
-    /** The user typed in the editor. */
+    /** The user typed in the editor (with files, in the open one). */
     typed(code: string) {
-      set({ code, codeDirty: true });
+      const { files, openFile } = get();
+      set({ code, codeDirty: true, ...(files ? { files: files.map((f) => (f.path === openFile ? { ...f, code } : f)) } : {}) });
+    },
+    /** Shows another of the component's files in the editor (its edits stay in `files`). */
+    openTab(path: string) {
+      const { files } = get();
+      if (!files?.some((f) => f.path === path)) return;
+      set({ openFile: path });
+      loadCode(openText(files, path));
     },
     setFilename(filename: string) {
       set({ filename });

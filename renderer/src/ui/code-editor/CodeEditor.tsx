@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { create } from 'zustand';
-import type { CodeEditorHandle, EditorMarker } from './monaco-editor';
+import type { CodeEditorHandle, EditorLanguage, EditorMarker } from './monaco-editor';
 import { editorAssets } from './asset-urls';
 
 type EditorModule = typeof import('./monaco-editor');
@@ -54,7 +54,7 @@ export function CodeEditor({
   readOnly = false,
 }: {
   document: EditorDocument;
-  language: 'javascript' | 'typescript';
+  language: EditorLanguage;
   markers: EditorMarker[];
   props: Array<{ name: string; type: string; description?: string }>;
   onChange(value: string): void;

@@ -98,7 +98,7 @@ export interface EditorMarker {
 export interface CodeEditorHandle {
   getValue(): string;
   setValue(value: string): void;
-  setLanguage(language: 'javascript' | 'typescript'): void;
+  setLanguage(language: EditorLanguage): void;
   setMarkers(markers: EditorMarker[]): void;
   setComponentProps(props: Array<{ name: string; type: string; description?: string }>): void;
   revealLine(line: number): void;
@@ -106,9 +106,12 @@ export interface CodeEditorHandle {
   dispose(): void;
 }
 
+/** What the editor highlights and checks: component code, or other text (a package.json among a component's files). */
+export type EditorLanguage = 'javascript' | 'typescript' | 'plaintext';
+
 export interface CodeEditorOptions {
   value: string;
-  language: 'javascript' | 'typescript';
+  language: EditorLanguage;
   ariaLabel: string;
   readOnly?: boolean;
   dark: boolean;
