@@ -1,5 +1,6 @@
 // /v1 shapes of deployed sources, their events and their logs.
 import type { NetworkMode } from './network-api';
+import type { RecordedRequest, RecordedResponse } from './invocation-api';
 
 export interface SourceView {
   id: string;
@@ -82,6 +83,9 @@ export interface RunNowView {
   error: { name: string; message: string } | null;
   /** Ids of the events stored. */
   emitted: string[];
+  /** For a run that sent a request to the source's endpoint (an HTTP source): the request, and the answer it got. */
+  request?: RecordedRequest | null;
+  response?: RecordedResponse | null;
 }
 
 /** Filters of `GET /v1/sources/{id}/event_summaries` (cursor and search). */
