@@ -54,14 +54,8 @@ export function sendExactly(url: string, method: string, headers: HeaderList, bo
       return Promise.reject(new HttpError(400, `headers.${name}: ${(err as Error).message}`));
     }
   }
-  let req: http.ClientRequest;
-  try {
-    req = http.request(url, { method, setHost: false, agent: false });
-  } catch (err) {
-    // A path or query with characters a request line cannot carry (a space) is the caller's too.
-    return Promise.reject(new HttpError(400, `the request cannot be sent: ${(err as Error).message}; percent-encode the query string`));
-  }
   return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, setHost: false, agent: false });
     for (const [name, value] of headers) req.setHeader(name, value);
     const given = new Set(headers.map(([name]) => name.toLowerCase()));
     for (const added of ['connection', 'content-length', 'transfer-encoding']) if (!given.has(added)) req.removeHeader(added);
