@@ -10,13 +10,8 @@ import { deploySource, startSpout, waitFor, type SpoutProcess } from '../helpers
 
 /** Emits what a request's body says. Written for this test. */
 const ORDERS = `export default {
-  name: "Run now orders",
-  version: "0.1.0",
-  props: { http: { type: "$.interface.http" } },
-  async run(event) {
-    console.log("order", event.body.x);
-    this.$emit({ x: event.body.x }, { summary: "order " + event.body.x });
-  },
+  name: "Orders in the browser", version: "0.1.0", props: { http: { type: "$.interface.http" } },
+  async run(event) { this.$emit({ x: event.body.x }, { summary: "order " + event.body.x }); },
 };
 `;
 
@@ -50,7 +45,7 @@ describe('Run now on an HTTP source in Chromium', () => {
     const form = dialog.getByRole('form', { name: 'Request to send' });
     const body = form.getByLabel('Body');
     await waitFor(async () => (await body.inputValue()) === '{"x":"first"}', 10_000, 'the last request prefilled');
-    assert.equal(await form.getByLabel('Path and query').inputValue(), '/orders');
+    assert.equal(await form.getByLabel('Path', { exact: true }).inputValue(), '/orders');
     assert.equal(await form.getByLabel('Method').inputValue(), 'POST');
     assert.match(await form.getByLabel('Headers (one per line)').inputValue(), /content-type: application\/json/);
     assert.equal(await form.getByLabel('Start from').locator('option:checked').textContent(), 'Last request received');

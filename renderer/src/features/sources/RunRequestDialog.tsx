@@ -1,33 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { RunNowInput, RunRequest } from '../../../../runtime/contract/run-request-api';
+import type { RunNowInput } from '../../../../runtime/contract/run-request-api';
 import type { RunNowView, SourceView } from '../../../../runtime/contract/source-api';
 import { messageOf, ServiceUnreachable, useConnection } from '../../api/client';
 import { useApp } from '../../app/store';
 import { Modal } from '../../ui/ConfirmDialog';
-import { headerLines, parseHeaderLines } from '../../ui/header-lines';
 import { InvocationDetail } from '../activity/InvocationDetail';
+import { editsOfDraft, RequestFields, requestDraft, requestOfDraft, type RequestDraft } from '../activity/RequestFields';
 import { deletePayload, runWithRequest, savePayload, useRunRequest } from './run-request-data';
-
-/** The request as the form edits it; `recordedBody`: the last request's body is binary or cut, and goes as recorded until one is typed. */
-interface Draft {
-  method: string;
-  /** The sub-path and query string, as `/orders?x=1`. */
-  target: string;
-  headers: string;
-  body: string;
-  recordedBody: boolean;
-}
-
-function draftOf(request: RunRequest, recordedBody = false): Draft {
-  return { method: request.method, target: `${request.path}${request.query ? `?${request.query}` : ''}`, headers: headerLines(request.headers), body: request.body, recordedBody };
-}
-
-/** The draft as a request; throws (naming the field) on headers that cannot be read. */
-function requestOf(draft: Draft): RunRequest {
-  const at = draft.target.indexOf('?');
-  const path = at === -1 ? draft.target : draft.target.slice(0, at);
-  return { method: draft.method.trim().toUpperCase(), path: path.startsWith('/') ? path : `/${path}`, query: at === -1 ? '' : draft.target.slice(at + 1), headers: parseHeaderLines(draft.headers), body: draft.body };
-}
 
 /** What a run now came to, as the toast says it. */
 export function ranMessage(r: RunNowView): { text: string; kind: 'ok' | 'error' } {
@@ -44,35 +23,31 @@ export function RunRequestDialog({ source, onClose }: { source: SourceView; onCl
   const { toast } = useApp();
   const reachable = useConnection((c) => c.reachable);
   const { view, payloads, error, reload } = useRunRequest(source.id);
-  const [draft, setDraft] = useState<Draft | null>(null);
+  const [draft, setDraft] = useState<RequestDraft | null>(null);
+  /** The draft is the last request, whose body is binary or was cut: sent as recorded until one is typed. */
+  const [asRecorded, setAsRecorded] = useState(false);
   const [picked, setPicked] = useState('');
   const [name, setName] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState<'send' | 'save' | 'delete' | null>(null);
   const [result, setResult] = useState<RunNowView | null>(null);
 
+  const startFrom = (value: string) => {
+    const payload = payloads.find((p) => p.name === value);
+    const from = payload ?? view?.request;
+    if (!from) return;
+    setPicked(value);
+    if (payload) setName(payload.name);
+    setDraft(requestDraft(from));
+    setAsRecorded(!payload && (view?.body_as_recorded ?? false));
+  };
   // The form starts from the request the service would send.
   useEffect(() => {
-    if (view && !draft) setDraft(draftOf(view.request, view.body_as_recorded));
+    if (view && !draft) startFrom('');
   }, [view, draft]);
 
-  const edit = (change: Partial<Draft>) => draft && setDraft({ ...draft, ...change });
-  const pick = (value: string) => {
-    setPicked(value);
-    const payload = payloads.find((p) => p.name === value);
-    if (payload) {
-      setDraft(draftOf(payload));
-      setName(payload.name);
-    } else if (view) setDraft(draftOf(view.request, view.body_as_recorded));
-  };
-
   /** The request to send: the draft (a recorded body left out unless retyped); none loaded yet, the service's own choice. */
-  const input = (): RunNowInput => {
-    if (!draft) return { trigger: 'http' };
-    const request: RunNowInput = requestOf(draft);
-    if (draft.recordedBody) delete request.body;
-    return request;
-  };
+  const input = (): RunNowInput => (!draft ? { trigger: 'http' } : asRecorded ? editsOfDraft(draft) : requestOfDraft(draft));
 
   const act = async (what: 'send' | 'save' | 'delete', fn: () => Promise<void>) => {
     setProblem(null);
@@ -99,7 +74,7 @@ export function RunRequestDialog({ source, onClose }: { source: SourceView; onCl
   const save = () =>
     void act('save', async () => {
       if (!draft) return;
-      const saved = await savePayload(source.id, name.trim(), requestOf(draft));
+      const saved = await savePayload(source.id, name.trim(), requestOfDraft(draft));
       await reload();
       setPicked(saved.name);
       toast(`Saved payload "${saved.name}"`);
@@ -108,7 +83,7 @@ export function RunRequestDialog({ source, onClose }: { source: SourceView; onCl
     void act('delete', async () => {
       await deletePayload(source.id, picked);
       await reload();
-      pick('');
+      startFrom('');
       toast(`Deleted payload "${picked}"`);
     });
 
@@ -124,7 +99,7 @@ export function RunRequestDialog({ source, onClose }: { source: SourceView; onCl
         <div className="row">
           <div className="field grow">
             <label htmlFor="run-payload">Start from</label>
-            <select id="run-payload" value={picked} onChange={(e) => pick(e.target.value)} disabled={!view}>
+            <select id="run-payload" value={picked} onChange={(e) => startFrom(e.target.value)} disabled={!view}>
               <option value="">{lastLabel}</option>
               {payloads.map((p) => (
                 <option key={p.name} value={p.name}>
@@ -141,31 +116,18 @@ export function RunRequestDialog({ source, onClose }: { source: SourceView; onCl
         </div>
         {draft && (
           <>
-            <div className="row">
-              <div className="field">
-                <label htmlFor="run-method">Method</label>
-                <input id="run-method" className="mono" size={8} value={draft.method} onChange={(e) => edit({ method: e.target.value })} data-autofocus />
-              </div>
-              <div className="field grow">
-                <label htmlFor="run-target">Path and query</label>
-                <input id="run-target" className="mono" value={draft.target} placeholder="/orders?x=1" onChange={(e) => edit({ target: e.target.value })} />
-              </div>
-            </div>
-            <div className="field">
-              <label htmlFor="run-headers">Headers (one per line)</label>
-              <textarea id="run-headers" className="mono" rows={4} value={draft.headers} onChange={(e) => edit({ headers: e.target.value })} />
-            </div>
-            <div className="field">
-              <label htmlFor="run-body">Body</label>
-              {draft.recordedBody && <p className="muted small-note">The last request&apos;s body is binary or was cut when recorded: it is sent as received unless you type a new one here.</p>}
-              <textarea id="run-body" className="mono" rows={8} value={draft.body} onChange={(e) => edit({ body: e.target.value, recordedBody: false })} />
-            </div>
+            <RequestFields
+              idPrefix="run"
+              draft={draft}
+              onChange={setDraft}
+              bodyNote={asRecorded ? "The last request's body is binary or was cut when recorded: it is sent as received unless you type a new one here." : undefined}
+            />
             <div className="row">
               <div className="field grow">
                 <label htmlFor="run-payload-name">Payload name</label>
                 <input id="run-payload-name" value={name} placeholder="new order" onChange={(e) => setName(e.target.value)} />
               </div>
-              <button type="button" onClick={save} disabled={busy !== null || name.trim() === '' || draft.recordedBody}>
+              <button type="button" onClick={save} disabled={busy !== null || name.trim() === '' || (asRecorded && !draft.bodyEdited)}>
                 {busy === 'save' ? 'Saving…' : 'Save as payload'}
               </button>
             </div>
