@@ -118,11 +118,11 @@ export function SourceDetail({ id, tab, item }: { id: string; tab: string; item:
           </p>
         </div>
         <div className="row head-actions" role="group" aria-label="Source actions">
-          <button type="button" onClick={() => void run()} disabled={busy !== null}>
+          <button type="button" onClick={() => void run()} disabled={busy !== null} aria-haspopup={endpoint && !hasTimer ? 'dialog' : undefined}>
             {busy === 'run' ? 'Running…' : 'Run now'}
           </button>
           {endpoint && hasTimer && (
-            <button type="button" onClick={() => setRequesting(true)} disabled={busy !== null}>
+            <button type="button" onClick={() => setRequesting(true)} disabled={busy !== null} aria-haspopup="dialog">
               Send request…
             </button>
           )}
