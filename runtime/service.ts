@@ -17,6 +17,7 @@ import { Deduper } from './engine/events/dedupe';
 import { Emission } from './engine/events/emission';
 import { EventStore } from './store/event-store';
 import { ENDPOINT_PREFIX, endpointHandler } from './http/ingress/endpoint-handler';
+import { RunNowRequests } from './http/ingress/run-now-requests';
 import { LogStore } from './store/log-store';
 import { InvocationStore } from './store/invocation-store';
 import { ComponentLibrary, type SandboxFactory } from './components/library';
@@ -28,6 +29,7 @@ import { Sandbox } from './sandbox/sandbox';
 import { HostPool } from './sandbox/host-pool';
 import { sweepTempFolders } from './sandbox/temp-folder';
 import { SourceDbs } from './store/source-dbs';
+import { PayloadStore } from './store/payload-store';
 import { NetworkService } from './engine/network/network-service';
 import { CassetteStore } from './store/cassette-store';
 import { ComponentSessions } from './engine/sessions/component-sessions';
@@ -169,6 +171,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const dbs = new SourceDbs(path.join(dataDir, 'db'), report);
   const network = new NetworkService(new CassetteStore(path.join(dataDir, 'cassettes'), report));
   const dedupe = new Deduper(path.join(dataDir, 'dedupe'), report);
+  const payloads = new PayloadStore(path.join(dataDir, 'payloads'), report);
   // Component code runs in host processes that may read the package cache and nothing else of the
   // data dir. Node's permission model grants only folders that exist when a host starts, and the
   // spare host starts at once: the cache folder must exist before any host does.
@@ -207,6 +210,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     dataStores,
     invocations,
     network,
+    payloads,
   });
   const sendLog = new SendLog();
   const sessions = new ComponentSessions({ metadata, secrets, limits, idleMs: 60_000, dataStores, sendLog, invocations, network, dataDir });
@@ -241,10 +245,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const catalog = new ToolCatalog({ metadata, library, registry, settings: mcpSettings });
   // `spout mcp` finds this service through the data dir; a key given by flag or environment is not kept there.
   const stdio = { command: options.nodePath ?? process.execPath, args: [cliScript, 'mcp', '--data-dir', dataDir], ...(settings().api_key_source === 'data_dir' ? {} : { env: { SPOUT_API_KEY: '<API key>' } }) };
-  const ctx: ApiContext = { connect, metadata, library, registry, describeSandbox, sources, sessions, workflows, sendLog, events, logs, invocations, network, delivery, secrets, dataStores, auth, endpointUrl, settings, mcp: { settings: mcpSettings, catalog, stdio } };
+  const runNow = new RunNowRequests();
+  const ctx: ApiContext = { connect, metadata, library, registry, describeSandbox, sources, sessions, workflows, sendLog, events, logs, invocations, network, delivery, secrets, dataStores, auth, endpointUrl, settings, mcp: { settings: mcpSettings, catalog, stdio }, payloads, runNow };
   const mcp = new McpEndpoint(ctx);
   const app = createApp(ctx, mcp);
-  const endpoints = endpointHandler(new HttpEndpoints(sources, workflows), HTTP_BODY_LIMIT, endpointUrl);
+  const endpoints = endpointHandler(new HttpEndpoints(sources, workflows), HTTP_BODY_LIMIT, endpointUrl, runNow);
   const gate = new StartupGate();
   // A request without Host is answered by the Host check, as problem+json.
   const server = http.createServer({ requireHostHeader: false }, (req, res) => gate.pass(res, () => (req.url?.startsWith(ENDPOINT_PREFIX) ? void endpoints(req, res) : app(req, res))));

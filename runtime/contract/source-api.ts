@@ -2,6 +2,7 @@
 import type { ComponentFile } from './component-api';
 import type { NetworkMode } from './network-api';
 import type { VersionFields } from './change-api';
+import type { RecordedRequest, RecordedResponse } from './invocation-api';
 
 export interface SourceView extends VersionFields {
   id: string;
@@ -97,6 +98,9 @@ export interface RunNowView {
   error: { name: string; message: string } | null;
   /** Ids of the events stored. */
   emitted: string[];
+  /** For a run that sent a request to the source's endpoint (an HTTP source): the request, and the answer it got. */
+  request?: RecordedRequest | null;
+  response?: RecordedResponse | null;
 }
 
 /** Filters of `GET /v1/sources/{id}/event_summaries` (cursor and search). */

@@ -15,6 +15,7 @@ import { dataStoreRoutes } from './api/data-store-routes';
 import { registryRoutes } from './api/registry-routes';
 import { sourceRoutes } from './api/source-routes';
 import { invocationRoutes } from './api/invocation-routes';
+import { payloadRoutes } from './api/payload-routes';
 import { cassetteRoutes } from './api/cassette-routes';
 import { sseRoutes } from './api/sse-routes';
 import { subscriptionRoutes } from './api/subscription-routes';
@@ -34,7 +35,7 @@ import { connectSettingsRoutes } from './connect-api/connect-settings-routes';
  */
 export function v1Routes(ctx: ApiContext): Router {
   const v1 = express.Router();
-  v1.use(webhookRoutes(ctx), subscriptionRoutes(ctx), sourceRoutes(ctx), accountRoutes(ctx), dataStoreRoutes(ctx), registryRoutes(ctx), componentRoutes(ctx), actionRoutes(ctx), workflowRoutes(ctx), settingsRoutes(ctx), mcpSettingsRoutes(ctx), invocationRoutes(ctx), cassetteRoutes(ctx), syncRoutes(ctx), connectSettingsRoutes(ctx), uiLinkRoutes(ctx));
+  v1.use(webhookRoutes(ctx), subscriptionRoutes(ctx), sourceRoutes(ctx), accountRoutes(ctx), dataStoreRoutes(ctx), registryRoutes(ctx), componentRoutes(ctx), actionRoutes(ctx), workflowRoutes(ctx), settingsRoutes(ctx), mcpSettingsRoutes(ctx), invocationRoutes(ctx), payloadRoutes(ctx), cassetteRoutes(ctx), syncRoutes(ctx), connectSettingsRoutes(ctx), uiLinkRoutes(ctx));
   v1.get('/openapi.json', (req, res) => {
     res.json(openApiDocument(`${req.protocol}://${req.get('host') ?? 'localhost'}`, process.env.SPOUT_VERSION ?? 'dev'));
   });

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Cassette, CassetteEntry } from '../contract/network-api';
 import type { ProblemSink } from '../lib/file-problems';
+import { KeyedWrites } from '../lib/keyed-writes';
 import { readStateFile, removeStateFile, writeStateFile } from '../lib/state-file';
 
 /** How a new cassette matches: common volatile query parameters left out, bodies compared, in sequence. */
@@ -24,7 +25,7 @@ export function emptyCassette(): Cassette {
 export class CassetteStore {
   private readonly cassettes = new Map<string, Cassette>();
   /** Writes per owner, in order. */
-  private readonly writing = new Map<string, Promise<void>>();
+  private readonly writes = new KeyedWrites();
 
   constructor(
     private readonly dir: string,
@@ -67,20 +68,13 @@ export class CassetteStore {
   /** Deletes an owner's cassette. */
   async remove(owner: string): Promise<void> {
     this.cassettes.delete(owner);
-    await this.writing.get(owner);
+    await this.writes.settled(owner);
     const file = this.file(owner);
     await removeStateFile(file);
   }
 
   private save(owner: string): Promise<void> {
-    const previous = this.writing.get(owner) ?? Promise.resolve();
-    const next = previous.then(() => writeStateFile(this.file(owner), `${JSON.stringify(this.get(owner), null, 2)}\n`));
-    const settled = next.catch(() => undefined);
-    this.writing.set(owner, settled);
-    void settled.then(() => {
-      if (this.writing.get(owner) === settled) this.writing.delete(owner);
-    });
-    return next;
+    return this.writes.queue(owner, () => writeStateFile(this.file(owner), `${JSON.stringify(this.get(owner), null, 2)}\n`));
   }
 
   private file(owner: string): string {

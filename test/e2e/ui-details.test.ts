@@ -467,7 +467,11 @@ describe('UI details of issue 23 (points 8–14) and axe on every screen', () =>
       const save = page.getByRole('button', { name: 'Save & redeploy' });
       assert.equal(await save.isDisabled(), true, 'Save waits for the code');
       await page.getByRole('button', { name: 'Run now' }).click();
+      const runNow = page.getByRole('dialog', { name: 'Run now: send a request' });
+      await runNow.getByText('Not loaded: the service is not answering.').waitFor();
+      await runNow.getByRole('button', { name: 'Send' }).click();
       await page.locator('.toast').getByText('Run now was not sent: the service is not answering.').waitFor();
+      await runNow.getByRole('button', { name: 'Close' }).click();
       await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
       await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
       await page.getByText('Not loaded: the service is not answering.').waitFor();

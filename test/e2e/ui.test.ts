@@ -145,8 +145,12 @@ describe('UI in Chromium', () => {
     await setEditorText(page, ORDERS_SOURCE.replace('"order for "', '"v2 order for "'));
     await page.getByRole('button', { name: 'Save & redeploy' }).click();
     await page.getByText('Saved and redeployed').waitFor();
+    // Run now on an HTTP source sends it a request (the last one it received), shown first.
     await page.getByRole('button', { name: 'Run now' }).click();
+    const runNow = page.getByRole('dialog', { name: 'Run now: send a request' });
+    await runNow.getByRole('button', { name: 'Send' }).click();
     await page.getByText(/Ran: 1 event emitted/).waitFor();
+    await runNow.getByRole('button', { name: 'Close' }).click();
     await page.getByRole('link', { name: 'Events', exact: true }).click();
     await page.locator('.event-row', { hasText: 'v2 order for us' }).waitFor({ timeout: 10_000 });
 

@@ -7,6 +7,7 @@ import { ComponentLibrary } from '../../runtime/components/library';
 import { Deduper } from '../../runtime/engine/events/dedupe';
 import { Emission, type DeliveryPort } from '../../runtime/engine/events/emission';
 import { NetworkService } from '../../runtime/engine/network/network-service';
+import { PayloadStore } from '../../runtime/store/payload-store';
 import { createSources, type SourceManager } from '../../runtime/engine/sources/source-manager';
 import { hostScript } from '../../runtime/lib/paths';
 import { HostPool } from '../../runtime/sandbox/host-pool';
@@ -32,6 +33,7 @@ export interface EngineStores {
   dbs: SourceDbs;
   dataStores: DataStores;
   network: NetworkService;
+  payloads: PayloadStore;
   emission: Emission;
   /** Each `deliver` call emission made, in order. */
   deliveries: Array<{ event: StoredEvent; webhooks: readonly string[] }>;
@@ -69,6 +71,7 @@ export async function openEngineStores(delivery?: DeliveryPort): Promise<EngineS
     dbs: new SourceDbs(path.join(dataDir, 'db')),
     dataStores,
     network: new NetworkService(new CassetteStore(path.join(dataDir, 'cassettes'))),
+    payloads: new PayloadStore(path.join(dataDir, 'payloads')),
     emission: new Emission(events, port, () => metadata.data.subscriptions, (listenerId, event, depth) => {
       listened.push({ listenerId, event, depth });
       stores.onListen(listenerId, event, depth);

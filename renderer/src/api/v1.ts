@@ -9,6 +9,7 @@ import type { McpSettings, McpSnippets, McpToolView } from '../../../runtime/con
 import type { ListResponse } from '../../../runtime/contract/page';
 import type { InstanceSettings } from '../../../runtime/contract/settings-api';
 import type { EventQuery, EventSummary, LogLineView, RunNowView, SourceInput, SourceUpdate, SourceView } from '../../../runtime/contract/source-api';
+import type { RunNowInput, RunRequest, RunRequestView, SavedPayload } from '../../../runtime/contract/run-request-api';
 import type { RemoteCheck, RemoteInput, RemoteView, SyncApplyRequest, SyncJobView, SyncPlan, SyncRequest } from '../../../runtime/contract/sync-api';
 import type { AttemptView, MessageView, SecretRotationView, SubscriptionView, WebhookInput, WebhookUpdate, WebhookView } from '../../../runtime/contract/webhook-api';
 import type { WorkflowExport, WorkflowInput, WorkflowRunView, WorkflowView } from '../../../runtime/contract/workflow-api';
@@ -40,7 +41,13 @@ export const api = {
   deploySource: (body: SourceInput) => request<{ data: SourceView }>('POST', '/v1/sources', body).then((r) => r.data),
   updateSource: (id: string, body: SourceUpdate) => request<{ data: SourceView }>('PUT', `/v1/sources/${enc(id)}`, body).then((r) => r.data),
   deleteSource: (id: string) => request<void>('DELETE', `/v1/sources/${enc(id)}`),
-  runSource: (id: string) => request<{ data: RunNowView }>('POST', `/v1/sources/${enc(id)}/run`).then((r) => r.data),
+  runSource: (id: string, input?: RunNowInput) => request<{ data: RunNowView }>('POST', `/v1/sources/${enc(id)}/run`, input).then((r) => r.data),
+  /** The request Run now sends a source with an HTTP interface when given none: its last, or the default. */
+  runRequest: (id: string) => request<{ data: RunRequestView }>('GET', `/v1/sources/${enc(id)}/run/request`).then((r) => r.data),
+  listPayloads: (id: string) => request<ListResponse<SavedPayload>>('GET', `/v1/sources/${enc(id)}/payloads`, undefined, { limit: PAGE }).then((r) => r.data),
+  /** Saves (or replaces) a test payload of a source. */
+  savePayload: (id: string, name: string, fields: RunRequest) => request<{ data: SavedPayload }>('PUT', `/v1/sources/${enc(id)}/payloads/${enc(name)}`, fields).then((r) => r.data),
+  deletePayload: (id: string, name: string) => request<void>('DELETE', `/v1/sources/${enc(id)}/payloads/${enc(name)}`),
   listEvents: (id: string, query: EventQuery = {}) =>
     request<ListResponse<EventSummary>>('GET', `/v1/sources/${enc(id)}/event_summaries`, undefined, { limit: 100, expand: 'event', ...query }),
   deleteEvents: (id: string, query: { start_id?: string; end_id?: string; event_name?: string }) =>

@@ -1,29 +1,58 @@
-import type { EventSummary, LogLineView } from '../../contract/source-api';
+import type { EventSummary, LogLineView, RunNowView } from '../../contract/source-api';
 import type { ListResponse } from '../../contract/page';
-import { parse } from '../support/args';
-import { bold, eventBlock, logLine, out, printJson, red } from '../support/output';
+import type { RunNowInput, RunRequestView, SavedPayload } from '../../contract/run-request-api';
+import { parse, type Args } from '../support/args';
+import { bold, dim, eventBlock, logLine, out, printJson, red, table } from '../support/output';
+import { optionText } from '../support/prop-prompts';
 import { resolveSource } from '../support/resolve';
+import { UsageError } from '../support/usage';
+import type { ApiClient } from '../../remote/api-client';
 import { connect } from './common';
 
-export const HELP = `Usage: spout run SRC
+export const HELP = `Usage: spout run SRC [--payload NAME] [--body TEXT|@file] [--method M] [--path /p?q=1] [--header "Name: value"]…
+       spout run SRC --list-payloads
 
-Runs a deployed source now (as the UI's run-now does) and prints what the run logged and emitted.
-Exits 1 when the run failed. SRC is the source's id, name slug, or a unique prefix of either.
+Runs a deployed source now (as the UI's Run now does) and prints what the run logged and emitted.
+A source with an HTTP interface is sent a request to its endpoint, through the same path a real
+request takes: the last request it received (or, if none ever came, POST / with the JSON body {}),
+changed by the options below; its answer is printed first. A source with a timer runs with its
+timer's event (one with both: --http sends a request instead). Exits 1 when the run failed. SRC is
+the source's id, name slug, or a unique prefix of either.
+
+Options:
+  --payload NAME       send the saved test payload NAME (the UI's "Save as payload")
+  --body TEXT|@file    the request body (JSON or any text), or a file's content
+  --method M           the request method (POST, GET, …)
+  --path /p?q=1        the sub-path after the endpoint, and a query string
+  --header "N: v"      set a header over the request's own (repeatable)
+  --http               send a request, on a source that has a timer too
+  --timer              run with the timer's event, on a source that has an HTTP interface too
+  --list-payloads      list the source's saved test payloads and exit
 `;
 
-interface RunResult {
-  invocation_id: string;
-  error: { name: string; message: string } | null;
-  emitted: string[];
-}
-
 export async function run(argv: string[]): Promise<void> {
-  const args = parse(argv, {}, HELP);
+  const args = parse(
+    argv,
+    {
+      payload: { type: 'string' },
+      body: { type: 'string' },
+      method: { type: 'string' },
+      path: { type: 'string' },
+      header: { type: 'string', multiple: true },
+      http: { type: 'boolean' },
+      timer: { type: 'boolean' },
+      'list-payloads': { type: 'boolean' },
+    },
+    HELP,
+  );
   if (!args) return;
   const ref = args.atMost(1).required(0, 'the source to run (spout run SRC)');
+  if (args.flag('http') && args.flag('timer')) throw new UsageError('give --http or --timer, not both');
   const client = connect(args);
   const source = await resolveSource(client, ref);
-  const { data: result } = await client.post<{ data: RunResult }>(`/v1/sources/${source.id}/run`);
+  if (args.flag('list-payloads')) return listPayloads(client, source.id, args.globals.json);
+  const input = await runInput(client, source.id, args);
+  const { data: result } = await client.post<{ data: RunNowView }>(`/v1/sources/${source.id}/run`, input);
   const emitted = new Set(result.emitted);
   const events = emitted.size
     ? (await client.get<ListResponse<EventSummary>>(`/v1/sources/${source.id}/event_summaries`, { limit: Math.min(100, emitted.size + 10), expand: 'event' })).data.filter((e) => emitted.has(e.id)).reverse()
@@ -31,9 +60,61 @@ export async function run(argv: string[]): Promise<void> {
   const logs = (await client.get<ListResponse<LogLineView>>(`/v1/sources/${source.id}/logs`, { limit: 100 })).data.filter((l) => l.invocation_id === result.invocation_id).reverse();
   if (args.globals.json) printJson({ ...result, events, logs });
   else {
+    const { request, response } = result;
+    if (request) out(dim(`${request.method} ${request.endpoint_url}${request.path === '/' ? '' : request.path}${request.query ? `?${request.query}` : ''}`));
+    if (response) out(`${bold(`HTTP ${response.status}`)} ${response.body_encoding === 'utf8' ? response.body : `(${response.body_size} bytes)`}`);
     for (const l of logs) out(logLine(l));
     for (const e of events) out(eventBlock(e));
     out(result.error ? `${red('failed')} ${result.error.name}: ${result.error.message}` : `Ran ${bold(source.id)} (${source.name_slug}): ${emitted.size} event${emitted.size === 1 ? '' : 's'} emitted`);
   }
   if (result.error) process.exitCode = 1;
+}
+
+/** What the options ask of `POST /v1/sources/{id}/run`; `--header`s are set over the request's own headers (the payload's, or the last request's). */
+async function runInput(client: ApiClient, sourceId: string, args: Args): Promise<RunNowInput> {
+  const input: RunNowInput = {};
+  if (args.flag('timer')) input.trigger = 'timer';
+  if (args.flag('http')) input.trigger = 'http';
+  const payload = args.string('payload');
+  if (payload !== undefined) input.payload = payload;
+  const body = args.string('body');
+  if (body !== undefined) input.body = optionText('--body', body);
+  const method = args.string('method');
+  if (method !== undefined) input.method = method;
+  const target = args.string('path');
+  if (target !== undefined) {
+    const at = target.indexOf('?');
+    const path = at === -1 ? target : target.slice(0, at);
+    input.path = path.startsWith('/') ? path : `/${path}`;
+    input.query = at === -1 ? '' : target.slice(at + 1);
+  }
+  const headerLines = args.strings('header');
+  if (headerLines.length > 0) {
+    const base = payload !== undefined
+      ? (await client.get<{ data: SavedPayload }>(`/v1/sources/${sourceId}/payloads/${encodeURIComponent(payload)}`)).data.headers
+      : (await client.get<{ data: RunRequestView }>(`/v1/sources/${sourceId}/run/request`)).data.request.headers;
+    input.headers = withHeaders(base, headerLines);
+  }
+  return input;
+}
+
+/** `headers` with each `Name: value` line set over the header of that name (any case). */
+function withHeaders(headers: Record<string, string | string[]>, lines: string[]): Record<string, string | string[]> {
+  const out = { ...headers };
+  for (const line of lines) {
+    const at = line.indexOf(':');
+    if (at <= 0) throw new UsageError(`--header "${line}": write it as "Name: value"`);
+    const name = line.slice(0, at).trim();
+    for (const key of Object.keys(out)) if (key.toLowerCase() === name.toLowerCase()) delete out[key];
+    out[name] = line.slice(at + 1).trim();
+  }
+  return out;
+}
+
+/** Prints a source's saved test payloads, newest first. */
+async function listPayloads(client: ApiClient, sourceId: string, json: boolean): Promise<void> {
+  const { data } = await client.get<ListResponse<SavedPayload>>(`/v1/sources/${sourceId}/payloads`, { limit: 100 });
+  if (json) return printJson(data);
+  if (data.length === 0) return out(`No saved payloads for ${sourceId}: save one in the UI (Run now, "Save as payload") or with POST /v1/sources/${sourceId}/payloads`);
+  out(table(['NAME', 'REQUEST', 'BODY'], data.map((p) => [p.name, `${p.method} ${p.path}${p.query ? `?${p.query}` : ''}`, `${Buffer.byteLength(p.body)} bytes`])));
 }

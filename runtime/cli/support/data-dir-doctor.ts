@@ -11,6 +11,7 @@ import { scanJsonLines } from '../../lib/jsonl-scan';
 import { inspectStateFile, readStateFile, type StateInspection, writeStateFileSync } from '../../lib/state-file';
 import { hostsFile, isHostOf, hostMarker, readPids } from '../../sandbox/host-records';
 import { parseCassette } from '../../store/cassette-store';
+import { parsePayloads } from '../../store/payload-store';
 import { checkStoreLine } from '../../store/data-store-file';
 import { checkEventLine } from '../../store/event-store';
 import { checkInvocationLine } from '../../store/invocation-store';
@@ -47,6 +48,7 @@ const STATE_FILES: Array<{ where: string; parse: (text: string) => unknown }> = 
   { where: 'db', parse: parseDb },
   { where: 'dedupe', parse: parseDedupe },
   { where: 'cassettes', parse: parseCassette },
+  { where: 'payloads', parse: parsePayloads },
   { where: 'sync-links.json', parse: parseLinks },
   { where: 'mcp.json', parse: parseMcpSettings },
 ];

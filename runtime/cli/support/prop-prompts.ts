@@ -17,18 +17,21 @@ export function parsePropsOption(text: string | undefined): Record<string, unkno
   return parseObjectOption('--props', text, '{"label":"orders"}');
 }
 
+/** An option's text, given inline or as `@file` (the file's content); an unreadable file is a usage error naming the option. */
+export function optionText(option: string, text: string): string {
+  if (!text.startsWith('@')) return text;
+  const file = text.slice(1);
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`${option}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
 /** An option holding a JSON object, given inline or as `@file.json`; errors name the option and show `example`. */
 export function parseObjectOption(option: string, text: string | undefined, example: string): Record<string, unknown> | undefined {
   if (text === undefined) return undefined;
-  let json = text;
-  if (text.startsWith('@')) {
-    const file = text.slice(1);
-    try {
-      json = fs.readFileSync(file, 'utf8');
-    } catch (err) {
-      throw new UsageError(`${option}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-    }
-  }
+  const json = optionText(option, text);
   let value: unknown;
   try {
     value = JSON.parse(json);

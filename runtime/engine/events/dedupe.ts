@@ -4,6 +4,7 @@
 import path from 'node:path';
 import type { EmitPayload } from '../../contract/host-protocol';
 import type { ProblemSink } from '../../lib/file-problems';
+import { KeyedWrites } from '../../lib/keyed-writes';
 import { readStateFile, removeStateFile, writeStateFile } from '../../lib/state-file';
 
 export type DedupeStrategy = 'unique' | 'greatest' | 'last';
@@ -26,7 +27,7 @@ export interface DedupeResult {
 /** Per-source dedupe caches, persisted under one folder. */
 export class Deduper {
   private readonly states = new Map<string, DedupeState>();
-  private readonly writing = new Map<string, Promise<void>>();
+  private readonly writes = new KeyedWrites();
 
   constructor(
     private readonly dir: string,
@@ -50,14 +51,14 @@ export class Deduper {
   /** Forgets a removed source's cache. */
   async remove(sourceId: string): Promise<void> {
     this.states.delete(sourceId);
-    await this.writing.get(sourceId);
+    await this.writes.settled(sourceId);
     const file = this.file(sourceId);
     await removeStateFile(file);
   }
 
   /** Waits for cache writes in progress. */
   async flush(): Promise<void> {
-    await Promise.all(this.writing.values());
+    await this.writes.all();
   }
 
   private file(sourceId: string): string {
@@ -74,14 +75,9 @@ export class Deduper {
 
   /** Writes the cache (temp file and rename), one write per source at a time, the newest last. */
   private save(sourceId: string, state: DedupeState): void {
-    const previous = this.writing.get(sourceId) ?? Promise.resolve();
     const text = JSON.stringify(state);
-    const next = previous.then(() => writeStateFile(this.file(sourceId), text));
-    const settled = next.catch(() => undefined);
-    this.writing.set(sourceId, settled);
-    void settled.then(() => {
-      if (this.writing.get(sourceId) === settled) this.writing.delete(sourceId);
-    });
+    // A failed write is never the run's failure; the next change writes the whole cache again.
+    this.writes.queue(sourceId, () => writeStateFile(this.file(sourceId), text)).catch(() => undefined);
   }
 }
 

@@ -6,6 +6,7 @@ import { dirsRoot } from '../../props/dir/dir-folders';
 import type { EventStore } from '../../store/event-store';
 import type { InvocationStore } from '../../store/invocation-store';
 import type { LogStore } from '../../store/log-store';
+import type { PayloadStore } from '../../store/payload-store';
 import type { SourceDbs } from '../../store/source-dbs';
 import type { Deduper } from '../events/dedupe';
 import type { NetworkService } from '../network/network-service';
@@ -20,6 +21,8 @@ export interface SourceStores {
   /** Its `$.service.db`. */
   dbs: SourceDbs;
   dedupe: Deduper;
+  /** Its saved test payloads (run now). */
+  payloads: PayloadStore;
   /** The data dir, under which its `dir` props' folders are. */
   dataDir: string;
 }
@@ -39,13 +42,14 @@ export class SourceData {
 
   /** Removes everything kept for a source. */
   async remove(sourceId: string): Promise<void> {
-    const { events, invocations, logs, network, dbs, dedupe, dataDir } = this.stores;
+    const { events, invocations, logs, network, dbs, dedupe, payloads, dataDir } = this.stores;
     await events.removeSource(sourceId);
     await logs.remove(sourceId);
     await invocations.remove(sourceId);
     await network.remove(sourceId);
     await dbs.remove(sourceId);
     await dedupe.remove(sourceId);
+    await payloads.remove(sourceId);
     await fs.rm(dirsRoot(dataDir, sourceId), { recursive: true, force: true });
   }
 }

@@ -7,6 +7,7 @@ import type { DataStores } from '../../store/data-stores';
 import type { EventStore, StoredEvent } from '../../store/event-store';
 import type { InvocationStore } from '../../store/invocation-store';
 import type { LogStore } from '../../store/log-store';
+import type { PayloadStore } from '../../store/payload-store';
 import type { ComponentRecord, Metadata, SourceRecord } from '../../store/metadata';
 import type { SecretBox } from '../../store/secrets';
 import type { SourceDbs } from '../../store/source-dbs';
@@ -42,6 +43,8 @@ export interface SourceManagerDeps {
   invocations: InvocationStore;
   /** Outgoing calls: cassettes, replay matching, masking. */
   network: NetworkService;
+  /** Saved test payloads, removed with their source. */
+  payloads: PayloadStore;
 }
 
 /** The rooms the API and the endpoints reach sources through. */
@@ -75,7 +78,7 @@ export function createSources(deps: SourceManagerDeps): SourceManager {
   const runner = new SourceRunner({ records, hosts, emission, dedupe, logs, invocations, calls, channels });
   const timers = new SourceTimers(records, runner, logs);
   const crashes = new CrashGuard(records, hosts, timers, logs);
-  const data = new SourceData({ events: deps.events, invocations, logs, network, dbs, dedupe, dataDir });
+  const data = new SourceData({ events: deps.events, invocations, logs, network, dbs, dedupe, payloads: deps.payloads, dataDir });
   const lifecycle = new SourceLifecycle({ records, hosts, props, runner, timers, crashes, data, calls, logs });
   return new SourceManager({ records, props, hosts, runner, timers, lifecycle });
 }

@@ -13,7 +13,9 @@ import type { SourceManager } from '../../engine/sources/source-manager';
 import type { DataStores } from '../../store/data-stores';
 import type { Metadata } from '../../store/metadata';
 import type { SecretBox } from '../../store/secrets';
+import type { PayloadStore } from '../../store/payload-store';
 import type { AuthConfig } from '../edge/auth';
+import type { RunNowRequests } from '../ingress/run-now-requests';
 import type { McpSettingsStore } from '../../store/mcp-settings';
 import type { ToolCatalog } from '../../engine/tools/tool-catalog';
 import type { McpStdioCommand } from '../../contract/mcp-api';
@@ -51,4 +53,8 @@ export interface ApiContext {
   mcp: { settings: McpSettingsStore; catalog: ToolCatalog; stdio: McpStdioCommand };
   /** The local Pipedream Connect API's projects, tokens, tenants and apps. */
   connect: ConnectService;
+  /** Each source's saved test payloads (run now). */
+  payloads: PayloadStore;
+  /** Requests run now sends to sources' endpoints, waiting for the runs they start. */
+  runNow: RunNowRequests;
 }

@@ -1,11 +1,11 @@
-import http from 'node:http';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { InvocationView } from '../../contract/invocation-api';
 import type { ApiContext } from './api-context';
 import { bodyBytes } from '../../engine/invocations/invocation-record';
 import { ENDPOINT_PREFIX, REPLAY_HEADER } from '../ingress/endpoint-handler';
-import { objectParam, parseParams } from './params';
+import { requestFields, requestHeaders, sendExactly } from './exact-request';
+import { parseParams } from './params';
 import { pageParams } from '../../lib/pagination';
 import { HttpError, notFound } from '../edge/error-statuses';
 import { testFromRun, UntestableRun, type RunEvent } from '../../testing/test-from-run';
@@ -24,12 +24,7 @@ export const listSchema = pageParams.extend({
 });
 
 /** What a replay may change of the recorded request (HTTP) or event (other triggers). */
-export const replaySchema = z.object({
-  method: z.string().regex(/^[A-Za-z]+$/, 'must be an HTTP method such as POST').optional(),
-  path: z.string().startsWith('/', 'must start with /').optional(),
-  query: z.string().optional(),
-  headers: objectParam.pipe(z.record(z.string(), z.union([z.string(), z.array(z.string())]))).optional(),
-  body: z.string().optional(),
+export const replaySchema = requestFields.extend({
   event: z.unknown().optional(),
 });
 
@@ -131,7 +126,7 @@ async function replayRequest(ctx: ApiContext, record: InvocationView, edits: z.i
   const query = edits.query ?? request.query;
   const url = `${ctx.endpointUrl(endpointId)}${edits.path ?? (request.path === '/' ? '' : request.path)}${query ? `?${query.replace(/^\?/, '')}` : ''}`;
   const body = method === 'GET' || method === 'HEAD' ? undefined : edits.body !== undefined ? Buffer.from(edits.body, 'utf8') : bodyBytes(request);
-  const headers = replayHeaders(edits.headers ?? request.headers, body);
+  const headers = requestHeaders(edits.headers ?? request.headers, body);
   headers.push([REPLAY_HEADER, record.id]);
   const started = Date.now();
   let cancel = () => {};
@@ -151,55 +146,13 @@ async function replayRequest(ctx: ApiContext, record: InvocationView, edits: z.i
   });
   recorded.catch(() => undefined);
   try {
-    const status = await sendExactly(url, method, headers, body);
+    const { status } = await sendExactly(url, method, headers, body);
     // Refused before the run (404, 413, 429): no run is recorded.
     if (![200, 502].includes(status) && !(await settledWithin(recorded, 1000))) throw new HttpError(409, `the endpoint answered ${status} without running the source`);
     return await recorded;
   } finally {
     cancel();
   }
-}
-
-/**
- * The headers a replay sends: the recorded ones (or the edited ones), in their order, with the
- * length of the body sent in place of the recorded `content-length` (an edited body has another).
- */
-function replayHeaders(recorded: Record<string, string | string[]>, body: Buffer | undefined): Array<[string, string | string[]]> {
-  const headers = Object.entries(recorded).map(([name, value]): [string, string | string[]] => (name.toLowerCase() === 'content-length' ? [name, String(body?.length ?? 0)] : [name, value]));
-  const framed = headers.some(([name]) => ['content-length', 'transfer-encoding'].includes(name.toLowerCase()));
-  if (body && !framed) headers.push(['content-length', String(body.length)]);
-  return headers;
-}
-
-/**
- * Sends a request with these headers and no others, in their order, and answers the status.
- * `fetch` adds its own (`connection`, `accept-language`, `sec-fetch-mode`, `accept-encoding`) and
- * node:http adds `host`, `connection` and a length unless told not to: a replay must not differ
- * from the recording, since the component reads every header (signatures, content negotiation).
- */
-function sendExactly(url: string, method: string, headers: Array<[string, string | string[]]>, body: Buffer | undefined): Promise<number> {
-  // Checked before anything is sent: a name or value node:http refuses is the caller's mistake.
-  for (const [name, value] of headers) {
-    try {
-      http.validateHeaderName(name);
-      for (const v of Array.isArray(value) ? value : [value]) http.validateHeaderValue(name, v);
-    } catch (err) {
-      return Promise.reject(new HttpError(400, `headers.${name}: ${(err as Error).message}`));
-    }
-  }
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, setHost: false, agent: false });
-    for (const [name, value] of headers) req.setHeader(name, value);
-    const given = new Set(headers.map(([name]) => name.toLowerCase()));
-    for (const added of ['connection', 'content-length', 'transfer-encoding']) if (!given.has(added)) req.removeHeader(added);
-    req.on('response', (res) => {
-      res.on('error', reject);
-      res.on('end', () => resolve(res.statusCode ?? 0));
-      res.resume();
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
 }
 
 /** True when the promise settles within `ms`. */

@@ -18,6 +18,9 @@ import { listSchema as invocationList, replaySchema, runTestSchema } from './inv
 import { cassetteSchema } from '../../store/cassette-schema';
 import { mcpSettingsSchema } from './mcp-settings-routes';
 import { localTargetsSchema } from './delivery-target-check';
+import { runNowSchema } from './run-now';
+import { payloadSchema } from './payload-routes';
+import { requestFields } from './exact-request';
 
 /** What the document says of one route: `params` is the zod schema its handler parses. */
 interface RouteDoc {
@@ -72,7 +75,13 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /v1/sources/:id/secrets': { summary: "A source's secret props in clear (API key only, never a browser session; for sync --with-secrets)" },
   'PUT /v1/sources/:id': { summary: "Update a source's code, name, props, active state or timeout", params: sourceUpdate },
   'DELETE /v1/sources/:id': { summary: 'Delete a source (its deactivate hook runs)', status: 204 },
-  'POST /v1/sources/:id/run': { summary: 'Run a source now; answers once the run has ended' },
+  'POST /v1/sources/:id/run': { summary: 'Run a source now; answers once the run has ended. A source with an HTTP interface (and no timer, or trigger http) is sent a request: the given one, a saved payload, or its last request', params: runNowSchema },
+  'GET /v1/sources/:id/run/request': { summary: 'The request run now sends a source with an HTTP interface when given none: its last request, else the default' },
+  'GET /v1/sources/:id/payloads': { summary: "A source's saved test payloads, newest first", params: pageParams, list: true },
+  'POST /v1/sources/:id/payloads': { summary: 'Save a test payload (a named request run now can send); at most 20 per source, 256 KB each', params: payloadSchema },
+  'GET /v1/sources/:id/payloads/:name': { summary: 'One saved test payload' },
+  'PUT /v1/sources/:id/payloads/:name': { summary: 'Save or replace a test payload', params: requestFields },
+  'DELETE /v1/sources/:id/payloads/:name': { summary: 'Delete a saved test payload', status: 204 },
   'GET /v1/sources/:id/event_summaries': { summary: "A source's events, newest first", params: summariesSchema, list: true },
   'GET /v1/sources/:id/event_summaries/:event': { summary: 'One event of a source by id, with its data in full' },
   'DELETE /v1/sources/:id/events': { summary: 'Delete a range of events (none given: all)', params: deleteEventsSchema, status: 202 },

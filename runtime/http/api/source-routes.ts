@@ -20,6 +20,7 @@ import { appAccountWarnings } from '../../props/app/app-prop';
 import { sourceProps } from '../../engine/sources/dynamic-props';
 import type { Warning } from '../../contract/component-api';
 import { baseVersionParam, changeOf, changeOrigin } from './change-origin';
+import { runNowSchema, runRequestNow, sendsRequest } from './run-now';
 
 /** A source's own run timeout. */
 const timeoutSeconds = z.coerce.number().int('must be a whole number of seconds').min(1).max(3600);
@@ -183,6 +184,9 @@ export function sourceRoutes(ctx: ApiContext): Router {
 
   router.post('/sources/:id/run', async (req, res) => {
     const source = find(req.params.id);
+    const input = parseParams(req, runNowSchema);
+    // A source with an HTTP interface is sent a request (run-now.ts); others run with their timer's event.
+    if (sendsRequest(ctx, source, input)) return void res.json({ data: await runRequestNow(ctx, source, input) });
     const result = await ctx.sources.runNow(source);
     res.json({
       data: {

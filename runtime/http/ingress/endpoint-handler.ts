@@ -9,6 +9,7 @@ import type { HttpResponsePayload } from '../../contract/host-protocol';
 import { HOPS_HEADER, MAX_DELIVERY_HOPS } from '../../contract/delivery-protocol';
 import { httpEvent } from './http-event';
 import { bodyDepthProblem } from './body-depth';
+import { RUN_NOW_HEADER, type RunNowRequests } from './run-now-requests';
 
 /** Path prefix of HTTP interface endpoints. */
 export const ENDPOINT_PREFIX = '/e/';
@@ -80,10 +81,11 @@ function sendResponse(res: ServerResponse, r: HttpResponsePayload): void {
   sendWhole(res, r.status, { ...CORS, ...componentHeaders(r.headers) }, r.body === null ? undefined : typeof r.body === 'string' ? r.body : Buffer.from(r.body));
 }
 
-/** The request's headers as a component sees them (and as recorded): without the replay marker or UI session cookies. */
+/** The request's headers as a component sees them (and as recorded): without the replay and run-now markers or UI session cookies. */
 function eventHeaders(incoming: IncomingHttpHeaders): IncomingHttpHeaders {
   const headers = { ...incoming };
   delete headers[REPLAY_HEADER];
+  delete headers[RUN_NOW_HEADER];
   if (headers.cookie === undefined) return headers;
   const kept = withoutSessionCookies(headers.cookie);
   if (kept === undefined) delete headers.cookie;
@@ -161,9 +163,10 @@ function exchangeOf(res: ServerResponse, event: HttpEvent, request: RecordedRequ
  * HTTP interface endpoints `/e/{endpoint_id}[/sub/path]`: any method and any Host (they are meant
  * to be called from anywhere, tunnels included), answered once the run has ended and what it
  * emitted is stored, or by the component itself with `respond()`. Served by plain node:http: this
- * is the ingest path, and a router adds nothing here but cost.
+ * is the ingest path, and a router adds nothing here but cost. A request run now sent hands its
+ * run to `runNow`.
  */
-export function endpointHandler(endpoints: HttpEndpoints, bodyLimit: number, endpointUrl: (id: string) => string) {
+export function endpointHandler(endpoints: HttpEndpoints, bodyLimit: number, endpointUrl: (id: string) => string, runNow: RunNowRequests) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
       const url = req.url ?? '/';
@@ -209,7 +212,9 @@ export function endpointHandler(endpoints: HttpEndpoints, bodyLimit: number, end
         endpoint_url: at,
         ...recordBody(raw),
       };
-      await endpoint.run(exchangeOf(res, event, request, typeof replayOf === 'string' ? replayOf : null, hops));
+      const run = endpoint.run(exchangeOf(res, event, request, typeof replayOf === 'string' ? replayOf : null, hops));
+      runNow.started(req.headers[RUN_NOW_HEADER], run);
+      await run;
     } catch (err) {
       const { status, detail } = errorAnswer(err);
       problem(res, status, detail);

@@ -15,6 +15,7 @@ import { deleteSource, runSource, updateSource, useSource } from './source-data'
 import { dropDraft, useUnsaved, type Origin } from './editor-store';
 import { useSplitView, WIDE } from './split-view';
 import { useMediaQuery } from '../../ui/use-media-query';
+import { ranMessage, RunRequestDialog } from './RunRequestDialog';
 
 /** A deployed source's editor starts from the code the service has (loaded by the editor). */
 const EDIT: Origin = { kind: 'code', code: '', filename: 'component.mjs' };
@@ -27,7 +28,7 @@ const TABS = [
   { id: 'network', label: 'Network' },
 ];
 
-/** One source: run now, activate/deactivate, delete; tabs for its configuration, runs, logs, events and network mode (`item`: the run, event or cassette entry selected). */
+/** One source: run now (an HTTP source's sends a request it shows first), activate/deactivate, delete; tabs for its configuration, runs, logs, events and network mode (`item`: the run, event or cassette entry selected). */
 export function SourceDetail({ id, tab, item }: { id: string; tab: string; item: string | null }) {
   const navigate = useRoute((s) => s.navigate);
   const { sources, toast } = useApp();
@@ -41,6 +42,10 @@ export function SourceDetail({ id, tab, item }: { id: string; tab: string; item:
   const source = read.source ?? listed ?? null;
   const [confirm, setConfirm] = useState(false);
   const [busy, setBusy] = useState<string | null>(null);
+  const [requesting, setRequesting] = useState(false);
+
+  // A link followed from the run-now dialog (an emitted event, the run) leaves it behind.
+  useEffect(() => setRequesting(false), [tab, item]);
 
   // The list is refreshed in the background; keep this view in step with it when it is newer.
   useEffect(() => {
@@ -62,12 +67,15 @@ export function SourceDetail({ id, tab, item }: { id: string; tab: string; item:
       setBusy(null);
     }
   };
+  // An HTTP source's Run now sends a request (one with a timer too runs the timer, and offers the request beside it).
+  const hasTimer = Object.keys(source.timers ?? {}).length > 0;
   const run = () =>
-    act('run', async () => {
-      const r = await runSource(source.id);
-      if (r.error) toast(`Run failed: ${r.error.name}: ${r.error.message}`, 'error');
-      else toast(`Ran: ${r.emitted.length} event${r.emitted.length === 1 ? '' : 's'} emitted`);
-    });
+    endpoint && !hasTimer
+      ? setRequesting(true)
+      : act('run', async () => {
+          const { text, kind } = ranMessage(await runSource(source.id));
+          toast(text, kind);
+        });
   const toggle = () =>
     act('toggle', async () => {
       const s = await updateSource(source.id, { active: !source.active });
@@ -110,9 +118,14 @@ export function SourceDetail({ id, tab, item }: { id: string; tab: string; item:
           </p>
         </div>
         <div className="row head-actions" role="group" aria-label="Source actions">
-          <button type="button" onClick={() => void run()} disabled={busy !== null}>
+          <button type="button" onClick={() => void run()} disabled={busy !== null} aria-haspopup={endpoint && !hasTimer ? 'dialog' : undefined}>
             {busy === 'run' ? 'Running…' : 'Run now'}
           </button>
+          {endpoint && hasTimer && (
+            <button type="button" onClick={() => setRequesting(true)} disabled={busy !== null} aria-haspopup="dialog">
+              Send request…
+            </button>
+          )}
           <button type="button" onClick={() => void toggle()} disabled={busy !== null}>
             {source.active ? 'Deactivate' : 'Activate'}
           </button>
@@ -154,6 +167,7 @@ export function SourceDetail({ id, tab, item }: { id: string; tab: string; item:
         )}
         </div>
       </div>
+      {requesting && <RunRequestDialog source={source} onClose={() => setRequesting(false)} />}
       {confirm && (
         <ConfirmDialog
           title={`Delete ${source.name}?`}
