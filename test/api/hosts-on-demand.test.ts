@@ -144,7 +144,7 @@ describe('hosts on demand', () => {
 
   it('keeps at most --warm-hosts running, the least recently used parking first', async () => {
     const spout = await spoutWith(['--warm-hosts', '2']);
-    const sources = [];
+    const sources: Array<{ id: string; endpoint: string }> = [];
     for (let i = 0; i < 4; i++) sources.push(await deploySource(spout));
     for (const s of [...sources, sources[0]!]) {
       assert.equal((await fetch(s.endpoint, { method: 'POST', body: '{}' })).status, 200);
