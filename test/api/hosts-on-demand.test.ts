@@ -4,13 +4,10 @@
 // restart starts no host, so the service answers while many sources come up. No timings here: a
 // short `--host-idle`, then each test waits for the state it needs.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { cli, cliEnv } from '../helpers/cli';
-import { deploySource, ECHO_SOURCE, startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
+import { deploySource, ECHO_SOURCE, spawnServeEarly, startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
 
 /**
  * A source (written for this test) whose every run counts in `this.db`, appends the count to a
@@ -189,12 +186,7 @@ describe('hosts on demand', () => {
     }
     await first.stop();
 
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const child = spawn(process.execPath, [path.resolve('dist', 'cli.js'), 'serve', '--port', String(port), '--data-dir', dataDir, '--api-key', 'test-key-123'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (c) => (output += c));
-    child.stderr.on('data', (c) => (output += c));
+    const { base, child, output } = await spawnServeEarly(dataDir);
     const statuses: number[] = [];
     let listed: Array<{ host: string }> = [];
     try {
@@ -231,7 +223,7 @@ describe('hosts on demand', () => {
       [],
       'never a 503 while sources come up',
     );
-    assert.doesNotMatch(output, /internal error/);
+    assert.doesNotMatch(output(), /internal error/);
   });
 
   it('shows the host state in spout list sources and the settings in GET /v1/settings', async () => {
@@ -248,12 +240,3 @@ describe('hosts on demand', () => {
     assert.equal(settings.warm_hosts, 3);
   });
 });
-
-/** A port free right now (the service is started on it, so the test can knock before it is ready). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
