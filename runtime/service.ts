@@ -27,6 +27,7 @@ import { PackageCache } from './components/packages';
 import { platformReadPaths } from './components/platform-packages';
 import { Sandbox } from './sandbox/sandbox';
 import { HostPool } from './sandbox/host-pool';
+import { DEFAULT_HOST_IDLE_SECONDS, DEFAULT_WARM_HOSTS, HostParking } from './sandbox/host-parking';
 import { sweepTempFolders } from './sandbox/temp-folder';
 import { SourceDbs } from './store/source-dbs';
 import { PayloadStore } from './store/payload-store';
@@ -82,6 +83,10 @@ export interface ServiceOptions {
   secretKeyWrapper?: KeyWrapper;
   /** Node binary component hosts run with; default this process's (the desktop app gives the system's, its own cannot run as Node). */
   nodePath?: string;
+  /** A deployed source's host idle this long is stopped ("parked"), started again by its next work. Default 300 s. */
+  hostIdleSeconds?: number;
+  /** Most sources' hosts kept running; the least recently used idle ones park first. Default 8. */
+  warmHosts?: number;
   /** Lifetime of Connect OAuth access tokens, seconds (env SPOUT_CONNECT_TOKEN_TTL); default an hour. */
   connectTokenTtlSeconds?: number;
 }
@@ -187,6 +192,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     execPath: options.nodePath,
   });
   const limits = { hosts, timeoutMs: options.runTimeoutMs ?? 60_000, maxQueue: 1000 };
+  const parking = new HostParking({ idleMs: (options.hostIdleSeconds ?? DEFAULT_HOST_IDLE_SECONDS) * 1000, warmHosts: options.warmHosts ?? DEFAULT_WARM_HOSTS });
   // Saving a component (no source yet) loads it only to learn what it declares.
   const describeSandbox: SandboxFactory = (bundle) => Sandbox.load({ ...bundle, ...limits, label: bundle.filename, onLog: () => {}, onStrayEmits: () => {} });
   const registry = new ComponentRegistry({
@@ -203,7 +209,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     emission,
     logs,
     endpointUrl,
-    limits,
+    // Sources' hosts park when idle; configuration sessions' end with their session.
+    limits: { ...limits, parking },
     dbs,
     dataDir,
     dedupe,
@@ -236,6 +243,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     invocation_retention: options.invocationRetention ?? DEFAULT_INVOCATION_RETENTION,
     run_timeout_seconds: limits.timeoutMs / 1000,
     component_memory_mb: hosts.memoryMb,
+    host_idle_seconds: parking.rules.idleMs / 1000,
+    warm_hosts: parking.rules.warmHosts,
     npm_registry: options.npmRegistry ?? null,
     registry_dirs: (options.registryDirs ?? []).map((d) => path.resolve(d)),
   });
@@ -275,7 +284,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     throw err;
   }
   await invocations.openAll();
-  // Sources load after the port is known: their endpoint URLs include it.
+  // Sources load after the port is known: their endpoint URLs include it. No host starts: each starts with its source's first work.
   await sources.loadAll();
   await workflows.loadAll();
   gate.open();
@@ -295,6 +304,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Long-lived streams (SSE) would hold close() open forever.
       setTimeout(() => server.closeAllConnections(), 2000).unref();
+      parking.stop();
       await Promise.all([sources.stop(), sessions.stop(), workflows.stop()]);
       hosts.stop();
       await dbs.flush();

@@ -18,6 +18,10 @@ export interface InstanceSettings {
   run_timeout_seconds: number;
   /** Resident memory limit of one component host, MB. */
   component_memory_mb: number;
+  /** A source's host idle this long is stopped ("parked") until its next work, seconds (`--host-idle`). */
+  host_idle_seconds: number;
+  /** Most sources' hosts kept running at once (`--warm-hosts`). */
+  warm_hosts: number;
   npm_registry: string | null;
   registry_dirs: string[];
 }

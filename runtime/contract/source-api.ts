@@ -4,6 +4,9 @@ import type { NetworkMode } from './network-api';
 import type { VersionFields } from './change-api';
 import type { RecordedRequest, RecordedResponse } from './invocation-api';
 
+/** A source's component host: running, starting for work that came, or parked (stopped while idle; it starts again for the next work). */
+export type HostState = 'running' | 'starting' | 'parked';
+
 export interface SourceView extends VersionFields {
   id: string;
   component_id: string;
@@ -23,6 +26,8 @@ export interface SourceView extends VersionFields {
   network_mode: NetworkMode;
   /** Folders its component may read (`read`) or read and write (`write`) beyond the defaults. */
   permissions: { read: string[]; write: string[] };
+  /** Its component host now (docs/runtime.md, "How hosts live and park"). */
+  host: HostState;
   /** Why the service deactivated it (its component host kept crashing); null when active or deactivated by hand. */
   deactivated_reason: string | null;
   /** Required props this inactive source has no value for yet; give them to activate it. */

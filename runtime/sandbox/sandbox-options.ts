@@ -3,6 +3,7 @@ import type { CallRequest, OutgoingCall } from '../contract/network-api';
 import type { DataStoreCall, EmitPayload, HostGrants, LogLevel, NetworkAnswer, SerializedError } from '../contract/host-protocol';
 import type { SourceDb } from '../store/source-dbs';
 import type { HostExit } from './host-process';
+import type { HostParking } from './host-parking';
 import type { HostPool } from './host-pool';
 import type { TempFolder } from './temp-folder';
 
@@ -30,6 +31,8 @@ export interface SandboxOptions {
   maxQueue: number;
   /** The source's `this.db`; without one, `this.db` lives in the host only (configuration forms). */
   db?: SourceDb;
+  /** Parks its host when idle (deployed sources: host-parking.ts); without it the host runs until closed. */
+  parking?: HostParking;
   /** Start a new host as soon as one ends unexpectedly, not at the next invocation (deployed sources). */
   keepWarm?: boolean;
   onLog: (log: SandboxLog) => void;

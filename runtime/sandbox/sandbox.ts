@@ -1,6 +1,7 @@
 import { newId } from '../lib/ids';
 import { QueueFullError } from '../lib/error-kinds';
 import type { ComponentDescription } from '../contract/component-shape';
+import type { HostState } from '../contract/source-api';
 import type { HostExit, HostProcess } from './host-process';
 import { NO_GRANTS } from './host-grants';
 import { answerHostCall } from './host-call-answers';
@@ -67,6 +68,28 @@ export class Sandbox {
     return { sandbox, description };
   }
 
+  /** A sandbox whose host starts with its first invocation (or `wake`): a deployed source brought back by a restart. */
+  static parked(options: SandboxOptions): Sandbox {
+    return new Sandbox(options);
+  }
+
+  /** Whether its host runs, is starting, or is parked (it has none until work comes). */
+  get hostState(): HostState {
+    return this.host ? 'running' : this.starting ? 'starting' : 'parked';
+  }
+
+  /** Starts its host if it has none; resolves once the module is loaded, rejects if it could not be. */
+  async wake(): Promise<void> {
+    if (!this.host) await (this.starting ?? this.start());
+  }
+
+  /** Stops its host if nothing waits or runs (false otherwise); the next invocation starts a fresh one, loaded and configured as this was. */
+  park(): boolean {
+    if (!this.host || this.pending.size > 0) return false;
+    this.stopHost('parked');
+    return true;
+  }
+
   /** Sets how messages name the component (a source's name can change). */
   setLabel(label: string): void {
     this.options.label = label;
@@ -122,13 +145,7 @@ export class Sandbox {
    */
   stopRuns(reason: string): void {
     if (this.pending.size === 0) return;
-    const host = this.host;
-    // Forgotten before it ends, so its end is not taken for a crash.
-    this.host = null;
-    this.timedId = null;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    host?.kill({ cause: 'stopped', message: reason });
+    this.stopHost(reason);
     for (const id of [...this.pending.keys()]) this.finish(id, { name: 'Error', message: reason }, []);
   }
 
@@ -138,8 +155,18 @@ export class Sandbox {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     if (this.pending.size > 0) await new Promise<void>((resolve) => (this.onDrained = resolve));
     await this.dbWriting;
-    this.host?.kill({ cause: 'stopped', message: 'closed' });
+    this.stopHost('closed');
+  }
+
+  /** Ends the host at once, forgotten first so that its end is not taken for a crash. */
+  private stopHost(reason: string): void {
+    const host = this.host;
     this.host = null;
+    this.timedId = null;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.options.parking?.forget(this);
+    host?.kill({ cause: 'stopped', message: reason });
   }
 
   /** Sends invocations the current host has not been given; starts a host if there is none. */
@@ -185,6 +212,7 @@ export class Sandbox {
             clearTimeout(loadTimer);
             this.host = host;
             this.dbSeen = -1;
+            this.options.parking?.used(this);
             if (this.closed) host.kill({ cause: 'stopped', message: 'closed' });
             else if (this.context) host.send({ type: 'configure', context: this.context });
             resolve(reply.description as ComponentDescription);
@@ -248,10 +276,8 @@ export class Sandbox {
 
   /** A host that was serving ended: the running invocation fails with why, the rest go to a new host. */
   private hostEnded(exit: HostExit): void {
-    this.host = null;
-    this.timedId = null;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    // It has ended: the kill does nothing more.
+    this.stopHost(exit.message);
     if (exit.cause === 'stopped') return;
     this.failures++;
     this.unposted = [...this.pending.keys()];
@@ -289,7 +315,9 @@ export class Sandbox {
     if (clockMs !== undefined && this.options.clock) this.options.clock.nowMs = clockMs;
     resolve?.({ invocationId, error, emits, value, calls, ...(failure ? { failure } : {}), ...(clockMs !== undefined ? { clockMs } : {}) });
     this.armTimeout();
-    if (this.pending.size === 0) this.onDrained?.();
+    if (this.pending.size > 0) return;
+    this.onDrained?.();
+    if (this.host) this.options.parking?.used(this);
   }
 
   /** Acts on a message of the serving host (already checked for shape by the host process). */

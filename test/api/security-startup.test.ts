@@ -2,20 +2,8 @@
 // known first: endpoint URLs carry it), endpoints and the API never answer 500: a request is
 // served once loading ends, or answered 503 with Retry-After.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import net from 'node:net';
-import path from 'node:path';
 import { describe, it } from 'node:test';
-import { deploySource, startSpout, tempDir } from '../helpers/service';
-
-/** A port free right now (the service is started on it, so the test can knock before it is ready). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { deploySource, spawnServeEarly, startSpout, tempDir } from '../helpers/service';
 
 describe('a restart under load', () => {
   it('answers requests that arrive while sources load with their result or 503 + Retry-After, never 500', async () => {
@@ -33,12 +21,7 @@ describe('a restart under load', () => {
       await first.stop();
     }
 
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const child = spawn(process.execPath, [path.resolve('dist', 'cli.js'), 'serve', '--port', String(port), '--data-dir', dataDir, '--api-key', 'test-key-123'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (c) => (output += c));
-    child.stderr.on('data', (c) => (output += c));
+    const { base, child, output } = await spawnServeEarly(dataDir);
     const answers: Array<{ what: string; status: number; retryAfter: string | null; type: string | null }> = [];
     try {
       // Knock from the start: connection refusals are fine until the port answers.
@@ -52,8 +35,8 @@ describe('a restart under load', () => {
         }
       };
       const started = Date.now();
-      while (!output.includes('Spout listening') || answers.filter((a) => a.status === 200).length < paths.length) {
-        assert.ok(Date.now() - started < 60_000, `the service did not get ready:\n${output}`);
+      while (!output().includes('Spout listening') || answers.filter((a) => a.status === 200).length < paths.length) {
+        assert.ok(Date.now() - started < 60_000, `the service did not get ready:\n${output()}`);
         await Promise.all([
           ...paths.map((p) => hit(p, { url: base + p, method: 'POST', body: 'ping' })),
           hit('event_summaries', { url: `${base}/v1/sources/${sourceId}/event_summaries`, headers: { authorization: 'Bearer test-key-123' } }),
@@ -71,6 +54,6 @@ describe('a restart under load', () => {
       assert.match(a.type ?? '', /application\/problem\+json/);
     }
     assert.ok(answers.some((a) => a.status === 200));
-    assert.doesNotMatch(output, /internal error|Error: the component of/);
+    assert.doesNotMatch(output(), /internal error|Error: the component of/);
   });
 });

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after } from 'node:test';
@@ -127,6 +128,22 @@ export async function startSpout(options: { dataDir?: string; apiKey?: string; a
       await exited;
     },
   };
+}
+
+/**
+ * Spawns `spout serve` on a port chosen free beforehand, so that a test can knock before the
+ * service is ready (`startSpout` waits for its ready line); `output()` is what it printed so far.
+ */
+export async function spawnServeEarly(dataDir: string): Promise<{ base: string; child: ChildProcess; output: () => string }> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  const child = spawn(process.execPath, [cli, 'serve', '--port', String(port), '--data-dir', dataDir, '--api-key', 'test-key-123'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (c) => (output += c));
+  child.stderr!.on('data', (c) => (output += c));
+  return { base: `http://127.0.0.1:${port}`, child, output: () => output };
 }
 
 /** Polls `check` until it returns a truthy value or `timeoutMs` passes. */

@@ -45,10 +45,10 @@ export async function run(argv: string[]): Promise<void> {
     if (!items.length) return out('No sources deployed. "spout deploy FILE|KEY|URL" or "spout dev FILE" deploys one.');
     return out(
       table(
-        ['ID', 'NAME', 'COMPONENT', 'STATE', 'ENDPOINT / TIMER'],
+        ['ID', 'NAME', 'COMPONENT', 'STATE', 'HOST', 'ENDPOINT / TIMER'],
         items.map((s) => {
           const timers = Object.values(s.timers ?? {}).map((t) => ('cron' in t.schedule ? `cron ${t.schedule.cron}` : `every ${t.schedule.intervalSeconds} s`));
-          return [s.id, s.name_slug, s.component_key ?? s.component_id, s.active ? 'active' : 'inactive', [...endpoints(s).map((e) => e.url), ...timers].join(', ')];
+          return [s.id, s.name_slug, s.component_key ?? s.component_id, s.active ? 'active' : 'inactive', s.host ?? '-', [...endpoints(s).map((e) => e.url), ...timers].join(', ')];
         }),
       ),
     );

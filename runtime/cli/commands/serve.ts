@@ -35,6 +35,10 @@ Options:
   --component-disk MB  bytes a source's own folders (its dir props' folder and its temp folder)
                        may hold, and the largest file a component may write, before its host is
                        stopped (env SPOUT_COMPONENT_DISK; default 2048)
+  --host-idle S        stop a source's component host after S seconds without work; its next
+                       request, timer or run starts it again (env SPOUT_HOST_IDLE; default 300)
+  --warm-hosts N       most sources' hosts kept running; past it the least recently used idle
+                       ones stop first (env SPOUT_WARM_HOSTS; default 8)
   --npm-registry URL   registry that packages imported by components are installed from, once,
                        into DATA_DIR/packages (env SPOUT_NPM_REGISTRY; default: npm's own config)
   --registry DIR       a folder laid out like Pipedream's components/ tree (<app>/sources/<name>/
@@ -59,6 +63,8 @@ export async function serve(argv: string[]): Promise<void> {
       'invocation-retention': { type: 'string' },
       'component-memory': { type: 'string' },
       'component-disk': { type: 'string' },
+      'host-idle': { type: 'string' },
+      'warm-hosts': { type: 'string' },
       'npm-registry': { type: 'string' },
       registry: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
@@ -130,6 +136,8 @@ export async function serve(argv: string[]): Promise<void> {
     throw new UsageError(`--component-disk: "${diskText}" is not a whole number of megabytes of at least 1`);
   }
 
+  const hostIdleSeconds = wholeNumber('--host-idle', values['host-idle'] ?? process.env.SPOUT_HOST_IDLE, 1, 'seconds');
+  const warmHosts = wholeNumber('--warm-hosts', values['warm-hosts'] ?? process.env.SPOUT_WARM_HOSTS, 1, 'hosts');
   const registryDirs = registryFolders(values.registry);
 
   // Signal handlers go in before the ready line: whoever reads it may signal at once.
@@ -161,6 +169,8 @@ export async function serve(argv: string[]): Promise<void> {
     invocationRetention,
     componentMemoryMb,
     componentDiskMb,
+    hostIdleSeconds,
+    warmHosts,
     npmRegistry,
     registryDirs,
     // Installs can take a while; the terminal shows they are under way.
@@ -172,6 +182,14 @@ export async function serve(argv: string[]): Promise<void> {
     throw new Error(`${err.message}; choose another with ${run} --port N, or ${run} --port 0 for a free one`);
   });
   process.stdout.write(`Spout listening on ${service.url}\nUI: ${service.signInUrl()}\n`);
+}
+
+/** An option's whole number of at least `min`, or undefined when not given. */
+function wholeNumber(option: string, text: string | undefined, min: number, unit: string): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`${option}: "${text}" is not a whole number of ${unit} of at least ${min}`);
+  return n;
 }
 
 /** `--registry` folders, else those of `SPOUT_REGISTRY` (or `SPOUT_REGISTRY_DIRS`); each must be a folder. */

@@ -1,13 +1,17 @@
 // The live sandbox of each deployed source: loading its component into a host started with the
-// source's grants, db, data stores and replay lookups, and keeping, replacing and closing it.
+// source's grants, db, data stores and replay lookups, and keeping, replacing and closing it. A
+// host starts when its source has work and parks when idle (sandbox/host-parking.ts).
 import { ComponentError } from '../../lib/error-kinds';
 import type { ComponentLibrary } from '../../components/library';
 import type { ComponentFiles } from '../../contract/component-api';
 import type { EmitPayload, HostGrants } from '../../contract/host-protocol';
+import type { HostState } from '../../contract/source-api';
 import { dirGrants } from '../../props/dir/dir-folders';
+import type { HostParking } from '../../sandbox/host-parking';
 import type { HostExit } from '../../sandbox/host-process';
 import type { HostPool } from '../../sandbox/host-pool';
 import { Sandbox } from '../../sandbox/sandbox';
+import type { SandboxOptions } from '../../sandbox/sandbox-options';
 import { makeTempFolder } from '../../sandbox/temp-folder';
 import { runDataStoreOp } from '../../store/data-store-ops';
 import type { DataStores } from '../../store/data-stores';
@@ -19,6 +23,8 @@ import type { SourceCalls } from './source-calls';
 /** How component code is run: where hosts come from, and the limits of each invocation. */
 export interface SandboxLimits {
   hosts: HostPool;
+  /** When deployed sources' idle hosts park; without it they run until closed (configuration sessions have their own idle time). */
+  parking?: HostParking;
   timeoutMs: number;
   maxQueue: number;
 }
@@ -53,14 +59,39 @@ export class SourceHosts {
 
   constructor(private readonly deps: SourceHostsDeps) {}
 
-  /** A source's loaded component, if it loaded. */
+  /** A source's component in its sandbox, whose host may be parked; none if it could not be loaded. */
   get(sourceId: string): LiveSource | undefined {
     return this.live.get(sourceId);
   }
 
+  /** Its host's state; a source whose component could not be loaded has none running. */
+  state(sourceId: string): HostState {
+    return this.live.get(sourceId)?.sandbox.hostState ?? 'parked';
+  }
+
+  /**
+   * A source's sandbox with its host running, woken if parked; none if its component cannot be
+   * loaded: that is logged, and the source has no sandbox until its code is updated.
+   */
+  async ready(sourceId: string): Promise<LiveSource | undefined> {
+    const live = this.live.get(sourceId);
+    if (!live || live.sandbox.hostState === 'running') return live;
+    try {
+      await live.sandbox.wake();
+      return live;
+    } catch (err) {
+      // Many requests may wait for one wake: the first to see it fail says so.
+      if (this.live.get(sourceId) !== live) return undefined;
+      this.live.delete(sourceId);
+      void live.sandbox.close();
+      this.deps.logs.add(sourceId, { level: 'error', message: `could not load the component: ${(err as Error).message}`, invocation_id: null });
+      return undefined;
+    }
+  }
+
   /** Loads code as a source component, in a sandbox whose logs go to `sourceId`; `files`: the original files it was bundled from. */
   async prepare(sourceId: string, code: string, filename: string | undefined, grants: HostGrants, files?: ComponentFiles): Promise<LiveSource> {
-    const loaded = await this.deps.library.load(code, filename ?? 'component.mjs', (bundle) => this.load(sourceId, bundle, grants), {
+    const loaded = await this.deps.library.load(code, filename ?? 'component.mjs', (bundle) => Sandbox.load(this.options(sourceId, bundle, grants)), {
       files,
       // Installs of imported packages can take a while: their progress shows in the source's logs.
       onProgress: (line) => this.deps.logs.add(sourceId, { level: 'info', message: line, invocation_id: null }),
@@ -77,13 +108,13 @@ export class SourceHosts {
     if (component.type !== 'source') {
       throw new ComponentError([{ path: 'component_id', message: `${component.id} is an action; actions are run, not deployed as sources` }]);
     }
-    return this.start(sourceId, component, grants);
+    const { sandbox } = await Sandbox.load(this.options(sourceId, component, grants));
+    return { sandbox, component };
   }
 
-  /** Loads a saved component for a source (after a restart: its type was checked when it was deployed). */
-  async start(sourceId: string, component: ComponentRecord, grants: HostGrants): Promise<LiveSource> {
-    const { sandbox } = await this.load(sourceId, component, grants);
-    return { sandbox, component };
+  /** A saved source's sandbox with its host parked, started by its first work (after a restart: its type was checked when it was deployed). */
+  parked(sourceId: string, component: ComponentRecord, grants: HostGrants): LiveSource {
+    return { sandbox: Sandbox.parked(this.options(sourceId, component, grants)), component };
   }
 
   /** Makes `next` the source's live sandbox, closing the one it replaces. */
@@ -111,10 +142,10 @@ export class SourceHosts {
     this.live.clear();
   }
 
-  /** A sandbox for a component, its logs and stray emits going to `sourceId`. */
-  private load(sourceId: string, component: Pick<ComponentRecord, 'bundle' | 'filename'>, grants: HostGrants) {
+  /** What a sandbox of a source's component is given, its logs and stray emits going to `sourceId`. */
+  private options(sourceId: string, component: Pick<ComponentRecord, 'bundle' | 'filename'>, grants: HostGrants): SandboxOptions {
     const { deps } = this;
-    return Sandbox.load({
+    return {
       bundle: component.bundle,
       filename: component.filename,
       ...deps.limits,
@@ -128,6 +159,6 @@ export class SourceHosts {
       onDataStore: (storeId, call) => runDataStoreOp(deps.dataStores, storeId, call),
       onNetworkMatch: (request) => deps.calls.match(sourceId, request),
       onStrayEmits: (emits) => deps.onStrayEmits(sourceId, emits),
-    });
+    };
   }
 }

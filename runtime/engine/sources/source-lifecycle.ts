@@ -78,7 +78,7 @@ export class SourceLifecycle {
 
   constructor(private readonly deps: SourceLifecycleDeps) {}
 
-  /** Starts the sandbox of every saved source (after a restart); hooks do not run again. */
+  /** Brings back every saved source (after a restart) with its host parked, started by its first work; hooks do not run again. */
   async loadAll(): Promise<void> {
     const { records, data, hosts, props, timers, logs } = this.deps;
     records.reindex();
@@ -87,7 +87,7 @@ export class SourceLifecycle {
       const component = records.component(source);
       if (!component) continue;
       try {
-        const live = await hosts.start(source.id, component, hostGrants(source.permissions));
+        const live = hosts.parked(source.id, component, hostGrants(source.permissions));
         props.configure(live.sandbox, source, component);
         hosts.keep(source.id, live);
         timers.schedule(source);
@@ -141,7 +141,8 @@ export class SourceLifecycle {
 
   private async applyUpdate(source: SourceRecord, input: UpdateInput): Promise<SourceRecord> {
     const { records, hosts, timers, crashes, calls } = this.deps;
-    const current = hosts.get(source.id);
+    // Woken now: a parked component that no longer loads is replaced by the update, as one that failed at start was.
+    const current = await hosts.ready(source.id);
     const permissions = input.permissions ? this.deps.props.permissions(input.permissions) : source.permissions;
     const replacement = await this.replacementFor(source, input, permissions);
     const component = replacement?.component ?? current?.component ?? records.component(source);

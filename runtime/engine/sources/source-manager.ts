@@ -2,7 +2,7 @@
 // lifecycle, props, hosts, runner, timers, crash guard, system channels, calls, data; see
 // docs/architecture.md), and the function that builds and wires them.
 import type { ComponentLibrary } from '../../components/library';
-import type { SourceView } from '../../contract/source-api';
+import type { HostState, SourceView } from '../../contract/source-api';
 import type { DataStores } from '../../store/data-stores';
 import type { EventStore, StoredEvent } from '../../store/event-store';
 import type { InvocationStore } from '../../store/invocation-store';
@@ -112,7 +112,7 @@ export class SourceManager {
     return this.rooms.records.byEndpoint(endpointId);
   }
 
-  /** Starts the sandbox of every saved source (after a restart). */
+  /** Brings back every saved source (after a restart), their hosts parked until work comes. */
   loadAll(): Promise<void> {
     return this.rooms.lifecycle.loadAll();
   }
@@ -151,6 +151,11 @@ export class SourceManager {
   /** Runs a source by hand ("run now"). */
   runNow(source: SourceRecord, replayOf?: string): Promise<SourceRun> {
     return this.rooms.timers.runNow(source, replayOf);
+  }
+
+  /** Its component host's state: running, starting, or parked. */
+  hostState(source: SourceRecord): HostState {
+    return this.rooms.hosts.state(source.id);
   }
 
   /** Each timer prop's schedule and next firing. */

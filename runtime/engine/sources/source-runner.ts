@@ -64,7 +64,9 @@ export class SourceRunner {
    * the run: the record is complete when this resolves.
    */
   async invoke(source: SourceRecord, event: unknown, options: InvokeOptions): Promise<SourceRun> {
-    const live = this.deps.hosts.get(source.id);
+    // A parked host is woken first, and the run waits for it (SourceUnavailable only if it cannot load).
+    const known = this.deps.hosts.get(source.id);
+    const live = known?.sandbox.hostState === 'running' ? known : await this.deps.hosts.ready(source.id);
     if (!live) throw new SourceUnavailable(`the component of ${source.id} could not be loaded; see its logs, and update its code`);
     const { trigger } = options;
     const exchange = trigger.kind === 'http' ? trigger.exchange : null;

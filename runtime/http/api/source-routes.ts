@@ -96,7 +96,7 @@ export const redeliverSchema = z.object({ webhook_id: z.string().regex(/^wh_/, '
 /** Deployed sources: deploy, list, read, update, delete, run now, events and logs. */
 export function sourceRoutes(ctx: ApiContext): Router {
   const router = Router();
-  const view = (s: SourceRecord) => sourceView(s, ctx.sources.component(s), ctx.endpointUrl, ctx.sources.timersOf(s));
+  const view = (s: SourceRecord) => sourceView(s, ctx.sources.component(s), ctx.endpointUrl, ctx.sources.timersOf(s), ctx.sources.hostState(s));
   /** The component's warnings and those of the source's configuration (an app without an account): deploy and update answers carry them. */
   const warningsOf = (s: SourceRecord): Warning[] => {
     const component = ctx.sources.component(s);

@@ -5,7 +5,7 @@ import { maskSecrets } from '../../props/secret/secret-values';
 import { sourceProps } from '../../engine/sources/dynamic-props';
 import type { MessageSummary, WebhookHealth } from '../../contract/delivery-protocol';
 import type { AttemptView, MessageView, SubscriptionView, WebhookView } from '../../contract/webhook-api';
-import type { EventSummary, SourceView } from '../../contract/source-api';
+import type { EventSummary, HostState, SourceView } from '../../contract/source-api';
 import { versionFields } from '../../lib/record-versions';
 
 /** Unexpanded event data is cut to this many characters of JSON. */
@@ -41,7 +41,7 @@ export function subscriptionView(s: SubscriptionRecord): SubscriptionView {
   return { id: s.id, emitter_id: s.emitter_id, listener_id: s.listener_id, event_name: s.event_name, created_at: s.created_at };
 }
 
-export function sourceView(s: SourceRecord, component: ComponentRecord | undefined, endpointUrl: (id: string) => string, timers: SourceView['timers'] = {}): SourceView {
+export function sourceView(s: SourceRecord, component: ComponentRecord | undefined, endpointUrl: (id: string) => string, timers: SourceView['timers'] = {}, host: HostState = 'parked'): SourceView {
   const configured = maskSecrets(sourceProps(s, component), s.configured_props);
   for (const [prop, id] of Object.entries(s.endpoints)) configured[prop] = { endpoint_url: endpointUrl(id) };
   return {
@@ -57,6 +57,7 @@ export function sourceView(s: SourceRecord, component: ComponentRecord | undefin
     active: s.active,
     permissions: s.permissions ?? { read: [], write: [] },
     network_mode: s.network_mode ?? 'live',
+    host,
     deactivated_reason: s.deactivated_reason ?? null,
     ...(s.missing_props?.length ? { missing_props: s.missing_props } : {}),
     ...(s.connect ? { external_user_id: s.connect.external_user_id } : {}),

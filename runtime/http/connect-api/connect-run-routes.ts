@@ -18,7 +18,7 @@ import { newId } from '../../lib/ids';
 /** A deployed trigger as Connect answers it. */
 export function connectTrigger(ctx: ConnectContext, source: SourceRecord) {
   const component = ctx.sources.component(source);
-  const view = sourceView(source, component, ctx.endpointUrl, ctx.sources.timersOf(source));
+  const view = sourceView(source, component, ctx.endpointUrl, ctx.sources.timersOf(source), ctx.sources.hostState(source));
   const owner = source.connect ? ctx.connect.tenants.user(source.connect).id : '';
   return triggerView(view, component, sourceProps(source, component), owner, deliveryOf(ctx, source.id).emit_on_deploy);
 }

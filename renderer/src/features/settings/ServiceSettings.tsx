@@ -20,6 +20,10 @@ export function ServiceSettings({ settings }: { settings: InstanceSettings }) {
         <dd>latest {settings.event_retention.toLocaleString('en')} events per source</dd>
         <dt>Run timeout</dt>
         <dd>{settings.run_timeout_seconds} s per run of component code</dd>
+        <dt>Component hosts</dt>
+        <dd data-testid="host-parking">
+          a source&apos;s host stops after {settings.host_idle_seconds} s idle and starts again with its next work; at most {settings.warm_hosts} run at once
+        </dd>
         <dt>npm registry</dt>
         <dd>{settings.npm_registry ? <code>{settings.npm_registry}</code> : <span className="muted">npm&apos;s own configuration</span>}</dd>
         <dt>Registry folders</dt>

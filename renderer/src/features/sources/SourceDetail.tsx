@@ -9,6 +9,7 @@ import { Link } from '../../ui/Link';
 import { LogView } from '../logs/LogView';
 import { NetworkView } from '../network/NetworkView';
 import { SourceEditor } from './SourceEditor';
+import { HOST_TITLES } from './host-state';
 import { useRoute } from '../../app/router';
 import { useApp } from '../../app/store';
 import { deleteSource, runSource, updateSource, useSource } from './source-data';
@@ -100,7 +101,10 @@ export function SourceDetail({ id, tab, item }: { id: string; tab: string; item:
             {source.name} <span className={source.active ? 'badge active' : 'badge'}>{source.active ? 'active' : 'inactive'}</span>
           </h1>
           <p className="muted">
-            <code>{source.id}</code> · {source.component_key ?? source.component_id}
+            <code>{source.id}</code> · {source.component_key ?? source.component_id} ·{' '}
+            <span data-testid="header-host-state" title={HOST_TITLES[source.host]}>
+              host {source.host}
+            </span>
             {source.external_user_id && (
               <>
                 {' · '}

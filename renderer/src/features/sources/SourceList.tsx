@@ -1,4 +1,5 @@
 import type { SourceView } from '../../../../runtime/contract/source-api';
+import { HOST_TITLES } from './host-state';
 import { endpointOf } from '../props/prop-values';
 import { useApp } from '../../app/store';
 import { ItemList } from '../../ui/ItemList';
@@ -31,6 +32,9 @@ export function SourceList({ selectedId }: { selectedId: string | null }) {
               )}
             </span>
             <span className={s.active ? 'badge active' : 'badge'}>{s.active ? 'active' : 'inactive'}</span>
+            <span className="badge" data-testid="host-state" title={HOST_TITLES[s.host]}>
+              {s.host}
+            </span>
             <span className="id">{s.id}</span>
             {s.external_user_id && (
               <span className="owner" data-testid="source-external-user">

@@ -102,7 +102,9 @@ beforeEach(async () => {
     await stores.logs.open(id);
   }
   const live: LiveSource = { sandbox: fakeSandbox(), component };
-  const hosts = { get: (id: string) => (loaded && id === source.id ? live : undefined) } as unknown as SourceHosts;
+  const get = (id: string) => (loaded && id === source.id ? live : undefined);
+  // The fake's host is never running: each run wakes it first.
+  const hosts = { get, ready: async (id: string) => get(id) } as unknown as SourceHosts;
   const records = new SourceRecords(stores.metadata, new ComponentLibrary(stores.metadata));
   const channels = new SystemChannels(stores.emission, stores.logs, (id) => records.find(id) !== undefined);
   runner = new SourceRunner({ records, hosts, emission: stores.emission, dedupe: stores.dedupe, logs: stores.logs, invocations: stores.invocations, calls: new SourceCalls(stores.network), channels });

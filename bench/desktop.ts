@@ -1,0 +1,146 @@
+// Hosts on demand (issue 44), each figure beside its baseline measured in the same run:
+//   (a) resident memory of the service and all its host processes (RSS summed from /proc) with 50
+//       deployed HTTP sources, 5 of them receiving requests, against 5 deployed (target ≤ 1.3×);
+//   (b) the first request to a parked source, p50/p95, against a request to a warm one (target
+//       p50 ≤ 150 ms above warm);
+//   (c) start to the first /v1 answer with 50 sources against an empty data dir.
+// `npm run bench:desktop [-- BASE_CLI]`: with BASE_CLI (another build's dist/cli.js, e.g. main's
+// built in a `git worktree`), every figure is measured for it too, before this checkout's.
+// Memory is measured after a restart of the data dir, the steady state of a desktop app whose
+// sources mostly wait: a deploy leaves the source's host running until it has been idle for
+// `--host-idle` (300 s by default). Linux only (/proc).
+import fs from 'node:fs';
+import { childPids } from './cpu';
+import { BENCH_SOURCE, startSpout, stopChild } from './procs';
+import { median } from './stats';
+
+const [baseCli] = process.argv.slice(2);
+const newCli = 'dist/cli.js';
+const SAMPLES = Number(process.env.DESKTOP_SAMPLES ?? 15);
+const STARTS = 3;
+
+type Spout = Awaited<ReturnType<typeof startSpout>>;
+
+/** Resident memory of a process and everything below it, MB. */
+function treeRssMb(pid: number): number {
+  let kb = 0;
+  const visit = (p: number) => {
+    try {
+      kb += Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      return; // ended meanwhile
+    }
+    for (const child of childPids(p)) visit(child);
+  };
+  visit(pid);
+  return kb / 1024;
+}
+
+/** Processes below the service (its component hosts, the spare among them). */
+function hostCount(pid: number): number {
+  return childPids(pid).length;
+}
+
+const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))] as number;
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function post(endpoint: string): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(endpoint, { method: 'POST', body: '{}' });
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`${endpoint} answered ${res.status}`);
+  return performance.now() - started;
+}
+
+/** Deploys `count` bench sources, five at a time; their endpoint URLs. */
+async function deployMany(spout: Spout, count: number): Promise<string[]> {
+  const endpoints: string[] = [];
+  for (let i = 0; i < count; i += 5) {
+    const batch = await Promise.all(Array.from({ length: Math.min(5, count - i) }, () => spout.api('POST', '/v1/sources', { component_code: BENCH_SOURCE })));
+    endpoints.push(...batch.map((s) => s.configured_props.http.endpoint_url as string));
+  }
+  return endpoints;
+}
+
+/** Starts `cli` on `dataDir` and times the first 200 to a /v1 request, polling from the spawn. */
+async function firstAnswer(cli: string, dataDir: string): Promise<{ ms: number; spout: Spout }> {
+  const started = performance.now();
+  // The port is known from the ready line, which a service prints once its sources are loaded.
+  const spout = await startSpout([], dataDir, [], cli);
+  for (;;) {
+    const res = await fetch(`${spout.url}/v1/users/me/sources?limit=1`, { headers: { authorization: 'Bearer bench-key' } }).catch(() => null);
+    if (res?.status === 200) {
+      await res.arrayBuffer();
+      return { ms: performance.now() - started, spout };
+    }
+    await pause(5);
+  }
+}
+
+/** (a) and (c): `deployed` sources, restarted (STARTS times: the median start counts), 5 of them given requests; memory and time to answer. */
+async function memory(cli: string, deployed: number): Promise<{ mb: number; hosts: number; startMs: number }> {
+  const first = await startSpout([], undefined, [], cli);
+  const endpoints = await deployMany(first, deployed);
+  await stopChild(first.child);
+  const { starts, spout } = await restarts(cli, first.dataDir);
+  const busy = endpoints.slice(0, 5).map((e) => e.replace(/^http:\/\/[^/]+/, spout.url));
+  for (let round = 0; round < 20; round++) await Promise.all(busy.map(post));
+  await pause(1000);
+  const pid = spout.child.pid as number;
+  const result = { mb: treeRssMb(pid), hosts: hostCount(pid), startMs: median(starts) };
+  await stopChild(spout.child);
+  return result;
+}
+
+/** (b): a request to a parked source against one to the same source warm, SAMPLES times. */
+async function wake(cli: string): Promise<{ parked: number[]; warm: number[] } | null> {
+  const spout = await startSpout(['--host-idle', '1'], undefined, [], cli).catch(() => null);
+  if (!spout) return null; // a build without --host-idle
+  const source = await spout.api('POST', '/v1/sources', { component_code: BENCH_SOURCE });
+  const endpoint = source.configured_props.http.endpoint_url as string;
+  const parked: number[] = [];
+  const warm: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    while ((await spout.api('GET', `/v1/sources/${source.id}`)).host !== 'parked') await pause(50);
+    parked.push(await post(endpoint));
+    warm.push(await post(endpoint));
+  }
+  await stopChild(spout.child);
+  return { parked, warm };
+}
+
+/** Starts `cli` on `dataDir` STARTS times; the times to a first answer, and the last service, left running. */
+async function restarts(cli: string, dataDir: string): Promise<{ starts: number[]; spout: Spout }> {
+  const starts: number[] = [];
+  for (;;) {
+    const { ms, spout } = await firstAnswer(cli, dataDir);
+    starts.push(ms);
+    if (starts.length === STARTS) return { starts, spout };
+    await stopChild(spout.child);
+  }
+}
+
+/** (c) baseline: an empty data dir (made by a first start). */
+async function emptyStart(cli: string): Promise<number> {
+  const first = await startSpout([], undefined, [], cli);
+  await stopChild(first.child);
+  const { starts, spout } = await restarts(cli, first.dataDir);
+  await stopChild(spout.child);
+  return median(starts);
+}
+
+const builds = baseCli ? [{ name: 'before', cli: baseCli }, { name: 'after', cli: newCli }] : [{ name: 'this build', cli: newCli }];
+const ms = (n: number) => `${n.toFixed(0)} ms`;
+for (const { name, cli } of builds) {
+  console.log(`\n== ${name}: ${cli}`);
+  const five = await memory(cli, 5);
+  const fifty = await memory(cli, 50);
+  const empty = await emptyStart(cli);
+  console.log(`(a) memory, 5 of them receiving requests: 50 deployed ${fifty.mb.toFixed(0)} MB (${fifty.hosts} hosts) vs 5 deployed ${five.mb.toFixed(0)} MB (${five.hosts} hosts): ${(fifty.mb / five.mb).toFixed(2)}× (target ≤ 1.3×)`);
+  const woke = await wake(cli);
+  if (woke) {
+    const [p50, p95, w50, w95] = [pct(woke.parked, 50), pct(woke.parked, 95), pct(woke.warm, 50), pct(woke.warm, 95)];
+    console.log(`(b) first request to a parked source: p50 ${ms(p50)}, p95 ${ms(p95)} vs warm p50 ${ms(w50)}, p95 ${ms(w95)}: p50 ${ms(p50 - w50)} above warm (target ≤ 150 ms; ${SAMPLES} samples)`);
+  } else console.log('(b) no parked sources in this build (no --host-idle)');
+  console.log(`(c) start to first /v1 answer (median of ${STARTS}): 50 sources ${ms(fifty.startMs)} (5 sources ${ms(five.startMs)}) vs empty data dir ${ms(empty)}`);
+}
