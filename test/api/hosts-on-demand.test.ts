@@ -111,9 +111,10 @@ describe('hosts on demand', () => {
     assert.equal(run.json.data.error, null);
 
     const { runs, once } = await runsOf(spout, id);
+    // Run now on an HTTP source sends it a request (docs/api.md), so both runs are HTTP runs.
     assert.deepEqual(
       runs.map((r) => r.trigger),
-      ['http', 'run'],
+      ['http', 'http'],
     );
     assertKept(runs);
     assert.notEqual(runs[0]!.pid, runs[1]!.pid, 'each run had a host of its own: the first was parked');
