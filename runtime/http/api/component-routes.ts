@@ -190,7 +190,8 @@ export function componentRoutes(ctx: ApiContext): Router {
   });
 
   // A key deletes every saved version of it (with `unused_only`, those nothing uses); nothing a
-  // source, a workflow or the MCP server runs can go.
+  // source or workflow runs can go. An MCP tool is not pinned to a version: deleting its newest
+  // makes the one before the tool (or removes the tool), so it does not hold a delete back.
   router.delete('/components/:id', async (req, res) => {
     const id = req.params.id;
     const unusedOnly = parseParams(req, deleteSchema).unused_only === 'true';
@@ -198,11 +199,8 @@ export function componentRoutes(ctx: ApiContext): Router {
     if (versions.length === 0) throw notFound('component', id);
     const usedBy = componentUsers(ctx);
     const doomed = unusedOnly ? versions.filter((c) => usedBy(c.id).length === 0) : versions;
-    const users = doomed.flatMap((c) => usedBy(c.id));
-    if (users.length > 0) {
-      const named = users.map((u) => (u.kind === 'mcp_tool' ? `MCP tool ${u.id} (hide it in Settings → MCP first)` : `${u.kind} ${u.id} (${u.name})`));
-      throw new HttpError(409, `component ${id} is used by ${named.join(', ')}; delete or change them first`);
-    }
+    const users = doomed.flatMap((c) => usedBy(c.id)).filter((u) => u.kind !== 'mcp_tool');
+    if (users.length > 0) throw new HttpError(409, `component ${id} is used by ${users.map((u) => `${u.kind} ${u.id} (${u.name})`).join(', ')}; delete or change them first`);
     const ids = new Set(doomed.map((c) => c.id));
     await ctx.library.remove(ids);
     // Its test runs and cassette go with it.

@@ -61,7 +61,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /v1/components/check': { summary: 'What saving a component would answer (400 with every problem, or its view), with nothing saved', params: saveSchema },
   'GET /v1/users/me/components': { summary: 'List saved components, newest first, each with what uses it (used_by)', params: pageParams, list: true },
   'GET /v1/components/:id': { summary: 'Read a saved component by id or key, with its code and filename' },
-  'DELETE /v1/components/:id': { summary: 'Delete a saved component (a key: every saved version, or with unused_only=true those nothing uses), its test runs and cassette (409 naming what uses it: a source, a workflow, the MCP tool)', params: deleteSchema, status: 204 },
+  'DELETE /v1/components/:id': { summary: 'Delete a saved component (a key: every saved version, or with unused_only=true those nothing uses), its test runs and cassette (409 naming the sources and workflows that use it)', params: deleteSchema, status: 204 },
   'POST /v1/components/lint': { summary: "Check a component's code without saving it: its errors and warnings", params: lintSchema },
   'POST /v1/components/configure': { summary: "Run a prop's async options method (of a component by id, or of component_code not saved)", params: configureSchema },
   'POST /v1/components/props': { summary: 'Run additionalProps: the merged prop set for the values given (by id, or of component_code not saved)', params: propsSchema },

@@ -94,6 +94,11 @@ export function ComponentGallery({ type, onChoose, choosing }: { type: 'source' 
   );
 }
 
+/** What deleting the MCP tool's version does to the tool: it moves to the version before (or goes). */
+function toolNote(tool: ComponentUse | undefined): string {
+  return tool ? `This version is the MCP tool ${tool.id}: the version saved before it becomes the tool (none left: the tool goes). ` : 'Nothing uses this version. ';
+}
+
 /** What a version's "Used by" cell names: each user linked to its screen. */
 function UseLink({ use }: { use: ComponentUse }) {
   if (use.kind === 'mcp_tool') return <Link to="/settings/mcp">MCP tool <code>{use.id}</code></Link>;
@@ -108,6 +113,9 @@ function Versions({ id, item, choosing, onChoose, remove }: { id: string; item: 
   const [confirm, setConfirm] = useState<ComponentView[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const unused = item.versions.filter((v) => (v.used_by ?? []).length === 0);
+  // A source or workflow runs that very version; the MCP tool follows the newest one.
+  const pinned = (v: ComponentView) => (v.used_by ?? []).some((u) => u.kind !== 'mcp_tool');
+  const tool = (v: ComponentView) => (v.used_by ?? []).find((u) => u.kind === 'mcp_tool');
   const label = (v: ComponentView) => `${item.name} ${v.version} (${v.code_hash.slice(0, 8)})`;
   const doDelete = async (versions: ComponentView[]) => {
     setConfirm(null);
@@ -155,7 +163,7 @@ function Versions({ id, item, choosing, onChoose, remove }: { id: string; item: 
                 <button type="button" className="small" disabled={choosing !== null} onClick={() => onChoose({ ...item, ref: v.id, version: v.version })} aria-label={`Use ${label(v)}`}>
                   Use
                 </button>
-                {(v.used_by ?? []).length === 0 && (
+                {!pinned(v) && (
                   <button type="button" className="small danger-outline" onClick={() => setConfirm([v])} aria-label={`Delete ${label(v)}`}>
                     Delete
                   </button>
@@ -175,9 +183,9 @@ function Versions({ id, item, choosing, onChoose, remove }: { id: string; item: 
         <ConfirmDialog
           title={confirm.length === 1 ? `Delete ${label(confirm[0] as ComponentView)}?` : `Delete ${confirm.length} unused versions of ${item.name}?`}
           body={
-            confirm.length === 1
-              ? 'Nothing uses this version. It is deleted with its test runs and recorded calls; the other versions stay.'
-              : 'Nothing uses these versions. They are deleted with their test runs and recorded calls; versions a source, a workflow or the MCP server uses stay.'
+            confirm.length > 1
+              ? 'Nothing uses these versions. They are deleted with their test runs and recorded calls; versions a source, a workflow or the MCP server uses stay.'
+              : `${toolNote(tool(confirm[0] as ComponentView))}It is deleted with its test runs and recorded calls; the other versions stay.`
           }
           confirmLabel={confirm.length === 1 ? 'Delete version' : `Delete ${confirm.length} versions`}
           onConfirm={() => void doDelete(confirm)}
