@@ -77,7 +77,7 @@ describe('UI: the gallery shows each saved component once, with its versions, an
     await openFile(code);
     await waitFor(async () => (await editorText(page)).includes(`version: "${version}"`), 15_000, `${version} in the editor`);
     await page.getByRole('button', { name: 'Save & redeploy' }).click();
-    await waitFor(async () => (await spout.api('GET', `/v1/components/${(await spout.api('GET', `/v1/sources/${sources['Orders B']}`)).json.data.component_id}`)).json.data.version === version, 15_000, `the source on ${version}`);
+    await waitFor(async () => (await spout.api('GET', `/v1/components/${(await spout.api('GET', `/v1/sources/${sources['Orders B']}`)).json.data.component_id}`)).json.data.version === version, 30_000, `the source on ${version}`);
   };
 
   it('saves nothing when New source opens, when its code is checked, or when options of unsaved code load', async () => {
