@@ -5,40 +5,11 @@ import { useEffect, useState } from 'react';
 import type { ComponentCheckView, ComponentView, RegistryComponent } from '../../../../runtime/contract/component-api';
 import { api } from '../../api/v1';
 import { messageOf } from '../../api/client';
+import { savedEntries, type GalleryItem } from './gallery-entries';
 
-/** One entry of the gallery: a registry component (by key) or a saved one (by id). */
-export interface GalleryItem {
-  from: 'registry' | 'saved';
-  /** The registry key, or the saved component's id (its newest version's). */
-  ref: string;
-  key: string | null;
-  name: string;
-  type: 'source' | 'action';
-  app: string | null;
-  description: string | null;
-  version: string;
-  /** A saved component's versions, newest first (one per saved code): what each is and what uses it. */
-  versions: ComponentView[];
-}
+export type { GalleryItem };
 
 const fromRegistry = (c: RegistryComponent): GalleryItem => ({ from: 'registry', ref: c.key, key: c.key, name: c.name, type: c.type, app: c.app, description: c.description, version: c.version, versions: [] });
-
-/**
- * Saved components as the gallery shows them: one entry per component (its key; a component
- * without one by name and kind), its newest version first, the entries newest first.
- */
-export function savedEntries(saved: ComponentView[]): GalleryItem[] {
-  const groups = new Map<string, ComponentView[]>();
-  const newestFirst = [...saved].sort((a, b) => b.created_at - a.created_at);
-  for (const c of newestFirst) {
-    const group = c.key !== null ? `key:${c.key}` : `name:${c.type}:${c.name}`;
-    groups.set(group, [...(groups.get(group) ?? []), c]);
-  }
-  return [...groups.values()].map((versions) => {
-    const c = versions[0] as ComponentView;
-    return { from: 'saved', ref: c.id, key: c.key, name: c.name, type: c.type, app: null, description: c.description, version: c.version, versions };
-  });
-}
 
 /** Whether a saved component matches the search text (name, key, description). */
 const matches = (c: ComponentView, q: string) => !q || [c.name, c.key ?? '', c.description ?? ''].some((t) => t.toLowerCase().includes(q.toLowerCase()));
