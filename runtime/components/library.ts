@@ -153,9 +153,11 @@ export class ComponentLibrary {
     return this.metadata.data.components.includes(component);
   }
 
-  /** Keeps a component record (if it is new); the caller writes the metadata. */
+  /** Keeps a component record (if it is new), saved now; the caller writes the metadata. */
   remember(component: ComponentRecord): void {
     if (this.metadata.data.components.some((c) => c.id === component.id)) return;
+    // A record checked earlier was made then: its saved date is now.
+    component.created_at = Math.floor(Date.now() / 1000);
     this.metadata.data.components.push(component);
     this.changed();
   }
