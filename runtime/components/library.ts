@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { newId } from '../lib/ids';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { ComponentRecord, Metadata } from '../store/metadata';
@@ -15,6 +16,9 @@ export type SandboxFactory = (bundle: Pick<ComponentRecord, 'bundle' | 'filename
 
 /** What `lint` found: the component (null when it has errors) with its props, errors and warnings. */
 export type LintResult = ComponentLint;
+
+/** Checked components kept in memory (each holds its bundle). */
+const MAX_CHECKED = 16;
 
 /** Per-call options of loading or saving a component. */
 export interface LoadOptions {
@@ -41,6 +45,11 @@ export function filesOf(c: ComponentRecord): ComponentFiles | undefined {
  */
 export class ComponentLibrary {
   private readonly listeners = new Set<() => void>();
+  /**
+   * Components checked but not saved, by file name and text, newest last: a form asks their
+   * options and additionalProps without a load each, and saving one keeps the id its form used.
+   */
+  private readonly checked = new Map<string, ComponentRecord>();
 
   /** `packages`: where the packages components import are installed; without it only builtins and our shims load. */
   constructor(
@@ -75,7 +84,8 @@ export class ComponentLibrary {
     try {
       const valid = validateComponent(loaded.description);
       // Files differing only in what a bundle drops (comments, formatting) are another record: each shows its own files.
-      const existing = this.metadata.data.components.find((c) => c.code_hash === bundle.codeHash && sameFiles(filesOf(c), options.files));
+      const same = (c: ComponentRecord) => c.code_hash === bundle.codeHash && sameFiles(filesOf(c), options.files);
+      const existing = this.metadata.data.components.find(same) ?? [...this.checked.values()].find(same);
       // Records saved by an older Spout lack warnings, or have those of older rules.
       if (existing) existing.warnings = valid.warnings;
       const component: ComponentRecord = existing ?? {
@@ -115,9 +125,39 @@ export class ComponentLibrary {
     }
   }
 
-  /** Keeps a component record (if it is new); the caller writes the metadata. */
+  /**
+   * The component module text declares, as saving it would answer, with nothing saved: the saved
+   * one of the same code, else a record kept in memory (the latest few checked), so a form's
+   * options and additionalProps calls that send the same text load it once.
+   */
+  async check(code: string, filename: string, spawn: SandboxFactory, options: LoadOptions = {}): Promise<ComponentRecord> {
+    const text = createHash('sha256').update(filename).update('\0').update(code).digest('hex');
+    const kept = this.checked.get(text);
+    if (kept) {
+      this.checked.delete(text);
+      this.checked.set(text, kept);
+      return kept;
+    }
+    const { component, sandbox } = await this.load(code, filename, spawn, options);
+    await sandbox.close();
+    this.checked.set(text, component);
+    for (const old of this.checked.keys()) {
+      if (this.checked.size <= MAX_CHECKED) break;
+      this.checked.delete(old);
+    }
+    return component;
+  }
+
+  /** Whether a component record is saved (not only checked). */
+  isSaved(component: ComponentRecord): boolean {
+    return this.metadata.data.components.includes(component);
+  }
+
+  /** Keeps a component record (if it is new), saved now; the caller writes the metadata. */
   remember(component: ComponentRecord): void {
     if (this.metadata.data.components.some((c) => c.id === component.id)) return;
+    // A record checked earlier was made then: its saved date is now.
+    component.created_at = Math.floor(Date.now() / 1000);
     this.metadata.data.components.push(component);
     this.changed();
   }
@@ -126,7 +166,7 @@ export class ComponentLibrary {
   async save(code: string, filename: string, spawn: SandboxFactory, options: SaveOptions = {}): Promise<ComponentRecord> {
     const { component, sandbox } = await this.load(code, filename, spawn, options);
     await sandbox.close();
-    const known = this.metadata.data.components.includes(component);
+    const known = this.isSaved(component);
     if (!known && options.origin) component.origin = options.origin;
     // Saved by the user after a registry run saved the same code: the user's now.
     const adopted = known && !options.origin && component.origin !== undefined;
@@ -140,6 +180,7 @@ export class ComponentLibrary {
   /** Forgets saved components (the caller has checked nothing uses them) and writes the metadata. */
   async remove(ids: ReadonlySet<string>): Promise<void> {
     this.metadata.data.components = this.metadata.data.components.filter((c) => !ids.has(c.id));
+    for (const [text, c] of this.checked) if (ids.has(c.id)) this.checked.delete(text);
     await this.metadata.write();
     this.changed();
   }

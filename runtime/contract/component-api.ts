@@ -18,10 +18,29 @@ export interface ComponentView {
   /** The module text and its file name: only in the single read (`GET /v1/components/{id}`). */
   code?: string;
   filename?: string;
+  /** What runs this version (lists and the single read): it can be deleted only when this is empty. */
+  used_by?: ComponentUse[];
   /** The original files it was bundled from (a registry component's, or files edited since): only in the single read, absent for single-file code. */
   files?: ComponentFile[];
   /** The path among `files` of the component's own file. */
   entry_file?: string;
+}
+
+/** Something that runs a saved component version: a deployed source, a workflow's step, or the MCP tool it is. */
+export interface ComponentUse {
+  kind: 'source' | 'workflow' | 'mcp_tool';
+  /** The source's `dc_…`, the workflow's `p_…`, or the tool's name. */
+  id: string;
+  name: string;
+}
+
+/**
+ * What `POST /v1/components/check` answers: the component as saving it would, with nothing saved.
+ * `id` and `created_at` are the saved component's of exactly this code, else null.
+ */
+export interface ComponentCheckView extends Omit<ComponentView, 'id' | 'created_at'> {
+  id: string | null;
+  created_at: number | null;
 }
 
 /**
@@ -114,15 +133,20 @@ export interface OptionsAnswer {
   logs: ConsoleLine[];
 }
 
-/** What `POST /v1/components/configure` takes: the prop of a saved component (id or key) and the values so far. */
-export interface ConfigurePropRequest {
-  id: string;
+/**
+ * Which component a form configures (`POST /v1/components/configure` and `/props`): a saved
+ * component (id or key), a registry key, a source (`dc_…`), or module text not saved.
+ */
+export type ConfigureTarget = { id: string } | { component_code: string; component_filename?: string };
+
+/** What `POST /v1/components/configure` takes: the prop of a component and the values so far. */
+export type ConfigurePropRequest = ConfigureTarget & {
   prop_name: string;
   configured_props: Record<string, unknown>;
   page?: number;
   prev_context?: Record<string, unknown> | null;
   query?: string;
-}
+};
 
 /** One problem of a form's values (`POST /v1/components/props/check`): the prop it belongs to and the message for its field. */
 export interface PropCheckProblem {

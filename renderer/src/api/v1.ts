@@ -1,6 +1,6 @@
 // The service's /v1 API, one typed function per call; every shape comes from runtime/contract.
 import type { ActionRunInput, ActionRunView } from '../../../runtime/contract/action-api';
-import type { AccountInput, AccountView, ComponentLint, ComponentView, ConfigurePropRequest, DataStoreRecordView, DataStoreView, OptionsAnswer, PropCheckProblem, RegistryComponent, RegistryComponentWithCode } from '../../../runtime/contract/component-api';
+import type { AccountInput, AccountView, ComponentCheckView, ComponentLint, ComponentView, ConfigurePropRequest, ConfigureTarget, DataStoreRecordView, DataStoreView, OptionsAnswer, PropCheckProblem, RegistryComponent, RegistryComponentWithCode } from '../../../runtime/contract/component-api';
 import type { ConfigurableProp } from '../../../runtime/contract/component-shape';
 import type { ConnectCredentialsView } from '../../../runtime/contract/connect-api';
 import type { InvocationFilter, InvocationRecordView, InvocationView, ReplayEdits, RunTestView } from '../../../runtime/contract/invocation-api';
@@ -74,6 +74,14 @@ export const api = {
   // Components
   saveComponent: (component_code: string, component_filename: string) =>
     request<{ data: ComponentView }>('POST', '/v1/components', { component_code, component_filename }).then((r) => r.data),
+  /** What saving the code would answer (a 400 with its problems, or the component), with nothing saved. */
+  checkComponent: (component_code: string, component_filename: string) =>
+    request<{ data: ComponentCheckView }>('POST', '/v1/components/check', { component_code, component_filename }).then((r) => r.data),
+  /** Deletes a saved component version (409 naming what uses it). */
+  deleteComponent: (id: string) => request<void>('DELETE', `/v1/components/${enc(id)}`),
+  /** Deletes the versions of a key that nothing uses; answers their ids. */
+  deleteUnusedVersions: (key: string) =>
+    request<{ data: { deleted: string[] } }>('DELETE', `/v1/components/${enc(key)}`, undefined, { unused_only: 'true' }).then((r) => r.data.deleted),
   /** Checks code without saving it: its errors, warnings and props. */
   lintComponent: (component_code: string, component_filename: string) =>
     request<{ data: ComponentLint }>('POST', '/v1/components/lint', { component_code, component_filename }).then((r) => r.data),
@@ -93,8 +101,8 @@ export const api = {
   /** The deploy rules applied to a form's values, without deploying: problems with a message for each field. */
   checkProps: (configurable_props: ConfigurableProp[], configured_props: Record<string, unknown>) =>
     request<{ data: { errors: PropCheckProblem[] } }>('POST', '/v1/components/props/check', { configurable_props, configured_props }).then((r) => r.data.errors),
-  reloadProps: (id: string, configured_props: Record<string, unknown>) =>
-    request<{ data: { configurable_props: ConfigurableProp[] } }>('POST', '/v1/components/props', { id, configured_props }).then((r) => r.data.configurable_props),
+  reloadProps: (target: ConfigureTarget, configured_props: Record<string, unknown>) =>
+    request<{ data: { configurable_props: ConfigurableProp[] } }>('POST', '/v1/components/props', { ...target, configured_props }).then((r) => r.data.configurable_props),
 
   // Workflows
   listWorkflows: () => allPages<WorkflowView>('/v1/users/me/workflows'),

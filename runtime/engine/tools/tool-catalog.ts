@@ -74,29 +74,32 @@ export class ToolCatalog {
     const settings = this.settings();
     const apps = scope.apps ?? settings.registry_apps;
     if (apps.length > 0) await this.deps.registry.refresh(REGISTRY_WAIT_MS);
-    const network = (ref: string): NetworkMode => scope.network ?? settings.network_modes[ref] ?? 'live';
-    const entries: CatalogEntry[] = [];
-    // The newest saved version of each key is the tool; registry copies are the registry's.
-    const saved = new Map<string, ComponentRecord>();
-    for (const c of this.deps.metadata.data.components) if (c.type === 'action' && c.origin !== 'registry') saved.set(c.key ?? c.id, c);
-    for (const [ref, c] of saved) {
-      const exposed = !settings.hidden_actions.includes(ref) && !settings.hidden_actions.includes(c.id);
-      entries.push({ name: '', origin: 'saved', ref, key: c.key, app: null, component: c, title: c.name, description: c.description, props: c.configurable_props, exposed, network: network(ref) });
-    }
+    const entries = this.savedEntries(scope);
+    const saved = new Set(entries.map((e) => e.ref));
+    const registry: CatalogEntry[] = [];
     for (const r of this.deps.registry.list()) {
       if (r.type !== 'action' || !apps.includes(r.app) || saved.has(r.key)) continue;
       const component = this.deps.library.findByHash(r.code_hash) ?? null;
-      entries.push({ name: '', origin: 'registry', ref: r.key, key: r.key, app: r.app, component, title: r.name, description: r.description, props: r.configurable_props, exposed: true, network: network(r.key) });
+      registry.push({ name: '', origin: 'registry', ref: r.key, key: r.key, app: r.app, component, title: r.name, description: r.description, props: r.configurable_props, exposed: true, network: networkOf(settings, r.key, scope) });
     }
-    // Names are unique and never a helper tool's; a clash gets a numbered name, in list order.
-    const taken = new Set([OPTIONS_TOOL, RELOAD_TOOL]);
-    for (const e of entries) {
-      const base = toolName(e.key ?? slugify(e.title));
-      let name = base;
-      for (let n = 2; taken.has(name); n++) name = `${base.slice(0, MAX_NAME - String(n).length - 1)}_${n}`;
-      taken.add(name);
-      e.name = name;
-    }
+    nameEntries(registry, new Set(entries.map((e) => e.name)));
+    return [...entries, ...registry];
+  }
+
+  /**
+   * The saved actions' tools (hidden ones included), named: the newest saved version of each key
+   * is the tool (registry copies are the registry's). Their names come first, so they never
+   * depend on the registry's.
+   */
+  savedEntries(scope: Pick<ToolScope, 'network'> = {}): CatalogEntry[] {
+    const settings = this.settings();
+    const saved = new Map<string, ComponentRecord>();
+    for (const c of this.deps.metadata.data.components) if (c.type === 'action' && c.origin !== 'registry') saved.set(c.key ?? c.id, c);
+    const entries = [...saved].map(([ref, c]): CatalogEntry => {
+      const exposed = !settings.hidden_actions.includes(ref) && !settings.hidden_actions.includes(c.id);
+      return { name: '', origin: 'saved', ref, key: c.key, app: null, component: c, title: c.name, description: c.description, props: c.configurable_props, exposed, network: networkOf(settings, ref, scope) };
+    });
+    nameEntries(entries, new Set());
     return entries;
   }
 
@@ -129,5 +132,22 @@ export class ToolCatalog {
   subscribe(listener: () => void): () => void {
     const stops = [this.deps.library.subscribe(listener), this.deps.settings.subscribe(listener)];
     return () => stops.forEach((stop) => stop());
+  }
+}
+
+/** A tool's network mode: the session's, else the settings' for it, else live. */
+function networkOf(settings: McpSettings, ref: string, scope: Pick<ToolScope, 'network'>): NetworkMode {
+  return scope.network ?? settings.network_modes[ref] ?? 'live';
+}
+
+/** Names entries uniquely, never a helper tool's nor one `taken`; a clash gets a numbered name, in list order. */
+function nameEntries(entries: CatalogEntry[], taken: Set<string>): void {
+  for (const name of [OPTIONS_TOOL, RELOAD_TOOL]) taken.add(name);
+  for (const e of entries) {
+    const base = toolName(e.key ?? slugify(e.title));
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base.slice(0, MAX_NAME - String(n).length - 1)}_${n}`;
+    taken.add(name);
+    e.name = name;
   }
 }

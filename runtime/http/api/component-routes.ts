@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { ComponentRecord } from '../../store/metadata';
 import type { ApiContext } from './api-context';
@@ -7,8 +7,7 @@ import { pageParams } from '../../lib/pagination';
 import { parseParams } from './params';
 import { HttpError, notFound } from '../edge/error-statuses';
 import type { NetworkUse } from '../../engine/sessions/component-sessions';
-import type { NetworkMode } from '../../contract/network-api';
-import type { ComponentView } from '../../contract/component-api';
+import type { ComponentCheckView, ComponentUse, ComponentView } from '../../contract/component-api';
 import type { ConfigurableProp } from '../../contract/component-shape';
 import { checkConfiguredProps } from '../../props/configured-props';
 import { formProblem } from './form-problems';
@@ -24,14 +23,18 @@ export const lintSchema = z.object({ component_code: componentCode, component_fi
 
 const configuredProps = z.record(z.string(), z.unknown()).optional();
 
-/** The component (id `sc_…` or key) or deployed source (`dc_…`, its values as the base) a form configures. */
+/** The component (id `sc_…` or key) or deployed source (`dc_…`, its values as the base) a form configures; or `component_code`, not saved. */
 const target = z.string().min(1, 'give the id or key of a saved component, or a dc_ source id');
+
+/** Module text a form configures without saving it (instead of `id`). */
+const unsavedTarget = { component_code: componentCode.optional(), component_filename: componentFilename };
 
 /** How the component's calls are served while it is configured; a deployed source's own mode and cassette by default, else live. */
 const networkMode = z.enum(['live', 'record', 'replay', 'replay-or-live']).optional();
 
 export const configureSchema = z.object({
-  id: target,
+  id: target.optional(),
+  ...unsavedTarget,
   network_mode: networkMode,
   prop_name: z.string().min(1),
   configured_props: configuredProps,
@@ -40,7 +43,10 @@ export const configureSchema = z.object({
   query: z.string().max(10_000).optional(),
 });
 
-export const propsSchema = z.object({ id: target, configured_props: configuredProps, network_mode: networkMode });
+export const propsSchema = z.object({ id: target.optional(), ...unsavedTarget, configured_props: configuredProps, network_mode: networkMode });
+
+/** `DELETE /v1/components/{id or key}`: `unused_only` deletes only the versions nothing uses. */
+export const deleteSchema = z.object({ unused_only: z.enum(['true', 'false']).optional() });
 
 /** The props a form shows (its dynamic ones included) and the values typed so far. */
 export const checkSchema = z.object({
@@ -74,17 +80,46 @@ export function codeFiles(c: ComponentRecord): Pick<SourceView, 'files' | 'entry
   return c.origin === 'registry' ? { code_is_bundle: true } : {};
 }
 
-/** Saved components: save module text (validated), read by id or key. */
+/**
+ * What runs each saved component version, by id: sources deployed from it, workflows with a step
+ * of it, and the MCP tool it is (the newest saved version of an action's key, not hidden).
+ */
+function componentUsers(ctx: ApiContext): (componentId: string) => ComponentUse[] {
+  const uses = new Map<string, ComponentUse[]>();
+  const add = (componentId: string, use: ComponentUse) => uses.set(componentId, [...(uses.get(componentId) ?? []), use]);
+  const { sources, workflows } = ctx.metadata.data;
+  for (const s of sources) add(s.component_id, { kind: 'source', id: s.id, name: s.name });
+  for (const w of workflows) for (const id of new Set(w.steps.map((step) => step.component_id))) add(id, { kind: 'workflow', id: w.id, name: w.name });
+  for (const tool of ctx.mcp.catalog.savedEntries()) if (tool.exposed && tool.component) add(tool.component.id, { kind: 'mcp_tool', id: tool.name, name: tool.title });
+  return (componentId) => uses.get(componentId) ?? [];
+}
+
+/** Saved components: save module text (validated), check it without saving, read by id or key. */
 export function componentRoutes(ctx: ApiContext): Router {
   const router = Router();
 
-  router.post('/components', async (req, res) => {
+  /** The module text and file name a save or a check was sent (fetched for `component_url`). */
+  const sentCode = async (req: Request): Promise<{ code: string; filename: string }> => {
     const input = parseParams(req, saveSchema);
     if ((input.component_code === undefined) === (input.component_url === undefined)) throw new HttpError(400, 'give exactly one of component_code or component_url');
     const fetched = input.component_url === undefined ? undefined : await fetchComponentCode(input.component_url);
-    const code = fetched?.code ?? (input.component_code as string);
-    const component = await ctx.library.save(code, input.component_filename ?? fetched?.filename ?? 'component.mjs', ctx.describeSandbox);
+    return { code: fetched?.code ?? (input.component_code as string), filename: input.component_filename ?? fetched?.filename ?? 'component.mjs' };
+  };
+
+  router.post('/components', async (req, res) => {
+    const { code, filename } = await sentCode(req);
+    const component = await ctx.library.save(code, filename, ctx.describeSandbox);
     res.json({ data: componentView(component) });
+  });
+
+  // What saving would answer (400 with every problem, or the view), with nothing saved: the
+  // editor's check, so checking code and reading its props pile up no components.
+  router.post('/components/check', async (req, res) => {
+    const { code, filename } = await sentCode(req);
+    const component = await ctx.library.check(code, filename, ctx.describeSandbox);
+    const saved = ctx.library.isSaved(component);
+    const view: ComponentCheckView = { ...componentView(component), id: saved ? component.id : null, created_at: saved ? component.created_at : null };
+    res.json({ data: view });
   });
 
   router.post('/components/lint', async (req, res) => {
@@ -97,7 +132,13 @@ export function componentRoutes(ctx: ApiContext): Router {
    * request's), and how its calls are served: a source's forms replay and record with its own
    * mode and cassette, as its runs do.
    */
-  const resolve = async (id: string, configured: Record<string, unknown> = {}, mode?: NetworkMode): Promise<{ component: ComponentRecord; configured: Record<string, unknown>; network: NetworkUse }> => {
+  const resolve = async (input: z.infer<typeof propsSchema>): Promise<{ component: ComponentRecord; configured: Record<string, unknown>; network: NetworkUse }> => {
+    const { id, configured_props: configured = {}, network_mode: mode } = input;
+    if ((id === undefined) === (input.component_code === undefined)) throw new HttpError(400, 'give exactly one of id (a saved component id or key, a registry key, or a dc_ source id) or component_code');
+    if (id === undefined) {
+      const component = await ctx.library.check(input.component_code as string, input.component_filename ?? 'component.mjs', ctx.describeSandbox);
+      return { component, configured, network: { mode: mode ?? 'live' } };
+    }
     const source = id.startsWith('dc_') ? ctx.sources.find(id) : undefined;
     // A key not saved yet may be the registry's (configuring it before deploying it).
     const component = source ? ctx.sources.component(source) : (ctx.library.find(id) ?? (/^(dc|sc)_/.test(id) ? undefined : await registryComponent(ctx, id)));
@@ -108,7 +149,7 @@ export function componentRoutes(ctx: ApiContext): Router {
 
   router.post('/components/configure', async (req, res) => {
     const input = parseParams(req, configureSchema);
-    const { component, configured, network } = await resolve(input.id, input.configured_props, input.network_mode);
+    const { component, configured, network } = await resolve(input);
     const answer = await ctx.sessions.options(
       component,
       {
@@ -125,7 +166,7 @@ export function componentRoutes(ctx: ApiContext): Router {
 
   router.post('/components/props', async (req, res) => {
     const input = parseParams(req, propsSchema);
-    const { component, configured, network } = await resolve(input.id, input.configured_props, input.network_mode);
+    const { component, configured, network } = await resolve(input);
     const { configurable_props, logs } = await ctx.sessions.props(component, configured, network);
     res.json({ data: { configurable_props }, logs });
   });
@@ -144,30 +185,34 @@ export function componentRoutes(ctx: ApiContext): Router {
   });
 
   router.get('/users/me/components', (req, res) => {
-    res.json(paginate([...ctx.metadata.data.components].reverse(), parseParams(req, pageParams), componentView));
+    const usedBy = componentUsers(ctx);
+    res.json(paginate([...ctx.metadata.data.components].reverse(), parseParams(req, pageParams), (c) => ({ ...componentView(c), used_by: usedBy(c.id) })));
   });
 
-  // A key deletes every saved version of it; nothing a source or workflow runs can go.
+  // A key deletes every saved version of it (with `unused_only`, those nothing uses); nothing a
+  // source or workflow runs can go. An MCP tool is not pinned to a version: deleting its newest
+  // makes the one before the tool (or removes the tool), so it does not hold a delete back.
   router.delete('/components/:id', async (req, res) => {
     const id = req.params.id;
-    const doomed = ctx.metadata.data.components.filter((c) => (id.startsWith('sc_') ? c.id === id : c.key === id));
-    if (doomed.length === 0) throw notFound('component', id);
+    const unusedOnly = parseParams(req, deleteSchema).unused_only === 'true';
+    const versions = ctx.metadata.data.components.filter((c) => (id.startsWith('sc_') ? c.id === id : c.key === id));
+    if (versions.length === 0) throw notFound('component', id);
+    const usedBy = componentUsers(ctx);
+    const doomed = unusedOnly ? versions.filter((c) => usedBy(c.id).length === 0) : versions;
+    const users = doomed.flatMap((c) => usedBy(c.id)).filter((u) => u.kind !== 'mcp_tool');
+    if (users.length > 0) throw new HttpError(409, `component ${id} is used by ${users.map((u) => `${u.kind} ${u.id} (${u.name})`).join(', ')}; delete or change them first`);
     const ids = new Set(doomed.map((c) => c.id));
-    const users = [
-      ...ctx.metadata.data.sources.filter((s) => ids.has(s.component_id)).map((s) => `source ${s.id} (${s.name})`),
-      ...ctx.metadata.data.workflows.filter((w) => w.steps.some((step) => ids.has(step.component_id))).map((w) => `workflow ${w.id} (${w.name})`),
-    ];
-    if (users.length > 0) throw new HttpError(409, `component ${id} is used by ${users.join(', ')}; delete or change them first`);
     await ctx.library.remove(ids);
     // Its test runs and cassette go with it.
     for (const gone of ids) await Promise.all([ctx.invocations.remove(gone), ctx.network.remove(gone)]);
-    res.status(204).end();
+    if (unusedOnly) res.json({ data: { deleted: [...ids] } });
+    else res.status(204).end();
   });
 
   router.get('/components/:id', (req, res) => {
     const component = ctx.library.find(req.params.id);
     if (!component) throw notFound('component', req.params.id);
-    res.json({ data: { ...componentView(component), code: component.code, filename: component.filename, ...codeFiles(component) } });
+    res.json({ data: { ...componentView(component), code: component.code, filename: component.filename, ...codeFiles(component), used_by: componentUsers(ctx)(component.id) } });
   });
 
   return router;

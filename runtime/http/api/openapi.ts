@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { pageParams } from '../../lib/pagination';
 import { createSchema as accountCreate } from './account-routes';
 import { runSchema as actionRun } from './action-routes';
-import { checkSchema, configureSchema, lintSchema, propsSchema, saveSchema } from './component-routes';
+import { checkSchema, configureSchema, deleteSchema, lintSchema, propsSchema, saveSchema } from './component-routes';
 import { nameSchema as storeName, putRecordSchema } from './data-store-routes';
 import { listSchema as registryList, searchSchema } from './registry-routes';
 import { deleteEventsSchema, deploySchema, redeliverSchema, summariesSchema, updateSchema as sourceUpdate } from './source-routes';
@@ -58,12 +58,13 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /v1/users/me/auto_subscriptions': { summary: 'List auto-subscriptions', params: pageParams, list: true },
 
   'POST /v1/components': { summary: 'Save (validate) a component from its code or a URL', params: saveSchema },
-  'GET /v1/users/me/components': { summary: 'List saved components, newest first', params: pageParams, list: true },
+  'POST /v1/components/check': { summary: 'What saving a component would answer (400 with every problem, or its view), with nothing saved', params: saveSchema },
+  'GET /v1/users/me/components': { summary: 'List saved components, newest first, each with what uses it (used_by)', params: pageParams, list: true },
   'GET /v1/components/:id': { summary: 'Read a saved component by id or key, with its code and filename' },
-  'DELETE /v1/components/:id': { summary: 'Delete a saved component (a key: every saved version), its test runs and cassette (409 while a source or workflow uses it)', status: 204 },
+  'DELETE /v1/components/:id': { summary: 'Delete a saved component (a key: every saved version, or with unused_only=true those nothing uses), its test runs and cassette (409 naming the sources and workflows that use it)', params: deleteSchema, status: 204 },
   'POST /v1/components/lint': { summary: "Check a component's code without saving it: its errors and warnings", params: lintSchema },
-  'POST /v1/components/configure': { summary: "Run a prop's async options method", params: configureSchema },
-  'POST /v1/components/props': { summary: 'Run additionalProps: the merged prop set for the values given', params: propsSchema },
+  'POST /v1/components/configure': { summary: "Run a prop's async options method (of a component by id, or of component_code not saved)", params: configureSchema },
+  'POST /v1/components/props': { summary: 'Run additionalProps: the merged prop set for the values given (by id, or of component_code not saved)', params: propsSchema },
   'POST /v1/components/props/check': { summary: 'Check prop values with the rules a deploy applies, without deploying', params: checkSchema },
   'GET /v1/components/registry': { summary: 'List the local registry', params: registryList, list: true },
   'GET /v1/components/registry/:key': { summary: 'Read a registry component, with its code' },

@@ -1,25 +1,15 @@
 // The component gallery's data: the bundled and `--registry` components (searched on the service)
-// and the saved ones, and turning a choice into a saved component to configure or copy.
+// and the saved ones, one entry per component with its versions; turning a choice into a
+// component to configure or copy; deleting versions nothing uses.
 import { useEffect, useState } from 'react';
-import type { ComponentView, RegistryComponent } from '../../../../runtime/contract/component-api';
+import type { ComponentCheckView, ComponentView, RegistryComponent } from '../../../../runtime/contract/component-api';
 import { api } from '../../api/v1';
 import { messageOf } from '../../api/client';
+import { savedEntries, type GalleryItem } from './gallery-entries';
 
-/** One entry of the gallery: a registry component (by key) or a saved one (by id). */
-export interface GalleryItem {
-  from: 'registry' | 'saved';
-  /** The registry key, or the saved component's id. */
-  ref: string;
-  key: string | null;
-  name: string;
-  type: 'source' | 'action';
-  app: string | null;
-  description: string | null;
-  version: string;
-}
+export type { GalleryItem };
 
-const fromRegistry = (c: RegistryComponent): GalleryItem => ({ from: 'registry', ref: c.key, key: c.key, name: c.name, type: c.type, app: c.app, description: c.description, version: c.version });
-const fromSaved = (c: ComponentView): GalleryItem => ({ from: 'saved', ref: c.id, key: c.key, name: c.name, type: c.type, app: null, description: c.description, version: c.version });
+const fromRegistry = (c: RegistryComponent): GalleryItem => ({ from: 'registry', ref: c.key, key: c.key, name: c.name, type: c.type, app: c.app, description: c.description, version: c.version, versions: [] });
 
 /** Whether a saved component matches the search text (name, key, description). */
 const matches = (c: ComponentView, q: string) => !q || [c.name, c.key ?? '', c.description ?? ''].some((t) => t.toLowerCase().includes(q.toLowerCase()));
@@ -48,6 +38,8 @@ interface GalleryState {
  */
 export function useGallery(q: string, type: 'source' | 'action' | null) {
   const [state, setState] = useState<GalleryState>({ registry: [], saved: [], total: null, next: null, capped: false, pending: 0, loading: true, error: null });
+  /** Counts deletions: the lists are read again after each. */
+  const [changes, setChanges] = useState(0);
   useEffect(() => {
     let cancelled = false;
     setState((s) => ({ ...s, loading: true }));
@@ -66,7 +58,7 @@ export function useGallery(q: string, type: 'source' | 'action' | null) {
           const keys = new Set(registry.data.map((c) => c.key));
           setState({
             registry: registry.data.map(fromRegistry),
-            saved: saved.filter((c) => (!type || c.type === type) && matches(c, text) && !(c.key && keys.has(c.key))).map(fromSaved),
+            saved: savedEntries(saved.filter((c) => (!type || c.type === type) && matches(c, text) && !(c.key && keys.has(c.key)))),
             total: registry.total,
             next: registry.next,
             capped: text !== '' && registry.data.length >= SEARCH_LIMIT,
@@ -82,7 +74,7 @@ export function useGallery(q: string, type: 'source' | 'action' | null) {
       cancelled = true;
       clearTimeout(timer);
     };
-  }, [q, type]);
+  }, [q, type, changes]);
 
   /** Appends the listing's next page. */
   const more = async () => {
@@ -100,15 +92,35 @@ export function useGallery(q: string, type: 'source' | 'action' | null) {
       setState((s) => ({ ...s, loading: false, error: messageOf(err) }));
     }
   };
-  return { ...state, more };
+  /** Deletes saved versions (ids), or with a key every version of it nothing uses; the lists are read again. */
+  const remove = async (what: { ids: string[] } | { unusedOf: string }) => {
+    try {
+      if ('ids' in what) for (const id of what.ids) await api.deleteComponent(id);
+      else await api.deleteUnusedVersions(what.unusedOf);
+    } finally {
+      setChanges((n) => n + 1);
+    }
+  };
+  return { ...state, more, remove };
 }
 
-/** A chosen item as a saved component with its code: a registry file is saved (once per version) so its props can be configured. */
-export async function chosenComponent(item: Pick<GalleryItem, 'from' | 'ref'>): Promise<ComponentView & { code: string; filename: string }> {
-  if (item.from === 'saved') {
-    const c = await api.getComponent(item.ref);
-    return { ...c, code: c.code ?? '', filename: c.filename ?? 'component.mjs' };
-  }
+/** A saved component (by id) with its code. */
+async function savedWithCode(id: string): Promise<ComponentView & { code: string; filename: string }> {
+  const c = await api.getComponent(id);
+  return { ...c, code: c.code ?? '', filename: c.filename ?? 'component.mjs' };
+}
+
+/** A chosen item with its code, to configure or copy: a registry file is read, not saved (its props are configured by key). */
+export async function chosenComponent(item: Pick<GalleryItem, 'from' | 'ref'>): Promise<ComponentCheckView & { code: string; filename: string }> {
+  if (item.from === 'saved') return savedWithCode(item.ref);
+  const { key, name, version, type, description, code_hash, configurable_props, warnings, code, filename, files, entry_file } = await api.registryComponent(item.ref);
+  // Its original files are what is shown (the code is their bundle).
+  return { id: null, created_at: null, key, name, version, type, description, code_hash, configurable_props, warnings, code, filename, files, entry_file };
+}
+
+/** A chosen item as a saved component (a workflow step runs a saved one): a registry file is saved, once per version. */
+export async function savedComponent(item: Pick<GalleryItem, 'from' | 'ref'>): Promise<ComponentView & { code: string; filename: string }> {
+  if (item.from === 'saved') return savedWithCode(item.ref);
   const entry = await api.registryComponent(item.ref);
   const saved = await api.saveComponent(entry.code, entry.filename);
   // Its original files are what is shown (the code is their bundle).

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { messageOf } from '../../api/client';
 import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
-import type { OptionsAnswer } from '../../../../runtime/contract/component-api';
+import type { ConfigureTarget, OptionsAnswer } from '../../../../runtime/contract/component-api';
 import { loadOptions } from './prop-data';
 
 interface Option {
@@ -18,7 +18,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 export function AsyncOptions({
   prop,
   inputId,
-  configureId,
+  configureTarget,
   configured,
   value,
   multiple,
@@ -28,7 +28,7 @@ export function AsyncOptions({
 }: {
   prop: ConfigurableProp;
   inputId: string;
-  configureId: string;
+  configureTarget: ConfigureTarget;
   configured: Record<string, unknown>;
   value: unknown;
   multiple: boolean;
@@ -54,14 +54,14 @@ export function AsyncOptions({
   const fetchPage = useCallback(
     (nextPage: number, prevContext: Record<string, unknown> | null, q: string) =>
       loadOptions({
-        id: configureId,
+        ...configureTarget,
         prop_name: prop.name,
         configured_props: configuredRef.current,
         page: nextPage,
         prev_context: prevContext ?? {},
         ...(prop.useQuery && q ? { query: q } : {}),
       }),
-    [configureId, prop.name, prop.useQuery],
+    [configureTarget, prop.name, prop.useQuery],
   );
 
   const load = useCallback(

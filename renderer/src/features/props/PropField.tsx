@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { SourceView } from '../../../../runtime/contract/source-api';
 import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
+import type { ConfigureTarget } from '../../../../runtime/contract/component-api';
 import { Link } from '../../ui/Link';
 import { endpointFor, normalizeOption } from './prop-values';
 import { useApp } from '../../app/store';
@@ -29,7 +30,7 @@ export function PropField({
   prop,
   value,
   configured,
-  configureId,
+  configureTarget,
   source,
   error,
   onChange,
@@ -37,7 +38,7 @@ export function PropField({
   prop: ConfigurableProp;
   value: unknown;
   configured: Record<string, unknown>;
-  configureId: string | null;
+  configureTarget: ConfigureTarget | null;
   source: SourceView | null;
   error?: string;
   onChange(value: unknown): void;
@@ -152,8 +153,8 @@ export function PropField({
       </div>
     );
   } else if (prop.hasOptionsMethod || prop.propDefinition) {
-    input = configureId ? (
-      <AsyncOptions prop={prop} inputId={id} configureId={configureId} configured={configured} value={value} multiple={isArray} disabled={disabled} describedBy={described} onChange={onChange} />
+    input = configureTarget ? (
+      <AsyncOptions prop={prop} inputId={id} configureTarget={configureTarget} configured={configured} value={value} multiple={isArray} disabled={disabled} describedBy={described} onChange={onChange} />
     ) : (
       <p className="muted">Check the code to load this prop&apos;s options.</p>
     );

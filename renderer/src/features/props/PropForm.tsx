@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { SourceView } from '../../../../runtime/contract/source-api';
+import type { ConfigureTarget } from '../../../../runtime/contract/component-api';
 import { messageOf } from '../../api/client';
 import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
 import { configuredProps } from './prop-values';
@@ -14,7 +15,7 @@ import { reloadProps } from './prop-data';
 export function PropForm({
   props,
   values,
-  configureId,
+  configureTarget,
   source,
   errors,
   onChange,
@@ -22,7 +23,8 @@ export function PropForm({
 }: {
   props: ConfigurableProp[];
   values: Record<string, unknown>;
-  configureId: string | null;
+  /** The component the form's options and additionalProps are asked of; null: none can be asked. */
+  configureTarget: ConfigureTarget | null;
   source: SourceView | null;
   errors: Record<string, string>;
   onChange(values: Record<string, unknown>): void;
@@ -39,12 +41,12 @@ export function PropForm({
   }, [props, loadAccounts, loadDataStores]);
 
   const reload = (next: Record<string, unknown>) => {
-    if (!configureId) return;
+    if (!configureTarget) return;
     if (pending.current) clearTimeout(pending.current);
     pending.current = setTimeout(async () => {
       setReloading(true);
       try {
-        onPropsChange(await reloadProps(configureId, configuredProps(props, next)));
+        onPropsChange(await reloadProps(configureTarget, configuredProps(props, next)));
         setReloadError(null);
       } catch (err) {
         setReloadError(messageOf(err));
@@ -65,7 +67,7 @@ export function PropForm({
           prop={p}
           value={values[p.name]}
           configured={configured}
-          configureId={configureId}
+          configureTarget={configureTarget}
           source={source}
           error={errors[p.name]}
           onChange={(v) => {

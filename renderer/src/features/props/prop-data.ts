@@ -1,6 +1,6 @@
 // What a prop form asks the service: a page of a prop's options, and the props `additionalProps`
 // gives for the values so far.
-import type { ConfigurePropRequest } from '../../../../runtime/contract/component-api';
+import type { ConfigurePropRequest, ConfigureTarget } from '../../../../runtime/contract/component-api';
 import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
 import { api } from '../../api/v1';
 
@@ -8,4 +8,4 @@ import { api } from '../../api/v1';
 export const loadOptions = (request: ConfigurePropRequest) => api.configureProp(request);
 
 /** The component's props for these values (`POST /v1/components/props`). */
-export const reloadProps = (id: string, configured: Record<string, unknown>): Promise<ConfigurableProp[]> => api.reloadProps(id, configured);
+export const reloadProps = (target: ConfigureTarget, configured: Record<string, unknown>): Promise<ConfigurableProp[]> => api.reloadProps(target, configured);

@@ -30,7 +30,7 @@ export function SourceCreate({ registryKey, componentId, url, type }: { registry
     let cancelled = false;
     setOrigin(null);
     chosenComponent(chosen)
-      .then((c) => !cancelled && setOrigin({ kind: 'key', key: chosen.from === 'registry' ? chosen.ref : (c.key ?? c.id), from: chosen.from, component: c, code: c.code, filename: c.filename, files: c.files, entry_file: c.entry_file }))
+      .then((c) => !cancelled && setOrigin({ kind: 'key', key: chosen.from === 'registry' ? chosen.ref : (c.key ?? chosen.ref), from: chosen.from, component: c, code: c.code, filename: c.filename, files: c.files, entry_file: c.entry_file }))
       .catch((err: unknown) => {
         if (cancelled) return;
         const what = chosen.from === 'registry' ? `key "${chosen.ref}" in the registry` : `saved component ${chosen.ref}`;

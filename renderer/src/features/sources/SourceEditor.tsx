@@ -10,7 +10,7 @@ import { madeBy, VersionNotice } from '../../ui/VersionNotice';
 import { PropForm } from '../props/PropForm';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { ActionRunResult } from './ActionRunResult';
-import { editorFor, shownErrors as errorsShown, type Origin } from './editor-store';
+import { configureTarget, editorFor, shownErrors as errorsShown, type Origin } from './editor-store';
 import { ProblemList } from './ProblemList';
 import { FileSetViewer, FileTabs, languageOf } from './FileTabs';
 import { toMarkers } from './problems';
@@ -21,7 +21,7 @@ export type { Origin };
 const READ_PROPS_DELAY_MS = 700;
 
 /**
- * Creates or edits a source: the code in monaco, checked by the service (`POST /v1/components`,
+ * Creates or edits a source: the code in monaco, checked by the service (`POST /v1/components/check`,
  * problems shown inline and listed), the prop form generated from its `configurable_props`, then
  * deploy (`POST /v1/sources`) or save-to-redeploy (`PUT /v1/sources/{id}`). When the service says
  * the new code is an action (`type: "action"`), it is test-run instead (`POST /v1/actions/run`),
@@ -93,7 +93,11 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
   const markers = useMemo(() => toMarkers([...(problems?.items ?? liveProblems), ...warnings].filter(inOpenFile)), [problems, liveProblems, warnings, s.files, s.openFile]);
   const { files, entryFile, openFile } = s;
   const edited = useMemo(() => new Set((files ?? []).filter((f) => f.code !== s.loadedFiles?.[f.path]).map((f) => f.path)), [files, s.loadedFiles]);
-  const configureId = source && (!component || component.id === source.component_id) ? source.id : (component?.id ?? (origin.kind === 'key' ? origin.key : null));
+  // One object per target: the options lists load again only when it changes.
+  const target = configureTarget({ origin, component, checkedCode: s.checkedCode, filename }, source);
+  const targetText = JSON.stringify(target);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const formTarget = useMemo(() => target, [targetText]);
 
   return (
     <div className="source-editor" role="region" aria-label={source ? 'Edit source' : 'Create source'}>
@@ -235,7 +239,7 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
           <PropForm
             props={props}
             values={values}
-            configureId={configureId}
+            configureTarget={formTarget}
             source={source}
             errors={shownErrors}
             onChange={actions.setValues}

@@ -6,7 +6,7 @@
 import { create } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ActionRunView } from '../../../../runtime/contract/action-api';
-import type { ComponentFile, ComponentView } from '../../../../runtime/contract/component-api';
+import type { ComponentCheckView, ComponentFile, ConfigureTarget } from '../../../../runtime/contract/component-api';
 import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
 import type { FieldProblem } from '../../../../runtime/contract/problem';
 import type { SourceInput, SourceView } from '../../../../runtime/contract/source-api';
@@ -27,7 +27,7 @@ import { keepDraft, keptDraft, keptDraftKeys } from './draft-storage';
  */
 export type Origin =
   | { kind: 'code'; code: string; filename: string }
-  | { kind: 'key'; key: string; from: 'registry' | 'saved'; component: ComponentView; code: string; filename: string; files?: ComponentFile[]; entry_file?: string }
+  | { kind: 'key'; key: string; from: 'registry' | 'saved'; component: ComponentCheckView; code: string; filename: string; files?: ComponentFile[]; entry_file?: string }
   | { kind: 'url'; url: string };
 
 export interface EditorState {
@@ -48,7 +48,8 @@ export interface EditorState {
   codeDirty: boolean;
   formDirty: boolean;
   name: string;
-  component: ComponentView | null;
+  /** The component the code declares, as the last check or load read it (not necessarily saved: `id` null). */
+  component: ComponentCheckView | null;
   props: ConfigurableProp[];
   values: Record<string, unknown>;
   problems: { title: string; items: LocatedProblem[] } | null;
@@ -224,12 +225,12 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
     return byProp;
   };
 
-  /** Saves the code as a component (validates it) and builds the form from its props. */
-  const checkNow = async (): Promise<{ c: ComponentView; fresh: ConfigurableProp[]; nextValues: Record<string, unknown> } | null> => {
+  /** Checks the code (nothing is saved) and builds the form from its props. */
+  const checkNow = async (): Promise<{ c: ComponentCheckView; fresh: ConfigurableProp[]; nextValues: Record<string, unknown> } | null> => {
     set({ busy: 'check' });
     const { code, filename, values } = get();
     try {
-      const c = await api.saveComponent(code, filename);
+      const c = await api.checkComponent(code, filename);
       const fresh = c.configurable_props as ConfigurableProp[];
       const nextValues = { ...initialValues(fresh), ...Object.fromEntries(Object.entries(values).filter(([k]) => fresh.some((p) => p.name === k))) };
       set({ checkedCode: code, propsCode: code, liveProblems: [], component: c, props: fresh, values: nextValues, warnings: locateProblems(c.warnings ?? [], code).map((w) => ({ ...w, warning: true })), problems: null, fieldErrors: {} });
@@ -254,11 +255,13 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
   };
 
   /** Runs the action once with the form's values and the `steps` given. */
-  const testRun = async (c: ComponentView, runProps: ConfigurableProp[], runValues: Record<string, unknown>) => {
-    const { origin: from, stepsInput } = get();
+  const testRun = async (runProps: ConfigurableProp[], runValues: Record<string, unknown>) => {
+    const { origin: from, stepsInput, code, filename } = get();
     set({ busy: 'run', runStatus: 'Running…' });
     try {
-      const result = await api.runAction({ id: from.kind === 'key' ? from.key : c.id, configured_props: configuredProps(runProps, runValues), ...(stepsInput !== undefined ? { steps: stepsInput } : {}) });
+      // A test run saves the code it runs (its runs are recorded under the saved component).
+      const target: ConfigureTarget = from.kind === 'key' ? { id: from.component.id ?? from.key } : { component_code: code, component_filename: filename };
+      const result = await api.runAction({ ...target, configured_props: configuredProps(runProps, runValues), ...(stepsInput !== undefined ? { steps: stepsInput } : {}) });
       set({ runResult: result, problems: null, fieldErrors: {}, runStatus: `Test run finished: ${result.error ? `error, ${result.error.name}: ${result.error.message}` : result.exit ? 'exited' : 'success'}` });
     } catch (err) {
       showProblems('Test run failed', err);
@@ -276,7 +279,7 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
     const s = get();
     if (s.busy) return null;
     const useCode = s.origin.kind === 'code' && (!sourceNow || s.codeDirty);
-    let checked: { c: ComponentView | null; fresh: ConfigurableProp[]; nextValues: Record<string, unknown> } = { c: s.component, fresh: s.props, nextValues: s.values };
+    let checked: { c: ComponentCheckView | null; fresh: ConfigurableProp[]; nextValues: Record<string, unknown> } = { c: s.component, fresh: s.props, nextValues: s.values };
     // Files are checked where they are bundled, by the service's save.
     if (useCode && !s.files && s.checkedCode !== s.code) {
       const result = await check();
@@ -293,7 +296,7 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
     }
     // An action is not deployed: it runs once per test run.
     if (!sourceNow && checked.c?.type === 'action') {
-      await testRun(checked.c, checked.fresh, checked.nextValues);
+      await testRun(checked.fresh, checked.nextValues);
       return null;
     }
     set({ busy: 'deploy' });
@@ -310,7 +313,7 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
         set({ base: { version: saved.version, code: useCode ? now.code : (base?.code ?? ''), settings: JSON.stringify([saved.configured_props, saved.name]) }, newer: null });
         toast('Saved and redeployed');
       } else {
-        if (now.origin.kind === 'key') Object.assign(body, now.origin.from === 'registry' ? { component_key: now.origin.key } : { component_id: now.origin.component.id });
+        if (now.origin.kind === 'key') Object.assign(body, now.origin.from === 'registry' ? { component_key: now.origin.key } : { component_id: now.origin.component.id ?? now.origin.key });
         if (now.origin.kind === 'url') body.component_url = now.origin.url;
         saved = await deploySource(body);
         toast(`Deployed ${saved.name}`);
@@ -538,6 +541,18 @@ export function dropDraft(sourceId: string): void {
 /** A new source's draft once it is deployed: the edits live on as the source's. */
 function forgetNew(key: string): void {
   drafts.delete(key);
+}
+
+/**
+ * What the form's options and additionalProps are asked of: a deployed source running the code
+ * shown, the component chosen, else the code last checked (not saved; typing that keeps the props
+ * as they are does not change it, so option lists are not read again at each pause).
+ */
+export function configureTarget(s: Pick<EditorState, 'origin' | 'component' | 'checkedCode' | 'filename'>, source: SourceView | null): ConfigureTarget | null {
+  const { origin, component } = s;
+  if (source && (!component || component.id === source.component_id)) return { id: source.id };
+  if (origin.kind === 'key') return { id: origin.from === 'registry' ? origin.key : (origin.component.id ?? origin.key) };
+  return origin.kind === 'code' && s.checkedCode !== null ? { component_code: s.checkedCode, component_filename: s.filename } : null;
 }
 
 /** The problems each field shows: the last answer's, and the inline check's once touched (all after a deploy attempt). */

@@ -9,7 +9,7 @@ import { useApp } from '../../app/store';
 import { Modal } from '../../ui/ConfirmDialog';
 import { ErrorText } from '../../ui/ErrorText';
 import { ComponentGallery } from '../gallery/ComponentGallery';
-import { chosenComponent } from '../gallery/gallery-data';
+import { savedComponent } from '../gallery/gallery-data';
 
 /** A workflow step being written: its name, its saved action, and each prop's text. */
 export interface StepDraft {
@@ -90,7 +90,7 @@ export function StepEditor({
               setOpening(item.ref);
               setBrowseError(null);
               // A registry action is saved first: a step runs a saved component.
-              chosenComponent(item)
+              savedComponent(item)
                 .then(async (c) => {
                   await loadComponents();
                   choose(c.id, c);
