@@ -73,7 +73,12 @@ describe('UI: registry components as their original files', () => {
       return (read.json.data.files as Array<{ path: string; code: string }> | undefined)?.find((f) => f.path === APP)?.code.includes('hello from the edit');
     }, 30_000, 'the edited app file saved');
 
+    // Run now on an HTTP source sends it a request from a dialog.
     await page.getByRole('button', { name: 'Run now' }).click();
+    const runNow = page.getByRole('dialog', { name: 'Run now: send a request' });
+    await runNow.getByRole('button', { name: 'Send' }).click();
+    await page.getByText(/Ran: 1 event emitted/).waitFor();
+    await runNow.getByRole('button', { name: 'Close' }).click();
     const note = await waitFor(async () => (await spout.api('GET', `/v1/sources/${id}/event_summaries?expand=event&limit=1`)).json.data[0]?.event.note as string | undefined, 15_000, 'the note');
     assert.equal(note, 'HELLO FROM THE EDIT!');
 
