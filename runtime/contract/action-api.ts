@@ -1,5 +1,6 @@
 // /v1 shapes of action runs: what a step logged, threw, exported and sent.
 import type { Warning } from './component-api';
+import type { InvocationStatus } from './invocation-api';
 
 /** A console line of an action run, a workflow step or a configuration call. */
 export interface ConsoleLine {
@@ -55,4 +56,34 @@ export interface ActionRunInput {
   configured_props: Record<string, unknown>;
   /** What the action reads as `steps` (a workflow passes the trigger event and earlier steps). */
   steps?: Record<string, unknown>;
+}
+
+/** One saved version of an action (a saved component with the action's key). */
+export interface ActionVersionView {
+  id: string;
+  version: string;
+  code_hash: string;
+  created_at: number;
+  /** Saved because a registry key was run or configured, not by the user. */
+  registry: boolean;
+}
+
+/** A saved action (`GET /v1/users/me/actions`, `GET /v1/actions/{key or id}`): its newest version, every version, and its last run. */
+export interface SavedActionView {
+  /** What names the action in addresses: its key, or the component id of a keyless one. */
+  ref: string;
+  key: string | null;
+  /** The newest version's component id. */
+  id: string;
+  name: string;
+  version: string;
+  description: string | null;
+  /** When the newest version was saved (epoch seconds). */
+  saved_at: number;
+  /** The newest version is the registry's file, saved when it was run or configured. */
+  registry: boolean;
+  /** Newest first. */
+  versions: ActionVersionView[];
+  /** The newest test run, workflow step or MCP call of any version. */
+  last_run: { invocation_id: string; component_id: string; status: InvocationStatus; started_at: number } | null;
 }

@@ -1,5 +1,5 @@
 // The service's /v1 API, one typed function per call; every shape comes from runtime/contract.
-import type { ActionRunInput, ActionRunView } from '../../../runtime/contract/action-api';
+import type { ActionRunInput, ActionRunView, SavedActionView } from '../../../runtime/contract/action-api';
 import type { AccountInput, AccountView, ComponentCheckView, ComponentLint, ComponentView, ConfigurePropRequest, ConfigureTarget, DataStoreRecordView, DataStoreView, OptionsAnswer, PropCheckProblem, RegistryComponent, RegistryComponentWithCode } from '../../../runtime/contract/component-api';
 import type { ConfigurableProp } from '../../../runtime/contract/component-shape';
 import type { ConnectCredentialsView } from '../../../runtime/contract/connect-api';
@@ -96,6 +96,8 @@ export const api = {
     request<OptionsAnswer>('POST', '/v1/components/configure', body),
   listComponents: () => allPages<ComponentView>('/v1/users/me/components'),
   /** One test run of an action (`$.context.JIT` true): by `id` (saved id or key) or by `component_code`. */
+  listActions: () => allPages<SavedActionView>('/v1/users/me/actions'),
+  getAction: (ref: string) => request<{ data: SavedActionView }>('GET', `/v1/actions/${enc(ref)}`).then((r) => r.data),
   runAction: (body: ActionRunInput) =>
     request<ActionRunView>('POST', '/v1/actions/run', body),
   /** The deploy rules applied to a form's values, without deploying: problems with a message for each field. */

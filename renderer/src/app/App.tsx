@@ -5,6 +5,7 @@ import { segments, useRoute } from './router';
 import { useConnection } from '../api/client';
 import { useApp } from './store';
 import { focusCodeEditor, useEditorsShown } from '../ui/code-editor/CodeEditor';
+import { ActionsScreen } from '../features/actions/ActionsScreen';
 import { DataStoresScreen } from '../features/data-stores/DataStoresScreen';
 import { SettingsScreen } from '../features/settings/SettingsScreen';
 import { SourcesScreen } from '../features/sources/SourcesScreen';
@@ -70,6 +71,7 @@ export function App() {
 
   let screen;
   if (section === 'sources') screen = <SourcesScreen />;
+  else if (section === 'actions') screen = <ActionsScreen />;
   else if (section === 'workflows') screen = <WorkflowsScreen />;
   else if (section === 'webhooks') screen = <WebhooksScreen />;
   else if (section === 'data-stores') screen = <DataStoresScreen />;

@@ -3,6 +3,7 @@ import { Link } from '../ui/Link';
 
 const ITEMS = [
   { to: '/sources', label: 'Sources' },
+  { to: '/actions', label: 'Actions' },
   { to: '/workflows', label: 'Workflows' },
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/data-stores', label: 'Data stores' },

@@ -8,6 +8,8 @@ import { paginate } from '../../lib/pagination';
 import { componentCode, componentFilename } from './component-input';
 import { registryComponent, registryNotFound } from './registry-routes';
 import { appAccountWarnings } from '../../props/app/app-prop';
+import type { ComponentRecord } from '../../store/metadata';
+import type { SavedActionView } from '../../contract/action-api';
 
 export const runSchema = z.object({
   id: z.string().min(1).optional(),
@@ -20,7 +22,34 @@ export const runSchema = z.object({
   network_mode: z.enum(['live', 'record', 'replay', 'replay-or-live']).optional(),
 });
 
-/** Action test runs (`POST /v1/actions/run`) and the outbox of their `$.send`s. */
+/** The saved actions, one per key (a keyless action by its id), newest saved first, each with its versions and last run. */
+function savedActions(ctx: ApiContext): SavedActionView[] {
+  const groups = new Map<string, ComponentRecord[]>();
+  for (const c of ctx.metadata.data.components) {
+    if (c.type !== 'action') continue;
+    const ref = c.key ?? c.id;
+    groups.set(ref, [c, ...(groups.get(ref) ?? [])]);
+  }
+  const views = [...groups].map(([ref, versions]) => {
+    const newest = versions[0] as ComponentRecord;
+    const runs = versions.flatMap((v) => ctx.invocations.list(v.id).slice(0, 1).map((r) => ({ invocation_id: r.id, component_id: v.id, status: r.status, started_at: r.started_at })));
+    return {
+      ref,
+      key: newest.key,
+      id: newest.id,
+      name: newest.name,
+      version: newest.version,
+      description: newest.description,
+      saved_at: newest.created_at,
+      registry: newest.origin === 'registry',
+      versions: versions.map((v) => ({ id: v.id, version: v.version, code_hash: v.code_hash, created_at: v.created_at, registry: v.origin === 'registry' })),
+      last_run: runs.sort((a, b) => b.started_at - a.started_at)[0] ?? null,
+    };
+  });
+  return views.sort((a, b) => b.saved_at - a.saved_at);
+}
+
+/** Action test runs (`POST /v1/actions/run`), the saved actions, and the outbox of their `$.send`s. */
 export function actionRoutes(ctx: ApiContext): Router {
   const router = Router();
 
@@ -35,6 +64,21 @@ export function actionRoutes(ctx: ApiContext): Router {
     const configured = input.configured_props ?? {};
     const answer = await ctx.sessions.runAction(component, configured, input.steps ?? {}, { jit: true, network: input.network_mode });
     res.json({ ...answer, warnings: [...(component.warnings ?? []), ...appAccountWarnings(component.configurable_props, configured)] });
+  });
+
+  router.get('/users/me/actions', (req, res) => {
+    res.json(paginate(savedActions(ctx), parseParams(req, pageParams), (a) => a));
+  });
+
+  // By key, or by the id of any version. A registry key not saved yet is saved first, as
+  // /v1/components/configure does with a key: opening a registry action lists it among the saved.
+  router.get('/actions/:ref', async (req, res) => {
+    const ref = req.params.ref;
+    const find = () => savedActions(ctx).find((a) => a.ref === ref || a.versions.some((v) => v.id === ref));
+    let action = find();
+    if (!action && !/^sc_/.test(ref) && (await registryComponent(ctx, ref))?.type === 'action') action = find();
+    if (!action) throw new HttpError(404, `no saved or registry action ${ref}: save one with POST /v1/components, or check the key in GET /v1/components/search`);
+    res.json({ data: action });
   });
 
   router.get('/outbox', (req, res) => {

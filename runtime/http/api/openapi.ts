@@ -99,6 +99,8 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /v1/invocations/:id/replay': { summary: "Run a recorded run again against the source's current code; an HTTP request may be edited", params: replaySchema },
 
   'POST /v1/actions/run': { summary: 'Test-run an action once', params: actionRun },
+  'GET /v1/users/me/actions': { summary: 'Saved actions, one per key, newest saved first: each with its versions and last run', params: pageParams, list: true },
+  'GET /v1/actions/:ref': { summary: 'A saved action by key or by the id of any of its versions: its versions and last run' },
   'GET /v1/outbox': { summary: "Actions' $.send calls, newest first", params: pageParams, list: true },
 
   'POST /v1/workflows': { summary: 'Create a workflow', params: workflowSchema },

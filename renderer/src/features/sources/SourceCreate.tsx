@@ -8,8 +8,9 @@ import { NEW_SOURCE_CODE } from './template';
 
 const BLANK: Origin = { kind: 'code', code: NEW_SOURCE_CODE, filename: 'component.mjs' };
 
-/** Where a chosen component is opened: `/sources/new?key=…` (registry) or `?component=…` (saved). */
-export const chosenPath = (item: Pick<GalleryItem, 'from' | 'ref'>) => `/sources/new?${item.from === 'registry' ? 'key' : 'component'}=${encodeURIComponent(item.ref)}`;
+/** Where a chosen component is opened: an action on its own page (`/actions/{key or sc_…}`), a source at `/sources/new?key=…` (registry) or `?component=…` (saved). */
+export const chosenPath = (item: Pick<GalleryItem, 'from' | 'ref' | 'type'>) =>
+  item.type === 'action' ? `/actions/${encodeURIComponent(item.ref)}` : `/sources/new?${item.from === 'registry' ? 'key' : 'component'}=${encodeURIComponent(item.ref)}`;
 
 /**
  * The create form: from the editor, from a component of the gallery (a registry key or a saved

@@ -178,9 +178,11 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
                   </button>
                 </div>
                 <p className="muted small-note">
-                  {origin.files
-                    ? 'Deployed as it is; its files are shown read-only here and can be edited once it is deployed. Edit a copy makes one file of them (bundled) to change before deploying.'
-                    : 'Deployed as it is; its code is shown read-only. Edit a copy to change it.'}
+                  {origin.component.type === 'action'
+                    ? `Test-run as it is (actions are not deployed); its ${origin.files ? 'files are' : 'code is'} shown read-only. Edit a copy to change it.`
+                    : origin.files
+                      ? 'Deployed as it is; its files are shown read-only here and can be edited once it is deployed. Edit a copy makes one file of them (bundled) to change before deploying.'
+                      : 'Deployed as it is; its code is shown read-only. Edit a copy to change it.'}
                 </p>
                 {origin.files && origin.entry_file ? (
                   <FileSetViewer files={origin.files} entry={origin.entry_file} props={props} onSave={() => void deploy()} />
@@ -209,7 +211,7 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
       <div className="config-pane">
         {isAction ? (
           <p className="notice" data-testid="action-notice">
-            <strong>{component?.name}</strong> is an action: it is not deployed but test-run, once per click, with <code>$.context.JIT</code> true. Saved actions can be steps of a workflow.
+            <strong>{component?.name}</strong> is an action: actions are not deployed; they are saved and test-run, once per click, with <code>$.context.JIT</code> true. Saved actions can be steps of a workflow.
           </p>
         ) : (
           <div className="field">

@@ -40,7 +40,7 @@ export function SourcesScreen() {
       back={{ to: '/sources', label: 'All sources' }}
       actions={
         <>
-          <Link to="/sources/new?type=action" className="button small">
+          <Link to="/actions/new" className="button small">
             New action
           </Link>
           <Link to="/sources/new" className="button small primary">

@@ -8,7 +8,7 @@ import type { VersionFields } from '../../../../runtime/contract/change-api';
 import { VersionNotice } from '../../ui/VersionNotice';
 import { useRoute } from '../../app/router';
 import { useApp } from '../../app/store';
-import { SECRET_MASK, referenceSuggestions, stepFormProps, stepNameProblem, stepText, stepValue, stepValueProblem } from './workflow';
+import { SECRET_MASK, referenceSuggestions, stepFormProps, stepNameFor, stepNameProblem, stepText, stepValue, stepValueProblem } from './workflow';
 import { Link } from '../../ui/Link';
 import { StepEditor, type StepDraft } from './StepEditor';
 import { saveWorkflow, useLatestWorkflow } from './workflow-data';
@@ -37,14 +37,16 @@ function stepOf(path: string): { index: number; rest: string } | null {
  * Given a `workflow`, it edits that one (`PUT /v1/workflows/{id}`), prefilled; `stepComponents`
  * are the actions its steps run (found even when the saved-components list does not reach them);
  * a save names the version the form started from, and a version saved elsewhere meanwhile is
- * said (`onReload` takes it) instead of being replaced unseen.
+ * said (`onReload` takes it) instead of being replaced unseen. A new workflow may start with
+ * `firstAction` as its first step (an action page's "Use as a workflow step").
  */
-export function WorkflowCreate({ workflow, stepComponents = [], onReload }: { workflow?: WorkflowView; stepComponents?: ComponentView[]; onReload?(): void } = {}) {
+export function WorkflowCreate({ workflow, stepComponents: given = [], onReload, firstAction }: { workflow?: WorkflowView; stepComponents?: ComponentView[]; onReload?(): void; firstAction?: ComponentView } = {}) {
+  const stepComponents = firstAction ? [...given, firstAction] : given;
   const navigate = useRoute((s) => s.navigate);
   const { components, loadComponents, loadAccounts, loadDataStores, toast } = useApp();
   const [name, setName] = useState(workflow?.name ?? '');
   const [trigger, setTrigger] = useState<TriggerDraft>(() => (workflow ? triggerDraft(workflow.trigger) : NEW_TRIGGER));
-  const [steps, setSteps] = useState<StepDraft[]>(() => (workflow ? workflow.steps.map((st) => savedStep(st, stepComponents.find((c) => c.id === st.component_id))) : [newStep()]));
+  const [steps, setSteps] = useState<StepDraft[]>(() => (workflow ? workflow.steps.map((st) => savedStep(st, stepComponents.find((c) => c.id === st.component_id))) : [firstAction ? { ...newStep(), componentId: firstAction.id, name: stepNameFor(firstAction.name, []) } : newStep()]));
   const [problems, setProblems] = useState<{ title: string; items: FieldProblem[] } | null>(null);
   const [busy, setBusy] = useState(false);
   const [refreshing, setRefreshing] = useState(false);

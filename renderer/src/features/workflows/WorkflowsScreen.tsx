@@ -7,11 +7,13 @@ import { WorkflowDetail } from './WorkflowDetail';
 import { WorkflowEdit } from './WorkflowEdit';
 import { WorkflowImport } from './WorkflowImport';
 import { segments, useRoute } from '../../app/router';
+import { WorkflowFromAction } from '../actions/WorkflowFromAction';
 import { useApp } from '../../app/store';
 
 /** Workflows: the list beside the create form, the selected workflow (trigger, steps, runs), or its edit form (`/workflows/{id}/edit`). */
 export function WorkflowsScreen() {
-  const path = useRoute((s) => s.path);
+  const { path, query } = useRoute();
+  const fromAction = query.get('action');
   const { workflows, workflowsLoaded, loadWorkflows } = useApp();
   const [, id, sub] = segments(path);
 
@@ -24,7 +26,7 @@ export function WorkflowsScreen() {
 
   const content =
     id === 'new' ? (
-      <WorkflowCreate />
+      fromAction ? <WorkflowFromAction key={fromAction} id={fromAction} /> : <WorkflowCreate />
     ) : id && sub === 'edit' ? (
       <WorkflowEdit key={id} id={id} />
     ) : id ? (
