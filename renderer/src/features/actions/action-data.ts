@@ -1,11 +1,13 @@
 // The Actions screens' data (docs/desktop-and-ui.md): the saved actions with their versions and
 // last runs, one action's version as an editor draft, saving a version, the props read from code
 // without saving it, what a save hands to the saved version's page, and the action's MCP tool.
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
 import type { SavedActionView } from '../../../../runtime/contract/action-api';
 import type { ComponentView } from '../../../../runtime/contract/component-api';
 import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
+import { messageOf } from '../../api/client';
 import { api } from '../../api/v1';
+import { useApp } from '../../app/store';
 import { usePoll } from '../../api/use-poll';
 import { initialValues } from '../props/prop-values';
 import { editorFor, type EditorActions, type EditorState, type EditorStore, type Origin } from '../sources/editor-store';
@@ -119,20 +121,28 @@ export async function readActionProps(store: EditorStore): Promise<{ name: strin
   return { name: lint.component.name, type: lint.component.type };
 }
 
-/** The action's MCP tool (every saved action is one unless hidden, docs/mcp.md) and a switch for it. */
+/** The action's MCP tool (every saved action is one unless hidden, docs/mcp.md) and a switch for it, which shows the change at once (as Settings → MCP does). */
 export function useMcpTool(action: SavedActionView | null) {
   const tools = usePoll('mcp-tools', () => api.listMcpTools(), EVERY_MS);
+  const [wanted, setWanted] = useState<boolean | null>(null);
   const tool = action ? (tools.data?.find((t) => t.ref === action.ref || (t.component_id !== null && action.versions.some((v) => v.id === t.component_id))) ?? null) : null;
   const { reload } = tools;
   const setExposed = useCallback(
     async (exposed: boolean) => {
       if (!action) return;
-      const { hidden_actions } = await api.getMcpSettings();
-      const others = hidden_actions.filter((h) => h !== action.ref && !action.versions.some((v) => v.id === h));
-      await api.putMcpSettings({ hidden_actions: exposed ? others : [...others, action.ref] });
-      await reload();
+      setWanted(exposed);
+      try {
+        const { hidden_actions } = await api.getMcpSettings();
+        const others = hidden_actions.filter((h) => h !== action.ref && !action.versions.some((v) => v.id === h));
+        await api.putMcpSettings({ hidden_actions: exposed ? others : [...others, action.ref] });
+        await reload();
+      } catch (err) {
+        useApp.getState().toast(`${action.name} was not changed in the MCP tools: ${messageOf(err)}. Try again, or use Settings → MCP.`, 'error');
+      } finally {
+        setWanted(null);
+      }
     },
     [action, reload],
   );
-  return { tool, loaded: tools.data !== null, setExposed };
+  return { tool: tool && wanted !== null ? { ...tool, exposed: wanted } : tool, loaded: tools.data !== null, error: tools.error, setExposed };
 }

@@ -8,7 +8,7 @@ export const NEW_ACTION_CODE = `export default {
   props: {
     name: { type: "string", label: "Name", description: "Who to greet" },
   },
-  async run({ steps, $ }) {
+  async run({ $ }) {
     const greeting = \`Hello, \${this.name}!\`;
     console.log("greeting", this.name);
     $.export("length", greeting.length);

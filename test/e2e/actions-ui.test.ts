@@ -1,0 +1,180 @@
+// Actions in their own place (issue 43, point 3), in a real Chromium: the navigation's Actions, New
+// action on an action template (no source name, no Deploy), save and test run with the props form
+// (return value, exports, summary, logs, an error at file:line), the list of saved actions with
+// their last run, versions (an older one opened), "Use as a workflow step", the MCP tool switch and
+// its settings, a registry action's one message (saved and test-run, never deployed), and axe at
+// 1440 and 1024 px. Screenshots (light and dark) go to test-results/screenshots.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { axe, editorText, launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
+import { startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+
+/** Version 0.0.2 of the template's action (written for this test): it throws when asked to. */
+const FAILING = `export default {
+  key: "my_action",
+  name: "My action",
+  version: "0.0.2",
+  type: "action",
+  props: {
+    name: { type: "string", label: "Name" },
+  },
+  async run({ $ }) {
+    console.log("about to fail for", this.name);
+    throw new Error("cannot greet " + this.name);
+  },
+};
+`;
+
+const WIDTHS = [
+  { width: 1440, height: 900 },
+  { width: 1024, height: 768 },
+];
+
+describe('UI: actions are first-class', () => {
+  let spout: SpoutProcess;
+  let browser: Browser;
+
+  before(async () => {
+    [spout, browser] = await Promise.all([startSpout(), launchBrowser()]);
+  });
+  after(async () => {
+    await browser?.close();
+    await spout?.stop();
+  });
+
+  /** Screenshots of the page as it is, light and dark. */
+  async function shoot(page: Page, name: string): Promise<void> {
+    const { width } = page.viewportSize()!;
+    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: `${SHOTS}/${name}-${width}-dark.png` });
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
+
+  it('writes, saves and test-runs an action from its own screens; lists it with versions and last run; uses it as a step and an MCP tool', async () => {
+    const { context, page, problems } = await signedInPage(browser, await spout.signInUrl());
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Actions' }).click();
+    await page.getByRole('heading', { name: 'Actions', level: 1 }).waitFor();
+    await page.getByText('No saved actions yet.').waitFor();
+
+    // New action: an action template, titled so, with no source name and no Deploy.
+    await page.getByRole('link', { name: 'New action', exact: true }).click();
+    await page.getByRole('heading', { name: 'New action', level: 1 }).waitFor();
+    await page.locator('.monaco-editor').waitFor();
+    await waitFor(async () => (await editorText(page)).includes('type: "action"'), 15_000, 'the action template in the editor');
+    assert.equal(await page.getByLabel('Source name').count(), 0, 'no source name');
+    assert.equal(await page.getByRole('button', { name: 'Deploy', exact: true }).count(), 0, 'no Deploy');
+    assert.equal(await page.getByRole('heading', { name: 'New source' }).count(), 0);
+    // Its props form is read from the code without saving it: nothing is listed before Save.
+    await page.getByLabel(/^Name/).fill('Ada');
+    assert.equal((await spout.api('GET', '/v1/users/me/actions')).json.data.length, 0, 'opening New action saves nothing');
+    for (const size of WIDTHS) {
+      await page.setViewportSize(size);
+      await axe(page, `New action at ${size.width} px`);
+      await shoot(page, '43-new-action');
+    }
+    await page.setViewportSize(WIDTHS[0]!);
+
+    // Save: the action's own page, the value kept; then a test run with its result.
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.waitForURL(/\/actions\/my_action$/);
+    await page.getByRole('heading', { name: 'My action', level: 1 }).waitFor();
+    assert.equal(await page.getByLabel(/^Name/).inputValue(), 'Ada');
+    await page.getByRole('button', { name: 'Test run' }).click();
+    const result = page.getByTestId('action-result');
+    await result.getByTestId('step-summary').filter({ hasText: 'Greeted Ada' }).waitFor();
+    await result.getByTestId('return-value').getByText('"Hello, Ada!"').waitFor();
+    assert.match((await result.getByTestId('exports').textContent()) ?? '', /length: ?11/);
+    assert.match((await result.getByTestId('console').textContent()) ?? '', /greeting Ada/);
+    assert.equal(await result.getByTestId('run-status').textContent(), 'success');
+
+    // The list: name, key, version, saved date, last run.
+    const item = page.getByRole('list', { name: 'Actions' }).getByRole('link', { name: /My action/ });
+    await item.getByTestId('last-run').filter({ hasText: 'success' }).waitFor();
+    assert.match((await item.textContent()) ?? '', /my_action.*v0\.0\.1 · saved \d{4}-\d\d-\d\d \d\d:\d\d:\d\d/);
+    for (const size of WIDTHS) {
+      await page.setViewportSize(size);
+      await result.getByTestId('return-value').waitFor();
+      await axe(page, `an action with a run result at ${size.width} px`);
+      await shoot(page, '43-action-run-result');
+    }
+    await page.setViewportSize(WIDTHS[0]!);
+
+    // A new version that throws: the error names the file and line.
+    await page.getByLabel('Open an action file').setInputFiles({ name: 'my-action.mjs', mimeType: 'text/javascript', buffer: Buffer.from(FAILING) });
+    await waitFor(async () => (await editorText(page)).includes('0.0.2'), 15_000, 'the new code in the editor');
+    await page.getByRole('button', { name: 'Test run' }).click();
+    await result.getByTestId('run-status').filter({ hasText: 'error' }).waitFor();
+    const error = result.getByTestId('step-error');
+    assert.match((await error.textContent()) ?? '', /cannot greet Ada/);
+    await error.getByText('Stack').click();
+    await error.locator('pre.stack', { hasText: /component\.mjs:11/ }).waitFor();
+    await item.getByTestId('last-run').filter({ hasText: 'error' }).waitFor();
+    await item.getByText(/v0\.0\.2 .* · 2 versions/).waitFor();
+
+    // Versions: both listed with dates; the older one opens with its code.
+    const versions = page.getByTestId('versions');
+    await versions.getByRole('link', { name: /^v0\.0\.2 saved \d{4}-/ }).waitFor();
+    await versions.getByRole('link', { name: /^v0\.0\.1 saved \d{4}-/ }).click();
+    await page.waitForURL(/\/actions\/sc_/);
+    await page.getByText('an older version (the newest is v0.0.2)').waitFor();
+    await waitFor(async () => (await editorText(page)).includes('version: "0.0.1"'), 15_000, 'the older version in the editor');
+    const older = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+
+    // Use as a workflow step: the new workflow form with this version as step 1.
+    await page.getByRole('link', { name: 'Use as a workflow step' }).click();
+    await page.waitForURL(/\/workflows\/new\?action=sc_/);
+    const step1 = page.getByRole('group', { name: 'Step 1' });
+    await waitFor(async () => (await step1.getByLabel('Action').inputValue()) === older, 15_000, 'the action chosen in step 1');
+    assert.equal(await step1.getByLabel('Step name').inputValue(), 'my_action');
+    await page.getByLabel('Workflow name').fill('Greets');
+    await step1.getByLabel(/^Name/).fill('{{steps.trigger.event.body.who}}');
+    await page.getByRole('button', { name: 'Create workflow' }).click();
+    await page.waitForURL(/\/workflows\/p_/);
+
+    // Expose as an MCP tool: on by default, switched off here, as Settings → MCP shows.
+    await page.goto(`${spout.url}/actions/my_action`);
+    const expose = page.getByRole('switch', { name: /Expose as an MCP tool/ });
+    await waitFor(async () => (await expose.count()) === 1 && (await expose.isChecked()), 15_000, 'the MCP switch, on');
+    await expose.uncheck();
+    await waitFor(async () => ((await spout.api('GET', '/v1/mcp/settings')).json.data.hidden_actions as string[]).includes('my_action'), 10_000, 'the action hidden from MCP');
+    await page.getByRole('link', { name: 'MCP tools settings' }).click();
+    await page.waitForURL(/\/settings\/mcp$/);
+    await page.getByRole('switch', { name: /Expose my_action/ }).waitFor();
+    assert.equal(await page.getByRole('switch', { name: /Expose my_action/ }).isChecked(), false);
+
+    // The list at both widths.
+    await page.goto(`${spout.url}/actions`);
+    await page.getByRole('list', { name: 'Actions' }).getByRole('link', { name: /My action/ }).waitFor();
+    for (const size of WIDTHS) {
+      await page.setViewportSize(size);
+      await axe(page, `the action list at ${size.width} px`);
+      await shoot(page, '43-action-list');
+    }
+    assert.deepEqual(problems, [], 'no script errors or CSP violations');
+    await context.close();
+  });
+
+  it('opens a registry action from New action: saved and test-run, never "deployed", and listed', async () => {
+    const { context, page, problems } = await signedInPage(browser, await spout.signInUrl());
+    await page.goto(`${spout.url}/actions/new`);
+    await page.getByRole('button', { name: 'Start from a registry action…' }).click();
+    await page.getByLabel('Search components').fill('format text');
+    await page.getByRole('listitem').filter({ hasText: 'Format Text' }).getByRole('button', { name: /^Use Format Text/ }).click();
+    await page.waitForURL(/\/actions\/formatting-format-text$/);
+    await page.getByRole('heading', { name: 'Format Text', level: 1 }).waitFor();
+    await page.getByTestId('registry-note').getByText('Actions are not deployed: they are saved and test-run.').waitFor();
+    assert.equal(await page.getByText(/deployed as it is/i).count(), 0, 'one message: never "deployed"');
+    assert.equal(await page.getByRole('button', { name: 'Deploy', exact: true }).count(), 0);
+    await page.getByLabel(/^Text/).fill('hello there');
+    await page.getByLabel(/^Operation/).selectOption('uppercase');
+    await page.getByRole('button', { name: 'Test run' }).click();
+    await page.getByTestId('action-result').getByTestId('return-value').getByText('"HELLO THERE"').waitFor();
+    await page.getByRole('list', { name: 'Actions' }).getByRole('link', { name: /Format Text/ }).getByText(/registry/).waitFor();
+    await axe(page, 'a registry action');
+    assert.deepEqual(problems, [], 'no script errors or CSP violations');
+    await context.close();
+  });
+});
