@@ -174,6 +174,10 @@ describe('UI: actions are first-class', () => {
     await page.getByTestId('action-result').getByTestId('return-value').getByText('"HELLO THERE"').waitFor();
     await page.getByRole('list', { name: 'Actions' }).getByRole('link', { name: /Format Text/ }).getByText(/registry/).waitFor();
     await axe(page, 'a registry action');
+    // Its code as a copy to edit: the editor takes input.
+    await page.getByRole('button', { name: 'Edit a copy' }).click();
+    await page.getByLabel('Component code', { exact: true }).waitFor({ state: 'attached' });
+    await page.getByTestId('draft-state').waitFor();
     assert.deepEqual(problems, [], 'no script errors or CSP violations');
     await context.close();
   });

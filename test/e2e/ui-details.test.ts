@@ -331,6 +331,7 @@ describe('UI details of issue 23 (points 8–14) and axe on every screen', () =>
     assert.equal((await spout.api('POST', '/v1/components', { component_code: mine })).status, 200);
     const { context, page } = await open('/sources');
     await page.getByRole('link', { name: 'New action' }).click();
+    await page.getByRole('button', { name: 'Start from a registry action…' }).click();
     const count = page.getByTestId('gallery-count');
     await count.getByText(new RegExp(`^100 of ${total} in the registry, \\d+ saved$`)).waitFor();
     await page.getByRole('button', { name: `Load ${total - 100} more (${total - 100} not shown)` }).click();
@@ -344,7 +345,7 @@ describe('UI details of issue 23 (points 8–14) and axe on every screen', () =>
     await item.getByText('acme-tag-order').waitFor();
     await axeWithHeadings(page, 'the gallery of New action');
     await item.getByRole('button', { name: /^Use Tag Acme Order/ }).click();
-    await page.getByText('Registry component').waitFor();
+    await page.getByTestId('registry-note').waitFor();
     await page.getByLabel('Tag word').fill('urgent');
     await page.getByRole('button', { name: 'Test run' }).click();
     await page.getByText('tagged urgent').first().waitFor();

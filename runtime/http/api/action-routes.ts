@@ -24,13 +24,16 @@ export const runSchema = z.object({
 
 /** The saved actions, one per key (a keyless action by its id), newest saved first, each with its versions and last run. */
 function savedActions(ctx: ApiContext): SavedActionView[] {
+  // Newest saved first (the records are kept in the order saved): each group's first is its newest.
   const groups = new Map<string, ComponentRecord[]>();
-  for (const c of ctx.metadata.data.components) {
+  for (const c of [...ctx.metadata.data.components].reverse()) {
     if (c.type !== 'action') continue;
     const ref = c.key ?? c.id;
-    groups.set(ref, [c, ...(groups.get(ref) ?? [])]);
+    const group = groups.get(ref);
+    if (group) group.push(c);
+    else groups.set(ref, [c]);
   }
-  const views = [...groups].map(([ref, versions]) => {
+  return [...groups].map(([ref, versions]) => {
     const newest = versions[0] as ComponentRecord;
     const runs = versions.flatMap((v) => ctx.invocations.list(v.id).slice(0, 1).map((r) => ({ invocation_id: r.id, component_id: v.id, status: r.status, started_at: r.started_at })));
     return {
@@ -46,7 +49,6 @@ function savedActions(ctx: ApiContext): SavedActionView[] {
       last_run: runs.sort((a, b) => b.started_at - a.started_at)[0] ?? null,
     };
   });
-  return views.sort((a, b) => b.saved_at - a.saved_at);
 }
 
 /** Action test runs (`POST /v1/actions/run`), the saved actions, and the outbox of their `$.send`s. */

@@ -4,7 +4,6 @@ import type { ComponentView } from '../../../../runtime/contract/component-api';
 import { useApp } from '../../app/store';
 import { CodeEditor } from '../../ui/code-editor/CodeEditor';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
-import { JsonInput } from '../../ui/JsonInput';
 import { PropForm } from '../props/PropForm';
 import { ActionRunResult } from '../sources/ActionRunResult';
 import type { Origin } from '../sources/editor-store';
@@ -12,6 +11,7 @@ import { shownErrors } from '../sources/editor-store';
 import { ProblemList } from '../sources/ProblemList';
 import { toMarkers } from '../sources/problems';
 import { actionDraft, handOver, readActionProps, saveAction } from './action-data';
+import { StepsField } from './StepsField';
 
 /** The code is read for its props once typing pauses this long (as the source editor does). */
 const READ_PROPS_DELAY_MS = 700;
@@ -51,10 +51,11 @@ export function ActionEditor({ origin: start, component: startComponent, onSaved
     if (c) toast(`Saved ${c.name} ${c.version}`);
     return c;
   };
-  /** Saves the typed code first (a run is always of a saved version), then runs it once. */
+  /** Saves the typed code first when it is not saved yet (a run is always of a saved version), then runs it once. */
   const run = async () => {
-    const c = editable ? await save() : null;
-    if (editable && !c) return;
+    const saved = !codeDirty && component !== null && s.checkedCode === s.code;
+    const c = editable && !saved ? await save() : null;
+    if (editable && !saved && !c) return;
     await actions.deploy();
     if (c) {
       handOver(store, c.id);
@@ -103,7 +104,7 @@ export function ActionEditor({ origin: start, component: startComponent, onSaved
             </button>
           </div>
         )}
-        {doc && <CodeEditor document={editable ? doc : { text: origin.kind === 'key' ? origin.code : '', rev: 0 }} language={/\.(ts|mts|cts)$/.test(filename) ? 'typescript' : 'javascript'} markers={markers} props={props} revealLine={reveal} readOnly={!editable} onChange={actions.typed} onSave={() => void saveOnly()} />}
+        {doc && <CodeEditor key={editable ? 'edit' : 'read-only'} document={editable ? doc : { text: origin.kind === 'key' ? origin.code : '', rev: 0 }} language={/\.(ts|mts|cts)$/.test(filename) ? 'typescript' : 'javascript'} markers={markers} props={props} revealLine={reveal} readOnly={!editable} onChange={actions.typed} onSave={() => void saveOnly()} />}
         {isSource && (
           <p className="notice" role="status" data-testid="not-an-action">
             This code declares a source (no <code>type: &quot;action&quot;</code>): it cannot be saved or run as an action. Add <code>type: &quot;action&quot;</code>, or deploy it from Sources → New source.
@@ -120,15 +121,7 @@ export function ActionEditor({ origin: start, component: startComponent, onSaved
         ) : (
           <PropForm props={props} values={values} configureId={component && s.checkedCode === s.propsCode ? component.id : null} source={null} errors={shownErrors(s)} onChange={actions.setValues} onPropsChange={actions.setProps} />
         )}
-        <div className="field steps-input">
-          <label htmlFor="action-steps">
-            <code>steps</code> <span className="muted">(JSON, optional)</span>
-          </label>
-          <p id="action-steps-desc" className="prop-desc">
-            What the action reads as <code>steps</code>, as a workflow would pass it, e.g. <code>{'{"trigger": {"event": {"body": {}}}}'}</code>.
-          </p>
-          <JsonInput id="action-steps" value={stepsInput} onChange={(v) => actions.setStepsInput(v as Record<string, unknown> | undefined)} allowText={false} objectOnly disabled={false} describedBy="action-steps-desc" />
-        </div>
+        <StepsField value={stepsInput} onChange={actions.setStepsInput} />
         <p className="sr-only" role="status">
           {runStatus}
         </p>

@@ -5,11 +5,11 @@ import type { SourceView } from '../../../../runtime/contract/source-api';
 import { useConnection } from '../../api/client';
 import { useRoute } from '../../app/router';
 import { CodeEditor } from '../../ui/code-editor/CodeEditor';
-import { JsonInput } from '../../ui/JsonInput';
 import { madeBy, VersionNotice } from '../../ui/VersionNotice';
 import { PropForm } from '../props/PropForm';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { ActionRunResult } from './ActionRunResult';
+import { StepsField } from '../actions/StepsField';
 import { configureTarget, editorFor, shownErrors as errorsShown, type Origin } from './editor-store';
 import { ProblemList } from './ProblemList';
 import { FileSetViewer, FileTabs, languageOf } from './FileTabs';
@@ -249,15 +249,7 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
           />
         )}
         {isAction && (
-          <div className="field steps-input">
-            <label htmlFor="action-steps">
-              <code>steps</code> <span className="muted">(JSON, optional)</span>
-            </label>
-            <p id="action-steps-desc" className="prop-desc">
-              What the action reads as <code>steps</code>, as a workflow would pass it, e.g. <code>{'{"trigger": {"event": {"body": {}}}}'}</code>.
-            </p>
-            <JsonInput id="action-steps" value={stepsInput} onChange={(v) => actions.setStepsInput(v as Record<string, unknown> | undefined)} allowText={false} objectOnly disabled={false} describedBy="action-steps-desc" />
-          </div>
+          <StepsField value={stepsInput} onChange={actions.setStepsInput} />
         )}
         <p className="sr-only" role="status">
           {runStatus}
