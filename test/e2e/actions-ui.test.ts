@@ -3,7 +3,7 @@
 // (return value, exports, summary, logs, an error at file:line), the list of saved actions with
 // their last run, versions (an older one opened), "Use as a workflow step", the MCP tool switch and
 // its settings, a registry action's one message (saved and test-run, never deployed), and axe at
-// 1440 and 1024 px. Screenshots (light and dark) go to test-results/screenshots.
+// 1440 and 1024 px. Screenshots (light, and dark in a page that starts dark) go to test-results/screenshots.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -43,13 +43,9 @@ describe('UI: actions are first-class', () => {
     await spout?.stop();
   });
 
-  /** Screenshots of the page as it is, light and dark. */
-  async function shoot(page: Page, name: string): Promise<void> {
-    const { width } = page.viewportSize()!;
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}-dark.png` });
-    await page.emulateMedia({ colorScheme: 'light' });
+  /** A screenshot of the page as it is, named by its width (and `dark`). */
+  async function shoot(page: Page, name: string, dark = false): Promise<void> {
+    await page.screenshot({ path: `${SHOTS}/${name}-${page.viewportSize()!.width}${dark ? '-dark' : ''}.png` });
   }
 
   it('writes, saves and test-runs an action from its own screens; lists it with versions and last run; uses it as a step and an MCP tool', async () => {
@@ -152,6 +148,33 @@ describe('UI: actions are first-class', () => {
       await page.setViewportSize(size);
       await axe(page, `the action list at ${size.width} px`);
       await shoot(page, '43-action-list');
+    }
+    assert.deepEqual(problems, [], 'no script errors or CSP violations');
+    await context.close();
+  });
+
+  it('shows the action screens in the dark scheme, axe clean at 1440 and 1024 px', async () => {
+    const { context, page, problems } = await signedInPage(browser, await spout.signInUrl());
+    // Dark from the start, as for a user whose system is dark (the code editor picks its theme when it opens).
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const first = ((await spout.api('GET', '/v1/actions/my_action')).json.data.versions as Array<{ id: string }>).at(-1)!;
+    for (const size of WIDTHS) {
+      await page.setViewportSize(size);
+      await page.goto(`${spout.url}/actions`);
+      await page.getByRole('list', { name: 'Actions' }).getByRole('link', { name: /My action/ }).waitFor();
+      await axe(page, `the action list, dark, at ${size.width} px`);
+      await shoot(page, '43-action-list', true);
+      await page.goto(`${spout.url}/actions/new`);
+      await waitFor(async () => (await editorText(page)).includes('type: "action"'), 15_000, 'the action template in the editor');
+      await page.getByLabel(/^Name/).fill('Grace');
+      await axe(page, `New action, dark, at ${size.width} px`);
+      await shoot(page, '43-new-action', true);
+      await page.goto(`${spout.url}/actions/${first.id}`);
+      await page.getByLabel(/^Name/).fill('Grace');
+      await page.getByRole('button', { name: 'Test run' }).click();
+      await page.getByTestId('action-result').getByTestId('return-value').getByText('"Hello, Grace!"').waitFor();
+      await axe(page, `an action with a run result, dark, at ${size.width} px`);
+      await shoot(page, '43-action-run-result', true);
     }
     assert.deepEqual(problems, [], 'no script errors or CSP violations');
     await context.close();

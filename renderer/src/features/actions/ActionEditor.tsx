@@ -104,7 +104,7 @@ export function ActionEditor({ origin: start, component: startComponent, onSaved
             </button>
           </div>
         )}
-        {doc && <CodeEditor key={editable ? 'edit' : 'read-only'} document={editable ? doc : { text: origin.kind === 'key' ? origin.code : '', rev: 0 }} language={/\.(ts|mts|cts)$/.test(filename) ? 'typescript' : 'javascript'} markers={markers} props={props} revealLine={reveal} readOnly={!editable} onChange={actions.typed} onSave={() => void saveOnly()} />}
+        {doc && <CodeEditor key={editable ? 'edit' : 'read-only'} document={editable ? doc : { text: origin.kind === 'key' ? origin.code : '', rev: 0 }} language={/\.(ts|mts|cts)$/.test(filename) ? 'typescript' : 'javascript'} markers={markers} props={props} revealLine={reveal} readOnly={!editable} onChange={actions.typed} onSave={() => editable && void saveOnly()} />}
         {isSource && (
           <p className="notice" role="status" data-testid="not-an-action">
             This code declares a source (no <code>type: &quot;action&quot;</code>): it cannot be saved or run as an action. Add <code>type: &quot;action&quot;</code>, or deploy it from Sources → New source.

@@ -66,7 +66,8 @@ export function actionDraft(origin: Origin, component: ComponentView | null) {
   const s = draft.store.getState();
   if (component && origin.kind === 'code' && s.component === null && !s.codeDirty) {
     const props = component.configurable_props as ConfigurableProp[];
-    draft.store.setState({ component, props, values: initialValues(props), checkedCode: s.code, propsCode: s.code });
+    const warnings = locateProblems(component.warnings ?? [], s.code).map((w) => ({ ...w, warning: true }));
+    draft.store.setState({ component, props, values: initialValues(props), warnings, checkedCode: s.code, propsCode: s.code });
   }
   const handed = component && carried.get(component.id);
   if (handed) {
