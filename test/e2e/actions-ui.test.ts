@@ -118,6 +118,8 @@ describe('UI: actions are first-class', () => {
     await page.getByText('an older version (the newest is v0.0.2)').waitFor();
     await waitFor(async () => (await editorText(page)).includes('version: "0.0.1"'), 15_000, 'the older version in the editor');
     const older = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+    await page.getByRole('heading', { name: 'My action', level: 1 }).scrollIntoViewIfNeeded();
+    await shoot(page, '43-action-older-version');
 
     // Use as a workflow step: the new workflow form with this version as step 1.
     await page.getByRole('link', { name: 'Use as a workflow step' }).click();
