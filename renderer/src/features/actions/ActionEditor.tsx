@@ -7,7 +7,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { PropForm } from '../props/PropForm';
 import { ActionRunResult } from '../sources/ActionRunResult';
 import type { Origin } from '../sources/editor-store';
-import { shownErrors } from '../sources/editor-store';
+import { configureTarget, shownErrors } from '../sources/editor-store';
 import { ProblemList } from '../sources/ProblemList';
 import { toMarkers } from '../sources/problems';
 import { actionDraft, handOver, readActionProps, saveAction } from './action-data';
@@ -53,7 +53,7 @@ export function ActionEditor({ origin: start, component: startComponent, onSaved
   };
   /** Saves the typed code first when it is not saved yet (a run is always of a saved version), then runs it once. */
   const run = async () => {
-    const saved = !codeDirty && component !== null && s.checkedCode === s.code;
+    const saved = !codeDirty && typeof component?.id === 'string' && s.checkedCode === s.code;
     const c = editable && !saved ? await save() : null;
     if (editable && !saved && !c) return;
     await actions.deploy();
@@ -119,7 +119,7 @@ export function ActionEditor({ origin: start, component: startComponent, onSaved
         {props.length === 0 ? (
           <p className="empty">{s.propsCode === null ? 'Reading the code for its props…' : 'This action has no props to fill in.'}</p>
         ) : (
-          <PropForm props={props} values={values} configureId={component && s.checkedCode === s.propsCode ? component.id : null} source={null} errors={shownErrors(s)} onChange={actions.setValues} onPropsChange={actions.setProps} />
+          <PropForm props={props} values={values} configureTarget={editable ? (s.propsCode !== null ? { component_code: s.propsCode, component_filename: filename } : null) : configureTarget(s, null)} source={null} errors={shownErrors(s)} onChange={actions.setValues} onPropsChange={actions.setProps} />
         )}
         <StepsField value={stepsInput} onChange={actions.setStepsInput} />
         <p className="sr-only" role="status">

@@ -84,8 +84,9 @@ export function handOver(store: EditorStore, componentId: string): void {
 }
 
 /**
- * Saves the draft's code as a version of the action (`POST /v1/components`; the same code is the
- * same version). Null when the service refused it (the editor lists why) or the code is a source.
+ * Checks the draft's code (its problems listed as the source editor lists them), then saves it as a
+ * version of the action (`POST /v1/components`; the same code is the same version). Null when the
+ * service refused it or the code is a source.
  */
 export async function saveAction(store: EditorStore, actions: EditorActions): Promise<ComponentView | null> {
   const checked = await actions.check();
@@ -94,8 +95,15 @@ export async function saveAction(store: EditorStore, actions: EditorActions): Pr
     store.setState({ problems: { title: `"${checked.c.name}" is a source, not an action: add type: "action" to its definition, or deploy it from Sources → New source`, items: [] } });
     return null;
   }
-  store.setState({ codeDirty: false });
-  return checked.c;
+  const { code, filename } = store.getState();
+  try {
+    const saved = await api.saveComponent(code, filename);
+    store.setState({ component: saved, codeDirty: false });
+    return saved;
+  } catch (err) {
+    store.setState({ problems: { title: `${checked.c.name} was not saved: ${messageOf(err)}. Try Save again.`, items: [] } });
+    return null;
+  }
 }
 
 /**
