@@ -45,16 +45,24 @@ const rectOf = (page: Page, selector: string): Promise<Rect | null> =>
 
 const intersect = (a: Rect, b: Rect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
-/** The button is inside the viewport and is what a click at its middle reaches (nothing covers it). */
+/** The button is inside the viewport, its label whole and not cut by a box that clips its content, and is what a click at its middle reaches (nothing covers it). */
 async function assertReachable(page: Page, name: string, where: string): Promise<void> {
   const button = page.getByRole('button', { name, exact: true });
   await button.waitFor();
   const box = await button.evaluate((b: any) => {
     const r = b.getBoundingClientRect();
     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-    return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, vw: window.innerWidth, vh: window.innerHeight, hit: Boolean(hit && b.contains(hit)) };
+    // A button shrunk narrower than its label cuts the label (the label overflows it).
+    let clippedBy: string | null = b.scrollWidth > b.clientWidth + 1 ? 'its own box' : null;
+    for (let a = b.parentElement; a && !clippedBy; a = a.parentElement) {
+      if (getComputedStyle(a).overflow === 'visible') continue;
+      const c = a.getBoundingClientRect();
+      if (r.left < c.left - 0.5 || r.right > c.right + 0.5 || r.top < c.top - 0.5 || r.bottom > c.bottom + 0.5) clippedBy = a.className;
+    }
+    return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, vw: window.innerWidth, vh: window.innerHeight, hit: Boolean(hit && b.contains(hit)), clippedBy };
   });
   assert.ok(box.left >= 0 && box.top >= 0 && box.right <= box.vw && box.bottom <= box.vh, `${name} is inside the viewport ${where}: ${JSON.stringify(box)}`);
+  assert.equal(box.clippedBy, null, `${name} is not cut off by its container ${where}: ${JSON.stringify(box)}`);
   assert.ok(box.hit, `${name} is not covered ${where}`);
 }
 
