@@ -1,5 +1,5 @@
 // `spout dev` (docs/cli.md): deploy, redeploy on save keeping the dc_ id and db, errors
-// reported while the last good version keeps serving, Ctrl-C leaves the source, --dc reattaches.
+// reported while the last good version keeps serving (and a save back to it says the error is over), Ctrl-C leaves the source, --dc reattaches.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -81,6 +81,27 @@ describe('spout dev', () => {
       assert.ok(dev.lines().some((l) => l.type === 'stopped' && l.source_id === id));
       assert.equal((await spout.api('GET', `/v1/sources/${id}`)).status, 200);
       assert.match(await answer(endpoint), /^v2!\d+$/);
+    } finally {
+      dev.child.kill('SIGKILL');
+    }
+  });
+
+  it('says so when a save brings the file back to the running version after an error', async () => {
+    const dir = tempDir('spout-dev-');
+    fs.mkdirSync(path.join(dir, 'lib'));
+    fs.writeFileSync(path.join(dir, 'lib', 'greeting.mjs'), 'export const greeting = "same";\n');
+    const file = path.join(dir, 'same.mjs');
+    fs.writeFileSync(file, SOURCE);
+    const dev = startCli(['dev', 'same.mjs'], env, { cwd: dir });
+    const lastLine = () => dev.output().split('\n--- stderr ---')[0]!.trim().split('\n').at(-1) ?? '';
+    try {
+      await waitFor(() => /Watching same\.mjs/.test(dev.output()), 15_000, 'the watching line');
+      fs.writeFileSync(file, SOURCE.replace('const n =', 'const n = = '));
+      await waitFor(() => /error same\.mjs has errors/.test(dev.output()), 10_000, 'the error');
+      // Reverted by hand (an undo in the editor): nothing to deploy, and the terminal says the error is over.
+      fs.writeFileSync(file, SOURCE);
+      await waitFor(() => /same\.mjs matches the running version 1: nothing to deploy; the error above is fixed/.test(lastLine()), 10_000, "the unchanged line last, not the error");
+      assert.equal(await dev.interrupt(), 0);
     } finally {
       dev.child.kill('SIGKILL');
     }

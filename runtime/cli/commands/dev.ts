@@ -41,7 +41,7 @@ Options:
                        and print how the new code handled it
 
 With --json, prints one JSON object per line: {"type":"deployed"|"attached"|"updated"|"error"|
-"event"|"log"|"replayed"|"cassette"|"changed"|"conflict"|"stopped", …}.
+"unchanged"|"event"|"log"|"replayed"|"cassette"|"changed"|"conflict"|"stopped", …}.
 `;
 
 /** Time without file-change notices before a redeploy starts (editors write files in bursts). */
@@ -72,6 +72,8 @@ class DevSession {
   /** The code this session deployed last (a version made elsewhere that kept it loses nothing to a save). */
   private deployedCode: string | null = null;
   private lastHash: string | null = null;
+  /** The last save was refused (its error is the last thing printed about the file). */
+  private lastFailed = false;
   /** The warnings printed last, as JSON (printed again only when they change). */
   private lastWarnings = '[]';
   private watched = new Set<string>();
@@ -161,17 +163,19 @@ class DevSession {
     try {
       bundled = await bundle(this.file);
     } catch (err) {
+      this.lastFailed = true;
       if (!(err instanceof BundleError)) return this.failed(err);
       return this.report(err.problems);
     }
     this.watch(bundled.inputs);
     const hash = createHash('sha256').update(bundled.code).digest('hex');
-    if (hash === this.lastHash && !this.attachPending) return;
+    if (hash === this.lastHash && !this.attachPending) return this.unchanged();
     try {
       if (!this.source) await this.deployNew(bundled.code, bundled.filename);
       else await this.update(bundled.code, bundled.filename, started);
       this.lastHash = hash;
       this.deployedCode = bundled.code;
+      this.lastFailed = false;
     } catch (err) {
       // Before anything runs, only a rejected file is worth waiting on; bad usage, an unreachable
       // service or an unknown source end the session.
@@ -181,6 +185,7 @@ class DevSession {
         this.stop.abort();
         return;
       }
+      this.lastFailed = true;
       this.failed(err);
     }
   }
@@ -330,6 +335,15 @@ class DevSession {
       this.fatal = err instanceof ApiError && err.status === 404 ? new Error(`${id} is gone (deleted?); stopped. Run "spout dev ${this.shown}" to deploy it again`) : err;
       this.stop.abort();
     });
+  }
+
+  /** A save that brings the file back to the running version: said, so a refused save's error is not the last line. */
+  private unchanged(): void {
+    if (!this.lastFailed || !this.source) return;
+    this.lastFailed = false;
+    const message = `${this.shown} matches the running version ${this.version}: nothing to deploy; the error above is fixed`;
+    if (this.json) printJsonLine({ type: 'unchanged', source_id: this.source.id, message });
+    else out(`${dim(clock(Date.now()))} ${green('unchanged')} ${message}`);
   }
 
   private report(problems: string[]): void {

@@ -194,8 +194,13 @@ export function EventInspector({ source, selectedId }: { source: SourceView; sel
                 <dd>{selected.metadata.name ?? 'default'}</dd>
                 <dt>summary</dt>
                 <dd>{selected.metadata.summary ?? '—'}</dd>
-                <dt>emit id</dt>
-                <dd><code>{String(selected.metadata.id)}</code></dd>
+                {/* The component's dedupe id (`id` of $emit's metadata) is the event's id unless it gave one. */}
+                {String(selected.metadata.id) !== selected.id && (
+                  <>
+                    <dt>dedupe id</dt>
+                    <dd data-testid="dedupe-id"><code>{String(selected.metadata.id)}</code></dd>
+                  </>
+                )}
                 <dt>ts</dt>
                 <dd>{dateOf(selected.metadata.ts)}</dd>
                 <dt>emitted by</dt>

@@ -96,12 +96,20 @@ export function SourceDetail({ id, tab, item }: { id: string; tab: string; item:
   return (
     <div className="source-detail">
       <header className="page-head">
-        <div>
+        <div className="head-title">
           <h1 tabIndex={-1}>
-            {source.name} <span className={source.active ? 'badge active' : 'badge'}>{source.active ? 'active' : 'inactive'}</span>
+            {/* A long name is cut with an ellipsis so the buttons keep the title's row; the title attribute shows it whole. */}
+            <span className="source-title" title={source.name}>
+              {source.name}
+            </span>{' '}
+            <span className={source.active ? 'badge active' : 'badge'}>{source.active ? 'active' : 'inactive'}</span>
           </h1>
           <p className="muted">
-            <code>{source.id}</code> · {source.component_key ?? source.component_id} ·{' '}
+            <code>{source.id}</code> ·{' '}
+            <span data-testid="header-component">
+              component <code>{source.component_key ?? source.component_id}</code>
+            </span>{' '}
+            ·{' '}
             <span data-testid="header-host-state" title={HOST_TITLES[source.host]}>
               host {source.host}
             </span>

@@ -10,7 +10,7 @@ import { PropForm } from '../props/PropForm';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { ActionRunResult } from './ActionRunResult';
 import { StepsField } from '../actions/StepsField';
-import { configureTarget, editorFor, shownErrors as errorsShown, type Origin } from './editor-store';
+import { configureTarget, editorFor, problemsStale, shownErrors as errorsShown, type Origin } from './editor-store';
 import { ProblemList } from './ProblemList';
 import { FileSetViewer, FileTabs, languageOf } from './FileTabs';
 import { toMarkers } from './problems';
@@ -90,7 +90,9 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
   useEffect(() => onTypeChange?.(componentType), [componentType, onTypeChange]);
   // With several files, a problem at `file:line:col` is marked in that file only.
   const inOpenFile = (p: { path: string }) => !s.files || !/:\d+:\d+$/.test(p.path) || p.path.startsWith(`${s.openFile}:`);
-  const markers = useMemo(() => toMarkers([...(problems?.items ?? liveProblems), ...warnings].filter(inOpenFile)), [problems, liveProblems, warnings, s.files, s.openFile]);
+  // Typed on since the service refused the code: its list is about older code, and the marks come from reading the code as typed.
+  const stale = problemsStale(s);
+  const markers = useMemo(() => toMarkers([...(problems && !stale ? problems.items : liveProblems), ...warnings].filter(inOpenFile)), [problems, stale, liveProblems, warnings, s.files, s.openFile]);
   const { files, entryFile, openFile } = s;
   const edited = useMemo(() => new Set((files ?? []).filter((f) => f.code !== s.loadedFiles?.[f.path]).map((f) => f.path)), [files, s.loadedFiles]);
   // One object per target: the options lists load again only when it changes.
@@ -202,7 +204,7 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
             )}
           </div>
         )}
-        {problems && <ProblemList title={problems.title} problems={problems.items} onReveal={actions.reveal} />}
+        {problems && <ProblemList title={problems.title} problems={problems.items} stale={stale} onReveal={actions.reveal} />}
         {warnings.length > 0 && (
           <ProblemList title={`${warnings.length} warning${warnings.length === 1 ? '' : 's'}: the component runs, but does not follow these rules`} problems={warnings} warnings onReveal={actions.reveal} />
         )}
@@ -254,25 +256,26 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
         <p className="sr-only" role="status">
           {runStatus}
         </p>
-        <div className="row end sticky-actions">
-          {dirty ? (
-            <>
-              <span className="draft-state" data-testid="draft-state" title={draftUnkept ? 'This browser refused to keep the edits: a reload would lose them' : 'Kept in this browser until saved or discarded'}>
-                <span aria-hidden="true">● </span>
-                {draftUnkept ? 'Unsaved changes (not kept across a reload)' : 'Unsaved changes'}
-                {codeDirty && source ? <span className="sr-only">: code changed</span> : null}
-              </span>
-              <button type="button" className="small" onClick={() => setConfirmDiscard(true)} disabled={busy !== null}>
-                Discard changes…
-              </button>
-            </>
-          ) : (
-            <span className="muted">{source ? 'Ctrl+S saves' : isAction ? 'Ctrl+S runs' : 'Ctrl+S deploys'}</span>
-          )}
-          <button type="button" className="primary" disabled={busy === 'deploy' || busy === 'run' || codeMissing} title={codeMissing ? 'The source\u2019s code has not loaded yet' : undefined} onClick={() => void deploy()}>
-            {isAction ? (busy === 'run' ? 'Running…' : 'Test run') : busy === 'deploy' ? (source ? 'Saving…' : 'Deploying…') : source ? 'Save & redeploy' : 'Deploy'}
-          </button>
-        </div>
+      </div>
+      {/* Below both columns (or the stacked editor and props): on screen however tall the form is. */}
+      <div className="row end sticky-actions">
+        {dirty ? (
+          <>
+            <span className="draft-state" data-testid="draft-state" title={draftUnkept ? 'This browser refused to keep the edits: a reload would lose them' : 'Kept in this browser until saved or discarded'}>
+              <span aria-hidden="true">● </span>
+              {draftUnkept ? 'Unsaved changes (not kept across a reload)' : 'Unsaved changes'}
+              {codeDirty && source ? <span className="sr-only">: code changed</span> : null}
+            </span>
+            <button type="button" className="small" onClick={() => setConfirmDiscard(true)} disabled={busy !== null}>
+              Discard changes…
+            </button>
+          </>
+        ) : (
+          <span className="muted">{source ? 'Ctrl+S saves' : isAction ? 'Ctrl+S runs' : 'Ctrl+S deploys'}</span>
+        )}
+        <button type="button" className="primary" disabled={busy === 'deploy' || busy === 'run' || codeMissing} title={codeMissing ? 'The source\u2019s code has not loaded yet' : undefined} onClick={() => void deploy()}>
+          {isAction ? (busy === 'run' ? 'Running…' : 'Test run') : busy === 'deploy' ? (source ? 'Saving…' : 'Deploying…') : source ? 'Save & redeploy' : 'Deploy'}
+        </button>
       </div>
       {confirmDiscard && (
         <ConfirmDialog

@@ -52,7 +52,8 @@ export interface EditorState {
   component: ComponentCheckView | null;
   props: ConfigurableProp[];
   values: Record<string, unknown>;
-  problems: { title: string; items: LocatedProblem[] } | null;
+  /** What the last check, deploy or run refused, and the code it was about (typing on makes the list stale). */
+  problems: { title: string; items: LocatedProblem[]; about: string | ComponentFile[] } | null;
   /** The checked component's warnings (rules Pipedream tolerates): markers and a list, never blocking. */
   warnings: LocatedProblem[];
   /** Problems the last deploy or run answered, by prop. */
@@ -190,8 +191,8 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
     if (ok === now.draftUnkept || (savedAt === null) !== (now.draftSavedAt === null)) set({ draftUnkept: !ok, draftSavedAt: savedAt });
   });
 
-  /** Puts text in the editor (the service's code, an opened file), replacing what it shows. */
-  const loadCode = (text: string) => set((s) => ({ code: text, doc: { text, rev: (s.doc?.rev ?? 0) + 1 } }));
+  /** Puts text in the editor (the service's code, an opened file), replacing what it shows: problems found in the code it replaces go (not when it is another of the component's files). */
+  const loadCode = (text: string, anotherFile = false) => set((s) => ({ code: text, doc: { text, rev: (s.doc?.rev ?? 0) + 1 }, ...(anotherFile ? {} : { problems: null }) }));
 
   /** A deployed source's timer left unset keeps the schedule it has: not a problem of the form. */
   const keepsOwn = (name: string) => sourceNow !== null && get().values[name] === undefined && get().props.find((p) => p.name === name)?.type === '$.interface.timer';
@@ -210,7 +211,7 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
     const fields = Object.keys(byProp).length;
     set({
       warnings: err instanceof ApiError ? locateProblems(err.warnings, code).map((w) => ({ ...w, warning: true })) : [],
-      problems: { title: rest.length === 0 && fields ? `${title}: ${fields === 1 ? 'a field needs' : `${fields} fields need`} attention` : title, items: locateProblems(rest, code) },
+      problems: { title: rest.length === 0 && fields ? `${title}: ${fields === 1 ? 'a field needs' : `${fields} fields need`} attention` : title, items: locateProblems(rest, code), about: get().files ?? code },
       fieldErrors: byProp,
       showAllErrors: true,
     });
@@ -265,7 +266,7 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
       set({ runResult: result, problems: null, fieldErrors: {}, runStatus: `Test run finished: ${result.error ? `error, ${result.error.name}: ${result.error.message}` : result.exit ? 'exited' : 'success'}` });
     } catch (err) {
       showProblems('Test run failed', err);
-      if (!(err instanceof ApiError && err.errors.length)) set({ problems: { title: messageOf(err), items: [] } });
+      if (!(err instanceof ApiError && err.errors.length)) set({ problems: { title: messageOf(err), items: [], about: get().files ?? get().code } });
       set({ runStatus: 'Test run failed' });
     } finally {
       set({ busy: null });
@@ -332,7 +333,7 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
         }
       }
       showProblems(sourceNow ? 'Saving failed' : 'Deploying failed', err);
-      if (!(err instanceof ApiError && err.errors.length)) set({ problems: { title: messageOf(err), items: [] } });
+      if (!(err instanceof ApiError && err.errors.length)) set({ problems: { title: messageOf(err), items: [], about: get().files ?? get().code } });
       return null;
     } finally {
       set({ busy: null });
@@ -425,7 +426,7 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
       const { files } = get();
       if (!files?.some((f) => f.path === path)) return;
       set({ openFile: path });
-      loadCode(openText(files, path));
+      loadCode(openText(files, path), true);
     },
     setFilename(filename: string) {
       set({ filename });
@@ -560,4 +561,9 @@ export function shownErrors(s: Pick<EditorState, 'fieldErrors' | 'checkErrors' |
   const shown: Record<string, string> = { ...s.fieldErrors };
   for (const [name, message] of Object.entries(s.checkErrors)) if (s.showAllErrors || s.touched.has(name)) shown[name] ??= message;
   return shown;
+}
+
+/** The last refusal's problems are about code since typed on (the files, with several: switching file is no edit). */
+export function problemsStale(s: Pick<EditorState, 'problems' | 'files' | 'code'>): boolean {
+  return s.problems !== null && s.problems.about !== (s.files ?? s.code);
 }
