@@ -92,7 +92,7 @@ export async function saveAction(store: EditorStore, actions: EditorActions): Pr
   const checked = await actions.check();
   if (!checked) return null;
   if (checked.c.type !== 'action') {
-    store.setState({ problems: { title: `"${checked.c.name}" is a source, not an action: add type: "action" to its definition, or deploy it from Sources → New source`, items: [] } });
+    store.setState({ problems: { title: `"${checked.c.name}" is a source, not an action: add type: "action" to its definition, or deploy it from Sources → New source`, items: [], about: store.getState().code } });
     return null;
   }
   const { code, filename } = store.getState();
@@ -101,7 +101,7 @@ export async function saveAction(store: EditorStore, actions: EditorActions): Pr
     store.setState({ component: saved, codeDirty: false });
     return saved;
   } catch (err) {
-    store.setState({ problems: { title: `${checked.c.name} was not saved: ${messageOf(err)}. Try Save again.`, items: [] } });
+    store.setState({ problems: { title: `${checked.c.name} was not saved: ${messageOf(err)}. Try Save again.`, items: [], about: code } });
     return null;
   }
 }
