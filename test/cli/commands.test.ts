@@ -235,7 +235,7 @@ describe('spout management commands', () => {
     assert.match(unknown.stderr, /unknown command "frobnicate"/);
     assert.match(noArgs.stderr, /missing what to deploy.*\n.*spout deploy --help/);
     for (const r of [noArgs, badOption, badKind, noFile, nothing]) assert.equal(r.code, 2, r.stderr);
-    assert.match(nothing.stderr, /nothing to update; give --code, --name, --props, --allow-read\/--allow-write, --network, --activate or --deactivate/);
+    assert.match(nothing.stderr, /nothing to update; give --code, --files, --name, --props, --allow-read\/--allow-write, --network, --activate or --deactivate/);
     assert.equal(noKey.code, 1);
     assert.match(noKey.stderr, /no component has that key.*spout list components --registry/);
     assert.equal(help.code, 0);
