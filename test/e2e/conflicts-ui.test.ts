@@ -123,6 +123,34 @@ describe('UI: a change deployed elsewhere is never lost by a save', () => {
     assert.equal((await deployed()).version, 4, 'reloading saves nothing');
   });
 
+  it('keeps what is typed while a save is under way: unsaved, in the editor, after the save ends', async () => {
+    // The save's PUT is held until the typing is done, so the two overlap every time.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let putSeen = false;
+    await page.route(`**/v1/sources/${id}`, async (route) => {
+      if (route.request().method() !== 'PUT') return route.continue();
+      putSeen = true;
+      await held;
+      await route.continue();
+    });
+    await typeInEditor(' // saved part');
+    await page.getByRole('button', { name: 'Save & redeploy' }).click();
+    await waitFor(async () => putSeen, 15_000, 'the save under way');
+    await typeInEditor(' and more');
+    release();
+    await waitFor(async () => (await deployed()).version === 5, 15_000, 'the save done');
+    await page.unroute(`**/v1/sources/${id}`);
+    // The next read of the source (every 2 s) must not put the saved code over the newer edits.
+    await waitFor(async () => (await page.getByTestId('source-version').textContent())?.includes('v5') ?? false, 15_000, 'v5 shown');
+    await page.waitForResponse((r) => r.url().endsWith(`/v1/sources/${id}`) && r.request().method() === 'GET');
+    await page.getByTestId('draft-state').getByText('Unsaved changes').waitFor();
+    assert.ok((await editorText(page)).includes('// saved part and more'), 'the edits made during the save stay in the editor');
+    assert.ok((await deployed()).code?.includes('// saved part') && !(await deployed()).code?.includes('and more'), 'what was saved is what was sent');
+    await page.getByRole('button', { name: 'Discard changes…' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Discard changes' }).click();
+  });
+
   it('the webhook settings form: a save refused for a version saved elsewhere, then overwritten when asked', async () => {
     const hook = (await spout.api('POST', '/v1/webhooks', { url: 'http://127.0.0.1:9/first', name: 'orders hook' })).json.data;
     await page.goto(`${spout.url}/webhooks/${hook.id}`);

@@ -319,7 +319,14 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
         saved = await deploySource(body);
         toast(`Deployed ${saved.name}`);
       }
-      set({ codeDirty: false, formDirty: false, problems: null, fieldErrors: {} });
+      // Edits made while the save was under way are not what was saved: they stay unsaved.
+      const after = get();
+      set({
+        codeDirty: after.codeDirty && (after.files ?? after.code) !== (now.files ?? now.code),
+        formDirty: after.formDirty && (after.values !== now.values || after.name !== now.name),
+        problems: null,
+        fieldErrors: {},
+      });
       // The new source's edits are the source now: the next New source starts afresh.
       if (!sourceNow) forgetNew(key);
       return saved;
