@@ -3,7 +3,7 @@ import { useStore } from 'zustand';
 import type { ComponentView } from '../../../../runtime/contract/component-api';
 import { useApp } from '../../app/store';
 import { CodeEditor } from '../../ui/code-editor/CodeEditor';
-import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { DiscardDialog } from '../sources/DiscardDialog';
 import { PropForm } from '../props/PropForm';
 import { ActionRunResult } from '../sources/ActionRunResult';
 import type { Origin } from '../sources/editor-store';
@@ -136,18 +136,7 @@ export function ActionEditor({ origin: start, component: startComponent, onSaved
           </button>
         </div>
       </div>
-      {confirmDiscard && (
-        <ConfirmDialog
-          title="Discard the unsaved changes?"
-          body="The code goes back to this version's."
-          confirmLabel="Discard changes"
-          onConfirm={() => {
-            setConfirmDiscard(false);
-            void actions.discard();
-          }}
-          onCancel={() => setConfirmDiscard(false)}
-        />
-      )}
+      {confirmDiscard && <DiscardDialog body="The code goes back to this version's." onDiscard={() => void actions.discard()} onClose={() => setConfirmDiscard(false)} />}
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { useRoute } from '../../app/router';
 import { CodeEditor } from '../../ui/code-editor/CodeEditor';
 import { madeBy, VersionNotice } from '../../ui/VersionNotice';
 import { PropForm } from '../props/PropForm';
-import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { DiscardDialog } from './DiscardDialog';
 import { ActionRunResult } from './ActionRunResult';
 import { StepsField } from '../actions/StepsField';
 import { configureTarget, editorFor, problemsStale, shownErrors as errorsShown, type Origin } from './editor-store';
@@ -277,18 +277,7 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
           {isAction ? (busy === 'run' ? 'Running…' : 'Test run') : busy === 'deploy' ? (source ? 'Saving…' : 'Deploying…') : source ? 'Save & redeploy' : 'Deploy'}
         </button>
       </div>
-      {confirmDiscard && (
-        <ConfirmDialog
-          title="Discard the unsaved changes?"
-          body={source ? `The code and settings go back to what ${source.name} runs now.` : 'The editor goes back to where this new source started.'}
-          confirmLabel="Discard changes"
-          onConfirm={() => {
-            setConfirmDiscard(false);
-            void actions.discard();
-          }}
-          onCancel={() => setConfirmDiscard(false)}
-        />
-      )}
+      {confirmDiscard && <DiscardDialog body={source ? `The code and settings go back to what ${source.name} runs now.` : 'The editor goes back to where this new source started.'} onDiscard={() => void actions.discard()} onClose={() => setConfirmDiscard(false)} />}
     </div>
   );
 }
