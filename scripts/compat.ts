@@ -5,7 +5,7 @@
 // (actions) by key with placeholder props in network mode `replay` (compat-run.ts). Not part of
 // `npm test`: it needs the registry and npm's network.
 //
-//   npm run compat -- DIR [--sample N | --sources N --actions M] [--seed S] [--run] [--concurrency C] [--json FILE]
+//   npm run compat -- DIR [--sample N | --sources N --actions M] [--seed S] [--run] [--concurrency C] [--port P] [--json FILE]
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -48,22 +48,57 @@ function classify(stage: 'bundle' | 'service', message: string): string {
   return 'load: module threw';
 }
 
+const USAGE = `usage: npm run compat -- DIR [--sample N | --sources N --actions M] [--seed S] [--run] [--concurrency C] [--port P] [--json FILE]
+
+Loads the component files of DIR (a tree laid out like Pipedream's components/) into a fresh
+spout serve and prints the load rate and each failure; with --run, deploys or runs each too.
+
+  --sample N       a seeded random sample of N files
+  --sources N      with --actions M: N sources and M actions, sampled
+  --seed S         the sample's seed (printed when chosen at random)
+  --run            deploy sources and run actions with placeholder props, in replay mode
+  --concurrency C  files handled at once (default 3)
+  --port P         the port spout serve listens on (default: any free port)
+  --json FILE      write every outcome to FILE
+  --help           this text`;
+
+/** The harness's options; a bad one prints the usage and exits 2. */
+function options() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        port: { type: 'string' },
+        sample: { type: 'string' },
+        sources: { type: 'string' },
+        actions: { type: 'string' },
+        seed: { type: 'string' },
+        run: { type: 'boolean' },
+        concurrency: { type: 'string' },
+        json: { type: 'string' },
+      },
+    });
+  } catch (err) {
+    console.error(`${(err as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: {
-      sample: { type: 'string' },
-      sources: { type: 'string' },
-      actions: { type: 'string' },
-      seed: { type: 'string' },
-      run: { type: 'boolean' },
-      concurrency: { type: 'string' },
-      json: { type: 'string' },
-    },
-  });
+  const { values, positionals } = options();
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
   const dir = positionals[0];
   if (!dir || !fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
-    console.error('usage: npm run compat -- DIR [--sample N | --sources N --actions M] [--seed S] [--run] [--concurrency C] [--json FILE]');
+    console.error(`${dir ? `${dir}: not a folder` : 'DIR is missing'}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
+    console.error(`--port ${values.port}: give a port number from 0 to 65535\n\n${USAGE}`);
     process.exit(2);
   }
   const all = findComponentFiles(path.resolve(dir));
@@ -86,10 +121,11 @@ async function main(): Promise<void> {
     files = shuffled(all).slice(0, Number(values.sample));
     console.log(`sample of ${files.length} of ${all.length} component files, seed ${seed}`);
   } else console.log(`all ${files.length} component files`);
-  if (values.run) return runMode(path.resolve(dir), files, seed, Number(values.concurrency ?? 3), values.json);
+  if (values.run) return runMode(path.resolve(dir), files, seed, Number(values.concurrency ?? 3), values.json, port);
 
   const dataDir = tempDir('spout-compat-');
-  const spout = await startSpout({ dataDir });
+  const spout = await startSpout({ dataDir, port });
+  console.log(`spout serve on ${spout.url}`);
   const outcomes: Outcome[] = [];
   const concurrency = Number(values.concurrency ?? 3);
   let next = 0;
@@ -139,9 +175,10 @@ async function main(): Promise<void> {
 }
 
 /** `--run`: loads, deploys or runs each file, and prints the rates by kind and every outcome that is not a success. */
-async function runMode(dir: string, files: Array<{ file: string; rel: string }>, seed: number, concurrency: number, json: string | undefined): Promise<void> {
+async function runMode(dir: string, files: Array<{ file: string; rel: string }>, seed: number, concurrency: number, json: string | undefined, port: number | undefined): Promise<void> {
   const dataDir = tempDir('spout-compat-run-');
-  const spout = await startSpout({ dataDir, args: ['--registry', dir] });
+  const spout = await startSpout({ dataDir, port, args: ['--registry', dir] });
+  console.log(`spout serve on ${spout.url}`);
   let store: Promise<string> | null = null;
   const ctx: RunContext = {
     spout,

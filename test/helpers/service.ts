@@ -59,13 +59,13 @@ export function outsideTmpDir(prefix = 'spout-outside-'): string {
 }
 
 /** Starts the real `spout serve` on a free port and waits for its ready line. */
-export async function startSpout(options: { dataDir?: string; apiKey?: string; args?: string[]; keyInDataDir?: boolean; env?: Record<string, string> } = {}): Promise<SpoutProcess> {
+export async function startSpout(options: { dataDir?: string; apiKey?: string; port?: number; args?: string[]; keyInDataDir?: boolean; env?: Record<string, string> } = {}): Promise<SpoutProcess> {
   const dataDir = options.dataDir ?? tempDir();
   const apiKey = options.apiKey ?? 'test-key-123';
   // As a user's first start does: the key lives in DATA_DIR/api-key instead of coming from a flag.
   if (options.keyInDataDir) fs.writeFileSync(path.join(dataDir, 'api-key'), `${apiKey}\n`, { mode: 0o600 });
   const keyArgs = options.keyInDataDir ? [] : ['--api-key', apiKey];
-  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--data-dir', dataDir, ...keyArgs, ...(options.args ?? [])], {
+  const child = spawn(process.execPath, [cli, 'serve', '--port', String(options.port ?? 0), '--data-dir', dataDir, ...keyArgs, ...(options.args ?? [])], {
     stdio: ['ignore', 'pipe', 'pipe'],
     // A test's own XDG_CONFIG_HOME keeps the user's profiles (read by /v1/remotes) out of it.
     ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
