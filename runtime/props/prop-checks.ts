@@ -64,7 +64,8 @@ function checkType(prop: PropShape, context: PropContext, brokenDefinition: bool
   if (kind.typeNote) report('type', kind.typeNote(type), 'warning');
   if (kind.unchecked) return null;
   if (kind.onlyIn && context.componentType && kind.onlyIn !== context.componentType) {
-    report('type', `${type} props belong in ${kind.onlyIn}s; in ${context.componentType === 'action' ? 'an' : 'a'} ${context.componentType} it is ignored (remove it)`, 'warning');
+    const where = `${context.componentType === 'action' ? 'an' : 'a'} ${context.componentType}`;
+    report('type', `${type} props belong in ${kind.onlyIn}s; in ${where} ${kind.elsewhere ?? 'it is ignored (remove it)'}`, 'warning');
   }
   if (context.dynamic && !kind.dynamic) {
     report('type', `${type} props are not among the types additionalProps may return; declare the prop in props instead`, 'warning');

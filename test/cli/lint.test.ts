@@ -29,6 +29,9 @@ const CLEAN = `export default {
 };
 `;
 
+/** One fixture per rule of the spec or the registry that Spout tolerates, each naming its field in a `// warn: <path>` line. */
+const WARNED_DIR = path.resolve('test', 'fixtures', 'components', 'warned');
+
 const BROKEN = `export default {
   name: "Broken",
   version: "0.1.0",
@@ -69,6 +72,22 @@ describe('spout lint and warnings in command output', () => {
     assert.equal((await cli(['lint', '--strict', file('clean.mjs', CLEAN)], env)).code, 0);
     // Linting saves nothing.
     assert.deepEqual((await spout.api('GET', '/v1/users/me/components')).json.data, []);
+  });
+
+  it('reports every rule the registry breaks that Spout tolerates: a warning by default, a failure under --strict', async () => {
+    const files = fs.readdirSync(WARNED_DIR).filter((f) => f.endsWith('.mjs')).sort();
+    assert.ok(files.includes('http-request-in-source.mjs'), 'the spec keeps http_request props to actions (issue 45)');
+    for (const name of files) {
+      const fixture = path.join(WARNED_DIR, name);
+      const field = /^\/\/ warn: (\S+)/.exec(fs.readFileSync(fixture, 'utf8'))?.[1];
+      const plain = await cli(['lint', '--json', fixture], env);
+      assert.equal(plain.code, 0, `${name}: ${plain.stdout}${plain.stderr}`);
+      const result = JSON.parse(plain.stdout) as { errors: unknown[]; warnings: Array<{ path: string }> };
+      assert.deepEqual([result.errors, result.warnings.map((w) => w.path)], [[], [field]], name);
+      const strict = await cli(['lint', '--strict', fixture], env);
+      assert.equal(strict.code, 1, `${name} passed --strict`);
+      assert.match(strict.stdout, new RegExp(`^warning: ${field!.replace(/[.$]/g, '\\$&')}: `, 'm'), name);
+    }
   });
 
   it('fails on errors, listing each, and on a file that does not build', async () => {

@@ -1,5 +1,5 @@
-// `http_request` props: a request the user builds, sent by `this.<prop>.execute()`. Made for
-// actions, but registry sources use them too and they work there the same way: no warning.
+// `http_request` props: a request the user builds, sent by `this.<prop>.execute()`. The spec allows
+// them in actions only; registry sources use them too, and they work there the same way: a warning.
 import type { PropKind } from '../shared/kind-interface';
 import { isRecord } from '../shared/prop-shape';
 import { isNonEmptyString, showValue } from '../shared/prop-values';
@@ -8,6 +8,8 @@ import { isNonEmptyString, showValue } from '../shared/prop-values';
 export const httpRequestKind: PropKind = {
   name: 'http-request',
   types: ['http_request'],
+  onlyIn: 'action',
+  elsewhere: 'Spout runs it as in an action (this.<prop>.execute()), but the spec does not promise that: move the call into an action, or make it with axios',
   dynamic: true,
   defaultIsConfig: true,
   checkDefinition(prop, _type, report) {

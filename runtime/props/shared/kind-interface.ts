@@ -25,8 +25,10 @@ export interface PropKind {
   types: readonly string[];
   /** Types it covers by their shape rather than their name (Pipedream's app-specific types). */
   matches?(type: string): boolean;
-  /** The one component type it belongs in; in the other Pipedream ignores it (a warning). */
+  /** The one component type it belongs in (the spec's rule); in the other it is a warning. */
   onlyIn?: 'source' | 'action';
+  /** What happens in the other component type, for that warning; default: it is ignored. */
+  elsewhere?: string;
   /** Whether `additionalProps` may return it; other kinds work there, with a warning. */
   dynamic?: boolean;
   /** Its `default` is its configuration (a schedule, a request), not a prefilled value: allowed on required props. */

@@ -1,15 +1,15 @@
-// `http_request` props (actions): a default request (checked when the component is saved) that a
+// `http_request` props (actions; a warning in sources): a default request (checked when the component is saved) that a
 // configured one replaces; `this.<prop>` is the request with `execute()`.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
 import { bindHttpRequest } from '../../../../runtime/props/http-request/http-request-binding';
-import { assertOnlyProblem, assertValid, bindingHost, configure, withProp } from '../../../helpers/component-checks';
+import { assertOnlyProblem, assertOnlyWarning, assertValid, bindingHost, configure, withProp } from '../../../helpers/component-checks';
 
 describe('http_request props: definition', () => {
-  it('accepts http_request props in actions and in sources, where the registry uses them too (issue 21)', () => {
+  it('accepts http_request props in actions, and in sources (the registry uses them there) with the spec warning (issue 45)', () => {
     assertValid(withProp({ type: 'http_request' }, { type: 'action' }));
-    assertValid(withProp({ type: 'http_request' }));
+    assertOnlyWarning(withProp({ type: 'http_request' }), 'props.p.type', /^prop `p`: http_request props belong in actions; in a source Spout runs it as in an action .* move the call into an action/);
   });
 
   it('accepts an http_request default without a url (configured when used), as the registry writes them', () => {
