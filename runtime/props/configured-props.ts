@@ -22,8 +22,11 @@ export function checkConfiguredProps(
   }
   const lookups = { account, dataStoreExists };
   for (const prop of props) {
+    const given = configured[prop.name];
+    // A hidden prop (as written, or by additionalProps for these values) is not asked for, so not required, as on Pipedream.
+    if (prop.hidden === true && (given === undefined || given === null)) continue;
     // A kind without a value check (an endpoint, a db, an alert) takes no configured value.
-    const outcome = kindOf(prop.type)?.checkValue?.(prop, configured[prop.name], lookups) ?? null;
+    const outcome = kindOf(prop.type)?.checkValue?.(prop, given, lookups) ?? null;
     if (outcome === null) continue;
     if ('problem' in outcome) problems.push({ path: `configured_props.${prop.name}`, message: outcome.problem });
     else values[prop.name] = outcome.value;

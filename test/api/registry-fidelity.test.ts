@@ -180,6 +180,27 @@ describe('registry fidelity', () => {
     assert.deepEqual(run.json.ret, { stored: 1 });
   });
 
+  it('leaves hidden props out of what is required: hidden as written, or by additionalProps for the values given (issue 45)', async () => {
+    const saved = await publish('actions/place-call/place-call.mjs');
+    assert.equal(saved.status, 200, JSON.stringify(saved.json));
+    const text = await spout.api('POST', '/v1/actions/run', { id: saved.json.data.id, configured_props: { callType: 'text', text: 'hi' } });
+    assert.equal(text.status, 200, JSON.stringify(text.json));
+    assert.equal(text.json.error, null, JSON.stringify(text.json.error));
+    assert.deepEqual(text.json.ret, { callType: 'text', url: null, applicationSid: null, region: null });
+    // The props the call type needs are still required; the others stay hidden.
+    const url = await spout.api('POST', '/v1/actions/run', { id: saved.json.data.id, configured_props: { callType: 'url' } });
+    assert.equal(url.status, 400);
+    assert.deepEqual(url.json.errors.map((e: { path: string }) => e.path), ['configured_props.url', 'configured_props.region']);
+    assert.match(url.json.errors[0].message, /prop `url` is required/);
+    const given = await spout.api('POST', '/v1/actions/run', { id: saved.json.data.id, configured_props: { callType: 'url', url: 'https://example.com/twiml', region: 'eu' } });
+    assert.deepEqual(given.json.ret, { callType: 'url', url: 'https://example.com/twiml', applicationSid: null, region: 'eu' });
+    // The form's prop set says which are hidden.
+    const form = await spout.api('POST', '/v1/components/props', { id: saved.json.data.id, configured_props: { callType: 'text' } });
+    assert.equal(form.status, 200, JSON.stringify(form.json));
+    const hidden = (form.json.configurable_props ?? form.json.data?.configurable_props).filter((p: { hidden?: boolean }) => p.hidden).map((p: { name: string }) => p.name);
+    assert.deepEqual(hidden.sort(), ['applicationSid', 'legacyRoute', 'region', 'url']);
+  });
+
   it('still rejects what cannot run, with the warnings beside the errors', async () => {
     const res = await spout.api('POST', '/v1/components', {
       component_code: 'export default { name: "Bad", version: "0.0.1", type: "action", props: { n: { type: "number", default: 1 } } };',

@@ -23,6 +23,12 @@ describe('configured props', () => {
     assert.match(checkConfiguredProps(bounded, { limit: 0 }).problems[0]!.message, /prop `limit` must be at least 1, not 0/);
     assert.match(checkConfiguredProps(bounded, { limit: 11 }).problems[0]!.message, /must be at most 10/);
   });
+  it('does not require a hidden prop, and still checks a value given to one', () => {
+    const hidden = [{ name: 'url', type: 'string', hidden: true }, { name: 'timer', type: '$.interface.timer', hidden: true }];
+    assert.deepEqual(checkConfiguredProps(hidden, {}), { values: {}, problems: [] });
+    assert.deepEqual(checkConfiguredProps(hidden, { url: 'https://example.com' }).values, { url: 'https://example.com' });
+    assert.match(checkConfiguredProps(hidden, { url: 3 }).problems[0]!.message, /prop `url` must be a string/);
+  });
 });
 
 describe('name slugs', () => {
