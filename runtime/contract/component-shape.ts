@@ -26,6 +26,8 @@ export interface PropShape {
   useQuery?: boolean;
   disabled?: boolean;
   hidden?: boolean;
+  /** Values are kept with the label they were chosen by: `{label, value}` (docs/runtime.md). */
+  withLabel?: boolean;
   reloadProps?: boolean;
   customResponse?: boolean;
   alertType?: unknown;

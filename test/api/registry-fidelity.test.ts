@@ -180,6 +180,41 @@ describe('registry fidelity', () => {
     assert.deepEqual(run.json.ret, { stored: 1 });
   });
 
+  it('gives a withLabel prop {label, value}, in every form a client sends, to run, options and a deployed source (issue 45)', async () => {
+    const saved = await publish('actions/get-row/get-row.mjs');
+    assert.equal(saved.status, 200, JSON.stringify(saved.json));
+    const table = saved.json.data.configurable_props.find((p: { name: string }) => p.name === 'tableId');
+    assert.equal(table.withLabel, true);
+    const projects = { label: 'Projects', value: 'tb_1' };
+    for (const given of [projects, { __lv: projects }]) {
+      const run = await spout.api('POST', '/v1/actions/run', { id: saved.json.data.id, configured_props: { tableId: given, rowId: 'tb_1-row-2' } });
+      assert.equal(run.status, 200, JSON.stringify(run.json));
+      assert.deepEqual(run.json.ret, { tableId: 'tb_1', table: 'Projects', rowId: 'tb_1-row-2' }, JSON.stringify(given));
+    }
+    // A plain value is labelled with its own text: `.value` still works.
+    const bare = await spout.api('POST', '/v1/actions/run', { id: saved.json.data.id, configured_props: { tableId: 'tb_2', rowId: 'r' } });
+    assert.deepEqual(bare.json.ret, { tableId: 'tb_2', table: 'tb_2', rowId: 'r' });
+    // The next prop's options see `c.tableId.value`, whichever form the form holds.
+    for (const given of ['tb_2', { label: 'People', value: 'tb_2' }, { __lv: { label: 'People', value: 'tb_2' } }]) {
+      const rows = await spout.api('POST', '/v1/components/configure', { id: saved.json.data.id, prop_name: 'rowId', configured_props: { tableId: given } });
+      assert.equal(rows.status, 200, JSON.stringify(rows.json));
+      assert.deepEqual(rows.json.options.map((o: { value: string }) => o.value), ['tb_2-row-1', 'tb_2-row-2'], JSON.stringify(rows.json));
+    }
+    const wrong = await spout.api('POST', '/v1/actions/run', { id: saved.json.data.id, configured_props: { tableId: { label: 'Three', value: 3 }, rowId: 'r' } });
+    assert.equal(wrong.status, 400);
+    assert.match(wrong.json.detail, /prop `tableId` must be a string, not 3/);
+
+    const source = await publish('sources/updated-row/updated-row.mjs');
+    assert.equal(source.status, 200, JSON.stringify(source.json));
+    const deployed = await spout.api('POST', '/v1/sources', { component_id: source.json.data.id, configured_props: { baseUrl: receiver.url, tableId: 'tb_1' } });
+    assert.equal(deployed.status, 200, JSON.stringify(deployed.json));
+    assert.deepEqual(deployed.json.data.configured_props.tableId, { label: 'tb_1', value: 'tb_1' });
+    await spout.api('POST', `/v1/sources/${deployed.json.data.id}/run`);
+    const emitted = await waitFor(async () => (await spout.api('GET', `/v1/sources/${deployed.json.data.id}/event_summaries`)).json.data[0], 10_000, 'the source to emit');
+    assert.deepEqual(emitted.event, { url: `${receiver.url}/tables/tb_1/records`, table: 'tb_1', page: { page: 'fetched' } });
+    await spout.api('DELETE', `/v1/sources/${deployed.json.data.id}`);
+  });
+
   it('leaves hidden props out of what is required: hidden as written, or by additionalProps for the values given (issue 45)', async () => {
     const saved = await publish('actions/place-call/place-call.mjs');
     assert.equal(saved.status, 200, JSON.stringify(saved.json));

@@ -10,7 +10,7 @@ import type { SandboxLog } from '../../sandbox/sandbox-options';
 import type { ActionResult, HttpResponsePayload, OptionsResult } from '../../contract/host-protocol';
 import { ComponentError, ConfigurationRequestError } from '../../lib/error-kinds';
 import { newId } from '../../lib/ids';
-import { checkConfiguredProps } from '../../props/configured-props';
+import { checkConfiguredProps, readConfigured } from '../../props/configured-props';
 import type { SendLog } from './send-log';
 import type { ActionRunView, ConsoleLine } from '../../contract/action-api';
 import type { ComponentRecord, Metadata } from '../../store/metadata';
@@ -191,7 +191,8 @@ export class ComponentSessions {
   private async call<T>(component: ComponentRecord, configured: Record<string, unknown>, network: NetworkUse, work: (session: Session) => Promise<T>): Promise<T> {
     const session = await this.session(component);
     const run = session.queue.then(() => {
-      this.configure(session, component, configured, network);
+      // Unchecked (options and additionalProps run with what the form holds so far), but read as the component reads them.
+      this.configure(session, component, readConfigured(mergeProps(component.configurable_props, session.dynamic), configured), network);
       return work(session);
     });
     session.queue = run.catch(() => undefined);

@@ -9,17 +9,8 @@ export const connectPageSchema = z.object({ limit, after: cursor, before: cursor
 
 const externalUserId = z.string().min(1, 'external_user_id: name the end user').max(250);
 
-/** `{__lv: {label, value}}`: a chosen option with its label, as connect-react sends it. */
-function unlabel(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(unlabel);
-  if (!value || typeof value !== 'object' || !('__lv' in value)) return value;
-  const lv = (value as { __lv: unknown }).__lv;
-  const valueOf = (o: unknown) => (o && typeof o === 'object' && 'value' in o ? (o as { value: unknown }).value : o);
-  return Array.isArray(lv) ? lv.map(valueOf) : valueOf(lv);
-}
-
-/** Configured props; options chosen with their labels (`__lv`) become their values, as Pipedream reads them. */
-const configuredProps = objectParam.transform((props) => Object.fromEntries(Object.entries(props).map(([k, v]) => [k, unlabel(v)]))).optional();
+/** Configured props; options chosen with their labels (`{"__lv": …}`) are read by each prop's rules (props/shared/labeled-values.ts). */
+const configuredProps = objectParam.optional();
 
 export const appsListSchema = connectPageSchema.extend({
   q: z.string().optional(),

@@ -12,5 +12,6 @@ export const appSpecificKind: PropKind = {
   matches: (type) => APP_SPECIFIC_TYPE.test(type),
   typeNote: (type) => `${type} is an app-specific type of Pipedream's; offline its value is not checked (give it as ${type.endsWith('[]') ? 'an array of the ids' : 'the id'} the app expects)`,
   unchecked: true,
+  labeled: true,
   checkValue: (prop, value) => enteredValue(prop, value, () => null),
 };

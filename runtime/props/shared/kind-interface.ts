@@ -3,6 +3,7 @@
 // prop kind".
 import type { ConfigurableProp, PropShape } from '../../contract/component-shape';
 import type { HostCall, SandboxContext } from '../../contract/host-protocol';
+import { defaultValue } from './labeled-values';
 
 /** Records a problem on one field of the prop being checked: an error, or a warning (a rule Pipedream tolerates). */
 export type Report = (field: string, message: string, level?: 'warning') => void;
@@ -35,6 +36,8 @@ export interface PropKind {
   defaultIsConfig?: boolean;
   /** A warning on the type itself, for what does not happen offline. */
   typeNote?(type: string): string;
+  /** Its values are picked from options: with `withLabel: true` a value is kept with its label (`{label, value}`, shared/labeled-values.ts). */
+  labeled?: boolean;
   /** Its values are not checked offline: the type's other rules (secret, bounds, its own fields) are skipped. */
   unchecked?: boolean;
   /** Checks the fields only this kind has; `type` is the prop's own. */
@@ -66,5 +69,5 @@ export interface BindingHost {
 /** What `this.<name>` becomes inside the component host; `def` is the prop as written, its propDefinition merged in. */
 export type PropBinding = (name: string, def: Record<string, unknown>, host: BindingHost) => unknown;
 
-/** A prop's configured value, else its default: what `this.<prop>` is unless its kind binds something else. */
-export const configuredValue: PropBinding = (name, def, host) => (name in host.context.props ? host.context.props[name] : def.default);
+/** A prop's configured value, else its default (labeled for a withLabel prop): what `this.<prop>` is unless its kind binds something else. */
+export const configuredValue: PropBinding = (name, def, host) => (name in host.context.props ? host.context.props[name] : defaultValue(def));

@@ -22,6 +22,7 @@ export const userInputKind: PropKind = {
   name: 'user-input',
   types: ['boolean', 'boolean[]', 'integer', 'integer[]', 'string', 'string[]', 'object', 'any'],
   dynamic: true,
+  labeled: true,
   checkDefinition(prop, type, report) {
     if (prop.default === undefined || matchesType(type, prop.default)) return;
     report('default', `default must be ${expectedValue(type)} to match type ${type}, not ${showValue(prop.default)}`);
