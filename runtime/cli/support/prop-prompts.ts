@@ -177,7 +177,8 @@ class Prompter {
   }
 }
 
-interface Choice {
+/** An option as the prompt lists it. */
+export interface Choice {
   label: string;
   value: unknown;
 }
@@ -233,7 +234,7 @@ async function askProp(client: ApiClient, prompter: Prompter, componentRef: stri
         else choices = next;
         continue;
       }
-      const picked = pick(choices, a, multiple);
+      const picked = pick(choices, a, multiple, prop.withLabel === true);
       if (picked !== undefined) return picked;
       const typed = convert(prop, a);
       if (typed.ok) return typed.value;
@@ -247,10 +248,14 @@ async function askProp(client: ApiClient, prompter: Prompter, componentRef: stri
   }
 }
 
-function pick(choices: Choice[], answer: string, multiple: boolean): unknown {
+/** The chosen options' values; a withLabel prop's are kept with their labels, as the component reads them. */
+export function pick(choices: Choice[], answer: string, multiple: boolean, withLabel: boolean): unknown {
   const numbers = answer.split(',').map((s) => s.trim());
   if (!numbers.every((n) => /^\d+$/.test(n) && Number(n) >= 1 && Number(n) <= choices.length)) return undefined;
-  const values = numbers.map((n) => (choices[Number(n) - 1] as Choice).value);
+  const values = numbers.map((n) => {
+    const choice = choices[Number(n) - 1] as Choice;
+    return withLabel ? { label: choice.label, value: choice.value } : choice.value;
+  });
   return multiple ? values : values.length === 1 ? values[0] : undefined;
 }
 

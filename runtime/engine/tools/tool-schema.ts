@@ -91,6 +91,9 @@ function describe(prop: ConfigurableProp, tool: string, stores: readonly StoreCh
   if (prop.hasOptionsMethod) {
     parts.push(`Valid values come from the ${OPTIONS_TOOL} tool: call it with {"tool": "${tool}", "prop": "${prop.name}"} (add the values chosen so far as configured_props). Give a value, not a label.`);
   }
+  if (prop.withLabel === true) {
+    parts.push('The action reads it with its label ({"label", "value"}): give the value, which is labelled by its option (else by its own text), or {"label": "…", "value": …}.');
+  }
   if (prop.reloadProps) {
     parts.push(`Setting this prop changes which other props the tool takes: call ${RELOAD_TOOL} with {"tool": "${tool}", "configured_props": {…}} for the complete input schema.`);
   }

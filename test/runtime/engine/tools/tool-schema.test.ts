@@ -64,6 +64,12 @@ describe('props as a tool input schema', () => {
     assert.equal(input.schema.additionalProperties, true);
   });
 
+  it('says a withLabel prop takes the value or {label, value}, and keeps its value type (issue 45)', () => {
+    const labelled = toolInput([{ name: 'tableId', type: 'string', withLabel: true, hasOptionsMethod: true }], 't', []).schema.properties.tableId;
+    assert.equal(labelled?.type, 'string');
+    assert.match(labelled?.description ?? '', /reads it with its label .*give the value.*or \{"label": "…", "value": …\}/);
+  });
+
   it('leaves out what the agent never gives: apps (bound to accounts), folders, alerts, hidden props', () => {
     for (const name of ['acme', 'folder', 'note', 'hiddenOne']) assert.equal(p[name], undefined, name);
     assert.deepEqual(input.appProps.map((a) => a.name), ['acme']);
