@@ -3,6 +3,7 @@ import { messageOf } from '../../api/client';
 import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
 import type { ConfigureTarget, OptionsAnswer } from '../../../../runtime/contract/component-api';
 import { loadOptions } from './prop-data';
+import { chosen, heldLabel, heldValue } from './prop-values';
 
 interface Option {
   label: string;
@@ -115,11 +116,19 @@ export function AsyncOptions({
     return () => clearTimeout(timer);
   }, [query, prop.useQuery, load]);
 
-  // A configured value that is not among the loaded options is still shown.
+  // A configured value that is not among the loaded options is still shown, by its label when it has one (withLabel).
   const shown = [...options];
-  const selectedValues = multiple ? (Array.isArray(value) ? value : []) : value === undefined || value === '' ? [] : [value];
-  for (const v of selectedValues) if (!shown.some((o) => same(o.value, v))) shown.unshift({ label: String(typeof v === 'object' ? JSON.stringify(v) : v), value: v });
+  const held: unknown[] = multiple ? (Array.isArray(value) ? value : []) : value === undefined || value === '' ? [] : [value];
+  const selectedValues = held.map((h) => heldValue(prop, h));
+  held.forEach((h, i) => {
+    const v = selectedValues[i];
+    if (!shown.some((o) => same(o.value, v))) shown.unshift({ label: heldLabel(prop, h) ?? String(typeof v === 'object' ? JSON.stringify(v) : v), value: v });
+  });
   const indexOf = (v: unknown) => shown.findIndex((o) => same(o.value, v));
+  const choose = (index: string) => {
+    const option = shown[Number(index)];
+    return option && chosen(prop, option);
+  };
 
   return (
     <div className="async-options">
@@ -135,7 +144,7 @@ export function AsyncOptions({
             aria-describedby={describedBy}
             disabled={disabled}
             value={selectedValues.map((v) => String(indexOf(v)))}
-            onChange={(e) => onChange([...e.target.selectedOptions].map((o) => shown[Number(o.value)]?.value))}
+            onChange={(e) => onChange([...e.target.selectedOptions].map((o) => choose(o.value)))}
           >
             {shown.map((o, i) => (
               <option key={i} value={String(i)}>
@@ -149,7 +158,7 @@ export function AsyncOptions({
             aria-describedby={describedBy}
             disabled={disabled}
             value={selectedValues.length ? String(indexOf(selectedValues[0])) : ''}
-            onChange={(e) => onChange(e.target.value === '' ? undefined : shown[Number(e.target.value)]?.value)}
+            onChange={(e) => onChange(e.target.value === '' ? undefined : choose(e.target.value))}
           >
             <option value="">{loading && shown.length === 0 ? 'Loading…' : 'Select…'}</option>
             {shown.map((o, i) => (

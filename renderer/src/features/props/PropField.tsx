@@ -3,7 +3,7 @@ import type { SourceView } from '../../../../runtime/contract/source-api';
 import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
 import type { ConfigureTarget } from '../../../../runtime/contract/component-api';
 import { Link } from '../../ui/Link';
-import { endpointFor, normalizeOption } from './prop-values';
+import { chosen, endpointFor, heldValue, normalizeOption } from './prop-values';
 import { useApp } from '../../app/store';
 import { AccountPicker } from '../settings/AccountPicker';
 import { ArrayInput } from './ArrayInput';
@@ -159,7 +159,12 @@ export function PropField({
       <p className="muted">Check the code to load this prop&apos;s options.</p>
     );
   } else if (staticOptions) {
-    const idx = (v: unknown) => staticOptions.findIndex((o) => same(o.value, v));
+    // A withLabel prop holds each choice with its label.
+    const idx = (held: unknown) => staticOptions.findIndex((o) => same(o.value, heldValue(prop, held)));
+    const choose = (index: string) => {
+      const option = staticOptions[Number(index)];
+      return option && chosen(prop, option);
+    };
     input = isArray ? (
       <select
         id={id}
@@ -167,7 +172,7 @@ export function PropField({
         aria-describedby={described}
         disabled={disabled}
         value={(Array.isArray(value) ? value : []).map((v) => String(idx(v)))}
-        onChange={(e) => onChange([...e.target.selectedOptions].map((o) => staticOptions[Number(o.value)]?.value))}
+        onChange={(e) => onChange([...e.target.selectedOptions].map((o) => choose(o.value)))}
       >
         {staticOptions.map((o, i) => (
           <option key={i} value={String(i)}>
@@ -176,7 +181,7 @@ export function PropField({
         ))}
       </select>
     ) : (
-      <select id={id} aria-describedby={described} aria-required={required || undefined} disabled={disabled} value={value === undefined ? '' : String(idx(value))} onChange={(e) => onChange(e.target.value === '' ? undefined : staticOptions[Number(e.target.value)]?.value)}>
+      <select id={id} aria-describedby={described} aria-required={required || undefined} disabled={disabled} value={value === undefined ? '' : String(idx(value))} onChange={(e) => onChange(e.target.value === '' ? undefined : choose(e.target.value))}>
         <option value="">Select…</option>
         {staticOptions.map((o, i) => (
           <option key={i} value={String(i)}>
@@ -226,7 +231,7 @@ export function PropField({
           autoComplete={prop.secret ? 'off' : undefined}
           aria-describedby={described}
           disabled={disabled}
-          value={value === undefined || value === null ? '' : String(value)}
+          value={value === undefined || value === null ? '' : String(heldValue(prop, value))}
           onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value)}
         />
         {prop.secret && (

@@ -14,6 +14,23 @@ export function normalizeOption(o: unknown): { label: string; value: unknown } {
   return { label: String(o), value: o };
 }
 
+const isLabeled = (v: unknown): v is { label?: unknown; value: unknown } => typeof v === 'object' && v !== null && !Array.isArray(v) && 'value' in v && Object.keys(v).every((k) => k === 'label' || k === 'value');
+
+/** What a form keeps for a chosen option: a withLabel prop keeps it with its label (`{label, value}`, as the component reads it), others its value. */
+export function chosen(prop: ConfigurableProp, option: { label: string; value: unknown }): unknown {
+  return prop.withLabel === true ? { label: option.label, value: option.value } : option.value;
+}
+
+/** The value inside one held value of `prop` (a withLabel prop holds `{label, value}`), to match against options. */
+export function heldValue(prop: ConfigurableProp, held: unknown): unknown {
+  return prop.withLabel === true && isLabeled(held) ? held.value : held;
+}
+
+/** The label a withLabel prop's held value was chosen by, or null. */
+export function heldLabel(prop: ConfigurableProp, held: unknown): string | null {
+  return prop.withLabel === true && isLabeled(held) && held.label !== undefined ? String(held.label) : null;
+}
+
 /** Starting values for a form: what is configured already, else each prop's default. */
 export function initialValues(props: ConfigurableProp[], existing: Record<string, unknown> = {}): Record<string, unknown> {
   const values: Record<string, unknown> = {};
