@@ -40,19 +40,12 @@ export function duration(ms: number): string {
 
 const windows = process.platform === 'win32';
 
-/** Runs `npm install` of one package; deprecation notices go to `notify` as they come. */
-export function npmInstall(options: NpmInstallOptions, notify: (line: string) => void): Promise<NpmResult> {
-  const args = [
-    'install',
-    '--prefix',
-    options.prefix,
+/** Options every npm run takes: Spout's own cache, the registry, retries that fail fast. */
+function commonArgs(options: Pick<NpmInstallOptions, 'cacheDir' | 'registry' | 'fetchRetries'>): string[] {
+  return [
     // Spout's own npm cache: behaviour never depends on what ~/.npm happens to hold.
     '--cache',
     options.cacheDir,
-    '--no-audit',
-    '--no-fund',
-    '--ignore-scripts',
-    '--no-bin-links',
     '--no-update-notifier',
     '--json',
     '--fetch-retries',
@@ -63,8 +56,33 @@ export function npmInstall(options: NpmInstallOptions, notify: (line: string) =>
     '--fetch-retry-maxtimeout',
     '4000',
     ...(options.registry ? ['--registry', options.registry] : []),
-    options.what,
   ];
+}
+
+/** Runs `npm install` of one package; deprecation notices go to `notify` as they come. */
+export function npmInstall(options: NpmInstallOptions, notify: (line: string) => void): Promise<NpmResult> {
+  const args = ['install', '--prefix', options.prefix, '--no-audit', '--no-fund', '--ignore-scripts', '--no-bin-links', ...commonArgs(options), options.what];
+  return runNpm(args, options.prefix, options.timeoutMs, (line) => {
+    // Deprecation notices are worth passing on; the rest is in the error when npm fails.
+    if (/^npm warn deprecated/i.test(line)) notify(line.trim());
+  });
+}
+
+/** The published versions of a package and its `latest` tag (`npm view`), or null when npm cannot tell. */
+export async function npmVersions(options: Omit<NpmInstallOptions, 'what'> & { name: string }): Promise<{ versions: string[]; latest: string | undefined } | null> {
+  const result = await runNpm(['view', options.name, 'versions', 'dist-tags', ...commonArgs(options)], options.prefix, options.timeoutMs, () => undefined);
+  if (result.code !== 0) return null;
+  try {
+    const parsed = JSON.parse(result.stdout) as { versions?: string[] | string; 'dist-tags'?: { latest?: string } };
+    const versions = typeof parsed.versions === 'string' ? [parsed.versions] : (parsed.versions ?? []);
+    return { versions, latest: parsed['dist-tags']?.latest };
+  } catch {
+    return null;
+  }
+}
+
+/** Runs npm with `args` in `cwd`; each stderr line goes to `onLine` as it comes. */
+function runNpm(args: string[], cwd: string, timeoutMs: number, onLine: (line: string) => void): Promise<NpmResult> {
   const env = { ...process.env };
   // Set when Spout itself runs under an npm script; they would point npm at another project.
   for (const name of Object.keys(env)) {
@@ -73,7 +91,7 @@ export function npmInstall(options: NpmInstallOptions, notify: (line: string) =>
   return new Promise((resolve) => {
     // npm is a .cmd on Windows, which only a shell runs; quoting keeps `^` of ranges literal there.
     const child = spawn(windows ? 'npm.cmd' : 'npm', windows ? args.map((a) => `"${a}"`) : args, {
-      cwd: options.prefix,
+      cwd,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
       shell: windows,
@@ -89,13 +107,12 @@ export function npmInstall(options: NpmInstallOptions, notify: (line: string) =>
       pending += chunk;
       const lines = pending.split('\n');
       pending = lines.pop() ?? '';
-      // Deprecation notices are worth passing on; the rest is in the error when npm fails.
-      for (const line of lines) if (/^npm warn deprecated/i.test(line)) notify(line.trim());
+      for (const line of lines) onLine(line);
     });
     const timer = setTimeout(() => {
       timedOut = true;
       child.kill();
-    }, options.timeoutMs);
+    }, timeoutMs);
     timer.unref();
     child.on('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
@@ -167,6 +184,10 @@ export async function installError(spec: PackageSpecifier, result: NpmResult, re
       spec.raw,
       `package "${spec.name}" has no version matching "${spec.range ?? 'latest'}" in registry ${registry} (import ${quoted}); pin a published version (in the import, or in the dependencies of the package.json beside the component, which unpinned imports follow)`,
     );
+  }
+  // What is left of 404 and ETARGET concerns one of its dependencies: an older version may not need it (version-fallback.ts).
+  if (code === 'E404' || code === 'ETARGET') {
+    return new PackageError('broken-dependency', spec.raw, `package ${quoted} could not be installed from registry ${registry}: a dependency of it cannot be resolved (${summary.trim()})`);
   }
   return new PackageError('install-failed', spec.raw, `package ${quoted} could not be installed from registry ${registry}: ${summary}`);
 }

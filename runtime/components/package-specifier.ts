@@ -15,7 +15,7 @@ export interface PackageSpecifier {
 }
 
 /** Why a package could not be provided. */
-export type PackageErrorKind = 'invalid-specifier' | 'unreachable' | 'not-found' | 'no-matching-version' | 'npm-missing' | 'install-failed';
+export type PackageErrorKind = 'invalid-specifier' | 'unreachable' | 'not-found' | 'no-matching-version' | 'broken-dependency' | 'npm-missing' | 'install-failed';
 
 /** A bare import that cannot be provided; the message names the package and says what to do. */
 export class PackageError extends Error {

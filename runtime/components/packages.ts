@@ -8,7 +8,8 @@ import type { Plugin } from 'esbuild';
 import semver from 'semver';
 import { IMPORT_PREFIX, REQUIRE_PREFIX } from '../sandbox/child/component-require';
 import { makePrivateDir } from '../lib/private-files';
-import { duration, installError, npmConfiguredRegistry, npmInstall, type NpmResult } from './npm-install';
+import { duration, installError, npmConfiguredRegistry, npmInstall, npmVersions, type NpmResult } from './npm-install';
+import { installOlder } from './version-fallback';
 import { PackageError, parseSpecifier, type PackageSpecifier } from './package-specifier';
 
 /** Receives human-readable progress lines such as `installing left-pad@^1.3 …`. */
@@ -209,9 +210,20 @@ export class PackageCache {
     });
   }
 
-  /** Installs `spec` with npm into a temp folder, then renames it into place. */
+  /** Installs `spec`; when a dependency of the version npm picks cannot be resolved, the newest older one in range that installs (version-fallback.ts). */
   private async install(spec: PackageSpecifier, notify: ProgressListener): Promise<CachedPackage> {
-    const label = spec.range === null ? `${spec.name} (latest)` : `${spec.name}@${spec.range}`;
+    try {
+      return await this.installRange(spec, spec.range, notify);
+    } catch (err) {
+      if (!(err instanceof PackageError) || err.kind !== 'broken-dependency') throw err;
+      const npm = { prefix: this.dir, cacheDir: path.join(this.dir, '.npm'), registry: this.registry, fetchRetries: this.fetchRetries, timeoutMs: this.installTimeoutMs };
+      return installOlder(spec, err, { versions: () => npmVersions({ ...npm, name: spec.name }), install: (version) => this.installRange(spec, version, notify), notify });
+    }
+  }
+
+  /** Installs `spec` at `range` (a version, a range, or null: latest) with npm into a temp folder, then renames it into place. */
+  private async installRange(spec: PackageSpecifier, range: string | null, notify: ProgressListener): Promise<CachedPackage> {
+    const label = range === null ? `${spec.name} (latest)` : `${spec.name}@${range}`;
     // 0700: npm writes its files with its own modes, and only this folder keeps them private.
     this.ensureDir();
     await this.sweepTemps();
@@ -225,7 +237,7 @@ export class PackageCache {
       ticker.unref();
       let result: NpmResult;
       try {
-        const what = spec.range === null ? spec.name : `${spec.name}@${spec.range}`;
+        const what = range === null ? spec.name : `${spec.name}@${range}`;
         result = await npmInstall({ prefix: temp, what, cacheDir: path.join(this.dir, '.npm'), registry: this.registry, fetchRetries: this.fetchRetries, timeoutMs: this.installTimeoutMs }, notify);
       } finally {
         clearInterval(ticker);

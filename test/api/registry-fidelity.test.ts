@@ -41,6 +41,10 @@ describe('registry fidelity', () => {
         'app.mjs': `export default { type: 'app', app: 'spout_test', propDefinitions: { folder: { type: 'string', label: 'Folder' } } };\n`,
       }),
     );
+    // Its newest 1.x versions need dependencies that were never published (issue 45).
+    for (const [v, dependencies] of [['1.0.0', {}], ['1.1.0', {}], ['1.2.0', { 'spout-test-unpublished': '^1.0.0' }]] as const) {
+      dirs.push(writePackage(packagesSrc, { name: 'spout-test-broken', version: v, main: 'index.js', dependencies }, { 'index.js': `module.exports = ${JSON.stringify(v)};\n` }));
+    }
     registry = await startNpmRegistry(dirs);
     spout = await startSpout({ args: ['--npm-registry', registry.url] });
     receiver = await startReceiver();
@@ -234,6 +238,14 @@ describe('registry fidelity', () => {
     assert.equal(form.status, 200, JSON.stringify(form.json));
     const hidden = (form.json.configurable_props ?? form.json.data?.configurable_props).filter((p: { hidden?: boolean }) => p.hidden).map((p: { name: string }) => p.name);
     assert.deepEqual(hidden.sort(), ['applicationSid', 'legacyRoute', 'region', 'url']);
+  });
+
+  it("installs the newest version in the package.json range whose dependencies resolve, and says which (issue 45)", async () => {
+    const saved = await publish('actions/broken-dependency/broken-dependency.mjs');
+    assert.equal(saved.status, 200, JSON.stringify(saved.json));
+    const run = await spout.api('POST', '/v1/actions/run', { id: saved.json.data.id });
+    assert.deepEqual(run.json.ret, { version: '1.1.0' });
+    assert.match(spout.output(), /packages: chose spout-test-broken@1\.1\.0 for "spout-test-broken@\^1\.0\.0": the newest version in "\^1\.0\.0" whose dependencies resolve \(1\.2\.0 cannot be installed\)/);
   });
 
   it('still rejects what cannot run, with the warnings beside the errors', async () => {

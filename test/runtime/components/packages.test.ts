@@ -61,6 +61,19 @@ describe('package cache', () => {
         'words.txt': 'alpha beta',
       }),
     );
+    // A package whose newest versions need a dependency that was never published (issue 45): one
+    // names a package the registry lacks (E404), one a version it lacks (ETARGET).
+    const broken: Array<[string, Record<string, string>]> = [
+      ['1.0.0', {}],
+      ['1.1.0', { 'spout-test-pad': '^1.0.0' }],
+      ['1.2.0', { 'spout-test-unpublished': '^1.0.0' }],
+      ['1.3.0', { 'spout-test-pad': '9.0.0' }],
+      ['1.2.5-beta.1', {}],
+    ];
+    for (const [version, dependencies] of broken) {
+      packageDirs.push(writePackage(root, { name: 'spout-test-broken', version, main: 'index.js', dependencies }, { 'index.js': `module.exports = ${JSON.stringify(version)};\n` }));
+    }
+    packageDirs.push(writePackage(root, { name: 'spout-test-hopeless', version: '1.0.0', main: 'index.js', dependencies: { 'spout-test-unpublished': '^1.0.0' } }, { 'index.js': '' }));
     registry = await startNpmRegistry(packageDirs);
   });
   after(async () => {
@@ -216,6 +229,31 @@ describe('package cache', () => {
       return true;
     });
     assert.deepEqual(fs.readdirSync(packages.dir).filter((e) => !e.startsWith('.npm')), [], 'failed installs leave nothing behind');
+  });
+
+  it('falls back to the newest version in range whose dependencies resolve, and says which (issue 45)', async () => {
+    const lines: string[] = [];
+    const packages = cache({ onProgress: (line) => lines.push(line) });
+    const found = await packages.resolve('spout-test-broken@^1.0.0');
+    assert.equal(found.version, '1.1.0');
+    assert.ok(lines.includes('spout-test-broken@1.3.0 cannot be installed (a dependency of it cannot be resolved); trying older versions in "^1.0.0"'), lines.join('\n'));
+    assert.ok(lines.includes('chose spout-test-broken@1.1.0 for "spout-test-broken@^1.0.0": the newest version in "^1.0.0" whose dependencies resolve (1.3.0, 1.2.0 cannot be installed)'), lines.join('\n'));
+    assert.deepEqual(fs.readdirSync(packages.dir).filter((e) => !e.startsWith('.')), ['spout-test-broken@1.1.0']);
+    // Cached: the next import of the range installs nothing.
+    lines.length = 0;
+    assert.equal((await packages.resolve('spout-test-broken@^1')).version, '1.1.0');
+    assert.deepEqual(lines, []);
+    // Unpinned: within latest's major.
+    assert.equal((await cache().resolve('spout-test-broken')).version, '1.1.0');
+  });
+
+  it('names the dependency problem when no version in range installs', async () => {
+    await assert.rejects(cache().resolve('spout-test-hopeless@^1'), (err: unknown) => {
+      assert.ok(err instanceof PackageError);
+      assert.equal(err.kind, 'broken-dependency');
+      assert.match(err.message, /^package "spout-test-hopeless@\^1" could not be installed from registry .*: a dependency of it cannot be resolved \(.*spout-test-unpublished/);
+      return true;
+    });
   });
 
   it('reports progress, and concurrent requests for one spec install once', async () => {
