@@ -3,7 +3,7 @@
 // (return value, exports, summary, logs, an error at file:line), the list of saved actions with
 // their last run, versions (an older one opened), "Use as a workflow step", the MCP tool switch and
 // its settings, a registry action's one message (saved and test-run, never deployed), and axe at
-// 1440 and 1024 px. Screenshots (light, and dark in a page that starts dark) go to test-results/screenshots.
+// 1440 and 1024 px; withLabel props' options kept with their labels (issue 45). Screenshots (light, and dark in a page that starts dark) go to test-results/screenshots.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -22,6 +22,54 @@ const FAILING = `export default {
   async run({ $ }) {
     console.log("about to fail for", this.name);
     throw new Error("cannot greet " + this.name);
+  },
+};
+`;
+
+/** withLabel props (issue 45): written for this test. */
+const ACTION = `export default {
+  key: "label_picks",
+  name: "Label picks",
+  version: "0.0.1",
+  type: "action",
+  props: {
+    tableId: {
+      type: "string",
+      label: "Table",
+      withLabel: true,
+      async options() {
+        return [{ label: "Projects", value: "tb_1" }, { label: "People", value: "tb_2" }];
+      },
+    },
+    size: {
+      type: "integer",
+      label: "Size",
+      withLabel: true,
+      options: [{ label: "Small", value: 1 }, { label: "Large", value: 9 }],
+    },
+  },
+  async run() {
+    return \`\${this.tableId.label}=\${this.tableId.value} \${this.size.label}=\${this.size.value}\`;
+  },
+};
+`;
+
+const SOURCE = `export default {
+  name: "Label source",
+  version: "0.0.1",
+  props: {
+    http: "$.interface.http",
+    tableId: {
+      type: "string",
+      label: "Table",
+      withLabel: true,
+      async options() {
+        return [{ label: "Projects", value: "tb_1" }];
+      },
+    },
+  },
+  async run(event) {
+    this.$emit({ table: this.tableId });
   },
 };
 `;
@@ -204,6 +252,31 @@ describe('UI: actions are first-class', () => {
     await page.getByLabel('Component code', { exact: true }).waitFor({ state: 'attached' });
     await page.getByTestId('draft-state').waitFor();
     assert.deepEqual(problems, [], 'no script errors or CSP violations');
+    await context.close();
+  });
+
+  it("runs an action with the options' labels, and shows a deployed source's label", async () => {
+    const saved = await spout.api('POST', '/v1/components', { component_code: ACTION, component_filename: 'label-picks.mjs' });
+    assert.equal(saved.status, 200, JSON.stringify(saved.json));
+    const { context, page, problems } = await signedInPage(browser, await spout.signInUrl());
+    await page.waitForURL((u) => u.pathname === '/sources');
+    await page.goto(`${spout.url}/actions/label_picks`);
+    const table = page.getByLabel(/^Table/);
+    await table.locator('option', { hasText: 'People' }).waitFor({ state: 'attached' });
+    await table.selectOption({ label: 'People' });
+    await page.getByLabel(/^Size/).selectOption({ label: 'Large' });
+    assert.equal(await table.locator('option:checked').textContent(), 'People');
+    await page.getByRole('button', { name: 'Test run' }).click();
+    await page.getByTestId('action-result').getByTestId('return-value').getByText('"People=tb_2 Large=9"').waitFor();
+
+    const deployed = await spout.api('POST', '/v1/sources', { component_code: SOURCE, configured_props: { tableId: { label: 'Archive', value: 'tb_9' } } });
+    assert.equal(deployed.status, 200, JSON.stringify(deployed.json));
+    await page.goto(`${spout.url}/sources/${deployed.json.data.id}`);
+    const sourceTable = page.getByLabel(/^Table/);
+    await sourceTable.locator('option', { hasText: 'Projects' }).waitFor({ state: 'attached' });
+    // The stored value is not among the options: it is shown by its label, selected.
+    await waitFor(async () => (await sourceTable.locator('option:checked').textContent()) === 'Archive', 10_000, 'the stored label selected');
+    assert.deepEqual(problems, []);
     await context.close();
   });
 });
