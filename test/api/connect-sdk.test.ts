@@ -123,6 +123,11 @@ describe('@pipedream/sdk against Spout', () => {
     // An option chosen with its label, as connect-react sends it (`__lv`), is its value.
     const labelled = await pd.actions.run({ id: 'ledgerly-record-entry', externalUserId: 'u1', configuredProps: { ledgerly: { authProvisionId: ada }, book: { __lv: { label: 'general (Ada)', value: 'general' } }, amount: 3 } });
     assert.equal((labelled.ret as { book: string }).book, 'general');
+    // A withLabel prop keeps {label, value}, sent as `__lv` or plain (labelled by its option), as on Pipedream.
+    for (const category of [{ __lv: { label: 'Travel costs', value: 'travel' } }, 'travel']) {
+      const withLabel = await pd.actions.run({ id: 'ledgerly-record-entry', externalUserId: 'u1', configuredProps: { ledgerly: { authProvisionId: ada }, book: 'general', amount: 3, category } });
+      assert.equal(withLabel.exports?.category, 'Travel costs (travel)', JSON.stringify(category));
+    }
 
     // u2 naming Ada's account: refused, as if it did not exist.
     const stolen = await failure(pd.actions.run({ id: 'ledgerly-record-entry', externalUserId: 'u2', configuredProps: { ledgerly: { authProvisionId: ada }, book: 'general', amount: 1 } }));
