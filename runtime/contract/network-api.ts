@@ -1,8 +1,15 @@
 // /v1 shapes of outgoing calls and cassettes (record and replay).
 import type { RecordedBody } from './invocation-api';
 
-/** How a component's outgoing HTTP calls are served: for real, saved to its cassette, answered from it, or from it where it can. */
-export type NetworkMode = 'live' | 'record' | 'replay' | 'replay-or-live';
+/**
+ * How a component's outgoing HTTP calls are served: for real, saved to its cassette, answered from
+ * it, from it where it can, or (`discover`) from it where it can and else with an empty success,
+ * each such call listed in the run's calls (`served_by: 'discovery'`) to write a cassette from.
+ */
+export const NETWORK_MODES = ['live', 'record', 'replay', 'replay-or-live', 'discover'] as const;
+
+/** One of NETWORK_MODES. */
+export type NetworkMode = (typeof NETWORK_MODES)[number];
 
 /** An outgoing HTTP call's request, as recorded (credentials masked). */
 export interface CallRequest extends RecordedBody {
@@ -25,8 +32,8 @@ export interface OutgoingCall {
   /** What went wrong when there is no response. */
   error: string | null;
   duration_ms: number;
-  /** `live`: it went out; `cassette`: answered from the source's cassette (entry `entry`); `fault`: made to fail by a test (`spout/testing`'s `network.fail`). */
-  served_by: 'live' | 'cassette' | 'fault';
+  /** `live`: it went out; `cassette`: answered from the source's cassette (entry `entry`); `fault`: made to fail by a test (`spout/testing`'s `network.fail`); `discovery`: not in the cassette, answered with an empty success in network mode `discover`. */
+  served_by: 'live' | 'cassette' | 'fault' | 'discovery';
   entry: number | null;
 }
 

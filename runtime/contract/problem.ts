@@ -1,6 +1,7 @@
 // The body of every error answer of the service (`application/problem+json`, RFC 9457), read by
 // the CLI, the renderer and scripts alike.
 import type { VersionConflictView } from './change-api';
+import type { InvocationView } from './invocation-api';
 
 /** One problem with one field of the request (a prop, a parameter, a line of component code). */
 export interface FieldProblem {
@@ -21,4 +22,6 @@ export interface Problem {
   warnings?: FieldProblem[];
   /** A 409 for a change based on an older version: both versions, and who made the current one. */
   conflict?: VersionConflictView;
+  /** A failed deploy's hook run (its logs and calls): the source it belonged to was not kept. */
+  run?: InvocationView;
 }

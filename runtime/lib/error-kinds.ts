@@ -3,6 +3,7 @@
 // sandbox or the engine can throw one without importing the layer that answers it.
 import { CHANGE_ORIGIN_LABELS, type VersionConflictView } from '../contract/change-api';
 import type { ComponentProblem } from '../contract/component-shape';
+import type { InvocationView } from '../contract/invocation-api';
 
 /** A component cannot be loaded or fails validation; carries every problem found, and the warnings found beside them. */
 export class ComponentError extends Error {
@@ -25,7 +26,15 @@ export class ConfigurationRejected extends Error {}
 export class ConfigurationRequestError extends Error {}
 
 /** A lifecycle hook threw; the call that ran it fails with this message and nothing changes. */
-export class HookError extends Error {}
+export class HookError extends Error {
+  constructor(
+    message: string,
+    /** The hook's run record: a failed deploy keeps no source, so its logs and calls travel with the error. */
+    readonly run?: InvocationView,
+  ) {
+    super(message);
+  }
+}
 
 /** A source's queue of waiting invocations is full; the caller may try again shortly. */
 export class QueueFullError extends Error {}

@@ -50,7 +50,7 @@ export interface TestCall {
   response: { status: number; headers: Record<string, string>; body: string } | null;
   error: string | null;
   /** `cassette`: answered from the cassette (entry `entry`), `fault`: by `network.fail`, `live`: it went out (`--record`). */
-  served_by: 'live' | 'cassette' | 'fault';
+  served_by: 'live' | 'cassette' | 'fault' | 'discovery';
   entry: number | null;
 }
 

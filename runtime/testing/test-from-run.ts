@@ -160,7 +160,7 @@ function cassetteOf(run: InvocationView): Cassette {
   const cassette = emptyCassette();
   cassette.matching.order = 'sequence';
   for (const c of run.calls) {
-    if (c.served_by === 'fault' || !c.response) continue;
+    if (c.served_by === 'fault' || c.served_by === 'discovery' || !c.response) continue;
     cassette.entries.push({ request: c.request, response: c.response, recorded_at: run.started_at });
   }
   return cassette;

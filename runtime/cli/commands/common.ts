@@ -5,6 +5,7 @@ import type { Args } from '../support/args';
 import { ApiClient } from '../../remote/api-client';
 import { dateTime } from '../support/output';
 import { resolveTarget } from '../support/target';
+import { NETWORK_MODES as MODES } from '../../contract/network-api';
 
 /** The API client for this invocation (see profiles.ts for where the URL and key come from), naming itself `client` to the service. */
 export function connect(args: Args, client: ChangeOrigin = 'cli'): ApiClient {
@@ -52,4 +53,4 @@ export function grantsOption(args: Args): { read: string[]; write: string[] } | 
 }
 
 /** The network modes a source may have (`--network`). */
-export const NETWORK_MODES: string[] = ['live', 'record', 'replay', 'replay-or-live'];
+export const NETWORK_MODES: readonly string[] = MODES;

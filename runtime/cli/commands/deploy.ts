@@ -1,15 +1,22 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { ComponentView, Warning } from '../../contract/component-api';
+import type { InvocationView } from '../../contract/invocation-api';
+import type { Cassette } from '../../contract/network-api';
 import type { SourceView } from '../../contract/source-api';
 import type { RegistryComponent } from '../../components/registry';
 import { parse } from '../support/args';
 import { ApiError, type ApiClient } from '../../remote/api-client';
 import { classify, saveFile, type ComponentRef } from '../support/component-file';
 import { follow, interruption } from '../support/follow';
-import { bold, dim, note, out, printJson, printWarnings } from '../support/output';
+import { bold, dim, displayPath, note, out, printJson, printWarnings } from '../support/output';
+import { callLines, cassetteSkeleton, unansweredCalls } from '../support/cassette-skeleton';
+import { UsageError } from '../support/usage';
+import { readCassette } from './cassette';
 import { completeProps, parsePropsOption, type Prop } from '../support/prop-prompts';
-import { connect, GRANT_HELP, GRANT_OPTIONS, grantsOption, reachLines } from './common';
+import { connect, GRANT_HELP, GRANT_OPTIONS, grantsOption, NETWORK_MODES, reachLines } from './common';
 
-export const HELP = `Usage: spout deploy FILE|KEY|URL [--name NAME] [--props JSON|@FILE] [--allow-read PATH] [--allow-write PATH] [--no-follow]
+export const HELP = `Usage: spout deploy FILE|KEY|URL [--name NAME] [--props JSON|@FILE] [--cassette FILE] [--network MODE] [--skeleton FILE] [--allow-read PATH] [--allow-write PATH] [--no-follow]
 
 Deploys a source: from a component file (its relative imports are bundled in), from a key of the
 local registry (or of a saved component), or from a URL of raw code. Prints the source's id and
@@ -19,6 +26,12 @@ Options:
   --name NAME          the source's name (default: the component's)
   --props JSON|@FILE   configured prop values, e.g. '{"label":"orders"}' or @props.json; props
                        still missing are asked for on a terminal, an error otherwise
+  --cassette FILE      the source's cassette from the start, so deploy() and activate() replay
+                       from it too (network mode "replay" unless --network says otherwise)
+  --network MODE       live, record, replay, replay-or-live, or discover: calls the cassette lacks
+                       are answered 200 {} and listed, so one deploy shows every call it makes
+  --skeleton FILE      write the calls no recording answered as a cassette to fill in (the
+                       entries of --cassette first)
 ${GRANT_HELP}  --no-follow          do not follow events after deploying (also when stdout is not a terminal,
                        or with --json)
 
@@ -26,6 +39,8 @@ Examples:
   spout deploy my-source.mjs
   spout deploy http-new-requests --name hooks
   spout deploy https://example.com/raw/new-items.mjs --props @props.json
+  spout deploy new-rows.mjs --network discover --skeleton new-rows.cassette.json
+  spout deploy new-rows.mjs --cassette new-rows.cassette.json
 `;
 
 /** A component to deploy: what it declares, and how POST /v1/sources names it. */
@@ -35,6 +50,27 @@ export interface Deployable {
   /** Id or key that /v1/components/configure and /props take. */
   ref: string;
   deployWith: { component_id: string } | { component_key: string };
+}
+
+/** The POST /v1/sources fields of --cassette and --network: a cassette given replays unless a mode is. */
+function networkOptions(file: string | undefined, mode: string | undefined): { cassette?: Cassette; network_mode?: string } {
+  if (mode !== undefined && !NETWORK_MODES.includes(mode)) throw new UsageError(`--network: "${mode}" is not a network mode; give one of ${NETWORK_MODES.join(', ')}`);
+  const cassette = file === undefined ? undefined : (readCassette(file) as Cassette);
+  const network_mode = mode ?? (cassette ? 'replay' : undefined);
+  return { ...(cassette ? { cassette } : {}), ...(network_mode ? { network_mode } : {}) };
+}
+
+/** Prints the calls of the deploy's hooks no recording answered; with --skeleton, writes them as a cassette to fill in. */
+function reportUnanswered(runs: readonly InvocationView[], base: Cassette | undefined, skeleton: string | undefined, failed: boolean): void {
+  const calls = unansweredCalls(runs);
+  const logs = failed ? runs.flatMap((r) => r.logs) : [];
+  for (const line of logs) note(dim(`  [${line.level}] ${line.message}`));
+  if (calls.length === 0) return;
+  note(`${calls.length} call${calls.length === 1 ? '' : 's'} of the deploy had no recording:`);
+  for (const line of callLines(calls)) note(line);
+  if (!skeleton) return note(dim('  --skeleton FILE writes them as a cassette to fill in'));
+  fs.writeFileSync(skeleton, `${JSON.stringify(cassetteSkeleton(calls, base), null, 2)}\n`);
+  note(`Wrote them to ${displayPath(path.resolve(skeleton))}: fill in each response, then deploy with --cassette ${displayPath(path.resolve(skeleton))}`);
 }
 
 /** Finds (and for a file or URL, saves) the component behind what `deploy` was given. */
@@ -66,7 +102,7 @@ export async function deployable(client: ApiClient, target: ComponentRef): Promi
 }
 
 export async function run(argv: string[]): Promise<void> {
-  const args = parse(argv, { name: { type: 'string' }, props: { type: 'string' }, 'no-follow': { type: 'boolean' }, ...GRANT_OPTIONS }, HELP);
+  const args = parse(argv, { name: { type: 'string' }, props: { type: 'string' }, cassette: { type: 'string' }, network: { type: 'string' }, skeleton: { type: 'string' }, 'no-follow': { type: 'boolean' }, ...GRANT_OPTIONS }, HELP);
   if (!args) return;
   const ref = args.atMost(1).required(0, 'what to deploy: a component file, a registry key, or a URL of raw code');
   const given = parsePropsOption(args.string('props')) ?? {};
@@ -80,8 +116,24 @@ export async function run(argv: string[]): Promise<void> {
   const configured = await completeProps(client, found.ref, found.component.configurable_props as Prop[], given);
   const name = args.string('name');
   const permissions = grantsOption(args);
-  const { data: source, warnings } = await client.post<{ data: SourceView; warnings?: Warning[] }>('/v1/sources', { ...found.deployWith, ...(name ? { name } : {}), configured_props: configured, ...(permissions ? { permissions } : {}) });
+  const network = networkOptions(args.string('cassette'), args.string('network'));
+  const body = { ...found.deployWith, ...(name ? { name } : {}), configured_props: configured, ...(permissions ? { permissions } : {}), ...network };
+  const skeleton = args.string('skeleton');
+  let deployed: { data: SourceView; warnings?: Warning[] };
+  try {
+    deployed = await client.post<{ data: SourceView; warnings?: Warning[] }>('/v1/sources', body);
+  } catch (err) {
+    // A failed deploy keeps no source: its hook run (logs, calls) comes with the error.
+    const run = err instanceof ApiError ? err.problem?.run : undefined;
+    if (run) reportUnanswered([run], network.cassette, skeleton, true);
+    throw err;
+  }
+  const { data: source, warnings } = deployed;
   printWarnings(warnings);
+  if (network.network_mode === 'discover' || network.network_mode === 'replay' || skeleton) {
+    const { data: hooks } = await client.get<{ data: InvocationView[] }>(`/v1/sources/${source.id}/invocations?trigger=hook`);
+    reportUnanswered(hooks, network.cassette, skeleton, false);
+  }
   const json = args.globals.json;
   if (json) printJson(source);
   else {

@@ -4,10 +4,12 @@ import type { CallRequest, NetworkMode, OutgoingCall } from '../../contract/netw
 import type { NetworkAnswer } from '../../contract/host-protocol';
 import { type CassetteStore, MAX_CASSETTE_ENTRIES } from '../../store/cassette-store';
 import { Masker, secretFields } from './masker';
-import { Matcher } from './cassette-match';
+import { closestEntry, Matcher } from './cassette-match';
 
 export class NetworkService {
   private readonly matchers = new Map<string, Matcher>();
+  /** Sources being deployed: they have no id to PUT a cassette to yet, so a miss points at the deploy's own `cassette`. */
+  private readonly deploying = new Set<string>();
 
   constructor(readonly cassettes: CassetteStore) {}
 
@@ -17,10 +19,22 @@ export class NetworkService {
     let matcher = this.matchers.get(owner);
     if (!matcher) this.matchers.set(owner, (matcher = new Matcher()));
     const masked = masker.request(request);
-    const found = matcher.match(cassette, masked);
+    const found = matcher.match(cassette, masked, (r) => masker.request(r));
     if (found) return { response: found.entry.response, entry: found.index, miss: null };
-    const hint = cassette.entries.length === 0 ? `${owner} has no recorded calls yet` : `none of the ${cassette.entries.length} calls recorded for ${owner} matches it`;
-    return { response: null, entry: null, miss: `no recording of ${masked.method} ${masked.url}: ${hint}; ${howToRecord(owner)}` };
+    const closest = closestEntry(cassette, masked);
+    const hint = closest ? `none of the ${cassette.entries.length} calls recorded for ${owner} matches it (the closest is entry ${closest.index}: ${closest.entry.request.method} ${closest.entry.request.url})` : `${owner} has no recorded calls yet`;
+    const how = this.deploying.has(owner) ? DEPLOY_HINT : howToRecord(owner);
+    return { response: null, entry: null, miss: `no recording of ${masked.method} ${masked.url}: ${hint}; ${how}` };
+  }
+
+  /** Runs a source's deploy: misses meanwhile say to give the call in the deploy's cassette (the source is removed if the deploy fails). */
+  async whileDeploying<T>(owner: string, deploy: () => Promise<T>): Promise<T> {
+    this.deploying.add(owner);
+    try {
+      return await deploy();
+    } finally {
+      this.deploying.delete(owner);
+    }
   }
 
   /** Masks a run's calls for its record; in record mode, the live ones that got an answer join the cassette. */
@@ -47,6 +61,9 @@ export class NetworkService {
     await this.cassettes.remove(owner);
   }
 }
+
+/** What to do about a call with no recording during a deploy, which keeps nothing when it fails. */
+const DEPLOY_HINT = 'add it to the cassette given with the deploy (`cassette` of POST /v1/sources, spout deploy --cassette FILE), or deploy with network_mode "record" or "discover" (docs/api.md "Recorded outgoing calls")';
 
 /** What to do about a call with no recording, for a source's cassette or an action's (a component's). */
 function howToRecord(owner: string): string {

@@ -107,12 +107,17 @@ export class SourceLifecycle {
     try {
       // Its cassette first: additionalProps may replay from it too.
       await data.open(id, input.cassette);
-      const record = await this.newRecord(id, input, live, permissions);
-      props.configure(live.sandbox, record, live.component);
-      if (record.active) {
-        await runner.hook(id, live, 'deploy');
-        await runner.hook(id, live, 'activate');
-      }
+      const record = await calls.whileDeploying(id, async () => {
+        const created = await this.newRecord(id, input, live, permissions);
+        props.configure(live.sandbox, created, live.component);
+        // Written by hand with the real key, it is kept masked as recordings are.
+        if (input.cassette) await calls.maskHandWritten(id);
+        if (created.active) {
+          await runner.hook(id, live, 'deploy');
+          await runner.hook(id, live, 'activate');
+        }
+        return created;
+      });
       records.add(record, live.component);
       await records.save();
       hosts.keep(id, live);

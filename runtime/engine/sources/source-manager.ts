@@ -55,6 +55,7 @@ export interface SourceRooms {
   runner: SourceRunner;
   timers: SourceTimers;
   lifecycle: SourceLifecycle;
+  calls: SourceCalls;
 }
 
 /** Builds the sources' rooms over the stores, each given only what its job needs, and wires them to each other. */
@@ -80,7 +81,7 @@ export function createSources(deps: SourceManagerDeps): SourceManager {
   const crashes = new CrashGuard(records, hosts, timers, logs);
   const data = new SourceData({ events: deps.events, invocations, logs, network, dbs, dedupe, payloads: deps.payloads, dataDir });
   const lifecycle = new SourceLifecycle({ records, hosts, props, runner, timers, crashes, data, calls, logs });
-  return new SourceManager({ records, props, hosts, runner, timers, lifecycle });
+  return new SourceManager({ records, props, hosts, runner, timers, lifecycle, calls });
 }
 
 /** Deployed sources as the API and the endpoints see them: each call handed to the room that holds its job. */
@@ -105,6 +106,11 @@ export class SourceManager {
   /** A source's configured values in clear, as its code sees them (for configuration forms that start from it). */
   configuredValues(source: SourceRecord): Record<string, unknown> {
     return this.rooms.props.configuredValues(source, this.rooms.records.component(source));
+  }
+
+  /** Masks the credentials in the hand-written entries of a source's cassette, as its recordings are. */
+  maskCassette(source: SourceRecord): Promise<void> {
+    return this.rooms.calls.maskHandWritten(source.id);
   }
 
   /** The source and prop behind an HTTP endpoint id. */

@@ -103,12 +103,13 @@ export class SourceRunner {
     const { emits } = await this.emit(sourceId, live.component, result.emits, result.invocationId);
     if (result.error) this.deps.channels.runFailed(sourceId, result);
     // A component without the hook answers false: nothing ran, nothing is recorded.
+    let record: InvocationView | undefined;
     if (result.value !== false) {
-      const record = this.recordOf(sourceId, 'hook', result, started, emits);
+      record = this.recordOf(sourceId, 'hook', result, started, emits);
       record.hook = name;
       this.keep(record);
     } else this.deps.invocations.takeLogs(result.invocationId);
-    if (result.error) throw new HookError(`the ${name}() hook failed: ${result.error.message}`);
+    if (result.error) throw new HookError(`the ${name}() hook failed: ${result.error.message}`, record);
   }
 
   /** Runs a listening source with an event it is subscribed to; chains stop at MAX_LISTENER_HOPS (see emission). */

@@ -10,6 +10,7 @@ import { registryComponent, registryNotFound } from './registry-routes';
 import { appAccountWarnings } from '../../props/app/app-prop';
 import type { ComponentRecord } from '../../store/metadata';
 import type { SavedActionView } from '../../contract/action-api';
+import { NETWORK_MODES } from '../../contract/network-api';
 
 export const runSchema = z.object({
   id: z.string().min(1).optional(),
@@ -19,7 +20,7 @@ export const runSchema = z.object({
   /** The `steps` object the action receives (a workflow passes the trigger event and earlier steps). */
   steps: objectParam.optional(),
   /** How the run's outgoing HTTP calls are served (the action's cassette: /v1/components/{id}/cassette). */
-  network_mode: z.enum(['live', 'record', 'replay', 'replay-or-live']).optional(),
+  network_mode: z.enum(NETWORK_MODES).optional(),
 });
 
 /** The saved actions, one per key (a keyless action by its id), newest saved first, each with its versions and last run. */

@@ -30,8 +30,10 @@ export function cassetteRoutes(ctx: ApiContext): Router {
       const id = owner(kind, req.params.id);
       const cassette: Cassette = cassetteSchema.parse(req.body ?? {});
       await ctx.network.cassettes.put(id, cassette);
+      const source = kind === 'sources' ? ctx.sources.find(id) : undefined;
+      if (source) await ctx.sources.maskCassette(source);
       ctx.network.reset(id);
-      res.json({ data: cassette });
+      res.json({ data: ctx.network.cassettes.get(id) });
     });
   }
   return router;

@@ -16,6 +16,7 @@ import { fetchComponentCode } from '../../components/fetch-code';
 import { registryComponent } from './registry-routes';
 import { filesOf } from '../../components/library';
 import type { SourceView } from '../../contract/source-api';
+import { NETWORK_MODES } from '../../contract/network-api';
 
 export const saveSchema = z.object({ component_code: componentCode.optional(), component_url: componentUrl.optional(), component_filename: componentFilename });
 
@@ -30,7 +31,7 @@ const target = z.string().min(1, 'give the id or key of a saved component, or a 
 const unsavedTarget = { component_code: componentCode.optional(), component_filename: componentFilename };
 
 /** How the component's calls are served while it is configured; a deployed source's own mode and cassette by default, else live. */
-const networkMode = z.enum(['live', 'record', 'replay', 'replay-or-live']).optional();
+const networkMode = z.enum(NETWORK_MODES).optional();
 
 export const configureSchema = z.object({
   id: target.optional(),

@@ -21,12 +21,13 @@ import { sourceProps } from '../../engine/sources/dynamic-props';
 import type { Warning } from '../../contract/component-api';
 import { baseVersionParam, changeOf, changeOrigin } from './change-origin';
 import { runNowSchema, runRequestNow, sendsRequest } from './run-now';
+import { NETWORK_MODES } from '../../contract/network-api';
 
 /** A source's own run timeout. */
 const timeoutSeconds = z.coerce.number().int('must be a whole number of seconds').min(1).max(3600);
 
 /** How a source's outgoing HTTP calls are served (docs/runtime.md). */
-const networkMode = z.enum(['live', 'record', 'replay', 'replay-or-live']);
+const networkMode = z.enum(NETWORK_MODES);
 
 /** Folders granted to a source's component (docs/security.md). */
 const permissions = z.object({

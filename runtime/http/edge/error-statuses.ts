@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { ComponentProblem } from '../../contract/component-shape';
 import type { Problem } from '../../contract/problem';
 import type { VersionConflictView } from '../../contract/change-api';
+import type { InvocationView } from '../../contract/invocation-api';
 import { ComponentError, ConfigurationRejected, ConfigurationRequestError, DataStoreError, FetchCodeError, HookError, QueueFullError, SourceUnavailable, VersionConflict } from '../../lib/error-kinds';
 
 /** An error the API answers with its own status and message. */
@@ -31,6 +32,7 @@ export interface ErrorAnswer {
   errors?: ComponentProblem[];
   warnings?: ComponentProblem[];
   conflict?: VersionConflictView;
+  run?: InvocationView;
 }
 
 /** Every error nobody expected: the details go to the service's log, not to the caller. */
@@ -40,7 +42,8 @@ const UNEXPECTED: ErrorAnswer = { status: 500, detail: 'internal error; the serv
 function answerOf(err: unknown): ErrorAnswer | null {
   if (err instanceof HttpError) return { status: err.status, detail: err.message, errors: err.errors };
   if (err instanceof ComponentError) return { status: 400, detail: `invalid component: ${err.message}`, errors: err.problems, warnings: err.warnings };
-  if (err instanceof HookError || err instanceof ConfigurationRejected || err instanceof ConfigurationRequestError || err instanceof FetchCodeError) return { status: 400, detail: err.message };
+  if (err instanceof HookError) return { status: 400, detail: err.message, ...(err.run ? { run: err.run } : {}) };
+  if (err instanceof ConfigurationRejected || err instanceof ConfigurationRequestError || err instanceof FetchCodeError) return { status: 400, detail: err.message };
   if (err instanceof DataStoreError) return { status: err.status, detail: err.message };
   if (err instanceof QueueFullError) return { status: 429, detail: err.message };
   if (err instanceof SourceUnavailable) return { status: 503, detail: err.message };
@@ -67,8 +70,8 @@ export function errorAnswer(err: unknown): ErrorAnswer {
   return UNEXPECTED;
 }
 
-/** The JSON of a problem: `{type, title, status, detail, error[, errors][, warnings][, conflict]}` (`error` repeats `detail` for Pipedream clients). */
-export function problemBody(status: number, detail: string, errors?: ComponentProblem[], warnings?: ComponentProblem[], conflict?: VersionConflictView): string {
+/** The JSON of a problem: `{type, title, status, detail, error[, errors][, warnings][, conflict][, run]}` (`error` repeats `detail` for Pipedream clients). */
+export function problemBody(status: number, detail: string, errors?: ComponentProblem[], warnings?: ComponentProblem[], conflict?: VersionConflictView, run?: InvocationView): string {
   const problem: Problem = {
     type: 'about:blank',
     title: STATUS_CODES[status] ?? 'Error',
@@ -78,13 +81,14 @@ export function problemBody(status: number, detail: string, errors?: ComponentPr
     ...(errors ? { errors } : {}),
     ...(warnings?.length ? { warnings } : {}),
     ...(conflict ? { conflict } : {}),
+    ...(run ? { run } : {}),
   };
   return JSON.stringify(problem);
 }
 
 /** Answers with an `application/problem+json` body (see problemBody). */
-export function sendProblem(res: Response, status: number, detail: string, errors?: ComponentProblem[], warnings?: ComponentProblem[], conflict?: VersionConflictView): void {
-  res.status(status).type('application/problem+json').send(problemBody(status, detail, errors, warnings, conflict));
+export function sendProblem(res: Response, status: number, detail: string, errors?: ComponentProblem[], warnings?: ComponentProblem[], conflict?: VersionConflictView, run?: InvocationView): void {
+  res.status(status).type('application/problem+json').send(problemBody(status, detail, errors, warnings, conflict, run));
 }
 
 /** Answers every error reaching express with its problem (see errorAnswer). */
@@ -93,6 +97,6 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, _req, res, _next
     res.destroy();
     return;
   }
-  const { status, detail, errors, warnings, conflict } = errorAnswer(err);
-  sendProblem(res, status, detail, errors, warnings, conflict);
+  const { status, detail, errors, warnings, conflict, run } = errorAnswer(err);
+  sendProblem(res, status, detail, errors, warnings, conflict, run);
 };

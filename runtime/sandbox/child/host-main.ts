@@ -376,6 +376,7 @@ function serve(): void {
       if (current?.id === invocationId) current.calls.push(call);
     },
     onRefused: (invocationId, message) => post({ type: 'unrecorded', invocationId, message }),
+    onUnanswered: (invocationId, message) => post({ type: 'log', invocationId, level: 'warn', message }),
   });
   captureConsole();
 }

@@ -11,7 +11,7 @@ import { withPropertiesOf } from './same-properties';
 import { BatchInterceptor } from '@mswjs/interceptors';
 import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest';
 import { FetchInterceptor } from '@mswjs/interceptors/fetch';
-import type { CallRequest, NetworkMode, OutgoingCall } from '../../contract/network-api';
+import type { CallRequest, CallResponse, NetworkMode, OutgoingCall } from '../../contract/network-api';
 import type { RecordedBody } from '../../contract/invocation-api';
 import { networkMatch } from './host-calls';
 
@@ -80,7 +80,12 @@ export interface NetworkHooks {
   onCall: (invocationId: string, call: OutgoingCall) => void;
   /** Told of each connection or lookup refused in replay, as it is refused. */
   onRefused: (invocationId: string, message: string) => void;
+  /** A line for the run's logs: a call the cassette did not answer, named (an SDK may swallow its error). */
+  onUnanswered: (invocationId: string, message: string) => void;
 }
+
+/** What discovery mode answers a call the cassette does not have: an empty success. */
+const DISCOVERED: CallResponse = { status: 200, headers: { 'content-type': 'application/json' }, body: '{}', body_encoding: 'utf8', body_size: 2, body_truncated: false };
 
 /** The error a connection or lookup gets in replay mode, which makes no live calls. */
 function replayRefusal(what: string): Error {
@@ -165,7 +170,7 @@ export class NetworkIntercept {
 
   constructor(private readonly hooks: NetworkHooks) {
     guardRawNetwork(
-      () => this.mode === 'replay',
+      () => this.mode === 'replay' || this.mode === 'discover',
       (error) => {
         const invocationId = this.hooks.current();
         if (invocationId) this.hooks.onRefused(invocationId, error.message);
@@ -201,7 +206,7 @@ export class NetworkIntercept {
     const started = performance.now();
     const body = request.body ? await readLimited(request.clone().body) : recorded(new Uint8Array(0), 0);
     const call: CallRequest = { method: request.method, url: request.url, headers: headersOf(request.headers), ...body };
-    if (this.mode === 'replay' || this.mode === 'replay-or-live') {
+    if (this.mode !== 'live' && this.mode !== 'record') {
       const answer = await networkMatch(call);
       if (answer.fault === 'timeout' || answer.fault === 'reset') return this.fail(invocationId, call, started, answer.fault, request.signal, controller);
       if (answer.response) {
@@ -212,9 +217,19 @@ export class NetworkIntercept {
         const empty = r.status === 204 || r.status === 205 || r.status === 304;
         return controller.respondWith(new Response(empty ? null : bytes, { status: r.status, headers: withoutLength(r.headers) }));
       }
+      if (this.mode === 'discover') {
+        if (invocationId) {
+          this.hooks.onUnanswered(invocationId, `discovery: ${call.method} ${call.url} is not in the cassette; answered 200 {} (the run's calls list it for a cassette)`);
+          this.hooks.onCall(invocationId, { request: call, response: DISCOVERED, error: null, duration_ms: since(started), served_by: 'discovery', entry: null });
+        }
+        return controller.respondWith(new Response(DISCOVERED.body, { status: DISCOVERED.status, headers: DISCOVERED.headers }));
+      }
       if (this.mode === 'replay') {
         const message = answer.miss ?? `no recording of ${call.method} ${call.url}`;
-        if (invocationId) this.hooks.onCall(invocationId, { request: call, response: null, error: message, duration_ms: since(started), served_by: 'cassette', entry: null });
+        if (invocationId) {
+          this.hooks.onUnanswered(invocationId, message);
+          this.hooks.onCall(invocationId, { request: call, response: null, error: message, duration_ms: since(started), served_by: 'cassette', entry: null });
+        }
         return controller.errorWith(Object.assign(new Error(message), { code: 'ERR_SPOUT_NOT_RECORDED' }));
       }
     }
