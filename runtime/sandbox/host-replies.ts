@@ -23,7 +23,7 @@ const outgoingCall = z.object({
   response: callResponse.nullable(),
   error: z.string().nullable(),
   duration_ms: z.number(),
-  served_by: z.enum(['live', 'cassette', 'fault']),
+  served_by: z.enum(['live', 'cassette', 'fault', 'discovery']),
   entry: z.number().int().nullable(),
 });
 

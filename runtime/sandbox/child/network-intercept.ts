@@ -219,7 +219,8 @@ export class NetworkIntercept {
       }
       if (this.mode === 'discover') {
         if (invocationId) {
-          this.hooks.onUnanswered(invocationId, `discovery: ${call.method} ${call.url} is not in the cassette; answered 200 {} (the run's calls list it for a cassette)`);
+          // The service's miss names the call masked; the host's own copy of it is not.
+          this.hooks.onUnanswered(invocationId, `discovery: answered 200 {} to a call the cassette lacks (the run's calls list it): ${answer.miss ?? `no recording of ${call.method}`}`);
           this.hooks.onCall(invocationId, { request: call, response: DISCOVERED, error: null, duration_ms: since(started), served_by: 'discovery', entry: null });
         }
         return controller.respondWith(new Response(DISCOVERED.body, { status: DISCOVERED.status, headers: DISCOVERED.headers }));
