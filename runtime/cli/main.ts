@@ -23,6 +23,7 @@ const COMMANDS: Record<string, Command> = {
   cassette: { summary: "export or import a source's recorded outgoing calls (NAME.cassette.json)", load: () => import('./commands/cassette') },
   replay: { summary: 'run a recorded invocation again (optionally edited)', load: () => import('./commands/replay') },
   run: { summary: 'run a source now', load: () => import('./commands/run-source') },
+  send: { summary: "send a request (--sample: the component's sample event) to a source's endpoint", load: async () => import('./commands/run-source').then((m) => ({ run: (argv: string[]) => m.run([...argv, '--http']), HELP: m.HELP })) },
   'run-action': { summary: 'run an action once (a test run) and print its exports and return value', load: () => import('./commands/run-action') },
   workflows: { summary: 'list, run, replay, export, import or delete workflows', load: () => import('./commands/workflows') },
   test: { summary: 'run component tests (*.test.mjs|js|ts) offline, in parallel; --watch reruns on change', load: () => import('./commands/test') },

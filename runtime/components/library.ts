@@ -88,6 +88,8 @@ export class ComponentLibrary {
       const existing = this.metadata.data.components.find(same) ?? [...this.checked.values()].find(same);
       // Records saved by an older Spout lack warnings, or have those of older rules.
       if (existing) existing.warnings = valid.warnings;
+      const sample = loaded.description.sampleEvent;
+      if (existing && sample !== undefined) existing.sample_event = sample;
       const component: ComponentRecord = existing ?? {
         id: newId('sc'),
         key: valid.key,
@@ -103,6 +105,7 @@ export class ComponentLibrary {
         configurable_props: valid.configurable_props,
         warnings: valid.warnings,
         ...(options.files ? { files: options.files.files, entry_file: options.files.entry_file } : {}),
+        ...(sample !== undefined ? { sample_event: sample } : {}),
         created_at: Math.floor(Date.now() / 1000),
       };
       return { component, sandbox: loaded.sandbox };

@@ -66,6 +66,8 @@ export interface ComponentDescription {
   methods: string[];
   hasRun: boolean;
   hasAdditionalProps: boolean;
+  /** The component's `sampleEmit` as JSON text (registry components import it from `test-event.mjs`). */
+  sampleEvent?: string;
 }
 
 /** A prop as the API describes it (`configurable_props`). */

@@ -16,11 +16,13 @@ export interface RunRequest {
 /** The request run now would send when given none (`GET /v1/sources/{id}/run/request`). */
 export interface RunRequestView {
   request: RunRequest;
-  /** `last_request`: the last request the source received (`invocation_id` its run); `default`: none was ever received. */
-  from: 'last_request' | 'default';
+  /** `last_request`: the last request the source received (`invocation_id` its run); `sample`: none was, and the component ships a sample event (`sampleEmit`), sent as a JSON POST; `default`: neither. */
+  from: 'last_request' | 'sample' | 'default';
   invocation_id: string | null;
   /** True when the last request's body was binary or cut at the record's limit: sent unedited it goes as recorded, and `request.body` is empty. */
   body_as_recorded: boolean;
+  /** The component's sample event as the body run now sends with `sample: true` (pretty JSON), or null when it ships none. */
+  sample: string | null;
 }
 
 /** A saved test payload of a source: a named request run now can send (`payload: NAME`). */
@@ -35,6 +37,8 @@ export interface SavedPayload extends RunRequest {
 export interface RunNowInput extends Partial<RunRequest> {
   /** A saved payload's name: its request is sent (fields given beside it replace its own). */
   payload?: string;
+  /** Send the component's sample event (`sampleEmit`) as a JSON POST (fields given beside it replace the request's own). */
+  sample?: boolean;
   /** On a source with both a timer and an HTTP interface: which one runs (default `timer`, as before; any request field means `http`). */
   trigger?: 'http' | 'timer';
 }

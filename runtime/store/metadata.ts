@@ -89,6 +89,8 @@ export interface ComponentRecord extends Pick<ComponentView, 'id' | 'key' | 'nam
   files?: ComponentFile[];
   /** The path among `files` of the component's own file (present with `files`). */
   entry_file?: string;
+  /** Its `sampleEmit` as JSON text: what Run now and `spout run --sample` send a webhook source. */
+  sample_event?: string;
 }
 
 export interface SourceRecord extends Versioned {

@@ -9,8 +9,9 @@ import { UsageError } from '../support/usage';
 import type { ApiClient } from '../../remote/api-client';
 import { connect } from './common';
 
-export const HELP = `Usage: spout run SRC [--payload NAME] [--body TEXT|@file] [--method M] [--path /p?q=1] [--header "Name: value"]…
+export const HELP = `Usage: spout run SRC [--payload NAME | --sample] [--body TEXT|@file] [--method M] [--path /p?q=1] [--header "Name: value"]…
        spout run SRC --list-payloads
+       spout send SRC [--sample] […]   (spout run with --http: always a request to the endpoint)
 
 Runs a deployed source now (as the UI's Run now does) and prints what the run logged and emitted.
 A source with an HTTP interface is sent a request to its endpoint, through the same path a real
@@ -21,6 +22,8 @@ the source's id, name slug, or a unique prefix of either.
 
 Options:
   --payload NAME       send the saved test payload NAME (the UI's "Save as payload")
+  --sample             send the component's sample event (its sampleEmit, a registry source's
+                       test-event.mjs) as a JSON POST
   --body TEXT|@file    the request body (JSON or any text), or a file's content
   --method M           the request method (POST, GET, …)
   --path /p?q=1        the sub-path after the endpoint, and a query string
@@ -35,6 +38,7 @@ export async function run(argv: string[]): Promise<void> {
     argv,
     {
       payload: { type: 'string' },
+      sample: { type: 'boolean' },
       body: { type: 'string' },
       method: { type: 'string' },
       path: { type: 'string' },
@@ -77,6 +81,10 @@ async function runInput(client: ApiClient, sourceId: string, args: Args): Promis
   if (args.flag('http')) input.trigger = 'http';
   const payload = args.string('payload');
   if (payload !== undefined) input.payload = payload;
+  if (args.flag('sample')) {
+    if (payload !== undefined) throw new UsageError('give --payload or --sample, not both');
+    input.sample = true;
+  }
   const body = args.string('body');
   if (body !== undefined) input.body = optionText('--body', body);
   const method = args.string('method');

@@ -19,6 +19,7 @@ export const payloadName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/
 /** What `POST /v1/sources/{id}/run` takes: a request (or parts of one), a saved payload's name, and which trigger runs. */
 export const runNowSchema = requestFields.extend({
   payload: payloadName.optional(),
+  sample: z.boolean().optional(),
   trigger: z.enum(['http', 'timer']).optional(),
 });
 
@@ -42,7 +43,7 @@ function runEndpoint(source: SourceRecord): string | undefined {
 export function sendsRequest(ctx: ApiContext, source: SourceRecord, input: RunNowInput): boolean {
   const hasHttp = runEndpoint(source) !== undefined;
   const hasTimer = Object.keys(ctx.sources.timersOf(source)).length > 0;
-  const given = input.payload !== undefined || REQUEST_KEYS.some((k) => input[k] !== undefined);
+  const given = input.payload !== undefined || input.sample === true || REQUEST_KEYS.some((k) => input[k] !== undefined);
   if (input.trigger === 'timer') {
     if (given) throw new HttpError(400, 'trigger "timer" runs with the timer\'s event: give a request (or payload) or trigger "timer", not both');
     if (!hasTimer) throw new HttpError(409, `${source.id} has no timer prop; run it without trigger "timer"`);
@@ -66,27 +67,47 @@ function bodyAsRecorded(request: RecordedRequest): boolean {
   return request.body_encoding === 'base64' || request.body_truncated;
 }
 
-/** The request run now sends `source` when given none (`GET /v1/sources/{id}/run/request`). */
+/** The component's sample event (`sampleEmit`) as JSON text, or null when it ships none. */
+function sampleOf(ctx: ApiContext, source: SourceRecord): string | null {
+  return ctx.sources.component(source)?.sample_event ?? null;
+}
+
+/** The request that sends the sample event: a JSON POST of it (a webhook's body is most often what its source emits). */
+function sampleRequest(ctx: ApiContext, source: SourceRecord): RunRequest {
+  const sample = sampleOf(ctx, source);
+  if (sample === null) throw new HttpError(409, `the component of ${source.id} ships no sample event (a \`sampleEmit\` export, as registry sources have in test-event.mjs); give a body instead`);
+  return { ...DEFAULT_REQUEST, headers: { ...DEFAULT_REQUEST.headers }, body: JSON.stringify(JSON.parse(sample), null, 2) };
+}
+
+/** The request run now sends `source` when given none (`GET /v1/sources/{id}/run/request`): its last request, else its sample event, else the default. */
 export function runRequestView(ctx: ApiContext, source: SourceRecord): RunRequestView {
   if (runEndpoint(source) === undefined) throw new HttpError(409, `${source.id} has no HTTP interface prop; run now gives it no request`);
   const last = lastRequestRun(ctx, source);
   const r = last?.request;
-  if (!last || !r) return { request: { ...DEFAULT_REQUEST, headers: { ...DEFAULT_REQUEST.headers } }, from: 'default', invocation_id: null, body_as_recorded: false };
+  const sample = sampleOf(ctx, source) === null ? null : sampleRequest(ctx, source).body;
+  if (!last || !r) {
+    const request = sample === null ? { ...DEFAULT_REQUEST, headers: { ...DEFAULT_REQUEST.headers } } : sampleRequest(ctx, source);
+    return { request, from: sample === null ? 'default' : 'sample', invocation_id: null, body_as_recorded: false, sample };
+  }
   const asRecorded = bodyAsRecorded(r);
-  return { request: { method: r.method, path: r.path, query: r.query, headers: r.headers, body: asRecorded ? '' : r.body }, from: 'last_request', invocation_id: last.id, body_as_recorded: asRecorded };
+  return { request: { method: r.method, path: r.path, query: r.query, headers: r.headers, body: asRecorded ? '' : r.body }, from: 'last_request', invocation_id: last.id, body_as_recorded: asRecorded, sample };
 }
 
 /** The request to send: the given fields over the saved payload's, or the last request's, or the default's; `bytes` a recorded binary body sent as it was. */
 function requestToSend(ctx: ApiContext, source: SourceRecord, input: RunNowInput): { request: RunRequest; bytes?: Buffer } {
   let base: RunRequest = DEFAULT_REQUEST;
   let recorded: RecordedRequest | null = null;
-  if (input.payload !== undefined) {
+  if (input.sample === true) {
+    if (input.payload !== undefined) throw new HttpError(400, 'give a payload or sample, not both');
+    base = sampleRequest(ctx, source);
+  } else if (input.payload !== undefined) {
     const saved = ctx.payloads.get(source.id, input.payload);
     if (!saved) throw new HttpError(404, `${source.id} has no saved payload named "${input.payload}"; GET /v1/sources/${source.id}/payloads lists them`);
     base = saved;
   } else {
     recorded = lastRequestRun(ctx, source)?.request ?? null;
     if (recorded) base = recorded;
+    else if (sampleOf(ctx, source) !== null) base = sampleRequest(ctx, source);
   }
   const request: RunRequest = { method: input.method ?? base.method, path: input.path ?? base.path, query: input.query ?? base.query, headers: input.headers ?? base.headers, body: input.body ?? base.body };
   if (input.body !== undefined || !recorded || !bodyAsRecorded(recorded)) return { request };

@@ -20,6 +20,7 @@ import { FrameChannel, FrameError } from '../frames';
 import { MAX_HOST_MESSAGE_BYTES } from '../../contract/limits';
 import { endRun, limitEmit, limitLogLine } from './run-limits';
 import { NetworkIntercept } from './network-intercept';
+import { sampleOf } from './sample-event';
 import { closeInheritedFds, guardProcess, startWatchdog } from './host-guards';
 import { guardDescriptors, guardProbes } from './fs-guards';
 import { guardSockets } from './net-guards';
@@ -121,6 +122,7 @@ function describe(def: Definition): ComponentDescription {
     methods: Object.keys(def.methods ?? {}).filter((m) => typeof def.methods?.[m] === 'function'),
     hasRun: typeof def.run === 'function',
     hasAdditionalProps: typeof def.additionalProps === 'function',
+    ...sampleOf(def.sampleEmit),
   };
 }
 

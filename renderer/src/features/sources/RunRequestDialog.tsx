@@ -14,6 +14,9 @@ export function ranMessage(r: RunNowView): { text: string; kind: 'ok' | 'error' 
   return { text: `Ran: ${r.emitted.length} event${r.emitted.length === 1 ? '' : 's'} emitted`, kind: 'ok' };
 }
 
+/** The "Start from" choice of the component's sample event (no payload name can start with a dot). */
+const SAMPLE = '.sample';
+
 /**
  * Run now on a source with an HTTP interface: the request it sends to the endpoint, prefilled with
  * the last request received (or the default, or a saved payload picked), editable; "Save as
@@ -34,12 +37,13 @@ export function RunRequestDialog({ source, onClose }: { source: SourceView; onCl
 
   const startFrom = (value: string) => {
     const payload = payloads.find((p) => p.name === value);
-    const from = payload ?? view?.request;
+    const sample = value === SAMPLE && view?.sample ? { method: 'POST', path: '/', query: '', headers: { 'content-type': 'application/json' }, body: view.sample } : undefined;
+    const from = payload ?? sample ?? view?.request;
     if (!from) return;
     setPicked(value);
     if (payload) setName(payload.name);
     setDraft(requestDraft(from));
-    setAsRecorded(!payload && (view?.body_as_recorded ?? false));
+    setAsRecorded(!payload && !sample && (view?.body_as_recorded ?? false));
   };
   // The form starts from the request the service would send.
   useEffect(() => {
@@ -71,6 +75,14 @@ export function RunRequestDialog({ source, onClose }: { source: SourceView; onCl
       toast(text, kind);
     });
   };
+  const sendSample = () =>
+    void act('send', async () => {
+      const r = await runWithRequest(source.id, { sample: true });
+      setResult(r);
+      await reload();
+      const { text, kind } = ranMessage(r);
+      toast(text, kind);
+    });
   const save = () =>
     void act('save', async () => {
       if (!draft) return;
@@ -87,7 +99,7 @@ export function RunRequestDialog({ source, onClose }: { source: SourceView; onCl
       toast(`Deleted payload "${picked}"`);
     });
 
-  const lastLabel = view?.from === 'last_request' ? 'Last request received' : 'Default request (POST {})';
+  const lastLabel = view?.from === 'last_request' ? 'Last request received' : view?.from === 'sample' ? 'Sample event of the component (POST)' : 'Default request (POST {})';
   return (
     <Modal labelledBy="run-request-title" className="dialog wide" onClose={onClose}>
       <form className="form run-request-form" onSubmit={send} aria-label="Request to send">
@@ -101,6 +113,7 @@ export function RunRequestDialog({ source, onClose }: { source: SourceView; onCl
             <label htmlFor="run-payload">Start from</label>
             <select id="run-payload" value={picked} onChange={(e) => startFrom(e.target.value)} disabled={!view}>
               <option value="">{lastLabel}</option>
+              {view?.sample && view.from === 'last_request' && <option value={SAMPLE}>Sample event of the component (POST)</option>}
               {payloads.map((p) => (
                 <option key={p.name} value={p.name}>
                   Saved: {p.name}
@@ -108,7 +121,7 @@ export function RunRequestDialog({ source, onClose }: { source: SourceView; onCl
               ))}
             </select>
           </div>
-          {picked && (
+          {picked && picked !== SAMPLE && (
             <button type="button" className="small danger-outline" onClick={remove} disabled={busy !== null}>
               Delete payload
             </button>
@@ -142,6 +155,11 @@ export function RunRequestDialog({ source, onClose }: { source: SourceView; onCl
           <button type="button" onClick={onClose}>
             Close
           </button>
+          {view?.sample && (
+            <button type="button" onClick={sendSample} disabled={busy !== null} title="POST the component's sampleEmit (test-event.mjs) to the endpoint">
+              Send sample event
+            </button>
+          )}
           <button type="submit" className="primary" disabled={busy !== null}>
             {busy === 'send' ? 'Sending…' : 'Send'}
           </button>
