@@ -74,4 +74,24 @@ describe('spout deploy --cassette / --network discover --skeleton', () => {
     assert.doesNotMatch(r.stderr, /\/v1\/sources\/dc_/);
     assert.match(r.stderr, /--skeleton FILE writes them as a cassette to fill in/);
   });
+
+  it('turns a discovery run’s calls into a cassette to fill in (spout cassette skeleton)', async () => {
+    fs.writeFileSync(path.join(dir, 'changes.mjs'), `export default {
+  name: "Changes", version: "0.0.1", type: "source", props: { timer: { type: "$.interface.timer", default: { intervalSeconds: 60 } } },
+  async run() {
+    const a = await fetch("${API}/v4/changes?q=name%20contains%20'x'", { method: "POST", body: '{"since":1}' }).then((r) => r.json());
+    const b = await fetch("${API}/v4/about").then((r) => r.json());
+    this.$emit({ a, b }, { id: "1" });
+  },
+};
+`);
+    const source = (await cliJson(['deploy', 'changes.mjs', '--network', 'discover', '--no-follow'], env, { cwd: dir })) as { id: string };
+    const ran = (await cliJson(['run', source.id], env)) as { invocation_id: string; error: unknown };
+    assert.equal(ran.error, null);
+    const r = await cli(['cassette', 'skeleton', ran.invocation_id, 'changes.cassette.json'], env, { cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /Added 2 calls of inv_/);
+    const written = JSON.parse(fs.readFileSync(path.join(dir, 'changes.cassette.json'), 'utf8')) as { entries: Array<{ request: { method: string; url: string; body: string } }> };
+    assert.deepEqual(written.entries.map((e) => [e.request.method, e.request.url, e.request.body]), [['POST', `${API}/v4/changes?q=name%20contains%20%27x%27`, '{"since":1}'], ['GET', `${API}/v4/about`, '']]);
+  });
 });

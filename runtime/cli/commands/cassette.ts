@@ -1,14 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Cassette } from '../../contract/network-api';
+import type { InvocationView } from '../../contract/invocation-api';
+import type { ApiClient } from '../../remote/api-client';
+import { callLines, cassetteSkeleton, unansweredCalls } from '../support/cassette-skeleton';
 import { parse } from '../support/args';
-import { displayPath, out, printJson } from '../support/output';
+import { displayPath, note, out, printJson } from '../support/output';
 import { resolveSource } from '../support/resolve';
 import { UsageError } from '../support/usage';
 import { connect } from './common';
 
 export const HELP = `Usage: spout cassette export SRC [FILE]
        spout cassette import SRC FILE
+       spout cassette skeleton INVOCATION [FILE]
 
 A source's cassette holds the outgoing HTTP calls it recorded (network mode "record"); in "replay"
 mode its calls are answered from it, so it runs with the network unreachable. A cassette is a plain
@@ -17,6 +21,8 @@ Add or edit an entry's response (status, headers, body) by hand to try an error 
 
   export SRC [FILE]    write the cassette to FILE (default: stdout)
   import SRC FILE      replace the source's cassette with FILE
+  skeleton INV [FILE]  the calls of a run no recording answered (network mode "discover" lists
+                       them all in one run) as a cassette to fill in, after FILE's own entries
 
 "spout update SRC --network replay" switches a source to replaying; "spout dev FILE --record" and
 "--replay" do it all beside the component file.
@@ -26,7 +32,8 @@ export async function run(argv: string[]): Promise<void> {
   const args = parse(argv, {}, HELP);
   if (!args) return;
   const [action, ref, file] = args.positionals;
-  if (action !== 'export' && action !== 'import') throw new UsageError('give export or import (spout cassette export SRC [FILE])');
+  if (action === 'skeleton') return writeSkeleton(connect(args), ref, file);
+  if (action !== 'export' && action !== 'import') throw new UsageError('give export, import or skeleton (spout cassette export SRC [FILE])');
   if (!ref) throw new UsageError(`missing the source (spout cassette ${action} SRC${action === 'import' ? ' FILE' : ''})`);
   const client = connect(args);
   const source = await resolveSource(client, ref);
@@ -40,6 +47,21 @@ export async function run(argv: string[]): Promise<void> {
   const { data } = await client.put<{ data: Cassette }>(`/v1/sources/${source.id}/cassette`, readCassette(file));
   if (args.globals.json) return printJson(data);
   out(`${source.id} now has ${data.entries.length} recorded call${data.entries.length === 1 ? '' : 's'} from ${displayPath(path.resolve(file))}`);
+}
+
+/** `skeleton`: the run's unanswered calls as entries to fill in, added to FILE (made when missing) or printed. */
+async function writeSkeleton(client: ApiClient, invocation: string | undefined, file: string | undefined): Promise<void> {
+  if (!invocation) throw new UsageError('missing the run (spout cassette skeleton INVOCATION [FILE]); "spout invocations SRC" lists runs');
+  const { data: run } = await client.get<{ data: InvocationView }>(`/v1/invocations/${encodeURIComponent(invocation)}`);
+  const calls = unansweredCalls([run]);
+  if (calls.length === 0) throw new Error(`${run.id} made no call its cassette could not answer; run it in network mode "discover" to list every call`);
+  const base = file && fs.existsSync(file) ? (readCassette(file) as Cassette) : undefined;
+  const skeleton = cassetteSkeleton(calls, base);
+  if (!file) return printJson(skeleton);
+  fs.writeFileSync(file, `${JSON.stringify(skeleton, null, 2)}\n`);
+  note(`Added ${calls.length} call${calls.length === 1 ? '' : 's'} of ${run.id} to ${displayPath(path.resolve(file))}:`);
+  for (const line of callLines(calls)) note(line);
+  note('Fill in each response, then "spout cassette import SRC FILE" (or spout deploy --cassette FILE).');
 }
 
 /** A cassette file's JSON; a missing or broken file is an error naming it. */
