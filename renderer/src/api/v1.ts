@@ -62,6 +62,7 @@ export const api = {
   listComponentInvocations: (id: string, limit = 10) => request<ListResponse<InvocationView>>('GET', `/v1/components/${enc(id)}/invocations`, undefined, { limit }),
   getInvocation: (id: string) => request<{ data: InvocationRecordView }>('GET', `/v1/invocations/${enc(id)}`).then((r) => r.data),
   /** A test of a source's run: the files to put beside its component. */
+  cassetteSkeleton: (id: string) => request<{ data: Cassette; added: number }>('GET', `/v1/invocations/${enc(id)}/cassette-skeleton`),
   runTest: (id: string) => request<{ data: RunTestView }>('GET', `/v1/invocations/${enc(id)}/test`).then((r) => r.data),
   /** Runs a recorded run again against the current code (edited as given); answers the new record. */
   replayInvocation: (id: string, edits: ReplayEdits = {}) => request<{ data: InvocationView }>('POST', `/v1/invocations/${enc(id)}/replay`, edits).then((r) => r.data),

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Cassette } from '../../contract/network-api';
 import type { InvocationView } from '../../contract/invocation-api';
 import type { ApiClient } from '../../remote/api-client';
-import { callLines, cassetteSkeleton, unansweredCalls } from '../support/cassette-skeleton';
+import { callLines, cassetteSkeleton, unansweredCalls } from '../../engine/network/cassette-skeleton';
 import { parse } from '../support/args';
 import { displayPath, note, out, printJson } from '../support/output';
 import { resolveSource } from '../support/resolve';

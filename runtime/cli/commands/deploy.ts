@@ -10,7 +10,7 @@ import { ApiError, type ApiClient } from '../../remote/api-client';
 import { classify, saveFile, type ComponentRef } from '../support/component-file';
 import { follow, interruption } from '../support/follow';
 import { bold, dim, displayPath, note, out, printJson, printWarnings } from '../support/output';
-import { callLines, cassetteSkeleton, unansweredCalls } from '../support/cassette-skeleton';
+import { callLines, cassetteSkeleton, unansweredCalls } from '../../engine/network/cassette-skeleton';
 import { UsageError } from '../support/usage';
 import { readCassette } from './cassette';
 import { completeProps, parsePropsOption, type Prop } from '../support/prop-prompts';

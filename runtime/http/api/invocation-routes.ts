@@ -11,6 +11,7 @@ import { HttpError, notFound } from '../edge/error-statuses';
 import { testFromRun, UntestableRun, type RunEvent } from '../../testing/test-from-run';
 import { sourceView } from './views';
 import { maskedAuth } from '../../engine/network/masker';
+import { cassetteSkeleton, unansweredCalls } from '../../engine/network/cassette-skeleton';
 
 /** A time given as epoch ms, or as an ISO date. */
 const time = z.union([z.coerce.number().int().nonnegative(), z.iso.datetime({ offset: true }).transform((t) => Date.parse(t))]);
@@ -66,6 +67,14 @@ export function invocationRoutes(ctx: ApiContext): Router {
     const eventIds = record.emits.flatMap((e) => (e.event_id ? [e.event_id] : []));
     const deliveries = (await ctx.delivery.messagesFor(eventIds)).filter((m) => m.emitter_id === record.owner_id);
     res.json({ data: { ...record, deliveries } });
+  });
+
+  // "Make a cassette": the calls of the run no recording answered, after its owner's cassette, to fill in.
+  router.get('/invocations/:id/cassette-skeleton', (req, res) => {
+    const record = ctx.invocations.get(req.params.id);
+    if (!record) throw notFound('invocation', req.params.id);
+    const calls = unansweredCalls([record]);
+    res.json({ data: cassetteSkeleton(calls, ctx.network.cassettes.get(record.owner_id)), added: calls.length });
   });
 
   // A test from the run (`spout test --from`, "Save as test"): files the caller writes beside the component.

@@ -96,6 +96,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /v1/components/:id/cassette': { summary: "An action's recorded outgoing calls (test runs)" },
   'PUT /v1/components/:id/cassette': { summary: "Replace an action's cassette", params: cassetteSchema },
   'GET /v1/invocations/:id/test': { summary: "A test of a source's run: files NAME.test.mjs (node:test + spout/testing) and NAME.cassette.json (its calls), to put beside the component", params: runTestSchema },
+  'GET /v1/invocations/:id/cassette-skeleton': { summary: "The run's calls no recording answered (network mode discover lists them all) as entries to fill in, after its owner's cassette" },
   'POST /v1/invocations/:id/replay': { summary: "Run a recorded run again against the source's current code; an HTTP request may be edited", params: replaySchema },
 
   'POST /v1/actions/run': { summary: 'Test-run an action once', params: actionRun },

@@ -15,6 +15,7 @@ import { JsonTree } from '../../ui/JsonTree';
 import { Link } from '../../ui/Link';
 import { ReplayDialog } from './ReplayDialog';
 import { canSaveAsTest, SaveAsTest } from './SaveAsTest';
+import { MakeCassette } from './MakeCassette';
 
 /** A table of name and value rows (headers, query parameters). */
 function KvTable({ rows, label }: { rows: ReadonlyArray<readonly [string, string]>; label: string }) {
@@ -264,6 +265,7 @@ export function InvocationDetail({ id, sourceId, onReplayed, headingLevel = 3 }:
       {record.calls.length > 0 && (
         <section className="inv-part" aria-label="Outgoing calls">
           <H>Outgoing calls</H>
+          <MakeCassette record={record} />
           <ol className="plain calls" data-testid="invocation-calls">
             {record.calls.map((c, i) => (
               <li key={i}>
@@ -275,7 +277,7 @@ export function InvocationDetail({ id, sourceId, onReplayed, headingLevel = 3 }:
                     {c.response ? <span className={c.response.status < 400 ? 'badge active' : 'badge failed'}>{c.response.status}</span> : <span className="badge failed">no answer</span>}{' '}
                     <span className="muted">
                       {duration(c.duration_ms)}
-                      {c.served_by === 'cassette' ? ' · from the cassette' : ''}
+                      {c.served_by === 'cassette' ? ' · from the cassette' : c.served_by === 'discovery' ? ' · not in the cassette (discovery answered {})' : ''}
                     </span>
                   </summary>
                   {c.entry !== null && record.owner_id.startsWith('dc_') && (

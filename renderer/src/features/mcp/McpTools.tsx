@@ -57,7 +57,7 @@ function ToolItem({ tool, onExpose, onMode }: { tool: McpToolView; onExpose(expo
           Network<span className="sr-only"> mode of {tool.name}</span>
         </label>
         <select id={`${id}-net`} value={tool.network_mode} onChange={(e) => onMode(e.target.value as NetworkMode)}>
-          {NETWORK_MODES.map((m) => (
+          {NETWORK_MODES.filter((m) => m.mode !== 'discover' /* MCP tool calls have no run view to list discoveries in */).map((m) => (
             <option key={m.mode} value={m.mode}>
               {m.label}
             </option>

@@ -12,4 +12,5 @@ export const NETWORK_MODES: Array<{ mode: NetworkMode; label: string; help: stri
   { mode: 'record', label: 'Record', help: 'Calls go out and are added to the cassette below.' },
   { mode: 'replay', label: 'Replay', help: 'Calls are answered from the cassette; a call it has no recording of fails, naming it.' },
   { mode: 'replay-or-live', label: 'Replay, else live', help: 'Calls the cassette has are answered from it; the others go out.' },
+  { mode: 'discover', label: 'Discover', help: 'Calls the cassette lacks are answered 200 {} and listed in the run, with "Make a cassette" to fill them in.' },
 ];
