@@ -19,10 +19,14 @@ export function unansweredCalls(runs: readonly Pick<InvocationView, 'calls'>[]):
   return found;
 }
 
-/** A cassette with an entry per call: the request as it was made (credentials masked), a 200 with an empty body to fill in. */
+/**
+ * A cassette with an entry per call: the request as it was made (credentials masked) less its body,
+ * and a 200 with an empty body to fill in. A hand-written entry without a body matches any body: a
+ * webhook registration's body holds the endpoint URL, which a failed deploy's next try changes.
+ */
 export function cassetteSkeleton(calls: readonly OutgoingCall[], base?: Cassette): Cassette {
   const entries: CassetteEntry[] = calls.map((c) => ({
-    request: { ...c.request },
+    request: { ...c.request, body: '', body_encoding: 'utf8', body_size: 0, body_truncated: false },
     response: { status: 200, headers: { 'content-type': 'application/json' }, body: '', body_encoding: 'utf8', body_size: 0, body_truncated: false },
     recorded_at: null,
   }));

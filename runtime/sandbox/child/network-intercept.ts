@@ -219,8 +219,8 @@ export class NetworkIntercept {
       }
       if (this.mode === 'discover') {
         if (invocationId) {
-          // The service's miss names the call masked; the host's own copy of it is not.
-          this.hooks.onUnanswered(invocationId, `discovery: answered 200 {} to a call the cassette lacks (the run's calls list it): ${answer.miss ?? `no recording of ${call.method}`}`);
+          // The service's miss names the call masked (the host's own copy is not); its advice on recording is for replay.
+          this.hooks.onUnanswered(invocationId, `discovery: answered 200 {} to a call the cassette lacks (the run's calls list it): ${(answer.miss ?? `no recording of ${call.method}`).split('; ')[0]}`);
           this.hooks.onCall(invocationId, { request: call, response: DISCOVERED, error: null, duration_ms: since(started), served_by: 'discovery', entry: null });
         }
         return controller.respondWith(new Response(DISCOVERED.body, { status: DISCOVERED.status, headers: DISCOVERED.headers }));
