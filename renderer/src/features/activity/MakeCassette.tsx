@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import type { InvocationView } from '../../../../runtime/contract/invocation-api';
-import { api } from '../../api/v1';
 import { messageOf } from '../../api/client';
 import { useApp } from '../../app/store';
 import { downloadFile } from '../../ui/download';
+import { cassetteSkeletonOf } from './invocation-data';
 
 /** The calls of a run no recording answered: listed by discovery mode, or missed in replay. */
 export function unansweredCount(record: Pick<InvocationView, 'calls'>): number {
@@ -23,7 +23,7 @@ export function MakeCassette({ record }: { record: Pick<InvocationView, 'id' | '
   const make = async () => {
     setBusy(true);
     try {
-      const { data, added } = await api.cassetteSkeleton(record.id);
+      const { data, added } = await cassetteSkeletonOf(record.id);
       downloadFile(`${record.owner_id}.cassette.json`, `${JSON.stringify(data, null, 2)}\n`, 'application/json');
       toast(`Downloaded a cassette with ${added} call${added === 1 ? '' : 's'} to fill in`);
     } catch (err) {

@@ -65,3 +65,5 @@ export const replayInvocation = (id: string, edits?: ReplayEdits) => api.replayI
 
 /** A test of a source's run, written by the service: the files to put beside its component. */
 export const testOfRun = (id: string) => api.runTest(id);
+/** The run's owner's cassette with an entry to fill in for each call no recording answered. */
+export const cassetteSkeletonOf = (id: string) => api.cassetteSkeleton(id);
