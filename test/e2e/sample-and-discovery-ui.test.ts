@@ -1,6 +1,7 @@
 // Issue 45 (5, 9) in Chromium: a webhook source's sample event starts Run now's form and is sent by
 // "Send sample event"; in discovery mode the run's calls the cassette lacked get "Make a cassette",
-// which downloads the cassette with an entry to fill in for each.
+// which downloads the cassette with an entry to fill in for each. A deploy whose hook fails keeps no
+// source: the editor's problems list shows what its hook run logged.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
@@ -59,5 +60,18 @@ describe('sample events and discovery in Chromium', () => {
     assert.equal(download.suggestedFilename(), `${source.id}.cassette.json`);
     const cassette = JSON.parse(fs.readFileSync((await download.path()) as string, 'utf8')) as { entries: Array<{ request: { method: string; url: string }; response: { status: number; body: string }; recorded_at: null }> };
     assert.deepEqual(cassette.entries.map((e) => [e.request.method, e.request.url, e.response.status, e.response.body, e.recorded_at]), [['GET', 'https://api.shop-ui.test/orders/sample-7', 200, '', null]]);
+  });
+
+  it('shows what a failed deploy’s hook logged, as the source it ran for was not kept', async () => {
+    await page.goto(`${spout.url}/sources/new`);
+    await page.locator('.monaco-editor').waitFor();
+    const code = 'export default {\n  name: "Registers a hook", version: "0.0.1", type: "source",\n  props: { http: { type: "$.interface.http" } },\n  hooks: { async deploy() { console.warn("the shop answered without an id"); throw new Error("Unexpected error (error code: undefined): {}"); } },\n  async run() {},\n};\n';
+    await page.getByLabel('Open a component file').setInputFiles({ name: 'component.mjs', mimeType: 'text/javascript', buffer: Buffer.from(code) });
+    await page.locator('.monaco-editor .view-line', { hasText: 'export default {' }).first().waitFor();
+    await page.getByRole('button', { name: 'Check code & load props' }).click();
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    const problems = page.getByRole('alert', { name: 'Problems' });
+    await problems.getByText('the shop answered without an id').waitFor();
+    assert.match((await problems.textContent()) ?? '', /the deploy\(\) hook failed: Unexpected error/);
   });
 });

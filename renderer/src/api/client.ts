@@ -2,6 +2,7 @@
 // an API key in the page), problem+json answers as ApiError, and whether the service answers.
 import { create } from 'zustand';
 import type { FieldProblem, Problem } from '../../../runtime/contract/problem';
+import type { InvocationView } from '../../../runtime/contract/invocation-api';
 import type { UiRequestHeader } from '../../../runtime/contract/settings-api';
 import type { VersionConflictView } from '../../../runtime/contract/change-api';
 
@@ -15,6 +16,8 @@ export class ApiError extends Error {
     readonly warnings: FieldProblem[] = [],
     /** A 409 for a save based on an older version: both versions and who made the current one. */
     readonly conflict: VersionConflictView | null = null,
+    /** A failed deploy's hook run: its logs and calls, kept nowhere else. */
+    readonly run: InvocationView | null = null,
   ) {
     super(message);
   }
@@ -68,7 +71,7 @@ export async function request<T>(method: string, path: string, body?: unknown, q
   markReachable(true);
   if (!res.ok) {
     const problem = (await res.json().catch(() => null)) as Partial<Problem> | null;
-    throw new ApiError(res.status, problem?.detail ?? `${res.status} ${res.statusText}`, problem?.errors ?? [], problem?.warnings ?? [], problem?.conflict ?? null);
+    throw new ApiError(res.status, problem?.detail ?? `${res.status} ${res.statusText}`, problem?.errors ?? [], problem?.warnings ?? [], problem?.conflict ?? null, problem?.run ?? null);
   }
   if (res.status === 204) return undefined as T;
   const text = await res.text();

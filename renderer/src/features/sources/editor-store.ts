@@ -16,7 +16,7 @@ import { useApp } from '../../app/store';
 import type { EditorDocument } from '../../ui/code-editor/CodeEditor';
 import { madeBy } from '../../ui/VersionNotice';
 import { configuredProps, initialValues } from '../props/prop-values';
-import { locateProblems, type LocatedProblem } from './problems';
+import { locateProblems, runProblems, type LocatedProblem } from './problems';
 import { deploySource, updateSource } from './source-data';
 import { keepDraft, keptDraft, keptDraftKeys } from './draft-storage';
 
@@ -340,7 +340,7 @@ function createEditorStore(key: string, source: SourceView | null, origin: Origi
         }
       }
       showProblems(sourceNow ? 'Saving failed' : 'Deploying failed', err);
-      if (!(err instanceof ApiError && err.errors.length)) set({ problems: { title: messageOf(err), items: [], about: get().files ?? get().code } });
+      if (!(err instanceof ApiError && err.errors.length)) set({ problems: { title: messageOf(err), items: err instanceof ApiError ? runProblems(err.run) : [], about: get().files ?? get().code } });
       return null;
     } finally {
       set({ busy: null });

@@ -1,4 +1,5 @@
 import type { FieldProblem } from '../../../../runtime/contract/problem';
+import type { InvocationView } from '../../../../runtime/contract/invocation-api';
 import type { EditorMarker } from '../../ui/code-editor/monaco-editor';
 
 /** Where a problem of the service points: a code position (`file:line:col`), a prop (`props.x…`) or neither. */
@@ -30,4 +31,13 @@ export function toMarkers(problems: LocatedProblem[]): EditorMarker[] {
   return problems
     .filter((p) => p.line !== null)
     .map((p) => ({ line: p.line as number, column: p.column, message: p.path ? `${p.path}: ${p.message}` : p.message, severity: p.warning ? 'warning' : 'error' }));
+}
+
+/** What a failed deploy's hook run left (its warnings and errors logged, the calls no recording answered), as problems to read: the source was not kept. */
+export function runProblems(run: InvocationView | null): LocatedProblem[] {
+  if (!run) return [];
+  const place = { line: null, column: 1, prop: null };
+  const logs = run.logs.filter((l) => l.level === 'warn' || l.level === 'error').map((l) => ({ path: `${run.hook ?? 'hook'}() log`, message: l.message, ...place }));
+  const calls = run.calls.filter((c) => c.served_by === 'discovery' || c.response === null).map((c) => ({ path: 'call', message: `${c.request.method} ${c.request.url}: ${c.error ?? 'not in the cassette (discovery answered {})'}`, ...place }));
+  return [...logs, ...calls];
 }
