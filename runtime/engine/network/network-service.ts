@@ -43,7 +43,7 @@ export class NetworkService {
     if (mode === 'record') {
       const entries = masked.flatMap((c) => (c.served_by === 'live' && c.response ? [{ request: c.request, response: c.response, recorded_at: Date.now() }] : []));
       this.cassettes.append(owner, entries).then(
-        (left) => left > 0 && console.error(`the cassette of ${owner} holds ${MAX_CASSETTE_ENTRIES} calls, its limit: ${left} more were not recorded (edit it with GET/PUT /v1/sources/${owner}/cassette)`),
+        (left) => left > 0 && console.error(`the cassette of ${owner} holds ${MAX_CASSETTE_ENTRIES} calls, its limit: ${left} more were not recorded (edit it with GET/PUT ${cassettePath(owner)})`),
         (err: Error) => console.error(`saving the cassette of ${owner}: ${err.message}`),
       );
     }
@@ -60,6 +60,11 @@ export class NetworkService {
     this.matchers.delete(owner);
     await this.cassettes.remove(owner);
   }
+}
+
+/** The API path of an owner's cassette: a source's, an account's (the Connect proxy's calls), or a component's (an action's test runs). */
+function cassettePath(owner: string): string {
+  return `/v1/${owner.startsWith('dc_') ? 'sources' : owner.startsWith('apn_') ? 'accounts' : 'components'}/${owner}/cassette`;
 }
 
 /** What to do about a call with no recording during a deploy, which keeps nothing when it fails. */
