@@ -40,7 +40,7 @@ export const RUN_TOOLS: DevTool[] = [
     input: z.object({
       source_id: sourceId,
       method: z.string().regex(/^[A-Za-z]+$/, 'must be an HTTP method such as POST').default('POST'),
-      path: z.string().startsWith('/', 'must start with /').default('/').describe('Sub-path after the endpoint URL (event.path)'),
+      path: z.string().regex(/^\//, 'must start with /').default('/').describe('Sub-path after the endpoint URL (event.path)'),
       query: z.string().optional().describe('Query string, without ?'),
       headers,
       body: z.string().optional().describe('Request body as text (JSON as a string)'),
@@ -90,7 +90,7 @@ export const RUN_TOOLS: DevTool[] = [
     input: z.object({
       run_id: z.string().min(1).describe('The run to replay (its run_id)'),
       method: z.string().regex(/^[A-Za-z]+$/).optional(),
-      path: z.string().startsWith('/').optional(),
+      path: z.string().regex(/^\//, 'must start with /').optional(),
       query: z.string().optional(),
       headers,
       body: z.string().optional(),

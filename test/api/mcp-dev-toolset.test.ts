@@ -1,0 +1,149 @@
+// The developer toolset (`spout mcp --dev`, `/mcp?toolset=dev`), driven by the official SDK's client
+// playing an agent over both transports: the whole dev loop on a source with a bug; the root guard
+// (outside the roots, a symlink out, the data dir); every tool's input schema through ajv's strict mode.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import Ajv2020 from 'ajv/dist/2020.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { connectMcp, textOf, type McpConnection } from '../helpers/mcp';
+import { startSpout, tempDir, type SpoutProcess } from '../helpers/service';
+
+/** The source an agent writes, with its bug: `run` calls `this.summarise`, declared as `summarize`. */
+const BUGGY = `export default {
+  name: "New order",
+  key: "dev-new-order",
+  version: "0.0.1",
+  type: "source",
+  props: { http: { type: "$.interface.http" } },
+  methods: {
+    summarize(order) {
+      return "Order " + order.id + " for " + order.total;
+    },
+  },
+  async run(event) {
+    const order = event.body;
+    console.log("received order", order.id);
+    this.$emit(order, { id: order.id, summary: this.summarise(order) });
+  },
+};
+`;
+const BUG_LINE = BUGGY.split('\n').findIndex((l) => l.includes('this.summarise')) + 1;
+
+/** Calls a tool and answers its result, counting the call. */
+async function call(mcp: McpConnection, counter: { calls: number }, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+  counter.calls += 1;
+  return (await mcp.client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+describe('MCP developer toolset', () => {
+  let spout: SpoutProcess;
+  let root: string;
+
+  before(async () => {
+    spout = await startSpout({ keyInDataDir: true });
+    root = fs.realpathSync(tempDir('spout-dev-root-'));
+  });
+  after(async () => spout?.stop());
+
+  for (const transport of ['http', 'stdio'] as const) {
+    it(`runs the whole dev loop over ${transport}`, async () => {
+      const folder = path.join(root, transport);
+      fs.mkdirSync(folder);
+      const mcp = await connectMcp(spout, transport, transport === 'http' ? { query: new URLSearchParams({ toolset: 'dev', root: folder }).toString() } : { args: ['--dev', '--root', folder] });
+      const counter = { calls: 0 };
+      const started = Date.now();
+      try {
+        const { tools } = await mcp.client.listTools();
+        assert.ok(tools.some((t) => t.name === 'deploy_source') && !tools.some((t) => t.name.startsWith('spout_')), 'the dev tools replace the action tools');
+        assert.equal(tools.find((t) => t.name === 'delete_source')?.annotations?.destructiveHint, true);
+        assert.equal(tools.find((t) => t.name === 'get_run')?.annotations?.readOnlyHint, true);
+
+        const guide = await call(mcp, counter, 'component_guide', { topic: 'emit' });
+        assert.match(textOf(guide), /dedupe/);
+        const found = await call(mcp, counter, 'search_registry', { query: 'http requests' });
+        assert.ok(!found.isError, textOf(found));
+
+        const file = path.join(folder, 'new-order.mjs');
+        fs.writeFileSync(file, BUGGY);
+        const lint = await call(mcp, counter, 'lint_component', { file });
+        assert.equal((lint.structuredContent as { ok: boolean }).ok, true, textOf(lint));
+        const deployed = await call(mcp, counter, 'deploy_source', { file: 'new-order.mjs' });
+        assert.ok(!deployed.isError, textOf(deployed));
+        const sourceId = (deployed.structuredContent as { source_id: string }).source_id;
+
+        const order = JSON.stringify({ id: 'A-1', total: 42 });
+        const first = await call(mcp, counter, 'send_http', { source_id: sourceId, body: order });
+        const failed = (first.structuredContent as { run: { run_id: string; error: { message: string; location: string; line: number } } }).run;
+        assert.match(failed.error.message, /summarise is not a function/);
+        assert.equal(failed.error.location.startsWith(`${file}:${BUG_LINE}`), true, failed.error.location);
+        assert.match(textOf(first), new RegExp(`new-order\\.mjs:${BUG_LINE}`));
+
+        fs.writeFileSync(file, BUGGY.replace('this.summarise(', 'this.summarize('));
+        const updated = await call(mcp, counter, 'update_source', { source_id: sourceId, file });
+        assert.ok(!updated.isError, textOf(updated));
+        const second = await call(mcp, counter, 'send_http', { source_id: sourceId, body: JSON.stringify({ id: 'A-2', total: 7 }) });
+        assert.match(textOf(second), /Order A-2 for 7/);
+        const events = await call(mcp, counter, 'list_events', { source_id: sourceId });
+        assert.match(textOf(events), /Order A-2 for 7/);
+
+        const replayed = await call(mcp, counter, 'replay_run', { run_id: failed.run_id });
+        const again = (replayed.structuredContent as { run: { status: string; replay_of: string; events: Array<{ summary: string }> } }).run;
+        assert.equal(again.status, 'ok', textOf(replayed));
+        assert.equal(again.replay_of, failed.run_id);
+        assert.equal(again.events[0]?.summary, 'Order A-1 for 42');
+
+        const deleted = await call(mcp, counter, 'delete_source', { source_id: sourceId });
+        assert.ok(!deleted.isError, textOf(deleted));
+        const gone = await call(mcp, counter, 'get_logs', { source_id: sourceId });
+        assert.equal(gone.isError, true);
+        console.log(`# dev loop over ${transport}: ${counter.calls} tool calls in ${Date.now() - started} ms`);
+      } finally {
+        await mcp.client.close();
+      }
+    });
+  }
+
+  it('refuses files outside the roots, through a symlink, and in the data dir', async () => {
+    const folder = path.join(root, 'guarded');
+    fs.mkdirSync(folder);
+    const outside = tempDir('spout-dev-outside-');
+    fs.writeFileSync(path.join(outside, 'evil.mjs'), BUGGY);
+    fs.symlinkSync(outside, path.join(folder, 'link'));
+    const mcp = await connectMcp(spout, 'http', { query: new URLSearchParams([['toolset', 'dev'], ['root', folder], ['root', spout.dataDir]]).toString() });
+    const counter = { calls: 0 };
+    try {
+      const out = await call(mcp, counter, 'lint_component', { file: path.join(outside, 'evil.mjs') });
+      assert.equal(out.isError, true);
+      assert.match(textOf(out), /outside the folders this session may touch/);
+      assert.ok(textOf(out).includes(folder), 'names the allowed folders');
+      const linked = await call(mcp, counter, 'deploy_source', { file: 'link/evil.mjs' });
+      assert.equal(linked.isError, true);
+      assert.match(textOf(linked), /through a symbolic link/);
+      const data = await call(mcp, counter, 'lint_component', { file: path.join(spout.dataDir, 'api-key') });
+      assert.equal(data.isError, true);
+      assert.match(textOf(data), /data dir, which agents may never read or write/);
+      const dotdot = await call(mcp, counter, 'lint_component', { file: '../../etc/passwd' });
+      assert.equal(dotdot.isError, true);
+    } finally {
+      await mcp.client.close();
+    }
+  });
+
+  it('gives every tool an input schema that passes ajv strict mode', async () => {
+    const mcp = await connectMcp(spout, 'http', { query: 'toolset=dev' });
+    try {
+      const { tools } = await mcp.client.listTools();
+      assert.ok(tools.length >= 15);
+      const ajv = new Ajv2020({ strict: true, allErrors: true });
+      for (const tool of tools) {
+        assert.doesNotThrow(() => ajv.compile(tool.inputSchema), `${tool.name}'s input schema`);
+        assert.equal(tool.inputSchema.type, 'object');
+        assert.ok(tool.description && tool.annotations?.readOnlyHint !== undefined, `${tool.name} says whether it only reads`);
+      }
+    } finally {
+      await mcp.client.close();
+    }
+  });
+});
