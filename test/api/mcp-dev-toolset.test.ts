@@ -147,3 +147,21 @@ describe('MCP developer toolset', () => {
     }
   });
 });
+
+describe('the developer toolset\'s snippets', () => {
+  let spout: SpoutProcess;
+  before(async () => (spout = await startSpout({ keyInDataDir: true })));
+  after(async () => spout?.stop());
+
+  it('adds --dev and the roots to every client, and Claude Code\'s command', async () => {
+    const res = await spout.api('GET', '/v1/mcp/snippets?toolset=dev&root=/home/me/components');
+    assert.equal(res.status, 200);
+    const { stdio, http, clients } = res.json.data as { stdio: { args: string[] }; http: { url: string }; clients: Array<{ client: string; config: Record<string, unknown> }> };
+    assert.deepEqual(stdio.args.slice(-3), ['--dev', '--root', '/home/me/components']);
+    assert.match(http.url, /\/mcp\?toolset=dev&root=%2Fhome%2Fme%2Fcomponents$/);
+    const claude = clients.find((c) => c.client === 'claude-code');
+    assert.match(String(claude?.config.command), /^claude mcp add spout-dev -- .* mcp .*--dev --root \/home\/me\/components$/);
+    assert.ok(clients.filter((c) => c.client !== 'claude-code').every((c) => JSON.stringify(c.config).includes('spout-dev')));
+    assert.equal((await spout.api('GET', '/v1/mcp/snippets?toolset=dev&root=relative')).status, 400);
+  });
+});
