@@ -12,10 +12,7 @@ import { startSpout, tempDir, type SpoutProcess } from '../helpers/service';
 
 /** The source an agent writes, with its bug: `run` calls `this.summarise`, declared as `summarize`. */
 const BUGGY = `export default {
-  name: "New order",
-  key: "dev-new-order",
-  version: "0.0.1",
-  type: "source",
+  name: "New order", key: "dev-new-order", version: "0.0.1", type: "source",
   props: { http: { type: "$.interface.http" } },
   methods: {
     summarize(order) {
@@ -104,6 +101,76 @@ describe('MCP developer toolset', () => {
       }
     });
   }
+
+  it('reads the guide as resources, describes, lints with lines, runs actions and timers, and reads runs and logs', async () => {
+    const folder = path.join(root, 'others');
+    fs.mkdirSync(folder);
+    const mcp = await connectMcp(spout, 'http', { query: new URLSearchParams({ toolset: 'dev', root: folder }).toString() });
+    const counter = { calls: 0 };
+    try {
+      const { resources } = await mcp.client.listResources();
+      assert.ok(resources.some((r) => r.uri === 'spout://guide/props'));
+      const props = await mcp.client.readResource({ uri: 'spout://guide/props' });
+      assert.match(String((props.contents[0] as { text?: string } | undefined)?.text), /\$\.interface\.timer/);
+
+      const described = await call(mcp, counter, 'describe_component', { ref: 'http-new-requests' });
+      const example = described.structuredContent as { origin: string; file: string; props: Array<{ name: string }> };
+      assert.equal(example.origin, 'registry');
+      assert.ok(example.props.some((p) => p.name === 'http'));
+      assert.match(textOf(described), /\/\/ http\/sources\/new-requests\/new-requests\.mjs\n[^]*export default \{/);
+      const unknown = await call(mcp, counter, 'describe_component', { ref: 'acme-nothing' });
+      assert.equal(unknown.isError, true);
+      assert.match(textOf(unknown), /search_registry/);
+
+      fs.writeFileSync(path.join(folder, 'typo.mjs'), 'export default {\n  name: "Typo", key: "dev-typo", version: "0.0.1", type: "source",\n  props: {\n    count: { type: "integr" },\n  },\n  async run() {},\n};\n');
+      const typo = (await call(mcp, counter, 'lint_component', { file: 'typo.mjs' })).structuredContent as { ok: boolean; errors: Array<{ path: string; line: number; column: number; location: string }> };
+      assert.equal(typo.ok, false);
+      assert.deepEqual([typo.errors[0]?.path, typo.errors[0]?.line, typo.errors[0]?.column], ['props.count.type', 4, 5]);
+      assert.equal(typo.errors[0]?.location, `${path.join(folder, 'typo.mjs')}:4:5`);
+      const syntax = (await call(mcp, counter, 'lint_component', { code: 'export default {\n  run() { const a = ; },\n};\n', filename: 'broken.mjs' })).structuredContent as { errors: Array<{ line: number }> };
+      assert.equal(syntax.errors[0]?.line, 2);
+
+      fs.writeFileSync(path.join(folder, 'shout.mjs'), 'export default { name: "Shout", key: "dev-shout", version: "0.0.1", type: "action", props: { text: { type: "string" } }, async run({ $ }) { $.export("$summary", "Shouted " + this.text); return this.text.toUpperCase(); } };\n');
+      const shouted = await call(mcp, counter, 'run_action', { file: 'shout.mjs', props: { text: 'hi' } });
+      assert.equal((shouted.structuredContent as { return_value: string }).return_value, 'HI');
+      assert.match(textOf(shouted), /Shouted hi/);
+      const byKey = await call(mcp, counter, 'run_action', { ref: 'dev-shout', props: { text: 'again' } });
+      assert.equal((byKey.structuredContent as { return_value: string }).return_value, 'AGAIN');
+
+      const timer = 'export default { name: "Tick", key: "dev-tick", version: "0.0.1", type: "source", props: { timer: { type: "$.interface.timer", default: { intervalSeconds: 3600 } } }, async run(event) { console.log("tick at", event.timestamp); this.$emit({ at: event.timestamp }, { id: String(event.timestamp), summary: "tick" }); } };\n';
+      const deployed = await call(mcp, counter, 'deploy_source', { code: timer, filename: 'tick.mjs' });
+      const sourceId = (deployed.structuredContent as { source_id: string; timers: Record<string, unknown> }).source_id;
+      const fired = (await call(mcp, counter, 'fire_timer', { source_id: sourceId })).structuredContent as { run: { run_id: string; status: string; events: Array<{ summary: string }> } };
+      assert.equal(fired.run.status, 'ok');
+      assert.equal(fired.run.events[0]?.summary, 'tick');
+      const runs = (await call(mcp, counter, 'list_runs', { owner_id: sourceId })).structuredContent as { runs: Array<{ run_id: string; trigger: string }> };
+      assert.ok(runs.runs.some((r) => r.run_id === fired.run.run_id && r.trigger === 'run_now'));
+      const run = (await call(mcp, counter, 'get_run', { run_id: fired.run.run_id })).structuredContent as { run: { logs: string[] } };
+      assert.ok(run.run.logs.some((l) => l.includes('tick at')));
+      const logs = (await call(mcp, counter, 'get_logs', { source_id: sourceId })).structuredContent as { logs: Array<{ message: string; run_id: string | null }> };
+      assert.ok(logs.logs.some((l) => l.message.includes('tick at') && l.run_id === fired.run.run_id));
+      await call(mcp, counter, 'delete_source', { source_id: sourceId });
+
+      const bad = await call(mcp, counter, 'send_http', { source_id: 'dc_nothing', method: 'P O S T' });
+      assert.equal(bad.isError, true);
+      assert.match(textOf(bad), /method: must be an HTTP method/);
+    } finally {
+      await mcp.client.close();
+    }
+  });
+
+  it('touches no files in a session started without roots, and refuses roots without the toolset', async () => {
+    const mcp = await connectMcp(spout, 'http', { query: 'toolset=dev' });
+    try {
+      const refused = (await mcp.client.callTool({ name: 'lint_component', arguments: { file: 'x.mjs' } })) as CallToolResult;
+      assert.equal(refused.isError, true);
+      assert.match(textOf(refused), /may touch no files; start it with --root DIR/);
+    } finally {
+      await mcp.client.close();
+    }
+    await assert.rejects(connectMcp(spout, 'http', { query: `root=${encodeURIComponent(root)}` }), /add toolset=dev/);
+    await assert.rejects(connectMcp(spout, 'http', { query: 'toolset=dev&root=relative/dir' }), /must be an absolute folder path/);
+  });
 
   it('refuses files outside the roots, through a symlink, and in the data dir', async () => {
     const folder = path.join(root, 'guarded');

@@ -46,3 +46,25 @@ export function locationOf(stack: string | null | undefined, filename: string, f
   if (match[2]) at.column = Number(match[2]);
   return at;
 }
+
+/**
+ * Where a lint finding is: the bundler's `file:line:col` in its path or message, else the line
+ * declaring the prop it names (`props.<name>…`), found after the first `props` in the text.
+ */
+export function findingLocation(finding: { path: string; message: string }, text: ComponentText): Location | null {
+  const stated = locationOf(`${finding.path}\n${finding.message}`, text.filename, text.file);
+  if (stated) return stated;
+  const prop = /^props\.([A-Za-z_$][\w$]*)/.exec(finding.path)?.[1];
+  if (!prop) return null;
+  const lines = text.code.split('\n');
+  const start = lines.findIndex((l) => /\bprops\s*:/.test(l));
+  const declares = new RegExp(`(^|[\\s{,"'])${prop.replace(/\$/g, '\\$')}["']?\\s*:`);
+  for (let i = Math.max(start, 0); i < lines.length; i++) {
+    const match = declares.exec(lines[i] as string);
+    if (match) {
+      const column = match.index + match[1]!.length + 1;
+      return { location: `${text.file ?? text.filename}:${i + 1}:${column}`, line: i + 1, column };
+    }
+  }
+  return null;
+}

@@ -1,10 +1,14 @@
 // Tools that read: the guide, the registry, a component as an example, and lint.
 import { z } from 'zod';
+import { cutText } from '../../../lib/text-limits';
 import { registryNotFound, searchRegistry } from '../../api/registry-routes';
 import { boundedResult } from './dev-bounds';
-import { componentInput, componentText, locationOf } from './dev-component-text';
+import { componentInput, componentText, findingLocation } from './dev-component-text';
 import { GUIDE_TOPICS } from './dev-guide';
 import { devTool, refusal, type DevTool } from './dev-tool-kit';
+
+/** Of an example's code, this many bytes. */
+const CODE_LIMIT = 20_000;
 
 const READS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const topics = GUIDE_TOPICS.map((t) => t.topic) as [string, ...string[]];
@@ -42,7 +46,7 @@ export const KNOWLEDGE_TOOLS: DevTool[] = [
   devTool({
     name: 'describe_component',
     title: 'Describe a component',
-    description: 'A registry or saved component as an example to learn from: its props, their definitions, and its code. Give a registry key (from search_registry), a saved key or a component id (sc_…).',
+    description: 'A registry or saved component as an example to learn from: its props with their definitions (structured), and its own file\'s code (the last text block). Give a registry key (from search_registry), a saved key or a component id (sc_…).',
     input: z.object({ ref: z.string().min(1).max(200).describe('A registry key such as "http-new-requests", a saved key or an sc_… id') }),
     annotations: READS,
     run: async ({ ref }, { ctx }) => {
@@ -50,8 +54,12 @@ export const KNOWLEDGE_TOOLS: DevTool[] = [
       const saved = entry ? undefined : ctx.library.find(ref);
       const found = entry ?? saved;
       if (!found) return refusal(`${registryNotFound(ctx, ref).message.replace('GET /v1/components/registry lists the registry', 'search_registry finds registry keys')}`);
-      const { key, name, version, type, description, configurable_props, code, filename } = found;
-      return boundedResult({ key, name, version, type, description, origin: entry ? 'registry' : 'saved', props: configurable_props, filename, code });
+      const { key, name, version, type, description, configurable_props, code, filename, files, entry_file } = found;
+      // The original file is the example: the bundled code inlines imports and ends in a source map.
+      const own = files?.find((f) => f.path === entry_file)?.code ?? code;
+      const result = boundedResult({ key, name, version, type, description, origin: entry ? 'registry' : 'saved', props: configurable_props, file: entry_file ?? filename, other_files: (files ?? []).map((f) => f.path).filter((p) => p !== entry_file) });
+      result.content.push({ type: 'text', text: `// ${entry_file ?? filename}\n${cutText(own, CODE_LIMIT, 'component files shown')}` });
+      return result;
     },
   }),
   devTool({
@@ -63,7 +71,7 @@ export const KNOWLEDGE_TOOLS: DevTool[] = [
     run: async (input, session) => {
       const text = componentText(session, input, 'component.mjs');
       const result = await session.ctx.library.lint(text.code, text.filename, session.ctx.describeSandbox);
-      const place = (p: { path: string; message: string }) => ({ ...p, ...locationOf(p.message, text.filename, text.file) });
+      const place = (p: { path: string; message: string }) => ({ ...p, ...findingLocation(p, text) });
       const errors = result.errors.map(place);
       const warnings = result.warnings.map(place);
       return boundedResult({ ok: errors.length === 0, errors, warnings, component: result.component && { key: result.component.key, name: result.component.name, type: result.component.type } }, `${errors.length} error(s), ${warnings.length} warning(s)`);

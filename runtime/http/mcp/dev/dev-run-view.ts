@@ -34,6 +34,10 @@ export function runLine(record: InvocationView, session: DevSession): string {
   const view = runView(record, session);
   const error = view.error as { name: string; message: string; location?: string } | null;
   if (error) return `Run ${record.id} failed: ${error.name}: ${error.message}${error.location ? ` at ${error.location}` : ''}`;
+  if (record.result) {
+    const summary = record.result.exports.$summary;
+    return `Run ${record.id} ${record.status}${summary !== undefined ? `: ${String(summary)}` : ''}`;
+  }
   const events = record.emits.filter((e) => e.event_id);
   return `Run ${record.id} ${record.status}: ${events.length} event(s)${events.length ? ` (${events.map((e) => e.summary ?? e.event_id).join('; ')})` : ''}`;
 }
