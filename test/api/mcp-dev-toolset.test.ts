@@ -7,6 +7,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { cli, cliEnv } from '../helpers/cli';
 import { connectMcp, textOf, type McpConnection } from '../helpers/mcp';
 import { startSpout, tempDir, type SpoutProcess } from '../helpers/service';
 
@@ -230,5 +231,19 @@ describe('the developer toolset\'s snippets', () => {
     assert.match(String(claude?.config.command), /^claude mcp add spout-dev -- .* mcp .*--dev --root \/home\/me\/components$/);
     assert.ok(clients.filter((c) => c.client !== 'claude-code').every((c) => JSON.stringify(c.config).includes('spout-dev')));
     assert.equal((await spout.api('GET', '/v1/mcp/snippets?toolset=dev&root=relative')).status, 400);
+  });
+
+  it('prints them with spout mcp --config --dev, and refuses --root without --dev or a folder that is not one', async () => {
+    const folder = tempDir('spout-dev-cli-');
+    const printed = await cli(['mcp', '--config', '--dev', '--root', folder], cliEnv(spout));
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.match(printed.stdout, /Claude Code \(stdio\)/);
+    assert.ok(printed.stdout.includes(`--dev --root ${folder}`), printed.stdout);
+    assert.match(printed.stdout, /"spout-dev"/);
+    const noDev = await cli(['mcp', '--root', folder], cliEnv(spout));
+    assert.notEqual(noDev.code, 0);
+    assert.match(noDev.stderr, /--root is a folder for the developer toolset; add --dev/);
+    const missing = await cli(['mcp', '--dev', '--root', `${folder}/nothing`], cliEnv(spout));
+    assert.match(missing.stderr, /--root: .*nothing is not a folder/);
   });
 });
