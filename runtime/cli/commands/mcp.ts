@@ -41,6 +41,7 @@ export async function run(argv: string[]): Promise<void> {
   args.atMost(0);
   const dev = args.flag('dev');
   if (!dev && args.strings('root').length > 0) throw new UsageError('--root is a folder for the developer toolset; add --dev');
+  if (dev && (args.strings('app').length > 0 || args.strings('account').length > 0 || args.string('network') !== undefined)) throw new UsageError('--app, --account and --network choose the action tools; the developer toolset (--dev) takes accounts and network modes per call');
   // Absolute and real: the service resolves them, and it may run in another folder.
   const roots = dev ? (args.strings('root').length > 0 ? args.strings('root') : ['.']).map((r) => path.resolve(r)) : [];
   for (const root of roots) if (!fs.statSync(root, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--root: ${root} is not a folder`);

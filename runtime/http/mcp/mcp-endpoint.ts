@@ -6,7 +6,7 @@ import path from 'node:path';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
 import { McpTools } from '../../engine/tools/mcp-tools';
 import type { ToolScope } from '../../engine/tools/tool-catalog';
@@ -33,6 +33,8 @@ const scopeSchema = z.object({
   /** The folders a dev session may read and write (absolute paths). */
   root: list.pipe(z.array(z.string().refine((p) => path.isAbsolute(p), 'must be an absolute folder path'))).optional(),
 });
+
+type Choices = z.infer<typeof scopeSchema>;
 
 interface Session {
   transport: StreamableHTTPServerTransport;
@@ -70,7 +72,8 @@ export class McpEndpoint {
       if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
         throw new HttpError(400, 'no MCP session: send initialize (POST /mcp without an mcp-session-id header) first, then the mcp-session-id it answers with on every request');
       }
-      const session = await this.start(this.scopeOf(req), this.devOf(req));
+      const choices = scopeSchema.parse(req.query);
+      const session = await this.start(this.scopeOf(choices), this.devOf(choices));
       await session.transport.handleRequest(req, res, req.body);
       // An initialize the transport refused started no session: its server must not linger.
       if (!session.transport.sessionId) await session.server.close();
@@ -109,8 +112,7 @@ export class McpEndpoint {
   }
 
   /** The developer toolset a session asked for (`toolset=dev`), with its `root` folders. */
-  private devOf(req: Request): DevToolset | undefined {
-    const input = scopeSchema.parse(req.query);
+  private devOf(input: Choices): DevToolset | undefined {
     if (input.toolset !== 'dev') {
       if (input.root) throw new HttpError(400, 'root: folders are for the developer toolset; add toolset=dev');
       return undefined;
@@ -119,8 +121,7 @@ export class McpEndpoint {
   }
 
   /** The session's choices, each account checked against the connected ones. */
-  private scopeOf(req: Request): ToolScope {
-    const input = scopeSchema.parse(req.query);
+  private scopeOf(input: Choices): ToolScope {
     const scope: ToolScope = {};
     if (input.app) scope.apps = input.app;
     if (input.network) scope.network = input.network;
