@@ -245,5 +245,7 @@ describe('the developer toolset\'s snippets', () => {
     assert.match(noDev.stderr, /--root is a folder for the developer toolset; add --dev/);
     const missing = await cli(['mcp', '--dev', '--root', `${folder}/nothing`], cliEnv(spout));
     assert.match(missing.stderr, /--root: .*nothing is not a folder/);
+    const mixed = await cli(['mcp', '--dev', '--app', 'http'], cliEnv(spout));
+    assert.match(mixed.stderr, /--app, --account and --network choose the action tools/);
   });
 });

@@ -1,8 +1,7 @@
-import { useEffect, useState } from 'react';
-import type { McpSnippets } from '../../../../runtime/contract/mcp-api';
-import { api } from '../../api/v1';
+import { useState } from 'react';
 import { ErrorText } from '../../ui/ErrorText';
 import { McpClients } from './McpClients';
+import { useDevSnippets } from './mcp-data';
 
 /** An absolute folder path, POSIX or Windows. */
 const isAbsolute = (p: string) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p);
@@ -15,21 +14,8 @@ const isAbsolute = (p: string) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p)
 export function McpDevToolset() {
   const [on, setOn] = useState(false);
   const [folder, setFolder] = useState('');
-  const [snippets, setSnippets] = useState<McpSnippets | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const root = folder.trim();
-
-  useEffect(() => {
-    setSnippets(null);
-    setError(null);
-    if (!on || !isAbsolute(root)) return;
-    let current = true;
-    api.getMcpSnippets({ roots: [root] }).then(
-      (s) => current && setSnippets(s),
-      (err: Error) => current && setError(err.message),
-    );
-    return () => void (current = false);
-  }, [on, root]);
+  const { snippets, error } = useDevSnippets(on, isAbsolute(root) ? root : '');
 
   return (
     <>
