@@ -152,6 +152,11 @@ describe('MCP developer toolset', () => {
       assert.ok(logs.logs.some((l) => l.message.includes('tick at') && l.run_id === fired.run.run_id));
       await call(mcp, counter, 'delete_source', { source_id: sourceId });
 
+      const missing = await call(mcp, counter, 'deploy_source', { code: 'export default { name: "Needs", version: "0.0.1", type: "source", props: { http: "$.interface.http", token: { type: "string" } }, async run() {} };\n', filename: 'needs.mjs' });
+      assert.equal(missing.isError, true);
+      assert.equal(textOf(missing).match(/prop `token` is required/g)?.length, 1, textOf(missing));
+      const noRuns = await call(mcp, counter, 'list_runs', { owner_id: 'dc_nothing' });
+      assert.match(textOf(noRuns), /no source or action dc_nothing; deploy_source and run_action answer their ids/);
       const bad = await call(mcp, counter, 'send_http', { source_id: 'dc_nothing', method: 'P O S T' });
       assert.equal(bad.isError, true);
       assert.match(textOf(bad), /method: must be an HTTP method/);

@@ -73,13 +73,13 @@ $.send.http({ method, url, data }) (and $.send.email, $.send.emit) queue what th
     text: `- Calling a method by another name than methods declares (this.parseOrder() when methods has parse): "TypeError: this.parseOrder is not a function", the run's error names the file and line; get_run shows it.
 - Reading this.http.body: the request is the event argument, not a prop: run(event) { event.body }.
 - Forgetting await on a data store or app method: the value is a Promise (events show {}).
-- $emit without an id while dedupe is set: the event is kept and the logs warn that it has no usable id.
-- A required prop with no value: deploy answers "configured_props.<name>: … is required".
+- $emit without an id while dedupe is set: the event is kept, and the logs say 'dedupe "unique": 1 event(s) emitted without an id were kept; pass { id } as $emit's second argument'.
+- A required prop with no value: deploy_source answers 'configured_props.token: prop \`token\` is required; give it a value in configured_props' (pass it in props).
 - An unknown prop type, min/max on a non-integer, secret on a non-string, a timer default without intervalSeconds or cron: lint_component reports each as an error with its path (props.<name>).
 - default on a required prop, a key not "<app>-<slug>", a version that is not semver: warnings; the component still runs.
 - An action without run(): error. A source's run that never ends: stopped at the run timeout (60 s) with an error.
 - respond() twice, or never with customResponse: the first answer wins; none gives the caller 502 with the reason.
-- Writing files: a component may write only its own temp folder (os.tmpdir()) and dir props; anything else fails with ERR_ACCESS_DENIED (the sandbox).`,
+- Files and processes: a component may write only /tmp and folders granted to the source, and start no processes or threads; anything else fails with 'Error: Access to this API has been restricted (<path>): components may read only their own code, …' (the sandbox, Node's permission model).`,
   },
 ];
 

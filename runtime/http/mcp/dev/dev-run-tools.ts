@@ -106,7 +106,8 @@ export const RUN_TOOLS: DevTool[] = [
     input: z.object({ owner_id: z.string().min(1).describe('A source id (dc_…) or an action component id (sc_…)'), status: z.enum(['ok', 'error', 'timeout', 'crashed']).optional(), limit }),
     annotations: READS,
     run: async ({ owner_id, status, limit: n }, session) => {
-      const { invocations } = session.ctx;
+      const { invocations, sources, library } = session.ctx;
+      if (!sources.find(owner_id) && !library.find(owner_id)) throw new HttpError(404, `no source or action ${owner_id}; deploy_source and run_action answer their ids`);
       const runs = invocations.list(owner_id, status ? { status } : {}).slice(0, n).map((kept) => invocations.read(kept));
       return boundedResult({ runs: runs.map((r) => ({ run_id: r.id, trigger: r.trigger, status: r.status, started_at: new Date(r.started_at).toISOString(), line: runLine(r, session) })) });
     },

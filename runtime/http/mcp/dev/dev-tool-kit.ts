@@ -44,7 +44,11 @@ export function refusal(text: string): CallToolResult {
 
 /** The words of an error the service answers a user with (a component's problems one per line). */
 function wordsOf(err: unknown): string | null {
-  if (err instanceof ComponentError) return `${err.message}\n${err.problems.map((p) => `- ${p.path ? `${p.path}: ` : ''}${p.message}`).join('\n')}`;
+  if (err instanceof ComponentError) {
+    const problems = err.problems.map((p) => `- ${p.path ? `${p.path}: ` : ''}${p.message}`);
+    // A single problem is usually the message itself: said once.
+    return problems.some((line) => line.includes(err.message)) ? problems.join('\n') : [err.message, ...problems].join('\n');
+  }
   if (err instanceof HttpError || err instanceof FileRefused) return err.message;
   return null;
 }
