@@ -67,13 +67,13 @@ export interface McpToolView {
 
 /** A client's configuration for Spout's MCP server, ready to paste. */
 export interface McpClientSnippet {
-  client: 'claude-desktop' | 'cursor' | 'vscode';
+  client: 'claude-code' | 'claude-desktop' | 'cursor' | 'vscode';
   /** The client's name for people. */
   name: string;
   transport: 'stdio' | 'http';
   /** Where the client reads it from. */
   file: string;
-  /** The JSON to merge into that file. */
+  /** The JSON to merge into that file (Claude Code: `{command}`, the shell command that adds it). */
   config: Record<string, unknown>;
 }
 

@@ -2,7 +2,8 @@
 // tools an agent lists (GET /v1/mcp/tools and the official SDK's client); a registry app, an
 // account per app and a network mode chosen in the UI are what /v1/mcp/tools answers; a tool's
 // input schema opens; the client snippets copy, and the copied script runs and lists the tools.
-// axe on the screen at 1400 and 1000 px. Screenshots go to test-results/screenshots.
+// The developer toolset's switch shows its configuration for a folder, and its copied script lists
+// the dev tools. axe on the screen at 1400 and 1000 px. Screenshots go to test-results/screenshots.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -198,6 +199,29 @@ describe('UI: Settings → MCP', () => {
     assert.deepEqual(await page.getByRole('list', { name: 'MCP tools' }).locator('code.tool-name').allTextContents(), ['mcp_ui_more_7']);
     await filter.fill('');
     assert.equal(await page.getByRole('list', { name: 'MCP tools' }).locator('code.tool-name').count(), 9);
+  });
+
+  it('shows the developer toolset\'s configuration once switched on, for a folder; its copied script lists the dev tools', async () => {
+    const folder = path.resolve('test-results');
+    assert.equal(await page.getByTestId('mcp-dev-stdio-command').count(), 0, 'off unless asked');
+    await page.getByRole('switch', { name: 'Let coding agents develop components' }).check();
+    await page.getByLabel('Folder agents may read and write').fill(folder);
+    await page.getByTestId('mcp-dev-stdio-command').filter({ hasText: `--dev --root ${folder}` }).waitFor();
+    await page.getByRole('tablist', { name: 'MCP clients (dev)' }).getByRole('tab', { name: 'Claude Code' }).waitFor();
+    assert.match(await copy('Copy Claude Code stdio configuration (dev)'), new RegExp(`^claude mcp add spout-dev -- .* mcp --data-dir .* --dev --root ${folder}$`));
+    await page.getByRole('tablist', { name: 'MCP clients (dev)' }).getByRole('tab', { name: 'Script' }).click();
+    const file = path.join(folder, `mcp-dev-script-${process.pid}.mjs`);
+    fs.writeFileSync(file, await copy('Copy stdio script (dev)'));
+    try {
+      const { stdout } = await run(process.execPath, [file], { timeout: 30_000 });
+      assert.match(stdout, /^deploy_source - /m);
+      assert.doesNotMatch(stdout, /^mcp_ui_add - /m);
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+    await page.getByRole('heading', { name: 'Developer toolset' }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/mcp-settings-dev-toolset.png` });
+    assert.deepEqual(problems, []);
   });
 
   it('passes axe at 1400 and 1000 px', async () => {

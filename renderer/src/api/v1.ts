@@ -152,7 +152,9 @@ export const api = {
   putMcpSettings: (change: Partial<McpSettings>) => request<{ data: McpSettings }>('PUT', '/v1/mcp/settings', change).then((r) => r.data),
   /** Every candidate tool, hidden ones too, as an agent would see it. */
   listMcpTools: () => allPages<McpToolView>('/v1/mcp/tools'),
-  getMcpSnippets: () => request<{ data: McpSnippets }>('GET', '/v1/mcp/snippets').then((r) => r.data),
+  /** How clients connect; with `dev`, to the developer toolset with these folders (`spout mcp --dev --root …`). */
+  getMcpSnippets: (dev?: { roots: string[] }) =>
+    request<{ data: McpSnippets }>('GET', `/v1/mcp/snippets${dev ? `?${new URLSearchParams([['toolset', 'dev'], ...dev.roots.map((r): [string, string] => ['root', r])]).toString()}` : ''}`).then((r) => r.data),
 
   // Remote instances and sync
   listRemotes: () => request<{ data: RemoteView[] }>('GET', '/v1/remotes').then((r) => r.data),

@@ -103,24 +103,25 @@ export function invocationRoutes(ctx: ApiContext): Router {
   });
 
   router.post('/invocations/:id/replay', async (req, res) => {
-    const record = ctx.invocations.get(req.params.id);
-    if (!record) throw notFound('invocation', req.params.id);
-    const edits = parseParams(req, replaySchema);
-    const source = ctx.sources.find(record.owner_id);
-    if (!source) throw new HttpError(409, `${record.owner_id} no longer exists; only a deployed source's runs can be replayed`);
-    if (record.trigger === 'hook') throw new HttpError(409, 'hooks run on deploy, update and delete; update the source to run them again');
-    let replayed: InvocationView;
-    if (record.trigger === 'http') {
-      if (!source.active) throw new HttpError(409, `${source.id} is inactive; activate it to replay a request to its endpoint`);
-      replayed = await replayRequest(ctx, record, edits);
-    } else {
-      const trigger = record.trigger === 'event' && record.listened_to ? { kind: 'event' as const, ...record.listened_to } : { kind: record.trigger as 'timer' | 'run_now' };
-      replayed = (await ctx.sources.invoke(source, edits.event !== undefined ? edits.event : record.event, { trigger, replayOf: record.id })).record;
-    }
-    res.json({ data: replayed });
+    res.json({ data: await replayRun(ctx, req.params.id, parseParams(req, replaySchema)) });
   });
 
   return router;
+}
+
+/** Runs a recorded run again (edited as asked): a request through its endpoint, another trigger with its event; answers the new record. */
+export async function replayRun(ctx: ApiContext, id: string, edits: z.infer<typeof replaySchema>): Promise<InvocationView> {
+  const record = ctx.invocations.get(id);
+  if (!record) throw notFound('invocation', id);
+  const source = ctx.sources.find(record.owner_id);
+  if (!source) throw new HttpError(409, `${record.owner_id} no longer exists; only a deployed source's runs can be replayed`);
+  if (record.trigger === 'hook') throw new HttpError(409, 'hooks run on deploy, update and delete; update the source to run them again');
+  if (record.trigger === 'http') {
+    if (!source.active) throw new HttpError(409, `${source.id} is inactive; activate it to replay a request to its endpoint`);
+    return replayRequest(ctx, record, edits);
+  }
+  const trigger = record.trigger === 'event' && record.listened_to ? { kind: 'event' as const, ...record.listened_to } : { kind: record.trigger as 'timer' | 'run_now' };
+  return (await ctx.sources.invoke(source, edits.event !== undefined ? edits.event : record.event, { trigger, replayOf: record.id })).record;
 }
 
 /** Sends a recorded request to its endpoint again (edited as asked), through the real HTTP path, and answers the new invocation. */

@@ -1,6 +1,7 @@
 // What a Settings → MCP screen needs (docs/mcp.md): the MCP settings (which actions are tools, the
 // account per app, network modes), every candidate tool as the agent would see it, and the
 // configuration snippets of common MCP clients.
+import path from 'node:path';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { McpClientSnippet, McpSettings, McpSnippets, McpToolView } from '../../contract/mcp-api';
@@ -21,17 +22,31 @@ export const mcpSettingsSchema = z.object({
   network_modes: z.record(z.string().min(1), networkMode).optional(),
 });
 
-/** The MCP server's entry in each client's configuration. */
-const SERVER_NAME = 'spout';
+/** `GET /v1/mcp/snippets?toolset=dev&root=DIR…`: the developer toolset's snippets, for these folders. */
+export const snippetsSchema = z.object({
+  toolset: z.enum(['actions', 'dev']).default('actions'),
+  root: z
+    .union([z.string(), z.array(z.string())])
+    .transform((v) => [v].flat())
+    .pipe(z.array(z.string().refine((p) => path.isAbsolute(p), 'must be an absolute folder path')))
+    .optional(),
+});
+
+/** The Claude Code command that adds a stdio server. */
+function claudeCodeCommand(name: string, stdio: McpSnippets['stdio']): string {
+  const quote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+  const env = Object.entries(stdio.env ?? {}).map(([k, v]) => `-e ${quote(`${k}=${v}`)} `).join('');
+  return `claude mcp add ${env}${name} -- ${[stdio.command, ...stdio.args].map(quote).join(' ')}`;
+}
 
 /** Ready-to-paste configurations: stdio for every client, and HTTP where the client can send the key from a prompt or the environment. */
-function clientSnippets(stdio: McpSnippets['stdio'], url: string): McpClientSnippet[] {
+function clientSnippets(stdio: McpSnippets['stdio'], url: string, serverName: string): McpClientSnippet[] {
   const stdioEntry = { command: stdio.command, args: stdio.args, ...(stdio.env ? { env: stdio.env } : {}) };
   return [
-    { client: 'claude-desktop', name: 'Claude Desktop', transport: 'stdio', file: 'claude_desktop_config.json (Settings → Developer → Edit Config)', config: { mcpServers: { [SERVER_NAME]: stdioEntry } } },
-    { client: 'cursor', name: 'Cursor', transport: 'stdio', file: '~/.cursor/mcp.json (or .cursor/mcp.json in a project)', config: { mcpServers: { [SERVER_NAME]: stdioEntry } } },
-    { client: 'cursor', name: 'Cursor', transport: 'http', file: '~/.cursor/mcp.json, with SPOUT_API_KEY in the environment Cursor starts from', config: { mcpServers: { [SERVER_NAME]: { url, headers: { Authorization: 'Bearer ${env:SPOUT_API_KEY}' } } } } },
-    { client: 'vscode', name: 'VS Code', transport: 'stdio', file: '.vscode/mcp.json (or the user configuration: MCP: Open User Configuration)', config: { servers: { [SERVER_NAME]: { type: 'stdio', ...stdioEntry } } } },
+    { client: 'claude-desktop', name: 'Claude Desktop', transport: 'stdio', file: 'claude_desktop_config.json (Settings → Developer → Edit Config)', config: { mcpServers: { [serverName]: stdioEntry } } },
+    { client: 'cursor', name: 'Cursor', transport: 'stdio', file: '~/.cursor/mcp.json (or .cursor/mcp.json in a project)', config: { mcpServers: { [serverName]: stdioEntry } } },
+    { client: 'cursor', name: 'Cursor', transport: 'http', file: '~/.cursor/mcp.json, with SPOUT_API_KEY in the environment Cursor starts from', config: { mcpServers: { [serverName]: { url, headers: { Authorization: 'Bearer ${env:SPOUT_API_KEY}' } } } } },
+    { client: 'vscode', name: 'VS Code', transport: 'stdio', file: '.vscode/mcp.json (or the user configuration: MCP: Open User Configuration)', config: { servers: { [serverName]: { type: 'stdio', ...stdioEntry } } } },
     {
       client: 'vscode',
       name: 'VS Code',
@@ -39,7 +54,7 @@ function clientSnippets(stdio: McpSnippets['stdio'], url: string): McpClientSnip
       file: '.vscode/mcp.json: VS Code asks for the key once and keeps it',
       config: {
         inputs: [{ type: 'promptString', id: 'spout-api-key', description: 'Spout API key (DATA_DIR/api-key)', password: true }],
-        servers: { [SERVER_NAME]: { type: 'http', url, headers: { Authorization: 'Bearer ${input:spout-api-key}' } } },
+        servers: { [serverName]: { type: 'http', url, headers: { Authorization: 'Bearer ${input:spout-api-key}' } } },
       },
     },
   ];
@@ -88,9 +103,16 @@ export function mcpSettingsRoutes(ctx: ApiContext): Router {
     res.json(paginate(views, page, ({ id: _id, ...view }) => view));
   });
 
-  router.get('/mcp/snippets', (_req, res) => {
-    const url = `${ctx.settings().url}/mcp`;
-    const snippets: McpSnippets = { stdio: ctx.mcp.stdio, http: { url, headers: { Authorization: 'Bearer <API key: DATA_DIR/api-key>' } }, clients: clientSnippets(ctx.mcp.stdio, url) };
+  router.get('/mcp/snippets', (req, res) => {
+    const { toolset, root } = parseParams(req, snippetsSchema);
+    const dev = toolset === 'dev';
+    const roots = root ?? [];
+    const query = dev ? `?${new URLSearchParams([['toolset', 'dev'], ...roots.map((r): [string, string] => ['root', r])]).toString()}` : '';
+    const url = `${ctx.settings().url}/mcp${query}`;
+    const stdio = dev ? { ...ctx.mcp.stdio, args: [...ctx.mcp.stdio.args, '--dev', ...roots.flatMap((r) => ['--root', r])] } : ctx.mcp.stdio;
+    const snippets: McpSnippets = { stdio, http: { url, headers: { Authorization: 'Bearer <API key: DATA_DIR/api-key>' } }, clients: clientSnippets(stdio, url, dev ? 'spout-dev' : 'spout') };
+    // Claude Code adds a server with a command; the developer toolset is what it is most used for.
+    if (dev) snippets.clients.push({ client: 'claude-code', name: 'Claude Code', transport: 'stdio', file: 'a shell, in the project folder', config: { command: claudeCodeCommand('spout-dev', stdio) } });
     res.json({ data: snippets });
   });
 

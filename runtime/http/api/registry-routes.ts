@@ -46,10 +46,18 @@ export function registryNotFound(ctx: ApiContext, key: string): HttpError {
   return new HttpError(404, `component ${key} was not found in the registry or among saved components; GET /v1/components/registry lists the registry`);
 }
 
+/** True when a registry component is of the type and app asked for (either may be left out). */
+const matches = (c: RegistryComponent, q: { type?: string; app?: string }) => (!q.type || c.type === q.type) && (!q.app || c.app === q.app);
+
+/** The registry's components matching words, of a type and app, best first (the index waited for a while). */
+export async function searchRegistry(ctx: ApiContext, text: string, q: { type?: string; app?: string; limit: number }): Promise<RegistryComponent[]> {
+  await ctx.registry.refresh(LIST_WAIT_MS);
+  return ctx.registry.search(text).filter((c) => matches(c, q)).slice(0, q.limit);
+}
+
 /** The local registry: bundled components and the folders given with `--registry`, by key. */
 export function registryRoutes(ctx: ApiContext): Router {
   const router = Router();
-  const matches = (c: RegistryComponent, q: { type?: string; app?: string }) => (!q.type || c.type === q.type) && (!q.app || c.app === q.app);
 
   router.get('/components/registry', async (req, res) => {
     const q = parseParams(req, listSchema);
@@ -66,9 +74,7 @@ export function registryRoutes(ctx: ApiContext): Router {
 
   router.get('/components/search', async (req, res) => {
     const q = parseParams(req, searchSchema);
-    const text = q.q ?? q.query ?? '';
-    await ctx.registry.refresh(LIST_WAIT_MS);
-    const found = ctx.registry.search(text).filter((c) => matches(c, q)).slice(0, q.limit);
+    const found = await searchRegistry(ctx, q.q ?? q.query ?? '', q);
     res.json({
       sources: found.filter((c) => c.type === 'source').map((c) => c.key),
       actions: found.filter((c) => c.type === 'action').map((c) => c.key),

@@ -2,10 +2,11 @@
 // (never a UI session cookie), behind the app's Host and Origin checks; one SDK transport and
 // server per session, which `initialize` starts and `DELETE /mcp` (or the service's stop) ends.
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
 import { McpTools } from '../../engine/tools/mcp-tools';
 import type { ToolScope } from '../../engine/tools/tool-catalog';
@@ -15,6 +16,7 @@ import { requireAuth } from '../edge/auth';
 import { HttpError } from '../edge/error-statuses';
 import { jsonBody } from '../edge/json-body';
 import { sessionServer } from './session-server';
+import { DevToolset } from './dev/dev-toolset';
 
 /** Sessions kept at once; starting one more ends the one used longest ago. */
 const MAX_SESSIONS = 100;
@@ -26,7 +28,13 @@ const scopeSchema = z.object({
   app: list.pipe(z.array(z.string().regex(/^[a-z0-9_-]+$/, 'must be an app name slug such as "http"'))).optional(),
   account: list.pipe(z.array(z.string().regex(/^(?:[a-z0-9_-]+=)?apn_[A-Za-z0-9_-]+$/, 'must be apn_… or APP=apn_…'))).optional(),
   network: z.enum(['live', 'record', 'replay', 'replay-or-live']).optional(),
+  /** `dev`: the developer toolset instead of the actions (docs/mcp.md "Developing components"). */
+  toolset: z.enum(['actions', 'dev']).optional(),
+  /** The folders a dev session may read and write (absolute paths). */
+  root: list.pipe(z.array(z.string().refine((p) => path.isAbsolute(p), 'must be an absolute folder path'))).optional(),
 });
+
+type Choices = z.infer<typeof scopeSchema>;
 
 interface Session {
   transport: StreamableHTTPServerTransport;
@@ -64,7 +72,8 @@ export class McpEndpoint {
       if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
         throw new HttpError(400, 'no MCP session: send initialize (POST /mcp without an mcp-session-id header) first, then the mcp-session-id it answers with on every request');
       }
-      const session = await this.start(this.scopeOf(req));
+      const choices = scopeSchema.parse(req.query);
+      const session = await this.start(this.scopeOf(choices), this.devOf(choices));
       await session.transport.handleRequest(req, res, req.body);
       // An initialize the transport refused started no session: its server must not linger.
       if (!session.transport.sessionId) await session.server.close();
@@ -79,7 +88,7 @@ export class McpEndpoint {
     await Promise.all(sessions.map((s) => s.server.close().catch(() => undefined)));
   }
 
-  private async start(scope: ToolScope): Promise<Session> {
+  private async start(scope: ToolScope, dev: DevToolset | undefined): Promise<Session> {
     if (this.sessions.size >= MAX_SESSIONS) {
       const [oldest] = [...this.sessions.entries()].sort((a, b) => a[1].usedAt - b[1].usedAt);
       if (oldest) {
@@ -87,7 +96,7 @@ export class McpEndpoint {
         await oldest[1].server.close().catch(() => undefined);
       }
     }
-    const server = sessionServer({ ctx: this.ctx, catalog: this.ctx.mcp.catalog, tools: this.tools, scope });
+    const server = sessionServer({ ctx: this.ctx, catalog: this.ctx.mcp.catalog, tools: this.tools, scope, dev });
     const session: Session = { server, usedAt: Date.now(), transport: undefined as unknown as StreamableHTTPServerTransport };
     session.transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -102,9 +111,17 @@ export class McpEndpoint {
     return session;
   }
 
+  /** The developer toolset a session asked for (`toolset=dev`), with its `root` folders. */
+  private devOf(input: Choices): DevToolset | undefined {
+    if (input.toolset !== 'dev') {
+      if (input.root) throw new HttpError(400, 'root: folders are for the developer toolset; add toolset=dev');
+      return undefined;
+    }
+    return new DevToolset(this.ctx, input.root ?? []);
+  }
+
   /** The session's choices, each account checked against the connected ones. */
-  private scopeOf(req: Request): ToolScope {
-    const input = scopeSchema.parse(req.query);
+  private scopeOf(input: Choices): ToolScope {
     const scope: ToolScope = {};
     if (input.app) scope.apps = input.app;
     if (input.network) scope.network = input.network;

@@ -17,6 +17,7 @@ import type { McpTools } from '../../engine/tools/mcp-tools';
 import type { ToolCatalog, ToolScope } from '../../engine/tools/tool-catalog';
 import type { ApiContext } from '../api/api-context';
 import { EVENT_TEMPLATE, readEvents, sourceResources, watchEvents } from './event-resources';
+import { DEV_INSTRUCTIONS, type DevToolset } from './dev/dev-toolset';
 
 /** What the server tells an agent about itself at `initialize`. */
 const INSTRUCTIONS = [
@@ -34,15 +35,17 @@ export interface SessionServerDeps {
   catalog: ToolCatalog;
   tools: McpTools;
   scope: ToolScope;
+  /** The developer toolset, when the session asked for it: its tools replace the actions'. */
+  dev?: DevToolset;
 }
 
 /** The server of one session; it lets go of its listeners when it closes. */
 export function sessionServer(deps: SessionServerDeps): Server {
   const server = new Server(
     { name: 'spout', title: 'Spout', version: process.env.SPOUT_VERSION ?? 'dev' },
-    { capabilities: { tools: { listChanged: true }, resources: { subscribe: true } }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: { listChanged: true }, resources: { subscribe: true } }, instructions: deps.dev ? `${DEV_INSTRUCTIONS} ${INSTRUCTIONS.split('. ').pop()}` : INSTRUCTIONS },
   );
-  const { scope } = deps;
+  const { scope, dev } = deps;
   const client = () => {
     const info = server.getClientVersion();
     return info ? `${info.name} ${info.version}` : null;
@@ -51,19 +54,21 @@ export function sessionServer(deps: SessionServerDeps): Server {
   // The tools as this client last listed them: a change is announced only when they differ.
   let listed: string | null = null;
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const tools = await deps.tools.list(scope);
+    const tools = dev ? dev.list() : await deps.tools.list(scope);
     listed = JSON.stringify(tools);
     return { tools };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const result = await deps.tools.call(request.params.name, request.params.arguments ?? {}, { scope, client: client() });
+    const args = request.params.arguments ?? {};
+    const result = dev ? await dev.call(request.params.name, args) : await deps.tools.call(request.params.name, args, { scope, client: client() });
     if (!result) throw new McpError(ErrorCode.InvalidParams, `no tool ${request.params.name}; tools/list names the tools`);
     return result;
   });
 
   let settle: NodeJS.Timeout | null = null;
   const stopWatchingTools = deps.catalog.subscribe(() => {
-    if (listed === null || settle) return;
+    // The dev tools are fixed: saved actions do not change them.
+    if (listed === null || settle || dev) return;
     settle = setTimeout(() => {
       settle = null;
       void deps.tools
@@ -79,9 +84,9 @@ export function sessionServer(deps: SessionServerDeps): Server {
   });
 
   const subscriptions = new Map<string, () => void>();
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: sourceResources(deps.ctx) }));
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [...(dev?.resources() ?? []), ...sourceResources(deps.ctx)] }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [EVENT_TEMPLATE] }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => readEvents(deps.ctx, request.params.uri));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => dev?.read(request.params.uri) ?? readEvents(deps.ctx, request.params.uri));
   server.setRequestHandler(SubscribeRequestSchema, (request) => {
     const { uri } = request.params;
     if (!subscriptions.has(uri)) subscriptions.set(uri, watchEvents(deps.ctx, uri, () => void server.sendResourceUpdated({ uri }).catch(() => undefined)));

@@ -23,12 +23,19 @@ function Snippet({ title, where, text, copyLabel }: { title: string; where: stri
 
 const TRANSPORT = { stdio: 'stdio (spout mcp)', http: 'HTTP' } as const;
 
-/** A client's snippets, stdio first. */
-function ClientSnippets({ list }: { list: McpClientSnippet[] }) {
+/** A client's snippets, stdio first; `named` makes a Copy button's name unique on the page. */
+function ClientSnippets({ list, named }: { list: McpClientSnippet[]; named: (label: string) => string }) {
   return (
     <>
       {list.map((s) => (
-        <Snippet key={`${s.client}-${s.transport}`} title={TRANSPORT[s.transport]} where={s.file} text={configText(s.config)} copyLabel={`Copy ${s.name} ${s.transport === 'http' ? 'HTTP' : 'stdio'} configuration`} />
+        <Snippet
+          key={`${s.client}-${s.transport}`}
+          title={TRANSPORT[s.transport]}
+          where={s.file}
+          // Claude Code's is a command to run, not JSON to merge.
+          text={typeof s.config.command === 'string' && s.client === 'claude-code' ? s.config.command : configText(s.config)}
+          copyLabel={named(`Copy ${s.name} ${s.transport === 'http' ? 'HTTP' : 'stdio'} configuration`)}
+        />
       ))}
     </>
   );
@@ -37,18 +44,20 @@ function ClientSnippets({ list }: { list: McpClientSnippet[] }) {
 /**
  * How MCP clients reach this service (`GET /v1/mcp/snippets`): the stdio command and the HTTP
  * endpoint with its header, and ready-to-paste configurations for Claude Desktop, Cursor, VS Code
- * and a Node script. No snippet holds the API key.
+ * (Claude Code's command when the snippets have one) and a Node script. No snippet holds the API
+ * key. `id` and `tag` (added to every Copy button's name) keep two of them on one page apart.
  */
-export function McpClients({ snippets }: { snippets: McpSnippets }) {
+export function McpClients({ snippets, id = 'mcp', title = 'Connect a client', tag }: { snippets: McpSnippets; id?: string; title?: string; tag?: string }) {
   const of = (client: McpClientSnippet['client']) => snippets.clients.filter((c) => c.client === client);
   const header = Object.entries(snippets.http.headers).map(([name, value]) => `${name}: ${value}`);
   const command = commandLine(snippets.stdio);
+  const named = (label: string) => (tag ? `${label} (${tag})` : label);
   return (
-    <section className="card" aria-labelledby="mcp-clients-h">
-      <h2 id="mcp-clients-h">Connect a client</h2>
+    <section className="card" aria-labelledby={`${id}-clients-h`}>
+      <h2 id={`${id}-clients-h`}>{title}</h2>
       <dl className="meta-grid">
-        <CopyEntry term="stdio command" value={command} copyLabel="Copy command" testId="mcp-stdio-command" />
-        <CopyEntry term="HTTP endpoint" value={snippets.http.url} copyLabel="Copy URL" testId="mcp-http-url" />
+        <CopyEntry term="stdio command" value={command} copyLabel={named('Copy command')} testId={`${id}-stdio-command`} />
+        <CopyEntry term="HTTP endpoint" value={snippets.http.url} copyLabel={named('Copy URL')} testId={`${id}-http-url`} />
         <dt>with the header</dt>
         <dd>
           {header.map((h) => (
@@ -60,18 +69,19 @@ export function McpClients({ snippets }: { snippets: McpSnippets }) {
         The key is this service&apos;s API key (<code>DATA_DIR/api-key</code>, the same as for <code>/v1</code>); the snippets never hold it. Over stdio, <code>spout mcp</code> finds the service and its key through the data dir; it must be running.
       </p>
       <Tabs
-        label="MCP clients"
+        label={named('MCP clients')}
         items={[
-          { id: 'claude', label: 'Claude Desktop', panel: <ClientSnippets list={of('claude-desktop')} /> },
-          { id: 'cursor', label: 'Cursor', panel: <ClientSnippets list={of('cursor')} /> },
-          { id: 'vscode', label: 'VS Code', panel: <ClientSnippets list={of('vscode')} /> },
+          ...(of('claude-code').length > 0 ? [{ id: 'claude-code', label: 'Claude Code', panel: <ClientSnippets list={of('claude-code')} named={named} /> }] : []),
+          { id: 'claude', label: 'Claude Desktop', panel: <ClientSnippets list={of('claude-desktop')} named={named} /> },
+          { id: 'cursor', label: 'Cursor', panel: <ClientSnippets list={of('cursor')} named={named} /> },
+          { id: 'vscode', label: 'VS Code', panel: <ClientSnippets list={of('vscode')} named={named} /> },
           {
             id: 'script',
             label: 'Script',
             panel: (
               <>
-                <Snippet title={TRANSPORT.stdio} where="A Node script with the official SDK (@modelcontextprotocol/sdk): lists the tools." text={scriptText(snippets, 'stdio')} copyLabel="Copy stdio script" />
-                <Snippet title={TRANSPORT.http} where="The same over HTTP; the key comes from SPOUT_API_KEY." text={scriptText(snippets, 'http')} copyLabel="Copy HTTP script" />
+                <Snippet title={TRANSPORT.stdio} where="A Node script with the official SDK (@modelcontextprotocol/sdk): lists the tools." text={scriptText(snippets, 'stdio')} copyLabel={named('Copy stdio script')} />
+                <Snippet title={TRANSPORT.http} where="The same over HTTP; the key comes from SPOUT_API_KEY." text={scriptText(snippets, 'http')} copyLabel={named('Copy HTTP script')} />
               </>
             ),
           },

@@ -1,12 +1,14 @@
 import { ErrorText } from '../../ui/ErrorText';
 import { McpAccounts, McpRegistryApps } from './McpApps';
 import { McpClients } from './McpClients';
+import { McpDevToolset } from './McpDevToolset';
 import { McpTools } from './McpTools';
 import { useMcp } from './mcp-data';
 
 /**
  * Settings → MCP (docs/mcp.md): which actions agents may call as tools, the registry apps and the
- * account per app they use, and how to connect Claude Desktop, Cursor, VS Code or a script.
+ * account per app they use, how to connect Claude Desktop, Cursor, VS Code or a script, and the
+ * developer toolset for coding agents.
  */
 export function McpSettingsView() {
   const { settings, tools, snippets, error, change } = useMcp();
@@ -33,6 +35,7 @@ export function McpSettingsView() {
         !error && <p className="empty">Loading…</p>
       )}
       {snippets && <McpClients snippets={snippets} />}
+      <McpDevToolset />
     </>
   );
 }

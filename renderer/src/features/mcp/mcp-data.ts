@@ -1,7 +1,7 @@
 // Settings → MCP's data (docs/mcp.md): the MCP settings, every candidate tool as an agent would see
 // it, the client snippets, and the registry's apps to choose from.
-import { useCallback } from 'react';
-import type { McpSettings } from '../../../../runtime/contract/mcp-api';
+import { useCallback, useEffect, useState } from 'react';
+import type { McpSettings, McpSnippets } from '../../../../runtime/contract/mcp-api';
 import { api } from '../../api/v1';
 import { usePoll } from '../../api/use-poll';
 
@@ -36,3 +36,19 @@ export async function appsMatching(text: string): Promise<Array<{ app: string; a
 
 /** How many actions the registry has in an app folder (0: none, or no such app). */
 export const registryActionCount = async (app: string) => (await api.listRegistry({ type: 'action', app, limit: 1 })).page_info.total_count;
+
+/** The developer toolset's snippets for `root` (an absolute folder), read when `on`; null while off or not read yet. */
+export function useDevSnippets(on: boolean, root: string): { snippets: McpSnippets | null; error: string | null } {
+  const [state, setState] = useState<{ snippets: McpSnippets | null; error: string | null }>({ snippets: null, error: null });
+  useEffect(() => {
+    setState({ snippets: null, error: null });
+    if (!on || !root) return;
+    let current = true;
+    api.getMcpSnippets({ roots: [root] }).then(
+      (snippets) => current && setState({ snippets, error: null }),
+      (err: Error) => current && setState({ snippets: null, error: err.message }),
+    );
+    return () => void (current = false);
+  }, [on, root]);
+  return state;
+}
