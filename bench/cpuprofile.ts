@@ -26,7 +26,7 @@ function sourceMapOf(url: string): SourceMap | null {
   if (!maps.has(url)) {
     let map: SourceMap | null = null;
     try {
-      map = new SourceMap(JSON.parse(fs.readFileSync(fileURLToPath(url) + '.map', 'utf8')));
+      map = new SourceMap(JSON.parse(fs.readFileSync(`${fileURLToPath(url)}.map`, 'utf8')));
     } catch {
       map = null; // not a file of ours, or built without a map
     }

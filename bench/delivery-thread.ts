@@ -109,7 +109,7 @@ async function measure(mode: string): Promise<void> {
   await round(10_000);
   const rounds = [];
   for (let r = 0; r < ROUNDS; r++) rounds.push(await round(DELIVERIES));
-  process.stdout.write(JSON.stringify(rounds.slice(1)) + '\n');
+  process.stdout.write(`${JSON.stringify(rounds.slice(1))}\n`);
   await dispatcher.stop();
   await outbox.close();
   await stopChild(receiver.child);

@@ -28,4 +28,4 @@ const seconds = (Date.now() - started) / 1000;
 await pool.close();
 latencies.sort((a, b) => a - b);
 const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-process.stdout.write(JSON.stringify({ ok, failed, seconds, perSecond: ok / seconds, p50: at(0.5), p99: at(0.99) }) + '\n');
+process.stdout.write(`${JSON.stringify({ ok, failed, seconds, perSecond: ok / seconds, p50: at(0.5), p99: at(0.99) })}\n`);

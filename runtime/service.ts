@@ -293,7 +293,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   }
 
   const serverFile = path.join(dataDir, 'server.json');
-  writePrivateFileSync(serverFile, JSON.stringify({ url: baseUrl(), pid: process.pid }) + '\n');
+  writePrivateFileSync(serverFile, `${JSON.stringify({ url: baseUrl(), pid: process.pid })}\n`);
 
   let stopping: Promise<void> | null = null;
   const stop = () =>

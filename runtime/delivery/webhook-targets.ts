@@ -41,7 +41,7 @@ export function webhookTarget(w: WebhookRecord, openSecret: (sealed: string) => 
 /** Marks a webhook inactive because delivery gave up on it, keeping why; a no-op if it is gone or already inactive. */
 export async function disableWebhook(metadata: Metadata, webhookId: string, reason: string): Promise<void> {
   const w = metadata.data.webhooks.find((x) => x.id === webhookId);
-  if (!w || !w.active) return;
+  if (!w?.active) return;
   w.active = false;
   w.disabled_reason = reason;
   w.updated_at = Math.floor(Date.now() / 1000);

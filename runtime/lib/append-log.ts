@@ -234,7 +234,7 @@ export class AppendLog<T> {
       this.queue = [];
       this.staged.clear();
       const taken = snapshot();
-      const raw = Array.isArray(taken) ? { chunks: [Buffer.from(taken.map((l) => l + '\n').join(''))], count: taken.length } : taken;
+      const raw = Array.isArray(taken) ? { chunks: [Buffer.from(taken.map((l) => `${l}\n`).join(''))], count: taken.length } : taken;
       const tmp = `${this.file}.tmp`;
       // A temp file left by a crash would keep its old mode: start from none.
       await fsp.rm(tmp, { force: true });

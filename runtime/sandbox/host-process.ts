@@ -87,6 +87,7 @@ export class HostProcess implements WatchedHost {
         }
         const events = reply.type === 'done' || reply.type === 'emits' ? reply.emits.length * EVENT_BYTES : 0;
         this.budget?.charge(events);
+        // biome-ignore lint/complexity/noUselessUndefinedInitialization: the finally reads it when receive throws; TypeScript wants it assigned.
         let held: Promise<unknown> | void = undefined;
         try {
           held = this.receive(reply);

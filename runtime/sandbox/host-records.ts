@@ -76,7 +76,7 @@ export function readPids(file: string): number[] {
 /** Whether `pid` is a running (not dead, not a zombie) host carrying `marker` on its command line. */
 export function isHostOf(pid: number, marker: string): boolean {
   const command = commandLine(pid);
-  return command !== null && command.includes(marker);
+  return command?.includes(marker) === true;
 }
 
 /** A live process's command line; null when there is none (or it is a zombie, or it cannot be read). */

@@ -60,7 +60,7 @@ export class SecretBox {
         throw new Error(`${sealedFile} is sealed with the desktop app's OS keychain: open this data dir with the Spout desktop app, or give the service another --data-dir`);
       }
       key = clear !== null ? Buffer.from(clear, 'base64') : randomBytes(32);
-      if (clear === null) fs.writeFileSync(file, key.toString('base64') + '\n', { mode: 0o600 });
+      if (clear === null) fs.writeFileSync(file, `${key.toString('base64')}\n`, { mode: 0o600 });
       else keepPrivate(file);
     }
     if (key.length !== 32) throw new Error(`${wrapper && sealed !== null ? sealedFile : file} does not hold a 32-byte key; move it away to have a new one made (encrypted values will be lost)`);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { PipedreamClient } from '@pipedream/sdk';
+import type { PipedreamClient } from '@pipedream/sdk';
 import { cli, cliEnv } from '../helpers/cli';
 import { CONNECT_REGISTRY, connectClient, failure, strictly, type ConnectClient } from '../helpers/connect';
 import { startReceiver, type Receiver } from '../helpers/receiver';

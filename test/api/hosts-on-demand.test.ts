@@ -61,7 +61,7 @@ async function waitParked(spout: SpoutProcess, id: string): Promise<void> {
 
 /** The trail a run finds after runs 1..n-1: what the deploy hook wrote, then each count. */
 function trailBefore(n: number): string {
-  return 'deployed;' + Array.from({ length: n - 1 }, (_, i) => `${i + 1};`).join('');
+  return `deployed;${Array.from({ length: n - 1 }, (_, i) => `${i + 1};`).join('')}`;
 }
 
 /** Asserts runs 1..k each found the db and `/tmp` as the previous one left them. */

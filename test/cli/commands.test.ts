@@ -112,7 +112,7 @@ describe('spout management commands', () => {
     assert.equal(ambiguous.code, 1);
     assert.match(ambiguous.stderr, /"file-s" matches 2 sources; give more of the id or slug:\n/);
     assert.match(ambiguous.stderr, new RegExp(`  ${fromFile.id}  file-source\n`));
-    assert.match(ambiguous.stderr, /  dc_\w+  file-source-twin\n/);
+    assert.match(ambiguous.stderr, / {2}dc_\w+ {2}file-source-twin\n/);
 
     // events -n: the relative import's prefix is in the summaries.
     await hit(fromFile.configured_props.http.endpoint_url, '/two');

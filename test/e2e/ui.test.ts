@@ -90,7 +90,7 @@ describe('UI in Chromium', () => {
 
   it('refuses a visit without the token link', async () => {
     const page = await browser.newPage();
-    const res = await page.goto(spout.url + '/');
+    const res = await page.goto(`${spout.url}/`);
     assert.equal(res?.status(), 401);
     assert.match((await page.textContent('body')) ?? '', /spout serve/);
     await page.close();
@@ -215,7 +215,7 @@ describe('UI in Chromium', () => {
     // Selecting an event puts it in the address (history.replaceState): only a page load counts.
     let loads = 0;
     page.on('load', () => loads++);
-    const res = await fetch(source.endpoint + '/from-test', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"hello":"ui"}' });
+    const res = await fetch(`${source.endpoint}/from-test`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"hello":"ui"}' });
     assert.equal(res.status, 200);
     await page.locator('.event-row', { hasText: 'POST /from-test' }).click({ timeout: 10_000 });
     await page.getByTestId('event-view').getByText('"ui"').waitFor();

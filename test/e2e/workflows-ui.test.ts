@@ -269,7 +269,7 @@ describe('UI: action test runs, workflows, re-delivery', () => {
   it('re-delivers a stored event to a chosen webhook that is not subscribed', async () => {
     const source = await deploySource(spout);
     const hook = (await spout.api('POST', '/v1/webhooks', { url: receiver.url, name: 'Redeliver target' })).json.data as { id: string };
-    await fetch(source.endpoint + '/again', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n": 7}' });
+    await fetch(`${source.endpoint}/again`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n": 7}' });
     const { context, page, problems } = await signedIn();
     await page.goto(`${spout.url}/sources/${source.id}/events`);
     await page.locator('.event-row', { hasText: 'POST /again' }).click({ timeout: 10_000 });

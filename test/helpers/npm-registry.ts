@@ -34,7 +34,7 @@ export function writePackage(parent: string, manifest: { name: string; version: 
 function tarHeader(name: string, size: number): Buffer {
   const header = Buffer.alloc(512);
   const field = (offset: number, length: number, value: string) => header.write(value, offset, length, 'ascii');
-  const octal = (offset: number, length: number, value: number) => field(offset, length, value.toString(8).padStart(length - 1, '0') + '\0');
+  const octal = (offset: number, length: number, value: number) => field(offset, length, `${value.toString(8).padStart(length - 1, '0')}\0`);
   if (Buffer.byteLength(name) > 100) throw new Error(`tar entry name too long for this helper: ${name}`);
   field(0, 100, name);
   octal(100, 8, 0o644);
@@ -49,7 +49,7 @@ function tarHeader(name: string, size: number): Buffer {
   field(263, 2, '00');
   let sum = 0;
   for (const byte of header) sum += byte;
-  field(148, 8, sum.toString(8).padStart(6, '0') + '\0 ');
+  field(148, 8, `${sum.toString(8).padStart(6, '0')}\0 `);
   return header;
 }
 

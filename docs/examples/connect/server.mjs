@@ -29,7 +29,7 @@ const bundled = await build({
   logLevel: "silent",
 });
 const script = bundled.outputFiles[0].text;
-const escape = (s) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 let origin = "";
 const server = http.createServer(async (req, res) => {
@@ -42,7 +42,7 @@ const server = http.createServer(async (req, res) => {
       const token = await pd.tokens.create({ externalUserId: url.searchParams.get("user") ?? "example-user", allowedOrigins: [origin] });
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ token: token.token, expires_at: token.expiresAt.toISOString(), connect_link_url: token.connectLinkUrl }));
     } else if (url.pathname === "/") {
-      res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Example app</title></head><body><div id="root" data-base-url="${escape(baseUrl)}" data-component="${escape(component)}"></div><script type="module" src="/app.js"></script></body></html>`);
+      res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Example app</title></head><body><div id="root" data-base-url="${escapeHtml(baseUrl)}" data-component="${escapeHtml(component)}"></div><script type="module" src="/app.js"></script></body></html>`);
     } else if (url.pathname === "/favicon.ico") {
       res.writeHead(204).end();
     } else {

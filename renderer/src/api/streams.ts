@@ -9,6 +9,7 @@ import { ApiError, markReachable, UI_HEADER } from './client';
  */
 export function followBatched<T extends { id: string }>(path: string, seen: Set<string>, onBatch: (items: T[]) => void, onState: (live: boolean) => void, lastEventId: string | null): () => void {
   let pending: T[] = [];
+  // biome-ignore lint/correctness/noUnusedVariables: ??= reads it (one flush pending at a time); Biome counts ??= as a write only.
   let timer: ReturnType<typeof setTimeout> | null = null;
   const flush = () => {
     timer = null;

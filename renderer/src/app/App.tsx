@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { Sidebar } from './Sidebar';
 import { Toasts } from './Toasts';
 import { segments, useRoute } from './router';
@@ -23,7 +23,7 @@ export function App() {
   const section = segments(path)[0] ?? 'sources';
 
   useEffect(() => {
-    if (window.location.pathname === '/') navigate('/sources' + window.location.search, { replace: true });
+    if (window.location.pathname === '/') navigate(`/sources${window.location.search}`, { replace: true });
   }, [navigate]);
 
   useEffect(() => {
@@ -69,7 +69,7 @@ export function App() {
     document.title = `${heading?.textContent ?? 'Spout'} · Spout`;
   }, [path]);
 
-  let screen;
+  let screen: ReactNode;
   if (section === 'sources') screen = <SourcesScreen />;
   else if (section === 'actions') screen = <ActionsScreen />;
   else if (section === 'workflows') screen = <WorkflowsScreen />;

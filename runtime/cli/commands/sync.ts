@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { LinkStore, RemoteLinks } from '../../sync/links';
 import { remoteFromProfile } from '../../sync/remotes';
-import { applySync, planSync, syncStatus, type SyncContext } from '../../sync/sync-session';
+import { applySync, planSync, type RemoteSpec, syncStatus, type SyncContext } from '../../sync/sync-session';
 import type { ApplyEvent, ApplyResult, Direction, PlanItem, SyncOptions, SyncPlan } from '../../contract/sync-api';
 import { parse, type Args } from '../support/args';
 import type { ApiClient } from '../../remote/api-client';
@@ -149,7 +149,7 @@ function remoteOf(args: Args, option: 'to' | 'from' | 'with', action: string): s
 }
 
 function context(args: Args, name: string): SyncContext {
-  let remote;
+  let remote: RemoteSpec;
   try {
     remote = remoteFromProfile(name);
   } catch (err) {

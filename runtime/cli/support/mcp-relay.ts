@@ -97,7 +97,8 @@ export class McpRelay {
     try {
       await this.renewing;
       await this.upstream.send(message);
-    } catch (err) {
+    } catch (first) {
+      let err = first;
       // The service restarted (it no longer knows the session, or is on another port): start a new session and send again.
       if (sessionLost(err) && this.initialize && message !== this.initialize) {
         try {

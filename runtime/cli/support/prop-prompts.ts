@@ -223,7 +223,7 @@ async function askProp(client: ApiClient, prompter: Prompter, componentRef: stri
   if (!choices && prop.hasOptionsMethod === true) choices = await loadOptions();
   const multiple = prop.type.endsWith('[]');
   for (;;) {
-    if (choices && choices.length) {
+    if (choices?.length) {
       choices.forEach((c, i) => note(`  ${String(i + 1).padStart(2)}) ${c.label}`));
       const more = prop.hasOptionsMethod === true ? ', m for more' : '';
       const a = await prompter.ask(multiple ? `Choose numbers separated by commas (or type values${more}): ` : `Choose 1-${choices.length} (or type a value${more}): `);

@@ -105,7 +105,7 @@ async function main(): Promise<void> {
     disableAfterMs: options.disableAfterMs,
     onDisable: (webhookId, reason) => {
       const w = webhooks.get(webhookId);
-      if (!w || !w.active) return;
+      if (!w?.active) return;
       w.active = false;
       disabling.add(webhookId);
       post({ type: 'disable', webhookId, reason });

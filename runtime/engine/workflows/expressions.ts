@@ -29,7 +29,7 @@ export function parsePath(expression: string): Array<string | number> | null {
 
 function read(scope: Record<string, unknown>, expression: string, where: string): unknown {
   const keys = parsePath(expression);
-  if (!keys || keys[0] !== 'steps') {
+  if (keys?.[0] !== 'steps') {
     throw new StepReferenceError(`${where}: {{${expression}}} is not a reference; write a path into steps, e.g. {{steps.trigger.event.body}}`);
   }
   let value: unknown = scope;

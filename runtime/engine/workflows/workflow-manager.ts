@@ -3,7 +3,7 @@
 // returned and exported; every run is recorded and can be replayed. Workflows emit (`$.send.emit`)
 // and listen (a source trigger is a subscription of the workflow to the source).
 import { ComponentError } from '../../lib/error-kinds';
-import { type ComponentProblem } from '../../contract/component-shape';
+import type { ComponentProblem } from '../../contract/component-shape';
 import type { ComponentLibrary, SandboxFactory } from '../../components/library';
 import { MAX_LISTENER_HOPS, type Emission } from '../events/emission';
 import type { EventStore, StoredEvent } from '../../store/event-store';

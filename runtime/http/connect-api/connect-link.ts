@@ -13,7 +13,7 @@ import { requireAccountUrls } from './connect-local-targets';
 /** Where connect_link_url points. */
 export const CONNECT_LINK_PATH = '/connect/link';
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const formSchema = z.object({ token: z.string().min(1), app: z.string().min(1), account_name: z.string().max(200).optional() }).catchall(z.string().max(10_000));
 
@@ -29,9 +29,9 @@ function page(res: Response, status: number, title: string, body: string): void 
       'referrer-policy': 'no-referrer',
     })
     .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escape(title)} · Spout Connect</title>` +
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)} · Spout Connect</title>` +
         `<style nonce="${nonce}">body{font:15px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1e293b}label{display:block;margin:.8rem 0 .2rem;font-weight:600}input{width:100%;padding:.45rem;box-sizing:border-box}button{margin-top:1.2rem;padding:.5rem 1.2rem}.note{color:#64748b;font-size:13px}.error{color:#b91c1c}</style>` +
-        `</head><body><h1>${escape(title)}</h1>${body}<p class="note">Spout's local Connect Link: the account is kept on this machine, encrypted.</p></body></html>`,
+        `</head><body><h1>${escapeHtml(title)}</h1>${body}<p class="note">Spout's local Connect Link: the account is kept on this machine, encrypted.</p></body></html>`,
     );
 }
 
@@ -49,15 +49,15 @@ export function connectLinkRoutes(ctx: ConnectContext): Router {
   const form = (res: Response, token: string, app: CatalogApp, error?: string) => {
     const fields = app.fields.length ? app.fields : [];
     const inputs = fields
-      .map((f) => `<label for="f_${escape(f)}">${escape(f)}</label><input id="f_${escape(f)}" name="${escape(f)}" ${/secret|key|token|password/i.test(f) ? 'type="password"' : 'type="text"'} autocomplete="off" required>`)
+      .map((f) => `<label for="f_${escapeHtml(f)}">${escapeHtml(f)}</label><input id="f_${escapeHtml(f)}" name="${escapeHtml(f)}" ${/secret|key|token|password/i.test(f) ? 'type="password"' : 'type="text"'} autocomplete="off" required>`)
       .join('');
     page(
       res,
       error ? 400 : 200,
       `Connect ${app.name}`,
-      `${error ? `<p class="error">${escape(error)}</p>` : ''}<p>${fields.length ? `Enter the credentials of your ${escape(app.name)} account.` : `${escape(app.name)} needs no credentials.`}</p>` +
-        `<form method="post" action="${CONNECT_LINK_PATH}"><input type="hidden" name="token" value="${escape(token)}"><input type="hidden" name="app" value="${escape(app.slug)}">` +
-        `<label for="account_name">Account name</label><input id="account_name" name="account_name" type="text" placeholder="${escape(app.name)}">${inputs}<button type="submit">Connect</button></form>`,
+      `${error ? `<p class="error">${escapeHtml(error)}</p>` : ''}<p>${fields.length ? `Enter the credentials of your ${escapeHtml(app.name)} account.` : `${escapeHtml(app.name)} needs no credentials.`}</p>` +
+        `<form method="post" action="${CONNECT_LINK_PATH}"><input type="hidden" name="token" value="${escapeHtml(token)}"><input type="hidden" name="app" value="${escapeHtml(app.slug)}">` +
+        `<label for="account_name">Account name</label><input id="account_name" name="account_name" type="text" placeholder="${escapeHtml(app.name)}">${inputs}<button type="submit">Connect</button></form>`,
     );
   };
 
@@ -71,9 +71,9 @@ export function connectLinkRoutes(ctx: ConnectContext): Router {
     if (app) return form(res, token, app);
     const links = apps
       .filter((a) => a.auth_type !== 'none')
-      .map((a) => `<li><a href="${CONNECT_LINK_PATH}?token=${encodeURIComponent(token)}&amp;app=${encodeURIComponent(a.slug)}">${escape(a.name)}</a></li>`)
+      .map((a) => `<li><a href="${CONNECT_LINK_PATH}?token=${encodeURIComponent(token)}&amp;app=${encodeURIComponent(a.slug)}">${escapeHtml(a.name)}</a></li>`)
       .join('');
-    page(res, slug ? 404 : 200, 'Connect an account', `${slug ? `<p class="error">No app ${escape(slug)} in the local registry.</p>` : ''}<p>Choose the app to connect:</p><ul>${links || '<li>No app of the local registry takes credentials.</li>'}</ul>`);
+    page(res, slug ? 404 : 200, 'Connect an account', `${slug ? `<p class="error">No app ${escapeHtml(slug)} in the local registry.</p>` : ''}<p>Choose the app to connect:</p><ul>${links || '<li>No app of the local registry takes credentials.</li>'}</ul>`);
   });
 
   router.post(CONNECT_LINK_PATH, express.urlencoded({ extended: false, limit: '100kb' }), async (req, res) => {
@@ -97,7 +97,7 @@ export function connectLinkRoutes(ctx: ConnectContext): Router {
     const account = await ctx.connect.tenants.createAccount(owner, app.slug, account_name || undefined, credentials);
     if (claims.webhook_uri) notify(claims.webhook_uri, { event: 'CONNECTION_SUCCESS', connect_token: token, environment: claims.environment, account: accountView(account, app) });
     if (claims.success_redirect_uri) return res.redirect(303, claims.success_redirect_uri);
-    page(res, 200, `${app.name} connected`, `<p>Your ${escape(app.name)} account is connected (<code>${escape(account.id)}</code>). You can close this page.</p>`);
+    page(res, 200, `${app.name} connected`, `<p>Your ${escapeHtml(app.name)} account is connected (<code>${escapeHtml(account.id)}</code>). You can close this page.</p>`);
   });
 
   return router;

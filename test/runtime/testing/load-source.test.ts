@@ -55,7 +55,7 @@ describe('spout/testing: the test clock', () => {
 
     // Two hours: the 10-minute timer fires 12 times from its phase at load; the nightly cron at 02:00 once.
     const runs = await src.clock.advance('2h');
-    const timestamps = runs.map((run) => (run.events[0]?.event as { event: { timestamp: number; cron?: string } }).event);
+    const timestamps = runs.map((run) => (run.events[0]!.event as { event: { timestamp: number; cron?: string } }).event);
     assert.equal(timestamps.length, 13);
     assert.deepEqual(timestamps.slice(0, 2), [{ timestamp: NOW / 1000 + 600, interval_seconds: 600 }, { timestamp: NOW / 1000 + 1200, interval_seconds: 600 }]);
     assert.ok(timestamps.some((e) => e.cron === '0 2 * * *' && e.timestamp === NOW / 1000 + 7200));

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { segments, useRoute } from '../../app/router';
 import { Link } from '../../ui/Link';
 import { ListPane } from '../../ui/ListPane';
@@ -11,7 +12,7 @@ export function ActionsScreen() {
   const path = useRoute((s) => s.path);
   const [, ref] = segments(path);
   const { actions, error } = useSavedActions();
-  let content;
+  let content: ReactNode;
   if (ref === 'new') content = <ActionCreate />;
   else if (ref) content = <ActionPage key={ref} actionRef={ref} />;
   else

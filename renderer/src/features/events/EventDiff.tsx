@@ -39,10 +39,12 @@ function diffLines(a: string[], b: string[]): Row[] {
   const n = a.length;
   const m = b.length;
   const table: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
+  // Every cell read is inside the table; `?? 0` only satisfies the index type.
+  const cell = (r: number, c: number) => table[r]?.[c] ?? 0;
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
       const row = table[i] as Uint32Array;
-      row[j] = a[i] === b[j] ? (table[i + 1] as Uint32Array)[j + 1]! + 1 : Math.max((table[i + 1] as Uint32Array)[j]!, row[j + 1]!);
+      row[j] = a[i] === b[j] ? cell(i + 1, j + 1) + 1 : Math.max(cell(i + 1, j), cell(i, j + 1));
     }
   }
   const rows: Row[] = [];
@@ -53,7 +55,7 @@ function diffLines(a: string[], b: string[]): Row[] {
       rows.push({ kind: 'same', text: a[i] as string });
       i++;
       j++;
-    } else if ((table[i + 1] as Uint32Array)[j]! >= (table[i] as Uint32Array)[j + 1]!) rows.push({ kind: 'del', text: a[i++] as string });
+    } else if (cell(i + 1, j) >= cell(i, j + 1)) rows.push({ kind: 'del', text: a[i++] as string });
     else rows.push({ kind: 'add', text: b[j++] as string });
   }
   while (i < n) rows.push({ kind: 'del', text: a[i++] as string });

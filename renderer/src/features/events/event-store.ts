@@ -50,6 +50,7 @@ let stop: (() => void) | null = null;
 let known = new Set<string>();
 /** Bumped by every search, so an answer that arrives after a newer one is dropped. */
 let searchGeneration = 0;
+// biome-ignore lint/correctness/noUnusedVariables: ??= reads it (one search pending at a time); Biome counts ??= as a write only.
 let searchAgain: ReturnType<typeof setTimeout> | null = null;
 
 /** A source's events: the latest 100 from `event_summaries`, then live from `/sse/dc/{id}/emits`; or a search over all of them on the service. */

@@ -86,7 +86,7 @@ export function ProfileForm({ bridge }: { bridge: SpoutDesktop }) {
 
   const origin = originOf(url);
   const keyKept = saved.mode === 'remote' && origin === saved.url;
-  const plainHttp = origin !== null && origin.startsWith('http:') && !LOOPBACK.test(new URL(origin).hostname);
+  const plainHttp = origin?.startsWith('http:') === true && !LOOPBACK.test(new URL(origin).hostname);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (mode === 'local') return void save({ mode: 'local' }, 'Saved: the window shows this app’s own instance.');

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { segments, useRoute } from '../../app/router';
 import { useApp } from '../../app/store';
 import { Link } from '../../ui/Link';
@@ -12,7 +13,7 @@ export function SourcesScreen() {
   const sources = useApp((s) => s.sources);
   const [, id, tab, item] = segments(path);
   const creating = id === 'new' || (!id && query.get('action') === 'create');
-  let content;
+  let content: ReactNode;
   const type = query.get('type');
   if (creating) content = <SourceCreate registryKey={query.get('key')} componentId={query.get('component')} url={query.get('url')} type={type === 'action' || type === 'source' ? type : null} />;
   else if (id) content = <SourceDetail id={id} tab={tab ?? 'configure'} item={item ?? null} />;

@@ -121,7 +121,7 @@ export function SyncScreen() {
   const s = plan?.summary;
   /** A webhook pushed from here to another machine with a URL that means "this machine". */
   const loopbackUrlOf = (item: PlanItem): string | null => {
-    if (!plan || plan.direction !== 'push' || item.kind !== 'webhook' || !['create', 'update', 'replace'].includes(item.action) || isLoopbackUrl(plan.remote.url)) return null;
+    if (plan?.direction !== 'push' || item.kind !== 'webhook' || !['create', 'update', 'replace'].includes(item.action) || isLoopbackUrl(plan.remote.url)) return null;
     const url = webhooks.find((w) => w.id === item.local_id)?.url;
     return url && isLoopbackUrl(url) ? url : null;
   };

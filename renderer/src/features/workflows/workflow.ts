@@ -106,7 +106,7 @@ export function describeTrigger(t: WorkflowView['trigger']): string {
 
 /** Saves JSON as a file the browser downloads. */
 export function downloadJson(filename: string, data: unknown): void {
-  downloadFile(filename, JSON.stringify(data, null, 2) + '\n', 'application/json');
+  downloadFile(filename, `${JSON.stringify(data, null, 2)}\n`, 'application/json');
 }
 
 /** A file name from a workflow name: "Orders flow" → "orders-flow.workflow.json". */

@@ -117,7 +117,7 @@ describe('Copy as cURL', () => {
     await roundTrip(recorded({ headers: { 'content-type': 'text/plain' }, bytes: nul }), nul);
     const at = Buffer.from('@/etc/passwd');
     await roundTrip(recorded({ headers: { 'content-type': 'text/plain' }, bytes: at }), at);
-    const big = Buffer.from('x'.repeat(200 * 1024) + "'end'");
+    const big = Buffer.from(`${'x'.repeat(200 * 1024)}'end'`);
     await roundTrip(recorded({ headers: { 'content-type': 'text/plain', 'user-agent': 'my-client/1.0', accept: 'text/plain' }, bytes: big }), big);
   });
 

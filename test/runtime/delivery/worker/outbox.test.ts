@@ -110,7 +110,7 @@ describe('Outbox', () => {
         { t: 'a', message_id: m.id, ...outcome, created_at: 2000 }, // before request or response headers were kept
         { t: 'a', message_id: m.id, ...outcome, request_headers: headers, response_headers: { 'retry-after': '5' }, created_at: 3000 },
       ]
-        .map((line) => JSON.stringify(line) + '\n')
+        .map((line) => `${JSON.stringify(line)}\n`)
         .join(''),
     );
     const outbox = await Outbox.open(file);
@@ -128,7 +128,7 @@ describe('Outbox', () => {
     fs.writeFileSync(
       file,
       [{ t: 'm', ...m, body: JSON.parse(m.body) }, { t: 'a', message_id: m.id, ...outcome, timestamp: 'soon', signature: 'v1,x' }, { t: 'a', message_id: m.id, ...outcome, timestamp: 1, signature: 7 }]
-        .map((line) => JSON.stringify(line) + '\n')
+        .map((line) => `${JSON.stringify(line)}\n`)
         .join(''),
     );
     const problems: string[] = [];

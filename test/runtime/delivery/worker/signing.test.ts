@@ -15,7 +15,7 @@ describe('signing', () => {
     assert.match(signature, /^v1,/);
     const verified = new Webhook(secret).verify(body, { 'webhook-id': 'msg_1', 'webhook-timestamp': String(ts), 'webhook-signature': signature });
     assert.deepEqual(verified, JSON.parse(body));
-    assert.throws(() => new Webhook(secret).verify(body + ' ', { 'webhook-id': 'msg_1', 'webhook-timestamp': String(ts), 'webhook-signature': signature }));
+    assert.throws(() => new Webhook(secret).verify(`${body} `, { 'webhook-id': 'msg_1', 'webhook-timestamp': String(ts), 'webhook-signature': signature }));
     assert.throws(() => new Webhook(newSigningSecret()).verify(body, { 'webhook-id': 'msg_1', 'webhook-timestamp': String(ts), 'webhook-signature': signature }));
   });
 });
