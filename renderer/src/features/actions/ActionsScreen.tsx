@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { segments, useRoute } from '../../app/router';
 import { Link } from '../../ui/Link';
-import { ListPane } from '../../ui/ListPane';
+import { ListDetail, Welcome } from '../../ui/ListDetail';
 import { ActionCreate } from './ActionCreate';
 import { ActionList } from './ActionList';
 import { ActionPage } from './ActionPage';
@@ -17,8 +17,7 @@ export function ActionsScreen() {
   else if (ref) content = <ActionPage key={ref} actionRef={ref} />;
   else
     content = (
-      <div className="welcome">
-        <h1 tabIndex={-1}>Actions</h1>
+      <Welcome title="Actions">
         <p>
           An action does one thing when it runs: call an API, transform data, send a message. It is not deployed: write it, save it, and test-run it with its props form. A saved action can be a
           step of a workflow and a tool for AI agents (MCP).
@@ -31,19 +30,14 @@ export function ActionsScreen() {
         <Link to="/actions/new" className="button primary">
           {actions?.length ? 'Write a new action' : 'Write your first action'}
         </Link>
-      </div>
+      </Welcome>
     );
   return (
-    <ListPane
+    <ListDetail
       title="Actions"
-      label="Action list"
+      item="action"
+      base="/actions"
       hasDetail={Boolean(ref)}
-      back={{ to: '/actions', label: 'All actions' }}
-      actions={
-        <Link to="/actions/new" className="button small primary">
-          New action
-        </Link>
-      }
       list={<ActionList actions={actions} selectedRef={ref && ref !== 'new' ? ref : null} />}
       detail={content}
     />

@@ -7,11 +7,12 @@ import { useInvocations } from './invocation-store';
 import { useRoute } from '../../app/router';
 import { duration } from '../workflows/workflow';
 import { InvocationDetail } from './InvocationDetail';
-import { VirtualList } from '../../ui/VirtualList';
-import { LiveBadge } from '../../ui/LiveBadge';
+import { RowList } from '../../ui/RowList';
+import { RowFilters } from '../../ui/RowFilters';
 import { ErrorText } from '../../ui/ErrorText';
 
 const STATUSES: InvocationStatus[] = ['ok', 'error', 'timeout', 'crashed'];
+const STATUS_OPTIONS = [{ value: '', label: 'Any status' }, ...STATUSES.map((s) => ({ value: s, label: s }))];
 /** The search asks the service once typing pauses this long. */
 const SEARCH_DELAY_MS = 250;
 
@@ -39,75 +40,54 @@ export function ActivityView({ source, selectedId }: { source: SourceView; selec
   }, [text, setFilter]);
 
   const select = (id: string | null) => navigate(activityPath(source.id, id), { replace: true, keepFocus: true });
-  const selectedIndex = items.findIndex((r) => r.id === selectedId);
   const filtered = Boolean(filter.status || filter.q);
 
   return (
     <section className="inspector activity" aria-label="Activity">
-      <div className="toolbar">
-        <LiveBadge live={live} testId="activity-state" />
-        <label className="sr-only" htmlFor="activity-status">
-          Status
-        </label>
-        <select id="activity-status" value={filter.status ?? ''} onChange={(e) => void setFilter({ ...filter, status: (e.target.value || undefined) as InvocationStatus | undefined })}>
-          <option value="">Any status</option>
-          {STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
+      <RowFilters
+        live={live}
+        liveTestId="activity-state"
+        select={{ id: 'activity-status', label: 'Status', value: filter.status ?? '', options: STATUS_OPTIONS, onChange: (value) => void setFilter({ ...filter, status: (value || undefined) as InvocationStatus | undefined }) }}
+      >
         <input type="search" aria-label="Search runs" placeholder="Search runs…" title="Text anywhere in a run: request, answer, logs, error, event" value={text} onChange={(e) => setText(e.target.value)} />
         <span className="muted" data-testid="activity-count">
           {loaded ? `${total} ${filtered ? 'matching ' : ''}run${total === 1 ? '' : 's'}` : ''}
         </span>
-      </div>
+      </RowFilters>
       <ErrorText text={error} />
-      <div className="inspector-body">
-        <div className="event-column">
-          {items.length === 0 ? (
-            <p className="empty">{!loaded ? 'Loading…' : filtered ? 'No run matches.' : 'No runs yet. Send a request to the endpoint, run the source, or wait for its timer: every run shows here.'}</p>
-          ) : (
-            <VirtualList
-              items={items}
-              rowHeight={46}
-              label="Runs"
-              getKey={(r) => r.id}
-              selectedIndex={selectedIndex}
-              onSelect={(i) => select(items[i]?.id ?? null)}
-              renderRow={(r) => (
-                <div className="inv-row" data-invocation-id={r.id} data-status={r.status}>
-                  <div className="inv-line">
-                    <span className={statusBadge(r.status)}>{r.status}</span>
-                    <span className="what mono">{r.title}</span>
-                    {r.response_status !== null && <span className={r.response_status < 400 ? 'code-ok' : 'code-bad'}>{r.response_status}</span>}
-                  </div>
-                  <div className="inv-line inv-meta">
-                    <time dateTime={new Date(r.started_at).toISOString()}>{clockTime(r.started_at, true)}</time>
-                    <span>{triggerLabel(r)}</span>
-                    <span>{duration(r.duration_ms)}</span>
-                    <span>{r.emitted} emitted</span>
-                    {r.replay_of && <span>replay</span>}
-                    {r.error && <span className="row-error">{r.error}</span>}
-                  </div>
-                </div>
-              )}
-            />
-          )}
-          {olderCursor && (
-            <button type="button" className="small" disabled={loadingOlder} onClick={() => void loadOlder()}>
-              {loadingOlder ? 'Loading…' : 'Load older runs'}
-            </button>
-          )}
-        </div>
-        <div className="event-detail">
-          {selectedId ? (
+      <RowList
+        items={items}
+        rowHeight={46}
+        label="Runs"
+        selectedId={selectedId}
+        onSelect={select}
+        empty={!loaded ? 'Loading…' : filtered ? 'No run matches.' : 'No runs yet. Send a request to the endpoint, run the source, or wait for its timer: every run shows here.'}
+        more={olderCursor ? { label: 'Load older runs', loading: loadingOlder, onMore: () => void loadOlder() } : null}
+        renderRow={(r) => (
+          <div className="inv-row" data-invocation-id={r.id} data-status={r.status}>
+            <div className="inv-line">
+              <span className={statusBadge(r.status)}>{r.status}</span>
+              <span className="what mono">{r.title}</span>
+              {r.response_status !== null && <span className={r.response_status < 400 ? 'code-ok' : 'code-bad'}>{r.response_status}</span>}
+            </div>
+            <div className="inv-line inv-meta">
+              <time dateTime={new Date(r.started_at).toISOString()}>{clockTime(r.started_at, true)}</time>
+              <span>{triggerLabel(r)}</span>
+              <span>{duration(r.duration_ms)}</span>
+              <span>{r.emitted} emitted</span>
+              {r.replay_of && <span>replay</span>}
+              {r.error && <span className="row-error">{r.error}</span>}
+            </div>
+          </div>
+        )}
+        detail={
+          selectedId ? (
             <InvocationDetail key={selectedId} id={selectedId} sourceId={source.id} headingLevel={2} onReplayed={(r) => navigate(activityPath(source.id, r.id))} />
           ) : (
             <p className="empty">Select a run to see its request, answer, logs, emits and deliveries (arrow keys move through the list).</p>
-          )}
-        </div>
-      </div>
+          )
+        }
+      />
     </section>
   );
 }

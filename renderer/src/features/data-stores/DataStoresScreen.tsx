@@ -3,7 +3,7 @@ import { messageOf } from '../../api/client';
 import { DataStoreRecords } from './DataStoreRecords';
 import { createDataStore } from './data-store-data';
 import { ItemList } from '../../ui/ItemList';
-import { ListPane } from '../../ui/ListPane';
+import { ListDetail, Welcome } from '../../ui/ListDetail';
 import { segments, useRoute } from '../../app/router';
 import { useApp } from '../../app/store';
 
@@ -31,12 +31,12 @@ export function DataStoresScreen() {
 
   const selected = dataStores.find((d) => d.id === id);
   return (
-    <ListPane
+    <ListDetail
       title="Data stores"
-      label="Data store list"
+      item="data store"
+      base="/data-stores"
       hasDetail={Boolean(id)}
-      back={{ to: '/data-stores', label: 'All data stores' }}
-      actions={null}
+      creates={false}
       list={
         <>
           <form className="row" onSubmit={(e) => void create(e)}>
@@ -63,12 +63,11 @@ export function DataStoresScreen() {
         selected ? (
           <DataStoreRecords key={selected.id} store={selected} />
         ) : (
-          <div className="welcome">
-            <h1 tabIndex={-1}>Data stores</h1>
+          <Welcome title="Data stores">
             <p>
               Key-value stores shared by every component configured with them (<code>data_store</code> props). Records can have a TTL.
             </p>
-          </div>
+          </Welcome>
         )
       }
     />

@@ -14,9 +14,9 @@ import { EventDiff } from './EventDiff';
 import { JsonTree } from '../../ui/JsonTree';
 import { Link } from '../../ui/Link';
 import { RedeliverForm } from './RedeliverForm';
-import { VirtualList } from '../../ui/VirtualList';
+import { RowList } from '../../ui/RowList';
 import { clockTime, when as dateOf } from '../../ui/format';
-import { LiveBadge } from '../../ui/LiveBadge';
+import { RowFilters } from '../../ui/RowFilters';
 
 const ALL = '\u0000all';
 const DEFAULT = '\u0000default';
@@ -98,20 +98,11 @@ export function EventInspector({ source, selectedId }: { source: SourceView; sel
 
   return (
     <section className="inspector" aria-label="Events">
-      <div className="toolbar">
-        <LiveBadge live={live} testId="stream-state" />
-        <label className="sr-only" htmlFor="event-channel">
-          Channel
-        </label>
-        <select id="event-channel" value={channel} onChange={(e) => setChannel(e.target.value)}>
-          <option value={ALL}>All channels</option>
-          <option value={DEFAULT}>Default channel</option>
-          {channels.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
+      <RowFilters
+        live={live}
+        liveTestId="stream-state"
+        select={{ id: 'event-channel', label: 'Channel', value: channel, options: [{ value: ALL, label: 'All channels' }, { value: DEFAULT, label: 'Default channel' }, ...channels.map((c) => ({ value: c, label: c }))], onChange: setChannel }}
+      >
         <input type="search" aria-label="Search events" placeholder="Search all stored events…" value={query} onChange={(e) => setQuery(e.target.value)} />
         <span className="muted" data-testid="event-count" aria-live="polite">
           {count}
@@ -120,44 +111,26 @@ export function EventInspector({ source, selectedId }: { source: SourceView; sel
         <button type="button" className="danger-outline" disabled={events.length === 0} onClick={() => setConfirmAll(true)}>
           Delete all
         </button>
-      </div>
+      </RowFilters>
       {error && <p className="error" role="alert">{error}</p>}
-      <div className="inspector-body">
-        <div className="event-column">
-          {shown.length === 0 ? (
-            <p className="empty">{search ? (search.loading ? 'Searching…' : 'No stored event matches.') : events.length ? 'No event matches.' : 'No events yet. Send a request to the endpoint or run the source.'}</p>
-          ) : (
-            <VirtualList
-              items={shown}
-              rowHeight={34}
-              label="Event list"
-              getKey={(e) => e.id}
-              selectedIndex={selectedIndex}
-              onSelect={(i) => select(shown[i]?.id ?? null)}
-              renderRow={(e) => (
-                <div className="event-row" data-event-id={e.id}>
-                  <time dateTime={new Date(e.indexed_at_ms).toISOString()}>{when(e.indexed_at_ms)}</time>
-                  {e.metadata.name && <span className="channel">{e.metadata.name}</span>}
-                  <span className="summary">{e.metadata.summary ?? e.id}</span>
-                  {marked === e.id && <span className="badge">A</span>}
-                </div>
-              )}
-            />
-          )}
-          {search
-            ? search.olderCursor && (
-                <button type="button" className="small" disabled={search.loading} onClick={() => void loadMoreResults()}>
-                  {search.loading ? 'Loading…' : 'More matches'}
-                </button>
-              )
-            : olderCursor && (
-                <button type="button" className="small" disabled={loadingOlder} onClick={() => void loadOlder()}>
-                  {loadingOlder ? 'Loading…' : 'Load older events'}
-                </button>
-              )}
-        </div>
-        <div className="event-detail">
-          {!selected ? (
+      <RowList
+        items={shown}
+        rowHeight={34}
+        label="Event list"
+        selectedId={selectedId}
+        onSelect={select}
+        empty={search ? (search.loading ? 'Searching…' : 'No stored event matches.') : events.length ? 'No event matches.' : 'No events yet. Send a request to the endpoint or run the source.'}
+        more={search ? (search.olderCursor ? { label: 'More matches', loading: search.loading, onMore: () => void loadMoreResults() } : null) : olderCursor ? { label: 'Load older events', loading: loadingOlder, onMore: () => void loadOlder() } : null}
+        renderRow={(e) => (
+          <div className="event-row" data-event-id={e.id}>
+            <time dateTime={new Date(e.indexed_at_ms).toISOString()}>{when(e.indexed_at_ms)}</time>
+            {e.metadata.name && <span className="channel">{e.metadata.name}</span>}
+            <span className="summary">{e.metadata.summary ?? e.id}</span>
+            {marked === e.id && <span className="badge">A</span>}
+          </div>
+        )}
+        detail={
+          !selected ? (
             missing ? (
               <p className="error" role="alert">
                 {missing}
@@ -226,9 +199,9 @@ export function EventInspector({ source, selectedId }: { source: SourceView; sel
                 )}
               </div>
             </>
-          )}
-        </div>
-      </div>
+          )
+        }
+      />
       {confirmAll && (
         <ConfirmDialog title="Delete every event?" body={`All events of ${source.name} are deleted from the service. This cannot be undone.`} confirmLabel="Delete all events" onConfirm={() => void delAll()} onCancel={() => setConfirmAll(false)} />
       )}

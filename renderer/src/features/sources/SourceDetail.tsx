@@ -17,6 +17,7 @@ import { dropDraft, useUnsaved, type Origin } from './editor-store';
 import { useSplitView, WIDE } from './split-view';
 import { useMediaQuery } from '../../ui/use-media-query';
 import { ranMessage, RunRequestDialog } from './RunRequestDialog';
+import { ActiveBadge, ResourceHeader } from '../../ui/ResourceHeader';
 
 /** A deployed source's editor starts from the code the service has (loaded by the editor). */
 const EDIT: Origin = { kind: 'code', code: '', filename: 'component.mjs' };
@@ -95,17 +96,20 @@ export function SourceDetail({ id, tab, item }: { id: string; tab: string; item:
   const base = `/sources/${encodeURIComponent(source.id)}`;
   return (
     <div className="source-detail">
-      <header className="page-head">
-        <div className="head-title">
-          <h1 tabIndex={-1}>
-            {/* A long name is cut with an ellipsis so the buttons keep the title's row; the title attribute shows it whole. */}
-            <span className="source-title" title={source.name}>
-              {source.name}
-            </span>{' '}
-            <span className={source.active ? 'badge active' : 'badge'}>{source.active ? 'active' : 'inactive'}</span>
-          </h1>
-          <p className="muted">
-            <code>{source.id}</code> ·{' '}
+      <ResourceHeader
+        titleClass="head-title"
+        title={
+          // A long name is cut with an ellipsis so the buttons keep the title's row; the title attribute shows it whole.
+          <span className="source-title" title={source.name}>
+            {source.name}
+          </span>
+        }
+        badge={<ActiveBadge active={source.active} />}
+        id={source.id}
+        facts={
+          <>
+            {' '}
+            ·{' '}
             <span data-testid="header-component">
               component <code>{source.component_key ?? source.component_id}</code>
             </span>{' '}
@@ -127,9 +131,11 @@ export function SourceDetail({ id, tab, item }: { id: string; tab: string; item:
                 <code data-testid="header-endpoint">{endpoint}</code> <CopyButton text={endpoint} label="Copy URL" />
               </>
             )}
-          </p>
-        </div>
-        <div className="row head-actions" role="group" aria-label="Source actions">
+          </>
+        }
+        actionsLabel="Source actions"
+        actions={
+          <>
           <button type="button" onClick={() => void run()} disabled={busy !== null} aria-haspopup={endpoint && !hasTimer ? 'dialog' : undefined}>
             {busy === 'run' ? 'Running…' : 'Run now'}
           </button>
@@ -145,8 +151,9 @@ export function SourceDetail({ id, tab, item }: { id: string; tab: string; item:
           <button type="button" className="danger-outline separated" onClick={() => setConfirm(true)} disabled={busy !== null}>
             Delete
           </button>
-        </div>
-      </header>
+          </>
+        }
+      />
       <nav className="tabs" aria-label="Source views">
         {TABS.map((t) => (
           <Link key={t.id} to={t.id === 'configure' ? base : `${base}/${t.id}`} aria-current={tab === t.id ? 'page' : undefined} className={tab === t.id ? 'tab current' : 'tab'}>

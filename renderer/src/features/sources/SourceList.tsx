@@ -5,6 +5,7 @@ import { useApp } from '../../app/store';
 import { ItemList } from '../../ui/ItemList';
 import { dateTime } from '../../ui/format';
 import { useUnsaved } from './editor-store';
+import { ActiveBadge } from '../../ui/ResourceHeader';
 
 const ago = (ms: number) => {
   const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
@@ -31,7 +32,7 @@ export function SourceList({ selectedId }: { selectedId: string | null }) {
                 </span>
               )}
             </span>
-            <span className={s.active ? 'badge active' : 'badge'}>{s.active ? 'active' : 'inactive'}</span>
+            <ActiveBadge active={s.active} />
             <span className="badge" data-testid="host-state" title={HOST_TITLES[s.host]}>
               {s.host}
             </span>

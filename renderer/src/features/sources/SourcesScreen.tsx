@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { segments, useRoute } from '../../app/router';
 import { useApp } from '../../app/store';
 import { Link } from '../../ui/Link';
-import { ListPane } from '../../ui/ListPane';
+import { ListDetail, Welcome } from '../../ui/ListDetail';
 import { SourceList } from './SourceList';
 import { SourceCreate } from './SourceCreate';
 import { SourceDetail } from './SourceDetail';
@@ -19,8 +19,7 @@ export function SourcesScreen() {
   else if (id) content = <SourceDetail id={id} tab={tab ?? 'configure'} item={item ?? null} />;
   else
     content = (
-      <div className="welcome">
-        <h1 tabIndex={-1}>Sources</h1>
+      <Welcome title="Sources">
         {sources.length === 0 ? (
           <>
             <p>A source turns HTTP requests and timers into events. Write one in the editor, deploy it, send it a request and watch its logs and events live.</p>
@@ -31,23 +30,18 @@ export function SourcesScreen() {
         ) : (
           <p>Select a source to see its configuration, logs and events, or create a new one.</p>
         )}
-      </div>
+      </Welcome>
     );
   return (
-    <ListPane
+    <ListDetail
       title="Sources"
-      label="Source list"
+      item="source"
+      base="/sources"
       hasDetail={Boolean(id)}
-      back={{ to: '/sources', label: 'All sources' }}
-      actions={
-        <>
-          <Link to="/actions/new" className="button small">
-            New action
-          </Link>
-          <Link to="/sources/new" className="button small primary">
-            New source
-          </Link>
-        </>
+      extra={
+        <Link to="/actions/new" className="button small">
+          New action
+        </Link>
       }
       list={<SourceList selectedId={creating ? null : (id ?? null)} />}
       detail={content}

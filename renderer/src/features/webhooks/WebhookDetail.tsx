@@ -11,6 +11,7 @@ import { SubscribeForm } from './SubscribeForm';
 import { WebhookMessages } from './WebhookMessages';
 import { WebhookSettings } from './WebhookSettings';
 import { deleteWebhook, unsubscribe, updateWebhook, useSubscriptions, useWebhook } from './webhook-data';
+import { ResourceHeader } from '../../ui/ResourceHeader';
 
 /** One webhook: settings, signing secret, subscriptions, deliveries with attempts, resend and recover. */
 export function WebhookDetail({ id }: { id: string }) {
@@ -54,25 +55,28 @@ export function WebhookDetail({ id }: { id: string }) {
 
   return (
     <div className="webhook-detail">
-      <header className="page-head">
-        <div>
-          <h1 tabIndex={-1}>
-            {wh.name} <HealthBadge webhook={wh} />
-          </h1>
-          <p className="muted">
-            <code>{wh.id}</code> · <code>{wh.url}</code>
+      <ResourceHeader
+        title={wh.name}
+        badge={<HealthBadge webhook={wh} />}
+        id={wh.id}
+        facts={
+          <>
+            {' '}
+            · <code>{wh.url}</code>
             {wh.disabled_reason && <> · disabled: {wh.disabled_reason}</>}
-          </p>
-        </div>
-        <div className="row">
+          </>
+        }
+        actions={
+          <>
           <button type="button" onClick={() => void update({ active: !wh.active }, wh.active ? 'Disabled' : 'Enabled')}>
             {wh.active ? 'Disable' : 'Enable'}
           </button>
           <button type="button" className="danger-outline" onClick={() => setConfirm(true)}>
             Delete
           </button>
-        </div>
-      </header>
+          </>
+        }
+      />
 
       <section className="card" aria-labelledby="subs-h">
         <h2 id="subs-h">Subscriptions</h2>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { CopyButton } from '../../ui/CopyButton';
 import { ItemList } from '../../ui/ItemList';
 import { Link } from '../../ui/Link';
-import { ListPane } from '../../ui/ListPane';
+import { ListDetail, Welcome } from '../../ui/ListDetail';
 import { WebhookCreate } from './WebhookCreate';
 import { WebhookDetail } from './WebhookDetail';
 import { segments, useRoute } from '../../app/router';
@@ -46,27 +46,21 @@ export function WebhooksScreen() {
         <WebhookDetail key={id} id={id} />
       </>
     ) : (
-      <div className="welcome">
-        <h1 tabIndex={-1}>Webhooks</h1>
+      <Welcome title="Webhooks">
         <p>Events of subscribed sources are POSTed to each webhook, signed (Standard Webhooks) and retried until delivered.</p>
         {!webhooksLoaded && !reachable && <p className="notice">The service is not answering: the webhooks show once it is back.</p>}
         <Link to="/webhooks/new" className="button primary">
           Create a webhook
         </Link>
-      </div>
+      </Welcome>
     );
 
   return (
-    <ListPane
+    <ListDetail
       title="Webhooks"
-      label="Webhook list"
+      item="webhook"
+      base="/webhooks"
       hasDetail={Boolean(id)}
-      back={{ to: '/webhooks', label: 'All webhooks' }}
-      actions={
-        <Link to="/webhooks/new" className="button small primary">
-          New webhook
-        </Link>
-      }
       list={
         <ItemList
           label="Webhooks"

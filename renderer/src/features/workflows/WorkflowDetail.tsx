@@ -10,6 +10,7 @@ import { Link } from '../../ui/Link';
 import { WorkflowRunForm } from './WorkflowRunForm';
 import { WorkflowRuns } from './WorkflowRuns';
 import { deleteWorkflow, exportWorkflow, setWorkflowActive, useWorkflow } from './workflow-data';
+import { ActiveBadge, ResourceHeader } from '../../ui/ResourceHeader';
 
 /** One workflow: its trigger (an HTTP trigger's endpoint URL with copy and a test request), steps, edit, runs by hand, runs, export, delete. */
 export function WorkflowDetail({ id }: { id: string }) {
@@ -63,16 +64,18 @@ export function WorkflowDetail({ id }: { id: string }) {
 
   return (
     <div className="workflow-detail">
-      <header className="page-head">
-        <div>
-          <h1 tabIndex={-1}>
-            {wf.name} <span className={wf.active ? 'badge active' : 'badge'}>{wf.active ? 'active' : 'inactive'}</span>
-          </h1>
-          <p className="muted">
-            <code>{wf.id}</code> · triggered by {describeTrigger(trigger)} · {wf.steps.length} step{wf.steps.length === 1 ? '' : 's'}
-          </p>
-        </div>
-        <div className="row">
+      <ResourceHeader
+        title={wf.name}
+        badge={<ActiveBadge active={wf.active} />}
+        id={wf.id}
+        facts={
+          <>
+            {' '}
+            · triggered by {describeTrigger(trigger)} · {wf.steps.length} step{wf.steps.length === 1 ? '' : 's'}
+          </>
+        }
+        actions={
+          <>
           <Link to={`/workflows/${encodeURIComponent(wf.id)}/edit`} className="button">
             Edit
           </Link>
@@ -85,8 +88,9 @@ export function WorkflowDetail({ id }: { id: string }) {
           <button type="button" className="danger-outline" onClick={() => setConfirm(true)} disabled={busy !== null}>
             Delete
           </button>
-        </div>
-      </header>
+          </>
+        }
+      />
 
       <section className="card" aria-labelledby="wf-trigger-h">
         <h2 id="wf-trigger-h">Trigger</h2>

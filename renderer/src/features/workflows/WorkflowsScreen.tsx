@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import { ItemList } from '../../ui/ItemList';
 import { Link } from '../../ui/Link';
-import { ListPane } from '../../ui/ListPane';
+import { ListDetail, Welcome } from '../../ui/ListDetail';
+import { ActiveBadge } from '../../ui/ResourceHeader';
 import { WorkflowCreate } from './WorkflowCreate';
 import { WorkflowDetail } from './WorkflowDetail';
 import { WorkflowEdit } from './WorkflowEdit';
@@ -32,8 +33,7 @@ export function WorkflowsScreen() {
     ) : id ? (
       <WorkflowDetail key={id} id={id} />
     ) : (
-      <div className="welcome">
-        <h1 tabIndex={-1}>Workflows</h1>
+      <Welcome title="Workflows">
         <p>
           A workflow runs saved actions one after another when its trigger fires: an HTTP request, a source&apos;s events, a timer, or by hand. Each step can use what the trigger and earlier steps gave, as{' '}
           <code>{'{{steps.trigger.event.body}}'}</code> or <code>{'{{steps.<name>.$return_value}}'}</code>.
@@ -44,20 +44,15 @@ export function WorkflowsScreen() {
           </Link>
           <WorkflowImport />
         </div>
-      </div>
+      </Welcome>
     );
 
   return (
-    <ListPane
+    <ListDetail
       title="Workflows"
-      label="Workflow list"
+      item="workflow"
+      base="/workflows"
       hasDetail={Boolean(id)}
-      back={{ to: '/workflows', label: 'All workflows' }}
-      actions={
-        <Link to="/workflows/new" className="button small primary">
-          New workflow
-        </Link>
-      }
       list={
         <>
           <div className="row">
@@ -68,7 +63,7 @@ export function WorkflowsScreen() {
             {(w) => (
               <>
                 <span className="name">{w.name}</span>
-                <span className={w.active ? 'badge active' : 'badge'}>{w.active ? 'active' : 'inactive'}</span>
+                <ActiveBadge active={w.active} />
                 <span className="id">{w.id}</span>
                 <span className="stats">
                   {w.trigger.type} trigger · {w.steps.length} step{w.steps.length === 1 ? '' : 's'}
