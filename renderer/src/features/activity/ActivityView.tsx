@@ -9,7 +9,6 @@ import { duration } from '../workflows/workflow';
 import { InvocationDetail } from './InvocationDetail';
 import { RowList } from '../../ui/RowList';
 import { RowFilters } from '../../ui/RowFilters';
-import { ErrorText } from '../../ui/ErrorText';
 
 const STATUSES: InvocationStatus[] = ['ok', 'error', 'timeout', 'crashed'];
 const STATUS_OPTIONS = [{ value: '', label: 'Any status' }, ...STATUSES.map((s) => ({ value: s, label: s }))];
@@ -54,8 +53,8 @@ export function ActivityView({ source, selectedId }: { source: SourceView; selec
           {loaded ? `${total} ${filtered ? 'matching ' : ''}run${total === 1 ? '' : 's'}` : ''}
         </span>
       </RowFilters>
-      <ErrorText text={error} />
       <RowList
+        error={error}
         items={items}
         rowHeight={46}
         label="Runs"

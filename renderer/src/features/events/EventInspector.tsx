@@ -112,8 +112,8 @@ export function EventInspector({ source, selectedId }: { source: SourceView; sel
           Delete all
         </button>
       </RowFilters>
-      {error && <p className="error" role="alert">{error}</p>}
       <RowList
+        error={error}
         items={shown}
         rowHeight={34}
         label="Event list"

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { messageOf } from '../../api/client';
 import type { ProfileView, SpoutDesktop } from '../../app/desktop';
+import { LoadState } from '../../ui/LoadState';
 
 /** An IPC error without Electron's "Error invoking remote method 'x': Error: " prefix. */
 const ipcMessage = (err: unknown) => messageOf(err).replace(/^Error invoking remote method '[^']+': (?:\w*Error: )?/, '');
@@ -46,7 +47,7 @@ export function ProfileForm({ bridge }: { bridge: SpoutDesktop }) {
     return (
       <section className="card" aria-labelledby="profile-h">
         <h2 id="profile-h">Instance profile</h2>
-        {error ? <p className="error" role="alert">{error}</p> : <p className="empty">Loading…</p>}
+        <LoadState error={error} />
       </section>
     );
   }

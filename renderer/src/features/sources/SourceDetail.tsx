@@ -18,6 +18,7 @@ import { useSplitView, WIDE } from './split-view';
 import { useMediaQuery } from '../../ui/use-media-query';
 import { ranMessage, RunRequestDialog } from './RunRequestDialog';
 import { ActiveBadge, ResourceHeader } from '../../ui/ResourceHeader';
+import { LoadState } from '../../ui/LoadState';
 
 /** A deployed source's editor starts from the code the service has (loaded by the editor). */
 const EDIT: Origin = { kind: 'code', code: '', filename: 'component.mjs' };
@@ -54,8 +55,7 @@ export function SourceDetail({ id, tab, item }: { id: string; tab: string; item:
     if (listed && source && (listed.version > source.version || (listed.version === source.version && listed.updated_at > source.updated_at))) setSource(listed);
   }, [listed, source]);
 
-  if (missing) return <p className="error" role="alert">{missing}</p>;
-  if (!source) return <p className="empty">Loading…</p>;
+  if (missing || !source) return <LoadState error={missing} />;
   const endpoint = endpointOf(source);
 
   const act = async (what: string, fn: () => Promise<void>) => {

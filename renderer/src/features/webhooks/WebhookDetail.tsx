@@ -12,6 +12,7 @@ import { WebhookMessages } from './WebhookMessages';
 import { WebhookSettings } from './WebhookSettings';
 import { deleteWebhook, unsubscribe, updateWebhook, useSubscriptions, useWebhook } from './webhook-data';
 import { ResourceHeader } from '../../ui/ResourceHeader';
+import { LoadState } from '../../ui/LoadState';
 
 /** One webhook: settings, signing secret, subscriptions, deliveries with attempts, resend and recover. */
 export function WebhookDetail({ id }: { id: string }) {
@@ -24,8 +25,7 @@ export function WebhookDetail({ id }: { id: string }) {
     if (subsError) toast(subsError, 'error');
   }, [subsError, toast]);
 
-  if (error) return <p className="error" role="alert">{error}</p>;
-  if (!wh) return <p className="empty">Loading…</p>;
+  if (error || !wh) return <LoadState error={error} />;
 
   /** Saves a change; answers the webhook as saved, or null. A save refused for a newer version is the settings form's to show. */
   const update = async (body: WebhookUpdate, done: string): Promise<WebhookView | null> => {

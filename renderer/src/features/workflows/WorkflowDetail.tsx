@@ -11,6 +11,7 @@ import { WorkflowRunForm } from './WorkflowRunForm';
 import { WorkflowRuns } from './WorkflowRuns';
 import { deleteWorkflow, exportWorkflow, setWorkflowActive, useWorkflow } from './workflow-data';
 import { ActiveBadge, ResourceHeader } from '../../ui/ResourceHeader';
+import { LoadState } from '../../ui/LoadState';
 
 /** One workflow: its trigger (an HTTP trigger's endpoint URL with copy and a test request), steps, edit, runs by hand, runs, export, delete. */
 export function WorkflowDetail({ id }: { id: string }) {
@@ -26,8 +27,7 @@ export function WorkflowDetail({ id }: { id: string }) {
     void loadComponents();
   }, [id, loadComponents]);
 
-  if (missing) return <p className="error" role="alert">{missing}</p>;
-  if (!wf) return <p className="empty">Loading…</p>;
+  if (missing || !wf) return <LoadState error={missing} />;
 
   const act = async (what: string, fn: () => Promise<void>) => {
     setBusy(what);

@@ -1,12 +1,12 @@
 import { WorkflowCreate } from './WorkflowCreate';
 import { useWorkflowToEdit } from './workflow-data';
+import { LoadState } from '../../ui/LoadState';
 
 /** Edits a saved workflow: loads it and the actions its steps run, then opens the workflow form prefilled. */
 export function WorkflowEdit({ id }: { id: string }) {
   const { loaded, missing: error, reload } = useWorkflowToEdit(id);
 
-  if (error) return <p className="error" role="alert">{error}</p>;
-  if (!loaded) return <p className="empty">Loading…</p>;
+  if (error || !loaded) return <LoadState error={error} />;
   // A reloaded version starts the form afresh.
   return <WorkflowCreate key={loaded.workflow.version} workflow={loaded.workflow} stepComponents={loaded.components} onReload={() => void reload()} />;
 }
