@@ -236,7 +236,7 @@ describe('registry fidelity', () => {
     // The form's prop set says which are hidden.
     const form = await spout.api('POST', '/v1/components/props', { id: saved.json.data.id, configured_props: { callType: 'text' } });
     assert.equal(form.status, 200, JSON.stringify(form.json));
-    const hidden = (form.json.configurable_props ?? form.json.data?.configurable_props).filter((p: { hidden?: boolean }) => p.hidden).map((p: { name: string }) => p.name);
+    const hidden = (form.json.configurable_props ?? form.json.data.configurable_props).filter((p: { hidden?: boolean }) => p.hidden).map((p: { name: string }) => p.name);
     assert.deepEqual(hidden.sort(), ['applicationSid', 'legacyRoute', 'region', 'url']);
   });
 
