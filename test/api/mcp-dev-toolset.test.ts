@@ -118,7 +118,7 @@ describe('MCP developer toolset', () => {
       const example = described.structuredContent as { origin: string; file: string; props: Array<{ name: string }> };
       assert.equal(example.origin, 'registry');
       assert.ok(example.props.some((p) => p.name === 'http'));
-      assert.match(textOf(described), /\/\/ http\/sources\/new-requests\/new-requests\.mjs\n[^]*export default \{/);
+      assert.match(textOf(described), /\/\/ http\/sources\/new-requests\/new-requests\.mjs\n[\s\S]*export default \{/);
       const unknown = await call(mcp, counter, 'describe_component', { ref: 'acme-nothing' });
       assert.equal(unknown.isError, true);
       assert.match(textOf(unknown), /search_registry/);

@@ -1,6 +1,7 @@
 // Tools that run what is deployed and read what happened: send a request, fire a timer, run an
 // action, replay a run; list runs, read one, list events, read logs. Each run answers its whole record.
 import { z } from 'zod';
+import type { ComponentRecord } from '../../../store/metadata';
 import type { InvocationView } from '../../../contract/invocation-api';
 import { HttpError, notFound } from '../../edge/error-statuses';
 import { replayRun, replaySchema } from '../../api/invocation-routes';
@@ -69,7 +70,7 @@ export const RUN_TOOLS: DevTool[] = [
     run: async (input, session) => {
       const { ctx } = session;
       let text = null;
-      let component;
+      let component: ComponentRecord | undefined;
       if (input.ref !== undefined) {
         if (input.file !== undefined || input.code !== undefined) throw new HttpError(400, 'give one of ref (a saved or registry action), file or code, not several');
         component = ctx.library.find(input.ref) ?? (/^sc_/.test(input.ref) ? undefined : await registryComponent(ctx, input.ref));
