@@ -3,7 +3,8 @@
 //       deployed HTTP sources, 5 of them receiving requests, against 5 deployed (target ≤ 1.3×);
 //   (b) the first request to a parked source, p50/p95, against a request to a warm one (target
 //       p50 ≤ 150 ms above warm);
-//   (c) start to the first /v1 answer with 50 sources against an empty data dir.
+//   (c) start to the first /v1 answer with 50 sources against an empty data dir;
+//   (d) save to the new code answering, against esbuild bundling the same file alone (desktop-save.ts).
 // `npm run bench:desktop [-- BASE_CLI]`: with BASE_CLI (another build's dist/cli.js, e.g. main's
 // built in a `git worktree`), every figure is measured for it too, before this checkout's.
 // Memory is measured after a restart of the data dir, the steady state of a desktop app whose
@@ -12,6 +13,7 @@
 import fs from 'node:fs';
 import { childPids } from './cpu';
 import { BENCH_SOURCE, startSpout, stopChild } from './procs';
+import { saveRow } from './desktop-save';
 import { median } from './stats';
 
 const [baseCli] = process.argv.slice(2);
@@ -143,4 +145,5 @@ for (const { name, cli } of builds) {
     console.log(`(b) first request to a parked source: p50 ${ms(p50)}, p95 ${ms(p95)} vs warm p50 ${ms(w50)}, p95 ${ms(w95)}: p50 ${ms(p50 - w50)} above warm (target ≤ 150 ms; ${SAMPLES} samples)`);
   } else console.log('(b) no parked sources in this build (no --host-idle)');
   console.log(`(c) start to first /v1 answer (median of ${STARTS}): 50 sources ${ms(fifty.startMs)} (5 sources ${ms(five.startMs)}) vs empty data dir ${ms(empty)}`);
+  await saveRow(cli, SAMPLES);
 }

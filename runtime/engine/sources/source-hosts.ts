@@ -8,7 +8,7 @@ import type { EmitPayload, HostGrants } from '../../contract/host-protocol';
 import type { HostState } from '../../contract/source-api';
 import { dirGrants } from '../../props/dir/dir-folders';
 import type { HostParking } from '../../sandbox/host-parking';
-import type { HostExit } from '../../sandbox/host-process';
+import type { HostExit, HostProcess } from '../../sandbox/host-process';
 import type { HostPool } from '../../sandbox/host-pool';
 import { Sandbox } from '../../sandbox/sandbox';
 import type { SandboxOptions } from '../../sandbox/sandbox-options';
@@ -56,6 +56,8 @@ export interface SourceHostsDeps {
 /** Loads, keeps and closes the sandboxes of deployed sources. */
 export class SourceHosts {
   private readonly live = new Map<string, LiveSource>();
+  /** The host booted for the next code update of the source whose code changed last (docs/runtime.md, "Save to live"). */
+  private next: { sourceId: string; host: HostProcess } | null = null;
 
   constructor(private readonly deps: SourceHostsDeps) {}
 
@@ -117,6 +119,24 @@ export class SourceHosts {
     return { sandbox: Sandbox.parked(this.options(sourceId, component, grants)), component };
   }
 
+  /**
+   * Boots the host a source's next code update will load in, so that a save does not wait for
+   * Node to start: a source whose code just changed is being edited. One such host at most; one
+   * booted for another source, or with grants the update no longer has, is ended.
+   */
+  bootNext(sourceId: string, grants: HostGrants): void {
+    this.dropNext();
+    const { dataDir, limits } = this.deps;
+    this.next = { sourceId, host: limits.hosts.startAhead(dirGrants(grants, dataDir, sourceId), makeTempFolder(dataDir, sourceId).path) };
+  }
+
+  /** Ends the host booted for a next update if no load took it. */
+  private dropNext(sourceId?: string): void {
+    if (!this.next || (sourceId !== undefined && this.next.sourceId !== sourceId)) return;
+    this.deps.limits.hosts.dropAhead(this.next.host);
+    this.next = null;
+  }
+
   /** Makes `next` the source's live sandbox, closing the one it replaces. */
   keep(sourceId: string, next: LiveSource): void {
     const previous = this.live.get(sourceId);
@@ -133,11 +153,13 @@ export class SourceHosts {
   async close(sourceId: string): Promise<void> {
     const current = this.live.get(sourceId);
     this.live.delete(sourceId);
+    this.dropNext(sourceId);
     await current?.sandbox.close();
   }
 
   /** Stops every sandbox. */
   async stop(): Promise<void> {
+    this.dropNext();
     await Promise.all([...this.live.values()].map((l) => l.sandbox.close()));
     this.live.clear();
   }

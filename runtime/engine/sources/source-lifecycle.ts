@@ -138,9 +138,14 @@ export class SourceLifecycle {
    * source; a change based on another version than the source's is refused before anything runs.
    */
   update(source: SourceRecord, input: UpdateInput): Promise<SourceRecord> {
-    return this.updates.run(source.id, () => {
+    return this.updates.run(source.id, async () => {
       requireBase('source', source, input.change);
-      return this.applyUpdate(source, input);
+      try {
+        return await this.applyUpdate(source, input);
+      } finally {
+        // Saved or refused, new code is followed by more: the next save finds its host booted.
+        if (input.code !== undefined && this.deps.records.find(source.id)) this.deps.hosts.bootNext(source.id, hostGrants(source.permissions));
+      }
     });
   }
 

@@ -1,0 +1,128 @@
+// Save to live (issue 44 point 5): a deployed HTTP source's code is replaced, SAMPLES times, and
+// each save is timed to the first request its new code answers; beside it, esbuild bundling the
+// same text alone (in this process, with the service's options), measured in the same run. Two
+// paths: `PUT /v1/sources/{id}` (the editor's save) and `spout dev` (a file written, then polled).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startSpout, stopChild } from './procs';
+
+/** A source whose every answer names its version `n` (a custom response, so the poll sees it). */
+export function savedSource(n: number): string {
+  return `export default {
+  name: "Save bench",
+  version: "1.0.0",
+  props: { http: { type: "$.interface.http", customResponse: true } },
+  async run(event) {
+    this.http.respond({ status: 200, body: "v${n}" });
+  },
+};
+`;
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `endpoint` until it answers `want`; another answer (the old code's) is polled again. */
+async function untilAnswer(endpoint: string, want: string): Promise<void> {
+  for (;;) {
+    const res = await fetch(endpoint, { method: 'POST', body: '{}' }).catch(() => null);
+    const text = res ? await res.text() : '';
+    if (res?.status === 200 && text === want) return;
+    if (res && res.status !== 200) throw new Error(`${endpoint} answered ${res.status}: ${text}`);
+    await pause(2);
+  }
+}
+
+/** esbuild bundling the text alone, as bundle.ts calls it (no packages), ms each. */
+export async function esbuildAlone(samples: number): Promise<number[]> {
+  const { build } = await import('esbuild');
+  const times: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const started = performance.now();
+    await build({
+      stdin: { contents: savedSource(1000 + i), loader: 'js', sourcefile: 'component.js', resolveDir: process.cwd() },
+      bundle: true,
+      packages: 'external',
+      mainFields: ['main'],
+      conditions: [],
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      write: false,
+      logLevel: 'silent',
+      sourcemap: 'inline',
+    });
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+/** `PUT /v1/sources/{id}` with new code to its new answer, ms each. */
+export async function saveByPut(cli: string, samples: number): Promise<number[]> {
+  const spout = await startSpout([], undefined, [], cli);
+  try {
+    const source = await spout.api('POST', '/v1/sources', { component_code: savedSource(0) });
+    const endpoint = source.configured_props.http.endpoint_url as string;
+    await untilAnswer(endpoint, 'v0');
+    const times: number[] = [];
+    for (let i = 1; i <= samples; i++) {
+      const started = performance.now();
+      await spout.api('PUT', `/v1/sources/${source.id}`, { component_code: savedSource(i) });
+      await untilAnswer(endpoint, `v${i}`);
+      times.push(performance.now() - started);
+    }
+    return times;
+  } finally {
+    await stopChild(spout.child);
+  }
+}
+
+/** `spout dev FILE`: the file written to its new answer, ms each. */
+export async function saveByDev(cli: string, samples: number): Promise<number[]> {
+  const spout = await startSpout([], undefined, [], cli);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spout-save-'));
+  const file = path.join(dir, 'save.mjs');
+  fs.writeFileSync(file, savedSource(0));
+  const dev = spawn(process.execPath, [cli, 'dev', file, '--json', '--api-url', spout.url, '--api-key', 'bench-key'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const endpoint = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      dev.stdout.on('data', (c) => {
+        if (process.env.DBG) process.stderr.write(c);
+        out += c;
+        const m = /"endpoint_url":"([^"]+)"/.exec(out);
+        if (m) resolve(m[1] as string);
+      });
+      dev.once('exit', (code) => reject(new Error(`spout dev exited ${code}: ${out}`)));
+    });
+    await untilAnswer(endpoint, 'v0');
+    const times: number[] = [];
+    for (let i = 1; i <= samples; i++) {
+      const started = performance.now();
+      fs.writeFileSync(file, savedSource(i));
+      await untilAnswer(endpoint, `v${i}`);
+      times.push(performance.now() - started);
+    }
+    return times;
+  } finally {
+    dev.kill('SIGTERM');
+    await stopChild(spout.child);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))] as number;
+const ms = (n: number) => `${n.toFixed(0)} ms`;
+
+/** Prints the save-to-live row for `cli`: both paths beside esbuild alone, measured now. */
+export async function saveRow(cli: string, samples: number): Promise<void> {
+  const alone = await esbuildAlone(samples);
+  const put = await saveByPut(cli, samples);
+  const dev = await saveByDev(cli, samples);
+  const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  const a50 = pct(alone, 50);
+  console.log(`(d) save to the new code answering (no npm packages), ${samples} samples, load ${load}:`);
+  console.log(`    PUT /v1/sources: p50 ${ms(pct(put, 50))}, p95 ${ms(pct(put, 95))}; spout dev: p50 ${ms(pct(dev, 50))}, p95 ${ms(pct(dev, 95))}`);
+  console.log(`    vs esbuild bundling the same file alone p50 ${ms(a50)}, p95 ${ms(pct(alone, 95))}: PUT p50 ${ms(pct(put, 50) - a50)} above it, dev ${ms(pct(dev, 50) - a50)} (target ≤ 150 ms)`);
+}
