@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { bundleComponent } from '../runtime/components/bundle';
 import { startSpout, stopChild } from './procs';
 
 /** A source whose every answer names its version `n` (a custom response, so the poll sees it). */
@@ -34,25 +35,12 @@ async function untilAnswer(endpoint: string, want: string): Promise<void> {
   }
 }
 
-/** esbuild bundling the text alone, as bundle.ts calls it (no packages), ms each. */
+/** esbuild bundling the text alone, as the service does (bundle.ts, no package cache), ms each. */
 export async function esbuildAlone(samples: number): Promise<number[]> {
-  const { build } = await import('esbuild');
   const times: number[] = [];
   for (let i = 0; i < samples; i++) {
     const started = performance.now();
-    await build({
-      stdin: { contents: savedSource(1000 + i), loader: 'js', sourcefile: 'component.js', resolveDir: process.cwd() },
-      bundle: true,
-      packages: 'external',
-      mainFields: ['main'],
-      conditions: [],
-      format: 'cjs',
-      platform: 'node',
-      target: 'node20',
-      write: false,
-      logLevel: 'silent',
-      sourcemap: 'inline',
-    });
+    await bundleComponent(savedSource(1000 + i));
     times.push(performance.now() - started);
   }
   return times;
