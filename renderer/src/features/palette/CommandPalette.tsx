@@ -1,11 +1,9 @@
 import { useEffect, useState, type KeyboardEvent } from 'react';
 import { messageOf } from '../../api/client';
-import { api } from '../../api/v1';
 import { useRoute } from '../../app/router';
 import { useApp } from '../../app/store';
 import { Modal } from '../../ui/ConfirmDialog';
-import { activityPath } from '../activity/invocations';
-import { findEvent, findRun } from './find-by-id';
+import { findEvent, findRun, runCommand } from './palette-requests';
 import { idKind, paletteItems, type PaletteItem } from './palette-items';
 
 /** The command palette (Ctrl+K): type to find a source, action, workflow, webhook, run or event id, or a command; arrows pick, Enter goes. */
@@ -42,15 +40,9 @@ export function CommandPalette({ onClose }: { onClose(): void }) {
     onClose();
     if ('to' in item) return navigate(item.to);
     try {
-      if (item.command === 'run-now') {
-        const ran = await api.runSource(item.target);
-        toast(ran.error ? `Run failed: ${ran.error.message}` : `Ran: ${ran.emitted.length} event${ran.emitted.length === 1 ? '' : 's'} emitted`, ran.error ? 'error' : 'ok');
-        navigate(activityPath(item.target, ran.invocation_id));
-      } else {
-        const replayed = await api.replayInvocation(item.target);
-        toast(`Replayed as ${replayed.id}`);
-        navigate(activityPath(replayed.owner_id, replayed.id));
-      }
+      const done = await runCommand(item);
+      toast(done.text, done.ok ? 'ok' : 'error');
+      navigate(done.to);
     } catch (err) {
       toast(messageOf(err), 'error');
     }
