@@ -2,10 +2,10 @@
 // a source by name and a run by its id typed whole and runs "Run now"; `/` focuses the screen's
 // search box; `?` lists the shortcuts; j/k move in the sources list but not while typing.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { axe, launchBrowser, signedInPage } from '../helpers/browser';
-import { deploySource, startSpout, type SpoutProcess } from '../helpers/service';
+import { describe, it } from 'node:test';
+import { axe } from '../helpers/browser';
+import { browserSuite } from '../helpers/browser-suite';
+import { deploySource } from '../helpers/service';
 
 const source = (name: string) => `export default {
   name: "${name}", version: "0.1.0", props: {},
@@ -14,25 +14,12 @@ const source = (name: string) => `export default {
 `;
 
 describe('Keyboard: palette and shortcuts in Chromium', () => {
-  let spout: SpoutProcess;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
+  const suite = browserSuite();
 
-  before(async () => {
-    spout = await startSpout();
-    browser = await launchBrowser();
-    ({ context, page } = await signedInPage(browser, await spout.signInUrl()));
-  });
-  after(async () => {
-    await context?.close();
-    await browser?.close();
-    await spout?.stop();
-  });
-
-  const focused = (attribute: string) => page.locator(':focus').getAttribute(attribute);
+  const focused = (attribute: string) => suite.page.locator(':focus').getAttribute(attribute);
 
   it('goes to a source, runs it now, finds the run by id and lists shortcuts, by keyboard alone', async () => {
+    const { spout, page } = suite;
     const alpha = await deploySource(spout, source('Alpha keys'));
     const beta = await deploySource(spout, source('Beta keys'));
     await page.goto(`${spout.url}/sources`);
