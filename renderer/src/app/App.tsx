@@ -12,6 +12,7 @@ import { SourcesScreen } from '../features/sources/SourcesScreen';
 import { SyncScreen } from '../features/sync/SyncScreen';
 import { WebhooksScreen } from '../features/webhooks/WebhooksScreen';
 import { WorkflowsScreen } from '../features/workflows/WorkflowsScreen';
+import { Shortcuts } from '../features/palette/Shortcuts';
 
 /** The app shell: sidebar, the screen for the URL, notices. */
 export function App() {
@@ -120,6 +121,7 @@ export function App() {
         {screen}
       </main>
       <Toasts />
+      <Shortcuts />
     </div>
   );
 }

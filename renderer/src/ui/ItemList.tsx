@@ -1,7 +1,8 @@
 // The list of a list screen (sources, webhooks, workflows, data stores): what it says while
-// loading and when empty, and each item as a link to its page.
+// loading and when empty, and each item as a link to its page; j/k move between them.
 import type { ReactNode } from 'react';
 import { ItemLink } from './Link';
+import { useListKeys } from './use-list-keys';
 
 /**
  * Items as links to `href(item)`, the open one marked; "Loading…" (or `notLoaded`, when the
@@ -18,6 +19,7 @@ export function ItemList<T extends { id: string }>(props: {
   selectedId: string | null;
   children: (item: T) => ReactNode;
 }) {
+  useListKeys(props.items.map(props.href), props.items.findIndex((item) => item.id === props.selectedId));
   if (!props.loaded) return <p className="empty">{props.notLoaded ?? 'Loading…'}</p>;
   if (props.items.length === 0) return <p className="empty">{props.empty}</p>;
   return (
