@@ -9,6 +9,8 @@ import type { AuthConfig } from './http/edge/auth';
 import { signInLink, SignInTokens } from './http/edge/sign-in-tokens';
 import { answerProtocolErrors } from './http/edge/protocol-errors';
 import { StartupGate } from './http/edge/startup-gate';
+import { storeWait, type StoreOpenings } from './http/edge/store-wait';
+import { problemBody } from './http/edge/error-statuses';
 import { DEFAULT_RETRY_SCHEDULE, resolveApiKey, resolveDataDir } from './lib/config';
 import { isLoopbackHost } from './lib/loopback';
 import { DEFAULT_DISABLE_AFTER_MS, DeliveryService } from './delivery/delivery-service';
@@ -118,6 +120,13 @@ export interface RunningService {
   problems: readonly FileProblem[];
   /** Stops accepting requests, finishes what is under way, and closes the stores. */
   stop(): Promise<void>;
+}
+
+/** Answers a request whose stores could not be opened (the reason was printed as it was found). */
+function storesUnavailable(res: http.ServerResponse, err: Error): void {
+  if (res.headersSent) return;
+  res.writeHead(503, { 'content-type': 'application/problem+json' });
+  res.end(problemBody(503, `the stored events, runs or logs this request reads could not be opened (${err.message}); \`spout doctor\` checks the data dir`));
 }
 
 /** Starts the runtime, the /v1 API, HTTP endpoints and the UI on one port. */
@@ -260,8 +269,24 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const app = createApp(ctx, mcp);
   const endpoints = endpointHandler(new HttpEndpoints(sources, workflows), HTTP_BODY_LIMIT, endpointUrl, runNow);
   const gate = new StartupGate();
+  // Runs of action components (and sources' files left without a source) open after the sources'.
+  let othersOpen: Promise<void> | null = null;
+  let stopping: Promise<void> | null = null;
+  const openings: StoreOpenings = {
+    sourceId: (idOrSlug) => sources.find(idOrSlug)?.id,
+    endpointSourceId: (endpointId) => sources.byEndpoint(endpointId)?.source.id,
+    ready: (sourceId) => sources.storesReady(sourceId),
+    allReady: () => (othersOpen ??= sources.allStoresReady().then(() => (stopping ? undefined : invocations.openAll()))),
+  };
+  const serve = (req: http.IncomingMessage, res: http.ServerResponse) => (req.url?.startsWith(ENDPOINT_PREFIX) ? void endpoints(req, res) : app(req, res));
   // A request without Host is answered by the Host check, as problem+json.
-  const server = http.createServer({ requireHostHeader: false }, (req, res) => gate.pass(res, () => (req.url?.startsWith(ENDPOINT_PREFIX) ? void endpoints(req, res) : app(req, res))));
+  const server = http.createServer({ requireHostHeader: false }, (req, res) =>
+    gate.pass(res, () => {
+      const waiting = storeWait(req.url ?? '/', openings);
+      if (!waiting) return serve(req, res);
+      waiting.then(() => serve(req, res), (err: Error) => storesUnavailable(res, err));
+    }),
+  );
   server.keepAliveTimeout = 65_000;
   answerProtocolErrors(server);
 
@@ -283,11 +308,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     }
     throw err;
   }
-  await invocations.openAll();
-  // Sources load after the port is known: their endpoint URLs include it. No host starts: each starts with its source's first work.
-  await sources.loadAll();
+  // Sources load after the port is known: their endpoint URLs include it. No host starts: each
+  // starts with its source's first work, and no store is read: each opens on first use (docs/runtime.md).
+  sources.loadAll();
   await workflows.loadAll();
   gate.open();
+  void openings.allReady().catch((err: Error) => console.error(`spout: opening the stored runs failed: ${err.message}`));
   if (problems.count > 0) {
     console.error(`spout: the start found ${problems.count} damaged part(s) of the data dir ${dataDir}, listed above; each was set aside beside its file (*.damaged) and everything else was loaded. \`spout doctor\` checks the data dir again.`);
   }
@@ -295,7 +321,6 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const serverFile = path.join(dataDir, 'server.json');
   writePrivateFileSync(serverFile, `${JSON.stringify({ url: baseUrl(), pid: process.pid })}\n`);
 
-  let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
       server.closeIdleConnections();
@@ -306,6 +331,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       setTimeout(() => server.closeAllConnections(), 2000).unref();
       parking.stop();
       await Promise.all([sources.stop(), sessions.stop(), workflows.stop()]);
+      await othersOpen?.catch(() => undefined);
       hosts.stop();
       await dbs.flush();
       process.off('SIGUSR1', ignoreDebugSignal);

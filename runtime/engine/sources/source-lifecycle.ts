@@ -78,12 +78,15 @@ export class SourceLifecycle {
 
   constructor(private readonly deps: SourceLifecycleDeps) {}
 
-  /** Brings back every saved source (after a restart) with its host parked, started by its first work; hooks do not run again. */
-  async loadAll(): Promise<void> {
+  /**
+   * Brings back every saved source (after a restart) with its host parked, started by its first
+   * work; hooks do not run again. No store is read here: each source's stores open on its first
+   * use, and the rest in the background (SourceData).
+   */
+  loadAll(): void {
     const { records, data, hosts, props, timers, logs } = this.deps;
     records.reindex();
     for (const source of records.list()) {
-      await data.open(source.id);
       const component = records.component(source);
       if (!component) continue;
       try {
@@ -95,6 +98,7 @@ export class SourceLifecycle {
         logs.add(source.id, { level: 'error', message: `could not load the component: ${(err as Error).message}`, invocation_id: null });
       }
     }
+    data.openLater(records.list().map((s) => s.id));
   }
 
   /** Deploys a source: saves its component, runs `deploy()` then `activate()`, and keeps it; a failure leaves nothing behind. */

@@ -56,6 +56,7 @@ export interface SourceRooms {
   timers: SourceTimers;
   lifecycle: SourceLifecycle;
   calls: SourceCalls;
+  data: SourceData;
 }
 
 /** Builds the sources' rooms over the stores, each given only what its job needs, and wires them to each other. */
@@ -76,12 +77,12 @@ export function createSources(deps: SourceManagerDeps): SourceManager {
     onStrayEmits: (sourceId, emits): Promise<unknown> => runner.strayEmits(sourceId, emits),
   });
   const props = new SourceProps({ metadata, secrets: deps.secrets, dataStores, dataDir, endpointUrl: deps.endpointUrl, runTimeoutMs: deps.limits.timeoutMs, calls });
-  const runner = new SourceRunner({ records, hosts, emission, dedupe, logs, invocations, calls, channels });
+  const data = new SourceData({ events: deps.events, invocations, logs, network, dbs, dedupe, payloads: deps.payloads, dataDir });
+  const runner = new SourceRunner({ records, hosts, emission, dedupe, logs, invocations, calls, channels, storesPending: (id) => data.pending(id) });
   const timers = new SourceTimers(records, runner, logs);
   const crashes = new CrashGuard(records, hosts, timers, logs);
-  const data = new SourceData({ events: deps.events, invocations, logs, network, dbs, dedupe, payloads: deps.payloads, dataDir });
   const lifecycle = new SourceLifecycle({ records, hosts, props, runner, timers, crashes, data, calls, logs });
-  return new SourceManager({ records, props, hosts, runner, timers, lifecycle, calls });
+  return new SourceManager({ records, props, hosts, runner, timers, lifecycle, calls, data });
 }
 
 /** Deployed sources as the API and the endpoints see them: each call handed to the room that holds its job. */
@@ -118,9 +119,19 @@ export class SourceManager {
     return this.rooms.records.byEndpoint(endpointId);
   }
 
-  /** Brings back every saved source (after a restart), their hosts parked until work comes. */
-  loadAll(): Promise<void> {
-    return this.rooms.lifecycle.loadAll();
+  /** Brings back every saved source (after a restart), their hosts parked until work comes and their stores opened on first use or in the background. */
+  loadAll(): void {
+    this.rooms.lifecycle.loadAll();
+  }
+
+  /** Resolves once a source's events, runs and logs are open (opening them now if need be). */
+  storesReady(sourceId: string): Promise<void> {
+    return this.rooms.data.ready(sourceId);
+  }
+
+  /** Resolves once every source's events, runs and logs are open. */
+  allStoresReady(): Promise<void> {
+    return this.rooms.data.allOpen();
   }
 
   /** Deploys a source (see SourceLifecycle.deploy). */
@@ -169,9 +180,9 @@ export class SourceManager {
     return this.rooms.timers.timersOf(source);
   }
 
-  /** Stops every timer and sandbox. */
+  /** Stops every timer and sandbox, and the opening of stores. */
   async stop(): Promise<void> {
     this.rooms.timers.stop();
-    await this.rooms.hosts.stop();
+    await Promise.all([this.rooms.hosts.stop(), this.rooms.data.stopOpening()]);
   }
 }

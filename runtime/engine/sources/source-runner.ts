@@ -53,6 +53,8 @@ export interface SourceRunnerDeps {
   invocations: InvocationStore;
   calls: SourceCalls;
   channels: SystemChannels;
+  /** What to wait on before a source's events, runs and logs can be written: null once they are open (after a start they open on first use). */
+  storesPending: (sourceId: string) => Promise<void> | null;
 }
 
 /** Runs deployed sources (with an event, or a lifecycle hook) and records each run. */
@@ -64,6 +66,8 @@ export class SourceRunner {
    * the run: the record is complete when this resolves.
    */
   async invoke(source: SourceRecord, event: unknown, options: InvokeOptions): Promise<SourceRun> {
+    const opening = this.deps.storesPending(source.id);
+    if (opening) await opening;
     // A parked host is woken first, and the run waits for it (SourceUnavailable only if it cannot load).
     const known = this.deps.hosts.get(source.id);
     const live = known?.sandbox.hostState === 'running' ? known : await this.deps.hosts.ready(source.id);
@@ -94,6 +98,8 @@ export class SourceRunner {
 
   /** Runs a lifecycle hook; throws a HookError if it failed. */
   async hook(sourceId: string, live: LiveSource, name: HookName): Promise<void> {
+    const opening = this.deps.storesPending(sourceId);
+    if (opening) await opening;
     const started = Date.now();
     return live.sandbox.invokeThen({ kind: 'hook', name }, (result) => this.completeHook(sourceId, live, name, result, started));
   }

@@ -107,7 +107,7 @@ beforeEach(async () => {
   const hosts = { get, ready: async (id: string) => get(id) } as unknown as SourceHosts;
   const records = new SourceRecords(stores.metadata, new ComponentLibrary(stores.metadata));
   const channels = new SystemChannels(stores.emission, stores.logs, (id) => records.find(id) !== undefined);
-  runner = new SourceRunner({ records, hosts, emission: stores.emission, dedupe: stores.dedupe, logs: stores.logs, invocations: stores.invocations, calls: new SourceCalls(stores.network), channels });
+  runner = new SourceRunner({ records, hosts, emission: stores.emission, dedupe: stores.dedupe, logs: stores.logs, invocations: stores.invocations, calls: new SourceCalls(stores.network), channels, storesPending: () => null });
 });
 
 after(() => stores?.close());
