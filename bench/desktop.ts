@@ -5,6 +5,7 @@
 //       p50 ≤ 150 ms above warm);
 //   (c) start to the first /v1 answer with 50 sources against an empty data dir;
 //   (d) save to the new code answering, against esbuild bundling the same file alone (desktop-save.ts).
+//   (e) start to the first /v1 answer with 1 000 000 stored events and 1 000 000 runs (desktop-start.ts).
 // `npm run bench:desktop [-- BASE_CLI]`: with BASE_CLI (another build's dist/cli.js, e.g. main's
 // built in a `git worktree`), every figure is measured for it too, before this checkout's.
 // Memory is measured after a restart of the data dir, the steady state of a desktop app whose
@@ -15,6 +16,7 @@ import { childPids } from './cpu';
 import { BENCH_SOURCE, startSpout, stopChild } from './procs';
 import { saveRow } from './desktop-save';
 import { median } from './stats';
+import { startWithStoredData } from './desktop-start';
 
 const [baseCli] = process.argv.slice(2);
 const newCli = 'dist/cli.js';
@@ -147,3 +149,4 @@ for (const { name, cli } of builds) {
   console.log(`(c) start to first /v1 answer (median of ${STARTS}): 50 sources ${ms(fifty.startMs)} (5 sources ${ms(five.startMs)}) vs empty data dir ${ms(empty)}`);
   await saveRow(cli, SAMPLES);
 }
+await startWithStoredData(builds);
