@@ -313,10 +313,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   sources.loadAll();
   await workflows.loadAll();
   gate.open();
-  void openings.allReady().catch((err: Error) => console.error(`spout: opening the stored runs failed: ${err.message}`));
-  if (problems.count > 0) {
-    console.error(`spout: the start found ${problems.count} damaged part(s) of the data dir ${dataDir}, listed above; each was set aside beside its file (*.damaged) and everything else was loaded. \`spout doctor\` checks the data dir again.`);
-  }
+  // What the start found damaged is summed up once every store has been read.
+  void openings.allReady().then(
+    () => {
+      if (problems.count > 0) console.error(`spout: the start found ${problems.count} damaged part(s) of the data dir ${dataDir}, listed above; each was set aside beside its file (*.damaged) and everything else was loaded. \`spout doctor\` checks the data dir again.`);
+    },
+    (err: Error) => console.error(`spout: opening the stored runs failed: ${err.message}`),
+  );
 
   const serverFile = path.join(dataDir, 'server.json');
   writePrivateFileSync(serverFile, `${JSON.stringify({ url: baseUrl(), pid: process.pid })}\n`);

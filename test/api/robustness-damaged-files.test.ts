@@ -82,7 +82,8 @@ describe('a start on a damaged data dir', () => {
     damage(built);
     const spout = await startSpout({ dataDir: built.dataDir });
     try {
-      const out = spout.output();
+      // A source's files are read after the start answers (on first use, or in the background): the summary ends the reading.
+      const out = await waitFor(() => (/the start found \d+ damaged part/.test(spout.output()) ? spout.output() : null), 10_000, 'the summary of damaged parts');
       const id = built.sourceId;
       assert.match(out, new RegExp(`events/${id}\\.jsonl line 4: not JSON \\("garbage"\\); set aside in ${id}\\.jsonl\\.damaged`));
       assert.match(out, new RegExp(`invocations/${id}\\.jsonl line 4: cut short \\(the service stopped while writing it\\); set aside`));
