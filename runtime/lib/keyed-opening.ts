@@ -5,6 +5,8 @@
 export class KeyedOpening {
   private readonly opens = new Map<string, Promise<void>>();
   private readonly done = new Set<string>();
+  /** Keys whose things were removed: the background pass passes them by. */
+  private readonly forgotten = new Set<string>();
   private pass: Promise<void> = Promise.resolve();
   private stopped = false;
 
@@ -42,6 +44,7 @@ export class KeyedOpening {
     this.pass = (async () => {
       for (const key of keys) {
         if (this.stopped) return;
+        if (this.forgotten.has(key)) continue;
         await this.ready(key).catch((err: Error) => onError(key, err));
       }
     })();
@@ -58,9 +61,10 @@ export class KeyedOpening {
     return this.pass;
   }
 
-  /** Forgets a key (its things were removed): a later `ready` opens it afresh. */
+  /** Forgets a key (its things were removed): the background pass passes it by, and a later `ready` opens it afresh. */
   forget(key: string): void {
     this.opens.delete(key);
     this.done.delete(key);
+    this.forgotten.add(key);
   }
 }

@@ -72,4 +72,15 @@ describe('KeyedOpening', () => {
     await stop;
     assert.deepEqual(began, ['a']);
   });
+
+  it('passes by a key forgotten (removed) before the background pass reached it', async () => {
+    const { opening, began, finish } = controlled();
+    opening.inBackground(['a', 'b', 'c'], () => {});
+    opening.forget('b');
+    finish('a').resolve();
+    await tick();
+    assert.deepEqual(began, ['a', 'c']);
+    finish('c').resolve();
+    await opening.settled();
+  });
 });
