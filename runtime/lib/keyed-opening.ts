@@ -43,6 +43,9 @@ export class KeyedOpening {
   inBackground(keys: readonly string[], onError: (key: string, err: Error) => void): void {
     this.pass = (async () => {
       for (const key of keys) {
+        // Opening reads files synchronously: each key waits for a turn of the event loop, so
+        // requests that arrived meanwhile are served between keys, not after them all.
+        await new Promise((resolve) => setImmediate(resolve));
         if (this.stopped) return;
         if (this.forgotten.has(key)) continue;
         await this.ready(key).catch((err: Error) => onError(key, err));

@@ -16,7 +16,10 @@ function controlled() {
   return { opening, began, finish: (key: string) => finish.get(key) as { resolve: () => void; reject: (err: Error) => void } };
 }
 
-const tick = () => new Promise((r) => setImmediate(r));
+/** A few turns of the event loop: the background pass takes one before each key. */
+const tick = async () => {
+  for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+};
 
 describe('KeyedOpening', () => {
   it('opens a key once for everyone who waits, and costs nothing once open', async () => {
@@ -33,6 +36,7 @@ describe('KeyedOpening', () => {
   it('opens in the background one key at a time, and a key asked for jumps the queue', async () => {
     const { opening, began, finish } = controlled();
     opening.inBackground(['a', 'b', 'c'], () => assert.fail('no key fails'));
+    await tick();
     assert.deepEqual(began, ['a']);
     const c = opening.ready('c');
     assert.deepEqual(began, ['a', 'c']);
@@ -50,6 +54,7 @@ describe('KeyedOpening', () => {
     const { opening, began, finish } = controlled();
     const failed: string[] = [];
     opening.inBackground(['a', 'b'], (key) => failed.push(key));
+    await tick();
     finish('a').reject(new Error('unreadable'));
     await tick();
     finish('b').resolve();
@@ -64,6 +69,7 @@ describe('KeyedOpening', () => {
   it('stops the background pass and waits for the opening under way', async () => {
     const { opening, began, finish } = controlled();
     opening.inBackground(['a', 'b'], () => {});
+    await tick();
     let stopped = false;
     const stop = opening.stop().then(() => (stopped = true));
     await tick();
@@ -76,6 +82,7 @@ describe('KeyedOpening', () => {
   it('passes by a key forgotten (removed) before the background pass reached it', async () => {
     const { opening, began, finish } = controlled();
     opening.inBackground(['a', 'b', 'c'], () => {});
+    await tick();
     opening.forget('b');
     finish('a').resolve();
     await tick();
