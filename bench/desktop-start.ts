@@ -24,7 +24,7 @@ function writeLines(file: string, count: number, line: (i: number) => string): v
   for (let i = 0; i < count; i += 5000) {
     const chunk: string[] = [];
     for (let j = i; j < Math.min(count, i + 5000); j++) chunk.push(line(j));
-    fs.writeSync(fd, chunk.join('\n') + '\n');
+    fs.writeSync(fd, `${chunk.join('\n')}\n`);
   }
   fs.closeSync(fd);
 }

@@ -78,13 +78,13 @@ export function CommandPalette({ onClose }: { onClose(): void }) {
         onKeyDown={keys}
         data-autofocus
       />
-      <ul id="palette-list" role="listbox" aria-label="Matches" className="palette-list">
+      <div id="palette-list" role="listbox" aria-label="Matches" className="palette-list">
         {items.map((item, i) => (
-          <li key={item.id} id={`palette-${i}`} role="option" aria-selected={i === selected} className={i === selected ? 'current' : undefined} onMouseDown={(e) => (e.preventDefault(), void choose(item))}>
+          <div key={item.id} id={`palette-${i}`} role="option" aria-selected={i === selected} className={i === selected ? 'current' : undefined} onMouseDown={(e) => (e.preventDefault(), void choose(item))}>
             <span className="badge">{item.kind}</span> {item.label} <span className="muted">{item.detail}</span>
-          </li>
+          </div>
         ))}
-      </ul>
+      </div>
       <p className="muted small-note" role="status">
         {searching ? `Looking up ${query.trim()}…` : items.length === 0 ? `Nothing matches "${query}".` : `${items.length} match${items.length === 1 ? '' : 'es'}: ↑/↓ to pick, Enter to go, Esc to close.`}
       </p>
