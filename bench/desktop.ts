@@ -13,6 +13,7 @@
 // `--host-idle` (300 s by default). Linux only (/proc).
 import fs from 'node:fs';
 import { childPids } from './cpu';
+import { emitMemory } from './desktop-memory';
 import { BENCH_SOURCE, startSpout, stopChild } from './procs';
 import { saveRow } from './desktop-save';
 import { median } from './stats';
@@ -146,6 +147,7 @@ for (const { name, cli } of builds) {
     const [p50, p95, w50, w95] = [pct(woke.parked, 50), pct(woke.parked, 95), pct(woke.warm, 50), pct(woke.warm, 95)];
     console.log(`(b) first request to a parked source: p50 ${ms(p50)}, p95 ${ms(p95)} vs warm p50 ${ms(w50)}, p95 ${ms(w95)}: p50 ${ms(p50 - w50)} above warm (target ≤ 150 ms; ${SAMPLES} samples)`);
   } else console.log('(b) no parked sources in this build (no --host-idle)');
+  await emitMemory(cli);
   console.log(`(c) start to first /v1 answer (median of ${STARTS}): 50 sources ${ms(fifty.startMs)} (5 sources ${ms(five.startMs)}) vs empty data dir ${ms(empty)}`);
   await saveRow(cli, SAMPLES);
 }

@@ -48,6 +48,12 @@ export interface InvocationEmit {
   webhooks: string[];
 }
 
+/** The emits of a run its record does not list (past its first MAX_RECORDED_EMITS): how many were stored and dropped. */
+export interface EmitsOmitted {
+  stored: number;
+  dropped: number;
+}
+
 /** What an invocation threw; `stack` points at the component's files, `full_stack` adds the runtime's frames. */
 export interface InvocationError {
   name: string;
@@ -88,7 +94,10 @@ export interface InvocationView {
   /** For `event`: the emitter and event that ran it. */
   listened_to: { emitter_id: string; event_id: string } | null;
   logs: Array<{ ts: number; level: ConsoleLine['level']; message: string }>;
+  /** The first emits (MAX_RECORDED_EMITS, contract/limits.ts), in emit order. */
   emits: InvocationEmit[];
+  /** The emits past those listed, counted; null (or absent in older records) when `emits` lists them all. */
+  emits_omitted?: EmitsOmitted | null;
   error: InvocationError | null;
   /** The HTTP calls the run made (`live`) or that were answered from the cassette. */
   calls: OutgoingCall[];

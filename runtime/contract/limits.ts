@@ -65,3 +65,9 @@ export const STRAY_CPU_SHARE = 0.1;
 
 /** Default resident memory limit of one component host, MB. */
 export const DEFAULT_COMPONENT_MEMORY_MB = 512;
+
+/**
+ * Emits a run's record lists, the first ones: the rest are counted (`emits_omitted`), not listed,
+ * so a run emitting 200 000 events keeps a record of a few KB; every event is still stored.
+ */
+export const MAX_RECORDED_EMITS = 100;

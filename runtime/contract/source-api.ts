@@ -2,7 +2,7 @@
 import type { ComponentFile } from './component-api';
 import type { NetworkMode } from './network-api';
 import type { VersionFields } from './change-api';
-import type { RecordedRequest, RecordedResponse } from './invocation-api';
+import type { EmitsOmitted, RecordedRequest, RecordedResponse } from './invocation-api';
 
 /** A source's component host: running, starting for work that came, or parked (stopped while idle; it starts again for the next work). */
 export type HostState = 'running' | 'starting' | 'parked';
@@ -101,8 +101,10 @@ export type SourceUpdate = Omit<SourceInput, 'component_id' | 'component_key'> &
 export interface RunNowView {
   invocation_id: string;
   error: { name: string; message: string } | null;
-  /** Ids of the events stored. */
+  /** Ids of the events stored, as the run's record lists them (its first emits). */
   emitted: string[];
+  /** The emits the record does not list, counted (`emits_omitted` of the record). */
+  emits_omitted: EmitsOmitted | null;
   /** For a run that sent a request to the source's endpoint (an HTTP source): the request, and the answer it got. */
   request?: RecordedRequest | null;
   response?: RecordedResponse | null;

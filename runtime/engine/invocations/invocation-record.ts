@@ -56,6 +56,7 @@ export function baseRecord(id: string, ownerId: string, trigger: InvocationView[
     listened_to: null,
     logs: [],
     emits: [],
+    emits_omitted: null,
     calls: [],
     error: null,
     result: null,

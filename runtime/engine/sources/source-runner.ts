@@ -1,6 +1,6 @@
 // Running a deployed source and recording the run: an invocation of its sandbox (a run or a
 // lifecycle hook), its emits deduped and stored, its failure sent to `$errors`, and its record.
-import type { InvocationEmit, InvocationView } from '../../contract/invocation-api';
+import type { InvocationView } from '../../contract/invocation-api';
 import type { EmitPayload, InvocationTarget } from '../../contract/host-protocol';
 import type { EndpointExchange } from '../../contract/endpoint-exchange';
 import { HookError, SourceUnavailable } from '../../lib/error-kinds';
@@ -10,18 +10,18 @@ import type { InvocationStore } from '../../store/invocation-store';
 import type { LogStore } from '../../store/log-store';
 import type { ComponentRecord, SourceRecord } from '../../store/metadata';
 import type { Deduper } from '../events/dedupe';
-import { inEmitOrder, MAX_LISTENER_HOPS, type Emission, type RoutedEvent } from '../events/emission';
+import { inEmitOrder, MAX_LISTENER_HOPS, type Emission } from '../events/emission';
 import { baseRecord, errorOf, statusOf } from '../invocations/invocation-record';
+import { RecordedEmits } from '../invocations/recorded-emits';
 import type { SourceCalls } from './source-calls';
 import type { LiveSource, SourceHosts } from './source-hosts';
 import type { SourceRecords } from './source-records';
 import type { SystemChannels } from './system-channels';
 
-/** What an invocation of a source came to: its id and error, the events it stored, and its record. */
+/** What an invocation of a source came to: its id and error, and its record (which lists the events it stored). */
 export interface SourceRun {
   invocationId: string;
   error: InvocationResult['error'];
-  stored: StoredEvent[];
   record: InvocationView;
 }
 
@@ -41,6 +41,9 @@ export interface InvokeOptions {
   /** The invocation this run replays (kept only if it is one of this source's). */
   replayOf?: string | null;
 }
+
+/** Events stored and delivered at a time from one run's emits (see emit). */
+const EMIT_SLICE = 1000;
 
 type HookName = Extract<InvocationTarget, { kind: 'hook' }>['name'];
 
@@ -83,7 +86,7 @@ export class SourceRunner {
   private async completeRun(source: SourceRecord, live: LiveSource, event: unknown, options: InvokeOptions, result: InvocationResult, started: number): Promise<SourceRun> {
     const { trigger } = options;
     if (result.error) this.deps.channels.runFailed(source.id, result);
-    const { routed, emits } = await this.emit(source.id, live.component, result.emits, result.invocationId, options.depth, options.hops);
+    const emits = await this.emit(source.id, live.component, result.emits, result.invocationId, options.depth, options.hops);
     const record = this.recordOf(source.id, trigger.kind, result, started, emits);
     record.replay_of = options.replayOf && this.isRunOf(source, options.replayOf) ? options.replayOf : null;
     if (trigger.kind === 'http') {
@@ -93,7 +96,7 @@ export class SourceRunner {
     if (trigger.kind === 'event') record.listened_to = { emitter_id: trigger.emitter_id, event_id: trigger.event_id };
     this.keep(record);
     // A literal of one shape: a spread of the result (whose optional fields vary) took V8's slow path on every request.
-    return { invocationId: result.invocationId, error: result.error, stored: routed.map((r) => r.event), record };
+    return { invocationId: result.invocationId, error: result.error, record };
   }
 
   /** Runs a lifecycle hook; throws a HookError if it failed. */
@@ -106,7 +109,7 @@ export class SourceRunner {
 
   /** Stores what a hook emitted and records it; throws a HookError if it failed. */
   private async completeHook(sourceId: string, live: LiveSource, name: HookName, result: InvocationResult, started: number): Promise<void> {
-    const { emits } = await this.emit(sourceId, live.component, result.emits, result.invocationId);
+    const emits = await this.emit(sourceId, live.component, result.emits, result.invocationId);
     if (result.error) this.deps.channels.runFailed(sourceId, result);
     // A component without the hook answers false: nothing ran, nothing is recorded.
     let record: InvocationView | undefined;
@@ -148,32 +151,41 @@ export class SourceRunner {
     this.deps.invocations.add(record).catch((err: Error) => console.error(`recording ${record.id} of ${record.owner_id}: ${err.message}`));
   }
 
-  /** Dedupes (by the component's strategy) and stores one invocation's emits; `emits` lists them all for its record, dropped ones marked. */
-  private async emit(sourceId: string, component: ComponentRecord | undefined, payloads: EmitPayload[], invocationId: string | null, depth = 0, hops = 0): Promise<{ routed: RoutedEvent[]; emits: InvocationEmit[] }> {
+  /**
+   * Dedupes (by the component's strategy) and stores one invocation's emits, EMIT_SLICE at a
+   * time, each slice durable before the next is built: what a run of 200 000 events holds at once
+   * besides its payloads is one slice, not a copy of the run. Its record lists the first emits and
+   * counts the rest (RecordedEmits), dropped ones marked.
+   */
+  private async emit(sourceId: string, component: ComponentRecord | undefined, payloads: EmitPayload[], invocationId: string | null, depth = 0, hops = 0): Promise<RecordedEmits> {
     const ordered = inEmitOrder(payloads);
     const { kept, warnings } = this.deps.dedupe.filter(sourceId, component?.dedupe ?? null, ordered);
     for (const message of warnings) this.deps.logs.add(sourceId, { level: 'warn', message, invocation_id: invocationId });
-    const routed = await this.deps.emission.accept(sourceId, kept, depth, invocationId, hops);
-    const routedFor = new Map(kept.map((payload, i) => [payload, routed[i]]));
-    const emits = ordered.map((payload): InvocationEmit => {
-      const route = routedFor.get(payload);
-      return {
-        event_id: route?.event.id ?? null,
-        dropped: !route,
-        name: payload.meta.name ?? null,
-        summary: payload.meta.summary ?? null,
-        webhooks: route ? [...route.webhooks] : [],
-      };
-    });
-    return { routed, emits };
+    const recorded = new RecordedEmits();
+    // Dedupe keeps a subsequence of the ordered emits: one walk over both finds the dropped ones.
+    let next = 0;
+    for (let from = 0; from < kept.length || next < ordered.length; from += EMIT_SLICE) {
+      const slice = kept.slice(from, from + EMIT_SLICE);
+      const routed = await this.deps.emission.accept(sourceId, slice, depth, invocationId, hops);
+      // The emits up to this slice's last kept one (all that remain after the last slice).
+      const until = from + EMIT_SLICE >= kept.length ? ordered.length : ordered.indexOf(slice[slice.length - 1] as EmitPayload, next) + 1;
+      for (let k = 0; next < until; next++) {
+        const payload = ordered[next] as EmitPayload;
+        const route = payload === slice[k] ? routed[k++] : undefined;
+        if (!recorded.listing) recorded.count(!route);
+        else recorded.add({ event_id: route?.event.id ?? null, dropped: !route, name: payload.meta.name ?? null, summary: payload.meta.summary ?? null, webhooks: route ? [...route.webhooks] : [] });
+      }
+    }
+    return recorded;
   }
 
   /** The record of a finished run or hook, with its logs, emits and error. */
-  private recordOf(sourceId: string, trigger: InvocationView['trigger'], result: InvocationResult, started: number, emits: InvocationEmit[]): InvocationView {
+  private recordOf(sourceId: string, trigger: InvocationView['trigger'], result: InvocationResult, started: number, emits: RecordedEmits): InvocationView {
     const record = baseRecord(result.invocationId, sourceId, trigger, started);
     record.status = statusOf(result);
     record.error = errorOf(result);
-    record.emits = emits;
+    record.emits = emits.listed;
+    record.emits_omitted = emits.omittedCounts;
     record.logs = this.deps.invocations.takeLogs(result.invocationId);
     record.calls = this.deps.calls.record(sourceId, result.calls);
     return record;

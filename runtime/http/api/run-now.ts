@@ -157,6 +157,7 @@ export async function runRequestNow(ctx: ApiContext, source: SourceRecord, input
       invocation_id: record.id,
       error: record.error ? { name: record.error.name, message: record.error.message } : null,
       emitted: record.emits.flatMap((e) => (e.event_id ? [e.event_id] : [])),
+      emits_omitted: record.emits_omitted ?? null,
       request: record.request,
       response: record.response,
     };

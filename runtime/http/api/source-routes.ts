@@ -193,7 +193,8 @@ export function sourceRoutes(ctx: ApiContext): Router {
       data: {
         invocation_id: result.invocationId,
         error: result.error ? { name: result.error.name, message: result.error.message } : null,
-        emitted: result.stored.map((e) => e.id),
+        emitted: result.record.emits.flatMap((e) => (e.event_id ? [e.event_id] : [])),
+        emits_omitted: result.record.emits_omitted ?? null,
       },
     });
   });

@@ -50,7 +50,7 @@ afterEach(() => stop());
 async function runOnce(source: SourceRecord): Promise<{ version: number; label: string | null; hooks: string[] }> {
   const run = await sources.runNow(source);
   assert.equal(run.error, null);
-  return JSON.parse(run.stored[0]!.json);
+  return JSON.parse(stores.events.find(source.id, run.record.emits[0]!.event_id!)!.json);
 }
 
 const hookRecords = (source: SourceRecord) =>

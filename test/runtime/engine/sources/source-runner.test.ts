@@ -129,7 +129,7 @@ describe('SourceRunner', () => {
     assert.deepEqual(run.record.logs.map((l) => l.message), ['hello']);
     assert.deepEqual(
       run.record.emits.map((e) => ({ id: e.event_id, dropped: e.dropped, name: e.name, webhooks: e.webhooks })),
-      run.stored.map((e, i) => ({ id: e.id, dropped: false, name: i === 0 ? null : 'alerts', webhooks: i === 0 ? ['wh_a'] : ['wh_b'] })),
+      stores.events.list(source.id).reverse().map((e, i) => ({ id: e.id, dropped: false, name: i === 0 ? null : 'alerts', webhooks: i === 0 ? ['wh_a'] : ['wh_b'] })),
     );
     assert.deepEqual(stores.deliveries.map((d) => [JSON.parse(d.event.json).n, d.webhooks]), [[1, ['wh_a']], [2, ['wh_b']]]);
     assert.deepEqual(stores.invocations.get(run.record.id), run.record, 'the record is kept when invoke resolves');
@@ -141,7 +141,6 @@ describe('SourceRunner', () => {
     await runner.invoke(source, {}, { trigger: { kind: 'run_now' } });
     const again = await runner.invoke(source, {}, { trigger: { kind: 'run_now' } });
     assert.deepEqual(again.record.emits, [{ event_id: null, dropped: true, name: null, summary: null, webhooks: [] }]);
-    assert.equal(again.stored.length, 0);
     assert.equal(stores.events.list(source.id).length, 1);
   });
 
@@ -221,7 +220,8 @@ describe('SourceRunner', () => {
 
   it('runs a listener with the event, and stops a chain of listeners past the hop limit', async () => {
     next = { emits: [emit({ n: 1 })] };
-    const [event] = (await runner.invoke(source, {}, { trigger: { kind: 'run_now' } })).stored;
+    const run = await runner.invoke(source, {}, { trigger: { kind: 'run_now' } });
+    const event = stores.events.find(source.id, run.record.emits[0]!.event_id!);
     invoked = [];
     runner.listen(source.id, event!, 1);
     await waitFor(() => stores.invocations.list(source.id).find((r) => r.trigger === 'event'));
