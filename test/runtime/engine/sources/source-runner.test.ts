@@ -4,6 +4,7 @@ import type { EndpointExchange } from '../../../../runtime/contract/endpoint-exc
 import type { EmitPayload, HttpResponsePayload, InvocationTarget } from '../../../../runtime/contract/host-protocol';
 import type { RecordedResponse } from '../../../../runtime/contract/invocation-api';
 import { ComponentLibrary } from '../../../../runtime/components/library';
+import { MAX_RECORDED_EMITS } from '../../../../runtime/contract/limits';
 import { MAX_LISTENER_HOPS } from '../../../../runtime/engine/events/emission';
 import { SourceCalls } from '../../../../runtime/engine/sources/source-calls';
 import type { LiveSource, SourceHosts } from '../../../../runtime/engine/sources/source-hosts';
@@ -142,6 +143,28 @@ describe('SourceRunner', () => {
     const again = await runner.invoke(source, {}, { trigger: { kind: 'run_now' } });
     assert.deepEqual(again.record.emits, [{ event_id: null, dropped: true, name: null, summary: null, webhooks: [] }]);
     assert.equal(stores.events.list(source.id).length, 1);
+  });
+
+  it('lists the first emits of a large run in its record and counts the rest, while every event is stored and delivered in order', async () => {
+    subscribe('wh_a');
+    // 2500 emits (three slices), every tenth a repeat of the one before, which dedupe drops.
+    next = { emits: Array.from({ length: 2500 }, (_, i) => emit({ i }, { id: String(i % 10 === 9 ? i - 1 : i) })) };
+    const run = await runner.invoke(source, {}, { trigger: { kind: 'run_now' } });
+    assert.equal(run.record.emits.length, MAX_RECORDED_EMITS);
+    assert.deepEqual(run.record.emits.slice(8, 10).map((e) => e.dropped), [false, true]);
+    assert.deepEqual(run.record.emits_omitted, { stored: 2250 - 90, dropped: 250 - 10 });
+    // Every event was stored and handed to delivery, in emit order (the store keeps the latest of them).
+    const stored = stores.deliveries.map((d) => d.event);
+    assert.deepEqual(stored.map((e) => JSON.parse(e.json).i), Array.from({ length: 2500 }, (_, i) => i).filter((i) => i % 10 !== 9));
+    assert.deepEqual(stores.events.list(source.id).reverse().map((e) => e.id), stored.slice(-stores.events.list(source.id).length).map((e) => e.id));
+    assert.deepEqual(run.record.emits.filter((e) => !e.dropped).map((e) => e.event_id), stored.slice(0, 90).map((e) => e.id));
+    assert.deepEqual(stores.invocations.get(run.record.id), run.record, 'the record is kept as answered');
+  });
+
+  it('records a run that lists all its emits with no omitted count', async () => {
+    next = { emits: [emit({ n: 1 })] };
+    const run = await runner.invoke(source, {}, { trigger: { kind: 'run_now' } });
+    assert.equal(run.record.emits_omitted, null);
   });
 
   it('answers an HTTP exchange once the run has ended, and records the request and the answer', async () => {
