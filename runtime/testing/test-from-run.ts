@@ -51,6 +51,7 @@ export function testFromRun(input: RunTestInput): GeneratedTest {
   const { call, replay } = replayOf(run, stem, httpProp, warnings);
   const dropped = run.emits.filter((e) => e.dropped).length;
   if (dropped) warnings.push(`${dropped} emit${dropped === 1 ? ' was' : 's were'} dropped by dedupe (seen in earlier runs); a test starts with an empty dedupe cache and keeps ${dropped === 1 ? 'it' : 'them'}: adjust the expected events`);
+  if (run.emits_omitted) warnings.push(`the run's record lists its first ${run.emits.length} emits of ${run.emits.length + run.emits_omitted.stored + run.emits_omitted.dropped}: the test compares the first events only`);
   if (run.status === 'timeout' || run.status === 'crashed') warnings.push(`the run ended by ${run.status === 'timeout' ? 'timing out' : 'crashing'}; the test expects an error`);
   const lines = [
     `// Written by Spout from run ${run.id} of ${input.file} (${describe(run)}, ${options.now}).`,
@@ -133,10 +134,10 @@ function expectations(input: RunTestInput, replay: HttpReplay | null): string[] 
   if (events.every((e) => e !== null)) {
     const expected = events.map((e) => ({ summary: e!.summary, event: replay ? asReplayed(e!.event, replay) : e!.event }));
     if (replay && !isDeepStrictEqual(expected.map((e) => e.event), events.map((e) => e!.event))) out.push("// The request's headers and URL in the events are the ones the test sends.");
-    out.push(`assert.deepEqual(r.events.map((e) => ({ summary: e.metadata.summary, event: e.event })), ${literal(expected, 4)});`);
+    out.push(`assert.deepEqual(r.events${firstOnly(input.run)}.map((e) => ({ summary: e.metadata.summary, event: e.event })), ${literal(expected, 4)});`);
   } else {
     out.push('// The event store no longer has every event of the run: only their summaries are compared.');
-    out.push(`assert.deepEqual(r.events.map((e) => e.metadata.summary), ${literal(run.emits.filter((e) => !e.dropped).map((e) => e.summary), 4)});`);
+    out.push(`assert.deepEqual(r.events${firstOnly(input.run)}.map((e) => e.metadata.summary), ${literal(run.emits.filter((e) => !e.dropped).map((e) => e.summary), 4)});`);
   }
   return out;
 }
@@ -186,4 +187,9 @@ function literal(value: unknown, indent: number): string {
   return JSON.stringify(value, null, 2)
     .replace(/^(\s*)"([A-Za-z_$][\w$]*)": /gm, '$1$2: ')
     .replace(/\n/g, `\n${' '.repeat(indent)}`);
+}
+
+/** A slice of the test's events as long as the record's list, when the record counted the rest (emits_omitted). */
+function firstOnly(run: InvocationView): string {
+  return run.emits_omitted ? `.slice(0, ${run.emits.filter((e) => !e.dropped).length})` : '';
 }

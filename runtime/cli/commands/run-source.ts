@@ -69,7 +69,9 @@ export async function run(argv: string[]): Promise<void> {
     if (response) out(`${bold(`HTTP ${response.status}`)} ${response.body_encoding === 'utf8' ? response.body : `(${response.body_size} bytes)`}`);
     for (const l of logs) out(logLine(l));
     for (const e of events) out(eventBlock(e));
-    out(result.error ? `${red('failed')} ${result.error.name}: ${result.error.message}` : `Ran ${bold(source.id)} (${source.name_slug}): ${emitted.size} event${emitted.size === 1 ? '' : 's'} emitted`);
+    // The answer lists the events its run's record lists, and counts the rest.
+    const count = emitted.size + (result.emits_omitted?.stored ?? 0);
+    out(result.error ? `${red('failed')} ${result.error.name}: ${result.error.message}` : `Ran ${bold(source.id)} (${source.name_slug}): ${count} event${count === 1 ? '' : 's'} emitted`);
   }
   if (result.error) process.exitCode = 1;
 }

@@ -95,8 +95,9 @@ export function logLine(l: LogLineView): string {
 export function invocationLine(r: InvocationView): string {
   const status = r.status === 'ok' ? green(r.status.padEnd(7)) : red(r.status.padEnd(7));
   const what = r.request ? `${r.request.method} ${r.request.path}${r.request.query ? `?${r.request.query}` : ''}${r.response ? ` → ${r.response.status}` : ''}` : r.hook ? `hook ${r.hook}` : r.trigger;
-  const emitted = r.emits.filter((e) => !e.dropped).length;
-  const dropped = r.emits.length - emitted;
+  // A record lists its first emits and counts the rest (emits_omitted).
+  const emitted = r.emits.filter((e) => !e.dropped).length + (r.emits_omitted?.stored ?? 0);
+  const dropped = r.emits.filter((e) => e.dropped).length + (r.emits_omitted?.dropped ?? 0);
   const counts = `${emitted} emitted${dropped ? `, ${dropped} deduped` : ''}`;
   const error = r.error ? `  ${red(r.error.message.split('\n')[0] ?? '')}` : '';
   return `${dim(clock(r.started_at))} ${status} ${cyan(r.id)} ${bold(what)} ${dim(`${r.duration_ms} ms, ${counts}${r.replay_of ? `, replay of ${r.replay_of}` : ''}`)}${error}`;
