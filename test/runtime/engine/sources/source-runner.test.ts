@@ -53,6 +53,7 @@ let source: SourceRecord;
 let next: Script;
 let invoked: InvocationTarget[];
 let loaded: boolean;
+let held: Promise<void>;
 
 /** A sandbox that runs `next` instead of component code. */
 function fakeSandbox(): Sandbox {
@@ -90,7 +91,15 @@ function exchange(replayOf: string | null = null) {
 
 beforeEach(async () => {
   await stores?.close();
-  stores = await openEngineStores();
+  // Deliveries are recorded, and become durable once `held` resolves.
+  held = Promise.resolve();
+  stores = await openEngineStores({
+    deliver: async (event, webhooks) => {
+      stores.deliveries.push({ event, webhooks });
+      await held;
+    },
+    deliverUnrecorded: async () => 0,
+  });
   next = {};
   invoked = [];
   loaded = true;
@@ -159,6 +168,23 @@ describe('SourceRunner', () => {
     assert.deepEqual(stores.events.list(source.id).reverse().map((e) => e.id), stored.slice(-stores.events.list(source.id).length).map((e) => e.id));
     assert.deepEqual(run.record.emits.filter((e) => !e.dropped).map((e) => e.event_id), stored.slice(0, 90).map((e) => e.id));
     assert.deepEqual(stores.invocations.get(run.record.id), run.record, 'the record is kept as answered');
+  });
+
+  it('stores a large run a slice at a time: the next slice waits until the deliveries of the one before are durable', async () => {
+    subscribe('wh_a');
+    let release = () => {};
+    held = new Promise((resolve) => (release = resolve));
+    next = { emits: Array.from({ length: 2500 }, (_, i) => emit({ i }, { id: String(i) })) };
+    const run = runner.invoke(source, {}, { trigger: { kind: 'run_now' } });
+    await waitFor(() => stores.deliveries.length >= 1000);
+    // Turns of the event loop pass; nothing more is stored while the first slice is not durable.
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    assert.equal(stores.deliveries.length, 1000);
+    assert.equal(stores.events.list(source.id).length, 1000);
+    held = Promise.resolve();
+    release();
+    await run;
+    assert.deepEqual(stores.deliveries.map((d) => JSON.parse(d.event.json).i), Array.from({ length: 2500 }, (_, i) => i));
   });
 
   it('records a run that lists all its emits with no omitted count', async () => {
