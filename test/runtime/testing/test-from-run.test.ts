@@ -91,6 +91,13 @@ describe('testFromRun', () => {
     assert.match(generated.warnings.join('\n'), /1 emit was dropped by dedupe/);
   });
 
+  it('compares the first events only when the record counted the rest of its emits, and says so', () => {
+    const emits = [{ event_id: '1-0', dropped: false, name: null, summary: 'one', webhooks: [] }];
+    const generated = testFromRun(input({ run: run({ emits, emits_omitted: { stored: 4, dropped: 1 } }), events: [{ event: { n: 1 }, summary: 'one' }] }));
+    assert.match(generated.files[0]!.content, /r\.events\.slice\(0, 1\)\.map\(\(e\) => \(\{ summary: e\.metadata\.summary, event: e\.event \}\)\)/);
+    assert.match(generated.warnings.join('\n'), /lists its first 1 emits of 6: the test compares the first events only/);
+  });
+
   it('refuses runs started by another source\'s event and action runs, saying why', () => {
     assert.throws(() => testFromRun(input({ run: run({ trigger: 'event' }) })), (err: Error) => err instanceof UntestableRun && /another source's event/.test(err.message));
     assert.throws(() => testFromRun(input({ run: run({ trigger: 'action' }) })), (err: Error) => err instanceof UntestableRun && /action run/.test(err.message));
