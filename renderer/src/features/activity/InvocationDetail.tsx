@@ -349,6 +349,11 @@ export function InvocationDetail({ id, sourceId, onReplayed, headingLevel = 3 }:
             ))}
           </ul>
         )}
+        {record.emits_omitted && (
+          <p className="muted" data-testid="invocation-emits-omitted">
+            … and {record.emits_omitted.stored + record.emits_omitted.dropped} more ({record.emits_omitted.stored} stored, {record.emits_omitted.dropped} dropped by dedupe): a run's record lists its first emits; the source's events list them all.
+          </p>
+        )}
       </section>
 
       <section className="inv-part" aria-label="Deliveries">
