@@ -6,6 +6,7 @@
 //   (c) start to the first /v1 answer with 50 sources against an empty data dir;
 //   (d) save to the new code answering, against esbuild bundling the same file alone (desktop-save.ts).
 //   (e) start to the first /v1 answer with 1 000 000 stored events and 1 000 000 runs (desktop-start.ts).
+//   (f) the service's peak RSS during one run emitting 200 000 events against it idle (desktop-memory.ts).
 // `npm run bench:desktop [-- BASE_CLI]`: with BASE_CLI (another build's dist/cli.js, e.g. main's
 // built in a `git worktree`), every figure is measured for it too, before this checkout's.
 // Memory is measured after a restart of the data dir, the steady state of a desktop app whose
@@ -147,8 +148,8 @@ for (const { name, cli } of builds) {
     const [p50, p95, w50, w95] = [pct(woke.parked, 50), pct(woke.parked, 95), pct(woke.warm, 50), pct(woke.warm, 95)];
     console.log(`(b) first request to a parked source: p50 ${ms(p50)}, p95 ${ms(p95)} vs warm p50 ${ms(w50)}, p95 ${ms(w95)}: p50 ${ms(p50 - w50)} above warm (target ≤ 150 ms; ${SAMPLES} samples)`);
   } else console.log('(b) no parked sources in this build (no --host-idle)');
-  await emitMemory(cli);
   console.log(`(c) start to first /v1 answer (median of ${STARTS}): 50 sources ${ms(fifty.startMs)} (5 sources ${ms(five.startMs)}) vs empty data dir ${ms(empty)}`);
+  await emitMemory(cli);
   await saveRow(cli, SAMPLES);
 }
 await startWithStoredData(builds);
