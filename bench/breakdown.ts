@@ -111,7 +111,7 @@ async function main(): Promise<void> {
 
   const n = result.ok;
   console.log(`${n} requests, ${result.perSecond.toFixed(0)} req/s; latency seen by the client p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms`);
-  console.log(`event loop busy ${(loop.utilization * 100).toFixed(0)}%; process CPU ${(((used.user + used.system) / n)).toFixed(0)} µs a request (user ${(used.user / n).toFixed(0)}, system ${(used.system / n).toFixed(0)})`);
+  console.log(`event loop busy ${(loop.utilization * 100).toFixed(0)}%; process CPU ${((used.user + used.system) / n).toFixed(0)} µs a request (user ${(used.user / n).toFixed(0)}, system ${(used.system / n).toFixed(0)})`);
   console.log('\nstage                                                 calls/request   mean ms a call   ms a request');
   for (const [name, s] of stages) {
     console.log(`${name.padEnd(55)} ${(s.count / n).toFixed(2).padStart(10)} ${(s.ms / s.count).toFixed(3).padStart(16)} ${(s.ms / n).toFixed(3).padStart(14)}`);

@@ -12,15 +12,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { NewMessage, NewMessageBatch, WebhookTarget } from '../runtime/contract/delivery-protocol';
+import { MessageBatchBuilder } from '../runtime/delivery/message-batch';
+import { Dispatcher } from '../runtime/delivery/worker/dispatcher';
+import { Outbox } from '../runtime/delivery/worker/outbox';
+import { requestHeaders } from '../runtime/delivery/worker/request-headers';
+import { signMessage } from '../runtime/delivery/worker/signing';
+import { HeaderRecords, HttpSender } from '../runtime/delivery/worker/webhook-sender';
 import { startChild, stopChild } from './procs';
 import { median } from './stats';
-import { Outbox } from '../runtime/delivery/worker/outbox';
-import { Dispatcher } from '../runtime/delivery/worker/dispatcher';
-import { HeaderRecords, HttpSender } from '../runtime/delivery/worker/webhook-sender';
-import { signMessage } from '../runtime/delivery/worker/signing';
-import { requestHeaders } from '../runtime/delivery/worker/request-headers';
-import { MessageBatchBuilder } from '../runtime/delivery/message-batch';
-import type { NewMessage, NewMessageBatch, WebhookTarget } from '../runtime/contract/delivery-protocol';
 
 const DELIVERIES = 30_000;
 const ROUNDS = 4; // a run's rounds after its warm-up; the first is left out of the median

@@ -108,9 +108,7 @@ export async function emitMemory(cli: string): Promise<void> {
   const load = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   const loadBefore = load();
   for (const { name, idle, peak } of await cases(cli)) {
-    console.log(
-      `(f) peak RSS, ${name}: service ${peak.service.toFixed(0)} MB vs idle ${idle.service.toFixed(0)} MB: ${(peak.service / idle.service).toFixed(2)}× (target ≤ 2×); with hosts ${peak.tree.toFixed(0)} vs ${idle.tree.toFixed(0)} MB`,
-    );
+    console.log(`(f) peak RSS, ${name}: service ${peak.service.toFixed(0)} MB vs idle ${idle.service.toFixed(0)} MB: ${(peak.service / idle.service).toFixed(2)}× (target ≤ 2×); with hosts ${peak.tree.toFixed(0)} vs ${idle.tree.toFixed(0)} MB`);
   }
   console.log(`    (f) load average ${loadBefore} before, ${load()} after`);
 }

@@ -15,10 +15,10 @@
 import fs from 'node:fs';
 import { childPids } from './cpu';
 import { emitMemory } from './desktop-memory';
-import { BENCH_SOURCE, startSpout, stopChild } from './procs';
 import { saveRow } from './desktop-save';
-import { median } from './stats';
 import { startWithStoredData } from './desktop-start';
+import { BENCH_SOURCE, startSpout, stopChild } from './procs';
+import { median } from './stats';
 
 const [baseCli] = process.argv.slice(2);
 const newCli = 'dist/cli.js';
@@ -135,7 +135,12 @@ async function emptyStart(cli: string): Promise<number> {
   return median(starts);
 }
 
-const builds = baseCli ? [{ name: 'before', cli: baseCli }, { name: 'after', cli: newCli }] : [{ name: 'this build', cli: newCli }];
+const builds = baseCli
+  ? [
+      { name: 'before', cli: baseCli },
+      { name: 'after', cli: newCli },
+    ]
+  : [{ name: 'this build', cli: newCli }];
 const ms = (n: number) => `${n.toFixed(0)} ms`;
 for (const { name, cli } of builds) {
   console.log(`\n== ${name}: ${cli}`);

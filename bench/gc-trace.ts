@@ -38,11 +38,7 @@ export function summariseGcTrace(trace: string): GcSummary[] {
 
 /** One line per isolate: collections, their pauses, and bytes promoted per request (or delivery). */
 export function describeGc(summaries: GcSummary[], requests: number, unit: string): string[] {
-  return summaries.map(
-    (s) =>
-      `isolate ${s.isolate}: ${s.scavenges} scavenges (${s.scavengeMs.toFixed(0)} ms), promoted ${Math.round(s.promotedBytes / requests)} B a ${unit}; ` +
-      `${s.markCompacts} mark-compacts (${s.markCompactMs.toFixed(0)} ms)`,
-  );
+  return summaries.map((s) => `isolate ${s.isolate}: ${s.scavenges} scavenges (${s.scavengeMs.toFixed(0)} ms), promoted ${Math.round(s.promotedBytes / requests)} B a ${unit}; ` + `${s.markCompacts} mark-compacts (${s.markCompactMs.toFixed(0)} ms)`);
 }
 
 function field(line: string, name: string): number {

@@ -49,11 +49,13 @@ async function manyHosts(): Promise<void> {
   await new Promise((r) => setTimeout(r, 1000));
   const idle = rss(spout.child.pid as number).now;
   const started = Date.now();
-  const statuses = await Promise.all(endpoints.map(async (endpoint) => {
-    const out: number[] = [];
-    for (let r = 0; r < RUNS; r++) out.push((await fetch(`${endpoint}?mb=60`, { method: 'POST' }).then(async (res) => (await res.arrayBuffer(), res.status))));
-    return out;
-  }));
+  const statuses = await Promise.all(
+    endpoints.map(async (endpoint) => {
+      const out: number[] = [];
+      for (let r = 0; r < RUNS; r++) out.push(await fetch(`${endpoint}?mb=60`, { method: 'POST' }).then(async (res) => (await res.arrayBuffer(), res.status)));
+      return out;
+    }),
+  );
   const seconds = (Date.now() - started) / 1000;
   const peak = rss(spout.child.pid as number).peak;
   await stopChild(spout.child);

@@ -20,7 +20,13 @@ function parseFrame(symbol: string): Frame {
     const f = frameName({ functionName: js[1] ?? '', url: js[2] as string, lineNumber: Number(js[3]) - 1, columnNumber: Number(js[4]) - 1 });
     return { key: f.key, ours: f.ours };
   }
-  return { key: symbol.replace(/^JS:[*^~+]?/, '').replace(/\s*\(.*$/, '').slice(0, 80), ours: false };
+  return {
+    key: symbol
+      .replace(/^JS:[*^~+]?/, '')
+      .replace(/\s*\(.*$/, '')
+      .slice(0, 80),
+    ours: false,
+  };
 }
 
 /** Per thread (the busiest `threads`), the top `count` owners of its CPU samples, as percentages of that thread's samples. */

@@ -11,14 +11,15 @@
 // `PROFILE_ROUNDS=N` measures N rounds one after another, `PROFILE_STORED=N` stores N events (1000 a
 // request) before the first (ingest's later rounds in `npm run bench`). `BENCH_CLI=/path/to/dist/cli.js`
 // profiles another build the same way.
+
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cpuPerRequest, describeCpu, treeCpu } from './cpu';
-import { spawn } from 'node:child_process';
 import { summarise } from './cpuprofile';
-import { perfSummary } from './perf-samples';
 import { describeGc, summariseGcTrace } from './gc-trace';
+import { perfSummary } from './perf-samples';
 import { BENCH_SOURCE, runJson, startChild, startSpout, stopChild, storeEvents } from './procs';
 
 const [mode = 'ingest', secondsText = '10'] = process.argv.slice(2);

@@ -24,8 +24,7 @@ interface Round {
   cpu: string;
 }
 
-const load = (url: string, concurrency: number, ms = LOAD_SECONDS * 1000) =>
-  runJson<Load>(['--import', 'tsx', 'bench/load.ts', url, String(concurrency), String(ms)]);
+const load = (url: string, concurrency: number, ms = LOAD_SECONDS * 1000) => runJson<Load>(['--import', 'tsx', 'bench/load.ts', url, String(concurrency), String(ms)]);
 
 const fmt = (n: number) => n.toFixed(0).padStart(8);
 const ratio = (r: { bare: number; spout: number }) => (r.spout / r.bare).toFixed(2);

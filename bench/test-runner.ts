@@ -97,8 +97,20 @@ async function main(): Promise<void> {
   const spoutTest = (files: string[]) => () => timeRun([cli, 'test', ...files], env, dir);
   const nodeTest = (files: string[]) => () => timeRun(['--test', ...files], env, dir);
   const figures: Array<{ label: string; pair: [Contender, Contender] }> = [
-    { label: 'one file', pair: [{ name: 'spout test, 1 file   ', run: spoutTest(one), ms: [] }, { name: 'node --test, 1 empty  ', run: nodeTest(empty), ms: [] }] },
-    { label: `${MANY} files`, pair: [{ name: `spout test, ${MANY} files  `, run: spoutTest(many), ms: [] }, { name: `node --test, ${MANY} empty `, run: nodeTest(empties), ms: [] }] },
+    {
+      label: 'one file',
+      pair: [
+        { name: 'spout test, 1 file   ', run: spoutTest(one), ms: [] },
+        { name: 'node --test, 1 empty  ', run: nodeTest(empty), ms: [] },
+      ],
+    },
+    {
+      label: `${MANY} files`,
+      pair: [
+        { name: `spout test, ${MANY} files  `, run: spoutTest(many), ms: [] },
+        { name: `node --test, ${MANY} empty `, run: nodeTest(empties), ms: [] },
+      ],
+    },
   ];
   console.log(`spout: ${cli}; ${os.availableParallelism()} cores; ${ROUNDS} rounds each after a cold one`);
   try {

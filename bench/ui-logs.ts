@@ -77,8 +77,7 @@ async function main(): Promise<void> {
       rows.none.push(await openLogs(page, base, empty.id, null));
       rows.busy.push(await openLogs(page, base, busy.id, lastLine));
     }
-    const show = (label: string, xs: Array<{ ms: number; longest: number }>) =>
-      console.log(`  ${label.padEnd(20)} open ${String(median(xs.map((x) => x.ms))).padStart(5)} ms   longest task ${String(median(xs.map((x) => x.longest))).padStart(4)} ms`);
+    const show = (label: string, xs: Array<{ ms: number; longest: number }>) => console.log(`  ${label.padEnd(20)} open ${String(median(xs.map((x) => x.ms))).padStart(5)} ms   longest task ${String(median(xs.map((x) => x.longest))).padStart(4)} ms`);
     show('no runs (baseline)', rows.none);
     show(`${RUNS} runs`, rows.busy);
 

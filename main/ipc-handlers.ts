@@ -1,7 +1,7 @@
 // The main process's IPC handlers: the channels of ipc.ts only, each argument parsed with its
 // schema, and only for the top frame of a page of the instance the window shows. Electron's
 // ipcMain and the app's pieces are passed in, so node:test runs them with stand-ins.
-import { ipcChannels, type IpcChannel, type ProfileView } from './ipc';
+import { type IpcChannel, ipcChannels, type ProfileView } from './ipc';
 import type { Profile, ProfileStore } from './profile';
 
 /** The part of an IPC event the checks read. */

@@ -16,10 +16,7 @@ const instanceUrl = z
  * Which Spout instance the window shows: the service this app runs, or another one reached by
  * URL and API key. An empty `apiKey` keeps the key saved for the same URL.
  */
-export const profileInput = z.discriminatedUnion('mode', [
-  z.object({ mode: z.literal('local') }).strict(),
-  z.object({ mode: z.literal('remote'), url: instanceUrl, apiKey: z.string().trim().max(1000) }).strict(),
-]);
+export const profileInput = z.discriminatedUnion('mode', [z.object({ mode: z.literal('local') }).strict(), z.object({ mode: z.literal('remote'), url: instanceUrl, apiKey: z.string().trim().max(1000) }).strict()]);
 export type ProfileInput = z.infer<typeof profileInput>;
 
 /** A profile as the page sees it: never the key itself. */
@@ -36,7 +33,10 @@ export type ProfileView =
 /** Every IPC channel the renderer may use, with the schema of its argument. Nothing else is handled. */
 export const ipcChannels = {
   /** Opens an http(s) link in the user's browser instead of inside the app. */
-  'shell:open-external': z.string().url().refine((u) => /^https?:\/\//.test(u), 'only http(s) links open externally'),
+  'shell:open-external': z
+    .string()
+    .url()
+    .refine((u) => /^https?:\/\//.test(u), 'only http(s) links open externally'),
   /** The app's version, for the about box. */
   'app:version': z.undefined(),
   /** The instance profile (without the key). */

@@ -5,14 +5,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, dialog, ipcMain, safeStorage, session, shell } from 'electron';
-import { startService, watchLauncher, type RunningService } from '../runtime/index';
-import { guardContents, guardSession, type GuardedContents, type GuardedSession } from './guards';
-import { registerIpc, type IpcRegistrar } from './ipc-handlers';
+import { type RunningService, startService, watchLauncher } from '../runtime/index';
+import { type GuardedContents, type GuardedSession, guardContents, guardSession } from './guards';
+import { type IpcRegistrar, registerIpc } from './ipc-handlers';
 import { findNode } from './node-binary';
-import { ProfileStore, type Profile } from './profile';
+import { type Profile, ProfileStore } from './profile';
 import { remoteSignInLink } from './remote-sign-in';
 import { secretKeyWrapper } from './sealing';
-import { createWindow, preloadPath, type AppWindow } from './window';
+import { type AppWindow, createWindow, preloadPath } from './window';
 
 const distDir = path.dirname(fileURLToPath(import.meta.url));
 let service: RunningService | null = null;
@@ -51,7 +51,13 @@ function remoteFailed(reason: string, remote = appWindow?.origin() ?? ''): void 
 
 async function start(): Promise<void> {
   guardSession(session.defaultSession as unknown as GuardedSession);
-  app.on('web-contents-created', (_event, contents) => guardContents(contents as unknown as GuardedContents, () => appWindow?.origin() ?? '', (url) => void openExternal(url)));
+  app.on('web-contents-created', (_event, contents) =>
+    guardContents(
+      contents as unknown as GuardedContents,
+      () => appWindow?.origin() ?? '',
+      (url) => void openExternal(url),
+    ),
+  );
   const node = findNode();
   if ('problem' in node) {
     dialog.showErrorBox('Spout needs Node.js', node.problem);
@@ -73,10 +79,13 @@ async function start(): Promise<void> {
 }
 
 if (!app.requestSingleInstanceLock()) app.quit();
-app.whenReady().then(start).catch((err: Error) => {
-  console.error(err);
-  app.exit(1);
-});
+app
+  .whenReady()
+  .then(start)
+  .catch((err: Error) => {
+    console.error(err);
+    app.exit(1);
+  });
 app.on('window-all-closed', () => app.quit());
 // Started by `npm start`: quit with it, even when it was killed outright.
 watchLauncher(() => app.quit());

@@ -18,7 +18,12 @@ const versionOf: VersionOf = (file) => execFileSync(file, ['--version'], { encod
  */
 export function findNode(env: NodeJS.ProcessEnv = process.env, platform: string = process.platform, version: VersionOf = versionOf): { path: string } | { problem: string } {
   const names = platform === 'win32' ? ['node.exe'] : ['node'];
-  const candidates = env.SPOUT_NODE ? [env.SPOUT_NODE] : (env.PATH ?? '').split(path.delimiter).filter(Boolean).flatMap((dir) => names.map((n) => path.join(dir, n)));
+  const candidates = env.SPOUT_NODE
+    ? [env.SPOUT_NODE]
+    : (env.PATH ?? '')
+        .split(path.delimiter)
+        .filter(Boolean)
+        .flatMap((dir) => names.map((n) => path.join(dir, n)));
   const tooOld: string[] = [];
   for (const file of candidates) {
     if (!fs.existsSync(file)) continue;

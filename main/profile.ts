@@ -4,8 +4,8 @@
 // key kept in clear. safeStorage is passed in (tests use a stand-in).
 import fs from 'node:fs';
 import path from 'node:path';
-import { profileInput, type ProfileView } from './ipc';
-import { sealingAvailable, type SafeStorageLike } from './sealing';
+import { type ProfileView, profileInput } from './ipc';
+import { type SafeStorageLike, sealingAvailable } from './sealing';
 
 export type Profile = { mode: 'local' } | { mode: 'remote'; url: string; apiKey: string };
 

@@ -1,5 +1,6 @@
 // The runtime's public entry: what main/ and embedders import.
-export { startService, type RunningService, type ServiceOptions } from './service';
-export { isLoopbackHost } from './lib/loopback';
+
 export { watchLauncher } from './lib/launcher-lifeline';
+export { isLoopbackHost } from './lib/loopback';
+export { type RunningService, type ServiceOptions, startService } from './service';
 export type { KeyWrapper } from './store/secrets';

@@ -1,56 +1,56 @@
-import { DEFAULT_COMPONENT_MEMORY_MB } from './contract/limits';
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createApp } from './http/app';
-import type { AuthConfig } from './http/edge/auth';
-import { signInLink, SignInTokens } from './http/edge/sign-in-tokens';
-import { answerProtocolErrors } from './http/edge/protocol-errors';
-import { StartupGate } from './http/edge/startup-gate';
-import { storeWait, type StoreOpenings } from './http/edge/store-wait';
-import { problemBody } from './http/edge/error-statuses';
-import { DEFAULT_RETRY_SCHEDULE, resolveApiKey, resolveDataDir } from './lib/config';
-import { isLoopbackHost } from './lib/loopback';
-import { DEFAULT_DISABLE_AFTER_MS, DeliveryService } from './delivery/delivery-service';
-import { disableWebhook, webhookTarget } from './delivery/webhook-targets';
-import { Deduper } from './engine/events/dedupe';
-import { Emission } from './engine/events/emission';
-import { EventStore } from './store/event-store';
-import { ENDPOINT_PREFIX, endpointHandler } from './http/ingress/endpoint-handler';
-import { RunNowRequests } from './http/ingress/run-now-requests';
-import { LogStore } from './store/log-store';
-import { InvocationStore } from './store/invocation-store';
 import { ComponentLibrary, type SandboxFactory } from './components/library';
-import { ComponentRegistry } from './components/registry';
-import { bundledRegistryDir, cliScript, hostScript } from './lib/paths';
 import { PackageCache } from './components/packages';
 import { platformReadPaths } from './components/platform-packages';
-import { Sandbox } from './sandbox/sandbox';
-import { HostPool } from './sandbox/host-pool';
-import { DEFAULT_HOST_IDLE_SECONDS, DEFAULT_WARM_HOSTS, HostParking } from './sandbox/host-parking';
-import { sweepTempFolders } from './sandbox/temp-folder';
-import { SourceDbs } from './store/source-dbs';
-import { PayloadStore } from './store/payload-store';
+import { ComponentRegistry } from './components/registry';
+import { DEFAULT_COMPONENT_MEMORY_MB } from './contract/limits';
+import { DEFAULT_DISABLE_AFTER_MS, DeliveryService } from './delivery/delivery-service';
+import { disableWebhook, webhookTarget } from './delivery/webhook-targets';
+import { ConnectService } from './engine/connect/connect-service';
+import { HttpEndpoints } from './engine/endpoints/http-endpoints';
+import { Deduper } from './engine/events/dedupe';
+import { Emission } from './engine/events/emission';
 import { NetworkService } from './engine/network/network-service';
-import { CassetteStore } from './store/cassette-store';
 import { ComponentSessions } from './engine/sessions/component-sessions';
 import { SendLog } from './engine/sessions/send-log';
-import { RunLog } from './store/workflow-run-log';
-import { WorkflowManager } from './engine/workflows/workflow-manager';
 import { createSources } from './engine/sources/source-manager';
-import { HttpEndpoints } from './engine/endpoints/http-endpoints';
-import { openMetadata } from './store/metadata';
-import { SecretBox, type KeyWrapper } from './store/secrets';
-import { DataStores } from './store/data-stores';
-import { writePrivateFileSync } from './lib/private-files';
-import { McpSettingsStore } from './store/mcp-settings';
 import { ToolCatalog } from './engine/tools/tool-catalog';
-import { McpEndpoint } from './http/mcp/mcp-endpoint';
+import { WorkflowManager } from './engine/workflows/workflow-manager';
 import type { ApiContext } from './http/api/api-context';
-import { ConnectService } from './engine/connect/connect-service';
+import { createApp } from './http/app';
+import type { AuthConfig } from './http/edge/auth';
+import { problemBody } from './http/edge/error-statuses';
+import { answerProtocolErrors } from './http/edge/protocol-errors';
+import { SignInTokens, signInLink } from './http/edge/sign-in-tokens';
+import { StartupGate } from './http/edge/startup-gate';
+import { type StoreOpenings, storeWait } from './http/edge/store-wait';
+import { ENDPOINT_PREFIX, endpointHandler } from './http/ingress/endpoint-handler';
+import { RunNowRequests } from './http/ingress/run-now-requests';
+import { McpEndpoint } from './http/mcp/mcp-endpoint';
+import { DEFAULT_RETRY_SCHEDULE, resolveApiKey, resolveDataDir } from './lib/config';
 import { describeProblem, type FileProblem, ProblemLog, type ProblemSink } from './lib/file-problems';
+import { isLoopbackHost } from './lib/loopback';
+import { bundledRegistryDir, cliScript, hostScript } from './lib/paths';
+import { writePrivateFileSync } from './lib/private-files';
+import { DEFAULT_HOST_IDLE_SECONDS, DEFAULT_WARM_HOSTS, HostParking } from './sandbox/host-parking';
+import { HostPool } from './sandbox/host-pool';
+import { Sandbox } from './sandbox/sandbox';
+import { sweepTempFolders } from './sandbox/temp-folder';
+import { CassetteStore } from './store/cassette-store';
+import { DataStores } from './store/data-stores';
+import { EventStore } from './store/event-store';
+import { InvocationStore } from './store/invocation-store';
+import { LogStore } from './store/log-store';
+import { McpSettingsStore } from './store/mcp-settings';
+import { openMetadata } from './store/metadata';
+import { PayloadStore } from './store/payload-store';
+import { type KeyWrapper, SecretBox } from './store/secrets';
+import { SourceDbs } from './store/source-dbs';
+import { RunLog } from './store/workflow-run-log';
 
 export interface ServiceOptions {
   /** 0 picks a free port. Default 7620. */
@@ -95,7 +95,6 @@ export interface ServiceOptions {
 
 /** Invocations kept per source unless `--invocation-retention` says otherwise. */
 export const DEFAULT_INVOCATION_RETENTION = 1000;
-
 
 /**
  * SIGUSR1 opens Node's debugger in a running process, through which anything could run code in
@@ -176,10 +175,15 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     report,
   });
   // Emission runs the sources and workflows subscribed to an event: both are built below, after it.
-  const emission = new Emission(events, delivery, () => metadata.data.subscriptions, (listenerId, event, depth) => {
-    if (listenerId.startsWith('dc_')) sources.listen(listenerId, event, depth);
-    else if (listenerId.startsWith('p_')) workflows.listen(listenerId, event, depth);
-  });
+  const emission = new Emission(
+    events,
+    delivery,
+    () => metadata.data.subscriptions,
+    (listenerId, event, depth) => {
+      if (listenerId.startsWith('dc_')) sources.listen(listenerId, event, depth);
+      else if (listenerId.startsWith('p_')) workflows.listen(listenerId, event, depth);
+    },
+  );
   const packages = new PackageCache({ dir: path.join(dataDir, 'packages'), registry: options.npmRegistry, onProgress: options.onPackageProgress });
   const library = new ComponentLibrary(metadata, packages);
   const dbs = new SourceDbs(path.join(dataDir, 'db'), report);
@@ -284,7 +288,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     gate.pass(res, () => {
       const waiting = storeWait(req.url ?? '/', openings);
       if (!waiting) return serve(req, res);
-      waiting.then(() => serve(req, res), (err: Error) => storesUnavailable(res, err));
+      waiting.then(
+        () => serve(req, res),
+        (err: Error) => storesUnavailable(res, err),
+      );
     }),
   );
   server.keepAliveTimeout = 65_000;

@@ -136,17 +136,16 @@ async function writeRendererFiles(metafiles) {
   fs.writeFileSync(path.join(dist, 'renderer', 'index.html'), html);
   const fresh = new Set(outputs.map(([file]) => path.basename(file)));
   await Promise.all(
-    [...fresh].filter((f) => COMPRESSED.test(f)).map(async (f) => {
-      const full = path.join(assets, f);
-      // A hashed name's content never changes: copies made by an earlier build stand.
-      if (fs.existsSync(`${full}.br`) && fs.existsSync(`${full}.gz`)) return;
-      const data = await fs.promises.readFile(full);
-      const [br, gz] = await Promise.all([
-        brotli(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
-        gzip(data, { level: 9 }),
-      ]);
-      await Promise.all([fs.promises.writeFile(`${full}.br`, br), fs.promises.writeFile(`${full}.gz`, gz)]);
-    }),
+    [...fresh]
+      .filter((f) => COMPRESSED.test(f))
+      .map(async (f) => {
+        const full = path.join(assets, f);
+        // A hashed name's content never changes: copies made by an earlier build stand.
+        if (fs.existsSync(`${full}.br`) && fs.existsSync(`${full}.gz`)) return;
+        const data = await fs.promises.readFile(full);
+        const [br, gz] = await Promise.all([brotli(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } }), gzip(data, { level: 9 })]);
+        await Promise.all([fs.promises.writeFile(`${full}.br`, br), fs.promises.writeFile(`${full}.gz`, gz)]);
+      }),
   );
   for (const f of fs.readdirSync(assets)) if (!fresh.has(f.replace(/\.(br|gz)$/, ''))) fs.rmSync(path.join(assets, f), { force: true });
 }

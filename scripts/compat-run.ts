@@ -8,8 +8,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleFile } from '../runtime/components/bundle-file';
-import { ComponentError } from '../runtime/lib/error-kinds';
 import { guessKey } from '../runtime/components/registry-scan';
+import { ComponentError } from '../runtime/lib/error-kinds';
 import type { SpoutProcess } from '../test/helpers/service';
 import { classifyError, classifyLoad, type Outcome, type Trigger } from './compat-outcomes';
 
@@ -17,11 +17,56 @@ type Prop = Record<string, unknown> & { name: string; type: string };
 
 /** `$auth` fields registry apps read most (counted over the registry): every account has them. */
 const PLACEHOLDER_FIELDS = [
-  'api_key', 'oauth_access_token', 'api_token', 'access_token', 'token', 'domain', 'subdomain', 'username', 'password', 'api_secret', 'secret_key', 'region',
-  'oauth_uid', 'url', 'email', 'base_api_uri', 'organization_id', 'environment', 'client_id', 'access_key', 'workspace_id', 'secret', 'base_url', 'api_domain',
-  'account_id', 'user_id', 'project_id', 'personal_access_token', 'base_api_url', 'app_id', 'api_url', 'oauth_client_id', 'auth_token', 'page_id', 'key',
-  'endpoint', 'account_name', 'company_id', 'apikey', 'api_access_token', 'account', 'instance_name', 'hostname', 'host', 'team_id', 'site_id', 'server',
-  'private_key', 'client_secret', 'instance_url',
+  'api_key',
+  'oauth_access_token',
+  'api_token',
+  'access_token',
+  'token',
+  'domain',
+  'subdomain',
+  'username',
+  'password',
+  'api_secret',
+  'secret_key',
+  'region',
+  'oauth_uid',
+  'url',
+  'email',
+  'base_api_uri',
+  'organization_id',
+  'environment',
+  'client_id',
+  'access_key',
+  'workspace_id',
+  'secret',
+  'base_url',
+  'api_domain',
+  'account_id',
+  'user_id',
+  'project_id',
+  'personal_access_token',
+  'base_api_url',
+  'app_id',
+  'api_url',
+  'oauth_client_id',
+  'auth_token',
+  'page_id',
+  'key',
+  'endpoint',
+  'account_name',
+  'company_id',
+  'apikey',
+  'api_access_token',
+  'account',
+  'instance_name',
+  'hostname',
+  'host',
+  'team_id',
+  'site_id',
+  'server',
+  'private_key',
+  'client_secret',
+  'instance_url',
 ];
 
 const ISO_DATE = '2024-01-02T03:04:05Z';
@@ -99,18 +144,29 @@ export function placeholder(prop: Prop): unknown {
     return 'placeholder';
   };
   switch (type) {
-    case 'string': return text();
-    case 'string[]': return [text()];
-    case 'integer': return typeof optionValue === 'number' ? optionValue : typeof prop.min === 'number' ? prop.min : 1;
-    case 'integer[]': return [typeof optionValue === 'number' ? optionValue : 1];
-    case 'boolean': return false;
-    case 'boolean[]': return [false];
-    case 'object': return {};
-    case 'any': return text();
-    case 'http_request': return { method: 'GET', url: 'https://example.com/placeholder' };
-    case 'sql': return { query: 'SELECT 1', params: [] };
+    case 'string':
+      return text();
+    case 'string[]':
+      return [text()];
+    case 'integer':
+      return typeof optionValue === 'number' ? optionValue : typeof prop.min === 'number' ? prop.min : 1;
+    case 'integer[]':
+      return [typeof optionValue === 'number' ? optionValue : 1];
+    case 'boolean':
+      return false;
+    case 'boolean[]':
+      return [false];
+    case 'object':
+      return {};
+    case 'any':
+      return text();
+    case 'http_request':
+      return { method: 'GET', url: 'https://example.com/placeholder' };
+    case 'sql':
+      return { query: 'SELECT 1', params: [] };
     // A schedule the user picks, for a timer without a default.
-    case '$.interface.timer': return { intervalSeconds: 900 };
+    case '$.interface.timer':
+      return { intervalSeconds: 900 };
     default:
       // App-specific types ($.discord.channel…) take an id as given.
       return type.startsWith('$.') && !type.startsWith('$.interface') && !type.startsWith('$.service') ? '1' : undefined;

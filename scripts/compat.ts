@@ -10,11 +10,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleFile } from '../runtime/components/bundle-file';
-import { ComponentError } from '../runtime/lib/error-kinds';
 import { findComponentFiles } from '../runtime/components/registry-scan';
+import { ComponentError } from '../runtime/lib/error-kinds';
 import { startSpout, tempDir } from '../test/helpers/service';
-import { kindOf, runOne, type RunContext } from './compat-run';
 import type { Outcome as RunOutcome } from './compat-outcomes';
+import { kindOf, type RunContext, runOne } from './compat-run';
 
 interface Outcome {
   rel: string;
@@ -168,7 +168,13 @@ async function main(): Promise<void> {
   for (const o of failed) byKind.set(o.failure!.kind, (byKind.get(o.failure!.kind) ?? 0) + 1);
   if (byKind.size) console.log(`\nby class: ${[...byKind].map(([k, n]) => `${k} ${n}`).join(', ')}`);
   const packagesDir = path.join(dataDir, 'packages');
-  const installed = fs.existsSync(packagesDir) ? fs.readdirSync(packagesDir).filter((e) => !e.startsWith('.')).map((e) => e.replace('+', '/')).sort() : [];
+  const installed = fs.existsSync(packagesDir)
+    ? fs
+        .readdirSync(packagesDir)
+        .filter((e) => !e.startsWith('.'))
+        .map((e) => e.replace('+', '/'))
+        .sort()
+    : [];
   console.log(`\nnpm packages installed (${installed.length}): ${installed.join(', ') || 'none'}`);
   if (values.json) fs.writeFileSync(values.json, JSON.stringify({ seed, sample: files.length, loaded, outcomes, installed }, null, 2));
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -45,7 +45,9 @@ if (bin) {
     const ui = /^UI: (\S+)$/m.exec(String(chunk));
     if (ui && (process.env.DISPLAY || process.platform !== 'linux') && !process.env.CI) {
       const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
-      spawn(opener, [ui[1]], { stdio: 'ignore', detached: true }).on('error', () => undefined).unref();
+      spawn(opener, [ui[1]], { stdio: 'ignore', detached: true })
+        .on('error', () => undefined)
+        .unref();
     }
   });
   tie(child);

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { deploySource, startSpout, waitFor, type SpoutProcess } from './helpers/service';
+import { deploySource, type SpoutProcess, startSpout, waitFor } from './helpers/service';
 
 describe('bundled examples', () => {
   let spout: SpoutProcess;
@@ -16,10 +16,14 @@ describe('bundled examples', () => {
     assert.equal(res.status, 202);
     assert.deepEqual(await res.json(), { accepted: true, summary: 'hook: PUT /orders' });
     // respond() answers at once; the run's emits are stored when it ends.
-    const events = await waitFor(async () => {
-      const r = await spout.api('GET', `/v1/sources/${source.id}/event_summaries`);
-      return r.json.data.length > 0 ? r : null;
-    }, 5000, 'the emitted event');
+    const events = await waitFor(
+      async () => {
+        const r = await spout.api('GET', `/v1/sources/${source.id}/event_summaries`);
+        return r.json.data.length > 0 ? r : null;
+      },
+      5000,
+      'the emitted event',
+    );
     assert.deepEqual(events.json.data[0].event, { method: 'PUT', path: '/orders', query: { id: '7' }, body: { ok: true } });
     assert.equal(events.json.data[0].metadata.summary, 'hook: PUT /orders');
   });

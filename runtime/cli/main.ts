@@ -1,5 +1,5 @@
-import { GLOBAL_HELP, splitCommand } from './support/args';
 import { errorText } from '../remote/api-client';
+import { GLOBAL_HELP, splitCommand } from './support/args';
 import { nearest, UsageError } from './support/usage';
 
 /** A command: its module is loaded only when it runs (the CLI starts fast; `serve` loads the runtime). */

@@ -3,8 +3,8 @@ import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import type { BuildOptions, Plugin } from 'esbuild';
 import semver from 'semver';
-import { asComponentError } from './bundle';
 import { ComponentError } from '../lib/error-kinds';
+import { asComponentError } from './bundle';
 import { isPlatformImport } from './platform-packages';
 import { siblingAppsPlugin, treeOf } from './sibling-apps';
 

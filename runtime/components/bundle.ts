@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Message } from 'esbuild';
+import { ComponentError } from '../lib/error-kinds';
 import type { PackageCache, ProgressListener } from './packages';
 import { platformPlugin } from './platform-packages';
-import { ComponentError } from '../lib/error-kinds';
 
 /** The CommonJS bundle the sandbox evaluates, and the hash identifying the source text. */
 export interface Bundle {

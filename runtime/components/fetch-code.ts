@@ -7,7 +7,6 @@ export const MAX_COMPONENT_BYTES = 5 * 1024 * 1024;
 /** How long fetching a `component_url` may take. */
 export const FETCH_TIMEOUT_MS = 15_000;
 
-
 /** Module text fetched from a URL, with the file name it is known by. */
 export interface FetchedCode {
   code: string;

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ComponentFile, ComponentFiles } from '../contract/component-api';
 import { ComponentError } from '../lib/error-kinds';
-import { bundleFile, type BundledFile } from './bundle-file';
+import { type BundledFile, bundleFile } from './bundle-file';
 
 /** Most files a component may be made of. */
 export const MAX_COMPONENT_FILES = 200;

@@ -1,15 +1,14 @@
 import { createHash } from 'node:crypto';
+import type { ComponentFiles, ComponentLint } from '../contract/component-api';
+import type { ComponentDescription } from '../contract/component-shape';
+import { ComponentError } from '../lib/error-kinds';
 import { newId } from '../lib/ids';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { ComponentRecord, Metadata } from '../store/metadata';
 import { bundleComponent } from './bundle';
-import { ComponentError } from '../lib/error-kinds';
-import type { ComponentDescription } from '../contract/component-shape';
-import type { ComponentLint } from '../contract/component-api';
+import { sameFiles } from './file-set';
 import type { PackageCache, ProgressListener } from './packages';
 import { validateComponent } from './validate';
-import { sameFiles } from './file-set';
-import type { ComponentFiles } from '../contract/component-api';
 
 /** Starts a sandbox on a bundle; the caller decides where its logs go. */
 export type SandboxFactory = (bundle: Pick<ComponentRecord, 'bundle' | 'filename'>) => Promise<{ sandbox: Sandbox; description: ComponentDescription }>;

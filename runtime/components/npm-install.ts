@@ -164,7 +164,11 @@ export async function installError(spec: PackageSpecifier, result: NpmResult, re
   code ??= /npm error code (\S+)/.exec(result.stderr)?.[1];
   if (!summary) {
     const lines = result.stderr.split('\n').filter((l) => /^npm error /.test(l) && !/ code | A complete log/.test(l));
-    summary = lines.map((l) => l.replace(/^npm error /, '')).join(' ').trim() || `npm exited with status ${result.code}`;
+    summary =
+      lines
+        .map((l) => l.replace(/^npm error /, ''))
+        .join(' ')
+        .trim() || `npm exited with status ${result.code}`;
   }
   const about = `${summary} ${detail}`;
   if (code && UNREACHABLE.has(code)) {

@@ -1,16 +1,17 @@
 // The package cache: npm packages that component code imports, one folder per exact version,
 // found by the bundler's plugin and installed on first use (npm-install.ts runs npm).
-import fs from 'node:fs/promises';
+
 import { realpathSync } from 'node:fs';
+import fs from 'node:fs/promises';
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import type { Plugin } from 'esbuild';
 import semver from 'semver';
-import { IMPORT_PREFIX, REQUIRE_PREFIX } from '../sandbox/child/component-require';
 import { makePrivateDir } from '../lib/private-files';
-import { duration, installError, npmConfiguredRegistry, npmInstall, npmVersions, type NpmResult } from './npm-install';
+import { IMPORT_PREFIX, REQUIRE_PREFIX } from '../sandbox/child/component-require';
+import { duration, installError, type NpmResult, npmConfiguredRegistry, npmInstall, npmVersions } from './npm-install';
+import { PackageError, type PackageSpecifier, parseSpecifier } from './package-specifier';
 import { installOlder } from './version-fallback';
-import { PackageError, parseSpecifier, type PackageSpecifier } from './package-specifier';
 
 /** Receives human-readable progress lines such as `installing left-pad@^1.3 …`. */
 export type ProgressListener = (line: string) => void;

@@ -3,14 +3,14 @@
 // descriptions kept across restarts, registry-cache.ts.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { ComponentError } from '../lib/error-kinds';
+import type { RegistryComponent, RegistryComponentWithCode } from '../contract/component-api';
 import type { ComponentProblem } from '../contract/component-shape';
+import { ComponentError } from '../lib/error-kinds';
 import { bundleFile } from './bundle-file';
 import { registryFiles } from './file-set';
 import type { ComponentLibrary, SandboxFactory } from './library';
-import { DescriptionCache, type Description } from './registry-cache';
+import { type Description, DescriptionCache } from './registry-cache';
 import { findComponentFiles, guessKey, stampOf } from './registry-scan';
-import type { RegistryComponent, RegistryComponentWithCode } from '../contract/component-api';
 
 /** A folder laid out like Pipedream's `components/` tree (`<app>/sources/<name>/<name>.mjs`, `<app>/actions/…`). */
 export interface RegistryFolder {

@@ -1,9 +1,10 @@
 // Component definition checks: the component's own fields (name, version, type, key, hooks,
 // dedupe); each prop's are props/prop-checks.ts, by kind.
-import { slugify } from '../lib/slug';
-import { ComponentError } from '../lib/error-kinds';
+
 import type { ComponentDescription, ComponentProblem, ConfigurableProp, PropShape, ValidComponent } from '../contract/component-shape';
-import { propFindings, type Findings } from '../props/prop-checks';
+import { ComponentError } from '../lib/error-kinds';
+import { slugify } from '../lib/slug';
+import { type Findings, propFindings } from '../props/prop-checks';
 import { isNonEmptyString, showValue } from '../props/shared/prop-values';
 
 type ComponentType = 'source' | 'action';
@@ -14,10 +15,7 @@ const DEDUPE_STRATEGIES = ['unique', 'greatest', 'last'];
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const SEMVER_NUMBER = '(0|[1-9]\\d*)';
 const SEMVER_IDENT = '(0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)';
-const SEMVER = new RegExp(
-  `^${SEMVER_NUMBER}\\.${SEMVER_NUMBER}\\.${SEMVER_NUMBER}` +
-    `(-${SEMVER_IDENT}(\\.${SEMVER_IDENT})*)?(\\+[0-9a-zA-Z-]+(\\.[0-9a-zA-Z-]+)*)?$`,
-);
+const SEMVER = new RegExp(`^${SEMVER_NUMBER}\\.${SEMVER_NUMBER}\\.${SEMVER_NUMBER}` + `(-${SEMVER_IDENT}(\\.${SEMVER_IDENT})*)?(\\+[0-9a-zA-Z-]+(\\.[0-9a-zA-Z-]+)*)?$`);
 
 /** Checks props returned by `additionalProps`: the per-prop rules plus the dynamic-prop type list. */
 export function validateDynamicProps(props: Record<string, PropShape>, componentType: 'source' | 'action'): Findings {
@@ -103,7 +101,7 @@ function checkKeyAndVersion(desc: ComponentDescription, key: string | null, vers
 function checkHooks(desc: ComponentDescription, type: ComponentType | null, found: Findings): void {
   const all = [...desc.hooks, ...desc.badHooks];
   if (type === 'action' && all.length > 0) {
-    found.warnings.push({ path: 'hooks', message: 'hooks belong in sources; an action\'s hooks never run (remove them)' });
+    found.warnings.push({ path: 'hooks', message: "hooks belong in sources; an action's hooks never run (remove them)" });
     return;
   }
   for (const hook of all) {
@@ -119,7 +117,7 @@ function checkDedupe(dedupe: unknown, type: ComponentType | null, found: Finding
   if (dedupe === undefined || dedupe === null) return;
   if (type === 'action') {
     // Actions spreading a source's `common` module carry it; Pipedream ignores it there.
-    found.warnings.push({ path: 'dedupe', message: 'dedupe applies to sources; an action\'s dedupe is ignored (remove it)' });
+    found.warnings.push({ path: 'dedupe', message: "dedupe applies to sources; an action's dedupe is ignored (remove it)" });
     return;
   }
   if (typeof dedupe !== 'string' || !DEDUPE_STRATEGIES.includes(dedupe)) {

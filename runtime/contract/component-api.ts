@@ -1,6 +1,7 @@
 // /v1 shapes of saved components, the registry, prop configuration, and the accounts and data stores their props use.
-import type { ComponentProblem, ConfigurableProp } from './component-shape';
+
 import type { ConsoleLine } from './action-api';
+import type { ComponentProblem, ConfigurableProp } from './component-shape';
 import type { PropOption } from './host-protocol';
 
 export interface ComponentView {

@@ -97,7 +97,6 @@ export interface DeliveryMark {
   webhook_ids: string[];
 }
 
-
 /** What the delivery thread needs of a webhook: where to send, how to sign and how to retry. */
 export interface WebhookTarget {
   id: string;
@@ -144,11 +143,7 @@ export interface WebhookHealth {
 export type DeliveryAnswer = ListResponse<MessageSummary> | ListResponse<ListedAttempt> | MessageSummary | MessageSummary[] | { recovered: number } | Record<string, WebhookHealth> | null;
 
 /** Main thread → delivery thread. */
-export type ToDelivery =
-  | { type: 'webhooks'; webhooks: WebhookTarget[] }
-  | { type: 'add'; seq: number; messages: NewMessageBatch }
-  | { type: 'query'; seq: number; query: DeliveryQuery }
-  | { type: 'stop' };
+export type ToDelivery = { type: 'webhooks'; webhooks: WebhookTarget[] } | { type: 'add'; seq: number; messages: NewMessageBatch } | { type: 'query'; seq: number; query: DeliveryQuery } | { type: 'stop' };
 
 /** Delivery thread → main thread. */
 export type FromDelivery =

@@ -174,9 +174,7 @@ export type HostMessage =
  * A message as the host reads it: a run's event is embedded in the frame as JSON (`event`), not
  * as a string of it, so it is encoded once and parsed once (sandbox/host-process.ts writes it).
  */
-export type WireHostMessage =
-  | Exclude<HostMessage, { type: 'invoke' }>
-  | (Omit<Extract<HostMessage, { type: 'invoke' }>, 'target'> & { target: Exclude<InvocationTarget, { kind: 'run' }> | { kind: 'run'; event: unknown } });
+export type WireHostMessage = Exclude<HostMessage, { type: 'invoke' }> | (Omit<Extract<HostMessage, { type: 'invoke' }>, 'target'> & { target: Exclude<InvocationTarget, { kind: 'run' }> | { kind: 'run'; event: unknown } });
 
 /** A `respond()` as it crosses the channel: binary bodies travel as base64. */
 export interface WireResponse {

@@ -1,7 +1,7 @@
 // /v1 shapes of recorded runs (invocations): trigger, request, answer, emits, error.
 import type { ConsoleLine } from './action-api';
-import type { OutgoingCall } from './network-api';
 import type { MessageSummary } from './delivery-protocol';
+import type { OutgoingCall } from './network-api';
 
 /** What started an invocation. */
 export type InvocationTrigger = 'http' | 'timer' | 'run_now' | 'event' | 'hook' | 'action';

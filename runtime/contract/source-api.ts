@@ -1,8 +1,9 @@
 // /v1 shapes of deployed sources, their events and their logs.
-import type { ComponentFile } from './component-api';
-import type { NetworkMode } from './network-api';
+
 import type { VersionFields } from './change-api';
+import type { ComponentFile } from './component-api';
 import type { EmitsOmitted, RecordedRequest, RecordedResponse } from './invocation-api';
+import type { NetworkMode } from './network-api';
 
 /** A source's component host: running, starting for work that came, or parked (stopped while idle; it starts again for the next work). */
 export type HostState = 'running' | 'starting' | 'parked';

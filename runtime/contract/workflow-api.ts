@@ -6,11 +6,7 @@ import type { VersionFields } from './change-api';
 export interface WorkflowView extends VersionFields {
   id: string;
   name: string;
-  trigger:
-    | { type: 'source'; source_id: string; event_name?: string | null }
-    | { type: 'http'; endpoint_id: string; custom_response: boolean; endpoint_url: string }
-    | { type: 'timer'; schedule: TimerSchedule }
-    | { type: 'manual' };
+  trigger: { type: 'source'; source_id: string; event_name?: string | null } | { type: 'http'; endpoint_id: string; custom_response: boolean; endpoint_url: string } | { type: 'timer'; schedule: TimerSchedule } | { type: 'manual' };
   steps: Array<{ name: string; component_id: string; configured_props: Record<string, unknown> }>;
   active: boolean;
   created_at: number;
@@ -20,11 +16,7 @@ export interface WorkflowView extends VersionFields {
 export type TimerSchedule = { intervalSeconds: number } | { cron: string; timezone?: string };
 
 /** A workflow trigger as given to create, update or import a workflow. */
-export type WorkflowTriggerInput =
-  | { type: 'source'; source_id: string; event_name?: string | null }
-  | { type: 'http'; custom_response?: boolean }
-  | { type: 'timer'; schedule: unknown }
-  | { type: 'manual' };
+export type WorkflowTriggerInput = { type: 'source'; source_id: string; event_name?: string | null } | { type: 'http'; custom_response?: boolean } | { type: 'timer'; schedule: unknown } | { type: 'manual' };
 
 /** How one step of a workflow run went. */
 export interface StepRunView {

@@ -1,15 +1,14 @@
-import type { DeliveryPort } from '../engine/events/emission';
 import { Worker } from 'node:worker_threads';
-import type { KeptEvent, StoredEvent } from '../store/event-store';
-import { newId } from '../lib/ids';
-import { printProblem, type ProblemSink } from '../lib/file-problems';
-import { deliveryWorkerScript } from '../lib/paths';
-import type { Page } from '../lib/pagination';
-import { compareEventIds } from '../store/event-id';
-import type { DeliveryMark, ListedAttempt, MessageStatus } from '../contract/delivery-protocol';
-import { MessageBatchBuilder } from './message-batch';
-import type { DeliveryAnswer, DeliveryQuery, DeliveryWorkerData, FromDelivery, MessageSummary, ToDelivery, WebhookHealth, WebhookTarget } from '../contract/delivery-protocol';
+import type { DeliveryAnswer, DeliveryMark, DeliveryQuery, DeliveryWorkerData, FromDelivery, ListedAttempt, MessageStatus, MessageSummary, ToDelivery, WebhookHealth, WebhookTarget } from '../contract/delivery-protocol';
 import type { PageQuery } from '../contract/page';
+import type { DeliveryPort } from '../engine/events/emission';
+import { type ProblemSink, printProblem } from '../lib/file-problems';
+import { newId } from '../lib/ids';
+import type { Page } from '../lib/pagination';
+import { deliveryWorkerScript } from '../lib/paths';
+import { compareEventIds } from '../store/event-id';
+import type { KeptEvent, StoredEvent } from '../store/event-store';
+import { MessageBatchBuilder } from './message-batch';
 
 export interface DeliveryOptions {
   dataDir: string;

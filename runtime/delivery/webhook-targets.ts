@@ -1,9 +1,9 @@
-import type { Metadata, WebhookRecord } from '../store/metadata';
-import type { SecretBox } from '../store/secrets';
+import type { ChangeOrigin } from '../contract/change-api';
 import type { WebhookTarget } from '../contract/delivery-protocol';
 import { newId } from '../lib/ids';
-import type { ChangeOrigin } from '../contract/change-api';
 import { firstVersion } from '../lib/record-versions';
+import type { Metadata, WebhookRecord } from '../store/metadata';
+import type { SecretBox } from '../store/secrets';
 import { newSigningSecret } from './worker/signing';
 
 /** A new webhook (its signing secret sealed), made by `by`, and the secret in clear to show once. */

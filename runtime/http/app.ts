@@ -1,33 +1,33 @@
 import express, { type Express, type Router } from 'express';
-import { openApiDocument } from './api/openapi';
-import { allowedMethods } from './api/allowed-methods';
-import { requireAuth } from './edge/auth';
-import { jsonBody } from './edge/json-body';
-import { hostGuard, isolationHeaders, sessionWriteGuard } from './edge/browser-guards';
-import type { ApiContext } from './api/api-context';
-import { errorHandler, HttpError, notFound } from './edge/error-statuses';
 import { accountRoutes } from './api/account-routes';
 import { actionRoutes } from './api/action-routes';
-import { workflowRoutes } from './api/workflow-routes';
-import { settingsRoutes } from './api/settings-routes';
+import { allowedMethods } from './api/allowed-methods';
+import type { ApiContext } from './api/api-context';
+import { cassetteRoutes } from './api/cassette-routes';
 import { componentRoutes } from './api/component-routes';
 import { dataStoreRoutes } from './api/data-store-routes';
-import { registryRoutes } from './api/registry-routes';
-import { sourceRoutes } from './api/source-routes';
 import { invocationRoutes } from './api/invocation-routes';
+import { mcpSettingsRoutes } from './api/mcp-settings-routes';
+import { openApiDocument } from './api/openapi';
 import { payloadRoutes } from './api/payload-routes';
-import { cassetteRoutes } from './api/cassette-routes';
+import { registryRoutes } from './api/registry-routes';
+import { settingsRoutes } from './api/settings-routes';
+import { sourceRoutes } from './api/source-routes';
 import { sseRoutes } from './api/sse-routes';
 import { subscriptionRoutes } from './api/subscription-routes';
 import { syncRoutes } from './api/sync-routes';
-import { webhookRoutes } from './api/webhook-routes';
-import { uiRoutes } from './ui-routes';
 import { uiLinkRoutes } from './api/ui-link-routes';
-import { mcpSettingsRoutes } from './api/mcp-settings-routes';
-import type { McpEndpoint } from './mcp/mcp-endpoint';
+import { webhookRoutes } from './api/webhook-routes';
+import { workflowRoutes } from './api/workflow-routes';
 import { connectApi, isConnectRequest } from './connect-api/connect-app';
 import { connectLinkRoutes } from './connect-api/connect-link';
 import { connectSettingsRoutes } from './connect-api/connect-settings-routes';
+import { requireAuth } from './edge/auth';
+import { hostGuard, isolationHeaders, sessionWriteGuard } from './edge/browser-guards';
+import { errorHandler, HttpError, notFound } from './edge/error-statuses';
+import { jsonBody } from './edge/json-body';
+import type { McpEndpoint } from './mcp/mcp-endpoint';
+import { uiRoutes } from './ui-routes';
 
 /**
  * Every /v1 route (behind the key and the JSON parser), ending in a 405 with `Allow` for a known
@@ -35,7 +35,25 @@ import { connectSettingsRoutes } from './connect-api/connect-settings-routes';
  */
 export function v1Routes(ctx: ApiContext): Router {
   const v1 = express.Router();
-  v1.use(webhookRoutes(ctx), subscriptionRoutes(ctx), sourceRoutes(ctx), accountRoutes(ctx), dataStoreRoutes(ctx), registryRoutes(ctx), componentRoutes(ctx), actionRoutes(ctx), workflowRoutes(ctx), settingsRoutes(ctx), mcpSettingsRoutes(ctx), invocationRoutes(ctx), payloadRoutes(ctx), cassetteRoutes(ctx), syncRoutes(ctx), connectSettingsRoutes(ctx), uiLinkRoutes(ctx));
+  v1.use(
+    webhookRoutes(ctx),
+    subscriptionRoutes(ctx),
+    sourceRoutes(ctx),
+    accountRoutes(ctx),
+    dataStoreRoutes(ctx),
+    registryRoutes(ctx),
+    componentRoutes(ctx),
+    actionRoutes(ctx),
+    workflowRoutes(ctx),
+    settingsRoutes(ctx),
+    mcpSettingsRoutes(ctx),
+    invocationRoutes(ctx),
+    payloadRoutes(ctx),
+    cassetteRoutes(ctx),
+    syncRoutes(ctx),
+    connectSettingsRoutes(ctx),
+    uiLinkRoutes(ctx),
+  );
   v1.get('/openapi.json', (req, res) => {
     res.json(openApiDocument(`${req.protocol}://${req.get('host') ?? 'localhost'}`, process.env.SPOUT_VERSION ?? 'dev'));
   });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Router, type Request, type Response } from 'express';
+import { type Request, type Response, Router } from 'express';
 import { rendererDir } from '../lib/paths';
 import { type AuthConfig, isAuthorized, setSessionCookie } from './edge/auth';
 import { sendProblem } from './edge/error-statuses';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { printProblem, type ProblemSink } from './file-problems';
+import { type ProblemSink, printProblem } from './file-problems';
 import { scanJsonLines } from './jsonl-scan';
 import type { RawLines } from './line-arena';
 import { LineStaging } from './line-staging';
@@ -346,8 +346,9 @@ export class AppendLog<T> {
     const sync = new Promise<void>((resolve) => {
       const datasync = () =>
         fs.fdatasync(fd, (err) => {
-          for (const p of durable) if (err) p.reject(err);
-          else p.resolve();
+          for (const p of durable)
+            if (err) p.reject(err);
+            else p.resolve();
           resolve();
         });
       if (rotation) void rotation.then(datasync);

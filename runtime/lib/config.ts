@@ -60,4 +60,3 @@ export function parseNpmRegistry(text: string): string {
   // npm joins package names onto the registry URL; without the slash a path prefix would be lost.
   return url.href.endsWith('/') ? url.href : `${url.href}/`;
 }
-

@@ -62,10 +62,7 @@ export class VersionConflict extends Error {
     const { kind, id, name, current_version: current, base_version: base, changed_by: by, changed_at: at } = conflict;
     const who = by ? ` from ${CHANGE_ORIGIN_LABELS[by]}` : '';
     const when = new Date(at * 1000).toTimeString().slice(0, 8);
-    super(
-      `${kind} \`${name}\` (${id}) is at version ${current} (changed${who} at ${when}); this change was based on version ${base}, so it was not saved. ` +
-        `Reload it to see version ${current}, or send the change again with base_version ${current} to replace it.`,
-    );
+    super(`${kind} \`${name}\` (${id}) is at version ${current} (changed${who} at ${when}); this change was based on version ${base}, so it was not saved. ` + `Reload it to see version ${current}, or send the change again with base_version ${current} to replace it.`);
     this.name = 'VersionConflict';
   }
 }

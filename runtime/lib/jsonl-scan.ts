@@ -280,7 +280,10 @@ function parse(bytes: Buffer): { value: unknown } | undefined {
 
 /** "not JSON" with the start of the line, so the report shows what was there. */
 function notJson(bytes: Buffer): string {
-  const text = bytes.subarray(0, 60).toString('utf8').replace(/[\x00-\x1f]/g, ' ');
+  const text = bytes
+    .subarray(0, 60)
+    .toString('utf8')
+    .replace(/[\x00-\x1f]/g, ' ');
   return `not JSON (${JSON.stringify(text)}${bytes.length > 60 ? '…' : ''})`;
 }
 

@@ -15,7 +15,10 @@ LOCAL_RANGES.addSubnet('fe80::', 10, 'ipv6');
 
 /** A URL's hostname as compared: no brackets, no trailing dot, lower case. */
 function bare(hostname: string): string {
-  return hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  return hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
 }
 
 /** True for `localhost` and its subdomains, which resolvers answer with a loopback address (RFC 6761). */
@@ -60,11 +63,7 @@ export type Lookup = (hostname: string) => Promise<string[]>;
 /** A name that has not resolved by then counts by its text alone: a check must not hang on DNS. */
 const LOOKUP_MS = 2000;
 
-const systemLookup: Lookup = (hostname) =>
-  Promise.race([
-    dns.promises.lookup(hostname, { all: true }).then((found) => found.map((a) => a.address)),
-    new Promise<string[]>((resolve) => setTimeout(() => resolve([]), LOOKUP_MS).unref()),
-  ]);
+const systemLookup: Lookup = (hostname) => Promise.race([dns.promises.lookup(hostname, { all: true }).then((found) => found.map((a) => a.address)), new Promise<string[]>((resolve) => setTimeout(() => resolve([]), LOOKUP_MS).unref())]);
 
 /**
  * True when a host name that is not an address resolves to this machine (an /etc/hosts alias, a

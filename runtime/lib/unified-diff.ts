@@ -5,5 +5,9 @@ export function unifiedDiff(before: string, after: string, labels: [string, stri
   if (before === after) return null;
   const patch = createTwoFilesPatch(labels[0], labels[1], before, after, '', '', { context: 3 });
   // Drop the `Index`/`===` preamble: the caller says what is compared.
-  return patch.split('\n').filter((l) => !l.startsWith('Index:') && !/^=+$/.test(l)).join('\n').trimEnd();
+  return patch
+    .split('\n')
+    .filter((l) => !l.startsWith('Index:') && !/^=+$/.test(l))
+    .join('\n')
+    .trimEnd();
 }

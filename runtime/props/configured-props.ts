@@ -13,22 +13,19 @@ export function keepsLabels(prop: ConfigurableProp): boolean {
 /** Configured values as the component reads them, unchecked (for options and additionalProps): withLabel props' labeled, `{"__lv": …}` unwrapped. */
 export function readConfigured(props: readonly ConfigurableProp[], configured: Record<string, unknown>): Record<string, unknown> {
   const byName = new Map(props.map((p) => [p.name, p]));
-  return Object.fromEntries(Object.entries(configured).map(([name, v]) => {
-    const prop = byName.get(name);
-    return [name, prop ? readLabels(prop, v, keepsLabels(prop)) : v];
-  }));
+  return Object.fromEntries(
+    Object.entries(configured).map(([name, v]) => {
+      const prop = byName.get(name);
+      return [name, prop ? readLabels(prop, v, keepsLabels(prop)) : v];
+    }),
+  );
 }
 
 /**
  * Checks configured values against the component's props and returns the values to keep (user
  * inputs and app accounts); every problem is returned, each naming the prop and what to do.
  */
-export function checkConfiguredProps(
-  props: readonly ConfigurableProp[],
-  configured: Record<string, unknown>,
-  account: AccountLookup = () => undefined,
-  dataStoreExists: (id: string) => boolean = () => false,
-): { values: Record<string, unknown>; problems: ComponentProblem[] } {
+export function checkConfiguredProps(props: readonly ConfigurableProp[], configured: Record<string, unknown>, account: AccountLookup = () => undefined, dataStoreExists: (id: string) => boolean = () => false): { values: Record<string, unknown>; problems: ComponentProblem[] } {
   const problems: ComponentProblem[] = [];
   const values: Record<string, unknown> = {};
   const byName = new Map(props.map((p) => [p.name, p]));

@@ -1,13 +1,14 @@
 // The host side of the prop kinds: what `this.<prop>` becomes inside the component host, by type.
 // It runs in the host process, so it imports only the kinds' binding files (no service code, no
 // module the host's permission model forbids); the kinds themselves are in prop-kinds.ts.
-import { configuredValue, type BindingHost, type PropBinding } from './shared/kind-interface';
+
 import { bindApp } from './app/app-prop';
-import { bindHttpInterface } from './http-interface/http-interface-binding';
-import { bindDb } from './db/db-binding';
 import { bindDataStore } from './data-store/data-store-binding';
-import { bindHttpRequest } from './http-request/http-request-binding';
+import { bindDb } from './db/db-binding';
 import { bindDir } from './dir/dir-binding';
+import { bindHttpInterface } from './http-interface/http-interface-binding';
+import { bindHttpRequest } from './http-request/http-request-binding';
+import { type BindingHost, configuredValue, type PropBinding } from './shared/kind-interface';
 
 /** Types whose `this.<prop>` is not simply the configured value (or the default). */
 export const PROP_BINDINGS = new Map<string, PropBinding>([

@@ -1,11 +1,11 @@
 // The definition checks of one prop, as a component declares it: the rules every kind shares
 // (propDefinition, type, default, options, secret, bounds), then its kind's own (prop-kinds.ts).
 import type { ComponentProblem, PropShape } from '../contract/component-shape';
+import { kindOf, propTypes } from './prop-kinds';
+import { checkSecret } from './secret/secret-rule';
 import type { Report } from './shared/kind-interface';
 import { isRecord } from './shared/prop-shape';
 import { expectedValue, matchesType, showValue, staticValueProblem } from './shared/prop-values';
-import { kindOf, propTypes } from './prop-kinds';
-import { checkSecret } from './secret/secret-rule';
 import { checkBounds } from './user-input/integer-bounds';
 
 /** What a check found: errors (the component cannot run) and warnings (it runs; a rule of the spec or the registry is not followed). */
@@ -31,9 +31,7 @@ function checkPropDefinition(prop: PropShape, report: Report): boolean {
   if (def.resolved) return false;
   report(
     'propDefinition',
-    typeof def.name === 'string'
-      ? `app "${def.app}" has no propDefinition "${def.name}"; fix the name or add "${def.name}" to the app's propDefinitions`
-      : `the second element of propDefinition must be the name of one of app "${def.app}"'s propDefinitions, not ${showValue(def.name)}`,
+    typeof def.name === 'string' ? `app "${def.app}" has no propDefinition "${def.name}"; fix the name or add "${def.name}" to the app's propDefinitions` : `the second element of propDefinition must be the name of one of app "${def.app}"'s propDefinitions, not ${showValue(def.name)}`,
   );
   return true;
 }
@@ -114,8 +112,7 @@ function checkOptions(prop: PropShape, type: string | null, report: Report): voi
 
 /** Adds every finding of one prop to `into`, with paths `props.<name>.<field>`. */
 export function propFindings(name: string, prop: PropShape, context: PropContext, into: Findings): void {
-  const report: Report = (field, message, level) =>
-    (level === 'warning' ? into.warnings : into.errors).push({ path: `props.${name}.${field}`, message: `prop \`${name}\`: ${message}` });
+  const report: Report = (field, message, level) => (level === 'warning' ? into.warnings : into.errors).push({ path: `props.${name}.${field}`, message: `prop \`${name}\`: ${message}` });
   const brokenDefinition = checkPropDefinition(prop, report);
   const type = checkType(prop, context, brokenDefinition, report);
   checkDefaultPresence(prop, type, report);

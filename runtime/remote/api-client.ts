@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { CLIENT_HEADER, type ChangeOrigin } from '../contract/change-api';
+import { type ChangeOrigin, CLIENT_HEADER } from '../contract/change-api';
 import type { ListResponse } from '../contract/page';
 import type { Problem } from '../contract/problem';
 import type { Target } from './profiles';
@@ -55,12 +55,17 @@ export class ApiClient {
     let res: http.IncomingMessage;
     let text = '';
     try {
-      res = await send(method, this.address(route, options.query), {
-        authorization: `Bearer ${this.target.apiKey}`,
-        accept: 'application/json',
-        [CLIENT_HEADER]: this.client,
-        ...(body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}),
-      }, body);
+      res = await send(
+        method,
+        this.address(route, options.query),
+        {
+          authorization: `Bearer ${this.target.apiKey}`,
+          accept: 'application/json',
+          [CLIENT_HEADER]: this.client,
+          ...(body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}),
+        },
+        body,
+      );
       res.setEncoding('utf8');
       for await (const chunk of res) text += chunk as string;
     } catch (err) {
@@ -156,9 +161,7 @@ export class ApiClient {
     const e = err as Error & { code?: string };
     const why = e.code ?? e.message;
     if (this.target.service) return new Error(`cannot reach ${this.target.service} at ${this.target.url} (${why}; from ${this.target.origin}); check the address and your network`);
-    return new Error(
-      `cannot reach the Spout service at ${this.target.url} (${why}; from ${this.target.origin}). Is it running? Start it with "spout serve", or point the CLI elsewhere with --api-url or -p PROFILE`,
-    );
+    return new Error(`cannot reach the Spout service at ${this.target.url} (${why}; from ${this.target.origin}). Is it running? Start it with "spout serve", or point the CLI elsewhere with --api-url or -p PROFILE`);
   }
 
   private failure(status: number, text: string): ApiError {
@@ -233,9 +236,13 @@ async function readEvents(body: http.IncomingMessage, onMessage: (m: SseMessage)
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }

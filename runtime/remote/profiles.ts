@@ -86,14 +86,21 @@ export function removeProfile(name: string, file = configFile()): boolean {
 }
 
 function writeProfiles(profiles: Record<string, Profile>, file: string): void {
-  const names = [DEFAULT_PROFILE, ...Object.keys(profiles).filter((n) => n !== DEFAULT_PROFILE).sort()].filter((n) => profiles[n]);
+  const names = [
+    DEFAULT_PROFILE,
+    ...Object.keys(profiles)
+      .filter((n) => n !== DEFAULT_PROFILE)
+      .sort(),
+  ].filter((n) => profiles[n]);
   const text =
     '# Spout CLI profiles, written by `spout login`. Use one with `spout -p NAME …`.\n' +
     names
       .map((n) => {
         const p = profiles[n] as Profile;
         // A Spout profile keeps the two lines it always had; `kind` only for other kinds.
-        return `[${n}]\n${FIELDS.filter((f) => p[f] && !(f === 'kind' && p[f] === 'spout')).map((f) => `${f} = ${p[f]}\n`).join('')}`;
+        return `[${n}]\n${FIELDS.filter((f) => p[f] && !(f === 'kind' && p[f] === 'spout'))
+          .map((f) => `${f} = ${p[f]}\n`)
+          .join('')}`;
       })
       .join('\n');
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });

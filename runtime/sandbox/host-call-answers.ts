@@ -1,7 +1,8 @@
 // What the service answers a host's calls with: data store operations (only on the stores the
 // component is configured with) and recordings of outgoing calls in a replay mode.
-import type { CallRequest } from '../contract/network-api';
+
 import type { DataStoreCall, HostCall, NetworkAnswer } from '../contract/host-protocol';
+import type { CallRequest } from '../contract/network-api';
 
 /** What answering a host's calls needs: the component's handlers and the stores its context allows. */
 export interface HostCallHandlers {

@@ -93,9 +93,7 @@ export class HostLimits {
       watch.strayCpu = Math.max(0, watch.strayCpu + (host.busy ? 0 : spent) - allowed);
       if (watch.strayCpu > host.strayCpuLimitMs) {
         const seconds = Math.round(host.strayCpuLimitMs / 1000);
-        return host.stopForLimit(
-          `code left running after its run returned (a loop in a timer or a promise?) kept the CPU busy: more than ${seconds} s of CPU time (the source's run timeout) beyond the ${STRAY_CPU_SHARE * 100}% it may use between runs; its host was stopped`,
-        );
+        return host.stopForLimit(`code left running after its run returned (a loop in a timer or a promise?) kept the CPU busy: more than ${seconds} s of CPU time (the source's run timeout) beyond the ${STRAY_CPU_SHARE * 100}% it may use between runs; its host was stopped`);
       }
     }
     watch.lastCtime = usage.ctime;

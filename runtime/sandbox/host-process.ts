@@ -3,12 +3,12 @@
 // configuration session, or a module being described); host-pool.ts starts them.
 import type { ChildProcess } from 'node:child_process';
 import type { Duplex } from 'node:stream';
+import type { HostMessage, HostReply } from '../contract/host-protocol';
+import { MAX_HOST_MESSAGE_BYTES } from '../contract/limits';
 import { FrameChannel } from './frames';
 import { EVENT_BYTES, type HostBudget } from './host-budget';
-import { MAX_HOST_MESSAGE_BYTES } from '../contract/limits';
-import { parseHostReply } from './host-replies';
 import type { WatchedHost } from './host-limits';
-import type { HostMessage, HostReply } from '../contract/host-protocol';
+import { parseHostReply } from './host-replies';
 
 /** Why a host ended. */
 export type HostExitCause =
@@ -213,6 +213,9 @@ export class HostProcess implements WatchedHost {
 }
 
 function lastLine(text: string): string {
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('(Use `node --trace'));
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('(Use `node --trace'));
   return (lines.at(-1) ?? '').slice(0, 300);
 }

@@ -3,8 +3,8 @@
 // (child/run-limits.ts) are enforced here again, and an event must be one JSON value on one line.
 import type { EmitPayload, LogLevel } from '../contract/host-protocol';
 import { MAX_EMIT_BYTES_PER_RUN, MAX_EMIT_ID_LENGTH, MAX_EVENT_BYTES, MAX_LOG_BYTES_PER_RUN, MAX_LOG_LINE_BYTES, MAX_STRAY_BYTES_PER_MINUTE, MAX_SUMMARY_LENGTH } from '../contract/limits';
-import { cutText } from '../lib/text-limits';
 import { droppedLogsLine, RunBudget } from '../lib/run-budget';
+import { cutText } from '../lib/text-limits';
 
 /** Why a host's emits cannot be stored, or null when they can (long summaries are cut in place). */
 export function checkEmits(emits: EmitPayload[], limit = MAX_EMIT_BYTES_PER_RUN): string | null {
@@ -58,7 +58,10 @@ export class RunChecks {
   strayEmits(emits: EmitPayload[]): string | null {
     const problem = checkEmits(emits);
     if (problem) return problem;
-    const spent = this.strayEmitted.take(null, emits.reduce((n, e) => n + Buffer.byteLength(e.json), 0));
+    const spent = this.strayEmitted.take(
+      null,
+      emits.reduce((n, e) => n + Buffer.byteLength(e.json), 0),
+    );
     return spent === 'ok' ? null : `code left running after its run ended emitted more than ${MAX_STRAY_BYTES_PER_MINUTE} bytes of events this minute, the limit; these were dropped`;
   }
 

@@ -1,10 +1,11 @@
 // What a sandbox (sandbox.ts) is given to run one component, and what an invocation comes to.
-import type { CallRequest, OutgoingCall } from '../contract/network-api';
+
 import type { DataStoreCall, EmitPayload, HostGrants, LogLevel, NetworkAnswer, SerializedError } from '../contract/host-protocol';
+import type { CallRequest, OutgoingCall } from '../contract/network-api';
 import type { SourceDb } from '../store/source-dbs';
-import type { HostExit } from './host-process';
 import type { HostParking } from './host-parking';
 import type { HostPool } from './host-pool';
+import type { HostExit } from './host-process';
 import type { TempFolder } from './temp-folder';
 
 /** A log line written by component code. */

@@ -1,15 +1,15 @@
-import { newId } from '../lib/ids';
-import { QueueFullError } from '../lib/error-kinds';
 import type { ComponentDescription } from '../contract/component-shape';
-import type { HostState } from '../contract/source-api';
-import type { HostExit, HostProcess } from './host-process';
-import { NO_GRANTS } from './host-grants';
-import { answerHostCall } from './host-call-answers';
-import { checkEmits, RunChecks } from './run-checks';
-import { responsePayload } from './host-replies';
-import type { InvocationResult, SandboxOptions } from './sandbox-options';
-import type { OutgoingCall } from '../contract/network-api';
 import type { EmitPayload, HostCall, HostMessage, HostReply, HttpResponsePayload, InvocationTarget, LogLevel, SandboxContext, SerializedError } from '../contract/host-protocol';
+import type { OutgoingCall } from '../contract/network-api';
+import type { HostState } from '../contract/source-api';
+import { QueueFullError } from '../lib/error-kinds';
+import { newId } from '../lib/ids';
+import { answerHostCall } from './host-call-answers';
+import { NO_GRANTS } from './host-grants';
+import type { HostExit, HostProcess } from './host-process';
+import { responsePayload } from './host-replies';
+import { checkEmits, RunChecks } from './run-checks';
+import type { InvocationResult, SandboxOptions } from './sandbox-options';
 
 /** An invocation waiting for its host; once it ends it holds nothing (see `finish`). */
 interface Pending {

@@ -6,8 +6,8 @@
 // after each run and removed when its session ends. docs/security.md, "The temp folder".
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { dirsRoot } from '../props/dir/dir-folders';
 import { makePrivateDir } from '../lib/private-files';
+import { dirsRoot } from '../props/dir/dir-folders';
 
 /** The name of the temp folder inside an owner's own folder. */
 const TEMP_NAME = '.tmp';

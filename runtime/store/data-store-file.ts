@@ -6,13 +6,7 @@ import { AppendLog } from '../lib/append-log';
 import type { ProblemSink } from '../lib/file-problems';
 
 /** One line of a store's file. The first line names the store; later lines replay its changes. */
-export type StoreLine =
-  | { t: 'store'; id: string; name: string; created_ms: number }
-  | { t: 'name'; name: string }
-  | { t: 'set'; k: string; x: number | null; v: unknown }
-  | { t: 'ttl'; k: string; x: number | null }
-  | { t: 'del'; k: string }
-  | { t: 'clear' };
+export type StoreLine = { t: 'store'; id: string; name: string; created_ms: number } | { t: 'name'; name: string } | { t: 'set'; k: string; x: number | null; v: unknown } | { t: 'ttl'; k: string; x: number | null } | { t: 'del'; k: string } | { t: 'clear' };
 
 /** A record in memory. */
 export interface Entry {

@@ -13,7 +13,6 @@ export const MAX_TTL_SECONDS = 365 * 24 * 60 * 60;
 /** Longest store name. */
 export const MAX_NAME_LENGTH = 200;
 
-
 /** A store name, trimmed; refused when empty or too long. */
 export function checkName(name: unknown): string {
   const clean = typeof name === 'string' ? name.trim() : '';

@@ -4,12 +4,12 @@
 // the log coalesces concurrent writes, and compaction keeps the file near the size of what is live.
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { newId } from '../lib/ids';
-import { DataStoreError } from '../lib/error-kinds';
 import { AppendLog } from '../lib/append-log';
+import { DataStoreError } from '../lib/error-kinds';
 import type { ProblemSink } from '../lib/file-problems';
+import { newId } from '../lib/ids';
 import { makePrivateDir } from '../lib/private-files';
-import { changeLine, type Entry, headLine, openStoreFile, setLine, snapshotLines, type StoreLine, type StoreState, syncDir } from './data-store-file';
+import { changeLine, type Entry, headLine, openStoreFile, type StoreLine, type StoreState, setLine, snapshotLines, syncDir } from './data-store-file';
 import { checkKey, checkName, expiryOf, MAX_STORE_BYTES, recordSize, sizeLimit, toJson } from './data-store-values';
 
 /** A data store as the API shows it. */

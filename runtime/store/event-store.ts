@@ -9,7 +9,7 @@ import { AppendLog } from '../lib/append-log';
 import type { ProblemSink } from '../lib/file-problems';
 import { LineArena, type LineSpan } from '../lib/line-arena';
 import { removeLogFiles } from '../lib/log-generations';
-import { paginate, type Page } from '../lib/pagination';
+import { type Page, paginate } from '../lib/pagination';
 import { makePrivateDir } from '../lib/private-files';
 import { compareEventIds, EventIdClock, isEventId } from './event-id';
 
@@ -128,13 +128,7 @@ function num(n: number): string {
  */
 function metaJson(m: EventMeta): string {
   const { id, name, summary, ts, invocation_id, emit_id } = m;
-  const usual =
-    (typeof id === 'string' || typeof id === 'number') &&
-    (name === null || typeof name === 'string') &&
-    (summary === null || typeof summary === 'string') &&
-    typeof ts === 'number' &&
-    (invocation_id === undefined || typeof invocation_id === 'string') &&
-    typeof emit_id === 'string';
+  const usual = (typeof id === 'string' || typeof id === 'number') && (name === null || typeof name === 'string') && (summary === null || typeof summary === 'string') && typeof ts === 'number' && (invocation_id === undefined || typeof invocation_id === 'string') && typeof emit_id === 'string';
   if (!usual) return str(m);
   const invocation = invocation_id === undefined ? '' : `,"invocation_id":${str(invocation_id)}`;
   return `{"id":${typeof id === 'number' ? num(id) : str(id)},"name":${name === null ? 'null' : str(name)},"summary":${summary === null ? 'null' : str(summary)},"ts":${num(ts)}${invocation},"emit_id":${str(emit_id)}}`;
@@ -224,12 +218,14 @@ export class EventStore {
     });
     let i = 0;
     // Each line is kept from the bytes staged for the file: encoded once, not twice.
-    const durable = source.log.appendLines(stored.map(eventLine), (bytes) => {
-      const e = stored[i++] as StoredEvent;
-      keep(source, e.id, e.meta.name, e.deliver_to !== undefined, bytes);
-    }).then(() => {
-      for (const e of stored) for (const listener of source.listeners) listener(e);
-    });
+    const durable = source.log
+      .appendLines(stored.map(eventLine), (bytes) => {
+        const e = stored[i++] as StoredEvent;
+        keep(source, e.id, e.meta.name, e.deliver_to !== undefined, bytes);
+      })
+      .then(() => {
+        for (const e of stored) for (const listener of source.listeners) listener(e);
+      });
     // Trimming in batches of a tenth keeps the cost of each append constant.
     this.trimMemory(source, Math.max(1, Math.floor(this.retention / 10)));
     return { stored, durable };
@@ -298,10 +294,7 @@ export class EventStore {
    */
   async delete(sourceId: string, range: { startId?: string; endId?: string; eventName?: string | null }): Promise<number> {
     const source = this.get(sourceId);
-    const doomed = (e: KeptEvent) =>
-      (range.startId === undefined || compareEventIds(e.id, range.startId) >= 0) &&
-      (range.endId === undefined || compareEventIds(e.id, range.endId) <= 0) &&
-      (range.eventName === undefined || e.name === range.eventName);
+    const doomed = (e: KeptEvent) => (range.startId === undefined || compareEventIds(e.id, range.startId) >= 0) && (range.endId === undefined || compareEventIds(e.id, range.endId) <= 0) && (range.eventName === undefined || e.name === range.eventName);
     const events = source.events;
     const left = events.filter((e) => !doomed(e));
     const deleted = events.length - left.length;

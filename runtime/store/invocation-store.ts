@@ -6,12 +6,12 @@
 // costs the same however many are kept.
 import type { InvocationStatus, InvocationTrigger, InvocationView } from '../contract/invocation-api';
 import type { PageQuery } from '../contract/page';
-import { paginate, type Page } from '../lib/pagination';
-import type { LogLine } from './log-store';
 import type { ProblemSink } from '../lib/file-problems';
-import { RetainedLogs } from '../lib/retained-log';
-import { LineArena, type LineSpan } from '../lib/line-arena';
 import { KeyedListeners } from '../lib/keyed-listeners';
+import { LineArena, type LineSpan } from '../lib/line-arena';
+import { type Page, paginate } from '../lib/pagination';
+import { RetainedLogs } from '../lib/retained-log';
+import type { LogLine } from './log-store';
 
 /** Filters of `GET /v1/sources/{id}/invocations`. */
 export interface InvocationQuery {
@@ -64,11 +64,7 @@ export class InvocationStore {
   /** Log lines of invocations not recorded yet, by invocation id, with their bytes. */
   private readonly waiting = new Map<string, { lines: InvocationView['logs']; bytes: number }>();
 
-  constructor(
-    dir: string,
-    retention: number,
-    report?: ProblemSink,
-  ) {
+  constructor(dir: string, retention: number, report?: ProblemSink) {
     this.logs = new RetainedLogs<InvocationView, KeptRun>(
       dir,
       { count: retention, bytes: invocationBytesKept(retention) },

@@ -1,8 +1,8 @@
 import type { LogLevel } from '../contract/host-protocol';
 import { MAX_LOG_LINE_BYTES } from '../contract/limits';
 import type { ProblemSink } from '../lib/file-problems';
-import { RetainedLogs } from '../lib/retained-log';
 import { KeyedListeners } from '../lib/keyed-listeners';
+import { RetainedLogs } from '../lib/retained-log';
 import { cutText } from '../lib/text-limits';
 
 /** A log line of a source (`GET /v1/sources/{id}/logs`). */

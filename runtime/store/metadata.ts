@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { type Adapter, Low } from 'lowdb';
-import type { NetworkMode } from '../contract/network-api';
-import type { ComponentProblem, ConfigurableProp } from '../contract/component-shape';
 import type { ComponentFile, ComponentView } from '../contract/component-api';
+import type { ComponentProblem, ConfigurableProp } from '../contract/component-shape';
+import type { NetworkMode } from '../contract/network-api';
 import type { ProblemSink } from '../lib/file-problems';
-import { readStateFile, writeStateFile } from '../lib/state-file';
 import { keepPrivate } from '../lib/private-files';
 import type { Versioned } from '../lib/record-versions';
-import { connectShape, type ConnectOwner, type ConnectShape } from './connect-records';
+import { readStateFile, writeStateFile } from '../lib/state-file';
+import { type ConnectOwner, type ConnectShape, connectShape } from './connect-records';
 import { parseMetadata, setAsideRecords } from './metadata-records';
 
 /** A webhook as kept on disk; the signing secret is sealed. */
@@ -47,11 +47,7 @@ export interface WorkflowStep {
 }
 
 /** What starts a workflow's runs. A source trigger is also a subscription of the workflow to it. */
-export type WorkflowTrigger =
-  | { type: 'source'; source_id: string; event_name?: string | null }
-  | { type: 'http'; endpoint_id: string; custom_response: boolean }
-  | { type: 'timer'; schedule: { intervalSeconds: number } | { cron: string; timezone?: string } }
-  | { type: 'manual' };
+export type WorkflowTrigger = { type: 'source'; source_id: string; event_name?: string | null } | { type: 'http'; endpoint_id: string; custom_response: boolean } | { type: 'timer'; schedule: { intervalSeconds: number } | { cron: string; timezone?: string } } | { type: 'manual' };
 
 /** A local workflow (`p_…`): a trigger and ordered action steps; an emitter and a listener. */
 export interface WorkflowRecord extends Versioned {

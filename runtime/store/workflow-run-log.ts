@@ -1,10 +1,10 @@
 // Each workflow's runs, newest kept in memory, all appended to `DATA_DIR/workflow-runs/<p_id>.jsonl`.
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import type { StepRunView, WorkflowRunView } from '../contract/workflow-api';
 import { AppendLog } from '../lib/append-log';
 import type { ProblemSink } from '../lib/file-problems';
 import { makePrivateDir } from '../lib/private-files';
-import type { StepRunView, WorkflowRunView } from '../contract/workflow-api';
 
 export type StepRunRecord = StepRunView;
 export type WorkflowRunRecord = WorkflowRunView;

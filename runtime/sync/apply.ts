@@ -1,10 +1,11 @@
 // Applies a plan step by step: each write is followed by its link being saved, so a failure
 // leaves the links true to what was done and the next plan holds only what is left.
-import type { Link, LinkStore } from './links';
-import { contentHash, hashOf, mapRefs, type Resource } from './portable';
-import type { Planned, PlanInput, Step } from './plan';
-import type { WriteInput } from './side';
+
 import type { ApplyEvent, ApplyResult, PlanItem } from '../contract/sync-api';
+import type { Link, LinkStore } from './links';
+import type { PlanInput, Planned, Step } from './plan';
+import { contentHash, hashOf, mapRefs, type Resource } from './portable';
+import type { WriteInput } from './side';
 
 /** What the caller confirmed. */
 export interface ApplyOptions {

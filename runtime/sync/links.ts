@@ -3,9 +3,9 @@
 // either side since is seen.
 import path from 'node:path';
 import { z } from 'zod';
+import { KINDS } from '../contract/sync-api';
 import { printProblem } from '../lib/file-problems';
 import { readStateFile, writeStateFile } from '../lib/state-file';
-import { KINDS } from '../contract/sync-api';
 
 export const linkSchema = z.object({
   kind: z.enum(KINDS),
@@ -34,7 +34,10 @@ export interface RemoteLinks {
 export const linkChangeSchema = z.object({
   remote: z.string().min(1).max(500),
   upsert: z.array(linkSchema).max(10_000).default([]),
-  remove: z.array(z.object({ kind: z.enum(KINDS), local_id: z.string().min(1) })).max(10_000).default([]),
+  remove: z
+    .array(z.object({ kind: z.enum(KINDS), local_id: z.string().min(1) }))
+    .max(10_000)
+    .default([]),
   last_sync_at: z.number().int().positive().optional(),
 });
 export type LinkChange = z.input<typeof linkChangeSchema>;

@@ -2,11 +2,12 @@
 // (https://pipedream.com/docs/rest-api) in the request and answer shapes its docs give. What the
 // API cannot do is said per resource in the plan (refuses, drops, changeMode), never dropped
 // silently. docs/sync.md lists the mapping.
+
+import type { Kind } from '../contract/sync-api';
 import type { ApiClient } from '../remote/api-client';
 import { ApiError } from '../remote/api-client';
-import { stableJson, type Resource } from './portable';
+import { type Resource, stableJson } from './portable';
 import type { ChangeMode, Side, WriteInput } from './side';
-import type { Kind } from '../contract/sync-api';
 
 const MASK = '********';
 

@@ -1,10 +1,11 @@
 // Computes what a sync would do: each resource of the sending side against its linked one on the
 // receiving side and what both looked like when last synced (links.ts), Terraform-style.
-import type { Link, RemoteLinks } from './links';
-import { contentHash, hashOf, kindOfId, mapRefs, refsOf, renderContent, type Resource } from './portable';
+
+import { type Action, type Direction, KINDS, type Kind, type PlanItem, type SyncOptions, type SyncPlan } from '../contract/sync-api';
 import { unifiedDiff } from '../lib/unified-diff';
+import type { Link, RemoteLinks } from './links';
+import { contentHash, hashOf, kindOfId, mapRefs, type Resource, refsOf, renderContent } from './portable';
 import type { Side } from './side';
-import { KINDS, type Action, type Direction, type Kind, type PlanItem, type SyncOptions, type SyncPlan } from '../contract/sync-api';
 
 /** A plan item with what applying it needs. */
 export interface Step {
@@ -47,9 +48,7 @@ export interface PlanInput {
 
 /** The link's ids and hashes as sending / receiving side. */
 export function oriented(link: Link, direction: Direction) {
-  return direction === 'push'
-    ? { srcId: link.local_id, dstId: link.remote_id, srcHash: link.local_hash, dstHash: link.remote_hash }
-    : { srcId: link.remote_id, dstId: link.local_id, srcHash: link.remote_hash, dstHash: link.local_hash };
+  return direction === 'push' ? { srcId: link.local_id, dstId: link.remote_id, srcHash: link.local_hash, dstHash: link.remote_hash } : { srcId: link.remote_id, dstId: link.local_id, srcHash: link.remote_hash, dstHash: link.local_hash };
 }
 
 const KIND_LABEL: Record<Kind, string> = {
@@ -123,11 +122,10 @@ export async function computePlan(input: PlanInput): Promise<Planned> {
   };
   /** Before: the receiving side's copy; after: the sending side's as the receiving side will keep it. */
   const diffOf = (before: Resource | null, after: Resource | null, withRecords: boolean) =>
-    unifiedDiff(
-      renderContent(before && inSrcTerms(before, after?.secrets ?? []), withRecords ? before?.records : undefined),
-      renderContent(after && { ...after, content: dst.shape(after.kind, after.content) }, withRecords ? after?.records : undefined),
-      [`${dstName} (now)`, `${dstName} (after ${direction})`],
-    );
+    unifiedDiff(renderContent(before && inSrcTerms(before, after?.secrets ?? []), withRecords ? before?.records : undefined), renderContent(after && { ...after, content: dst.shape(after.kind, after.content) }, withRecords ? after?.records : undefined), [
+      `${dstName} (now)`,
+      `${dstName} (after ${direction})`,
+    ]);
 
   for (const kind of KINDS) {
     const refused = dst.refuses(kind);
@@ -149,7 +147,10 @@ export async function computePlan(input: PlanInput): Promise<Planned> {
         willExist.delete(o.srcId);
         const d2 = d as Resource;
         const why = dst.cannotDelete(kind);
-        if (dstChanged && !force) steps.push(step(item(kind, 'conflict', d2.name, localId, remoteId, `deleted on ${srcName}, but changed on ${dstName} since the last sync; ${push ? 'pull it back, or push --force to delete it' : 'push it again, or pull --force to delete it'}`, { diff: diffOf(d2, null, false) }), null, d2, link));
+        if (dstChanged && !force)
+          steps.push(
+            step(item(kind, 'conflict', d2.name, localId, remoteId, `deleted on ${srcName}, but changed on ${dstName} since the last sync; ${push ? 'pull it back, or push --force to delete it' : 'push it again, or pull --force to delete it'}`, { diff: diffOf(d2, null, false) }), null, d2, link),
+          );
         else if (why) {
           // Shown once: applying the plan forgets the link, the resource stays there.
           steps.push(step(item(kind, 'unsupported', d2.name, localId, remoteId, `deleted on ${srcName}, but ${why}`), null, d2, link));
@@ -177,7 +178,12 @@ export async function computePlan(input: PlanInput): Promise<Planned> {
         unchanged++;
         continue;
       }
-      const mode = dst.changeMode(kind, d, mapRefs(kind, s.content, (id) => ids.get(id) ?? id), secretsHash !== null && secretsHash !== (link.secrets_hash ?? null));
+      const mode = dst.changeMode(
+        kind,
+        d,
+        mapRefs(kind, s.content, (id) => ids.get(id) ?? id),
+        secretsHash !== null && secretsHash !== (link.secrets_hash ?? null),
+      );
       if (mode.mode === 'unsupported') steps.push(step(item(kind, 'unsupported', s.name, localId, remoteId, `${reasons.join('; ')}, but ${mode.why}`), s, d, link));
       else steps.push(step(item(kind, mode.mode, s.name, localId, remoteId, mode.mode === 'replace' ? `${reasons.join('; ')}; ${mode.why}` : reasons.join('; '), { diff: diffOf(d, s, options.with_data) }), s, d, link));
     }

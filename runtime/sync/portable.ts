@@ -141,6 +141,13 @@ export function renderContent(resource: Pick<Resource, 'content' | 'secrets'> | 
   walk(resource.content, '');
   for (const name of resource.secrets) lines.push(`secret ${name}: (set, not shown)`);
   if (records) for (const r of records) lines.push(`record ${JSON.stringify(r.key)}: ${JSON.stringify(r.value)}${r.expires_at ? ` (expires ${new Date(r.expires_at * 1000).toISOString()})` : ''}`);
-  for (const [path, text] of code) lines.push(`${path}:`, ...text.replace(/\n$/, '').split('\n').map((l) => `  ${l}`));
+  for (const [path, text] of code)
+    lines.push(
+      `${path}:`,
+      ...text
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((l) => `  ${l}`),
+    );
   return `${lines.join('\n')}\n`;
 }

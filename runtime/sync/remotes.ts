@@ -1,9 +1,10 @@
 // Remote instances are the CLI's `spout login` profiles ($XDG_CONFIG_HOME/spout/config): the same
 // names in `spout sync --to NAME` and in the UI's Settings → Remote instances.
-import { isLoopbackHost } from '../lib/loopback';
-import { configFile, readProfiles, type Profile } from '../remote/profiles';
-import { PIPEDREAM_API, type RemoteSpec } from './sync-session';
+
 import type { RemoteKind, RemoteView } from '../contract/sync-api';
+import { isLoopbackHost } from '../lib/loopback';
+import { configFile, type Profile, readProfiles } from '../remote/profiles';
+import { PIPEDREAM_API, type RemoteSpec } from './sync-session';
 
 /**
  * A remote's address, checked: http(s) with a host, and plain http only to this machine (keys and

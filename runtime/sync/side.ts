@@ -1,6 +1,7 @@
 // One side of a sync: a Spout instance or Pipedream, read and written through its REST API.
-import type { RecordValue, Resource } from './portable';
+
 import type { Kind, SyncOptions } from '../contract/sync-api';
+import type { RecordValue, Resource } from './portable';
 
 /** What to write on the receiving side: content with its ids, secrets to set, values to keep. */
 export interface WriteInput {

@@ -1,13 +1,13 @@
 // A Spout instance as a side of a sync, through its /v1 API only.
 import type { AccountView, ComponentView, DataStoreRecordView, DataStoreView } from '../contract/component-api';
 import type { SourceView } from '../contract/source-api';
+import type { Kind, SyncOptions } from '../contract/sync-api';
 import type { SubscriptionView, WebhookView } from '../contract/webhook-api';
 import type { WorkflowExport, WorkflowView } from '../contract/workflow-api';
 import type { ApiClient } from '../remote/api-client';
 import { ApiError } from '../remote/api-client';
 import type { RecordValue, Resource } from './portable';
 import type { ChangeMode, Side, WriteInput } from './side';
-import type { Kind, SyncOptions } from '../contract/sync-api';
 
 /** What the API shows in place of a secret value. */
 const MASK = '********';
@@ -111,7 +111,17 @@ export class SpoutSide implements Side {
       case 'component':
         return (await c.post<{ data: ComponentView }>('/v1/components', { component_code: k.code, component_filename: k.filename })).data.id;
       case 'source':
-        return (await c.post<{ data: SourceView }>('/v1/sources', { component_code: k.code, component_filename: k.filename, name: k.name, configured_props: sourceProps(input), ...(k.timeout_seconds ? { timeout_seconds: k.timeout_seconds } : {}), ...(k.network_mode ? { network_mode: k.network_mode } : {}), active: k.active })).data.id;
+        return (
+          await c.post<{ data: SourceView }>('/v1/sources', {
+            component_code: k.code,
+            component_filename: k.filename,
+            name: k.name,
+            configured_props: sourceProps(input),
+            ...(k.timeout_seconds ? { timeout_seconds: k.timeout_seconds } : {}),
+            ...(k.network_mode ? { network_mode: k.network_mode } : {}),
+            active: k.active,
+          })
+        ).data.id;
       case 'webhook': {
         const id = (await c.post<{ data: WebhookView }>('/v1/webhooks', { url: k.url, name: k.name, description: k.description, retry_schedule: k.retry_schedule })).data.id;
         if (k.active === false) await c.put(`/v1/webhooks/${id}`, { active: false });
@@ -286,7 +296,12 @@ function sourceProps(input: WriteInput): Record<string, unknown> {
 /** A workflow's create or update body: each step's code and props, secrets in clear or kept. */
 function workflowBody(input: WriteInput): Record<string, unknown> {
   const k = input.content as { name: string; trigger: unknown; steps: Array<{ name: string; code: string; configured_props: Record<string, unknown> }>; active: boolean };
-  const extra = (step: string, values: Record<string, unknown>) => Object.fromEntries(Object.entries(values).filter(([key]) => key.startsWith(`${step}.`)).map(([key, v]) => [key.slice(step.length + 1), v]));
+  const extra = (step: string, values: Record<string, unknown>) =>
+    Object.fromEntries(
+      Object.entries(values)
+        .filter(([key]) => key.startsWith(`${step}.`))
+        .map(([key, v]) => [key.slice(step.length + 1), v]),
+    );
   return {
     name: k.name,
     trigger: k.trigger,

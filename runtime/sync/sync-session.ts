@@ -1,14 +1,15 @@
 // A sync between this instance and a remote named by a profile: the sides, the links, and the
 // three things a user does (plan, apply, status). Used by `spout sync` and by /v1/sync for the UI.
+
+import type { ApplyResult, Direction, RemoteKind, SyncOptions, SyncStatus } from '../contract/sync-api';
 import { ApiClient } from '../remote/api-client';
 import type { Target } from '../remote/profiles';
-import { applyPlan, type ApplyOptions } from './apply';
+import { type ApplyOptions, applyPlan } from './apply';
 import type { LinkStore } from './links';
 import { PipedreamSide } from './pipedream-side';
-import { computePlan, labelOf, type Planned, type PlanInput } from './plan';
+import { computePlan, labelOf, type PlanInput, type Planned } from './plan';
 import type { Side } from './side';
 import { SpoutSide } from './spout-side';
-import type { ApplyResult, Direction, RemoteKind, SyncOptions, SyncStatus } from '../contract/sync-api';
 
 /** A remote as a profile gives it. */
 export interface RemoteSpec {
@@ -52,9 +53,7 @@ export interface SyncContext {
 
 function remoteSide(remote: RemoteSpec): Side {
   const client = remoteClient(remote);
-  return remote.kind === 'pipedream'
-    ? new PipedreamSide(client, remote.orgId, `Pipedream${remote.orgId ? ` (workspace ${remote.orgId})` : ''}`)
-    : new SpoutSide(client, `"${remote.name}" (${remote.url})`);
+  return remote.kind === 'pipedream' ? new PipedreamSide(client, remote.orgId, `Pipedream${remote.orgId ? ` (workspace ${remote.orgId})` : ''}`) : new SpoutSide(client, `"${remote.name}" (${remote.url})`);
 }
 
 /** The plan's inputs for one direction. */

@@ -1,7 +1,7 @@
 // The `--import` of every `spout test` process (built to dist/testing-register.js): registers the
 // module hooks of test-loader-hooks.ts (built beside it as dist/testing-hooks.js).
 import { register } from 'node:module';
-import { TYPESCRIPT_FILE, type TestHooksData } from './test-loader-hooks';
+import { type TestHooksData, TYPESCRIPT_FILE } from './test-loader-hooks';
 
 const data: TestHooksData = { testingUrl: new URL('./testing.js', import.meta.url).href };
 register(new URL('./testing-hooks.js', import.meta.url), { data });

@@ -56,14 +56,13 @@ function failure(message: string, values: { actual?: unknown; expected?: unknown
 /** The test's name as node:test (`t.name`), Vitest and Jest (`ctx.task.name`) give it, or the text given. */
 function testNameOf(owner: SnapshotOwner): string {
   const name = typeof owner === 'string' ? owner : 'task' in owner ? owner.task?.name : owner.name;
-  if (typeof name !== 'string' || !name) throw new TypeError('matchSnapshot: the first argument is the test (node:test `t`, Vitest\'s context) or its name as text');
+  if (typeof name !== 'string' || !name) throw new TypeError("matchSnapshot: the first argument is the test (node:test `t`, Vitest's context) or its name as text");
   return name;
 }
 
 /** `value` as pretty JSON with object keys sorted, so snapshots compare content, not key order. */
 function canonicalJson(value: unknown): string {
-  const sorted = (_key: string, v: unknown): unknown =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v;
+  const sorted = (_key: string, v: unknown): unknown => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v);
   const text = JSON.stringify(value, sorted, 2) as string | undefined;
   if (text === undefined) throw new TypeError(`matchSnapshot: a value of type ${typeof value} has no JSON form; snapshot an object, array, text, number, boolean or null`);
   return text;
@@ -106,7 +105,11 @@ function entriesOf(file: string): Record<string, unknown> {
 /** Sets one entry and writes the whole file at once (keys sorted, a temp file renamed over it): an interrupted run leaves the old file whole. */
 function save(file: string, entries: Record<string, unknown>, key: string, text: string): void {
   entries[key] = JSON.parse(text);
-  const sorted = Object.fromEntries(Object.keys(entries).sort().map((k) => [k, entries[k]]));
+  const sorted = Object.fromEntries(
+    Object.keys(entries)
+      .sort()
+      .map((k) => [k, entries[k]]),
+  );
   const temp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(temp, `${JSON.stringify(sorted, null, 2)}\n`);
   fs.renameSync(temp, file);

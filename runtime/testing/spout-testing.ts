@@ -2,10 +2,10 @@
 // from any test runner (node:test, Vitest, Jest) with no service running and nothing written to
 // the user's data dir. docs/testing.md.
 import type * as Api from './public-api';
-import { loadTestSource } from './test-source';
-import { loadTestAction } from './test-action';
 import { matchSnapshot as matchSnapshotOf } from './snapshot';
+import { loadTestAction } from './test-action';
 import { prestartHost } from './test-runtime';
+import { loadTestSource } from './test-source';
 
 export type * from './public-api';
 

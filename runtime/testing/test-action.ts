@@ -3,7 +3,7 @@
 import type { ActionResult as HostActionResult } from '../contract/host-protocol';
 import { durationMs, timeMs } from './durations';
 import type { ActionLoadOptions, ActionResult, LoadedAction, SourceResult, TestClock, TestNetwork } from './public-api';
-import { openTestComponent, resolveLoad, testError, type TestComponent } from './test-component';
+import { openTestComponent, resolveLoad, type TestComponent, testError } from './test-component';
 import { assertRecorded } from './test-network';
 
 /** Loads an action for a test; it loads on its first `run()` (load errors reject that run). */

@@ -4,17 +4,17 @@
 // from the test's accounts). Sources and actions (test-source.ts, test-action.ts) build on it.
 import fs from 'node:fs';
 import path from 'node:path';
+import { validateComponent } from '../components/validate';
 import type { ConfigurableProp, ValidComponent } from '../contract/component-shape';
 import type { InvocationTarget, SandboxContext } from '../contract/host-protocol';
+import { maskerFor } from '../engine/network/network-service';
+import { additionalPropsOf, mergeProps } from '../engine/sources/dynamic-props';
 import { ComponentError } from '../lib/error-kinds';
 import { checkConfiguredProps } from '../props/configured-props';
 import { dirFolders, dirGrants } from '../props/dir/dir-folders';
 import { Sandbox } from '../sandbox/sandbox';
 import type { InvocationResult } from '../sandbox/sandbox-options';
 import { makeTempFolder } from '../sandbox/temp-folder';
-import { validateComponent } from '../components/validate';
-import { maskerFor } from '../engine/network/network-service';
-import { additionalPropsOf, mergeProps } from '../engine/sources/dynamic-props';
 import { runDataStoreOp } from '../store/data-store-ops';
 import { DataStores } from '../store/data-stores';
 import type { SourceDb } from '../store/source-dbs';
@@ -188,7 +188,18 @@ function configuredValues(props: readonly ConfigurableProp[], given: Record<stri
   const values = { ...given };
   for (const prop of props) if (prop.type === 'app' && accounts[prop.name] !== undefined) values[prop.name] = { authProvisionId: `apn_test_${prop.name}` };
   for (const name of Object.keys(accounts)) {
-    if (!props.some((p) => p.name === name && p.type === 'app')) throw new ComponentError([{ path: `accounts.${name}`, message: `the component has no app prop \`${name}\`; name accounts by app prop (${props.filter((p) => p.type === 'app').map((p) => p.name).join(', ') || 'it has none'})` }]);
+    if (!props.some((p) => p.name === name && p.type === 'app'))
+      throw new ComponentError([
+        {
+          path: `accounts.${name}`,
+          message: `the component has no app prop \`${name}\`; name accounts by app prop (${
+            props
+              .filter((p) => p.type === 'app')
+              .map((p) => p.name)
+              .join(', ') || 'it has none'
+          })`,
+        },
+      ]);
   }
   return values;
 }

@@ -55,7 +55,7 @@ export function testFromRun(input: RunTestInput): GeneratedTest {
   if (run.status === 'timeout' || run.status === 'crashed') warnings.push(`the run ended by ${run.status === 'timeout' ? 'timing out' : 'crashing'}; the test expects an error`);
   const lines = [
     `// Written by Spout from run ${run.id} of ${input.file} (${describe(run)}, ${options.now}).`,
-    '// It replays what started the run, at the run\'s time, and expects the answer and events of then;',
+    "// It replays what started the run, at the run's time, and expects the answer and events of then;",
     cassette.entries.length ? `// the calls the run made answer again from ${stem}.cassette.json (credentials masked).` : '// the run made no outgoing calls, so a call now fails the test.',
     "// The source's hooks do not run first: this.db starts empty.",
     'import { test } from "node:test";',
@@ -133,11 +133,23 @@ function expectations(input: RunTestInput, replay: HttpReplay | null): string[] 
   const events = input.events;
   if (events.every((e) => e !== null)) {
     const expected = events.map((e) => ({ summary: e!.summary, event: replay ? asReplayed(e!.event, replay) : e!.event }));
-    if (replay && !isDeepStrictEqual(expected.map((e) => e.event), events.map((e) => e!.event))) out.push("// The request's headers and URL in the events are the ones the test sends.");
+    if (
+      replay &&
+      !isDeepStrictEqual(
+        expected.map((e) => e.event),
+        events.map((e) => e!.event),
+      )
+    )
+      out.push("// The request's headers and URL in the events are the ones the test sends.");
     out.push(`assert.deepEqual(r.events${firstOnly(input.run)}.map((e) => ({ summary: e.metadata.summary, event: e.event })), ${literal(expected, 4)});`);
   } else {
     out.push('// The event store no longer has every event of the run: only their summaries are compared.');
-    out.push(`assert.deepEqual(r.events${firstOnly(input.run)}.map((e) => e.metadata.summary), ${literal(run.emits.filter((e) => !e.dropped).map((e) => e.summary), 4)});`);
+    out.push(
+      `assert.deepEqual(r.events${firstOnly(input.run)}.map((e) => e.metadata.summary), ${literal(
+        run.emits.filter((e) => !e.dropped).map((e) => e.summary),
+        4,
+      )});`,
+    );
   }
   return out;
 }

@@ -9,7 +9,7 @@ import { Matcher, requestKey } from '../engine/network/cassette-match';
 import type { Masker } from '../engine/network/masker';
 import { cassetteSchema } from '../store/cassette-schema';
 import { emptyCassette } from '../store/cassette-store';
-import type { TestCall, TestFault, TestNetwork as Network } from './public-api';
+import type { TestNetwork as Network, TestCall, TestFault } from './public-api';
 
 /** A run made calls no recording answers: offline, that fails the test (the run's result is attached). */
 export class UnrecordedCallError extends Error {
@@ -81,7 +81,12 @@ export class TestNetwork implements Network {
     const [method, url] = match ? [(match[1] as string).toUpperCase(), match[2] as string] : [null, pattern.trim()];
     if (!/^https?:\/\//.test(url) && !url.startsWith('*')) throw new TypeError(`network.fail(${JSON.stringify(pattern)}): give an absolute URL, optionally after a method and with * for any text ("GET https://api.example.com/orders*")`);
     if (!fault.timeout && !fault.reset && fault.status === undefined) throw new TypeError(`network.fail(${JSON.stringify(pattern)}): say how it fails: { status: 429 }, { timeout: true } or { reset: true }`);
-    const regex = new RegExp(`^${url.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+    const regex = new RegExp(
+      `^${url
+        .split('*')
+        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+    );
     this.faults.push({ method, url: regex, pattern, fault, used: 0 });
   }
 
@@ -170,7 +175,12 @@ function differences(request: CallRequest, entry: CallRequest, cassette: Cassett
     if (ua.origin !== ub.origin) out.push(`host ${ua.origin} ≠ ${ub.origin}`);
     if (ua.pathname !== ub.pathname) out.push(`path ${ua.pathname} ≠ ${ub.pathname}`);
     const ignored = new Set(cassette.matching.ignore_query.map((q) => q.toLowerCase()));
-    const query = (u: URL) => [...u.searchParams].filter(([k]) => !ignored.has(k.toLowerCase())).map(([k, v]) => `${k}=${v}`).sort().join('&');
+    const query = (u: URL) =>
+      [...u.searchParams]
+        .filter(([k]) => !ignored.has(k.toLowerCase()))
+        .map(([k, v]) => `${k}=${v}`)
+        .sort()
+        .join('&');
     if (query(ua) !== query(ub)) out.push(`query "${query(ua)}" ≠ "${query(ub)}"`);
   } else if (request.url !== entry.url) out.push(`url ${request.url} ≠ ${entry.url}`);
   if (out.length === 0 && request.body !== entry.body && requestKey(request, cassette) !== requestKey(entry, cassette)) out.push(`body ${clip(request.body)} ≠ ${clip(entry.body)}`);

@@ -6,16 +6,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_COMPONENT_MEMORY_MB } from '../contract/limits';
-import { hostScript } from '../lib/paths';
 import { PackageCache } from '../components/packages';
 import { platformReadPaths } from '../components/platform-packages';
-import { HostPool } from '../sandbox/host-pool';
+import type { HostGrants } from '../contract/host-protocol';
+import { DEFAULT_COMPONENT_MEMORY_MB } from '../contract/limits';
+import { hostScript } from '../lib/paths';
+import { dirGrants } from '../props/dir/dir-folders';
 import { NO_GRANTS } from '../sandbox/host-grants';
+import { HostPool } from '../sandbox/host-pool';
 import type { HostProcess } from '../sandbox/host-process';
 import { makeTempFolder } from '../sandbox/temp-folder';
-import { dirGrants } from '../props/dir/dir-folders';
-import type { HostGrants } from '../contract/host-protocol';
 
 /** The shared parts of one test process. */
 export interface TestRuntime {

@@ -9,13 +9,13 @@ import { inEmitOrder } from '../engine/events/emission';
 import { parseRequestBody } from '../props/http-interface/request-body';
 import { timerEvent } from '../props/timer/timer-spec';
 import { EventIdClock } from '../store/event-id';
-import { SourceDbs, type SourceDb } from '../store/source-dbs';
+import { type SourceDb, SourceDbs } from '../store/source-dbs';
 import { durationMs } from './durations';
 import type { LoadedSource, LoadOptions, SourceResult, TestDb, TestEvent, TestRequest } from './public-api';
-import { endpointUrl, openTestComponent, resolveLoad, testError, type TestComponent, type TestInvocation } from './test-component';
+import { endpointUrl, openTestComponent, resolveLoad, type TestComponent, type TestInvocation, testError } from './test-component';
+import { assertRecorded } from './test-network';
 import { testRuntime } from './test-runtime';
 import { firingsBetween, timersOf } from './test-schedule';
-import { assertRecorded } from './test-network';
 
 /** Loads a source for a test: bundled, loaded and configured as a deploy would (its hooks run with `deploy()`). */
 export async function loadTestSource(file: string, given: LoadOptions): Promise<LoadedSource> {

@@ -2,8 +2,8 @@
 // actions (written for this test): http_request, data stores, $.flow.exit, $.respond and $.send.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startReceiver, type Receiver } from '../helpers/receiver';
-import { startSpout, type SpoutProcess } from '../helpers/service';
+import { type Receiver, startReceiver } from '../helpers/receiver';
+import { type SpoutProcess, startSpout } from '../helpers/service';
 
 const HTTP_ACTION = `
 export default {
@@ -115,10 +115,19 @@ describe('actions', () => {
     assert.equal(res.json.error, null, JSON.stringify(res.json.error));
     assert.deepEqual(res.json.response, { status: 201, headers: { 'x-step': 'yes', 'content-type': 'application/json' }, body: '{"ok":true}' });
     assert.deepEqual(res.json.emitted, [{ from: 'step' }]);
-    assert.deepEqual(res.json.os.map((o: { message: string }) => o.message), ['sent everything']);
+    assert.deepEqual(
+      res.json.os.map((o: { message: string }) => o.message),
+      ['sent everything'],
+    );
     assert.equal(receiver.received.length, before + 1);
     assert.equal(receiver.received.at(-1)!.body, '{"sent":"after the step"}');
-    assert.deepEqual(res.json.sends.map((s: { kind: string; result?: unknown }) => [s.kind, s.result ?? null]), [['http', { status: 200 }], ['email', null]]);
+    assert.deepEqual(
+      res.json.sends.map((s: { kind: string; result?: unknown }) => [s.kind, s.result ?? null]),
+      [
+        ['http', { status: 200 }],
+        ['email', null],
+      ],
+    );
     const outbox = (await spout.api('GET', '/v1/outbox')).json.data as Array<{ kind: string; run_id: string; config: { subject?: string } }>;
     assert.equal(outbox.find((s) => s.kind === 'email')!.config.subject, 'Hi');
     assert.equal(outbox[0]!.run_id, res.json.id);
@@ -130,7 +139,10 @@ describe('actions', () => {
     assert.equal(thrown.json.error.message, 'boom');
     const missing = await run({ component_code: STORE_ACTION, configured_props: {} });
     assert.equal(missing.status, 400);
-    assert.deepEqual(missing.json.errors.map((e: { path: string }) => e.path), ['configured_props.store', 'configured_props.key']);
+    assert.deepEqual(
+      missing.json.errors.map((e: { path: string }) => e.path),
+      ['configured_props.store', 'configured_props.key'],
+    );
     const source = await spout.api('POST', '/v1/components', { component_code: `export default { name: "S", version: "0.0.1", props: {}, async run() {} };` });
     const notAction = await run({ id: source.json.data.id });
     assert.equal(notAction.status, 400);

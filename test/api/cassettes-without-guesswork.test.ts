@@ -4,7 +4,7 @@
 // answers what the cassette lacks with an empty success and lists it.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { deploySource, startSpout, type SpoutProcess } from '../helpers/service';
+import { deploySource, type SpoutProcess, startSpout } from '../helpers/service';
 
 const KEY = 'key_CLEAR_5a4b3c2d';
 const API = 'https://api.acme-shop.test';
@@ -47,7 +47,11 @@ export default {
 
 const entry = (url: string, body: unknown) => ({ request: { method: 'GET', url }, response: { status: 200, body } });
 
-interface Run { status: string; logs: Array<{ message: string }>; calls: Array<{ request: { method: string; url: string }; served_by: string; response: { status: number } | null }> }
+interface Run {
+  status: string;
+  logs: Array<{ message: string }>;
+  calls: Array<{ request: { method: string; url: string }; served_by: string; response: { status: number } | null }>;
+}
 
 describe('cassettes without guesswork', () => {
   let spout: SpoutProcess;
@@ -65,7 +69,10 @@ describe('cassettes without guesswork', () => {
     assert.equal((await spout.api('POST', `/v1/sources/${source.id}/run`)).status, 200);
     assert.equal((await lastRun(source.id)).status, 'ok');
     const saved = (await spout.api('GET', `/v1/sources/${source.id}/cassette`)).json.data as { entries: Array<{ request: { url: string } }> };
-    assert.deepEqual(saved.entries.map((e) => e.request.url), [`${API}/v1/shop.json?apiKey=********`, `${API}/v1/orders.json?status=any&apiKey=********`]);
+    assert.deepEqual(
+      saved.entries.map((e) => e.request.url),
+      [`${API}/v1/shop.json?apiKey=********`, `${API}/v1/orders.json?status=any&apiKey=********`],
+    );
     // A PUT of an entry in clear is masked too, and still matches.
     const put = await spout.api('PUT', `/v1/sources/${source.id}/cassette`, { entries: [entry(`${API}/v1/orders.json?status=any&apiKey=${KEY}`, { orders: [{ id: 3 }] })] });
     assert.equal((put.json.data as { entries: Array<{ request: { url: string } }> }).entries[0]!.request.url, `${API}/v1/orders.json?status=any&apiKey=********`);
@@ -101,10 +108,16 @@ describe('cassettes without guesswork', () => {
   it('discovery mode answers every unrecorded call with an empty success and lists it in the run', async () => {
     const source = await deploySource(spout, POLLER, { network_mode: 'discover', configured_props: { apiKey: KEY } });
     const hooks = (await spout.api('GET', `/v1/sources/${source.id}/invocations?trigger=hook`)).json.data as Run[];
-    assert.deepEqual(hooks.flatMap((r) => r.calls.map((c) => [c.served_by, c.request.url, c.response?.status])), [['discovery', `${API}/v1/shop.json?apiKey=********`, 200]]);
+    assert.deepEqual(
+      hooks.flatMap((r) => r.calls.map((c) => [c.served_by, c.request.url, c.response?.status])),
+      [['discovery', `${API}/v1/shop.json?apiKey=********`, 200]],
+    );
     await spout.api('POST', `/v1/sources/${source.id}/run`);
     const run = await lastRun(source.id);
-    assert.deepEqual(run.calls.map((c) => [c.served_by, c.request.method, c.request.url]), [['discovery', 'GET', `${API}/v1/orders.json?status=any&apiKey=********`]]);
+    assert.deepEqual(
+      run.calls.map((c) => [c.served_by, c.request.method, c.request.url]),
+      [['discovery', 'GET', `${API}/v1/orders.json?status=any&apiKey=********`]],
+    );
     assert.ok(!run.logs.some((l) => l.message.includes(KEY)), 'the logs show the key masked');
     assert.ok(run.logs.some((l) => l.message.includes('no recording of GET https://api.acme-shop.test/v1/orders.json?status=any&apiKey=********')));
   });

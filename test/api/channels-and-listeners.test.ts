@@ -2,8 +2,8 @@
 // sources listening to other sources, and deleting event ranges.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startReceiver, type Receiver } from '../helpers/receiver';
-import { deploySource, startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { type Receiver, startReceiver } from '../helpers/receiver';
+import { deploySource, type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
 /** Emits what it is sent on the channel the body names, logs, and fails when asked (written for this test). */
 const EMITTER = `
@@ -42,7 +42,7 @@ describe('channels and listeners', () => {
   });
 
   const send = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const events = async (id: string, query = '') => ((await spout.api('GET', `/v1/sources/${id}/event_summaries?limit=100${query}`)).json.data as Array<{ id: string; event: any; metadata: { name: string | null } }>);
+  const events = async (id: string, query = '') => (await spout.api('GET', `/v1/sources/${id}/event_summaries?limit=100${query}`)).json.data as Array<{ id: string; event: any; metadata: { name: string | null } }>;
 
   it('delivers run errors on $errors and log lines on $logs to their subscribers only, via auto-subscription', async () => {
     const auto = await spout.api('POST', '/v1/auto_subscriptions', { event_name: '$errors', listener_id: webhook });
@@ -52,14 +52,21 @@ describe('channels and listeners', () => {
 
     const source = await deploySource(spout, EMITTER);
     const subs = (await spout.api('GET', '/v1/users/me/subscriptions')).json.data as Array<{ emitter_id: string; listener_id: string; event_name: string }>;
-    assert.ok(subs.some((s) => s.emitter_id === source.id && s.listener_id === webhook && s.event_name === '$errors'), 'a source deployed later is subscribed');
+    assert.ok(
+      subs.some((s) => s.emitter_id === source.id && s.listener_id === webhook && s.event_name === '$errors'),
+      'a source deployed later is subscribed',
+    );
     await spout.api('POST', '/v1/subscriptions', { emitter_id: source.id, listener_id: webhook, event_name: '$logs' });
 
     await send(source.endpoint, { n: 1, fail: true });
-    const bodies = await waitFor(() => {
-      const parsed = receiver.received.map((r) => JSON.parse(r.body));
-      return parsed.some((b) => b.error) && parsed.some((b) => b.level) ? parsed : null;
-    }, 10_000, 'the $errors and $logs deliveries');
+    const bodies = await waitFor(
+      () => {
+        const parsed = receiver.received.map((r) => JSON.parse(r.body));
+        return parsed.some((b) => b.error) && parsed.some((b) => b.level) ? parsed : null;
+      },
+      10_000,
+      'the $errors and $logs deliveries',
+    );
     const error = bodies.find((b) => b.error);
     assert.equal(error.error.message, 'asked to fail');
     assert.match(error.error.stack, /asked to fail\n\s+at /);
@@ -77,7 +84,10 @@ describe('channels and listeners', () => {
     await send(emitter.endpoint, { n: 21, channel: 'numbers' });
     await send(emitter.endpoint, { n: 5 }); // default channel: not listened to
     const got = await waitFor(async () => ((await events(doubler)).length ? events(doubler) : null), 10_000, 'the listener to run');
-    assert.deepEqual(got.map((e) => e.event), [{ doubled: 42 }]);
+    assert.deepEqual(
+      got.map((e) => e.event),
+      [{ doubled: 42 }],
+    );
     assert.equal((await spout.api('POST', '/v1/subscriptions', { emitter_id: emitter.id, listener_id: 'dc_missing' })).status, 404);
   });
 
@@ -87,10 +97,14 @@ describe('channels and listeners', () => {
     const loop = await deploySource(spout, echo);
     await spout.api('POST', '/v1/subscriptions', { emitter_id: loop.id, listener_id: loop.id });
     await send(loop.endpoint, { n: 0 });
-    const logs = await waitFor(async () => {
-      const lines = (await spout.api('GET', `/v1/sources/${loop.id}/logs`)).json.data as Array<{ message: string }>;
-      return lines.some((l) => /not run: listeners passed events on 8 times in a row/.test(l.message)) ? lines : null;
-    }, 10_000, 'the loop guard');
+    const logs = await waitFor(
+      async () => {
+        const lines = (await spout.api('GET', `/v1/sources/${loop.id}/logs`)).json.data as Array<{ message: string }>;
+        return lines.some((l) => /not run: listeners passed events on 8 times in a row/.test(l.message)) ? lines : null;
+      },
+      10_000,
+      'the loop guard',
+    );
     assert.ok(logs.length > 0);
     assert.equal((await events(loop.id)).length, 9, 'the first run and eight listener hops');
   });
@@ -112,20 +126,29 @@ describe('channels and listeners', () => {
   it('deletes a range of events, and only one channel when named', async () => {
     const source = await deploySource(spout, EMITTER);
     for (const [n, channel] of [[1], [2, 'b'], [3], [4, 'b'], [5]] as Array<[number, string?]>) await send(source.endpoint, { n, channel });
-    const ids = (await events(source.id)).filter((e) => e.metadata.name === null).map((e) => e.id).reverse();
+    const ids = (await events(source.id))
+      .filter((e) => e.metadata.name === null)
+      .map((e) => e.id)
+      .reverse();
     assert.equal(ids.length, 3);
     const onlyB = await spout.api('DELETE', `/v1/sources/${source.id}/events?event_name=b`);
     assert.equal(onlyB.status, 202);
     assert.equal(onlyB.json.data.deleted, 2);
     const range = await spout.api('DELETE', `/v1/sources/${source.id}/events?start_id=${ids[0]}&end_id=${ids[1]}`);
     assert.equal(range.json.data.deleted, 2);
-    assert.deepEqual((await events(source.id)).map((e) => e.event.n), [5]);
+    assert.deepEqual(
+      (await events(source.id)).map((e) => e.event.n),
+      [5],
+    );
     assert.equal((await spout.api('DELETE', `/v1/sources/${source.id}/events?start_id=nope`)).status, 400);
 
     // Gone for good: a restart does not bring them back.
     await spout.stop();
     spout = await startSpout({ dataDir: spout.dataDir, apiKey: spout.apiKey, args: ['--retry-schedule', '0.2,0.2'] });
-    assert.deepEqual((await events(source.id)).map((e) => e.event.n), [5]);
+    assert.deepEqual(
+      (await events(source.id)).map((e) => e.event.n),
+      [5],
+    );
     assert.equal((await spout.api('DELETE', `/v1/sources/${source.id}/events`)).json.data.deleted, 1);
     assert.equal((await events(source.id)).length, 0);
   });

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { bundleFile } from '../../runtime/components/bundle-file';
-import { startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
 const FIXTURES = path.resolve('test', 'fixtures', 'components');
 const VALID_DIR = path.join(FIXTURES, 'valid');
@@ -284,8 +284,19 @@ const VALID: Record<string, Expected> = {
     props: ['size:string', 'level:integer', 'weekdays:string[]', 'page:string', 'cursor:string', 'country:string'],
     fields: {
       size: { options: ['small', 'medium', 'large'], hasOptionsMethod: undefined },
-      level: { options: [{ label: 'Beginner', value: 1 }, { label: 'Expert', value: 3 }] },
-      weekdays: { options: [{ label: 'Monday', value: 'mon' }, { label: 'Friday', value: 'fri' }], optional: true },
+      level: {
+        options: [
+          { label: 'Beginner', value: 1 },
+          { label: 'Expert', value: 3 },
+        ],
+      },
+      weekdays: {
+        options: [
+          { label: 'Monday', value: 'mon' },
+          { label: 'Friday', value: 'fri' },
+        ],
+        optional: true,
+      },
       page: { hasOptionsMethod: true, options: undefined, useQuery: undefined },
       cursor: { hasOptionsMethod: true },
       country: { hasOptionsMethod: true, useQuery: true },
@@ -360,10 +371,16 @@ const VALID: Record<string, Expected> = {
     type: 'action',
     key: 'convert-temperature',
     props: ['value:integer', 'to:string'],
-    fields: { to: { options: [{ label: 'Celsius', value: 'c' }, { label: 'Fahrenheit', value: 'f' }] } },
+    fields: {
+      to: {
+        options: [
+          { label: 'Celsius', value: 'c' },
+          { label: 'Fahrenheit', value: 'f' },
+        ],
+      },
+    },
   },
 };
-
 
 /** The field an invalid fixture's leading `// expect: <path>` comment (a warned one's `// warn: <path>`) names. */
 function expectedPath(file: string, marker = 'expect'): string {
@@ -432,11 +449,7 @@ describe('component corpus', () => {
       const res = await spout.api('POST', '/v1/components', await saveBody(file));
       return { status: res.status, json: res.json };
     };
-    const [valid, invalid, tolerated] = await Promise.all([
-      mapLimit(validFiles, 4, (f) => save(path.join(VALID_DIR, f))),
-      mapLimit(invalidFiles, 4, (f) => save(path.join(INVALID_DIR, f))),
-      mapLimit(warnedFiles, 4, (f) => save(path.join(WARNED_DIR, f))),
-    ]);
+    const [valid, invalid, tolerated] = await Promise.all([mapLimit(validFiles, 4, (f) => save(path.join(VALID_DIR, f))), mapLimit(invalidFiles, 4, (f) => save(path.join(INVALID_DIR, f))), mapLimit(warnedFiles, 4, (f) => save(path.join(WARNED_DIR, f)))]);
     validFiles.forEach((f, i) => saved.set(f, valid[i] as Saved));
     invalidFiles.forEach((f, i) => rejected.set(f, invalid[i] as Saved));
     warnedFiles.forEach((f, i) => warned.set(f, tolerated[i] as Saved));
@@ -464,7 +477,10 @@ describe('component corpus', () => {
         assert.match(data.id, /^sc_/);
         assert.equal(data.type, expected.type);
         assert.equal(data.key, expected.key);
-        assert.deepEqual(data.configurable_props.map((p) => `${p.name}:${p.type}`), expected.props);
+        assert.deepEqual(
+          data.configurable_props.map((p) => `${p.name}:${p.type}`),
+          expected.props,
+        );
         for (const [name, fields] of Object.entries(expected.fields ?? {})) {
           const prop = data.configurable_props.find((p) => p.name === name);
           assert.ok(prop, `no prop ${name}`);
@@ -484,7 +500,11 @@ describe('component corpus', () => {
         assert.equal(res.status, 400, JSON.stringify(res.json));
         const errors = res.json.errors as Array<{ path: string; message: string }>;
         // Each fixture breaks exactly one rule: one problem, at the expected path.
-        assert.deepEqual(errors.map((e) => e.path), [field], JSON.stringify(errors));
+        assert.deepEqual(
+          errors.map((e) => e.path),
+          [field],
+          JSON.stringify(errors),
+        );
         const [first, second, last] = [field.split('.')[0], field.split('.')[1], field.split('.').at(-1) as string];
         const message = (errors[0] as { message: string }).message;
         if (first === 'props') assert.ok(message.startsWith(`prop \`${second}\``), message);
@@ -501,7 +521,11 @@ describe('component corpus', () => {
         const res = warned.get(file) as Saved;
         assert.equal(res.status, 200, JSON.stringify(res.json));
         const warnings = res.json.data.warnings as Array<{ path: string; message: string }>;
-        assert.deepEqual(warnings.map((w) => w.path), [field], JSON.stringify(warnings));
+        assert.deepEqual(
+          warnings.map((w) => w.path),
+          [field],
+          JSON.stringify(warnings),
+        );
         const [first, second, last] = [field.split('.')[0], field.split('.')[1], field.split('.').at(-1) as string];
         const message = (warnings[0] as { message: string }).message;
         if (first === 'props') assert.ok(message.startsWith(`prop \`${second}\``), message);
@@ -523,11 +547,15 @@ describe('component corpus', () => {
     };
     /** Events of a source, newest first, once there are `count` of them. */
     const events = async (id: string, count: number) =>
-      waitFor(async () => {
-        const res = await spout.api('GET', `/v1/sources/${id}/event_summaries?expand=event&limit=100`);
-        const data = res.json.data as Array<{ event: any; metadata: { id: unknown; summary?: string } }>;
-        return data.length >= count ? data : null;
-      }, 10_000, `${count} events from ${id}`);
+      waitFor(
+        async () => {
+          const res = await spout.api('GET', `/v1/sources/${id}/event_summaries?expand=event&limit=100`);
+          const data = res.json.data as Array<{ event: any; metadata: { id: unknown; summary?: string } }>;
+          return data.length >= count ? data : null;
+        },
+        10_000,
+        `${count} events from ${id}`,
+      );
     const account = async (app: string, credentials: Record<string, string>) => {
       const res = await spout.api('POST', '/v1/accounts', { app, name: `${app} (corpus)`, credentials });
       assert.equal(res.status, 200, JSON.stringify(res.json));
@@ -564,7 +592,10 @@ describe('component corpus', () => {
         assert.equal(run.json.data.emitted.length, 1, `run ${expected} emitted one event`);
       }
       const list = await events(src.id, 2);
-      assert.deepEqual(list.map((e) => e.event.count), [2, 1]);
+      assert.deepEqual(
+        list.map((e) => e.event.count),
+        [2, 1],
+      );
       assert.equal(typeof list[0]!.event.timestamp, 'number');
       assert.equal(list[0]!.metadata.summary, 'Heartbeat #2');
     });
@@ -572,13 +603,15 @@ describe('component corpus', () => {
     it('dedupe "greatest" keeps only ids above the largest emitted', async () => {
       const src = await deploy('standalone/dedupe-greatest.mjs');
       const endpoint = src.configured_props.http.endpoint_url as string;
-      const post = (numbers: number[]) =>
-        fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ orders: numbers.map((number) => ({ number })) }) });
+      const post = (numbers: number[]) => fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ orders: numbers.map((number) => ({ number })) }) });
       assert.equal((await post([5, 3, 7])).status, 200);
       await events(src.id, 2);
       assert.equal((await post([6, 8])).status, 200);
       const list = await events(src.id, 3);
-      assert.deepEqual(list.map((e) => e.event.number), [8, 7, 5]);
+      assert.deepEqual(
+        list.map((e) => e.event.number),
+        [8, 7, 5],
+      );
     });
 
     it('the multi-file acme polling source calls its app with the account and emits new tickets once', async () => {
@@ -586,12 +619,18 @@ describe('component corpus', () => {
       const acme = await account('acme', { api_url: fake.url, api_key: 'acme-test-key' });
       const src = await deploy('acme/sources/new-ticket/new-ticket.mjs', { acme, queueId: 'q-support' });
       // deploy() emits the two newest tickets as samples.
-      assert.deepEqual((await events(src.id, 2)).map((e) => e.event.id), [3, 2]);
+      assert.deepEqual(
+        (await events(src.id, 2)).map((e) => e.event.id),
+        [3, 2],
+      );
       fake.tickets.push(ticket(4));
       const run = await spout.api('POST', `/v1/sources/${src.id}/run`);
       assert.equal(run.json.data.error, null, JSON.stringify(run.json));
       const list = await events(src.id, 3);
-      assert.deepEqual(list.map((e) => e.event.id), [4, 3, 2]);
+      assert.deepEqual(
+        list.map((e) => e.event.id),
+        [4, 3, 2],
+      );
       assert.equal(list[0]!.metadata.summary, 'New ticket #1004: Printer 4 is on fire');
       const again = await spout.api('POST', `/v1/sources/${src.id}/run`);
       assert.deepEqual(again.json.data.emitted, [], 'nothing new on the next run');
@@ -614,7 +653,9 @@ describe('component corpus', () => {
       const payload = JSON.stringify({ event: 'ticket.updated', data: { ...ticket(12), updated_at: '2024-02-01T10:00:00.000Z' } });
       const unsigned = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
       assert.equal(unsigned.status, 401);
-      const signature = createHmac('sha256', registration.body.secret as string).update(payload).digest('hex');
+      const signature = createHmac('sha256', registration.body.secret as string)
+        .update(payload)
+        .digest('hex');
       const signed = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', 'x-acme-signature': signature }, body: payload });
       assert.equal(signed.status, 200);
       const [only, ...rest] = await events(src.id, 1);
@@ -623,7 +664,10 @@ describe('component corpus', () => {
       assert.equal(only!.metadata.summary, 'Ticket #1012 updated');
 
       assert.equal((await spout.api('DELETE', `/v1/sources/${src.id}`)).status, 204);
-      assert.ok(fake.requests.some((r) => r.method === 'DELETE' && r.url === '/api/v2/hooks/hk_1'), 'deactivate() removed the hook');
+      assert.ok(
+        fake.requests.some((r) => r.method === 'DELETE' && r.url === '/api/v2/hooks/hk_1'),
+        'deactivate() removed the hook',
+      );
     });
 
     it('the multi-file TypeScript trackly source emits matching issues', async () => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { deploySource, outsideTmpDir, startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { deploySource, outsideTmpDir, type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
 /** A source (written for this test) that fails or attacks in the way the request body names, else emits. */
 const HOSTILE = `
@@ -122,7 +122,10 @@ describe('component isolation', () => {
 
   it('a rejected promise nobody awaited is logged and the run goes on', async () => {
     await survive({ fail: 'reject' }, /Unhandled rejection: Error: nobody awaited this/);
-    assert.ok((await events(hostile.id)).some((e) => e.event.after === 'reject'), 'the run that left the rejection behind still emitted');
+    assert.ok(
+      (await events(hostile.id)).some((e) => e.event.after === 'reject'),
+      'the run that left the rejection behind still emitted',
+    );
   });
 
   /** Runs `check` with a run timeout long enough that a slow machine reaches the memory limit first. */
@@ -204,10 +207,14 @@ describe('a source whose host keeps crashing', () => {
       const res = await fetch(source.endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"crash":true}' });
       assert.equal(res.status, 200);
     }
-    const view = await waitFor(async () => {
-      const s = (await spout.api('GET', `/v1/sources/${source.id}`)).json.data as { active: boolean; deactivated_reason: string | null };
-      return s.active ? null : s;
-    }, 10_000, 'the source to be deactivated');
+    const view = await waitFor(
+      async () => {
+        const s = (await spout.api('GET', `/v1/sources/${source.id}`)).json.data as { active: boolean; deactivated_reason: string | null };
+        return s.active ? null : s;
+      },
+      10_000,
+      'the source to be deactivated',
+    );
     assert.match(view.deactivated_reason ?? '', /deactivated after its component host ended 5 times within 5 minutes \(last: the component host exited with code 9/);
     assert.equal((await fetch(source.endpoint, { method: 'POST' })).status, 404, 'an inactive source’s endpoint is gone');
     const updated = await spout.api('PUT', `/v1/sources/${source.id}`, { component_code: crasher.replace('Crasher', 'Crasher fixed') });
@@ -251,10 +258,14 @@ export default { name: "Files", version: "0.0.1", props: { http: "$.interface.ht
     const attempt = async (body: Record<string, unknown>) => {
       const before = (await spout.api('GET', `/v1/sources/${source.id}/event_summaries`)).json.data.length as number;
       await fetch(source.endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      return waitFor(async () => {
-        const list = (await spout.api('GET', `/v1/sources/${source.id}/event_summaries`)).json.data as Array<{ event: Record<string, unknown> }>;
-        return list.length > before ? list[0]!.event : null;
-      }, 10_000, 'the run’s event');
+      return waitFor(
+        async () => {
+          const list = (await spout.api('GET', `/v1/sources/${source.id}/event_summaries`)).json.data as Array<{ event: Record<string, unknown> }>;
+          return list.length > before ? list[0]!.event : null;
+        },
+        10_000,
+        'the run’s event',
+      );
     };
     assert.deepEqual(await attempt({ op: 'read', file: path.join(readable, 'input.txt') }), { ok: 'hello from a granted folder' });
     assert.deepEqual(await attempt({ op: 'write', file: path.join(writable, 'out.txt'), text: 'result' }), { ok: 'written' });
@@ -292,7 +303,10 @@ describe('a source whose component no longer loads', () => {
       assert.match(((await res.json()) as { detail: string }).detail, /could not be loaded; see its logs, and update its code/);
       assert.equal((await spout.api('POST', `/v1/sources/${source.id}/run`)).status, 503);
       const logs = (await spout.api('GET', `/v1/sources/${source.id}/logs`)).json.data as Array<{ message: string }>;
-      assert.ok(logs.some((l) => /could not load the component: .*this module is broken/.test(l.message)), JSON.stringify(logs));
+      assert.ok(
+        logs.some((l) => /could not load the component: .*this module is broken/.test(l.message)),
+        JSON.stringify(logs),
+      );
     } finally {
       await spout.stop();
     }

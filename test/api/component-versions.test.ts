@@ -5,7 +5,7 @@
 // can be deleted, one a source or workflow runs is refused with a 409 naming them.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startSpout, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout } from '../helpers/service';
 
 /** An HTTP source with a dynamic prop and async options; `version` makes each version's code differ. */
 const ordersHook = (version: string) => `export default {
@@ -46,14 +46,23 @@ describe('component versions: checks save nothing, versions say what uses them a
     assert.equal(check.status, 200, JSON.stringify(check.json));
     assert.equal(check.json.data.id, null, 'not saved: no id');
     assert.equal(check.json.data.key, 'orders-hook');
-    assert.deepEqual(check.json.data.configurable_props.map((p: { name: string }) => p.name), ['http', 'mode', 'shop']);
+    assert.deepEqual(
+      check.json.data.configurable_props.map((p: { name: string }) => p.name),
+      ['http', 'mode', 'shop'],
+    );
 
     const props = await spout.api('POST', '/v1/components/props', { component_code: ordersHook('0.1.0'), configured_props: { mode: 'paid' } });
     assert.equal(props.status, 200, JSON.stringify(props.json));
-    assert.deepEqual(props.json.data.configurable_props.map((p: { name: string }) => p.name), ['http', 'mode', 'shop', 'min']);
+    assert.deepEqual(
+      props.json.data.configurable_props.map((p: { name: string }) => p.name),
+      ['http', 'mode', 'shop', 'min'],
+    );
     const options = await spout.api('POST', '/v1/components/configure', { component_code: ordersHook('0.1.0'), prop_name: 'shop' });
     assert.equal(options.status, 200, JSON.stringify(options.json));
-    assert.deepEqual(options.json.options.map((o: { value: string }) => o.value), ['north', 'south']);
+    assert.deepEqual(
+      options.json.options.map((o: { value: string }) => o.value),
+      ['north', 'south'],
+    );
     // Code typed on (another version) is read the same way.
     assert.equal((await spout.api('POST', '/v1/components/props', { component_code: ordersHook('0.1.1'), configured_props: {} })).status, 200);
     assert.equal((await spout.api('POST', '/v1/components/lint', { component_code: ordersHook('0.1.2') })).status, 200);
@@ -83,7 +92,11 @@ describe('component versions: checks save nothing, versions say what uses them a
     assert.equal(deployed.status, 200, JSON.stringify(deployed.json));
     const source = deployed.json.data as { id: string; component_id: string };
     const versions = (await saved()).filter((c) => c.key === 'orders-hook');
-    assert.deepEqual(versions.map((c) => c.version), ['0.2.0', '0.1.0'], 'newest first');
+    assert.deepEqual(
+      versions.map((c) => c.version),
+      ['0.2.0', '0.1.0'],
+      'newest first',
+    );
     assert.deepEqual(versions[0]!.used_by, [{ kind: 'source', id: source.id, name: 'Orders in' }]);
     assert.deepEqual(versions[1]!.used_by, []);
     assert.deepEqual((await spout.api('GET', `/v1/components/${source.component_id}`)).json.data.used_by, versions[0]!.used_by);
@@ -95,7 +108,10 @@ describe('component versions: checks save nothing, versions say what uses them a
     const unused = versions[1]!.id;
     assert.equal((await spout.api('DELETE', `/v1/components/${unused}`)).status, 204);
     assert.equal((await spout.api('GET', `/v1/components/${unused}`)).status, 404);
-    assert.deepEqual((await saved()).filter((c) => c.key === 'orders-hook').map((c) => c.id), [source.component_id]);
+    assert.deepEqual(
+      (await saved()).filter((c) => c.key === 'orders-hook').map((c) => c.id),
+      [source.component_id],
+    );
   });
 
   it('deletes only the unused versions of a key when asked, keeping the ones in use', async () => {
@@ -105,7 +121,10 @@ describe('component versions: checks save nothing, versions say what uses them a
     const pruned = await spout.api('DELETE', '/v1/components/orders-hook?unused_only=true');
     assert.equal(pruned.status, 200, JSON.stringify(pruned.json));
     assert.equal(pruned.json.data.deleted.length, 2);
-    assert.deepEqual((await saved()).filter((c) => c.key === 'orders-hook').map((c) => c.id), [inUse]);
+    assert.deepEqual(
+      (await saved()).filter((c) => c.key === 'orders-hook').map((c) => c.id),
+      [inUse],
+    );
   });
 
   it('names the MCP tool an action is, which does not hold a delete back (the tool follows the newest version)', async () => {

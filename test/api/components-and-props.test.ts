@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startSpout, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout } from '../helpers/service';
 
 /** Every file under `dir`, as text. */
 function readTree(dir: string): string {
@@ -33,7 +33,10 @@ describe('components and props', () => {
     const saved = await spout.api('POST', '/v1/components', { component_code: code });
     assert.equal(saved.status, 200, JSON.stringify(saved.json));
     assert.match(saved.json.data.id, /^sc_/);
-    assert.deepEqual(saved.json.data.configurable_props.map((p: { name: string }) => p.name), ['http', 'shop']);
+    assert.deepEqual(
+      saved.json.data.configurable_props.map((p: { name: string }) => p.name),
+      ['http', 'shop'],
+    );
     assert.equal((await spout.api('GET', `/v1/components/${saved.json.data.id}`)).json.data.key, 'acme-new-order');
     assert.equal((await spout.api('GET', '/v1/components/acme-new-order')).json.data.id, saved.json.data.id);
     const again = await spout.api('POST', '/v1/components', { component_code: code });
@@ -55,7 +58,10 @@ describe('components and props', () => {
       const first = (o: Order[]): number => o[0]?.id ?? -1;
       export default { name: "TS", version: "0.1.0", props: { http: { type: "$.interface.http" } },
         async run(event: { body: Order[] }) { this.$emit({ first: first(event.body) }); } };`;
-    for (const [code, filename, expected] of [[cjs, 'source.js', { form: 'cjs' }], [ts, 'source.ts', { first: 7 }]] as const) {
+    for (const [code, filename, expected] of [
+      [cjs, 'source.js', { form: 'cjs' }],
+      [ts, 'source.ts', { first: 7 }],
+    ] as const) {
       const res = await spout.api('POST', '/v1/sources', { component_code: code, component_filename: filename });
       assert.equal(res.status, 200, JSON.stringify(res.json));
       await fetch(res.json.data.configured_props.http.endpoint_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[{"id":7}]' });
@@ -143,7 +149,10 @@ describe('components and props', () => {
     // Without an account it deploys (offline, before connecting anything), with a warning saying what is missing.
     const unconnected = await spout.api('POST', '/v1/sources', { component_code: code, configured_props: {} });
     assert.equal(unconnected.status, 200, JSON.stringify(unconnected.json));
-    assert.deepEqual(unconnected.json.warnings.map((w: { path: string }) => w.path), ['configured_props.acme']);
+    assert.deepEqual(
+      unconnected.json.warnings.map((w: { path: string }) => w.path),
+      ['configured_props.acme'],
+    );
     assert.match(unconnected.json.warnings[0].message, /prop `acme` has no connected account, so this\.acme\.\$auth is empty/);
     assert.equal((await spout.api('DELETE', `/v1/accounts/${account.json.data.id}`)).status, 409);
     assert.ok(!readTree(spout.dataDir).includes(CREDENTIAL), 'credentials are nowhere in the data dir');

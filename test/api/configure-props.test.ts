@@ -2,7 +2,7 @@
 // propDefinition with inputValues) and additionalProps/reloadProps, then deploying what was configured.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startSpout, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout } from '../helpers/service';
 
 /** A ticketing source written for this test: every way a prop gets its options, and props that depend on `mode`. */
 const TICKETS = `
@@ -99,7 +99,10 @@ describe('configuring props through the API', () => {
   it('lists static options in both forms', async () => {
     const res = await options({ prop_name: 'color' });
     assert.equal(res.status, 200, JSON.stringify(res.json));
-    assert.deepEqual(res.json.options, [{ label: 'red', value: 'red' }, { label: 'Forest green', value: 'green' }]);
+    assert.deepEqual(res.json.options, [
+      { label: 'red', value: 'red' },
+      { label: 'Forest green', value: 'green' },
+    ]);
     assert.deepEqual(res.json.errors, []);
   });
 
@@ -107,7 +110,10 @@ describe('configuring props through the API', () => {
     const configured = { tracker: { authProvisionId: account } };
     const first = await options({ prop_name: 'project', configured_props: configured });
     assert.equal(first.status, 200, JSON.stringify(first.json));
-    assert.deepEqual(first.json.options, [{ label: 'Project 1 (ana)', value: 'p1' }, { label: 'Project 2 (ana)', value: 'p2' }]);
+    assert.deepEqual(first.json.options, [
+      { label: 'Project 1 (ana)', value: 'p1' },
+      { label: 'Project 2 (ana)', value: 'p2' },
+    ]);
     assert.deepEqual(first.json.context, { nextPageToken: '3' });
     const second = await options({ prop_name: 'project', configured_props: configured, prev_context: first.json.context });
     assert.deepEqual(values(second), ['p3', 'p4']);
@@ -127,7 +133,10 @@ describe('configuring props through the API', () => {
 
   it("gives a prop's own options method the query and `this` with configured values", async () => {
     const res = await options({ prop_name: 'region', query: 'eu', configured_props: { prefix: 'x-' } });
-    assert.deepEqual(res.json.options, [{ label: 'EU-WEST', value: 'x-eu-west' }, { label: 'EU-NORTH', value: 'x-eu-north' }]);
+    assert.deepEqual(res.json.options, [
+      { label: 'EU-WEST', value: 'x-eu-west' },
+      { label: 'EU-NORTH', value: 'x-eu-north' },
+    ]);
     assert.deepEqual(values(await options({ prop_name: 'region' })), ['eu-west', 'eu-north', 'us-east']);
   });
 
@@ -190,7 +199,10 @@ describe('configuring props through the API', () => {
     const deployed = await spout.api('POST', '/v1/sources', { component_id: componentId, configured_props: { ...base, threshold: 5 } });
     assert.equal(deployed.status, 200, JSON.stringify(deployed.json));
     const id = deployed.json.data.id as string;
-    assert.deepEqual(deployed.json.data.dynamic_props.map((p: { name: string }) => p.name), ['color', 'threshold', 'seen', 'size']);
+    assert.deepEqual(
+      deployed.json.data.dynamic_props.map((p: { name: string }) => p.name),
+      ['color', 'threshold', 'seen', 'size'],
+    );
     const lastEvent = async () => {
       const run = await spout.api('POST', `/v1/sources/${id}/run`);
       assert.equal(run.json.data.error, null, JSON.stringify(run.json));

@@ -7,9 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { PipedreamClient } from '@pipedream/sdk';
 import { cli, cliEnv } from '../helpers/cli';
-import { CONNECT_REGISTRY, connectClient, failure, strictly, type ConnectClient } from '../helpers/connect';
-import { startReceiver, type Receiver } from '../helpers/receiver';
-import { startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { CONNECT_REGISTRY, type ConnectClient, connectClient, failure, strictly } from '../helpers/connect';
+import { type Receiver, startReceiver } from '../helpers/receiver';
+import { type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 import { verify } from '../helpers/webhooks';
 
 /** An upstream API that records what reached it and answers with JSON. */
@@ -30,7 +30,6 @@ async function startUpstream(): Promise<{ url: string; seen: Array<{ method: str
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
-
 
 const once = { maxRetries: 0 };
 
@@ -134,7 +133,10 @@ describe('the Connect API beyond components', () => {
   it("points a trigger at new webhook URLs, regenerates a webhook's key, and deletes accounts", async () => {
     const id = await account('h1', { api_key: 'k-h1', owner: 'Hal', books: 'general,travel' });
     const options = await pd.triggers.configureProp({ id: 'ledgerly-new-entry', externalUserId: 'h1', propName: 'book', configuredProps: { ledgerly: { authProvisionId: id } } });
-    assert.deepEqual(options.options?.map((o) => (o as { value: string }).value), ['general', 'travel']);
+    assert.deepEqual(
+      options.options?.map((o) => (o as { value: string }).value),
+      ['general', 'travel'],
+    );
     const trigger = (await pd.triggers.deploy({ id: 'ledgerly-new-entry', externalUserId: 'h1', configuredProps: { ledgerly: { authProvisionId: id }, book: 'travel' }, webhookUrl: receiver.url, emitOnDeploy: false })).data as { id: string };
     const second = await startReceiver();
     try {
@@ -192,7 +194,10 @@ describe('the Connect API beyond components', () => {
     await pd.triggers.deploy({ id: 'ledgerly-new-entry', externalUserId: 'gone', configuredProps: { ledgerly: { authProvisionId: id }, book: 'general' } });
     const users = await pd.users.list({ q: 'gone' });
     strictly('GetUsersResponse', c.last('/users'));
-    assert.deepEqual(users.data.map((u) => u.externalId), ['gone']);
+    assert.deepEqual(
+      users.data.map((u) => u.externalId),
+      ['gone'],
+    );
     await pd.users.deleteExternalUser('gone');
     assert.deepEqual((await pd.accounts.list({ externalUserId: 'gone' })).data, []);
     assert.deepEqual((await pd.deployedTriggers.list({ externalUserId: 'gone' })).data, []);

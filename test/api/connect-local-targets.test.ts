@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { PipedreamClient } from '@pipedream/sdk';
 import { CONNECT_REGISTRY, connectClient, failure } from '../helpers/connect';
-import { startReceiver, type Receiver } from '../helpers/receiver';
-import { startSpout, type SpoutProcess } from '../helpers/service';
+import { type Receiver, startReceiver } from '../helpers/receiver';
+import { type SpoutProcess, startSpout } from '../helpers/service';
 
 const once = { maxRetries: 0 };
 const ORIGIN = 'http://127.0.0.1:5998';
@@ -100,7 +100,10 @@ describe('the Connect proxy, accounts and local targets', () => {
   it('keeps the proxy off this machine unless the project allows it, and off this Spout always, redirects and all', async () => {
     const token = await tokenOf('p1');
     const plain = await asUser(token, 'POST', '/accounts', { app_slug: 'ledgerly', cfmap_json: JSON.stringify({ api_key: 'sk-p0' }), connect_token: token });
-    for (const [url, status] of [[`${upstream.url}/things`, 403], [`${spout.url}/v1/settings/connect`, 400]] as const) {
+    for (const [url, status] of [
+      [`${upstream.url}/things`, 403],
+      [`${spout.url}/v1/settings/connect`, 400],
+    ] as const) {
       const refused = await failure(pd.proxy.get({ url, externalUserId: 'p1', accountId: plain.json.id }, once));
       assert.equal(refused.statusCode, status, `${url}: ${JSON.stringify(refused.body)}`);
     }

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { PipedreamClient } from '@pipedream/sdk';
-import { CONNECT_REGISTRY, connectClient, failure, type ConnectClient } from '../helpers/connect';
-import { startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { CONNECT_REGISTRY, type ConnectClient, connectClient, failure } from '../helpers/connect';
+import { type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
 const once = { maxRetries: 0 };
 
@@ -56,7 +56,11 @@ describe('@pipedream/sdk: every method', () => {
     const methods = sdkMethods(pd);
     assert.ok(methods.length >= 70 && methods.includes('workflows.invokeForExternalUser') && methods.includes('proxy.patch'), methods.join(', '));
     const docs = fs.readFileSync('docs/connect.md', 'utf8');
-    assert.deepEqual(methods.filter((m) => !docs.includes(`\`${m}\``)), [], 'methods docs/connect.md does not list');
+    assert.deepEqual(
+      methods.filter((m) => !docs.includes(`\`${m}\``)),
+      [],
+      'methods docs/connect.md does not list',
+    );
   });
 
   it("reconnects an account (accounts.create with accountId): its fields change, also for the user's running trigger", async () => {
@@ -68,7 +72,11 @@ describe('@pipedream/sdk: every method', () => {
     const reconnected = await pd.accounts.create({ externalUserId: 'r1', appSlug: 'ledgerly', accountId: made.id, name: 'Renewed', cfmapJson: JSON.stringify({ api_key: 'new-key', owner: 'New', books: 'general' }), connectToken: again.token });
     assert.equal(reconnected.id, made.id);
     assert.equal(reconnected.name, 'Renewed');
-    assert.deepEqual((await pd.accounts.list({ externalUserId: 'r1' })).data.map((a) => a.id), [made.id], 'no second account');
+    assert.deepEqual(
+      (await pd.accounts.list({ externalUserId: 'r1' })).data.map((a) => a.id),
+      [made.id],
+      'no second account',
+    );
     assert.equal(((await pd.accounts.retrieve(made.id, { includeCredentials: true })).credentials as { api_key: string }).api_key, 'new-key');
 
     // The running trigger reads the new fields on its next event.
@@ -92,7 +100,7 @@ describe('@pipedream/sdk: every method', () => {
     await pd.deployedTriggers.delete(deployed.id, { externalUserId: 'r1' });
   });
 
-  it('invokes a Spout workflow with workflows.invoke when workflowDomain is the base URL\'s host', async () => {
+  it("invokes a Spout workflow with workflows.invoke when workflowDomain is the base URL's host", async () => {
     const created = await spout.api('POST', '/v1/workflows', { name: 'Echo', trigger: { type: 'http' }, steps: [{ name: 'echo', component_code: ECHO_STEP }] });
     assert.equal(created.status, 200, JSON.stringify(created.json));
     const wf = created.json.data as { id: string; trigger: { endpoint_url: string } };
@@ -108,16 +116,23 @@ describe('@pipedream/sdk: every method', () => {
 
     // $.respond answers before the run ends: its record comes a moment later.
     type Run = { steps: Array<{ ret: unknown }> };
-    const runs = await waitFor(async () => {
-      const listed = (await spout.api('GET', `/v1/workflows/${wf.id}/runs`)).json.data as Run[];
-      return listed.length === 2 ? listed : null;
-    }, 10_000, 'both runs');
+    const runs = await waitFor(
+      async () => {
+        const listed = (await spout.api('GET', `/v1/workflows/${wf.id}/runs`)).json.data as Run[];
+        return listed.length === 2 ? listed : null;
+      },
+      10_000,
+      'both runs',
+    );
     assert.deepEqual(runs.map((r) => r.steps[0]!.ret).reverse(), [
       { body: { order: 7 }, user: null },
       { body: { order: 8 }, user: 'w1' },
     ]);
     // An id that is not all lower-case is taken as it is: only the lower-cased form is folded.
-    const upper = await fetch(wf.trigger.endpoint_url.replace(/\/e\/(.*)$/, (_m, id: string) => `/e/${id.toUpperCase()}`), { method: 'POST' });
+    const upper = await fetch(
+      wf.trigger.endpoint_url.replace(/\/e\/(.*)$/, (_m, id: string) => `/e/${id.toUpperCase()}`),
+      { method: 'POST' },
+    );
     assert.equal(upper.status, 404);
   });
 
@@ -136,7 +151,11 @@ describe('@pipedream/sdk: every method', () => {
       ['fileStash.downloadFile', () => pd.fileStash.downloadFile({ s3Key: 'k' }, once), /GET \/v1\/connect\/…\/file_stash\/download \(fileStash\.downloadFile\)/],
       ['projects.updateLogo', () => pd.projects.updateLogo('proj_local', { logo: 'data:image/png;base64,AA==' }, once), /POST \/v1\/connect\/…\/projects\/proj_local\/logo \(projects\.updateLogo\)/],
       ['usage.list', () => pd.usage.list({ startTs: 0, endTs: 1 }, once), /GET \/v1\/connect\/…\/usage \(usage\.list\)/],
-      ['accounts.create with appOverrideId', async () => pd.accounts.create({ externalUserId: 'x1', appSlug: 'ledgerly', cfmapJson: '{"api_key":"k"}', appOverrideId: 'ao_1', connectToken: (await pd.tokens.create({ externalUserId: 'x1' })).token }, once), /app_override_id: app overrides \(appOverrides\.\*\) are not available offline/],
+      [
+        'accounts.create with appOverrideId',
+        async () => pd.accounts.create({ externalUserId: 'x1', appSlug: 'ledgerly', cfmapJson: '{"api_key":"k"}', appOverrideId: 'ao_1', connectToken: (await pd.tokens.create({ externalUserId: 'x1' })).token }, once),
+        /app_override_id: app overrides \(appOverrides\.\*\) are not available offline/,
+      ],
     ];
     for (const [method, call, names] of unavailable) {
       const err = await failure(call());

@@ -4,14 +4,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PipedreamClient } from '@pipedream/sdk';
-import { CONNECT_REGISTRY, connectClient, failure, strictly, type ConnectClient } from '../helpers/connect';
-import { startReceiver, type Receiver } from '../helpers/receiver';
-import { startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { CONNECT_REGISTRY, type ConnectClient, connectClient, failure, strictly } from '../helpers/connect';
+import { type Receiver, startReceiver } from '../helpers/receiver';
+import { type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 import { sleep, verify } from '../helpers/webhooks';
 
 /** Short-lived access tokens: the SDK must refresh them on its own. */
 const TOKEN_TTL_SECONDS = 6;
-
 
 describe('@pipedream/sdk against Spout', () => {
   let spout: SpoutProcess;
@@ -35,19 +34,31 @@ describe('@pipedream/sdk against Spout', () => {
 
   it('lists and reads the registry: apps, actions, triggers, with paging to the end', async () => {
     const apps = await pd.apps.list({ q: 'ledger' });
-    assert.deepEqual(apps.data.map((a) => a.nameSlug), ['ledgerly']);
+    assert.deepEqual(
+      apps.data.map((a) => a.nameSlug),
+      ['ledgerly'],
+    );
     strictly('ListAppsResponse', c.last('/connect/apps'));
     const app = await pd.apps.retrieve('ledgerly');
     assert.equal(app.data.authType, 'keys');
-    assert.deepEqual(JSON.parse(app.data.customFieldsJson ?? '[]').map((f: { name: string }) => f.name), ['api_key', 'books', 'owner']);
+    assert.deepEqual(
+      JSON.parse(app.data.customFieldsJson ?? '[]').map((f: { name: string }) => f.name),
+      ['api_key', 'books', 'owner'],
+    );
     strictly('GetAppResponse', c.last('/apps/ledgerly'));
     strictly('ListAppCategoriesResponse', await pd.appCategories.list().then(() => c.last('/app_categories')));
 
     const actions = await pd.actions.list({ app: 'ledgerly' });
-    assert.deepEqual(actions.data.map((a) => a.key), ['ledgerly-record-entry']);
+    assert.deepEqual(
+      actions.data.map((a) => a.key),
+      ['ledgerly-record-entry'],
+    );
     strictly('GetComponentsResponse', c.last('/actions'));
     const triggers = await pd.triggers.list({ app: 'ledgerly' });
-    assert.deepEqual(triggers.data.map((t) => t.key), ['ledgerly-new-entry']);
+    assert.deepEqual(
+      triggers.data.map((t) => t.key),
+      ['ledgerly-new-entry'],
+    );
 
     const action = await pd.actions.retrieve('ledgerly-record-entry');
     strictly('GetComponentResponse', c.last('/actions/ledgerly-record-entry'));
@@ -98,7 +109,10 @@ describe('@pipedream/sdk against Spout', () => {
     assert.deepEqual(beas.data[0]!.credentials, { api_key: '********', owner: '********', books: '********' });
     const clear = await pd.accounts.retrieve(bea, { includeCredentials: true });
     assert.equal((clear.credentials as Record<string, unknown>).api_key, 'key-of-bea-2');
-    assert.deepEqual((await pd.accounts.listByExternalUser('u1')).map((a) => a.id), [ada]);
+    assert.deepEqual(
+      (await pd.accounts.listByExternalUser('u1')).map((a) => a.id),
+      [ada],
+    );
   });
 
   it("configures an async prop's options with the user's account, and reloads props", async () => {
@@ -119,7 +133,10 @@ describe('@pipedream/sdk against Spout', () => {
     strictly('RunActionResponse', c.last('/actions/run'));
     assert.deepEqual(run.ret, { book: 'travel', amount: 1200, memo: 'taxi', owner: 'Ada', key_hint: '-1' });
     assert.deepEqual(run.exports, { $summary: 'Recorded 1200 in travel for Ada', entry_book: 'travel' });
-    assert.deepEqual(run.os?.map((o) => [o.k, o.msg]), [['console.log', 'recording 1200 in travel']]);
+    assert.deepEqual(
+      run.os?.map((o) => [o.k, o.msg]),
+      [['console.log', 'recording 1200 in travel']],
+    );
     // An option chosen with its label, as connect-react sends it (`__lv`), is its value.
     const labelled = await pd.actions.run({ id: 'ledgerly-record-entry', externalUserId: 'u1', configuredProps: { ledgerly: { authProvisionId: ada }, book: { __lv: { label: 'general (Ada)', value: 'general' } }, amount: 3 } });
     assert.equal((labelled.ret as { book: string }).book, 'general');
@@ -167,10 +184,13 @@ describe('@pipedream/sdk against Spout', () => {
 
     const events = await pd.deployedTriggers.listEvents(trigger.id, { externalUserId: 'u1', n: 10 });
     strictly('GetTriggerEventsResponse', c.last('/events'));
-    assert.deepEqual(events.data.map((e) => [e.id, e.k, e.sum]), [
-      ['e-1', 'emit', 'Entry e-1'],
-      ['sample', 'emit', 'Sample entry'],
-    ]);
+    assert.deepEqual(
+      events.data.map((e) => [e.id, e.k, e.sum]),
+      [
+        ['e-1', 'emit', 'Entry e-1'],
+        ['sample', 'emit', 'Sample entry'],
+      ],
+    );
 
     // It is a Spout source, with its external user.
     const sources = await spout.api('GET', '/v1/users/me/sources?limit=100');
@@ -181,10 +201,16 @@ describe('@pipedream/sdk against Spout', () => {
     assert.deepEqual((await pd.deployedTriggers.list({ externalUserId: 'u2' })).data, []);
     assert.equal((await failure(pd.deployedTriggers.retrieve(trigger.id, { externalUserId: 'u2' }))).statusCode, 404);
     assert.equal((await failure(pd.deployedTriggers.listEvents(trigger.id, { externalUserId: 'u2' }))).statusCode, 404);
-    assert.deepEqual((await pd.accounts.list({ externalUserId: 'u2' })).data.map((a) => a.id), [bea]);
+    assert.deepEqual(
+      (await pd.accounts.list({ externalUserId: 'u2' })).data.map((a) => a.id),
+      [bea],
+    );
     const mine = await pd.deployedTriggers.list({ externalUserId: 'u1' });
     strictly('GetTriggersResponse', c.last('/deployed-triggers'));
-    assert.deepEqual(mine.data.map((t) => (t as { id: string }).id), [trigger.id]);
+    assert.deepEqual(
+      mine.data.map((t) => (t as { id: string }).id),
+      [trigger.id],
+    );
 
     const paused = await pd.deployedTriggers.update(trigger.id, { externalUserId: 'u1', active: false, name: 'Ada entries' });
     strictly('GetTriggerResponse', c.last(`/deployed-triggers/${trigger.id}`));
@@ -197,20 +223,27 @@ describe('@pipedream/sdk against Spout', () => {
     assert.equal((await failure(pd.deployedTriggers.retrieve(trigger.id, { externalUserId: 'u1' }))).statusCode, 404);
     assert.equal((await spout.api('GET', `/v1/sources/${trigger.id}`)).status, 404);
     const webhooks = await spout.api('GET', '/v1/users/me/webhooks?limit=100');
-    assert.deepEqual(webhooks.json.data.filter((w: { url: string }) => w.url === receiver.url), [], 'its webhook went with it');
+    assert.deepEqual(
+      webhooks.json.data.filter((w: { url: string }) => w.url === receiver.url),
+      [],
+      'its webhook went with it',
+    );
 
     // A trigger deleted as a source (the UI, the CLI) loses its webhook too.
     const again = (await pd.triggers.deploy({ id: 'ledgerly-new-entry', externalUserId: 'u1', configuredProps: { ledgerly: { authProvisionId: ada }, book: 'general' }, webhookUrl: receiver.url, emitOnDeploy: false })).data as { id: string };
     assert.equal((await spout.api('DELETE', `/v1/sources/${again.id}`)).status, 204);
     assert.deepEqual((await pd.deployedTriggers.list({ externalUserId: 'u1' })).data, []);
     const left = await spout.api('GET', '/v1/users/me/webhooks?limit=100');
-    assert.deepEqual(left.json.data.filter((w: { url: string }) => w.url === receiver.url), []);
+    assert.deepEqual(
+      left.json.data.filter((w: { url: string }) => w.url === receiver.url),
+      [],
+    );
   });
 
   it('signs in with the OAuth client credentials flow and refreshes the access token when it expires', async () => {
     const tokenCalls = () => c.exchanges.filter((e) => e.url.endsWith('/v1/oauth/token'));
     strictly('CreateOAuthTokenResponse', tokenCalls()[0]!.json);
-    const first = (tokenCalls().at(-1)!.json as { access_token: string; expires_in: number });
+    const first = tokenCalls().at(-1)!.json as { access_token: string; expires_in: number };
     assert.equal(first.expires_in, TOKEN_TTL_SECONDS);
     const before = tokenCalls().length;
     await sleep(TOKEN_TTL_SECONDS * 1000 + 200);
@@ -225,11 +258,17 @@ describe('@pipedream/sdk against Spout', () => {
     assert.equal(wrong.status, 401);
     assert.equal(((await wrong.json()) as { error: string }).error, 'invalid_client');
     const withKey = new PipedreamClient({ baseUrl: spout.url, projectId: 'proj_local', tokenProvider: { getToken: async () => spout.apiKey } } as never);
-    assert.deepEqual((await withKey.triggers.list({ app: 'ledgerly' })).data.map((t) => t.key), ['ledgerly-new-entry']);
+    assert.deepEqual(
+      (await withKey.triggers.list({ app: 'ledgerly' })).data.map((t) => t.key),
+      ['ledgerly-new-entry'],
+    );
     // A Connect token is one user's: it cannot make tokens or read another user's accounts.
     const ctok = (await pd.tokens.create({ externalUserId: 'u2' })).token;
     const asBea = new PipedreamClient({ baseUrl: spout.url, projectId: 'proj_local', tokenProvider: { getToken: async () => ctok } } as never);
-    assert.deepEqual((await asBea.accounts.list({})).data.map((a) => a.id), [bea]);
+    assert.deepEqual(
+      (await asBea.accounts.list({})).data.map((a) => a.id),
+      [bea],
+    );
     assert.equal((await failure(asBea.accounts.list({ externalUserId: 'u1' }))).statusCode, 403);
     assert.equal((await failure(asBea.tokens.create({ externalUserId: 'u1' }))).statusCode, 403);
   });

@@ -2,7 +2,7 @@
 // they write is what the /v1/data_stores API shows.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startSpout, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout } from '../helpers/service';
 
 /** Exercises every data store method on each run (written for this test). */
 const STORE_USER = `
@@ -57,7 +57,11 @@ describe('data_store props', () => {
       has: true,
       missing: true,
       keys: ['from-api', 'short-lived', 'visits'],
-      entries: [['from-api', { hello: 'world' }], ['short-lived', { x: 1 }], ['visits', 1]],
+      entries: [
+        ['from-api', { hello: 'world' }],
+        ['short-lived', { x: 1 }],
+        ['visits', 1],
+      ],
       deleted: true,
     });
     assert.equal((await runOnce(b)).seen, 1, 'a second source sees what the first wrote');

@@ -1,7 +1,7 @@
 // /v1/data_stores end to end against the real service: stores, records, TTLs, errors, restarts.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startSpout, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout } from '../helpers/service';
 
 describe('data stores API', () => {
   let spout: SpoutProcess;
@@ -97,13 +97,22 @@ describe('data stores API', () => {
 
     // Sorted by key; the end cursor pages on, even once that key is deleted.
     const page1 = await spout.api('GET', `/v1/data_stores/${id}/records?limit=2`);
-    assert.deepEqual(page1.json.data.map((r: { key: string }) => r.key), ['a/b', 'order-1']);
+    assert.deepEqual(
+      page1.json.data.map((r: { key: string }) => r.key),
+      ['a/b', 'order-1'],
+    );
     assert.equal(page1.json.page_info.total_count, 4);
     assert.equal((await spout.api('DELETE', `/v1/data_stores/${id}/records/order-1`)).status, 204);
     const page2 = await spout.api('GET', `/v1/data_stores/${id}/records?limit=2&before=${encodeURIComponent(page1.json.page_info.end_cursor)}`);
-    assert.deepEqual(page2.json.data.map((r: { key: string }) => r.key), ['session', 'with space']);
+    assert.deepEqual(
+      page2.json.data.map((r: { key: string }) => r.key),
+      ['session', 'with space'],
+    );
     const back = await spout.api('GET', `/v1/data_stores/${id}/records?limit=1&after=session`);
-    assert.deepEqual(back.json.data.map((r: { key: string }) => r.key), ['a/b']);
+    assert.deepEqual(
+      back.json.data.map((r: { key: string }) => r.key),
+      ['a/b'],
+    );
     assert.equal((await spout.api('GET', `/v1/data_stores/${id}`)).json.data.record_count, 3);
 
     assert.equal((await spout.api('DELETE', `/v1/data_stores/${id}/records`)).status, 204);
@@ -116,7 +125,10 @@ describe('data stores API', () => {
     await spout.api('PUT', `/v1/data_stores/${id}/records/stays`, { value: 2 });
     await new Promise((r) => setTimeout(r, 100));
     assert.equal((await spout.api('GET', `/v1/data_stores/${id}/records/blink`)).status, 404);
-    assert.deepEqual((await spout.api('GET', `/v1/data_stores/${id}/records`)).json.data.map((r: { key: string }) => r.key), ['stays']);
+    assert.deepEqual(
+      (await spout.api('GET', `/v1/data_stores/${id}/records`)).json.data.map((r: { key: string }) => r.key),
+      ['stays'],
+    );
   });
 
   it('keeps stores and records across a restart on the same data dir', async () => {

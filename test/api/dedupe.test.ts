@@ -1,7 +1,7 @@
 // Dedupe strategies (spec section 3) shown by emitting from real runs of deployed sources.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startSpout, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout } from '../helpers/service';
 
 /**
  * A source (written for this test) whose n-th run emits the n-th batch of `batches`: each item is
@@ -40,7 +40,10 @@ describe('dedupe', () => {
     assert.equal(res.json.data.error, null, JSON.stringify(res.json));
     const stored = new Set(res.json.data.emitted as string[]);
     const events = (await spout.api('GET', `/v1/sources/${id}/event_summaries?limit=100`)).json.data as Array<{ id: string; event: { id: unknown } }>;
-    return events.filter((e) => stored.has(e.id)).reverse().map((e) => e.event.id);
+    return events
+      .filter((e) => stored.has(e.id))
+      .reverse()
+      .map((e) => e.event.id);
   };
   const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
@@ -56,14 +59,28 @@ describe('dedupe', () => {
   });
 
   it('greatest emits only ids above the largest seen', async () => {
-    const id = await deploy('greatest', [[5, 3, 7], [6, 8], ['9', 2, 9]]);
+    const id = await deploy('greatest', [
+      [5, 3, 7],
+      [6, 8],
+      ['9', 2, 9],
+    ]);
     assert.deepEqual(await run(id), [5, 7]);
     assert.deepEqual(await run(id), [8]);
     assert.deepEqual(await run(id), ['9'], 'numeric strings count as numbers');
   });
 
   it('last emits what follows the cached id, everything when nothing matches, and caches the newest by ts', async () => {
-    const id = await deploy('last', [[1, 2, 3], [2, 3, 4, 5], [9, 10], [[12, 3000], [11, 1000], [13, 2000]], [13, 12, 14]]);
+    const id = await deploy('last', [
+      [1, 2, 3],
+      [2, 3, 4, 5],
+      [9, 10],
+      [
+        [12, 3000],
+        [11, 1000],
+        [13, 2000],
+      ],
+      [13, 12, 14],
+    ]);
     assert.deepEqual(await run(id), [1, 2, 3]);
     assert.deepEqual(await run(id), [4, 5]);
     assert.deepEqual(await run(id), [9, 10], 'no id matched: all are emitted');
@@ -75,6 +92,9 @@ describe('dedupe', () => {
     const id = await deploy('unique', [[null, 1]]);
     assert.deepEqual(await run(id), [null, 1]);
     const logs = (await spout.api('GET', `/v1/sources/${id}/logs`)).json.data as Array<{ level: string; message: string }>;
-    assert.ok(logs.some((l) => l.level === 'warn' && /dedupe "unique": 1 event\(s\) emitted without an id were kept/.test(l.message)), JSON.stringify(logs));
+    assert.ok(
+      logs.some((l) => l.level === 'warn' && /dedupe "unique": 1 event\(s\) emitted without an id were kept/.test(l.message)),
+      JSON.stringify(logs),
+    );
   });
 });

@@ -3,7 +3,7 @@
 // comes back, also across a SIGKILL; resend and recover survive a SIGKILL.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { startReceiver, type Receiver } from '../helpers/receiver';
+import { type Receiver, startReceiver } from '../helpers/receiver';
 import { deploySource, startSpout, tempDir, waitFor } from '../helpers/service';
 import { attempts, BATCH_SOURCE, createWebhook, messages, subscribe, verify } from '../helpers/webhooks';
 

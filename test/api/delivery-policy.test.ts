@@ -2,8 +2,8 @@
 // 410, timeouts, redirects, resend, recover, per-webhook schedules, auto-disable and secret rotation.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startReceiver, type Receiver } from '../helpers/receiver';
-import { deploySource, startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { type Receiver, startReceiver } from '../helpers/receiver';
+import { deploySource, type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 import { attempts, createWebhook, messages, sleep, subscribe, verify } from '../helpers/webhooks';
 
 describe('delivery policy', () => {
@@ -27,8 +27,7 @@ describe('delivery policy', () => {
     assert.equal(res.status, 200);
   };
   /** Waits until the webhook has `count` messages in `status`. */
-  const until = (hookId: string, status: string, count = 1, ms = 10_000) =>
-    waitFor(async () => ((await messages(spout, hookId, status)).total === count ? true : null), ms, `${count} ${status} message(s) of ${hookId}`);
+  const until = (hookId: string, status: string, count = 1, ms = 10_000) => waitFor(async () => ((await messages(spout, hookId, status)).total === count ? true : null), ms, `${count} ${status} message(s) of ${hookId}`);
 
   before(async () => {
     // Retries 0.2 s and 0.3 s apart; a request times out after 0.5 s; a webhook failing for 4 s is disabled.
@@ -96,10 +95,14 @@ describe('delivery policy', () => {
     r.respond = () => 410;
     const hook = await hookFor(r);
     await emit({ case: 410, n: 1 });
-    const disabled = await waitFor(async () => {
-      const res = await spout.api('GET', `/v1/webhooks/${hook.id}`);
-      return res.json.data.active === false ? res.json.data : null;
-    }, 5000, 'the webhook disabled');
+    const disabled = await waitFor(
+      async () => {
+        const res = await spout.api('GET', `/v1/webhooks/${hook.id}`);
+        return res.json.data.active === false ? res.json.data : null;
+      },
+      5000,
+      'the webhook disabled',
+    );
     assert.match(disabled.disabled_reason, /410 Gone/);
 
     await emit({ case: 410, n: 2 });
@@ -116,7 +119,13 @@ describe('delivery policy', () => {
     assert.equal(enabled.json.data.active, true);
     assert.equal(enabled.json.data.disabled_reason, null);
     await until(hook.id, 'delivered', 2);
-    assert.deepEqual(r.received.slice(1).map((x) => JSON.parse(x.body).body.n).sort(), [1, 2]);
+    assert.deepEqual(
+      r.received
+        .slice(1)
+        .map((x) => JSON.parse(x.body).body.n)
+        .sort(),
+      [1, 2],
+    );
   });
 
   it('counts a receiver that does not answer within --delivery-timeout as a failed attempt', async () => {
@@ -271,10 +280,14 @@ describe('delivery policy', () => {
     r.respond = () => 503;
     const hook = await hookFor(r, { retry_schedule: Array(30).fill(0.4) });
     await emit({ case: 'always failing' });
-    const disabled = await waitFor(async () => {
-      const res = await spout.api('GET', `/v1/webhooks/${hook.id}`);
-      return res.json.data.active === false ? res.json.data : null;
-    }, 15_000, 'the webhook disabled after 4 s of failures');
+    const disabled = await waitFor(
+      async () => {
+        const res = await spout.api('GET', `/v1/webhooks/${hook.id}`);
+        return res.json.data.active === false ? res.json.data : null;
+      },
+      15_000,
+      'the webhook disabled after 4 s of failures',
+    );
     assert.match(disabled.disabled_reason, /every delivery attempt failed for more than 4 s \(since /);
     const first = r.received[0]!.at;
     assert.ok(r.received.at(-1)!.at - first >= 3500, 'not before 4 s of failures');

@@ -7,8 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { HOPS_HEADER, MAX_DELIVERY_HOPS } from '../../runtime/contract/delivery-protocol';
 import { CONNECT_REGISTRY } from '../helpers/connect';
-import { startReceiver, type Receiver } from '../helpers/receiver';
-import { deploySource, startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { type Receiver, startReceiver } from '../helpers/receiver';
+import { deploySource, type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 import { attempts, createWebhook, messages, subscribe } from '../helpers/webhooks';
 
 /**
@@ -31,10 +31,11 @@ async function startRelay(target: () => string): Promise<{ url: string; hops: st
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/relay`,
     hops,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -71,8 +72,7 @@ describe('delivery targets', () => {
     assert.equal(made.status, 200, JSON.stringify(made.json));
     return made.json.id as string;
   };
-  const deploy = (credential: string, user: string, account: string, webhookUrl: string) =>
-    connect(credential, 'POST', '/triggers/deploy', { id: 'ledgerly-new-entry', external_user_id: user, configured_props: { ledgerly: { authProvisionId: account }, book: 'general' }, webhook_url: webhookUrl });
+  const deploy = (credential: string, user: string, account: string, webhookUrl: string) => connect(credential, 'POST', '/triggers/deploy', { id: 'ledgerly-new-entry', external_user_id: user, configured_props: { ledgerly: { authProvisionId: account }, book: 'general' }, webhook_url: webhookUrl });
   const sourceCount = async () => (await spout.api('GET', '/v1/users/me/sources?limit=100')).json.data.length as number;
 
   before(async () => {
@@ -150,7 +150,10 @@ describe('delivery targets', () => {
     assert.equal(attempt!.status_code, 409);
     assert.match(attempt!.response_body ?? '', new RegExp(`delivery loop: this request is Spout webhook delivery number ${MAX_DELIVERY_HOPS + 1} in a row`));
     assert.equal(attempt!.request_headers?.[HOPS_HEADER], String(MAX_DELIVERY_HOPS + 1));
-    assert.deepEqual(relay.hops, Array.from({ length: MAX_DELIVERY_HOPS + 1 }, (_, i) => String(i + 1)));
+    assert.deepEqual(
+      relay.hops,
+      Array.from({ length: MAX_DELIVERY_HOPS + 1 }, (_, i) => String(i + 1)),
+    );
     const events = await spout.api('GET', `/v1/sources/${source.id}/event_summaries?limit=100`);
     assert.equal(events.json.data.length, MAX_DELIVERY_HOPS + 1, 'the first request and one run per delivery let in');
     // The delivery before the refused one is marked once its answer, which came after, is back.
@@ -172,7 +175,10 @@ describe('delivery targets', () => {
     assert.equal((await fetch(endpoint, { method: 'POST', body: '{}' })).status, 200);
     const refused = await waitFor(async () => (await messages(spout, webhook.id, 'failed')).data[0], 20_000, 'the refused delivery');
     assert.equal((await attempts(spout, webhook.id, refused.id))[0]!.status_code, 409);
-    assert.deepEqual(relay.hops, Array.from({ length: MAX_DELIVERY_HOPS + 1 }, (_, i) => String(i + 1)));
+    assert.deepEqual(
+      relay.hops,
+      Array.from({ length: MAX_DELIVERY_HOPS + 1 }, (_, i) => String(i + 1)),
+    );
     await relay.close();
   });
 

@@ -1,8 +1,8 @@
 // At-least-once delivery across a SIGKILL of the service (docs/delivery.md).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { deploySource, startSpout, tempDir, waitFor } from '../helpers/service';
 import { startReceiver } from '../helpers/receiver';
+import { deploySource, startSpout, tempDir, waitFor } from '../helpers/service';
 
 describe('durable delivery', () => {
   it('delivers every accepted event after the service is killed with SIGKILL mid-backlog', async () => {
@@ -30,10 +30,14 @@ describe('durable delivery', () => {
       receiver.respond = () => 200;
       const failedBefore = receiver.received.length;
       spout = await startSpout({ dataDir, args });
-      await waitFor(() => {
-        const ok = new Set(receiver.received.slice(failedBefore).map((r) => JSON.parse(r.body).body.i));
-        return ok.size === total;
-      }, 20_000, 'every event delivered after restart');
+      await waitFor(
+        () => {
+          const ok = new Set(receiver.received.slice(failedBefore).map((r) => JSON.parse(r.body).body.i));
+          return ok.size === total;
+        },
+        20_000,
+        'every event delivered after restart',
+      );
 
       // The same webhook-id as before the crash: the receiver can deduplicate.
       const before = new Map(receiver.received.slice(0, failedBefore).map((r) => [JSON.parse(r.body).body.i, r.headers['webhook-id']]));

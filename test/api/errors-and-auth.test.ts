@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { deploySource, startSpout, type SpoutProcess } from '../helpers/service';
+import { deploySource, type SpoutProcess, startSpout } from '../helpers/service';
 
 function assertProblem(res: { status: number; json: any; headers: Headers }, status: number) {
   assert.equal(res.status, status, JSON.stringify(res.json));
@@ -87,7 +87,10 @@ describe('/v1 guard rails', () => {
     const paths = res.json.errors.map((e: { path: string }) => e.path).sort();
     assert.deepEqual(paths, ['name', 'props.n.type', 'run', 'version']);
     // Warnings found beside the errors come too.
-    assert.deepEqual(res.json.warnings.map((e: { path: string }) => e.path), ['props.n.default']);
+    assert.deepEqual(
+      res.json.warnings.map((e: { path: string }) => e.path),
+      ['props.n.default'],
+    );
   });
 
   it('fails a deploy whose hook throws and keeps nothing of it', async () => {

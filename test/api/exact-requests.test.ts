@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { rawRequest } from '../helpers/raw-request';
-import { startReceiver, type Receiver } from '../helpers/receiver';
-import { deploySource, ECHO_SOURCE, startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
+import { type Receiver, startReceiver } from '../helpers/receiver';
+import { deploySource, ECHO_SOURCE, type SpoutProcess, startSpout, tempDir, waitFor } from '../helpers/service';
 import { attempts, createWebhook, messages, subscribe } from '../helpers/webhooks';
 
 interface Recorded {
@@ -39,10 +39,21 @@ describe('exact requests: replays, webhook attempts, UI files', () => {
   it('replays with the recorded headers in their order and no others, whoever asks', async () => {
     const host = new URL(source.endpoint).host;
     const body = '{"a":1}';
-    const sent: Array<[string, string]> = [['Host', host], ['X-Zeta', 'last-first'], ['User-Agent', 'curl/8.5.0'], ['Accept', '*/*'], ['Content-Type', 'application/json'], ['Content-Length', String(body.length)], ['X-Alpha', 'a']];
+    const sent: Array<[string, string]> = [
+      ['Host', host],
+      ['X-Zeta', 'last-first'],
+      ['User-Agent', 'curl/8.5.0'],
+      ['Accept', '*/*'],
+      ['Content-Type', 'application/json'],
+      ['Content-Length', String(body.length)],
+      ['X-Alpha', 'a'],
+    ];
     assert.equal(await rawRequest(`${source.endpoint}/exact`, 'POST', sent, body), 200);
     const original = await waitFor(async () => (await runs()).find((r) => !r.replay_of), 10_000, 'the run');
-    assert.deepEqual(Object.keys(original.request!.headers), sent.map(([n]) => n.toLowerCase()));
+    assert.deepEqual(
+      Object.keys(original.request!.headers),
+      sent.map(([n]) => n.toLowerCase()),
+    );
     const replay = await spout.api('POST', `/v1/invocations/${original.id}/replay`);
     assert.equal(replay.status, 200, JSON.stringify(replay.json));
     assert.deepEqual(Object.entries((replay.json.data as Recorded).request!.headers), Object.entries(original.request!.headers));
@@ -117,7 +128,10 @@ describe('exact requests: replays, webhook attempts, UI files', () => {
     try {
       const res = await spout.api('POST', '/v1/remotes', { name: 'team', api_url: other.url, api_key: 'wrong-key' });
       assert.equal(res.status, 400, JSON.stringify(res.json));
-      assert.deepEqual(res.json.errors.map((e: { path: string }) => e.path), ['api_key']);
+      assert.deepEqual(
+        res.json.errors.map((e: { path: string }) => e.path),
+        ['api_key'],
+      );
       assert.match(res.json.errors[0].message, /refused the API key/);
     } finally {
       await other.stop();

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { cli, cliEnv } from '../helpers/cli';
-import { deploySource, ECHO_SOURCE, spawnServeEarly, startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
+import { deploySource, ECHO_SOURCE, type SpoutProcess, spawnServeEarly, startSpout, tempDir, waitFor } from '../helpers/service';
 
 /**
  * A source (written for this test) whose every run counts in `this.db`, appends the count to a

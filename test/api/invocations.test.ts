@@ -3,9 +3,9 @@
 // listed with filters, streamed, replayed (with the same bytes, or edited) and survive restarts.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { type Receiver, startReceiver } from '../helpers/receiver';
+import { deploySource, type SpoutProcess, startSpout, tempDir, waitFor } from '../helpers/service';
 import { readSse } from '../helpers/sse';
-import { startReceiver, type Receiver } from '../helpers/receiver';
-import { deploySource, startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
 
 /** Emits what it got, logs a line, throws when asked, answers itself on ?respond. Written for this test. */
 const INSPECTED = `export default {
@@ -62,10 +62,7 @@ describe('invocations', () => {
     assert.equal(res.status, 201);
     const recorded = await newest('?trigger=http');
     assert.equal(recorded.status, 'ok');
-    assert.deepEqual(
-      { method: recorded.request!.method, path: recorded.request!.path, query: recorded.request!.query, body: recorded.request!.body, size: recorded.request!.body_size },
-      { method: 'POST', path: '/orders/new', query: 'id=first&tag=a&tag=b', body, size: Buffer.byteLength(body) },
-    );
+    assert.deepEqual({ method: recorded.request!.method, path: recorded.request!.path, query: recorded.request!.query, body: recorded.request!.body, size: recorded.request!.body_size }, { method: 'POST', path: '/orders/new', query: 'id=first&tag=a&tag=b', body, size: Buffer.byteLength(body) });
     assert.equal(recorded.request!.headers['x-agent'], 'test-suite');
     assert.equal(recorded.response!.status, 201);
     assert.equal(recorded.response!.from, 'component');
@@ -84,7 +81,10 @@ describe('invocations', () => {
     assert.equal(again.request!.headers['x-agent'], 'test-suite');
     assert.equal(again.request!.headers['x-spout-replay-of'], undefined, 'the replay marker is not part of the request');
     // The same dedupe id: the replayed emit was dropped, and its record says so.
-    assert.deepEqual(again.emits.map((e) => e.dropped), [true]);
+    assert.deepEqual(
+      again.emits.map((e) => e.dropped),
+      [true],
+    );
   });
 
   it('links events to the run that emitted them, and searches every stored event on the service', async () => {
@@ -93,7 +93,10 @@ describe('invocations', () => {
     const emitted = events.find((e) => e.id === recorded.emits[0]!.event_id);
     assert.equal(emitted?.invocation_id, recorded.id);
     const found = (await spout.api('GET', `/v1/sources/${source.id}/event_summaries?q=%C3%BCN%C3%AFCODE`)).json.data as Array<{ id: string }>;
-    assert.deepEqual(found.map((e) => e.id), [emitted!.id]);
+    assert.deepEqual(
+      found.map((e) => e.id),
+      [emitted!.id],
+    );
     assert.equal((await spout.api('GET', `/v1/sources/${source.id}/event_summaries?q=nothing-like-this`)).json.data.length, 0);
   });
 
@@ -122,7 +125,10 @@ describe('invocations', () => {
     assert.equal(failed.response!.status, 502);
     assert.equal(failed.response!.from, 'service');
     const logs = (await spout.api('GET', `/v1/sources/${source.id}/logs`)).json.data as Array<{ message: string }>;
-    assert.ok(logs.some((l) => /failed on purpose\n\s+at .*inspected\.mjs:9:13/.test(l.message)), 'the log shows the component’s line too');
+    assert.ok(
+      logs.some((l) => /failed on purpose\n\s+at .*inspected\.mjs:9:13/.test(l.message)),
+      'the log shows the component’s line too',
+    );
   });
 
   it('filters by status, trigger, time and text, and records the deploy hooks', async () => {
@@ -131,12 +137,19 @@ describe('invocations', () => {
     assert.ok((await list('?status=error')).data.every((r) => r.status === 'error'));
     assert.equal((await list('?q=FAILED%20ON%20PURPOSE')).data.length, 1);
     assert.equal((await list(`?since=${Date.now() + 60_000}`)).data.length, 0);
-    const hooked = await deploySource(spout, `export default { name: "Hooked", version: "0.0.1", props: { timer: { type: "$.interface.timer", default: { intervalSeconds: 1 } } },
-      hooks: { async deploy() { console.log("deploying"); this.$emit({ from: "deploy" }); } }, async run(event) { this.$emit(event); } };`);
-    const records = await waitFor(async () => {
-      const data = (await spout.api('GET', `/v1/sources/${hooked.id}/invocations?limit=100`)).json.data as Invocation[];
-      return data.some((r) => r.trigger === 'timer') ? data : null;
-    }, 10_000, 'a timer invocation');
+    const hooked = await deploySource(
+      spout,
+      `export default { name: "Hooked", version: "0.0.1", props: { timer: { type: "$.interface.timer", default: { intervalSeconds: 1 } } },
+      hooks: { async deploy() { console.log("deploying"); this.$emit({ from: "deploy" }); } }, async run(event) { this.$emit(event); } };`,
+    );
+    const records = await waitFor(
+      async () => {
+        const data = (await spout.api('GET', `/v1/sources/${hooked.id}/invocations?limit=100`)).json.data as Invocation[];
+        return data.some((r) => r.trigger === 'timer') ? data : null;
+      },
+      10_000,
+      'a timer invocation',
+    );
     const deploy = records.find((r) => r.hook === 'deploy')!;
     assert.equal(deploy.trigger, 'hook');
     assert.equal(deploy.emits.length, 1);
@@ -165,10 +178,14 @@ describe('invocations', () => {
     assert.equal(record.request!.query, 'id=delivered');
     assert.deepEqual(record.emits[0]!.webhooks, [webhook.id]);
     await waitFor(() => receiver.received.length >= 1, 10_000, 'the delivery to arrive');
-    const detail = await waitFor(async () => {
-      const d = (await spout.api('GET', `/v1/invocations/${record.id}`)).json.data as { deliveries: Array<{ webhook_id: string; status: string }> };
-      return d.deliveries[0]?.status === 'delivered' ? d : null;
-    }, 10_000, 'the delivery');
+    const detail = await waitFor(
+      async () => {
+        const d = (await spout.api('GET', `/v1/invocations/${record.id}`)).json.data as { deliveries: Array<{ webhook_id: string; status: string }> };
+        return d.deliveries[0]?.status === 'delivered' ? d : null;
+      },
+      10_000,
+      'the delivery',
+    );
     assert.equal(detail.deliveries[0]!.webhook_id, webhook.id);
   });
 
@@ -183,7 +200,10 @@ describe('invocations', () => {
     assert.equal(kept.page_info.total_count, before + 1);
     assert.equal(kept.data[0]!.request!.query, 'id=last-before-kill');
     const logs = (await spout.api('GET', `/v1/sources/${source.id}/logs?limit=100`)).json.data as Array<{ message: string }>;
-    assert.ok(logs.some((l) => l.message === 'got POST /'), 'log lines survived');
+    assert.ok(
+      logs.some((l) => l.message === 'got POST /'),
+      'log lines survived',
+    );
     await spout.stop();
     spout = await startSpout({ dataDir });
     assert.equal((await list('?limit=100')).page_info.total_count, before + 1);

@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import Ajv2020 from 'ajv/dist/2020.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import Ajv2020 from 'ajv/dist/2020.js';
 import { cli, cliEnv } from '../helpers/cli';
-import { connectMcp, textOf, type McpConnection } from '../helpers/mcp';
-import { startSpout, tempDir, type SpoutProcess } from '../helpers/service';
+import { connectMcp, type McpConnection, textOf } from '../helpers/mcp';
+import { type SpoutProcess, startSpout, tempDir } from '../helpers/service';
 
 /** The source an agent writes, with its bug: `run` calls `this.summarise`, declared as `summarize`. */
 const BUGGY = `export default {
@@ -138,7 +138,8 @@ describe('MCP developer toolset', () => {
       const byKey = await call(mcp, counter, 'run_action', { ref: 'dev-shout', props: { text: 'again' } });
       assert.equal((byKey.structuredContent as { return_value: string }).return_value, 'AGAIN');
 
-      const timer = 'export default { name: "Tick", key: "dev-tick", version: "0.0.1", type: "source", props: { timer: { type: "$.interface.timer", default: { intervalSeconds: 3600 } } }, async run(event) { console.log("tick at", event.timestamp); this.$emit({ at: event.timestamp }, { id: String(event.timestamp), summary: "tick" }); } };\n';
+      const timer =
+        'export default { name: "Tick", key: "dev-tick", version: "0.0.1", type: "source", props: { timer: { type: "$.interface.timer", default: { intervalSeconds: 3600 } } }, async run(event) { console.log("tick at", event.timestamp); this.$emit({ at: event.timestamp }, { id: String(event.timestamp), summary: "tick" }); } };\n';
       const deployed = await call(mcp, counter, 'deploy_source', { code: timer, filename: 'tick.mjs' });
       const sourceId = (deployed.structuredContent as { source_id: string; timers: Record<string, unknown> }).source_id;
       const fired = (await call(mcp, counter, 'fire_timer', { source_id: sourceId })).structuredContent as { run: { run_id: string; status: string; events: Array<{ summary: string }> } };
@@ -184,7 +185,13 @@ describe('MCP developer toolset', () => {
     const outside = tempDir('spout-dev-outside-');
     fs.writeFileSync(path.join(outside, 'evil.mjs'), BUGGY);
     fs.symlinkSync(outside, path.join(folder, 'link'));
-    const mcp = await connectMcp(spout, 'http', { query: new URLSearchParams([['toolset', 'dev'], ['root', folder], ['root', spout.dataDir]]).toString() });
+    const mcp = await connectMcp(spout, 'http', {
+      query: new URLSearchParams([
+        ['toolset', 'dev'],
+        ['root', folder],
+        ['root', spout.dataDir],
+      ]).toString(),
+    });
     const counter = { calls: 0 };
     try {
       const out = await call(mcp, counter, 'lint_component', { file: path.join(outside, 'evil.mjs') });
@@ -221,12 +228,12 @@ describe('MCP developer toolset', () => {
   });
 });
 
-describe('the developer toolset\'s snippets', () => {
+describe("the developer toolset's snippets", () => {
   let spout: SpoutProcess;
   before(async () => (spout = await startSpout({ keyInDataDir: true })));
   after(async () => spout?.stop());
 
-  it('adds --dev and the roots to every client, and Claude Code\'s command', async () => {
+  it("adds --dev and the roots to every client, and Claude Code's command", async () => {
     const res = await spout.api('GET', '/v1/mcp/snippets?toolset=dev&root=/home/me/components');
     assert.equal(res.status, 200);
     const { stdio, http, clients } = res.json.data as { stdio: { args: string[] }; http: { url: string }; clients: Array<{ client: string; config: Record<string, unknown> }> };

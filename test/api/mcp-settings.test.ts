@@ -7,10 +7,10 @@ import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { cli, cliEnv } from '../helpers/cli';
-import { connectMcp, saveComponent, textOf, type McpConnection } from '../helpers/mcp';
-import { startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
+import { connectMcp, type McpConnection, saveComponent, textOf } from '../helpers/mcp';
+import { type SpoutProcess, startSpout, tempDir, waitFor } from '../helpers/service';
 
 const ORDER_ITEM = `export default {
   name: "Order item",
@@ -216,7 +216,10 @@ describe('MCP server: refusals, settings, helper tools and snippets', () => {
     assert.deepEqual(data.stdio.args.slice(-3), ['mcp', '--data-dir', spout.dataDir]);
     assert.equal(data.http.url, `${spout.url}/mcp`);
     assert.ok(!JSON.stringify(data).includes(spout.apiKey), 'snippets never hold the key');
-    assert.deepEqual(data.clients.map((c: { client: string; transport: string }) => `${c.client}/${c.transport}`), ['claude-desktop/stdio', 'cursor/stdio', 'cursor/http', 'vscode/stdio', 'vscode/http']);
+    assert.deepEqual(
+      data.clients.map((c: { client: string; transport: string }) => `${c.client}/${c.transport}`),
+      ['claude-desktop/stdio', 'cursor/stdio', 'cursor/http', 'vscode/stdio', 'vscode/http'],
+    );
     assert.deepEqual(data.clients[0].config.mcpServers.spout, { command: data.stdio.command, args: data.stdio.args });
 
     const client = new Client({ name: 'snippet', version: '1.0.0' });

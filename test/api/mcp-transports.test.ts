@@ -5,9 +5,9 @@
 // events as resources with subscribe updates.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { connectMcp, saveComponent, textOf, type McpConnection } from '../helpers/mcp';
-import { deploySource, startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { type CallToolResult, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { connectMcp, type McpConnection, saveComponent, textOf } from '../helpers/mcp';
+import { deploySource, type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
 const ADD = `export default {
   name: "Add numbers",

@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { deploySource, startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { deploySource, type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
 const TOKEN = 'tok_SECRET_9f8e7d6c';
 
@@ -43,7 +43,12 @@ export default {
 };
 `;
 
-interface Call { request: { method: string; url: string; headers: Record<string, string> }; response: { status: number } | null; error: string | null; served_by: string }
+interface Call {
+  request: { method: string; url: string; headers: Record<string, string> };
+  response: { status: number } | null;
+  error: string | null;
+  served_by: string;
+}
 
 describe('recording and replaying outgoing calls', () => {
   let spout: SpoutProcess;
@@ -119,7 +124,10 @@ describe('recording and replaying outgoing calls', () => {
     await run(retrier.id);
     const retried = await lastRun(retrier.id);
     assert.equal(retried.status, 'ok', JSON.stringify(retried.error));
-    assert.deepEqual(retried.calls.map((c) => c.response?.status), [429, 200]);
+    assert.deepEqual(
+      retried.calls.map((c) => c.response?.status),
+      [429, 200],
+    );
     assert.match(retried.logs.map((l) => l.message).join('\n'), /rate limited, retrying after 0 s/);
     assert.deepEqual(await itemsOf(retrier.id), ['p1-1', 'p1-2']);
   });

@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startNpmRegistry, writePackage, type FakeRegistry } from '../helpers/npm-registry';
-import { startSpout, tempDir, type SpoutProcess } from '../helpers/service';
+import { type FakeRegistry, startNpmRegistry, writePackage } from '../helpers/npm-registry';
+import { type SpoutProcess, startSpout, tempDir } from '../helpers/service';
 
 const FIXTURE = path.resolve('test', 'fixtures', 'components', 'npm', 'pinned-import.mjs');
 
@@ -22,10 +22,14 @@ describe('npm imports in components', () => {
   before(async () => {
     sourceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spout-registry-src-'));
     const dirs = ['1.0.0', '1.2.0', '1.3.1', '2.0.0'].map((v) =>
-      writePackage(sourceDir, { name: 'spout-test-pad', version: v, main: 'index.js' }, {
-        'index.js': `module.exports = function pad(s, n) { return String(s).padStart(n, '*'); };\nmodule.exports.version = ${JSON.stringify(v)};\n`,
-        'lib/version.js': `module.exports = ${JSON.stringify(v)};\n`,
-      }),
+      writePackage(
+        sourceDir,
+        { name: 'spout-test-pad', version: v, main: 'index.js' },
+        {
+          'index.js': `module.exports = function pad(s, n) { return String(s).padStart(n, '*'); };\nmodule.exports.version = ${JSON.stringify(v)};\n`,
+          'lib/version.js': `module.exports = ${JSON.stringify(v)};\n`,
+        },
+      ),
     );
     registry = await startNpmRegistry(dirs);
     dataDir = tempDir();

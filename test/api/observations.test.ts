@@ -1,7 +1,7 @@
 // Logs of runs and hooks: the logs API and the `observations` SSE stream, with resume.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startSpout, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout } from '../helpers/service';
 import { readSse } from '../helpers/sse';
 
 /** Logs from a hook and from each run (written for this test). */
@@ -29,12 +29,18 @@ describe('logs and observations', () => {
     const run = (await spout.api('POST', `/v1/sources/${id}/run`)).json.data;
     const live = (await streamed).map((e) => e.data as Line);
     abort.abort();
-    assert.deepEqual(live.map((l) => [l.level, l.message.split('\n')[0]]), [
-      ['log', 'run says { n: 1 }'],
-      ['warn', 'careful'],
-      ['error', 'Error: run failed here'],
-    ]);
-    assert.ok(live.every((l) => l.invocation_id === run.invocation_id), 'every line carries the run’s invocation id');
+    assert.deepEqual(
+      live.map((l) => [l.level, l.message.split('\n')[0]]),
+      [
+        ['log', 'run says { n: 1 }'],
+        ['warn', 'careful'],
+        ['error', 'Error: run failed here'],
+      ],
+    );
+    assert.ok(
+      live.every((l) => l.invocation_id === run.invocation_id),
+      'every line carries the run’s invocation id',
+    );
 
     const logs = (await spout.api('GET', `/v1/sources/${id}/logs`)).json.data as Line[];
     assert.deepEqual(logs.map((l) => l.message.split('\n')[0]).reverse(), ['activated', 'run says { n: 1 }', 'careful', 'Error: run failed here']);
@@ -45,6 +51,9 @@ describe('logs and observations', () => {
     const again = new AbortController();
     const resumed = await readSse(`${spout.url}/sse/dc/${id}/observations`, spout.apiKey, 3, again.signal, resumeFrom);
     again.abort();
-    assert.deepEqual(resumed.map((e) => (e.data as Line).message.split('\n')[0]), ['run says { n: 1 }', 'careful', 'Error: run failed here']);
+    assert.deepEqual(
+      resumed.map((e) => (e.data as Line).message.split('\n')[0]),
+      ['run says { n: 1 }', 'careful', 'Error: run failed here'],
+    );
   });
 });

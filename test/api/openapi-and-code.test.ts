@@ -8,7 +8,7 @@ import type { ApiContext } from '../../runtime/http/api/api-context';
 import { openApiPath } from '../../runtime/http/api/openapi';
 import { sseRoutes } from '../../runtime/http/api/sse-routes';
 import { v1Routes } from '../../runtime/http/app';
-import { startSpout, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout } from '../helpers/service';
 
 interface Layer {
   route?: { path: string | string[]; methods: Record<string, boolean> };

@@ -7,11 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { bundleFile } from '../../runtime/components/bundle-file';
-import { dirFolders, dirGrants } from '../../runtime/props/dir/dir-folders';
 import type { ConfigurableProp } from '../../runtime/contract/component-shape';
-import { startNpmRegistry, writePackage, type FakeRegistry } from '../helpers/npm-registry';
-import { startReceiver, type Receiver } from '../helpers/receiver';
-import { startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { dirFolders, dirGrants } from '../../runtime/props/dir/dir-folders';
+import { type FakeRegistry, startNpmRegistry, writePackage } from '../helpers/npm-registry';
+import { type Receiver, startReceiver } from '../helpers/receiver';
+import { type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
 const APP = path.resolve('test', 'fixtures', 'components', 'fidelity', 'acme');
 const fixture = (rel: string) => path.join(APP, rel);
@@ -32,17 +32,29 @@ describe('registry fidelity', () => {
   before(async () => {
     packagesSrc = fs.mkdtempSync(path.join(os.tmpdir(), 'spout-fidelity-packages-'));
     const dirs = ['1.0.0', '1.2.0', '1.3.1', '2.0.0'].map((v) =>
-      writePackage(packagesSrc, { name: 'spout-test-pad', version: v, main: 'index.js' }, {
-        'index.js': `module.exports = function pad(s, n) { return String(s).padStart(n, '*'); };\nmodule.exports.version = ${JSON.stringify(v)};\n`,
-      }),
+      writePackage(
+        packagesSrc,
+        { name: 'spout-test-pad', version: v, main: 'index.js' },
+        {
+          'index.js': `module.exports = function pad(s, n) { return String(s).padStart(n, '*'); };\nmodule.exports.version = ${JSON.stringify(v)};\n`,
+        },
+      ),
     );
     dirs.push(
-      writePackage(packagesSrc, { name: '@spout-test/app', version: '1.0.0', type: 'module', main: 'app.mjs' }, {
-        'app.mjs': `export default { type: 'app', app: 'spout_test', propDefinitions: { folder: { type: 'string', label: 'Folder' } } };\n`,
-      }),
+      writePackage(
+        packagesSrc,
+        { name: '@spout-test/app', version: '1.0.0', type: 'module', main: 'app.mjs' },
+        {
+          'app.mjs': `export default { type: 'app', app: 'spout_test', propDefinitions: { folder: { type: 'string', label: 'Folder' } } };\n`,
+        },
+      ),
     );
     // Its newest 1.x versions need dependencies that were never published (issue 45).
-    for (const [v, dependencies] of [['1.0.0', {}], ['1.1.0', {}], ['1.2.0', { 'spout-test-unpublished': '^1.0.0' }]] as const) {
+    for (const [v, dependencies] of [
+      ['1.0.0', {}],
+      ['1.1.0', {}],
+      ['1.2.0', { 'spout-test-unpublished': '^1.0.0' }],
+    ] as const) {
       dirs.push(writePackage(packagesSrc, { name: 'spout-test-broken', version: v, main: 'index.js', dependencies }, { 'index.js': `module.exports = ${JSON.stringify(v)};\n` }));
     }
     registry = await startNpmRegistry(dirs);
@@ -77,10 +89,14 @@ describe('registry fidelity', () => {
     assert.equal(source.status, 200, JSON.stringify(source.json));
     assert.deepEqual(source.json.warnings, []);
     // Its own timer (every 2 s) emits without any call.
-    const events = await waitFor(async () => {
-      const list = (await spout.api('GET', `/v1/sources/${source.json.data.id}/event_summaries`)).json.data;
-      return list.length > 0 ? list : null;
-    }, 10_000, 'the timer event');
+    const events = await waitFor(
+      async () => {
+        const list = (await spout.api('GET', `/v1/sources/${source.json.data.id}/event_summaries`)).json.data;
+        return list.length > 0 ? list : null;
+      },
+      10_000,
+      'the timer event',
+    );
     assert.equal(events[0].event.interval_seconds, 2);
     assert.equal(typeof events[0].event.timestamp, 'number');
     const http = await spout.api('POST', '/v1/sources', {
@@ -142,7 +158,11 @@ describe('registry fidelity', () => {
     const root = path.join(data, 'dirs', 'dc_1');
     assert.deepEqual(dirGrants({ read: ['/home/me/photos'], write: [] }, data, 'dc_1'), { read: ['/home/me/photos', root], write: [root] });
     assert.ok(fs.statSync(root).isDirectory(), "Node's permission model covers a folder's contents only when it exists");
-    const props = [{ name: 'out', type: 'dir', accessMode: 'write' }, { name: 'in', type: 'dir', accessMode: 'read' }, { name: 'label', type: 'string' }] as ConfigurableProp[];
+    const props = [
+      { name: 'out', type: 'dir', accessMode: 'write' },
+      { name: 'in', type: 'dir', accessMode: 'read' },
+      { name: 'label', type: 'string' },
+    ] as ConfigurableProp[];
     assert.deepEqual(dirFolders(props, { in: '/home/me/photos' }, 'dc_1', data), { out: { path: path.join(root, 'out'), write: true }, in: { path: '/home/me/photos', write: false } });
     fs.rmSync(data, { recursive: true, force: true });
   });
@@ -202,7 +222,11 @@ describe('registry fidelity', () => {
     for (const given of ['tb_2', { label: 'People', value: 'tb_2' }, { __lv: { label: 'People', value: 'tb_2' } }]) {
       const rows = await spout.api('POST', '/v1/components/configure', { id: saved.json.data.id, prop_name: 'rowId', configured_props: { tableId: given } });
       assert.equal(rows.status, 200, JSON.stringify(rows.json));
-      assert.deepEqual(rows.json.options.map((o: { value: string }) => o.value), ['tb_2-row-1', 'tb_2-row-2'], JSON.stringify(rows.json));
+      assert.deepEqual(
+        rows.json.options.map((o: { value: string }) => o.value),
+        ['tb_2-row-1', 'tb_2-row-2'],
+        JSON.stringify(rows.json),
+      );
     }
     const wrong = await spout.api('POST', '/v1/actions/run', { id: saved.json.data.id, configured_props: { tableId: { label: 'Three', value: 3 }, rowId: 'r' } });
     assert.equal(wrong.status, 400);
@@ -229,7 +253,10 @@ describe('registry fidelity', () => {
     // The props the call type needs are still required; the others stay hidden.
     const url = await spout.api('POST', '/v1/actions/run', { id: saved.json.data.id, configured_props: { callType: 'url' } });
     assert.equal(url.status, 400);
-    assert.deepEqual(url.json.errors.map((e: { path: string }) => e.path), ['configured_props.url', 'configured_props.region']);
+    assert.deepEqual(
+      url.json.errors.map((e: { path: string }) => e.path),
+      ['configured_props.url', 'configured_props.region'],
+    );
     assert.match(url.json.errors[0].message, /prop `url` is required/);
     const given = await spout.api('POST', '/v1/actions/run', { id: saved.json.data.id, configured_props: { callType: 'url', url: 'https://example.com/twiml', region: 'eu' } });
     assert.deepEqual(given.json.ret, { callType: 'url', url: 'https://example.com/twiml', applicationSid: null, region: 'eu' });
@@ -240,7 +267,7 @@ describe('registry fidelity', () => {
     assert.deepEqual(hidden.sort(), ['applicationSid', 'legacyRoute', 'region', 'url']);
   });
 
-  it("installs the newest version in the package.json range whose dependencies resolve, and says which (issue 45)", async () => {
+  it('installs the newest version in the package.json range whose dependencies resolve, and says which (issue 45)', async () => {
     const saved = await publish('actions/broken-dependency/broken-dependency.mjs');
     assert.equal(saved.status, 200, JSON.stringify(saved.json));
     const run = await spout.api('POST', '/v1/actions/run', { id: saved.json.data.id });

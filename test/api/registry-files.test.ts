@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout, tempDir, waitFor } from '../helpers/service';
 
 const TREE = path.resolve('test', 'fixtures', 'components', 'files');
 const ENTRY = 'notely/sources/new-note/new-note.mjs';
@@ -79,9 +79,7 @@ describe('registry components keep their original files', () => {
   it('updates a source from edited files: the new code runs and the next read gives the edited files', async () => {
     const source = await deploy();
     const read = await spout.api('GET', `/v1/sources/${source.id}`);
-    const edited = (read.json.data.files as Files).map((f) =>
-      f.path === APP ? { ...f, code: f.code.replace('// The Notely app', '// Edited here: the Notely app').replace('hello from the app', 'hello from the edit') } : f,
-    );
+    const edited = (read.json.data.files as Files).map((f) => (f.path === APP ? { ...f, code: f.code.replace('// The Notely app', '// Edited here: the Notely app').replace('hello from the app', 'hello from the edit') } : f));
     const put = await spout.api('PUT', `/v1/sources/${source.id}`, { files: edited });
     assert.equal(put.status, 200, JSON.stringify(put.json));
     assert.equal(await runNote(source.id), 'HELLO FROM THE EDIT!');

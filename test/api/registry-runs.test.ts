@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startNpmRegistry, writePackage, type FakeRegistry } from '../helpers/npm-registry';
-import { startSpout, tempDir, type SpoutProcess } from '../helpers/service';
+import { type FakeRegistry, startNpmRegistry, writePackage } from '../helpers/npm-registry';
+import { type SpoutProcess, startSpout, tempDir } from '../helpers/service';
 
 const TREE = path.resolve('test', 'fixtures', 'components', 'runtime');
 const API_KEY = 'pagely-secret-key-123';
@@ -49,8 +49,7 @@ describe('registry code runs as on Pipedream', () => {
     await api.close();
   });
 
-  const runAction = (key: string, props: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) =>
-    spout.api('POST', '/v1/actions/run', { id: key, configured_props: { pagely: { authProvisionId: account }, ...props }, ...extra });
+  const runAction = (key: string, props: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => spout.api('POST', '/v1/actions/run', { id: key, configured_props: { pagely: { authProvisionId: account }, ...props }, ...extra });
   const deploy = async (key: string, props: Record<string, unknown> = {}) => {
     const res = await spout.api('POST', '/v1/sources', { component_key: key, configured_props: props });
     assert.equal(res.status, 200, JSON.stringify(res.json));
@@ -102,9 +101,15 @@ export default {
     assert.equal(ret.tmpdir, '/tmp');
     assert.match(ret.workDir, /^\/tmp\/work-/, 'mkdtemp answers under /tmp');
     assert.equal(ret.inner, 'inner');
-    assert.deepEqual(ret.listed.filter((f: string) => !f.startsWith('work-')), ['copy.txt', 'pagely-report.txt']);
+    assert.deepEqual(
+      ret.listed.filter((f: string) => !f.startsWith('work-')),
+      ['copy.txt', 'pagely-report.txt'],
+    );
     assert.ok(!fs.existsSync('/tmp/pagely-report.txt'), 'the machine’s own /tmp was not written');
-    const temps = fs.readdirSync(path.join(spout.dataDir, 'dirs')).map((owner) => path.join(spout.dataDir, 'dirs', owner, '.tmp')).filter((folder) => fs.existsSync(folder));
+    const temps = fs
+      .readdirSync(path.join(spout.dataDir, 'dirs'))
+      .map((owner) => path.join(spout.dataDir, 'dirs', owner, '.tmp'))
+      .filter((folder) => fs.existsSync(folder));
     assert.ok(temps.length > 0, 'the action has a temp folder in its own folder');
     for (const folder of temps) assert.deepEqual(fs.readdirSync(folder), [], `${folder} is emptied after the run`);
   });
@@ -158,7 +163,10 @@ export default { name: "Starts", version: "0.0.1", type: "action", props: {}, as
     const base = { tabulo: { authProvisionId: tabulo.json.data.id }, database: 'main' };
     const props = await spout.api('POST', '/v1/components/props', { id: 'tabulo-run-query', configured_props: base });
     assert.equal(props.status, 200, JSON.stringify(props.json));
-    assert.deepEqual(props.json.data.configurable_props.find((p: { name: string }) => p.name === 'sql'), { name: 'sql', type: 'sql', auth: { app: 'tabulo' }, label: 'SQL Query' });
+    assert.deepEqual(
+      props.json.data.configurable_props.find((p: { name: string }) => p.name === 'sql'),
+      { name: 'sql', type: 'sql', auth: { app: 'tabulo' }, label: 'SQL Query' },
+    );
     const text = await spout.api('POST', '/v1/actions/run', { id: 'tabulo-run-query', configured_props: { ...base, sql: 'SELECT 1' } });
     assert.equal(text.status, 200, JSON.stringify(text.json));
     assert.deepEqual(text.json.ret, { text: 'SELECT 1', values: [] });
@@ -179,7 +187,10 @@ export default { name: "Starts", version: "0.0.1", type: "action", props: {}, as
     for (let i = 0; i < 2; i++) assert.equal((await spout.api('POST', `/v1/sources/${a.id}/run`)).status, 200);
     assert.equal((await spout.api('POST', `/v1/sources/${b.id}/run`)).status, 200);
     assert.deepEqual((await events(a.id)).map((e) => e.event.after).sort(), ['x', 'xx']);
-    assert.deepEqual((await events(b.id)).map((e) => e.event), [{ before: '', after: 'x', interval: 900 }]);
+    assert.deepEqual(
+      (await events(b.id)).map((e) => e.event),
+      [{ before: '', after: 'x', interval: 900 }],
+    );
     const folder = path.join(spout.dataDir, 'dirs', a.id, '.tmp');
     assert.equal(fs.readFileSync(path.join(folder, 'pagely-report.txt'), 'utf8'), 'xx');
     assert.equal(fs.statSync(folder).mode & 0o777, 0o700);
@@ -217,10 +228,17 @@ export default {
 
   it('accepts numeric option labels and shows them as text', async () => {
     const component = (await spout.api('GET', '/v1/components/registry/pagely-pick-size')).json.data;
-    assert.deepEqual(component.configurable_props.find((p: { name: string }) => p.name === 'level').options, [{ label: 1, value: 1 }, { label: 2, value: 2 }]);
+    assert.deepEqual(component.configurable_props.find((p: { name: string }) => p.name === 'level').options, [
+      { label: 1, value: 1 },
+      { label: 2, value: 2 },
+    ]);
     const options = await spout.api('POST', '/v1/components/configure', { id: 'pagely-pick-size', prop_name: 'size', configured_props: {} });
     assert.equal(options.status, 200, JSON.stringify(options.json));
-    assert.deepEqual(options.json.options, [{ label: '1', value: 1 }, { label: '2', value: 2 }, { label: '5', value: 5 }]);
+    assert.deepEqual(options.json.options, [
+      { label: '1', value: 1 },
+      { label: '2', value: 2 },
+      { label: '5', value: 5 },
+    ]);
     const run = await runAction('pagely-pick-size', { size: 5, level: 2 });
     assert.equal(run.json.ret, 10);
   });
@@ -373,18 +391,30 @@ describe('a fresh data dir', () => {
     registry = await startNpmRegistry([
       writePackage(packages, { name: 'spout-test-shout', version: '1.0.0', main: 'index.js' }, { 'index.js': 'module.exports = (s) => String(s).toUpperCase() + "!";\n' }),
       // An ES module whose import below awaits at its top level.
-      writePackage(packages, { name: 'spout-test-awaits', version: '1.0.0', type: 'module', exports: './index.js' }, {
-        'index.js': 'export { ready } from "./inner.js";\n',
-        'inner.js': 'export const ready = await Promise.resolve("ready");\n',
-      }),
+      writePackage(
+        packages,
+        { name: 'spout-test-awaits', version: '1.0.0', type: 'module', exports: './index.js' },
+        {
+          'index.js': 'export { ready } from "./inner.js";\n',
+          'inner.js': 'export const ready = await Promise.resolve("ready");\n',
+        },
+      ),
       // An old package that asks Node which names are its built-in modules as it loads (precinct's way).
-      writePackage(packages, { name: 'spout-test-core-names', version: '1.0.0', main: 'index.js' }, {
-        'index.js': 'var natives = process.binding("natives");\nmodule.exports = function packagesOf(names) { return names.filter(function (n) { return !natives[n]; }); };\n',
-      }),
-      writePackage(packages, { name: 'spout-test-broken', version: '1.0.0', type: 'module', exports: './index.js' }, {
-        'index.js': 'import "./inner.js";\nexport const x = 1;\n',
-        'inner.js': 'throw new Error("inner module failed");\n',
-      }),
+      writePackage(
+        packages,
+        { name: 'spout-test-core-names', version: '1.0.0', main: 'index.js' },
+        {
+          'index.js': 'var natives = process.binding("natives");\nmodule.exports = function packagesOf(names) { return names.filter(function (n) { return !natives[n]; }); };\n',
+        },
+      ),
+      writePackage(
+        packages,
+        { name: 'spout-test-broken', version: '1.0.0', type: 'module', exports: './index.js' },
+        {
+          'index.js': 'import "./inner.js";\nexport const x = 1;\n',
+          'inner.js': 'throw new Error("inner module failed");\n',
+        },
+      ),
     ]);
   });
   after(async () => {

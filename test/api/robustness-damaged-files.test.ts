@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { cli, cliEnv } from '../helpers/cli';
-import { startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout, tempDir, waitFor } from '../helpers/service';
 
 /** A source (written for this test) that logs, emits and keeps a counter in this.db. */
 const COUNTER = `export default {
@@ -63,7 +63,10 @@ function damage({ dataDir, sourceId }: Built): void {
 async function expectGoodData(spout: SpoutProcess, built: Built): Promise<void> {
   const events = await spout.api('GET', `/v1/sources/${built.sourceId}/event_summaries?expand=event`);
   assert.equal(events.status, 200, 'the source is there, restored from metadata.json.copy');
-  assert.deepEqual(events.json.data.map((e: { event: unknown }) => e.event), [{ n: 3 }, { n: 2 }, { n: 1 }]);
+  assert.deepEqual(
+    events.json.data.map((e: { event: unknown }) => e.event),
+    [{ n: 3 }, { n: 2 }, { n: 1 }],
+  );
   assert.equal((await spout.api('GET', `/v1/sources/${built.sourceId}/invocations`)).json.page_info.total_count, 3);
   const logs = (await spout.api('GET', `/v1/sources/${built.sourceId}/logs`)).json.data.map((l: { message: string }) => l.message);
   for (const n of [1, 2, 3]) assert.ok(logs.includes(`run ${n}`), `log line "run ${n}" kept`);

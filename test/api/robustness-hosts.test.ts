@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { commandLine, hostMarker, hostsFile, readPids } from '../../runtime/sandbox/host-records';
-import { deploySource, startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
+import { deploySource, type SpoutProcess, startSpout, tempDir, waitFor } from '../helpers/service';
 
 /** A source (written for this test) that leaves a loop running after its run returns. */
 const SPIN = `export default { name: "Spin", version: "0.1.0", props: { http: "$.interface.http" },
@@ -17,10 +17,14 @@ const SPIN = `export default { name: "Spin", version: "0.1.0", props: { http: "$
 const alive = (pid: number) => commandLine(pid) !== null;
 
 async function hostPids(spout: SpoutProcess, count: number): Promise<number[]> {
-  return waitFor(() => {
-    const pids = readPids(hostsFile(spout.dataDir)).filter(alive);
-    return pids.length >= count ? pids : undefined;
-  }, 10_000, `${count} running hosts`);
+  return waitFor(
+    () => {
+      const pids = readPids(hostsFile(spout.dataDir)).filter(alive);
+      return pids.length >= count ? pids : undefined;
+    },
+    10_000,
+    `${count} running hosts`,
+  );
 }
 
 const logsOf = async (spout: SpoutProcess, id: string) => ((await spout.api('GET', `/v1/sources/${id}/logs?limit=100`)).json.data as Array<{ message: string }>).map((l) => l.message).join('\n');

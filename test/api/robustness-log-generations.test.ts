@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { cli, cliEnv } from '../helpers/cli';
-import { deploySource, startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
+import { deploySource, type SpoutProcess, startSpout, tempDir, waitFor } from '../helpers/service';
 
 const PER_REQUEST = 10;
 const EVENT_RETENTION = 50;
@@ -68,8 +68,15 @@ describe('retained logs in two generations', () => {
       assert.ok(events.length >= EVENT_RETENTION, `a start keeps the whole retention from both generations (${events.length} events)`);
       assert.equal(new Set(events.map((e) => `${e.event.i}.${e.event.k}`)).size, events.length, 'no event is there twice');
       assert.equal(new Set(events.map((e) => e.id)).size, events.length);
-      const newest = events.filter((e) => e.event.i === lastAccepted).map((e) => e.event.k).sort((a, b) => a - b);
-      assert.deepEqual(newest, Array.from({ length: PER_REQUEST }, (_, k) => k), `the last accepted request's events are all kept`);
+      const newest = events
+        .filter((e) => e.event.i === lastAccepted)
+        .map((e) => e.event.k)
+        .sort((a, b) => a - b);
+      assert.deepEqual(
+        newest,
+        Array.from({ length: PER_REQUEST }, (_, k) => k),
+        `the last accepted request's events are all kept`,
+      );
       assert.ok((await total(spout, source.id, 'invocations')) >= RUN_RETENTION, 'runs: the whole retention');
       assert.ok((await total(spout, source.id, 'logs')) >= 1);
 
@@ -77,7 +84,11 @@ describe('retained logs in two generations', () => {
       for (const folder of ['events', 'invocations', 'logs']) {
         const names = fs.readdirSync(path.join(dataDir, folder)).filter((n) => n.startsWith(source.id));
         assert.equal(names.includes(`${source.id}.previous.jsonl`), folder !== 'logs', `${folder}: ${names.join(', ')}`);
-        assert.deepEqual(names.filter((n) => /rewritten|dropped|\.tmp$|damaged/.test(n)), [], `${folder}: nothing of an interrupted rotation is left`);
+        assert.deepEqual(
+          names.filter((n) => /rewritten|dropped|\.tmp$|damaged/.test(n)),
+          [],
+          `${folder}: nothing of an interrupted rotation is left`,
+        );
       }
     } finally {
       await spout.stop();

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { deploySource, startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
+import { deploySource, type SpoutProcess, startSpout, tempDir, waitFor } from '../helpers/service';
 
 /** A source (written for this test) that tries the wall its request names and emits what happened. */
 const WALLS = `import fs from "node:fs"; import net from "node:net"; import os from "node:os"; import v8 from "node:v8"; import { createRequire } from "node:module";
@@ -47,10 +47,14 @@ async function tryWall(spout: SpoutProcess, source: { id: string; endpoint: stri
   const before = (await spout.api('GET', `/v1/sources/${source.id}/event_summaries?limit=1`)).json.page_info.total_count as number;
   const res = await fetch(source.endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   assert.equal(res.status, 200);
-  return waitFor(async () => {
-    const page = (await spout.api('GET', `/v1/sources/${source.id}/event_summaries?limit=1&expand=event`)).json;
-    return page.page_info.total_count > before ? (page.data[0].event as { error: string | null; code: string | null }) : undefined;
-  }, 15_000, `the ${String(body.wall)} attempt`);
+  return waitFor(
+    async () => {
+      const page = (await spout.api('GET', `/v1/sources/${source.id}/event_summaries?limit=1&expand=event`)).json;
+      return page.page_info.total_count > before ? (page.data[0].event as { error: string | null; code: string | null }) : undefined;
+    },
+    15_000,
+    `the ${String(body.wall)} attempt`,
+  );
 }
 
 describe('the walls around a component', () => {

@@ -4,7 +4,7 @@
 // answered 4xx with a message.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
 const SECRET = 'sk_live_do_not_leak_4242';
 
@@ -47,7 +47,11 @@ describe('GET /v1/invocations/{id}/test', () => {
     const res = await spout.api('GET', `/v1/invocations/${id}/test`);
     assert.equal(res.status, 200, JSON.stringify(res.json));
     const { files, warnings } = res.json.data as { files: Array<{ name: string; content: string }>; warnings: string[] };
-    assert.deepEqual(files.map((f) => f.name), ['configured.test.mjs'], 'no cassette: the run made no calls');
+    assert.deepEqual(
+      files.map((f) => f.name),
+      ['configured.test.mjs'],
+      'no cassette: the run made no calls',
+    );
     const test = files[0]!.content;
     assert.match(test, /loadSource\("\.\/configured\.mjs"/);
     assert.match(test, /props: \{\n\s+token: "\*{8}",\n\s+region: "eu"\n\s+\}/);
@@ -57,7 +61,10 @@ describe('GET /v1/invocations/{id}/test', () => {
     assert.match(test, /summary: "n=1",\n\s+event: \{\n\s+region: "eu",\n\s+got: \{\n\s+n: 1/);
     assert.ok(warnings.some((w) => /\*{8}/.test(w)));
     const renamed = await spout.api('GET', `/v1/invocations/${id}/test?file=orders.ts`);
-    assert.deepEqual(renamed.json.data.files.map((f: { name: string }) => f.name), ['orders.test.mjs']);
+    assert.deepEqual(
+      renamed.json.data.files.map((f: { name: string }) => f.name),
+      ['orders.test.mjs'],
+    );
     assert.match(renamed.json.data.files[0].content, /loadSource\("\.\/orders\.ts"/);
   });
 

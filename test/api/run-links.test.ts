@@ -3,7 +3,7 @@
 // workflow step's record linked from the workflow run.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { deploySource, startSpout, type SpoutProcess } from '../helpers/service';
+import { deploySource, type SpoutProcess, startSpout } from '../helpers/service';
 
 /** Logs and returns a greeting. Written for this test. */
 const ACTION = 'export default { name: "Greet", key: "greet", version: "0.1.0", type: "action", props: {}, async run({ steps }) { console.log("greeting"); return "hi " + (steps.trigger?.event?.who ?? "you"); } };\n';
@@ -42,7 +42,10 @@ describe('run links', () => {
     const record = await spout.api('GET', `/v1/invocations/${run.invocation_id}`);
     assert.equal(record.status, 200);
     assert.equal(record.json.data.trigger, 'action');
-    assert.deepEqual(record.json.data.logs.map((l: { message: string }) => l.message), ['greeting']);
+    assert.deepEqual(
+      record.json.data.logs.map((l: { message: string }) => l.message),
+      ['greeting'],
+    );
 
     const componentId = (await spout.api('POST', '/v1/components', { component_code: ACTION })).json.data.id as string;
     const wf = (await spout.api('POST', '/v1/workflows', { name: 'Greeter', trigger: { type: 'manual' }, steps: [{ name: 'greet', component_id: componentId }] })).json.data.id as string;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { deploySource, startSpout, type SpoutProcess } from '../helpers/service';
+import { deploySource, type SpoutProcess, startSpout } from '../helpers/service';
 
 /** Emits what a request's body says, and the event's shape. Written for this test. */
 const ORDERS = `export default {
@@ -62,7 +62,7 @@ describe('run now on an HTTP source', () => {
     // A real request: run now's event has exactly its shape.
     const real = await fetch(`${source.endpoint}/orders?via=curl`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ x: 'from a real request' }) });
     assert.equal(real.status, 200);
-    const fromReal = ((await spout.api('GET', `/v1/sources/${source.id}/event_summaries?limit=1&expand=event`)).json.data[0].event) as Emitted;
+    const fromReal = (await spout.api('GET', `/v1/sources/${source.id}/event_summaries?limit=1&expand=event`)).json.data[0].event as Emitted;
 
     const again = await run(source.id);
     assert.equal(again.json.data.error, null);

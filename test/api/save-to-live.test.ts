@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { deploySource, startSpout, type SpoutProcess } from '../helpers/service';
+import { deploySource, type SpoutProcess, startSpout } from '../helpers/service';
 
 /** A source (written for this test) answering its version and the pid of its host. */
 const versioned = (n: number) => `export default {
@@ -13,7 +13,13 @@ const versioned = (n: number) => `export default {
 };`;
 
 /** Every process on the machine now. */
-const allPids = () => new Set(fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number));
+const allPids = () =>
+  new Set(
+    fs
+      .readdirSync('/proc')
+      .filter((n) => /^\d+$/.test(n))
+      .map(Number),
+  );
 
 describe('save to live', () => {
   let spout: SpoutProcess;

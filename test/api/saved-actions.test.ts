@@ -3,7 +3,7 @@
 // and a 404 that says where to look.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startSpout, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout } from '../helpers/service';
 
 /** An action (written for this test) at a version, failing when asked. */
 const action = (version: string, key = 'spout_test-echo') => `export default {
@@ -32,11 +32,18 @@ describe('API: saved actions', () => {
 
     const list = await spout.api('GET', '/v1/users/me/actions');
     assert.equal(list.status, 200);
-    assert.deepEqual(list.json.data.map((a: { ref: string }) => a.ref), [keyless.id, 'spout_test-echo'], 'newest saved first; the source is not an action');
+    assert.deepEqual(
+      list.json.data.map((a: { ref: string }) => a.ref),
+      [keyless.id, 'spout_test-echo'],
+      'newest saved first; the source is not an action',
+    );
     const echo = list.json.data[1];
     assert.equal(echo.id, v2.id);
     assert.equal(echo.version, '0.0.2');
-    assert.deepEqual(echo.versions.map((v: { id: string }) => v.id), [v2.id, v1.id]);
+    assert.deepEqual(
+      echo.versions.map((v: { id: string }) => v.id),
+      [v2.id, v1.id],
+    );
     assert.equal(echo.registry, false);
     assert.equal(echo.last_run.status, 'error');
     assert.equal(echo.last_run.component_id, v1.id);
@@ -48,7 +55,7 @@ describe('API: saved actions', () => {
     assert.match(missing.json.detail, /no saved or registry action spout_test-nothing/);
   });
 
-  it('saves a registry action when it is opened by key, and lists it as the registry\'s', async () => {
+  it("saves a registry action when it is opened by key, and lists it as the registry's", async () => {
     const opened = await spout.api('GET', '/v1/actions/formatting-format-text');
     assert.equal(opened.status, 200);
     assert.equal(opened.json.data.registry, true);

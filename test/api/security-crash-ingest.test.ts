@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { startReceiver } from '../helpers/receiver';
-import { deploySource, startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
+import { deploySource, type SpoutProcess, startSpout, tempDir, waitFor } from '../helpers/service';
 import { createWebhook, subscribe } from '../helpers/webhooks';
 
 /** Each request's run emits this many events: large batches make the crash window wide. */

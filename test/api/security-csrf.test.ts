@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { deploySource, startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { deploySource, type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
 /** Raw request (fetch cannot set Origin or Host). */
 function request(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
@@ -34,8 +34,7 @@ describe('browser sessions and CSRF', () => {
   after(async () => void (await spout.stop()));
 
   const webhookCount = async () => (await spout.api('GET', '/v1/users/me/webhooks')).json.page_info.total_count as number;
-  const createWebhook = (headers: Record<string, string>) =>
-    request(`${spout.url}/v1/webhooks?url=${encodeURIComponent('http://127.0.0.1:9/x')}`, { method: 'POST', headers: { cookie, ...headers } });
+  const createWebhook = (headers: Record<string, string>) => request(`${spout.url}/v1/webhooks?url=${encodeURIComponent('http://127.0.0.1:9/x')}`, { method: 'POST', headers: { cookie, ...headers } });
 
   it('refuses Origin: null, with a key or a cookie, read or write', async () => {
     const credentials: Array<Record<string, string>> = [{ authorization: `Bearer ${spout.apiKey}` }, { cookie }];

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { connectCredentials } from '../helpers/connect';
-import { deploySource, startSpout, type SpoutProcess } from '../helpers/service';
+import { deploySource, type SpoutProcess, startSpout } from '../helpers/service';
 
 const NESTED = '['.repeat(5000) + ']'.repeat(5000);
 /** Nested as deep as allowed, and no deeper. */

@@ -34,7 +34,10 @@ describe('a run that emits 200 000 events', () => {
       assert.equal(events.json.page_info.total_count, COUNT);
       assert.deepEqual(events.json.data[0].event, { i: COUNT - 1 });
       // On disk too, as one line each.
-      const lines = fs.readFileSync(path.join(spout.dataDir, 'events', `${sourceId}.jsonl`), 'utf8').split('\n').filter(Boolean);
+      const lines = fs
+        .readFileSync(path.join(spout.dataDir, 'events', `${sourceId}.jsonl`), 'utf8')
+        .split('\n')
+        .filter(Boolean);
       assert.equal(lines.length, COUNT);
       assert.equal((await messages(spout, hook.id)).total, COUNT);
     } finally {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { startSpout, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout } from '../helpers/service';
 
 interface RawAnswer {
   status: number;
@@ -26,7 +26,11 @@ function raw(port: number, bytes: string): Promise<RawAnswer> {
       const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
       let body = rest.join('\r\n\r\n');
       // Chunked answers: keep the JSON between the size lines.
-      if (headers['transfer-encoding'] === 'chunked') body = body.split('\r\n').filter((_, i) => i % 2 === 1).join('');
+      if (headers['transfer-encoding'] === 'chunked')
+        body = body
+          .split('\r\n')
+          .filter((_, i) => i % 2 === 1)
+          .join('');
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body });
     });
   });
@@ -55,8 +59,7 @@ describe('every error is problem+json', () => {
   after(async () => void (await spout.stop()));
 
   const get = (path: string, extra = '') => raw(port, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${extra}Connection: close\r\n\r\n`);
-  const send = (method: string, path: string, extra = '', body = '') =>
-    raw(port, `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${extra}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  const send = (method: string, path: string, extra = '', body = '') => raw(port, `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${extra}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 
   it('answers unknown routes outside /v1 with a problem, not an HTML page', async () => {
     assertProblem(await send('POST', '/nope', auth), 404, 'POST /nope', /not a route of this service/);

@@ -37,10 +37,7 @@ describe('a restart under load', () => {
       const started = Date.now();
       while (!output().includes('Spout listening') || answers.filter((a) => a.status === 200).length < paths.length) {
         assert.ok(Date.now() - started < 60_000, `the service did not get ready:\n${output()}`);
-        await Promise.all([
-          ...paths.map((p) => hit(p, { url: base + p, method: 'POST', body: 'ping' })),
-          hit('event_summaries', { url: `${base}/v1/sources/${sourceId}/event_summaries`, headers: { authorization: 'Bearer test-key-123' } }),
-        ]);
+        await Promise.all([...paths.map((p) => hit(p, { url: base + p, method: 'POST', body: 'ping' })), hit('event_summaries', { url: `${base}/v1/sources/${sourceId}/event_summaries`, headers: { authorization: 'Bearer test-key-123' } })]);
         if (answers.length === 0) await new Promise((r) => setTimeout(r, 10));
       }
     } finally {

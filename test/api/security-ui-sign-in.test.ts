@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { cli, cliEnv } from '../helpers/cli';
-import { startSpout, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout } from '../helpers/service';
 
 /** Opens a sign-in link without following the redirect: the status and the session cookie it set. */
 async function open(url: string): Promise<{ status: number; cookie: string }> {

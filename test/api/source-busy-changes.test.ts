@@ -3,7 +3,7 @@
 // a message saying why, and the hooks run in a fresh host.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { deploySource, startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { deploySource, type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
 /** A source (written for this test) whose run spins when asked; its hooks count their runs in a data store. */
 const SPINNER = `export default {
@@ -53,7 +53,7 @@ describe('changing a source whose run is busy', () => {
 
   it('a delete stops the run at once, then runs deactivate() in a fresh host', async () => {
     const { source, answer } = await spinning('delete');
-    const before = Number(await count('deactivate') ?? 0);
+    const before = Number((await count('deactivate')) ?? 0);
     const res = await call('DELETE', `/v1/sources/${source.id}`);
     assert.ok(res.ok, `DELETE answered ${res.status}`);
     const stopped = await answer;
@@ -65,7 +65,7 @@ describe('changing a source whose run is busy', () => {
 
   it('an update stops the run at once, runs deactivate() and activate(), and the source runs again', async () => {
     const { source, answer } = await spinning('update');
-    const before = { deactivate: Number(await count('deactivate') ?? 0), activate: Number(await count('activate') ?? 0) };
+    const before = { deactivate: Number((await count('deactivate')) ?? 0), activate: Number((await count('activate')) ?? 0) };
     const res = await call('PUT', `/v1/sources/${source.id}`, { name: 'Renamed spinner' });
     assert.equal(res.status, 200, await res.text());
     const stopped = await answer;
@@ -78,7 +78,7 @@ describe('changing a source whose run is busy', () => {
 
   it('deactivating stops the run at once and runs deactivate()', async () => {
     const { source, answer } = await spinning('deactivate');
-    const before = Number(await count('deactivate') ?? 0);
+    const before = Number((await count('deactivate')) ?? 0);
     const res = await call('PUT', `/v1/sources/${source.id}`, { active: false });
     assert.equal(res.status, 200, await res.text());
     assert.match((await answer).body, new RegExp(`source ${source.id} was deactivated while this run was under way or waiting, and the run was stopped`));

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startReceiver } from '../helpers/receiver';
-import { startSpout, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout } from '../helpers/service';
 
 /** A source that records each hook in its db and reports the db in every run (written for this test). */
 const RECORDER = (version: string) => `
@@ -86,7 +86,10 @@ describe('source state: db and hooks', () => {
       const id = (await spout.api('POST', '/v1/sources', { component_code: code })).json.data.id as string;
       assert.equal(receiver.received.length, 0);
       assert.equal((await spout.api('DELETE', `/v1/sources/${id}`)).status, 204);
-      assert.deepEqual(receiver.received.map((r) => JSON.parse(r.body)), [['deploy', 'activate', 'deactivate']]);
+      assert.deepEqual(
+        receiver.received.map((r) => JSON.parse(r.body)),
+        [['deploy', 'activate', 'deactivate']],
+      );
       assert.equal((await spout.api('GET', `/v1/sources/${id}`)).status, 404);
     } finally {
       await receiver.close();

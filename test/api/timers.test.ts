@@ -2,7 +2,7 @@
 // run now, and no firing while inactive or after delete; schedules resume after a restart.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
 /** A source (written for this test) that emits each timer event it gets. */
 const ticker = (schedule: string) => `
@@ -25,8 +25,7 @@ describe('timers', () => {
     assert.equal(res.status, 200, JSON.stringify(res.json));
     return res.json.data as { id: string; timers: Record<string, { schedule: unknown; next_run_at: number | null }> };
   };
-  const events = async (id: string): Promise<TimerEvent[]> =>
-    ((await spout.api('GET', `/v1/sources/${id}/event_summaries?limit=100`)).json.data as Array<{ event: TimerEvent }>).map((e) => e.event).reverse();
+  const events = async (id: string): Promise<TimerEvent[]> => ((await spout.api('GET', `/v1/sources/${id}/event_summaries?limit=100`)).json.data as Array<{ event: TimerEvent }>).map((e) => e.event).reverse();
   const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
   it('fires a one-second interval timer once a second, with the spec’s event', async () => {

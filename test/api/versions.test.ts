@@ -3,7 +3,7 @@
 // sent again with the current version. Without base_version, updates behave as before.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { deploySource, ECHO_SOURCE, startSpout, type SpoutProcess } from '../helpers/service';
+import { deploySource, ECHO_SOURCE, type SpoutProcess, startSpout } from '../helpers/service';
 
 describe('versions and stale saves', () => {
   let spout: SpoutProcess;

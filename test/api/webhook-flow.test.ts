@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { deploySource, startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { type Receiver, startReceiver } from '../helpers/receiver';
+import { deploySource, type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 import { readSse } from '../helpers/sse';
-import { startReceiver, type Receiver } from '../helpers/receiver';
 
 async function createWebhook(spout: SpoutProcess, url: string): Promise<{ id: string; secret: string }> {
   const res = await spout.api('POST', `/v1/webhooks?url=${encodeURIComponent(url)}&name=test&description=${encodeURIComponent('a test receiver')}`);
@@ -124,8 +124,14 @@ describe('a deployed source emits and the event reaches a webhook', () => {
       await fetch(source.endpoint, { method: 'POST' });
       await waitFor(() => glob.received.length >= 1 && channel.received.length === 1, 10_000, 'routed deliveries');
       await new Promise((r) => setTimeout(r, 300));
-      assert.deepEqual(glob.received.map((r) => JSON.parse(r.body)), [{ n: 1 }]);
-      assert.deepEqual(channel.received.map((r) => JSON.parse(r.body)), [{ n: 2 }]);
+      assert.deepEqual(
+        glob.received.map((r) => JSON.parse(r.body)),
+        [{ n: 1 }],
+      );
+      assert.deepEqual(
+        channel.received.map((r) => JSON.parse(r.body)),
+        [{ n: 2 }],
+      );
       assert.equal(channel.received[0]!.headers['x-spout-event-name'], 'alerts');
       // The default channel has no name: no empty header.
       assert.equal('x-spout-event-name' in glob.received[0]!.headers, false);
@@ -154,7 +160,10 @@ describe('a deployed source emits and the event reaches a webhook', () => {
       assert.equal(messages[0].id, [...ids][0]);
       assert.equal(messages[0].attempts, 3);
       const attempts = await spout.api('GET', `/v1/webhooks/${hook.id}/messages/${messages[0].id}/attempts`);
-      assert.deepEqual(attempts.json.data.map((a: { status_code: number }) => a.status_code), [200, 500, 500]);
+      assert.deepEqual(
+        attempts.json.data.map((a: { status_code: number }) => a.status_code),
+        [200, 500, 500],
+      );
       assert.equal(attempts.json.data[2].response_body, 'failing on purpose');
     } finally {
       await flaky.close();

@@ -1,8 +1,8 @@
 // Webhook CRUD and subscription management through /v1.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { deploySource, startSpout, waitFor, type SpoutProcess } from '../helpers/service';
-import { startReceiver, type Receiver } from '../helpers/receiver';
+import { type Receiver, startReceiver } from '../helpers/receiver';
+import { deploySource, type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
 describe('webhooks and subscriptions', () => {
   let spout: SpoutProcess;

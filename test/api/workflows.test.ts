@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { startReceiver, type Receiver } from '../helpers/receiver';
-import { deploySource, startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { type Receiver, startReceiver } from '../helpers/receiver';
+import { deploySource, type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
 /** Three actions in registry shape (written for this test). */
 const PARSE = `
@@ -82,11 +82,14 @@ describe('workflows', () => {
     const runs = (await spout.api('GET', `/v1/workflows/${wf.id}/runs`)).json.data;
     assert.equal(runs.length, 1);
     assert.equal(runs[0].status, 'success');
-    assert.deepEqual(runs[0].steps.map((s: { name: string; exports: Record<string, unknown>; ret: unknown }) => [s.name, s.ret]), [
-      ['parse', { id: 'A7', total: 7 }],
-      ['format', 'Order A7 with 2 items (14 doubled)'],
-      ['reply', 'replied'],
-    ]);
+    assert.deepEqual(
+      runs[0].steps.map((s: { name: string; exports: Record<string, unknown>; ret: unknown }) => [s.name, s.ret]),
+      [
+        ['parse', { id: 'A7', total: 7 }],
+        ['format', 'Order A7 with 2 items (14 doubled)'],
+        ['reply', 'replied'],
+      ],
+    );
     assert.equal(runs[0].steps[0].exports.$summary, 'order A7');
 
     // Replay: the same trigger event runs again, recorded as a replay.
@@ -146,11 +149,19 @@ describe('workflows', () => {
   });
 
   it('answers bad definitions with 400 naming the step or trigger', async () => {
-    const dup = await spout.api('POST', '/v1/workflows', { steps: [{ name: 'a', component_id: ids.parse }, { name: 'a', component_id: ids.parse }] });
+    const dup = await spout.api('POST', '/v1/workflows', {
+      steps: [
+        { name: 'a', component_id: ids.parse },
+        { name: 'a', component_id: ids.parse },
+      ],
+    });
     assert.equal(dup.status, 400);
     assert.equal(dup.json.errors[0].path, 'steps[1].name');
     const bad = await spout.api('POST', '/v1/workflows', { steps: [{ name: 'trigger', component_id: 'sc_nope' }] });
-    assert.deepEqual(bad.json.errors.map((e: { path: string }) => e.path), ['steps[0].name', 'steps[0].component_id']);
+    assert.deepEqual(
+      bad.json.errors.map((e: { path: string }) => e.path),
+      ['steps[0].name', 'steps[0].component_id'],
+    );
     const timer = await spout.api('POST', '/v1/workflows', { trigger: { type: 'timer', schedule: { intervalSeconds: 0 } } });
     assert.equal(timer.json.errors[0].path, 'trigger.schedule');
     const missing = await spout.api('POST', '/v1/workflows', { trigger: { type: 'source', source_id: 'dc_missing' } });

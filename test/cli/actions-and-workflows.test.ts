@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cli, cliEnv, cliJson } from '../helpers/cli';
-import { startSpout, tempDir, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout, tempDir } from '../helpers/service';
 
 /** An action that stops early when told to (written for this test). */
 const MAYBE_STOP = `export default {
@@ -80,7 +80,10 @@ describe('spout run-action and workflows', () => {
     const id = created.json.data.id as string;
 
     const list = await cliJson(['workflows', 'list'], env);
-    assert.deepEqual(list.map((w: { id: string }) => w.id), [id]);
+    assert.deepEqual(
+      list.map((w: { id: string }) => w.id),
+      [id],
+    );
     const ran = await cliJson(['workflows', 'run', 'Nightly', '--event', '{"id":3}'], env);
     assert.equal(ran.status, 'success');
     assert.deepEqual(ran.steps[0].ret, { id: 3 });

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cli, cliEnv, cliJson, startCli } from '../helpers/cli';
-import { startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout, tempDir, waitFor } from '../helpers/service';
 
 /** A source whose summary prefix comes from a relative import (bundled by the CLI). */
 const FILE_SOURCE = `import { prefix } from "./common/prefix.mjs";
@@ -118,13 +118,19 @@ describe('spout management commands', () => {
     await hit(fromFile.configured_props.http.endpoint_url, '/two');
     await hit(fromFile.configured_props.http.endpoint_url, '/three');
     const events = await cliJson<any[]>(['events', 'file-source', '-n', '2'], env);
-    assert.deepEqual(events.map((e) => e.event.path), ['/three', '/two']);
+    assert.deepEqual(
+      events.map((e) => e.event.path),
+      ['/three', '/two'],
+    );
     assert.equal(events[0].metadata.summary, '[file] orders /three');
     assert.equal((await cli(['events', fromFile.id, '-n', '101'], env)).code, 2);
 
     // logs
     const logs = await cliJson<any[]>(['logs', fromFile.id], env);
-    assert.ok(logs.some((l) => l.message === 'handled /two'), JSON.stringify(logs));
+    assert.ok(
+      logs.some((l) => l.message === 'handled /two'),
+      JSON.stringify(logs),
+    );
 
     // run
     const ran = await cliJson(['run', 'cli-hooks'], env);
@@ -164,7 +170,10 @@ describe('spout management commands', () => {
     const webhook = await cliJson(['webhooks', 'create', 'http://127.0.0.1:9/receiver', '--name', 'receiver'], env);
     assert.match(webhook.id, /^wh_/);
     assert.match(webhook.signing_secret, /^whsec_/);
-    assert.deepEqual((await cliJson<any[]>(['webhooks', 'list'], env)).map((w) => w.name), ['receiver']);
+    assert.deepEqual(
+      (await cliJson<any[]>(['webhooks', 'list'], env)).map((w) => w.name),
+      ['receiver'],
+    );
 
     // By source slug and webhook name.
     const sub = await cliJson(['subscriptions', 'create', 'hook-source', 'receiver'], env);
@@ -198,7 +207,10 @@ describe('spout management commands', () => {
     for (const key of ['http-new-requests', 'schedule-interval', 'schedule-cron-schedule', 'data_stores-new-or-updated-records', 'http-send-request', 'formatting-parse-json']) {
       assert.ok(keys.includes(key), `${key} in ${keys.join(', ')}`);
     }
-    assert.ok(registry.every((c) => c.bundled && c.warnings.length === 0), JSON.stringify(registry.filter((c) => c.warnings.length)));
+    assert.ok(
+      registry.every((c) => c.bundled && c.warnings.length === 0),
+      JSON.stringify(registry.filter((c) => c.warnings.length)),
+    );
 
     // init writes files the service accepts.
     const init = tempDir('spout-init-');

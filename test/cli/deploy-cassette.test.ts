@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cli, cliEnv, cliJson } from '../helpers/cli';
-import { startSpout, tempDir, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout, tempDir } from '../helpers/service';
 
 const API = 'https://sheets.example-api.test';
 
@@ -76,7 +76,9 @@ describe('spout deploy --cassette / --network discover --skeleton', () => {
   });
 
   it('turns a discovery run’s calls into a cassette to fill in (spout cassette skeleton)', async () => {
-    fs.writeFileSync(path.join(dir, 'changes.mjs'), `export default {
+    fs.writeFileSync(
+      path.join(dir, 'changes.mjs'),
+      `export default {
   name: "Changes", version: "0.0.1", type: "source", props: { timer: { type: "$.interface.timer", default: { intervalSeconds: 60 } } },
   async run() {
     const a = await fetch("${API}/v4/changes?q=name%20contains%20'x'", { method: "POST", body: '{"since":1}' }).then((r) => r.json());
@@ -84,7 +86,8 @@ describe('spout deploy --cassette / --network discover --skeleton', () => {
     this.$emit({ a, b }, { id: "1" });
   },
 };
-`);
+`,
+    );
     const source = (await cliJson(['deploy', 'changes.mjs', '--network', 'discover', '--no-follow'], env, { cwd: dir })) as { id: string };
     const ran = (await cliJson(['run', source.id], env)) as { invocation_id: string; error: unknown };
     assert.equal(ran.error, null);
@@ -92,6 +95,12 @@ describe('spout deploy --cassette / --network discover --skeleton', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /Added 2 calls of inv_/);
     const written = JSON.parse(fs.readFileSync(path.join(dir, 'changes.cassette.json'), 'utf8')) as { entries: Array<{ request: { method: string; url: string; body: string } }> };
-    assert.deepEqual(written.entries.map((e) => [e.request.method, e.request.url, e.request.body]), [['POST', `${API}/v4/changes?q=name%20contains%20%27x%27`, ''], ['GET', `${API}/v4/about`, '']]);
+    assert.deepEqual(
+      written.entries.map((e) => [e.request.method, e.request.url, e.request.body]),
+      [
+        ['POST', `${API}/v4/changes?q=name%20contains%20%27x%27`, ''],
+        ['GET', `${API}/v4/about`, ''],
+      ],
+    );
   });
 });

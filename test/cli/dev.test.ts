@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cliEnv, startCli } from '../helpers/cli';
-import { startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout, tempDir, waitFor } from '../helpers/service';
 
 /** An HTTP source answering `<greeting> <n>`, n counted in this.db; the greeting comes from an imported file. */
 const SOURCE = `import { greeting } from "./lib/greeting.mjs";
@@ -100,7 +100,7 @@ describe('spout dev', () => {
       await waitFor(() => /error same\.mjs has errors/.test(dev.output()), 10_000, 'the error');
       // Reverted by hand (an undo in the editor): nothing to deploy, and the terminal says the error is over.
       fs.writeFileSync(file, SOURCE);
-      await waitFor(() => /same\.mjs matches the running version 1: nothing to deploy; the error above is fixed/.test(lastLine()), 10_000, "the unchanged line last, not the error");
+      await waitFor(() => /same\.mjs matches the running version 1: nothing to deploy; the error above is fixed/.test(lastLine()), 10_000, 'the unchanged line last, not the error');
       assert.equal(await dev.interrupt(), 0);
     } finally {
       dev.child.kill('SIGKILL');

@@ -8,7 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cli, cliEnv, cliJson, startCli } from '../helpers/cli';
-import { startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout, tempDir, waitFor } from '../helpers/service';
 
 describe('the CLI in the first hour', () => {
   let spout: SpoutProcess;
@@ -37,12 +37,7 @@ describe('the CLI in the first hour', () => {
   });
 
   it('points a mistyped command at the nearest one and at "spout --help", and quotes an unknown option evenly', async () => {
-    const [typo, nonsense, option, close] = await Promise.all([
-      cli(['deplyo', 'x.mjs'], env),
-      cli(['frobnicate'], env),
-      cli(['list', 'sources', '--bogus-flag'], env),
-      cli(['deploy', 'x.mjs', '--nmae', 'y'], env),
-    ]);
+    const [typo, nonsense, option, close] = await Promise.all([cli(['deplyo', 'x.mjs'], env), cli(['frobnicate'], env), cli(['list', 'sources', '--bogus-flag'], env), cli(['deploy', 'x.mjs', '--nmae', 'y'], env)]);
     assert.equal(typo.code, 2);
     assert.match(typo.stderr, /unknown command "deplyo"; did you mean "spout deploy"\?\nRun "spout --help" for the commands\./);
     assert.match(nonsense.stderr, /unknown command "frobnicate"\nRun "spout --help" for the commands\./);

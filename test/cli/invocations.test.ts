@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cli, cliEnv, cliJson, startCli } from '../helpers/cli';
-import { startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout, tempDir, waitFor } from '../helpers/service';
 
 const version = (n: number) => `export default {
   name: "Replayed",
@@ -33,11 +33,18 @@ describe('spout invocations and replay', () => {
     const endpoint = source.configured_props.http.endpoint_url as string;
     assert.equal(await (await fetch(`${endpoint}/hello?x=1`, { method: 'POST', body: 'payload' })).text(), 'v1:payload');
     await fetch(`${endpoint}?fail=1`, { method: 'POST' });
-    const listed = await waitFor(async () => {
-      const runs = await cliJson(['invocations', source.name_slug, '-n', '5'], env);
-      return runs.length === 2 ? runs : null;
-    }, 10_000, 'two runs');
-    assert.deepEqual(listed.map((r: { status: string }) => r.status), ['error', 'ok']);
+    const listed = await waitFor(
+      async () => {
+        const runs = await cliJson(['invocations', source.name_slug, '-n', '5'], env);
+        return runs.length === 2 ? runs : null;
+      },
+      10_000,
+      'two runs',
+    );
+    assert.deepEqual(
+      listed.map((r: { status: string }) => r.status),
+      ['error', 'ok'],
+    );
     const failed = await cliJson(['invocations', source.id, '--failed'], env);
     assert.equal(failed.length, 1);
     assert.equal(failed[0].error.message, 'asked to fail');

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cli, cliEnv, cliJson } from '../helpers/cli';
-import { startSpout, tempDir, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout, tempDir } from '../helpers/service';
 
 /** A source the registry would write: a default on a required prop (a warning), nothing wrong otherwise. */
 const WARNED = `export default {
@@ -75,7 +75,10 @@ describe('spout lint and warnings in command output', () => {
   });
 
   it('reports every rule the registry breaks that Spout tolerates: a warning by default, a failure under --strict', async () => {
-    const files = fs.readdirSync(WARNED_DIR).filter((f) => f.endsWith('.mjs')).sort();
+    const files = fs
+      .readdirSync(WARNED_DIR)
+      .filter((f) => f.endsWith('.mjs'))
+      .sort();
     assert.ok(files.includes('http-request-in-source.mjs'), 'the spec keeps http_request props to actions (issue 45)');
     for (const name of files) {
       const fixture = path.join(WARNED_DIR, name);
@@ -96,7 +99,10 @@ describe('spout lint and warnings in command output', () => {
     assert.match(broken.stdout, /^error: run: run is required in an action/m);
     assert.match(broken.stdout, /^error: props\.count\.type: prop `count`: "number" is not a prop type/m);
     const json = await cli(['lint', '--json', file('broken2.mjs', BROKEN)], env);
-    assert.deepEqual(JSON.parse(json.stdout).errors.map((e: { path: string }) => e.path), ['run', 'props.count.type']);
+    assert.deepEqual(
+      JSON.parse(json.stdout).errors.map((e: { path: string }) => e.path),
+      ['run', 'props.count.type'],
+    );
     const syntax = await cli(['lint', file('syntax.mjs', 'export default {')], env);
     assert.equal(syntax.code, 1);
     assert.match(syntax.stdout, /^error: .*syntax\.mjs:1:\d+: Expected .* but found end of file/m);

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cli, cliEnv, cliJson } from '../helpers/cli';
-import { deploySource, startSpout, tempDir, type SpoutProcess } from '../helpers/service';
+import { deploySource, type SpoutProcess, startSpout, tempDir } from '../helpers/service';
 
 describe('spout login, profiles and the local service', () => {
   let spout: SpoutProcess;

@@ -2,7 +2,7 @@
 // keep their labels, as the component reads them (issue 45).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { pick, type Choice } from '../../runtime/cli/support/prop-prompts';
+import { type Choice, pick } from '../../runtime/cli/support/prop-prompts';
 
 const TABLES: Choice[] = [
   { label: 'Projects', value: 'tb_1' },
@@ -12,7 +12,10 @@ const TABLES: Choice[] = [
 describe('choosing options at a prompt', () => {
   it('gives a withLabel prop each chosen option with its label', () => {
     assert.deepEqual(pick(TABLES, '2', false, true), { label: 'People', value: 'tb_2' });
-    assert.deepEqual(pick(TABLES, '2, 1', true, true), [{ label: 'People', value: 'tb_2' }, { label: 'Projects', value: 'tb_1' }]);
+    assert.deepEqual(pick(TABLES, '2, 1', true, true), [
+      { label: 'People', value: 'tb_2' },
+      { label: 'Projects', value: 'tb_1' },
+    ]);
   });
 
   it('gives other props the values, and nothing for an answer that is not a choice', () => {

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cli, cliEnv } from '../helpers/cli';
-import { startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout, tempDir, waitFor } from '../helpers/service';
 
 const TREE = path.resolve('test', 'fixtures', 'components', 'files');
 const APP = 'notely/notely.app.mjs';
@@ -38,7 +38,6 @@ describe('spout describe/update --files', () => {
     assert.equal((await spout.api('POST', `/v1/sources/${id}/run`)).status, 200);
     const note = await waitFor(async () => (await spout.api('GET', `/v1/sources/${id}/event_summaries?expand=event&limit=1`)).json.data[0]?.event.note as string | undefined);
     assert.equal(note, 'HELLO FROM THE CLI!');
-
   });
 
   it('says so when a source keeps no files, and what gives its code', async () => {

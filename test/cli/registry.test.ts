@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cli, cliEnv, cliJson } from '../helpers/cli';
-import { startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout, tempDir, waitFor } from '../helpers/service';
 
 /** Writes files under `root` (paths relative to it). */
 function write(root: string, files: Record<string, string>): void {
@@ -100,10 +100,13 @@ describe('the local registry', () => {
     assert.equal(list.code, 0, list.stderr);
     const items = list.json<any[]>();
     const gizmo = items.filter((c) => c.app === 'gizmo');
-    assert.deepEqual(gizmo.map((c) => [c.key, c.type, c.path]), [
-      ['gizmo-new-gizmo', 'source', 'gizmo/sources/new-gizmo/new-gizmo.mjs'],
-      ['gizmo-paint-gizmo', 'action', 'gizmo/actions/paint-gizmo/paint-gizmo.mjs'],
-    ]);
+    assert.deepEqual(
+      gizmo.map((c) => [c.key, c.type, c.path]),
+      [
+        ['gizmo-new-gizmo', 'source', 'gizmo/sources/new-gizmo/new-gizmo.mjs'],
+        ['gizmo-paint-gizmo', 'action', 'gizmo/actions/paint-gizmo/paint-gizmo.mjs'],
+      ],
+    );
     assert.ok(gizmo.every((c) => c.bundled === false && c.folder === registry));
     assert.ok(items.some((c) => c.key === 'http-new-requests' && c.bundled));
     assert.deepEqual(
@@ -117,7 +120,10 @@ describe('the local registry', () => {
     assert.equal(api.status, 200);
     assert.equal(api.json.data.length, 2);
     assert.ok(api.json.page_info.total_count >= 12);
-    assert.deepEqual(api.json.errors.map((e: any) => [e.path, e.key]), [['broken/sources/bad-syntax/bad-syntax.mjs', 'broken-bad-syntax']]);
+    assert.deepEqual(
+      api.json.errors.map((e: any) => [e.path, e.key]),
+      [['broken/sources/bad-syntax/bad-syntax.mjs', 'broken-bad-syntax']],
+    );
     const one = await spout.api('GET', '/v1/components/registry/gizmo-new-gizmo');
     assert.equal(one.json.data.name, 'New Gizmo');
     assert.match(one.json.data.code, /describeGizmo/);
@@ -148,7 +154,10 @@ describe('the local registry', () => {
 
     // Async/static options of the registry key are served for its configuration form.
     const options = await spout.api('POST', '/v1/components/configure', { id: 'gizmo-new-gizmo', prop_name: 'color' });
-    assert.deepEqual(options.json.options.map((o: any) => o.value), ['red', 'green', 'blue']);
+    assert.deepEqual(
+      options.json.options.map((o: any) => o.value),
+      ['red', 'green', 'blue'],
+    );
 
     // Edit the common file the source spreads: the next deploy by key runs the new code.
     const base = path.join(registry, 'gizmo/sources/common/base.mjs');

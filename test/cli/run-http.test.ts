@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cli, cliEnv, cliJson } from '../helpers/cli';
-import { deploySource, startSpout, tempDir, type SpoutProcess } from '../helpers/service';
+import { deploySource, type SpoutProcess, startSpout, tempDir } from '../helpers/service';
 
 /** Emits what a request's body says. Written for this test. */
 const ORDERS = `export default {
@@ -48,7 +48,7 @@ describe('spout run on an HTTP source', () => {
     const dir = tempDir('spout-cli-run-');
     fs.writeFileSync(path.join(dir, 'order.json'), JSON.stringify({ x: 'from a file' }));
     const edited = await cliJson(['run', source.id, '--body', '@order.json', '--method', 'put', '--path', '/edited?rush=1', '--header', 'X-Sig: changed'], env, { cwd: dir });
-    assert.deepEqual(edited.events[0].event, { x: 'from a file', method: 'PUT', path: '/edited', query: { rush: '1' }, sig: 'changed', type: 'application/json' }, 'a --header is set over the last request\'s headers');
+    assert.deepEqual(edited.events[0].event, { x: 'from a file', method: 'PUT', path: '/edited', query: { rush: '1' }, sig: 'changed', type: 'application/json' }, "a --header is set over the last request's headers");
     assert.equal(edited.logs[0].message, 'order from a file');
     fs.rmSync(dir, { recursive: true, force: true });
   });

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cli, cliEnv, cliJson } from '../helpers/cli';
-import { startSpout, tempDir, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout, tempDir } from '../helpers/service';
 
 /** A webhook source in the registry's shape, written for this test. */
 const SOURCE = `import sampleEmit from "./test-event.mjs";
@@ -54,7 +54,10 @@ describe('spout send --sample', () => {
     assert.equal(view.request.method, 'POST');
     assert.deepEqual(JSON.parse(view.request.body), { id: 'ord_1001', total_price: '12.50', customer: { email: 'ada@example.com' } });
     const sent = (await cliJson(['send', source.id, '--sample'], env)) as { events: Array<{ event: { id: string } }> };
-    assert.deepEqual(sent.events.map((e) => e.event.id), ['ord_1001']);
+    assert.deepEqual(
+      sent.events.map((e) => e.event.id),
+      ['ord_1001'],
+    );
   });
 
   it('says so when the component ships no sample event', async () => {

@@ -24,10 +24,18 @@ describe('spout serve', () => {
     const env = { ...process.env };
     delete env.SPOUT_API_KEY;
     const run = () => {
-      const child = spawnSync(process.execPath, ['-e', `
+      const child = spawnSync(
+        process.execPath,
+        [
+          '-e',
+          `
         const { startService } = await import(${JSON.stringify(path.resolve('dist/runtime.js'))});
         const s = await startService({ port: 0, dataDir: ${JSON.stringify(dataDir)} });
-        console.log(s.apiKey); await s.stop();`, '--input-type=module'], { env, encoding: 'utf8' });
+        console.log(s.apiKey); await s.stop();`,
+          '--input-type=module',
+        ],
+        { env, encoding: 'utf8' },
+      );
       assert.equal(child.status, 0, child.stderr);
       return child.stdout.trim();
     };

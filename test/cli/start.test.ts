@@ -1,7 +1,7 @@
 // `npm start` without Electron's binary: the service runs headless and the UI link works; and the
 // service never outlives the script that started it, however that script is stopped.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';

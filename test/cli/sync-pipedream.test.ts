@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { cli, cliEnv, cliJson } from '../helpers/cli';
-import { startFakePipedream, type FakePipedream } from '../helpers/pipedream';
-import { startSpout, type SpoutProcess } from '../helpers/service';
+import { type FakePipedream, startFakePipedream } from '../helpers/pipedream';
+import { type SpoutProcess, startSpout } from '../helpers/service';
 
 const SOURCE = `
 export default {
@@ -98,9 +98,15 @@ describe('sync to Pipedream (a local stand-in of its REST API)', () => {
     assert.deepEqual(Object.keys(put?.params ?? {}).sort(), ['active', 'component_id', 'org_id']);
     const [hook] = [...pd.webhooks.values()];
     assert.deepEqual({ url: hook?.url, name: hook?.name }, { url: 'https://example.com/hook', name: 'hook' });
-    assert.deepEqual(pd.subscriptions.map((s) => [s.emitter_id, s.listener_id]), [[source.id, hook?.id]]);
+    assert.deepEqual(
+      pd.subscriptions.map((s) => [s.emitter_id, s.listener_id]),
+      [[source.id, hook?.id]],
+    );
     for (const r of pd.requests.filter((x) => x.path !== '/v1/users/me')) assert.equal(r.params.org_id, 'o_team1', `${r.method} ${r.path} carries org_id`);
-    assert.deepEqual((await cliJson(['sync', 'plan', '--to', 'pd'], env)).items.filter((i: any) => !['unsupported', 'skip'].includes(i.action)), []);
+    assert.deepEqual(
+      (await cliJson(['sync', 'plan', '--to', 'pd'], env)).items.filter((i: any) => !['unsupported', 'skip'].includes(i.action)),
+      [],
+    );
   });
 
   it('updates a renamed source in place, and replaces it (a new id) when its props change', async () => {
@@ -116,12 +122,18 @@ describe('sync to Pipedream (a local stand-in of its REST API)', () => {
     const replace = change.items.find((i: any) => i.kind === 'source');
     assert.equal(replace.action, 'replace');
     assert.match(replace.reason, /update call takes no props.*new id and endpoint URL/);
-    assert.ok(change.items.some((i: any) => i.kind === 'subscription' && i.action === 'replace'), 'its subscription is made again for the new id');
+    assert.ok(
+      change.items.some((i: any) => i.kind === 'subscription' && i.action === 'replace'),
+      'its subscription is made again for the new id',
+    );
     assert.equal((await cliJson(['sync', 'push', '--to', 'pd'], env)).ok, true);
     assert.ok(!pd.sources.has(String(ids.pdSource)));
     const [now] = [...pd.sources.values()];
     assert.equal(now?.configured_props.channel, 'random');
-    assert.deepEqual(pd.subscriptions.map((s) => s.emitter_id), [now?.id]);
+    assert.deepEqual(
+      pd.subscriptions.map((s) => s.emitter_id),
+      [now?.id],
+    );
   });
 
   it('sends the secret only with --with-secrets, never showing it in a plan', async () => {
@@ -133,7 +145,10 @@ describe('sync to Pipedream (a local stand-in of its REST API)', () => {
     assert.equal(source?.active, true);
     const again = await cliJson(['sync', 'plan', '--to', 'pd'], env);
     assert.doesNotMatch(JSON.stringify(again), /pd-secret/);
-    assert.deepEqual(again.items.filter((i: any) => i.kind === 'source'), []);
+    assert.deepEqual(
+      again.items.filter((i: any) => i.kind === 'source'),
+      [],
+    );
   });
 
   it('refuses to pull from Pipedream, saying why', async () => {

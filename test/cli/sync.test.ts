@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { cli, cliEnv, cliJson } from '../helpers/cli';
-import { startReceiver, type Receiver } from '../helpers/receiver';
-import { startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { type Receiver, startReceiver } from '../helpers/receiver';
+import { type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
 /** A source with an HTTP endpoint, a timer and a secret prop (written for this test). */
 const SYNCED = `
@@ -139,7 +139,10 @@ describe('spout sync between two instances', () => {
     assert.deepEqual(wf.trigger, { type: 'source', source_id: source.id, event_name: null });
     assert.equal(wf.steps[0].configured_props.label, 'from A');
     const status = await cliJson(['sync', 'status', '--with', 'b'], env);
-    assert.deepEqual(status.awaiting_secrets.map((w: any) => [w.remote_id, w.secrets]), [[source.id, ['token']]]);
+    assert.deepEqual(
+      status.awaiting_secrets.map((w: any) => [w.remote_id, w.secrets]),
+      [[source.id, ['token']]],
+    );
   });
 
   it('sends secrets only with --with-secrets; then a request to B reaches the receiver through B’s webhook', async () => {
@@ -172,7 +175,10 @@ describe('spout sync between two instances', () => {
   it('plans one update for an edit on A and keeps B’s ids', async () => {
     assert.equal((await a.api('PUT', `/v1/sources/${ids.source}`, { configured_props: { token: '********', greeting: 'changed', timer: { intervalSeconds: 600 } } })).status, 200);
     const plan = await cliJson(['sync', 'plan', '--to', 'b'], env);
-    assert.deepEqual(plan.items.map((i: any) => [i.action, i.label, i.remote_id]), [['update', 'source "Synced"', ids.bSource]]);
+    assert.deepEqual(
+      plan.items.map((i: any) => [i.action, i.label, i.remote_id]),
+      [['update', 'source "Synced"', ids.bSource]],
+    );
     assert.match(plan.items[0].diff, /-configured_props\.greeting: "hello"\n\+configured_props\.greeting: "changed"/);
     const pushed = await cliJson(['sync', 'push', '--to', 'b'], env);
     assert.equal(pushed.ok, true);
@@ -186,14 +192,20 @@ describe('spout sync between two instances', () => {
   it('reports an edit on B as a conflict on push, and pull brings it back', async () => {
     assert.equal((await b.api('PUT', `/v1/webhooks/${ids.bWebhook}`, { name: 'renamed on B' })).status, 200);
     const plan = await cliJson(['sync', 'plan', '--to', 'b'], env);
-    assert.deepEqual(plan.items.map((i: any) => [i.action, i.kind]), [['conflict', 'webhook']]);
+    assert.deepEqual(
+      plan.items.map((i: any) => [i.action, i.kind]),
+      [['conflict', 'webhook']],
+    );
     assert.match(plan.items[0].reason, /changed on b since the last sync/);
     const refused = await cli(['sync', 'push', '--to', 'b'], env);
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /1 conflict .*nothing was applied; pull first, or push --force/);
 
     const pullPlan = await cliJson(['sync', 'plan', '--from', 'b'], env);
-    assert.deepEqual(pullPlan.items.map((i: any) => [i.action, i.kind, i.local_id]), [['update', 'webhook', ids.webhook]]);
+    assert.deepEqual(
+      pullPlan.items.map((i: any) => [i.action, i.kind, i.local_id]),
+      [['update', 'webhook', ids.webhook]],
+    );
     assert.match(pullPlan.items[0].diff, /-name: "receiver"\n\+name: "renamed on B"/);
     const pulled = await cliJson(['sync', 'pull', '--from', 'b'], env);
     assert.equal(pulled.ok, true);
@@ -205,7 +217,10 @@ describe('spout sync between two instances', () => {
   it('deletes on B only when the plan listed it and it was confirmed', async () => {
     assert.equal((await a.api('DELETE', `/v1/subscriptions?emitter_id=${ids.source}&listener_id=${ids.webhook}`)).status, 204);
     const plan = await cliJson(['sync', 'plan', '--to', 'b'], env);
-    assert.deepEqual(plan.items.map((i: any) => [i.action, i.kind]), [['delete', 'subscription']]);
+    assert.deepEqual(
+      plan.items.map((i: any) => [i.action, i.kind]),
+      [['delete', 'subscription']],
+    );
     const unconfirmed = await cli(['sync', 'push', '--to', 'b'], env);
     assert.equal(unconfirmed.code, 1);
     assert.match(unconfirmed.stderr, /the plan deletes subscription .* nothing was applied; confirm with --yes/);

@@ -214,7 +214,10 @@ test('emits what it got', async (t) => {
     try {
       const summaries = () => live.output().match(/^\d+ passed, \d+ failed.*$/gm) ?? [];
       await waitFor(() => live.output().includes('Watching for changes'), 20_000, 'the first run');
-      assert.deepEqual(summaries().map((s) => s.replace(/ in .*/, '')), ['2 passed, 0 failed']);
+      assert.deepEqual(
+        summaries().map((s) => s.replace(/ in .*/, '')),
+        ['2 passed, 0 failed'],
+      );
       fs.writeFileSync(path.join(dir, 'counter.mjs'), 'export const count = 2;\n');
       await waitFor(() => summaries().length === 2, 20_000, 'a rerun after counter.mjs changed');
       assert.match(live.output(), /── \S+ counter\.mjs changed: rerunning 1 test file ──/);

@@ -35,7 +35,7 @@ describe('spout test files', () => {
     assert.deepEqual(findTestFiles([path.join(dir, 'notes.test.md')]).files, at('notes.test.md'));
   });
 
-  it('reruns a component\'s tests, a changed test itself, and tests that name a changed file', () => {
+  it("reruns a component's tests, a changed test itself, and tests that name a changed file", () => {
     const tests = findTestFiles([dir]).files;
     assert.deepEqual(testsAffectedBy(at('new-order.mjs'), tests), at('new-order.test.mjs'));
     assert.deepEqual(testsAffectedBy(at('new-order.cassette.json'), tests), at('new-order.test.mjs'));

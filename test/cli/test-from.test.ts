@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cli, cliEnv, cliJson } from '../helpers/cli';
-import { startReceiver, type Receiver } from '../helpers/receiver';
-import { startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
+import { type Receiver, startReceiver } from '../helpers/receiver';
+import { type SpoutProcess, startSpout, tempDir, waitFor } from '../helpers/service';
 
 /** A webhook source that looks the order up in an API, emits the whole request with what it found, and answers 201. */
 const ORDER_HOOK = `export default {
@@ -50,10 +50,14 @@ describe('spout test --from', () => {
     const endpoint = source.configured_props.http.endpoint_url as string;
     const answer = await fetch(`${endpoint}/orders?src=shop`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-shop': 'eu' }, body: JSON.stringify({ id: 7 }) });
     assert.equal(answer.status, 201);
-    const [run] = await waitFor(async () => {
-      const runs = await cliJson(['invocations', source.id], env);
-      return runs.length === 1 ? runs : null;
-    }, 10_000, 'the run');
+    const [run] = await waitFor(
+      async () => {
+        const runs = await cliJson(['invocations', source.id], env);
+        return runs.length === 1 ? runs : null;
+      },
+      10_000,
+      'the run',
+    );
 
     const wrote = await cli(['test', '--from', run.id, 'order-hook.mjs'], env, { cwd: dir });
     assert.equal(wrote.code, 0, wrote.stderr);
@@ -67,7 +71,10 @@ describe('spout test --from', () => {
     assert.match(test, /assert\.equal\(r\.status, 201\)/);
     const cassette = JSON.parse(fs.readFileSync(path.join(dir, 'order-hook.cassette.json'), 'utf8'));
     assert.equal(cassette.matching.order, 'sequence');
-    assert.deepEqual(cassette.entries.map((e: { request: { method: string; url: string } }) => `${e.request.method} ${e.request.url}`), [`GET ${apiBase}/orders/7`]);
+    assert.deepEqual(
+      cassette.entries.map((e: { request: { method: string; url: string } }) => `${e.request.method} ${e.request.url}`),
+      [`GET ${apiBase}/orders/7`],
+    );
 
     // Offline: the API is gone, the cassette answers.
     await api.close();

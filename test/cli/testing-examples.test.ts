@@ -59,7 +59,7 @@ describe('spout test on the worked examples', () => {
     const junit = path.join(dir, 'junit.xml');
     const first = await cli(['test', dir, '--junit', junit], cliEnv(null, { CI: '' }), { cwd: dir, timeoutMs: 120_000 });
     assert.equal(first.code, 0, first.stdout + first.stderr);
-    for (const name of ['emits an order posted with the right secret', 'emits new issues oldest first, each once, as its timer fires', 'retries a 429 after its Retry-After, on the test\'s clock', 'creates an issue and says so', 'reports an expired token']) {
+    for (const name of ['emits an order posted with the right secret', 'emits new issues oldest first, each once, as its timer fires', "retries a 429 after its Retry-After, on the test's clock", 'creates an issue and says so', 'reports an expired token']) {
       assert.ok(first.stdout.includes(name), `the report names "${name}":\n${first.stdout}`);
     }
     assert.match(first.stdout, /^8 passed, 0 failed/m);
@@ -95,7 +95,10 @@ describe('spout test on the worked examples', () => {
     assert.match(run.stdout, /^8 passed, 2 failed/m);
     assert.match(run.stdout, /expects the wrong status on purpose/);
     assert.match(run.stdout, /202 !== 200|Expected values to be strictly equal/);
-    assert.match(run.stdout, /no recording of GET https:\/\/api\.tracker\.example\/v1\/issues\?since=2030-01-01: none of the 3 entries of cassette .*new-issues\.cassette\.json matches it; the closest is entry \d, GET https:\/\/api\.tracker\.example\/v1\/issues\?since=[^ ]+ \(query "since=2030-01-01" ≠ "since=[^"]+"\)/);
+    assert.match(
+      run.stdout,
+      /no recording of GET https:\/\/api\.tracker\.example\/v1\/issues\?since=2030-01-01: none of the 3 entries of cassette .*new-issues\.cassette\.json matches it; the closest is entry \d, GET https:\/\/api\.tracker\.example\/v1\/issues\?since=[^ ]+ \(query "since=2030-01-01" ≠ "since=[^"]+"\)/,
+    );
     assert.equal((fs.readFileSync(junit, 'utf8').match(/<failure/g) ?? []).length, 2);
   });
 

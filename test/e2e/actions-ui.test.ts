@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { axe, editorText, launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
-import { startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
 /** Version 0.0.2 of the template's action (written for this test): it throws when asked to. */
 const FAILING = `export default {
@@ -193,7 +193,10 @@ describe('UI: actions are first-class', () => {
 
     // The list at both widths.
     await page.goto(`${spout.url}/actions`);
-    await page.getByRole('list', { name: 'Actions' }).getByRole('link', { name: /My action/ }).waitFor();
+    await page
+      .getByRole('list', { name: 'Actions' })
+      .getByRole('link', { name: /My action/ })
+      .waitFor();
     for (const size of WIDTHS) {
       await page.setViewportSize(size);
       await axe(page, `the action list at ${size.width} px`);
@@ -211,7 +214,10 @@ describe('UI: actions are first-class', () => {
     for (const size of WIDTHS) {
       await page.setViewportSize(size);
       await page.goto(`${spout.url}/actions`);
-      await page.getByRole('list', { name: 'Actions' }).getByRole('link', { name: /My action/ }).waitFor();
+      await page
+        .getByRole('list', { name: 'Actions' })
+        .getByRole('link', { name: /My action/ })
+        .waitFor();
       await axe(page, `the action list, dark, at ${size.width} px`);
       await shoot(page, '43-action-list', true);
       await page.goto(`${spout.url}/actions/new`);
@@ -235,7 +241,11 @@ describe('UI: actions are first-class', () => {
     await page.goto(`${spout.url}/actions/new`);
     await page.getByRole('button', { name: 'Start from a registry action…' }).click();
     await page.getByLabel('Search components').fill('format text');
-    await page.getByRole('listitem').filter({ hasText: 'Format Text' }).getByRole('button', { name: /^Use Format Text/ }).click();
+    await page
+      .getByRole('listitem')
+      .filter({ hasText: 'Format Text' })
+      .getByRole('button', { name: /^Use Format Text/ })
+      .click();
     await page.waitForURL(/\/actions\/formatting-format-text$/);
     await page.getByRole('heading', { name: 'Format Text', level: 1 }).waitFor();
     await page.getByTestId('registry-note').getByText('Actions are not deployed: they are saved and test-run.').waitFor();
@@ -245,7 +255,11 @@ describe('UI: actions are first-class', () => {
     await page.getByLabel(/^Operation/).selectOption('uppercase');
     await page.getByRole('button', { name: 'Test run' }).click();
     await page.getByTestId('action-result').getByTestId('return-value').getByText('"HELLO THERE"').waitFor();
-    await page.getByRole('list', { name: 'Actions' }).getByRole('link', { name: /Format Text/ }).getByText(/registry/).waitFor();
+    await page
+      .getByRole('list', { name: 'Actions' })
+      .getByRole('link', { name: /Format Text/ })
+      .getByText(/registry/)
+      .waitFor();
     await axe(page, 'a registry action');
     // Its code as a copy to edit: the editor takes input.
     await page.getByRole('button', { name: 'Edit a copy' }).click();

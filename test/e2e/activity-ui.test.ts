@@ -14,7 +14,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { axe, editorText, launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
 import { cliEnv, cliJson } from '../helpers/cli';
 import { startReceiver } from '../helpers/receiver';
-import { deploySource, startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
+import { deploySource, type SpoutProcess, startSpout, tempDir, waitFor } from '../helpers/service';
 
 // Page functions run in the browser; this project type-checks without the DOM library.
 declare const navigator: any;
@@ -118,12 +118,19 @@ describe('the Activity tab and the dev loop in Chromium', () => {
     const request = detail().getByTestId('invocation-request');
     await request.getByText(/POST .*\/orders\/42\?expand=items&note=a%20b/).waitFor();
     assert.equal(await request.getByRole('table', { name: 'Query parameters' }).getByRole('row', { name: /note/ }).textContent(), 'notea b');
-    await request.getByRole('table', { name: 'Request headers' }).getByRole('row', { name: /x-custom/ }).getByText('hello').waitFor();
+    await request
+      .getByRole('table', { name: 'Request headers' })
+      .getByRole('row', { name: /x-custom/ })
+      .getByText('hello')
+      .waitFor();
     await request.getByTestId('request-body').getByText('"ünïcode"').waitFor();
     const response = detail().getByTestId('invocation-response');
     await response.getByText('sent by the component (respond)').waitFor();
     await response.getByTestId('response-body').getByText('"v1"').waitFor();
-    await detail().getByTestId('invocation-logs').getByText(/order at \/orders\/42/).waitFor();
+    await detail()
+      .getByTestId('invocation-logs')
+      .getByText(/order at \/orders\/42/)
+      .waitFor();
     await page.screenshot({ path: `${SHOTS}/activity-request.png` });
     await axe(page, 'the Activity tab with a run selected');
 
@@ -178,7 +185,10 @@ describe('the Activity tab and the dev loop in Chromium', () => {
     const binary = await waitFor(async () => (await invocations()).find((r) => r.request?.path === '/upload'), 10_000, 'the binary run');
     assert.equal(binary.request?.body_encoding, 'base64');
     await page.goto(`${spout.url}/sources/${source.id}/activity/${binary.id}`);
-    await detail().getByTestId('request-body').getByText(/binary \(shown as base64\)/).waitFor();
+    await detail()
+      .getByTestId('request-body')
+      .getByText(/binary \(shown as base64\)/)
+      .waitFor();
     const command = await copyCurl(page, detail());
     await shell(command);
     const byCurl = await waitFor(async () => (await invocations()).find((r) => r.request?.path === '/upload' && r.id !== binary.id), 10_000, 'the run of the cURL command');
@@ -201,7 +211,10 @@ describe('the Activity tab and the dev loop in Chromium', () => {
     await dialog.getByLabel('Body').fill('{"item": 43}');
     await dialog.getByRole('button', { name: 'Replay' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await detail().getByText(/POST .*\/orders\/43\?edited=yes/).first().waitFor();
+    await detail()
+      .getByText(/POST .*\/orders\/43\?edited=yes/)
+      .first()
+      .waitFor();
     const edited = (await invocations())[0] as Recorded;
     assert.equal(edited.replay_of, original.id);
     assert.equal(edited.request?.body, '{"item": 43}');
@@ -212,11 +225,17 @@ describe('the Activity tab and the dev loop in Chromium', () => {
     await detail().getByRole('button', { name: 'Replay with edits…' }).click();
     await dialog.getByLabel('Headers (one per line)').fill('no colon here');
     await dialog.getByRole('button', { name: 'Replay' }).click();
-    await dialog.getByRole('alert').getByText(/line 1: write it as "Name: value"/).waitFor();
+    await dialog
+      .getByRole('alert')
+      .getByText(/line 1: write it as "Name: value"/)
+      .waitFor();
     await dialog.getByLabel('Method').fill('PO ST');
     await dialog.getByLabel('Headers (one per line)').fill('x-a: 1');
     await dialog.getByRole('button', { name: 'Replay' }).click();
-    await dialog.getByRole('alert').getByText(/HTTP method/).waitFor();
+    await dialog
+      .getByRole('alert')
+      .getByText(/HTTP method/)
+      .waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     // The browser logs the refused request (400) as a console error: that one was asked for.
     assert.deepEqual(problems.splice(0), ['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
@@ -237,16 +256,26 @@ describe('the Activity tab and the dev loop in Chromium', () => {
     await error.getByRole('button', { name: 'Show runtime frames' }).click();
     const full = (await error.getByTestId('error-stack').textContent()) ?? '';
     assert.ok(full.split('\n').length > stack.split('\n').length, 'the runtime frames are shown on request');
-    await detail().getByTestId('response-body').getByText(/the source did not respond/).first().waitFor();
+    await detail()
+      .getByTestId('response-body')
+      .getByText(/the source did not respond/)
+      .first()
+      .waitFor();
     await page.screenshot({ path: `${SHOTS}/activity-error.png` });
 
     // The status filter and the search run on the service.
     await page.getByLabel('Status').selectOption('error');
-    await page.getByTestId('activity-count').filter({ hasText: /^1 matching run$/ }).waitFor();
+    await page
+      .getByTestId('activity-count')
+      .filter({ hasText: /^1 matching run$/ })
+      .waitFor();
     assert.equal(await page.locator('.inv-row').count(), 1);
     await page.getByLabel('Status').selectOption('');
     await page.getByLabel('Search runs').fill('ünïcode');
-    await page.getByTestId('activity-count').filter({ hasText: /^\d+ matching runs?$/ }).waitFor();
+    await page
+      .getByTestId('activity-count')
+      .filter({ hasText: /^\d+ matching runs?$/ })
+      .waitFor();
     await waitFor(async () => (await page.locator('.inv-row').count()) > 0 && (await runRow('/broken').count()) === 0, 5000, 'only runs whose record holds the text');
     await page.getByLabel('Search runs').fill('');
     await runRow('/broken').waitFor();
@@ -267,7 +296,9 @@ describe('the Activity tab and the dev loop in Chromium', () => {
     assert.ok(eventId);
     // From the run to its event…
     await page.goto(`${spout.url}/sources/${source.id}/activity/${run.id}`);
-    await detail().getByRole('link', { name: `event ${eventId}` }).click();
+    await detail()
+      .getByRole('link', { name: `event ${eventId}` })
+      .click();
     await page.waitForURL((u) => u.pathname === `/sources/${source.id}/events/${eventId}`);
     await page.getByTestId('event-view').getByText('"ünïcode"').waitFor();
     // …whose cURL sends its run's request: path, query and headers included…
@@ -275,24 +306,30 @@ describe('the Activity tab and the dev loop in Chromium', () => {
     assert.match(command, /\/orders\/42\?expand=items&note=a%20b/);
     assert.match(command, /-H 'x-custom: hello'/);
     // …and back to the run.
-    await page.getByTestId('emitted-by').getByRole('link', { name: /POST \/orders\/42/ }).click();
+    await page
+      .getByTestId('emitted-by')
+      .getByRole('link', { name: /POST \/orders\/42/ })
+      .click();
     await page.waitForURL((u) => u.pathname === `/sources/${source.id}/activity/${run.id}`);
     await detail().getByTestId('invocation-request').waitFor();
 
     // Event search runs on the service, over more than the loaded page.
-    const many = await deploySource(
-      spout,
-      'export default { name: "Many", version: "0.1.0", props: {}, async run() { for (let i = 0; i < 150; i++) this.$emit({ i, tag: "needle-" + i + "." }, { summary: "event " + i }); } };',
-    );
+    const many = await deploySource(spout, 'export default { name: "Many", version: "0.1.0", props: {}, async run() { for (let i = 0; i < 150; i++) this.$emit({ i, tag: "needle-" + i + "." }, { summary: "event " + i }); } };');
     await spout.api('POST', `/v1/sources/${many.id}/run`);
     await page.goto(`${spout.url}/sources/${many.id}/events`);
     await page.getByTestId('event-count').filter({ hasText: '100 of 100' }).waitFor();
     assert.equal(await page.locator('.event-row', { hasText: /^.*event 3$/ }).count(), 0, 'the oldest events are not loaded');
     await page.getByLabel('Search events').fill('needle-3.');
-    await page.getByTestId('event-count').filter({ hasText: /^1 matching on the service$/ }).waitFor();
+    await page
+      .getByTestId('event-count')
+      .filter({ hasText: /^1 matching on the service$/ })
+      .waitFor();
     await page.locator('.event-row', { hasText: 'event 3' }).click();
     await page.getByTestId('event-view').getByText('"needle-3."').waitFor();
-    await page.getByTestId('emitted-by').getByRole('link', { name: /run now/ }).waitFor();
+    await page
+      .getByTestId('emitted-by')
+      .getByRole('link', { name: /run now/ })
+      .waitFor();
     await axe(page, 'the event inspector with a searched event selected');
   });
 

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { axe, editorText, launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
 import { cli, cliEnv } from '../helpers/cli';
-import { deploySource, startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
+import { deploySource, type SpoutProcess, startSpout, tempDir, waitFor } from '../helpers/service';
 
 /** An HTTP source answering its tag. */
 const source = (tag: string) => `export default {
@@ -72,7 +72,9 @@ describe('UI: a change deployed elsewhere is never lost by a save', () => {
     await page.getByTestId('draft-state').getByText('Unsaved changes').waitFor();
 
     await deployFromCli('from-cli');
-    await notice().getByText(/Version 2.*saved from the CLI at \d\d:\d\d:\d\d while you have unsaved changes \(based on version 1\)/).waitFor({ timeout: 15_000 });
+    await notice()
+      .getByText(/Version 2.*saved from the CLI at \d\d:\d\d:\d\d while you have unsaved changes \(based on version 1\)/)
+      .waitFor({ timeout: 15_000 });
     assert.ok((await editorText(page)).includes('// my draft'), 'the draft stays in the editor');
     assert.equal(await notice().getAttribute('role'), 'status');
     await page.getByTestId('source-version').getByText('v2').waitFor();
@@ -108,14 +110,19 @@ describe('UI: a change deployed elsewhere is never lost by a save', () => {
     assert.match(saved.code, /\/\/ my draft/);
     await waitFor(async () => (await notice().count()) === 0, 10_000, 'the notice to go');
     // The browser logs the refused save's 409 itself; nothing else went wrong.
-    assert.deepEqual(problems.filter((p) => !p.includes('status of 409 (Conflict)')), []);
+    assert.deepEqual(
+      problems.filter((p) => !p.includes('status of 409 (Conflict)')),
+      [],
+    );
   });
 
   it('Reload takes the version deployed elsewhere and drops the draft', async () => {
     await typeInEditor(' // second draft');
     await page.getByTestId('draft-state').getByText('Unsaved changes').waitFor();
     await deployFromCli('again-from-cli');
-    await notice().getByText(/Version 4.*saved from the CLI/).waitFor({ timeout: 15_000 });
+    await notice()
+      .getByText(/Version 4.*saved from the CLI/)
+      .waitFor({ timeout: 15_000 });
     await notice().getByRole('button', { name: 'Reload version 4' }).click();
     await waitFor(async () => (await editorText(page)).includes('tag: "again-from-cli"') && !(await editorText(page)).includes('// second draft'), 15_000, "the CLI's code in the editor");
     assert.equal(await page.getByTestId('draft-state').count(), 0);
@@ -158,12 +165,18 @@ describe('UI: a change deployed elsewhere is never lost by a save', () => {
     await form.getByLabel('Name').fill('renamed in the UI');
     const cliPut = await spout.api('PUT', `/v1/webhooks/${hook.id}`, { url: 'http://127.0.0.1:9/from-cli' }, { 'x-spout-client': 'cli' });
     assert.equal(cliPut.json.data.version, 2);
-    await form.getByTestId('version-notice').getByText(/Version 2.*saved from the CLI/).waitFor({ timeout: 15_000 });
+    await form
+      .getByTestId('version-notice')
+      .getByText(/Version 2.*saved from the CLI/)
+      .waitFor({ timeout: 15_000 });
     await form.getByRole('button', { name: 'Keep mine' }).click();
     // Another change lands after Keep mine: the save is refused, naming it.
     await spout.api('PUT', `/v1/webhooks/${hook.id}`, { description: 'from the API' });
     await form.getByRole('button', { name: 'Save webhook' }).click();
-    await form.getByTestId('version-notice').getByText(/Not saved:.*version 3/).waitFor();
+    await form
+      .getByTestId('version-notice')
+      .getByText(/Not saved:.*version 3/)
+      .waitFor();
     assert.equal((await spout.api('GET', `/v1/webhooks/${hook.id}`)).json.data.name, 'orders hook');
     await form.getByRole('button', { name: 'Overwrite version 3' }).click();
     await page.getByText('Webhook saved').waitFor();
@@ -178,7 +191,9 @@ describe('UI: a change deployed elsewhere is never lost by a save', () => {
     await page.goto(`${spout.url}/workflows/${wf.id}/edit`);
     await page.getByLabel('Workflow name').fill('nightly (UI)');
     await spout.api('PUT', `/v1/workflows/${wf.id}`, { name: 'nightly (sync)' }, { 'x-spout-client': 'sync' });
-    await notice().getByText(/Version 2.*saved from sync/).waitFor({ timeout: 15_000 });
+    await notice()
+      .getByText(/Version 2.*saved from sync/)
+      .waitFor({ timeout: 15_000 });
     await notice().getByRole('button', { name: 'Reload version 2' }).click();
     await waitFor(async () => (await page.getByLabel('Workflow name').inputValue()) === 'nightly (sync)', 10_000, 'the reloaded name');
     assert.equal(await notice().count(), 0);

@@ -3,14 +3,14 @@
 // on another origin renders the component form of a registry action): async options load, the
 // form submits, the action's result shows.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
 import { PipedreamClient } from '@pipedream/sdk';
+import type { Browser } from 'playwright-core';
 import { launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
 import { CONNECT_REGISTRY, connectCredentials } from '../helpers/connect';
-import { startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
 const EXAMPLE = path.resolve('docs', 'examples', 'connect', 'server.mjs');
 
@@ -58,7 +58,11 @@ describe('connect-react against Spout', () => {
     const { page, problems, context } = await signedInPage(browser, url);
     // A failed call to Spout says which and why.
     page.on('response', (r) => {
-      if (r.status() >= 400) void r.text().then((body) => problems.push(`${r.request().method()} ${r.url()}: ${r.status()} ${body.slice(0, 500)}`), () => undefined);
+      if (r.status() >= 400)
+        void r.text().then(
+          (body) => problems.push(`${r.request().method()} ${r.url()}: ${r.status()} ${body.slice(0, 500)}`),
+          () => undefined,
+        );
     });
     try {
       await page.getByText('Connect Ledgerly account').waitFor({ timeout: 20_000 });
@@ -72,7 +76,7 @@ describe('connect-react against Spout', () => {
       await page.locator('input[type="number"]').first().fill('1200');
       await page.screenshot({ path: `${SHOTS}/connect-react-form.png` });
       await page.getByRole('button', { name: /submit/i }).click();
-      const result = JSON.parse(await page.locator('#result').textContent({ timeout: 20_000 }) as string);
+      const result = JSON.parse((await page.locator('#result').textContent({ timeout: 20_000 })) as string);
       assert.deepEqual(result.ret, { book: 'travel', amount: 1200, memo: null, owner: 'Ada', key_hint: '-1' });
       assert.equal(result.exports.$summary, 'Recorded 1200 in travel for Ada');
       // connect-react loaded the form, the accounts and the options without one failed call.

@@ -5,11 +5,11 @@
 // axe on the screen. Screenshots go to test-results/screenshots.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PipedreamClient } from '@pipedream/sdk';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { axe, launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
-import { CONNECT_REGISTRY, connectCredentials, type ConnectCredentials } from '../helpers/connect';
-import { startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { CONNECT_REGISTRY, type ConnectCredentials, connectCredentials } from '../helpers/connect';
+import { type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
 describe('UI: Settings → Connect and Connect triggers', () => {
   let spout: SpoutProcess;
@@ -21,8 +21,7 @@ describe('UI: Settings → Connect and Connect triggers', () => {
   let credentials: ConnectCredentials;
 
   /** What `POST /v1/oauth/token` answers for a client id and secret. */
-  const token = (clientId: string, secret: string) =>
-    fetch(`${spout.url}/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret }) }).then((r) => r.status);
+  const token = (clientId: string, secret: string) => fetch(`${spout.url}/v1/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret }) }).then((r) => r.status);
 
   before(async () => {
     spout = await startSpout({ args: ['--registry', CONNECT_REGISTRY] });
@@ -44,13 +43,13 @@ describe('UI: Settings → Connect and Connect triggers', () => {
     await spout?.stop();
   });
 
-  it('shows whose trigger a Connect-deployed source is: in the list, on its page, and the account\'s user in Settings', async () => {
+  it("shows whose trigger a Connect-deployed source is: in the list, on its page, and the account's user in Settings", async () => {
     const listed = page.getByRole('list', { name: 'Sources' }).getByRole('link', { name: new RegExp(trigger.name.replace(/[()]/g, '\\$&')) });
     await listed.getByTestId('source-external-user').filter({ hasText: 'Connect trigger of ada-42' }).waitFor({ timeout: 10_000 });
     await page.screenshot({ path: `${SHOTS}/connect-trigger-in-list.png` });
     await listed.click();
     await page.getByTestId('header-external-user').filter({ hasText: 'Connect trigger of external user ada-42' }).waitFor();
-    await axe(page, 'a Connect trigger\'s source page');
+    await axe(page, "a Connect trigger's source page");
     await page.getByRole('link', { name: 'Settings' }).click();
     const accounts = page.getByRole('region', { name: 'Connected accounts' });
     await accounts.getByText("Ada's ledger").waitFor();
@@ -74,10 +73,7 @@ describe('UI: Settings → Connect and Connect triggers', () => {
     await page.evaluate('navigator.clipboard.writeText("")');
     await page.getByRole('button', { name: 'Copy .env lines' }).click();
     const env = await waitFor(() => page.evaluate('navigator.clipboard.readText()') as Promise<string>, 5000, 'the .env lines');
-    assert.equal(
-      env,
-      [`PIPEDREAM_BASE_URL=${spout.url}`, 'PIPEDREAM_PROJECT_ID=proj_local', `PIPEDREAM_CLIENT_ID=${credentials.client_id}`, `PIPEDREAM_CLIENT_SECRET=${credentials.client_secret}`, 'PIPEDREAM_PROJECT_ENVIRONMENT=development', 'PIPEDREAM_WORKFLOW_DOMAIN=127.0.0.1'].join('\n'),
-    );
+    assert.equal(env, [`PIPEDREAM_BASE_URL=${spout.url}`, 'PIPEDREAM_PROJECT_ID=proj_local', `PIPEDREAM_CLIENT_ID=${credentials.client_id}`, `PIPEDREAM_CLIENT_SECRET=${credentials.client_secret}`, 'PIPEDREAM_PROJECT_ENVIRONMENT=development', 'PIPEDREAM_WORKFLOW_DOMAIN=127.0.0.1'].join('\n'));
 
     const show = page.getByRole('button', { name: 'Show secret' });
     await show.click();

@@ -10,8 +10,8 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { axe, editorText, launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
 import { cliEnv, cliJson } from '../helpers/cli';
-import { startReceiver, type Receiver } from '../helpers/receiver';
-import { deploySource, startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
+import { type Receiver, startReceiver } from '../helpers/receiver';
+import { deploySource, type SpoutProcess, startSpout, tempDir, waitFor } from '../helpers/service';
 
 // Page functions run in the browser; this project type-checks without the DOM library.
 declare const document: any, window: any, localStorage: any;
@@ -264,7 +264,10 @@ describe('first-hour polish in Chromium', () => {
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Delete');
     // Delete stands apart from the harmless buttons, on the same line.
     const boxes = await page.locator('.head-actions button').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()));
-    assert.ok(boxes.every((b) => b.top === boxes[0].top), 'one line');
+    assert.ok(
+      boxes.every((b) => b.top === boxes[0].top),
+      'one line',
+    );
     await context.close();
   });
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { axe, editorText, launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
-import { deploySource, startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { deploySource, type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
 // Page functions run in the browser; this project type-checks without the DOM library.
 declare const document: any, window: any;
@@ -92,7 +92,10 @@ describe('UI: the editor beside fits, errors go when stale, paths and ids as the
   /** Types `text` at the end of the editor's first line. */
   const typeInEditor = async (page: Page, text: string) => {
     // Near the top left: a click at the middle of the lines would scroll the code sideways first.
-    await page.locator('.monaco-editor .view-lines').first().click({ position: { x: 20, y: 5 } });
+    await page
+      .locator('.monaco-editor .view-lines')
+      .first()
+      .click({ position: { x: 20, y: 5 } });
     await page.keyboard.press('Control+Home');
     await page.keyboard.press('End');
     await page.keyboard.type(text);
@@ -125,7 +128,10 @@ describe('UI: the editor beside fits, errors go when stale, paths and ids as the
       }
     });
 
-    for (const viewport of [{ width: 1440, height: 900 }, { width: 1024, height: 768 }]) {
+    for (const viewport of [
+      { width: 1440, height: 900 },
+      { width: 1024, height: 768 },
+    ]) {
       it(`keeps the props panel off the code and Save and Discard on screen on Configure, ${viewport.width} px, ${colorScheme}`, async () => {
         const { context, page } = await signedInPage(browser, await spout.signInUrl(), { viewport });
         try {
@@ -149,7 +155,10 @@ describe('UI: the editor beside fits, errors go when stale, paths and ids as the
     }
   }
 
-  for (const viewport of [{ width: 1440, height: 900 }, { width: 1024, height: 768 }]) {
+  for (const viewport of [
+    { width: 1440, height: 900 },
+    { width: 1024, height: 768 },
+  ]) {
     it(`labels the component id, cuts a 60-character name with an ellipsis and keeps the buttons on its row at ${viewport.width} px`, async () => {
       const { context, page } = await signedInPage(browser, await spout.signInUrl(), { viewport });
       try {
@@ -196,12 +205,16 @@ describe('UI: the editor beside fits, errors go when stale, paths and ids as the
       await fetch(`${source.endpoint}/plain`, { method: 'POST', body: '{}' });
       await fetch(`${source.endpoint}/deduped?dedupe=order-42`, { method: 'POST', body: '{}' });
       type Summary = { id: string; metadata: { id: string } };
-      const events = await waitFor(async () => {
-        const all = (await spout.api('GET', `/v1/sources/${source.id}/event_summaries?limit=100`)).json.data as Summary[];
-        const plain = all.find((e) => e.metadata.id === e.id);
-        const deduped = all.find((e) => e.metadata.id === 'order-42');
-        return plain && deduped && { plain, deduped };
-      }, 10_000, 'both events');
+      const events = await waitFor(
+        async () => {
+          const all = (await spout.api('GET', `/v1/sources/${source.id}/event_summaries?limit=100`)).json.data as Summary[];
+          const plain = all.find((e) => e.metadata.id === e.id);
+          const deduped = all.find((e) => e.metadata.id === 'order-42');
+          return plain && deduped && { plain, deduped };
+        },
+        10_000,
+        'both events',
+      );
       const rows = async (eventId: string) => {
         await page.goto(`${spout.url}/sources/${source.id}/events/${eventId}`);
         const grid = page.locator('.meta-grid');
@@ -209,9 +222,16 @@ describe('UI: the editor beside fits, errors go when stale, paths and ids as the
         return grid.evaluate((g: any) => [...g.querySelectorAll('dt')].map((dt: any) => `${dt.textContent}: ${dt.nextElementSibling.textContent}`));
       };
       const plain = await rows(events.plain.id);
-      assert.deepEqual(plain.filter((r) => r.includes(events.plain.id)), [`id: ${events.plain.id}`], 'the id once');
+      assert.deepEqual(
+        plain.filter((r) => r.includes(events.plain.id)),
+        [`id: ${events.plain.id}`],
+        'the id once',
+      );
       const deduped = await rows(events.deduped.id);
-      assert.deepEqual(deduped.filter((r) => /^(id|dedupe id|emit id):/.test(r)), [`id: ${events.deduped.id}`, 'dedupe id: order-42']);
+      assert.deepEqual(
+        deduped.filter((r) => /^(id|dedupe id|emit id):/.test(r)),
+        [`id: ${events.deduped.id}`, 'dedupe id: order-42'],
+      );
       await page.screenshot({ path: `${SHOTS}/43-event-ids.png` });
     } finally {
       await context.close();

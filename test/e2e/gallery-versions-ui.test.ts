@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { axe, editorText, launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
-import { startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
 /** An HTTP source with async options; `version` makes each version's code differ. Written for this test. */
 const ordersHook = (version: string) => `export default {
@@ -101,7 +101,11 @@ describe('UI: the gallery shows each saved component once, with its versions, an
     await deployNew(ordersHook('0.1.1'), 'Orders B');
     for (const version of ['0.1.2', '0.1.3', '0.1.4']) await redeploy(ordersHook(version), version);
     const versions = await saved();
-    assert.deepEqual(versions.map((c) => c.version), ['0.1.4', '0.1.3', '0.1.2', '0.1.1', '0.1.0'], 'one saved component per deployed code, nothing more');
+    assert.deepEqual(
+      versions.map((c) => c.version),
+      ['0.1.4', '0.1.3', '0.1.2', '0.1.1', '0.1.0'],
+      'one saved component per deployed code, nothing more',
+    );
 
     await page.getByRole('link', { name: 'New source' }).click();
     await page.getByRole('button', { name: 'Start from a component…' }).click();
@@ -115,7 +119,13 @@ describe('UI: the gallery shows each saved component once, with its versions, an
     const cells = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 4).map((td) => (td.textContent ?? '').trim())));
     assert.deepEqual(
       cells.map(([version, , , used]) => [version, used]),
-      [['0.1.4', 'source Orders B'], ['0.1.3', 'nothing'], ['0.1.2', 'nothing'], ['0.1.1', 'nothing'], ['0.1.0', 'source Orders A']],
+      [
+        ['0.1.4', 'source Orders B'],
+        ['0.1.3', 'nothing'],
+        ['0.1.2', 'nothing'],
+        ['0.1.1', 'nothing'],
+        ['0.1.0', 'source Orders A'],
+      ],
     );
     for (const [, hash, date] of cells) {
       assert.match(hash!, /^[0-9a-f]{8}$/);
@@ -124,7 +134,10 @@ describe('UI: the gallery shows each saved component once, with its versions, an
     assert.equal(await table.getByRole('link', { name: 'source Orders A' }).getAttribute('href'), `/sources/${sources['Orders A']}`);
     await axe(page, 'the gallery with a component’s versions');
     fs.mkdirSync('/work/screens', { recursive: true });
-    for (const viewport of [{ width: 1440, height: 900 }, { width: 1024, height: 768 }]) {
+    for (const viewport of [
+      { width: 1440, height: 900 },
+      { width: 1024, height: 768 },
+    ]) {
       await page.setViewportSize(viewport);
       await page.getByRole('button', { name: /^Delete unused versions/ }).scrollIntoViewIfNeeded();
       const file = path.join(SHOTS, `gallery-versions-${viewport.width}.png`);
@@ -137,17 +150,31 @@ describe('UI: the gallery shows each saved component once, with its versions, an
   it('deletes an unused version after a confirmation, then the other unused ones; versions in use keep no Delete', async () => {
     const table = page.getByRole('table', { name: 'Versions of Orders hook' });
     const version = (v: string) => table.locator('tbody tr').filter({ has: page.getByRole('cell', { name: v, exact: true }) });
-    assert.equal(await version('0.1.4').getByRole('button', { name: /^Delete/ }).count(), 0, 'a version in use cannot be deleted');
-    await version('0.1.3').getByRole('button', { name: /^Delete Orders hook 0\.1\.3/ }).click();
+    assert.equal(
+      await version('0.1.4')
+        .getByRole('button', { name: /^Delete/ })
+        .count(),
+      0,
+      'a version in use cannot be deleted',
+    );
+    await version('0.1.3')
+      .getByRole('button', { name: /^Delete Orders hook 0\.1\.3/ })
+      .click();
     const dialog = page.getByRole('dialog', { name: /Delete Orders hook 0\.1\.3/ });
     await dialog.getByRole('button', { name: 'Delete version' }).click();
     await version('0.1.3').waitFor({ state: 'detached' });
-    assert.deepEqual((await saved()).map((c) => c.version), ['0.1.4', '0.1.2', '0.1.1', '0.1.0']);
+    assert.deepEqual(
+      (await saved()).map((c) => c.version),
+      ['0.1.4', '0.1.2', '0.1.1', '0.1.0'],
+    );
 
     await page.getByRole('button', { name: 'Delete unused versions (2)' }).click();
     await page.getByRole('dialog', { name: 'Delete 2 unused versions of Orders hook?' }).getByRole('button', { name: 'Delete 2 versions' }).click();
     await waitFor(async () => (await table.locator('tbody tr').count()) === 2, 15_000, 'the unused versions gone');
-    assert.deepEqual((await saved()).map((c) => c.version), ['0.1.4', '0.1.0']);
+    assert.deepEqual(
+      (await saved()).map((c) => c.version),
+      ['0.1.4', '0.1.0'],
+    );
     assert.deepEqual(problems, []);
   });
 });

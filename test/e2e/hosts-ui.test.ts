@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, signedInPage } from '../helpers/browser';
-import { deploySource, startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { deploySource, type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
 /** A source whose run waits for the run timeout: its host stays busy, so running. */
 const BUSY_SOURCE = `export default { name: "Busy", version: "0.0.1", props: { http: "$.interface.http" },

@@ -8,13 +8,13 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { McpSettings, McpSnippets, McpToolView } from '../../runtime/contract/mcp-api';
 import { axe, launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
-import { connectMcp, saveComponent, type McpConnection } from '../helpers/mcp';
-import { startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { connectMcp, type McpConnection, saveComponent } from '../helpers/mcp';
+import { type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
 const run = promisify(execFile);
 
@@ -96,7 +96,7 @@ describe('UI: Settings → MCP', () => {
     assert.deepEqual(problems, []);
   });
 
-  it('opens a tool\'s input schema and sets its network mode', async () => {
+  it("opens a tool's input schema and sets its network mode", async () => {
     const item = page.getByTestId('mcp-tool-mcp_ui_add');
     await item.getByText('Input schema').click();
     const schema = JSON.parse((await item.locator('pre.json-box').textContent()) ?? '') as { properties: Record<string, { minimum?: number }> };
@@ -112,7 +112,7 @@ describe('UI: Settings → MCP', () => {
     assert.deepEqual((await settings()).network_modes, {});
   });
 
-  it('exposes a registry app\'s actions, and refuses an app the registry does not have', async () => {
+  it("exposes a registry app's actions, and refuses an app the registry does not have", async () => {
     const form = page.getByRole('form', { name: 'Add a registry app' });
     await form.getByLabel('App').fill('no_such_app');
     await form.getByRole('button', { name: 'Add app' }).click();
@@ -141,7 +141,10 @@ describe('UI: Settings → MCP', () => {
     // Two accounts and none chosen: calls are refused, and the screen says how to choose.
     await waitFor(async () => (await tool('mcp_ui_globex'))?.accounts[0]?.status === 'choose', 5000, 'the binding to need a choice');
     const select = page.getByLabel('Account for globex');
-    await page.locator('#mcp-account-globex-note').filter({ hasText: /2 connected accounts/ }).waitFor({ timeout: 10_000 });
+    await page
+      .locator('#mcp-account-globex-note')
+      .filter({ hasText: /2 connected accounts/ })
+      .waitFor({ timeout: 10_000 });
     await select.locator(`option[value="${eu}"]`).waitFor({ state: 'attached' });
     await select.selectOption(eu);
     await toast(`globex: tools use account ${eu}`);
@@ -149,13 +152,19 @@ describe('UI: Settings → MCP', () => {
     assert.deepEqual((await tool('mcp_ui_globex'))?.accounts, [{ prop: 'globex', app: 'globex', status: 'bound', account_id: eu, problem: null }]);
     const result = (await mcp.client.callTool({ name: 'mcp_ui_globex', arguments: {} })) as { structuredContent?: { return_value: unknown } };
     assert.equal(result.structuredContent?.return_value, 'eu');
-    await page.locator('#mcp-account-globex-note').filter({ hasText: `Calls use ${eu}.` }).waitFor();
+    await page
+      .locator('#mcp-account-globex-note')
+      .filter({ hasText: `Calls use ${eu}.` })
+      .waitFor();
   });
 
-  it('copies each client\'s configuration, and the copied script lists the tools', async () => {
+  it("copies each client's configuration, and the copied script lists the tools", async () => {
     const snippets = (await spout.api('GET', '/v1/mcp/snippets')).json.data as McpSnippets;
     const clients = page.getByRole('tablist', { name: 'MCP clients' });
-    await page.getByTestId('mcp-http-url').filter({ hasText: `${spout.url}/mcp` }).waitFor();
+    await page
+      .getByTestId('mcp-http-url')
+      .filter({ hasText: `${spout.url}/mcp` })
+      .waitFor();
 
     assert.deepEqual(JSON.parse(await copy('Copy Claude Desktop stdio configuration')), snippets.clients.find((c) => c.client === 'claude-desktop')?.config);
 
@@ -201,12 +210,15 @@ describe('UI: Settings → MCP', () => {
     assert.equal(await page.getByRole('list', { name: 'MCP tools' }).locator('code.tool-name').count(), 9);
   });
 
-  it('shows the developer toolset\'s configuration once switched on, for a folder; its copied script lists the dev tools', async () => {
+  it("shows the developer toolset's configuration once switched on, for a folder; its copied script lists the dev tools", async () => {
     const folder = path.resolve('test-results');
     assert.equal(await page.getByTestId('mcp-dev-stdio-command').count(), 0, 'off unless asked');
     await page.getByRole('switch', { name: 'Let coding agents develop components' }).check();
     await page.getByLabel('Folder agents may read and write').fill(folder);
-    await page.getByTestId('mcp-dev-stdio-command').filter({ hasText: `--dev --root ${folder}` }).waitFor();
+    await page
+      .getByTestId('mcp-dev-stdio-command')
+      .filter({ hasText: `--dev --root ${folder}` })
+      .waitFor();
     await page.getByRole('tablist', { name: 'MCP clients (dev)' }).getByRole('tab', { name: 'Claude Code' }).waitFor();
     assert.match(await copy('Copy Claude Code stdio configuration (dev)'), new RegExp(`^claude mcp add spout-dev -- .* mcp --data-dir .* --dev --root ${folder}$`));
     await page.getByRole('tablist', { name: 'MCP clients (dev)' }).getByRole('tab', { name: 'Script' }).click();

@@ -8,11 +8,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { Cassette } from '../../runtime/contract/network-api';
 import type { InvocationView } from '../../runtime/contract/invocation-api';
+import type { Cassette } from '../../runtime/contract/network-api';
 import type { SourceView } from '../../runtime/contract/source-api';
 import { axe, launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
-import { deploySource, startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { deploySource, type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
 /** Polls a feed of items; on a 429 it emits what the API said instead. Written for this test. */
 const FEED = `export default {
@@ -46,17 +46,28 @@ describe('the Network tab in Chromium', () => {
   const runNow = async (): Promise<InvocationView> => {
     const before = (await lastRun())?.id;
     await page.getByRole('button', { name: 'Run now' }).click();
-    return waitFor(async () => {
-      const r = await lastRun();
-      return r && r.id !== before && r.trigger === 'run_now' ? r : null;
-    }, 10_000, 'the run record');
+    return waitFor(
+      async () => {
+        const r = await lastRun();
+        return r && r.id !== before && r.trigger === 'run_now' ? r : null;
+      },
+      10_000,
+      'the run record',
+    );
   };
 
   before(async () => {
     spout = await startSpout();
     feed = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ items: [{ id: 'a', title: 'first item' }, { id: 'b', title: 'second item' }] }));
+      res.end(
+        JSON.stringify({
+          items: [
+            { id: 'a', title: 'first item' },
+            { id: 'b', title: 'second item' },
+          ],
+        }),
+      );
     });
     await new Promise<void>((resolve) => feed.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(feed.address() as AddressInfo).port}`;
@@ -92,7 +103,10 @@ describe('the Network tab in Chromium', () => {
     await waitFor(async () => ((await spout.api('GET', `/v1/sources/${source.id}`)).json.data as SourceView).network_mode === 'replay', 5000, 'mode replay');
     const replayed = await runNow();
     assert.equal(replayed.status, 'ok', JSON.stringify(replayed.error));
-    assert.deepEqual(replayed.emits.map((e) => e.summary), ['first item', 'second item']);
+    assert.deepEqual(
+      replayed.emits.map((e) => e.summary),
+      ['first item', 'second item'],
+    );
 
     // The run's record links to the entry that answered it.
     await page.getByRole('link', { name: 'Activity', exact: true }).click();
@@ -116,7 +130,10 @@ describe('the Network tab in Chromium', () => {
     assert.equal(saved.entries[0]?.response.status, 429);
     assert.equal(saved.entries[0]?.response.headers['retry-after'], '1');
     const limited = await runNow();
-    assert.deepEqual(limited.emits.map((e) => e.summary), ['rate limited']);
+    assert.deepEqual(
+      limited.emits.map((e) => e.summary),
+      ['rate limited'],
+    );
     const event = (await spout.api('GET', `/v1/sources/${source.id}/event_summaries/${limited.emits[0]?.event_id}`)).json.data as { event: unknown };
     assert.deepEqual(event.event, { rate_limited: true, retry_after: '1' });
 
@@ -130,20 +147,33 @@ describe('the Network tab in Chromium', () => {
     await editor.getByLabel('URL').fill('not a url');
     await editor.getByLabel('Status').fill('500');
     await page.getByRole('button', { name: 'Save cassette' }).click();
-    await page.getByRole('alert').filter({ hasText: /entries\.1\.request\.url.*absolute URL|absolute URL/ }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /entries\.1\.request\.url.*absolute URL|absolute URL/ })
+      .waitFor();
     assert.equal((await cassette()).entries.length, 1, 'nothing saved from a refused cassette');
     await editor.getByLabel('URL').fill(`${base}/other`);
     await page.getByRole('button', { name: 'Save cassette' }).click();
     await page.getByText('Cassette saved: 2 calls').waitFor();
     const both = await cassette();
-    assert.deepEqual(both.entries.map((e) => [e.request.method, e.request.url.replace(/\?.*/, ''), e.response.status, e.recorded_at === null]), [
-      ['GET', `${base}/items`, 429, false],
-      ['GET', `${base}/other`, 500, true],
-    ]);
+    assert.deepEqual(
+      both.entries.map((e) => [e.request.method, e.request.url.replace(/\?.*/, ''), e.response.status, e.recorded_at === null]),
+      [
+        ['GET', `${base}/items`, 429, false],
+        ['GET', `${base}/other`, 500, true],
+      ],
+    );
     assert.equal(both.entries[0]?.response.headers['retry-after'], '30');
     // Back to live from the UI.
-    await page.getByRole('group', { name: /outgoing HTTP calls/ }).getByRole('radio', { name: /^Live/ }).check();
+    await page
+      .getByRole('group', { name: /outgoing HTTP calls/ })
+      .getByRole('radio', { name: /^Live/ })
+      .check();
     await waitFor(async () => ((await spout.api('GET', `/v1/sources/${source.id}`)).json.data as SourceView).network_mode === 'live', 5000, 'mode live');
-    assert.deepEqual(problems.filter((p) => !/status of 400/.test(p)), [], 'no script errors or CSP violations');
+    assert.deepEqual(
+      problems.filter((p) => !/status of 400/.test(p)),
+      [],
+      'no script errors or CSP violations',
+    );
   });
 });

@@ -81,7 +81,10 @@ describe('Keyboard: palette and shortcuts in Chromium', () => {
     // j/k in the sources list: the innermost list is the activity's when shown, so go to the list alone.
     await page.goto(`${spout.url}/sources`);
     await page.getByRole('link', { name: /Beta keys/ }).waitFor();
-    const order = await page.getByRole('list', { name: 'Sources' }).getByRole('link').evaluateAll((links) => links.map((l) => l.getAttribute('href')));
+    const order = await page
+      .getByRole('list', { name: 'Sources' })
+      .getByRole('link')
+      .evaluateAll((links) => links.map((l) => l.getAttribute('href')));
     await page.keyboard.press('j');
     await page.waitForURL(`**${order[0]}`);
     await page.keyboard.press('j');

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { editorText, launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
-import { startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
 const TREE = path.resolve('test', 'fixtures', 'components', 'files');
 const ENTRY = 'notely/sources/new-note/new-note.mjs';
@@ -68,10 +68,14 @@ describe('UI: registry components as their original files', () => {
     await showing('return "hello from the edit";');
     await tab(`${APP} (edited)`).waitFor();
     await page.getByRole('button', { name: 'Save & redeploy' }).click();
-    await waitFor(async () => {
-      const read = await spout.api('GET', `/v1/sources/${id}`);
-      return (read.json.data.files as Array<{ path: string; code: string }> | undefined)?.find((f) => f.path === APP)?.code.includes('hello from the edit');
-    }, 30_000, 'the edited app file saved');
+    await waitFor(
+      async () => {
+        const read = await spout.api('GET', `/v1/sources/${id}`);
+        return (read.json.data.files as Array<{ path: string; code: string }> | undefined)?.find((f) => f.path === APP)?.code.includes('hello from the edit');
+      },
+      30_000,
+      'the edited app file saved',
+    );
 
     // Run now on an HTTP source sends it a request from a dialog.
     await page.getByRole('button', { name: 'Run now' }).click();
@@ -107,7 +111,10 @@ describe('UI: registry components as their original files', () => {
     spout = await startSpout({ dataDir: spout.dataDir, args: ['--registry', TREE] });
     ({ context, page, problems } = await signedInPage(browser, await spout.signInUrl()));
     await page.goto(`${spout.url}/sources/${deployed.json.data.id}`);
-    await page.getByTestId('bundle-note').getByText(/kept only the bundle it runs/).waitFor();
+    await page
+      .getByTestId('bundle-note')
+      .getByText(/kept only the bundle it runs/)
+      .waitFor();
     await showing('hello from the app');
     assert.equal(await page.getByRole('tablist', { name: 'Component files' }).count(), 0);
     await page.screenshot({ path: `${SHOTS}/registry-files-bundle-note.png` });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { axe, launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
-import { deploySource, startSpout, waitFor, type SpoutProcess } from '../helpers/service';
+import { deploySource, type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
 /** Emits what a request's body says. Written for this test. */
 const ORDERS = `export default {
@@ -69,7 +69,10 @@ describe('Run now on an HTTP source in Chromium', () => {
     await form.getByRole('button', { name: 'Save as payload' }).click();
     await page.locator('.toast').getByText('Saved payload "saved order"').waitFor();
     const saved = (await spout.api('GET', `/v1/sources/${source.id}/payloads`)).json.data;
-    assert.deepEqual(saved.map((p: { name: string; body: string }) => [p.name, p.body]), [['saved order', '{"x":"saved"}']]);
+    assert.deepEqual(
+      saved.map((p: { name: string; body: string }) => [p.name, p.body]),
+      [['saved order', '{"x":"saved"}']],
+    );
     await form.getByLabel('Start from').selectOption({ label: 'Last request received' });
     assert.equal(await body.inputValue(), '{"x":"edited"}', 'the last request is now the edited one');
     await form.getByLabel('Start from').selectOption({ label: 'Saved: saved order' });

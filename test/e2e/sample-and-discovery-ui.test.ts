@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, signedInPage } from '../helpers/browser';
-import { deploySource, startSpout, type SpoutProcess } from '../helpers/service';
+import { deploySource, type SpoutProcess, startSpout } from '../helpers/service';
 
 /** A webhook source in the registry's shape with its sample event, written for this test: it looks each order up in its API. */
 const ORDERS = `export default {
@@ -59,13 +59,17 @@ describe('sample events and discovery in Chromium', () => {
     const download = await downloading;
     assert.equal(download.suggestedFilename(), `${source.id}.cassette.json`);
     const cassette = JSON.parse(fs.readFileSync((await download.path()) as string, 'utf8')) as { entries: Array<{ request: { method: string; url: string }; response: { status: number; body: string }; recorded_at: null }> };
-    assert.deepEqual(cassette.entries.map((e) => [e.request.method, e.request.url, e.response.status, e.response.body, e.recorded_at]), [['GET', 'https://api.shop-ui.test/orders/sample-7', 200, '', null]]);
+    assert.deepEqual(
+      cassette.entries.map((e) => [e.request.method, e.request.url, e.response.status, e.response.body, e.recorded_at]),
+      [['GET', 'https://api.shop-ui.test/orders/sample-7', 200, '', null]],
+    );
   });
 
   it('shows what a failed deploy’s hook logged, as the source it ran for was not kept', async () => {
     await page.goto(`${spout.url}/sources/new`);
     await page.locator('.monaco-editor').waitFor();
-    const code = 'export default {\n  name: "Registers a hook", version: "0.0.1", type: "source",\n  props: { http: { type: "$.interface.http" } },\n  hooks: { async deploy() { console.warn("the shop answered without an id"); throw new Error("Unexpected error (error code: undefined): {}"); } },\n  async run() {},\n};\n';
+    const code =
+      'export default {\n  name: "Registers a hook", version: "0.0.1", type: "source",\n  props: { http: { type: "$.interface.http" } },\n  hooks: { async deploy() { console.warn("the shop answered without an id"); throw new Error("Unexpected error (error code: undefined): {}"); } },\n  async run() {},\n};\n';
     await page.getByLabel('Open a component file').setInputFiles({ name: 'component.mjs', mimeType: 'text/javascript', buffer: Buffer.from(code) });
     await page.locator('.monaco-editor .view-line', { hasText: 'export default {' }).first().waitFor();
     await page.getByRole('button', { name: 'Check code & load props' }).click();

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { axe, launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
 import { cli, cliEnv, cliJson } from '../helpers/cli';
-import { startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout, tempDir, waitFor } from '../helpers/service';
 
 /** Emits the request's path and body and answers 202. Written for this test. */
 const TICKETS = `export default {

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, signedInPage } from '../helpers/browser';
-import { deploySource, startSpout, type SpoutProcess } from '../helpers/service';
+import { deploySource, type SpoutProcess, startSpout } from '../helpers/service';
 
 /** What the hostile page tries; it reports each outcome in `window.results` and sets the title when done. */
 function attackPage(target: string): string {
@@ -67,7 +67,10 @@ describe('UI session against another page of the same host', () => {
     const { context, page } = await signedInPage(browser, await spout.signInUrl());
     await page.waitForURL((u) => u.pathname === '/sources');
     const cookies = await context.cookies(spout.url);
-    assert.ok(cookies.some((c) => c.name.startsWith('spout_session_')), 'the browser holds the session cookie');
+    assert.ok(
+      cookies.some((c) => c.name.startsWith('spout_session_')),
+      'the browser holds the session cookie',
+    );
     // The cookie is attached to requests from the other port too: that is what the guards are for.
     assert.equal(new URL(attackerUrl).hostname, new URL(spout.url).hostname);
 

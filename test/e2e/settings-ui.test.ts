@@ -10,8 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
 import { cli, cliEnv } from '../helpers/cli';
-import { ECHO_SOURCE, startSpout, type SpoutProcess } from '../helpers/service';
-
+import { ECHO_SOURCE, type SpoutProcess, startSpout } from '../helpers/service';
 
 describe('UI: settings, API key rotation, instance profile', () => {
   /** Its key lives in DATA_DIR/api-key, as after a first start: it can be rotated. */
@@ -35,7 +34,6 @@ describe('UI: settings, API key rotation, instance profile', () => {
     await signed.page.waitForURL((u) => u.pathname === '/sources');
     return signed;
   }
-
 
   it('shows how the service runs: URL, data dir, key source and hint, retry policy', async () => {
     const { context, page, problems } = await signedIn(keyed);
@@ -75,9 +73,15 @@ describe('UI: settings, API key rotation, instance profile', () => {
     const newKey = (await shown.textContent()) ?? '';
     assert.match(newKey, /^spk_/);
     assert.equal(fs.readFileSync(path.join(keyed.dataDir, 'api-key'), 'utf8').trim(), newKey, 'the data dir holds the new key');
-    await page.getByRole('status', { name: 'New API key' }).getByText(/CLI reads it from the data dir/).waitFor();
+    await page
+      .getByRole('status', { name: 'New API key' })
+      .getByText(/CLI reads it from the data dir/)
+      .waitFor();
     await page.getByRole('button', { name: 'Copy key' }).waitFor();
-    await page.getByTestId('api-key-hint').filter({ hasText: `…${newKey.slice(-4)}` }).waitFor();
+    await page
+      .getByTestId('api-key-hint')
+      .filter({ hasText: `…${newKey.slice(-4)}` })
+      .waitFor();
     await page.screenshot({ path: `${SHOTS}/18-settings-key-rotated.png`, fullPage: true });
 
     // The old key is refused, the new one works, and the CLI finds it in the data dir by itself.
@@ -97,7 +101,10 @@ describe('UI: settings, API key rotation, instance profile', () => {
     await page.getByRole('link', { name: /Request echo/ }).click();
     await page.waitForURL((u) => u.pathname.startsWith(`/sources/${source.id}`));
     await page.getByRole('link', { name: 'Settings' }).click();
-    await page.getByTestId('api-key-hint').filter({ hasText: `…${newKey.slice(-4)}` }).waitFor();
+    await page
+      .getByTestId('api-key-hint')
+      .filter({ hasText: `…${newKey.slice(-4)}` })
+      .waitFor();
     assert.equal(await page.getByTestId('new-api-key').count(), 0, 'the key is shown only once');
 
     // Another browser signed in with the old key is signed out.
@@ -107,7 +114,7 @@ describe('UI: settings, API key rotation, instance profile', () => {
     await context.close();
   });
 
-  it('shows the service\'s reason instead of the rotate button when the key comes from --api-key', async () => {
+  it("shows the service's reason instead of the rotate button when the key comes from --api-key", async () => {
     const { context, page, problems } = await signedIn(flagged);
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByTestId('api-key-source').filter({ hasText: 'given with --api-key' }).waitFor();

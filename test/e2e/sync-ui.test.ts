@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { axe, launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
-import { startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
+import { type SpoutProcess, startSpout, tempDir, waitFor } from '../helpers/service';
 
 const SOURCE = `
 export default {
@@ -58,7 +58,10 @@ describe('UI: remote instances and the Sync screen', () => {
     await row.waitFor();
     assert.ok(!(await page.content()).includes(b.apiKey), 'the remote key is not in the page');
     await page.getByRole('button', { name: 'Test connection to team' }).click();
-    await page.getByTestId('remote-test-team').getByText(/✓ .*accepted the key/).waitFor();
+    await page
+      .getByTestId('remote-test-team')
+      .getByText(/✓ .*accepted the key/)
+      .waitFor();
     await page.screenshot({ path: `${SHOTS}/30-remote-instances.png`, fullPage: true });
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sync' }).click();
@@ -66,7 +69,10 @@ describe('UI: remote instances and the Sync screen', () => {
     assert.equal(await page.getByLabel('Remote', { exact: true }).inputValue(), 'team');
     await page.getByRole('button', { name: 'Plan', exact: true }).click();
     const plan = page.getByTestId('sync-plan');
-    await plan.getByTestId('plan-summary').getByText(/to create/).waitFor();
+    await plan
+      .getByTestId('plan-summary')
+      .getByText(/to create/)
+      .waitFor();
     const items = plan.getByTestId('plan-item');
     assert.ok((await items.count()) >= 3);
     const source = items.filter({ hasText: 'source "Orders"' });
@@ -84,7 +90,10 @@ describe('UI: remote instances and the Sync screen', () => {
     assert.equal(await progress.locator('li.step-done').count(), await progress.locator('li').count());
     await page.screenshot({ path: `${SHOTS}/32-sync-applied.png`, fullPage: true });
     const onB = (await b.api('GET', '/v1/users/me/sources')).json.data;
-    assert.deepEqual(onB.map((s: any) => [s.name, s.configured_props.region]), [['Orders', 'eu']]);
+    assert.deepEqual(
+      onB.map((s: any) => [s.name, s.configured_props.region]),
+      [['Orders', 'eu']],
+    );
 
     // Planning again finds nothing to do.
     await progress.getByRole('button', { name: 'Plan again' }).click();

@@ -14,8 +14,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { axeWithHeadings, editorText, launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
-import { startReceiver, type Receiver } from '../helpers/receiver';
-import { deploySource, startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
+import { type Receiver, startReceiver } from '../helpers/receiver';
+import { deploySource, type SpoutProcess, startSpout, tempDir, waitFor } from '../helpers/service';
 
 // Page functions run in the browser; this project type-checks without the DOM library.
 declare const document: any, navigator: any;
@@ -190,7 +190,10 @@ describe('UI details of issue 23 (points 8–14) and axe on every screen', () =>
     assert.match((await page.locator('#recover-since-hint').textContent()) ?? '', /24-hour/);
     await since.fill('2020-01-01 13:05');
     await page.getByRole('button', { name: 'Recover', exact: true }).click();
-    await page.locator('.toast').getByText(/failed messages? sent again/).waitFor();
+    await page
+      .locator('.toast')
+      .getByText(/failed messages? sent again/)
+      .waitFor();
     assert.doesNotMatch((await page.locator('main').textContent()) ?? '', /\b(AM|PM)\b/);
     await context.close();
   });
@@ -227,9 +230,19 @@ describe('UI details of issue 23 (points 8–14) and axe on every screen', () =>
     const key = form.getByLabel('API key');
     assert.equal(await key.getAttribute('aria-invalid'), 'true');
     assert.equal(await key.getAttribute('aria-describedby'), 'remote-api_key-error');
-    assert.equal(await page.locator('.toast').filter({ hasText: /refused/ }).count(), 0, 'no passing notice');
+    assert.equal(
+      await page
+        .locator('.toast')
+        .filter({ hasText: /refused/ })
+        .count(),
+      0,
+      'no passing notice',
+    );
     assert.equal(await page.getByText(/refused the API key/).count(), 1, 'said once');
-    assert.deepEqual(problems.filter((p) => !/status of 400/.test(p)), []);
+    assert.deepEqual(
+      problems.filter((p) => !/status of 400/.test(p)),
+      [],
+    );
     await context.close();
   });
 
@@ -314,10 +327,17 @@ describe('UI details of issue 23 (points 8–14) and axe on every screen', () =>
     await page.getByTestId('invocation-detail').getByRole('button', { name: 'Replay with edits…' }).click();
     const headers = page.getByLabel('Headers (one per line)');
     const lines = (await headers.inputValue()).split('\n');
-    assert.deepEqual(lines.map((l) => l.slice(0, l.indexOf(':'))), Object.keys(original.request.headers), 'prefilled with the recorded headers, in order');
+    assert.deepEqual(
+      lines.map((l) => l.slice(0, l.indexOf(':'))),
+      Object.keys(original.request.headers),
+      'prefilled with the recorded headers, in order',
+    );
     await headers.fill(lines.map((l) => (l.toLowerCase().startsWith('user-agent:') ? 'user-agent: edited/1.0' : l)).join('\n'));
     await axeWithHeadings(page, 'the replay dialog');
-    await page.getByRole('dialog').getByRole('button', { name: /^Replay/ }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: /^Replay/ })
+      .click();
     const replay = await waitFor(async () => ((await spout.api('GET', `/v1/sources/${shop.id}/invocations?trigger=http`)).json.data as Array<{ replay_of: string | null; request: { headers: Record<string, string> } }>).find((r) => r.replay_of === original.id), 10_000, 'the replay');
     assert.deepEqual(Object.entries(replay.request.headers), Object.entries({ ...original.request.headers, 'user-agent': 'edited/1.0' }));
     await context.close();
@@ -384,7 +404,10 @@ describe('UI details of issue 23 (points 8–14) and axe on every screen', () =>
     await item.getByTestId('loopback-warning').getByText('http://127.0.0.1:9/local-only').waitFor();
     const apply = page.getByRole('button', { name: /^Apply \d+ changes?$/ });
     assert.equal(await apply.isDisabled(), true, 'not applied before the warning is answered');
-    await page.getByRole('alert').filter({ hasText: /to a loopback address/ }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /to a loopback address/ })
+      .waitFor();
     await axeWithHeadings(page, 'the sync plan with a loopback warning');
     await page.getByRole('checkbox', { name: /Push (it|them) anyway/ }).check();
     assert.equal(await apply.isDisabled(), false);
@@ -447,7 +470,10 @@ describe('UI details of issue 23 (points 8–14) and axe on every screen', () =>
       await page.getByRole('button', { name: 'Plan', exact: true }).click();
       await page.getByTestId('sync-plan').waitFor();
       await axeWithHeadings(page, `the sync plan at ${viewport.width} px`);
-      assert.deepEqual(problems.filter((p) => !/status of (404|400)/.test(p)), []);
+      assert.deepEqual(
+        problems.filter((p) => !/status of (404|400)/.test(p)),
+        [],
+      );
       await context.close();
     }
   });

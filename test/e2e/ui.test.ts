@@ -5,9 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
-import { startReceiver, type Receiver } from '../helpers/receiver';
-import { deploySource, startSpout, waitFor, type SpoutProcess } from '../helpers/service';
-
+import { type Receiver, startReceiver } from '../helpers/receiver';
+import { deploySource, type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
 /** An HTTP source with a select prop whose options come from an async `options` method, two per page. */
 const ORDERS_SOURCE = `export default {
@@ -87,7 +86,6 @@ describe('UI in Chromium', () => {
     return signedInPage(browser, await spout.signInUrl());
   }
 
-
   it('refuses a visit without the token link', async () => {
     const page = await browser.newPage();
     const res = await page.goto(`${spout.url}/`);
@@ -121,7 +119,10 @@ describe('UI in Chromium', () => {
     const sourceId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] as string);
     const endpoint = (await page.getByTestId('endpoint-url').textContent()) ?? '';
     assert.match(endpoint, /\/e\//);
-    await page.getByRole('link', { name: /Orders/ }).first().waitFor();
+    await page
+      .getByRole('link', { name: /Orders/ })
+      .first()
+      .waitFor();
 
     await page.getByLabel('Body').fill('{"item": 42}');
     await page.getByRole('button', { name: 'Send request' }).click();
@@ -183,7 +184,15 @@ describe('UI in Chromium', () => {
     await page.screenshot({ path: `${SHOTS}/06-webhook-failing.png` });
     receiver.respond = () => 200;
     await failing.getByRole('button', { name: 'Resend' }).click();
-    await waitFor(() => page.locator('tr[data-status="delivered"]').count().then((n) => n === 2), 10_000, 'the resent message to be delivered');
+    await waitFor(
+      () =>
+        page
+          .locator('tr[data-status="delivered"]')
+          .count()
+          .then((n) => n === 2),
+      10_000,
+      'the resent message to be delivered',
+    );
     await waitFor(() => receiver.received.length === 3, 5000, 'the resend to reach the receiver');
     assert.equal(receiver.received[2]?.headers['webhook-id'], receiver.received[1]?.headers['webhook-id'], 'the resend keeps the webhook-id');
     await page.screenshot({ path: `${SHOTS}/07-webhook-delivered.png` });
@@ -230,7 +239,7 @@ describe('UI in Chromium', () => {
     await context.close();
   });
 
-  it('shows the service\'s validation problems in the editor and in a list', async () => {
+  it("shows the service's validation problems in the editor and in a list", async () => {
     const { context, page } = await signedIn();
     await page.getByRole('link', { name: 'New source' }).click();
     await setEditorText(page, 'export default {\n  name: "Broken",\n  version: "0.1.0",\n  async run() {\n    this.$emit({ a: 1 \n  },\n};\n');
@@ -253,7 +262,10 @@ describe('UI in Chromium', () => {
     assert.match((await warnings.textContent()) ?? '', /props\.lang\.default.*default is allowed only on optional props/);
     await page.locator('.monaco-editor .squiggly-warning').first().waitFor();
     assert.equal(await page.getByRole('alert', { name: 'Problems' }).count(), 0);
-    await page.getByLabel(/Language/).first().waitFor();
+    await page
+      .getByLabel(/Language/)
+      .first()
+      .waitFor();
     await page.screenshot({ path: `${SHOTS}/editor-warnings.png` });
     await context.close();
   });
@@ -262,7 +274,10 @@ describe('UI in Chromium', () => {
     const { context, page } = await signedIn();
     await page.goto(`${spout.url}/sources?action=create&key=no-such-component`);
     await page.getByRole('heading', { name: 'New source' }).waitFor();
-    await page.getByText(/no-such-component/).first().waitFor();
+    await page
+      .getByText(/no-such-component/)
+      .first()
+      .waitFor();
     await page.locator('.monaco-editor').waitFor();
     await context.close();
   });
@@ -284,7 +299,10 @@ describe('UI in Chromium', () => {
     await page.locator('.vrow.selected', { hasText: 'event 0' }).waitFor();
     await page.getByLabel('Search events').fill('event 9999');
     // The search runs on the service, over every stored event.
-    await page.getByTestId('event-count').filter({ hasText: /^1 matching on the service$/ }).waitFor();
+    await page
+      .getByTestId('event-count')
+      .filter({ hasText: /^1 matching on the service$/ })
+      .waitFor();
     assert.ok(Date.now() - started < 3000, `end + search took ${Date.now() - started} ms`);
     await page.screenshot({ path: `${SHOTS}/10-ten-thousand-events.png` });
     assert.deepEqual(problems, []);

@@ -12,8 +12,8 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { axe, editorText, launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
 import { rawRequest } from '../helpers/raw-request';
-import { startReceiver, type Receiver } from '../helpers/receiver';
-import { deploySource, startSpout, tempDir, waitFor, type SpoutProcess } from '../helpers/service';
+import { type Receiver, startReceiver } from '../helpers/receiver';
+import { deploySource, type SpoutProcess, startSpout, tempDir, waitFor } from '../helpers/service';
 import { createWebhook, subscribe } from '../helpers/webhooks';
 
 // Page functions run in the browser; this project type-checks without the DOM library.
@@ -109,7 +109,10 @@ describe('UI: drafts, exact replay, the gallery, pruned runs, attempt requests, 
     await page.getByRole('link', { name: /Counter B/ }).click();
     await waitFor(async () => !(await editorText(page)).includes('// edited here') && (await editorText(page)).includes('name: "Counter"'), 15_000, "B's own code");
     // The list marks the source with unsaved changes.
-    await page.getByRole('link', { name: /Counter A/ }).getByTestId('unsaved-mark').waitFor();
+    await page
+      .getByRole('link', { name: /Counter A/ })
+      .getByTestId('unsaved-mark')
+      .waitFor();
     await page.getByRole('link', { name: /Counter A/ }).click();
     await edited();
 
@@ -139,7 +142,13 @@ describe('UI: drafts, exact replay, the gallery, pruned runs, attempt requests, 
   it('replays from the UI with exactly the recorded headers, in order', async () => {
     // As curl sends it: five headers, no `connection`, none of the ones `fetch` adds.
     const body = '{"exact":true}';
-    const curlHeaders: Array<[string, string]> = [['Host', new URL(a.endpoint).host], ['User-Agent', 'curl/8.5.0'], ['Accept', '*/*'], ['Content-Type', 'application/json'], ['Content-Length', String(body.length)]];
+    const curlHeaders: Array<[string, string]> = [
+      ['Host', new URL(a.endpoint).host],
+      ['User-Agent', 'curl/8.5.0'],
+      ['Accept', '*/*'],
+      ['Content-Type', 'application/json'],
+      ['Content-Length', String(body.length)],
+    ];
     assert.equal(await rawRequest(`${a.endpoint}/exact?x=1`, 'POST', curlHeaders, body), 200);
     const original = await waitFor(async () => ((await spout.api('GET', `/v1/sources/${a.id}/invocations?trigger=http`)).json.data as Recorded[]).find((r) => !r.replay_of), 10_000, 'the run');
     await page.goto(`${spout.url}/sources/${a.id}/activity/${original.id}`);
@@ -201,8 +210,15 @@ describe('UI: drafts, exact replay, the gallery, pruned runs, attempt requests, 
     await row.getByRole('button', { name: 'Attempts' }).click();
     const attempts = page.locator('.attempts-row').first();
     await attempts.getByText('Request', { exact: true }).click();
-    await attempts.getByTestId('attempt-headers').first().getByText(/webhook-signature: v1,/).waitFor();
-    await attempts.getByText(/webhook-timestamp: \d+/).first().waitFor();
+    await attempts
+      .getByTestId('attempt-headers')
+      .first()
+      .getByText(/webhook-signature: v1,/)
+      .waitFor();
+    await attempts
+      .getByText(/webhook-timestamp: \d+/)
+      .first()
+      .waitFor();
     await page.screenshot({ path: `${SHOTS}/40-attempt-request.png`, fullPage: true });
     await axe(page, 'a webhook attempt with its request');
 
@@ -231,9 +247,15 @@ describe('UI: drafts, exact replay, the gallery, pruned runs, attempt requests, 
     await axe(page, 'the editor beside Activity');
     // Without the split view, the frame opens the Configure tab.
     await page.getByRole('button', { name: 'Editor beside' }).click();
-    await page.getByTestId('error-stack').getByRole('button', { name: /\.mjs:7:\d+/ }).click();
+    await page
+      .getByTestId('error-stack')
+      .getByRole('button', { name: /\.mjs:7:\d+/ })
+      .click();
     await page.waitForURL((u) => u.pathname === `/sources/${b.id}`);
     await page.locator('.monaco-editor').waitFor();
-    assert.deepEqual(problems.filter((p) => !/status of (404|400)/.test(p)), []);
+    assert.deepEqual(
+      problems.filter((p) => !/status of (404|400)/.test(p)),
+      [],
+    );
   });
 });

@@ -9,9 +9,8 @@ import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
-import { startReceiver, type Receiver } from '../helpers/receiver';
-import { deploySource, startSpout, waitFor, type SpoutProcess } from '../helpers/service';
-
+import { type Receiver, startReceiver } from '../helpers/receiver';
+import { deploySource, type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
 /** An action (written for this test) that greets, logs, exports and reads `steps`; it throws when asked to. */
 const GREETER = `export default {
@@ -90,7 +89,6 @@ describe('UI: action test runs, workflows, re-delivery', () => {
     return signedInPage(browser, await spout.signInUrl(), { acceptDownloads: true });
   }
 
-
   it('test-runs an action written in the editor: summary, exports, return value, console, error with stack', async () => {
     const { context, page, problems } = await signedIn();
     await page.getByRole('link', { name: 'New source' }).click();
@@ -165,7 +163,10 @@ describe('UI: action test runs, workflows, re-delivery', () => {
     await page.getByRole('heading', { name: /Orders flow/, level: 1 }).waitFor();
     const endpoint = (await page.getByTestId('workflow-endpoint').textContent()) ?? '';
     assert.match(endpoint, /\/e\//);
-    await page.getByRole('link', { name: /Orders flow/ }).first().waitFor();
+    await page
+      .getByRole('link', { name: /Orders flow/ })
+      .first()
+      .waitFor();
 
     // Called from outside: the run shows up with both steps.
     const res = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'A7', items: [{ price: 3 }, { price: 4 }] }) });
@@ -185,33 +186,73 @@ describe('UI: action test runs, workflows, re-delivery', () => {
 
     // Replay, and a run by hand with a typed event.
     await run.getByRole('button', { name: 'Replay' }).click();
-    await waitFor(() => page.locator('.run').count().then((n) => n === 2), 10_000, 'the replay to be listed');
+    await waitFor(
+      () =>
+        page
+          .locator('.run')
+          .count()
+          .then((n) => n === 2),
+      10_000,
+      'the replay to be listed',
+    );
     await page.locator('.run', { hasText: 'replay of' }).first().waitFor();
     await page.getByLabel(/^Trigger event/).fill('{"body": {"id": "B2", "items": [{"price": 5}]}}');
     await page.getByRole('button', { name: 'Run workflow' }).click();
-    await waitFor(() => page.locator('.run').count().then((n) => n === 3), 10_000, 'the manual run to be listed');
+    await waitFor(
+      () =>
+        page
+          .locator('.run')
+          .count()
+          .then((n) => n === 3),
+      10_000,
+      'the manual run to be listed',
+    );
     await page.getByTestId('return-value').getByText('"Order B2 (total 5)"').first().waitFor();
     const runs = (await spout.api('GET', `/v1/workflows/${workflowId}/runs`)).json.data as Array<{ steps: Array<{ name: string }> }>;
     assert.equal(runs.length, 3);
-    assert.deepEqual(runs[0]?.steps.map((s) => s.name), ['parse', 'format']);
+    assert.deepEqual(
+      runs[0]?.steps.map((s) => s.name),
+      ['parse', 'format'],
+    );
 
     // Export downloads the definition; importing it makes a second workflow.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export' }).click()]);
     assert.equal(download.suggestedFilename(), 'orders-flow.workflow.json');
     const exported = JSON.parse(fs.readFileSync((await download.path()) as string, 'utf8')) as { spout_workflow: number; steps: Array<{ name: string; component_code: string }> };
     assert.equal(exported.spout_workflow, 1);
-    assert.deepEqual(exported.steps.map((s) => s.name), ['parse', 'format']);
+    assert.deepEqual(
+      exported.steps.map((s) => s.name),
+      ['parse', 'format'],
+    );
     await page.getByLabel('Import a workflow file').setInputFiles({ name: 'orders-flow.workflow.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(exported)) });
     await page.waitForURL((u) => u.pathname.startsWith('/workflows/p_') && !u.pathname.includes(workflowId));
     await page.getByText(/Imported Orders flow/).waitFor();
-    await waitFor(() => page.getByRole('list', { name: 'Workflows' }).getByRole('listitem').count().then((n) => n === 2), 10_000, 'both workflows listed');
+    await waitFor(
+      () =>
+        page
+          .getByRole('list', { name: 'Workflows' })
+          .getByRole('listitem')
+          .count()
+          .then((n) => n === 2),
+      10_000,
+      'both workflows listed',
+    );
     await page.screenshot({ path: `${SHOTS}/15-workflow-imported.png` });
 
     // Delete the import, after confirming.
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByRole('button', { name: 'Delete workflow' }).click();
     await page.waitForURL((u) => u.pathname === '/workflows');
-    await waitFor(() => page.getByRole('list', { name: 'Workflows' }).getByRole('listitem').count().then((n) => n === 1), 10_000, 'one workflow left');
+    await waitFor(
+      () =>
+        page
+          .getByRole('list', { name: 'Workflows' })
+          .getByRole('listitem')
+          .count()
+          .then((n) => n === 1),
+      10_000,
+      'one workflow left',
+    );
     assert.equal((await spout.api('GET', '/v1/users/me/workflows')).json.data.length, 1);
     assert.deepEqual(problems, [], 'no script errors or CSP violations');
     await context.close();
@@ -243,7 +284,10 @@ describe('UI: action test runs, workflows, re-delivery', () => {
     // Renaming the step would lose the stored secret: the form says so before sending.
     await step.getByLabel('Step name').fill('greet_again');
     await page.getByRole('button', { name: 'Save workflow' }).click();
-    await step.getByRole('alert').filter({ hasText: /type the secret again/ }).waitFor();
+    await step
+      .getByRole('alert')
+      .filter({ hasText: /type the secret again/ })
+      .waitFor();
     await step.getByLabel('Step name').fill('greet');
 
     await step.getByLabel('Who', { exact: true }).fill('Grace');
@@ -279,7 +323,10 @@ describe('UI: action test runs, workflows, re-delivery', () => {
     await page.getByLabel('Webhook', { exact: true }).selectOption(hook.id);
     await page.screenshot({ path: `${SHOTS}/16-redeliver.png` });
     await page.getByRole('button', { name: 'Re-deliver', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: /Re-delivered .* to Redeliver target/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Re-delivered .* to Redeliver target/ })
+      .waitFor();
     const got = await waitFor(() => receiver.received[0], 10_000, 'the event at the receiver');
     assert.deepEqual(JSON.parse(got.body), { method: 'POST', path: '/again', body: { n: 7 } });
     assert.ok(got.headers['webhook-id'], 'delivered as a signed webhook message');

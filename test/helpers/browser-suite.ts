@@ -2,7 +2,7 @@
 import { after, before } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, signedInPage } from './browser';
-import { startSpout, type SpoutProcess } from './service';
+import { type SpoutProcess, startSpout } from './service';
 
 /** Registers before/after hooks in the calling `describe`; read `spout` and `page` inside its tests. */
 export function browserSuite(): { readonly spout: SpoutProcess; readonly page: Page } {

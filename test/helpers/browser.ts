@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 // Page functions run in the browser; this project type-checks without the DOM library.
 declare const document: any;
@@ -23,11 +23,7 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** A page opened at `url` (the UI link with its token), collecting page errors and console errors in `problems`. */
-export async function signedInPage(
-  browser: Browser,
-  url: string,
-  options: { viewport?: { width: number; height: number }; acceptDownloads?: boolean; initScript?: string } = {},
-): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+export async function signedInPage(browser: Browser, url: string, options: { viewport?: { width: number; height: number }; acceptDownloads?: boolean; initScript?: string } = {}): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
   const context = await browser.newContext({ viewport: options.viewport ?? { width: 1440, height: 900 }, acceptDownloads: options.acceptDownloads ?? false });
   if (options.initScript) await context.addInitScript({ content: options.initScript });
   const page = await context.newPage();
@@ -53,7 +49,13 @@ async function axeFailing(page: Page, screen: string, fails: (v: { id: string; i
   const result = await new AxeBuilder({ page }).analyze();
   const bad = result.violations.filter(fails);
   assert.deepEqual(
-    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`),
+    bad.map(
+      (v) =>
+        `${v.id}: ${v.help} (${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')})`,
+    ),
     [],
     `axe on ${screen}`,
   );

@@ -1,6 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { tempDir, waitFor, type SpoutProcess } from './service';
+import { type SpoutProcess, tempDir, waitFor } from './service';
 
 const cliPath = path.resolve('dist', 'cli.js');
 

@@ -2,10 +2,10 @@
 // values to check, and a component host's side of bindings: shared by the component checks
 // (test/runtime/components) and each prop kind's (test/runtime/props/<kind>).
 import assert from 'node:assert/strict';
-import { ComponentError } from '../../runtime/lib/error-kinds';
 import { validateComponent } from '../../runtime/components/validate';
 import type { ComponentDescription, ComponentProblem, ConfigurableProp, PropShape } from '../../runtime/contract/component-shape';
 import type { HostCall, SandboxContext } from '../../runtime/contract/host-protocol';
+import { ComponentError } from '../../runtime/lib/error-kinds';
 import { checkConfiguredProps } from '../../runtime/props/configured-props';
 import type { BindingHost } from '../../runtime/props/shared/kind-interface';
 
@@ -71,11 +71,7 @@ export function withProp(prop: PropShape, overrides: Partial<ComponentDescriptio
 }
 
 /** What checkConfiguredProps makes of `value` configured on `prop` alone (no value: nothing configured). */
-export function configure(
-  prop: ConfigurableProp,
-  value?: unknown,
-  lookups: { accounts?: Record<string, string>; dataStores?: string[] } = {},
-): { values: Record<string, unknown>; problems: ComponentProblem[] } {
+export function configure(prop: ConfigurableProp, value?: unknown, lookups: { accounts?: Record<string, string>; dataStores?: string[] } = {}): { values: Record<string, unknown>; problems: ComponentProblem[] } {
   const app = (id: string) => (lookups.accounts?.[id] ? { app: lookups.accounts[id] } : undefined);
   return checkConfiguredProps([prop], value === undefined ? {} : { [prop.name]: value }, app, (id) => lookups.dataStores?.includes(id) ?? false);
 }

@@ -2,8 +2,9 @@
 // client credentials, which keeps every JSON answer so tests can check it against the SDK's own
 // schemas strictly (the SDK itself reads answers leniently).
 // connectClient replaces globalThis.fetch for the test file's process; a test file uses one client.
-import path from 'node:path';
+
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { PipedreamClient, PipedreamError, serialization } from '@pipedream/sdk';
 import type { SpoutProcess } from './service';
 

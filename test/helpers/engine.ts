@@ -5,9 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ComponentLibrary } from '../../runtime/components/library';
 import { Deduper } from '../../runtime/engine/events/dedupe';
-import { Emission, type DeliveryPort } from '../../runtime/engine/events/emission';
+import { type DeliveryPort, Emission } from '../../runtime/engine/events/emission';
 import { NetworkService } from '../../runtime/engine/network/network-service';
-import { PayloadStore } from '../../runtime/store/payload-store';
 import { createSources, type SourceManager } from '../../runtime/engine/sources/source-manager';
 import { hostScript } from '../../runtime/lib/paths';
 import { HostPool } from '../../runtime/sandbox/host-pool';
@@ -16,7 +15,8 @@ import { DataStores } from '../../runtime/store/data-stores';
 import { EventStore, type StoredEvent } from '../../runtime/store/event-store';
 import { InvocationStore } from '../../runtime/store/invocation-store';
 import { LogStore } from '../../runtime/store/log-store';
-import { openMetadata, type Metadata } from '../../runtime/store/metadata';
+import { type Metadata, openMetadata } from '../../runtime/store/metadata';
+import { PayloadStore } from '../../runtime/store/payload-store';
 import { SecretBox } from '../../runtime/store/secrets';
 import { SourceDbs } from '../../runtime/store/source-dbs';
 import { tempDir } from './service';
@@ -72,10 +72,15 @@ export async function openEngineStores(delivery?: DeliveryPort): Promise<EngineS
     dataStores,
     network: new NetworkService(new CassetteStore(path.join(dataDir, 'cassettes'))),
     payloads: new PayloadStore(path.join(dataDir, 'payloads')),
-    emission: new Emission(events, port, () => metadata.data.subscriptions, (listenerId, event, depth) => {
-      listened.push({ listenerId, event, depth });
-      stores.onListen(listenerId, event, depth);
-    }),
+    emission: new Emission(
+      events,
+      port,
+      () => metadata.data.subscriptions,
+      (listenerId, event, depth) => {
+        listened.push({ listenerId, event, depth });
+        stores.onListen(listenerId, event, depth);
+      },
+    ),
     deliveries,
     listened,
     onListen: () => {},
@@ -117,5 +122,8 @@ export async function openSources(options: { runTimeoutMs?: number } = {}): Prom
 /** Every file under a folder, relative to it. */
 export function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
 }

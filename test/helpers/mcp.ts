@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { tempDir, type SpoutProcess } from './service';
+import { type SpoutProcess, tempDir } from './service';
 
 const cli = path.resolve('dist', 'cli.js');
 

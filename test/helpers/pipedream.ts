@@ -106,7 +106,18 @@ export async function startFakePipedream(options: { apiKey?: string; orgId?: str
       if ((method === 'POST' || method === 'PUT') && text && !/^application\/json/.test(req.headers['content-type'] ?? '')) return send(400, { error: 'Content-Type must be application/json' });
       const path = url.pathname;
       if (path === '/v1/users/me' && method === 'GET') {
-        return send(200, { data: { id: 'u_tester', username: 'tester', email: 'tester@example.com', daily_compute_time_quota: 95400000, daily_compute_time_used: 0, daily_invocations_quota: 27344, daily_invocations_used: 0, orgs: [{ name: 'Team', id: orgId, orgname: 'team', email: 'team@example.com', daily_credits_quota: 100, daily_credits_used: 0 }] } });
+        return send(200, {
+          data: {
+            id: 'u_tester',
+            username: 'tester',
+            email: 'tester@example.com',
+            daily_compute_time_quota: 95400000,
+            daily_compute_time_used: 0,
+            daily_invocations_quota: 27344,
+            daily_invocations_used: 0,
+            orgs: [{ name: 'Team', id: orgId, orgname: 'team', email: 'team@example.com', daily_credits_quota: 100, daily_credits_used: 0 }],
+          },
+        });
       }
       if (options.requireOrg && params.org_id !== orgId) return send(400, { error: 'please specify a valid workspace' });
       let m: RegExpExecArray | null;

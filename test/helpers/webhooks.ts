@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
+import type { AttemptView, MessageView } from '../../runtime/contract/webhook-api';
 import type { Received } from './receiver';
 import type { SpoutProcess } from './service';
-import type { AttemptView, MessageView } from '../../runtime/contract/webhook-api';
 
 /** Creates a webhook (extra fields such as `retry_schedule` as given) and returns its id and secret. */
 export async function createWebhook(spout: SpoutProcess, url: string, extra: Record<string, unknown> = {}): Promise<{ id: string; secret: string }> {

@@ -48,7 +48,15 @@ describe('desktop package hardening', () => {
     const docs = fs.readFileSync('docs/desktop-and-ui.md', 'utf8');
     const section = docs.slice(docs.indexOf('## Electronegativity'));
     const explained = [...section.matchAll(/^\| `([A-Z_]+)` \| `([^`]+)` \|/gm)].map((m) => `${m[1]} ${m[2]}`);
-    assert.deepEqual([...new Set(found)].filter((f) => !explained.includes(f)), [], 'findings not explained in docs/desktop-and-ui.md (## Electronegativity)');
-    assert.deepEqual(explained.filter((e) => !found.includes(e)), [], 'explanations of findings that no longer occur');
+    assert.deepEqual(
+      [...new Set(found)].filter((f) => !explained.includes(f)),
+      [],
+      'findings not explained in docs/desktop-and-ui.md (## Electronegativity)',
+    );
+    assert.deepEqual(
+      explained.filter((e) => !found.includes(e)),
+      [],
+      'explanations of findings that no longer occur',
+    );
   });
 });

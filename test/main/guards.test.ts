@@ -8,7 +8,11 @@ describe('desktop navigation and permission guards', () => {
   it('keeps pages on the instance shown: navigations, redirects and frames elsewhere are stopped', () => {
     const contents = fakeContents();
     let origin = 'http://127.0.0.1:7620';
-    guardContents(contents, () => origin, () => undefined);
+    guardContents(
+      contents,
+      () => origin,
+      () => undefined,
+    );
     assert.deepEqual(contents.listened(), ['will-attach-webview', 'will-frame-navigate', 'will-navigate', 'will-redirect']);
     for (const event of ['will-navigate', 'will-redirect', 'will-frame-navigate']) {
       assert.equal(contents.emit(event, 'http://127.0.0.1:7620/sources/dc_1'), false, `${event} home`);
@@ -27,7 +31,11 @@ describe('desktop navigation and permission guards', () => {
   it('never attaches a webview and never opens a window; http(s) links elsewhere open in the browser', () => {
     const contents = fakeContents();
     const external: string[] = [];
-    guardContents(contents, () => 'http://127.0.0.1:7620', (url) => external.push(url));
+    guardContents(
+      contents,
+      () => 'http://127.0.0.1:7620',
+      (url) => external.push(url),
+    );
     assert.equal(contents.emit('will-attach-webview'), true);
     for (const url of ['https://docs.example.com/', 'http://127.0.0.1:7620/sources', 'file:///etc/passwd', 'javascript:alert(1)', 'mailto:a@b.c']) {
       assert.deepEqual(contents.open(url), { action: 'deny' }, url);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { ipcChannels } from '../../main/ipc';
 import { registerIpc } from '../../main/ipc-handlers';
-import { ProfileStore, type Profile } from '../../main/profile';
+import { type Profile, ProfileStore } from '../../main/profile';
 import { fakeIpcMain, fakeSafeStorage } from './stand-ins';
 
 const LOCAL = 'http://127.0.0.1:7620';

@@ -44,7 +44,10 @@ describe('desktop profile store', () => {
     ] as const) {
       const file = path.join(temp('spout-profile-'), 'desktop-profile.json');
       const store = new ProfileStore(file, storage, platform);
-      assert.throws(() => store.write({ mode: 'remote', url: 'https://spout.example.com', apiKey: 'k' }), (err: Error) => err instanceof ProfileRefused && /never stores the key in clear.*spout login/.test(err.message));
+      assert.throws(
+        () => store.write({ mode: 'remote', url: 'https://spout.example.com', apiKey: 'k' }),
+        (err: Error) => err instanceof ProfileRefused && /never stores the key in clear.*spout login/.test(err.message),
+      );
       assert.ok(!fs.existsSync(file));
       store.write({ mode: 'local' });
       assert.deepEqual(store.read(), { mode: 'local' });
@@ -89,7 +92,13 @@ describe('the data dir key sealed with safeStorage', () => {
     // The headless service cannot open a data dir whose key the keychain holds, and says so.
     assert.throws(() => SecretBox.open(dir), /sealed with the desktop app's OS keychain/);
     // Another keychain (another user or machine) cannot unseal it.
-    const other = { name: 'another keychain', wrap: () => '', unwrap: () => { throw new Error('cannot decrypt'); } };
+    const other = {
+      name: 'another keychain',
+      wrap: () => '',
+      unwrap: () => {
+        throw new Error('cannot decrypt');
+      },
+    };
     assert.throws(() => SecretBox.open(dir, other), /cannot be unsealed with another keychain/);
     // A fresh data dir gets a sealed key only.
     const fresh = temp('spout-keys-');

@@ -18,10 +18,10 @@ describe('remote sign-in links', () => {
 
   it('says why there is no link: a refused key, another answer, no instance', async () => {
     assert.deepEqual(await remoteSignInLink('https://x.example', 'k', answering(401, {})), { problem: 'the API key was refused (401)' });
-    assert.match((await remoteSignInLink('https://x.example', 'k', answering(404, {})) as { problem: string }).problem, /answered 404/);
+    assert.match(((await remoteSignInLink('https://x.example', 'k', answering(404, {}))) as { problem: string }).problem, /answered 404/);
     const down = (async () => {
       throw new Error('ECONNREFUSED');
     }) as unknown as typeof fetch;
-    assert.match((await remoteSignInLink('https://x.example', 'k', down) as { problem: string }).problem, /could not be reached \(ECONNREFUSED\)/);
+    assert.match(((await remoteSignInLink('https://x.example', 'k', down)) as { problem: string }).problem, /could not be reached \(ECONNREFUSED\)/);
   });
 });

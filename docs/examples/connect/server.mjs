@@ -10,8 +10,8 @@
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
 import { PipedreamClient } from "@pipedream/sdk";
+import { build } from "esbuild";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pd = new PipedreamClient();
@@ -25,7 +25,7 @@ const bundled = await build({
   format: "esm",
   platform: "browser",
   jsx: "automatic",
-  define: { "process.env.NODE_ENV": "\"production\"" },
+  define: { "process.env.NODE_ENV": '"production"' },
   logLevel: "silent",
 });
 const script = bundled.outputFiles[0].text;
@@ -42,7 +42,9 @@ const server = http.createServer(async (req, res) => {
       const token = await pd.tokens.create({ externalUserId: url.searchParams.get("user") ?? "example-user", allowedOrigins: [origin] });
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ token: token.token, expires_at: token.expiresAt.toISOString(), connect_link_url: token.connectLinkUrl }));
     } else if (url.pathname === "/") {
-      res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Example app</title></head><body><div id="root" data-base-url="${escapeHtml(baseUrl)}" data-component="${escapeHtml(component)}"></div><script type="module" src="/app.js"></script></body></html>`);
+      res
+        .writeHead(200, { "content-type": "text/html" })
+        .end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Example app</title></head><body><div id="root" data-base-url="${escapeHtml(baseUrl)}" data-component="${escapeHtml(component)}"></div><script type="module" src="/app.js"></script></body></html>`);
     } else if (url.pathname === "/favicon.ico") {
       res.writeHead(204).end();
     } else {

@@ -1,10 +1,10 @@
 // The transport of the UI's /v1 calls: same-origin fetch signed in by the session cookie (never
 // an API key in the page), problem+json answers as ApiError, and whether the service answers.
 import { create } from 'zustand';
-import type { FieldProblem, Problem } from '../../../runtime/contract/problem';
-import type { InvocationView } from '../../../runtime/contract/invocation-api';
-import type { UiRequestHeader } from '../../../runtime/contract/settings-api';
 import type { VersionConflictView } from '../../../runtime/contract/change-api';
+import type { InvocationView } from '../../../runtime/contract/invocation-api';
+import type { FieldProblem, Problem } from '../../../runtime/contract/problem';
+import type { UiRequestHeader } from '../../../runtime/contract/settings-api';
 
 /** An error answered by /v1, with its `detail` and, for validation errors, every problem. */
 export class ApiError extends Error {

@@ -4,12 +4,12 @@ import type { AccountInput, AccountView, ComponentCheckView, ComponentLint, Comp
 import type { ConfigurableProp } from '../../../runtime/contract/component-shape';
 import type { ConnectCredentialsView } from '../../../runtime/contract/connect-api';
 import type { InvocationFilter, InvocationRecordView, InvocationView, ReplayEdits, RunTestView } from '../../../runtime/contract/invocation-api';
-import type { Cassette } from '../../../runtime/contract/network-api';
 import type { McpSettings, McpSnippets, McpToolView } from '../../../runtime/contract/mcp-api';
+import type { Cassette } from '../../../runtime/contract/network-api';
 import type { ListResponse } from '../../../runtime/contract/page';
+import type { RunNowInput, RunRequest, RunRequestView, SavedPayload } from '../../../runtime/contract/run-request-api';
 import type { InstanceSettings } from '../../../runtime/contract/settings-api';
 import type { EventQuery, EventSummary, LogLineView, RunNowView, SourceInput, SourceUpdate, SourceView } from '../../../runtime/contract/source-api';
-import type { RunNowInput, RunRequest, RunRequestView, SavedPayload } from '../../../runtime/contract/run-request-api';
 import type { RemoteCheck, RemoteInput, RemoteView, SyncApplyRequest, SyncJobView, SyncPlan, SyncRequest } from '../../../runtime/contract/sync-api';
 import type { AttemptView, MessageView, SecretRotationView, SubscriptionView, WebhookInput, WebhookUpdate, WebhookView } from '../../../runtime/contract/webhook-api';
 import type { WorkflowExport, WorkflowInput, WorkflowRunView, WorkflowView } from '../../../runtime/contract/workflow-api';
@@ -48,16 +48,12 @@ export const api = {
   /** Saves (or replaces) a test payload of a source. */
   savePayload: (id: string, name: string, fields: RunRequest) => request<{ data: SavedPayload }>('PUT', `/v1/sources/${enc(id)}/payloads/${enc(name)}`, fields).then((r) => r.data),
   deletePayload: (id: string, name: string) => request<void>('DELETE', `/v1/sources/${enc(id)}/payloads/${enc(name)}`),
-  listEvents: (id: string, query: EventQuery = {}) =>
-    request<ListResponse<EventSummary>>('GET', `/v1/sources/${enc(id)}/event_summaries`, undefined, { limit: 100, expand: 'event', ...query }),
-  deleteEvents: (id: string, query: { start_id?: string; end_id?: string; event_name?: string }) =>
-    request<{ data: { deleted: number } }>('DELETE', `/v1/sources/${enc(id)}/events`, undefined, query).then((r) => r.data),
-  redeliverEvent: (id: string, eventId: string, webhook_id: string) =>
-    request<{ data: { event_id: string; webhook_id: string } }>('POST', `/v1/sources/${enc(id)}/events/${enc(eventId)}/redeliver`, { webhook_id }).then((r) => r.data),
+  listEvents: (id: string, query: EventQuery = {}) => request<ListResponse<EventSummary>>('GET', `/v1/sources/${enc(id)}/event_summaries`, undefined, { limit: 100, expand: 'event', ...query }),
+  deleteEvents: (id: string, query: { start_id?: string; end_id?: string; event_name?: string }) => request<{ data: { deleted: number } }>('DELETE', `/v1/sources/${enc(id)}/events`, undefined, query).then((r) => r.data),
+  redeliverEvent: (id: string, eventId: string, webhook_id: string) => request<{ data: { event_id: string; webhook_id: string } }>('POST', `/v1/sources/${enc(id)}/events/${enc(eventId)}/redeliver`, { webhook_id }).then((r) => r.data),
   /** One event by id, its data in full (an emit of an invocation, a link). */
   getEvent: (id: string, eventId: string) => request<{ data: EventSummary }>('GET', `/v1/sources/${enc(id)}/event_summaries/${enc(eventId)}`).then((r) => r.data),
-  listInvocations: (id: string, query: InvocationFilter & { limit?: number; before?: string } = {}) =>
-    request<ListResponse<InvocationView>>('GET', `/v1/sources/${enc(id)}/invocations`, undefined, { limit: 100, ...query }),
+  listInvocations: (id: string, query: InvocationFilter & { limit?: number; before?: string } = {}) => request<ListResponse<InvocationView>>('GET', `/v1/sources/${enc(id)}/invocations`, undefined, { limit: 100, ...query }),
   /** An action's recorded runs (test runs and workflow steps). */
   listComponentInvocations: (id: string, limit = 10) => request<ListResponse<InvocationView>>('GET', `/v1/components/${enc(id)}/invocations`, undefined, { limit }),
   getInvocation: (id: string) => request<{ data: InvocationRecordView }>('GET', `/v1/invocations/${enc(id)}`).then((r) => r.data),
@@ -73,39 +69,30 @@ export const api = {
   listLogs: (id: string, limit = 100) => request<ListResponse<LogLineView>>('GET', `/v1/sources/${enc(id)}/logs`, undefined, { limit }),
 
   // Components
-  saveComponent: (component_code: string, component_filename: string) =>
-    request<{ data: ComponentView }>('POST', '/v1/components', { component_code, component_filename }).then((r) => r.data),
+  saveComponent: (component_code: string, component_filename: string) => request<{ data: ComponentView }>('POST', '/v1/components', { component_code, component_filename }).then((r) => r.data),
   /** What saving the code would answer (a 400 with its problems, or the component), with nothing saved. */
-  checkComponent: (component_code: string, component_filename: string) =>
-    request<{ data: ComponentCheckView }>('POST', '/v1/components/check', { component_code, component_filename }).then((r) => r.data),
+  checkComponent: (component_code: string, component_filename: string) => request<{ data: ComponentCheckView }>('POST', '/v1/components/check', { component_code, component_filename }).then((r) => r.data),
   /** Deletes a saved component version (409 naming what uses it). */
   deleteComponent: (id: string) => request<void>('DELETE', `/v1/components/${enc(id)}`),
   /** Deletes the versions of a key that nothing uses; answers their ids. */
-  deleteUnusedVersions: (key: string) =>
-    request<{ data: { deleted: string[] } }>('DELETE', `/v1/components/${enc(key)}`, undefined, { unused_only: 'true' }).then((r) => r.data.deleted),
+  deleteUnusedVersions: (key: string) => request<{ data: { deleted: string[] } }>('DELETE', `/v1/components/${enc(key)}`, undefined, { unused_only: 'true' }).then((r) => r.data.deleted),
   /** Checks code without saving it: its errors, warnings and props. */
-  lintComponent: (component_code: string, component_filename: string) =>
-    request<{ data: ComponentLint }>('POST', '/v1/components/lint', { component_code, component_filename }).then((r) => r.data),
+  lintComponent: (component_code: string, component_filename: string) => request<{ data: ComponentLint }>('POST', '/v1/components/lint', { component_code, component_filename }).then((r) => r.data),
   getComponent: (idOrKey: string) => request<{ data: ComponentView }>('GET', `/v1/components/${enc(idOrKey)}`).then((r) => r.data),
   /** The bundled and `--registry` components, a page at a time (`pending`: files still being read). */
-  listRegistry: (query: { type?: 'source' | 'action'; app?: string; limit?: number; before?: string } = {}) =>
-    request<ListResponse<RegistryComponent> & { pending: number }>('GET', '/v1/components/registry', undefined, { limit: 100, ...query }),
+  listRegistry: (query: { type?: 'source' | 'action'; app?: string; limit?: number; before?: string } = {}) => request<ListResponse<RegistryComponent> & { pending: number }>('GET', '/v1/components/registry', undefined, { limit: 100, ...query }),
   /** Registry components whose key, name, app or description match `q`. */
   searchRegistry: (q: string, type?: 'source' | 'action', limit = 100) => request<{ data: RegistryComponent[] }>('GET', '/v1/components/search', undefined, { q, type, limit }).then((r) => r.data),
   registryComponent: (key: string) => request<{ data: RegistryComponentWithCode }>('GET', `/v1/components/registry/${enc(key)}`).then((r) => r.data),
-  configureProp: (body: ConfigurePropRequest) =>
-    request<OptionsAnswer>('POST', '/v1/components/configure', body),
+  configureProp: (body: ConfigurePropRequest) => request<OptionsAnswer>('POST', '/v1/components/configure', body),
   listComponents: () => allPages<ComponentView>('/v1/users/me/components'),
   /** One test run of an action (`$.context.JIT` true): by `id` (saved id or key) or by `component_code`. */
   listActions: () => allPages<SavedActionView>('/v1/users/me/actions'),
   getAction: (ref: string) => request<{ data: SavedActionView }>('GET', `/v1/actions/${enc(ref)}`).then((r) => r.data),
-  runAction: (body: ActionRunInput) =>
-    request<ActionRunView>('POST', '/v1/actions/run', body),
+  runAction: (body: ActionRunInput) => request<ActionRunView>('POST', '/v1/actions/run', body),
   /** The deploy rules applied to a form's values, without deploying: problems with a message for each field. */
-  checkProps: (configurable_props: ConfigurableProp[], configured_props: Record<string, unknown>) =>
-    request<{ data: { errors: PropCheckProblem[] } }>('POST', '/v1/components/props/check', { configurable_props, configured_props }).then((r) => r.data.errors),
-  reloadProps: (target: ConfigureTarget, configured_props: Record<string, unknown>) =>
-    request<{ data: { configurable_props: ConfigurableProp[] } }>('POST', '/v1/components/props', { ...target, configured_props }).then((r) => r.data.configurable_props),
+  checkProps: (configurable_props: ConfigurableProp[], configured_props: Record<string, unknown>) => request<{ data: { errors: PropCheckProblem[] } }>('POST', '/v1/components/props/check', { configurable_props, configured_props }).then((r) => r.data.errors),
+  reloadProps: (target: ConfigureTarget, configured_props: Record<string, unknown>) => request<{ data: { configurable_props: ConfigurableProp[] } }>('POST', '/v1/components/props', { ...target, configured_props }).then((r) => r.data.configurable_props),
 
   // Workflows
   listWorkflows: () => allPages<WorkflowView>('/v1/users/me/workflows'),
@@ -130,8 +117,7 @@ export const api = {
   deleteDataStore: (id: string) => request<void>('DELETE', `/v1/data_stores/${enc(id)}`),
   /** A page of a store's records by key; `before` the last key shown gives the next. */
   listRecords: (id: string, before?: string) => request<ListResponse<DataStoreRecordView>>('GET', `/v1/data_stores/${enc(id)}/records`, undefined, { limit: 100, before }),
-  putRecord: (id: string, key: string, value: unknown, ttl?: number | null) =>
-    request<{ data: DataStoreRecordView }>('PUT', `/v1/data_stores/${enc(id)}/records/${recordPath(key)}`, { value, ...(ttl ? { ttl } : {}) }).then((r) => r.data),
+  putRecord: (id: string, key: string, value: unknown, ttl?: number | null) => request<{ data: DataStoreRecordView }>('PUT', `/v1/data_stores/${enc(id)}/records/${recordPath(key)}`, { value, ...(ttl ? { ttl } : {}) }).then((r) => r.data),
   deleteRecord: (id: string, key: string) => request<void>('DELETE', `/v1/data_stores/${enc(id)}/records/${recordPath(key)}`),
   clearRecords: (id: string) => request<void>('DELETE', `/v1/data_stores/${enc(id)}/records`),
 
@@ -153,8 +139,7 @@ export const api = {
   /** Every candidate tool, hidden ones too, as an agent would see it. */
   listMcpTools: () => allPages<McpToolView>('/v1/mcp/tools'),
   /** How clients connect; with `dev`, to the developer toolset with these folders (`spout mcp --dev --root …`). */
-  getMcpSnippets: (dev?: { roots: string[] }) =>
-    request<{ data: McpSnippets }>('GET', `/v1/mcp/snippets${dev ? `?${new URLSearchParams([['toolset', 'dev'], ...dev.roots.map((r): [string, string] => ['root', r])]).toString()}` : ''}`).then((r) => r.data),
+  getMcpSnippets: (dev?: { roots: string[] }) => request<{ data: McpSnippets }>('GET', `/v1/mcp/snippets${dev ? `?${new URLSearchParams([['toolset', 'dev'], ...dev.roots.map((r): [string, string] => ['root', r])]).toString()}` : ''}`).then((r) => r.data),
 
   // Remote instances and sync
   listRemotes: () => request<{ data: RemoteView[] }>('GET', '/v1/remotes').then((r) => r.data),
@@ -168,23 +153,17 @@ export const api = {
 
   // Webhooks, messages, subscriptions
   listWebhooks: () => allPages<WebhookView>('/v1/users/me/webhooks'),
-  createWebhook: (body: WebhookInput) =>
-    request<{ data: WebhookView }>('POST', '/v1/webhooks', body).then((r) => r.data),
-  updateWebhook: (id: string, body: WebhookUpdate) =>
-    request<{ data: WebhookView }>('PUT', `/v1/webhooks/${enc(id)}`, body).then((r) => r.data),
+  createWebhook: (body: WebhookInput) => request<{ data: WebhookView }>('POST', '/v1/webhooks', body).then((r) => r.data),
+  updateWebhook: (id: string, body: WebhookUpdate) => request<{ data: WebhookView }>('PUT', `/v1/webhooks/${enc(id)}`, body).then((r) => r.data),
   deleteWebhook: (id: string) => request<void>('DELETE', `/v1/webhooks/${enc(id)}`),
   webhookSecret: (id: string) => request<{ data: { signing_secret: string } }>('GET', `/v1/webhooks/${enc(id)}/secret`).then((r) => r.data.signing_secret),
-  rotateSecret: (id: string, grace_seconds?: number) =>
-    request<{ data: SecretRotationView }>('POST', `/v1/webhooks/${enc(id)}/secret/rotate`, grace_seconds === undefined ? {} : { grace_seconds }).then((r) => r.data),
+  rotateSecret: (id: string, grace_seconds?: number) => request<{ data: SecretRotationView }>('POST', `/v1/webhooks/${enc(id)}/secret/rotate`, grace_seconds === undefined ? {} : { grace_seconds }).then((r) => r.data),
   /** A page of a webhook's messages, newest first; `before` the last id shown gives the next. */
   listMessages: (id: string, query: { status?: string; before?: string } = {}) => request<ListResponse<MessageView>>('GET', `/v1/webhooks/${enc(id)}/messages`, undefined, { limit: 100, ...query }),
   listAttempts: (id: string, msg: string) => request<ListResponse<AttemptView>>('GET', `/v1/webhooks/${enc(id)}/messages/${enc(msg)}/attempts`, undefined, { limit: 100 }),
   resendMessage: (id: string, msg: string) => request<{ data: MessageView }>('POST', `/v1/webhooks/${enc(id)}/messages/${enc(msg)}/resend`).then((r) => r.data),
-  recover: (id: string, since: number, until?: number) =>
-    request<{ data: { recovered: number } }>('POST', `/v1/webhooks/${enc(id)}/recover`, { since, ...(until !== undefined ? { until } : {}) }).then((r) => r.data),
+  recover: (id: string, since: number, until?: number) => request<{ data: { recovered: number } }>('POST', `/v1/webhooks/${enc(id)}/recover`, { since, ...(until !== undefined ? { until } : {}) }).then((r) => r.data),
   listSubscriptions: () => allPages<SubscriptionView>('/v1/users/me/subscriptions'),
-  subscribe: (emitter_id: string, listener_id: string, event_name?: string) =>
-    request<{ data: SubscriptionView }>('POST', '/v1/subscriptions', { emitter_id, listener_id, ...(event_name ? { event_name } : {}) }).then((r) => r.data),
-  unsubscribe: (emitter_id: string, listener_id: string, event_name?: string | null) =>
-    request<void>('DELETE', '/v1/subscriptions', { emitter_id, listener_id, ...(event_name ? { event_name } : {}) }),
+  subscribe: (emitter_id: string, listener_id: string, event_name?: string) => request<{ data: SubscriptionView }>('POST', '/v1/subscriptions', { emitter_id, listener_id, ...(event_name ? { event_name } : {}) }).then((r) => r.data),
+  unsubscribe: (emitter_id: string, listener_id: string, event_name?: string | null) => request<void>('DELETE', '/v1/subscriptions', { emitter_id, listener_id, ...(event_name ? { event_name } : {}) }),
 };

@@ -1,18 +1,18 @@
 import { type ReactNode, useEffect, useRef } from 'react';
-import { Sidebar } from './Sidebar';
-import { Toasts } from './Toasts';
-import { segments, useRoute } from './router';
 import { useConnection } from '../api/client';
-import { useApp } from './store';
-import { focusCodeEditor, useEditorsShown } from '../ui/code-editor/CodeEditor';
 import { ActionsScreen } from '../features/actions/ActionsScreen';
 import { DataStoresScreen } from '../features/data-stores/DataStoresScreen';
+import { Shortcuts } from '../features/palette/Shortcuts';
 import { SettingsScreen } from '../features/settings/SettingsScreen';
 import { SourcesScreen } from '../features/sources/SourcesScreen';
 import { SyncScreen } from '../features/sync/SyncScreen';
 import { WebhooksScreen } from '../features/webhooks/WebhooksScreen';
 import { WorkflowsScreen } from '../features/workflows/WorkflowsScreen';
-import { Shortcuts } from '../features/palette/Shortcuts';
+import { focusCodeEditor, useEditorsShown } from '../ui/code-editor/CodeEditor';
+import { segments, useRoute } from './router';
+import { Sidebar } from './Sidebar';
+import { useApp } from './store';
+import { Toasts } from './Toasts';
 
 /** The app shell: sidebar, the screen for the URL, notices. */
 export function App() {

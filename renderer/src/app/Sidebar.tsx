@@ -1,5 +1,5 @@
-import { useRoute } from './router';
 import { Link } from '../ui/Link';
+import { useRoute } from './router';
 
 const ITEMS = [
   { to: '/sources', label: 'Sources' },

@@ -2,9 +2,9 @@ import { create } from 'zustand';
 import type { AccountView, ComponentView, DataStoreView } from '../../../runtime/contract/component-api';
 import type { SourceView } from '../../../runtime/contract/source-api';
 import type { WebhookView } from '../../../runtime/contract/webhook-api';
-import { api } from '../api/v1';
-import { messageOf, ServiceUnreachable } from '../api/client';
 import type { WorkflowView } from '../../../runtime/contract/workflow-api';
+import { messageOf, ServiceUnreachable } from '../api/client';
+import { api } from '../api/v1';
 
 /** Per-source status shown in the list: when it last emitted and how many error lines its recent logs have. */
 export interface SourceStatus {

@@ -9,17 +9,11 @@ import { useListKeys } from './use-list-keys';
  * service is not answering) until `loaded`, then `empty` when there are none. `children`
  * renders what a link shows of an item.
  */
-export function ItemList<T extends { id: string }>(props: {
-  label: string;
-  items: readonly T[];
-  loaded: boolean;
-  notLoaded?: string;
-  empty: string;
-  href: (item: T) => string;
-  selectedId: string | null;
-  children: (item: T) => ReactNode;
-}) {
-  useListKeys(props.items.map(props.href), props.items.findIndex((item) => item.id === props.selectedId));
+export function ItemList<T extends { id: string }>(props: { label: string; items: readonly T[]; loaded: boolean; notLoaded?: string; empty: string; href: (item: T) => string; selectedId: string | null; children: (item: T) => ReactNode }) {
+  useListKeys(
+    props.items.map(props.href),
+    props.items.findIndex((item) => item.id === props.selectedId),
+  );
   if (!props.loaded) return <p className="empty">{props.notLoaded ?? 'Loading…'}</p>;
   if (props.items.length === 0) return <p className="empty">{props.empty}</p>;
   return (

@@ -16,18 +16,7 @@ export interface MorePage {
  * selected row's id), or `empty` when there are none, then `more` when there is an older page;
  * `detail` is the pane beside it.
  */
-export function RowList<T extends { id: string }>(props: {
-  label: string;
-  items: T[];
-  rowHeight: number;
-  selectedId: string | null;
-  onSelect(id: string | null): void;
-  renderRow(item: T): ReactNode;
-  error: string | null;
-  empty: string;
-  more: MorePage | null;
-  detail: ReactNode;
-}) {
+export function RowList<T extends { id: string }>(props: { label: string; items: T[]; rowHeight: number; selectedId: string | null; onSelect(id: string | null): void; renderRow(item: T): ReactNode; error: string | null; empty: string; more: MorePage | null; detail: ReactNode }) {
   const { items, more } = props;
   return (
     <>
@@ -37,15 +26,7 @@ export function RowList<T extends { id: string }>(props: {
           {items.length === 0 ? (
             <p className="empty">{props.empty}</p>
           ) : (
-            <VirtualList
-              items={items}
-              rowHeight={props.rowHeight}
-              label={props.label}
-              getKey={(item) => item.id}
-              selectedIndex={items.findIndex((item) => item.id === props.selectedId)}
-              onSelect={(i) => props.onSelect(items[i]?.id ?? null)}
-              renderRow={props.renderRow}
-            />
+            <VirtualList items={items} rowHeight={props.rowHeight} label={props.label} getKey={(item) => item.id} selectedIndex={items.findIndex((item) => item.id === props.selectedId)} onSelect={(i) => props.onSelect(items[i]?.id ?? null)} renderRow={props.renderRow} />
           )}
           {more && (
             <button type="button" className="small" disabled={more.loading} onClick={more.onMore}>

@@ -1,5 +1,5 @@
-import { useState } from 'react';
 import { diffLines } from 'diff';
+import { useState } from 'react';
 import { CHANGE_ORIGIN_LABELS, type VersionFields } from '../../../runtime/contract/change-api';
 import { clockTime } from './format';
 
@@ -92,13 +92,16 @@ function TextDiff({ theirs, mine, label }: { theirs: string; mine: string; label
       ) : (
         <pre>
           {parts.flatMap((p, i) =>
-            p.value.replace(/\n$/, '').split('\n').map((line, j) => (
-              <span key={`${i}:${j}`} className={p.added ? 'diff-add' : p.removed ? 'diff-del' : undefined}>
-                {p.added ? '+ ' : p.removed ? '- ' : '  '}
-                {line}
-                {'\n'}
-              </span>
-            )),
+            p.value
+              .replace(/\n$/, '')
+              .split('\n')
+              .map((line, j) => (
+                <span key={`${i}:${j}`} className={p.added ? 'diff-add' : p.removed ? 'diff-del' : undefined}>
+                  {p.added ? '+ ' : p.removed ? '- ' : '  '}
+                  {line}
+                  {'\n'}
+                </span>
+              )),
           )}
         </pre>
       )}

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 
 /**
  * A windowed list of fixed-height rows: only the rows in view (plus a margin) are in the DOM, so
@@ -43,13 +43,19 @@ export function VirtualList<T>({
     const current = selectedIndex ?? -1;
     const page = Math.max(1, Math.floor(height / rowHeight) - 1);
     const next =
-      e.key === 'ArrowDown' ? Math.min(items.length - 1, current + 1)
-      : e.key === 'ArrowUp' ? Math.max(0, current - 1)
-      : e.key === 'PageDown' ? Math.min(items.length - 1, current + page)
-      : e.key === 'PageUp' ? Math.max(0, current - page)
-      : e.key === 'Home' ? 0
-      : e.key === 'End' ? items.length - 1
-      : null;
+      e.key === 'ArrowDown'
+        ? Math.min(items.length - 1, current + 1)
+        : e.key === 'ArrowUp'
+          ? Math.max(0, current - 1)
+          : e.key === 'PageDown'
+            ? Math.min(items.length - 1, current + page)
+            : e.key === 'PageUp'
+              ? Math.max(0, current - page)
+              : e.key === 'Home'
+                ? 0
+                : e.key === 'End'
+                  ? items.length - 1
+                  : null;
     if (next === null) return;
     e.preventDefault();
     onSelect(next);

@@ -23,7 +23,12 @@ export function parseSchedule(text: string): number[] | null {
 
 /** Seconds in the largest whole unit: 5 → "5 s", 300 → "5 min", 7200 → "2 h", 432000 → "5 d". */
 export function seconds(n: number): string {
-  for (const [size, unit] of [[86_400, 'd'], [3600, 'h'], [60, 'min']] as const) if (n >= size && n % size === 0) return `${n / size} ${unit}`;
+  for (const [size, unit] of [
+    [86_400, 'd'],
+    [3600, 'h'],
+    [60, 'min'],
+  ] as const)
+    if (n >= size && n % size === 0) return `${n / size} ${unit}`;
   return `${n} s`;
 }
 

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Cassette } from '../../contract/network-api';
 import type { InvocationView } from '../../contract/invocation-api';
-import type { ApiClient } from '../../remote/api-client';
+import type { Cassette } from '../../contract/network-api';
 import { callLines, cassetteSkeleton, unansweredCalls } from '../../engine/network/cassette-skeleton';
+import type { ApiClient } from '../../remote/api-client';
 import { parse } from '../support/args';
 import { displayPath, note, out, printJson } from '../support/output';
 import { resolveSource } from '../support/resolve';

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import type { ChangeOrigin } from '../../contract/change-api';
+import { NETWORK_MODES as MODES } from '../../contract/network-api';
 import type { SourceView } from '../../contract/source-api';
-import type { Args } from '../support/args';
 import { ApiClient } from '../../remote/api-client';
+import type { Args } from '../support/args';
 import { dateTime } from '../support/output';
 import { resolveTarget } from '../support/target';
-import { NETWORK_MODES as MODES } from '../../contract/network-api';
 
 /** The API client for this invocation (see profiles.ts for where the URL and key come from), naming itself `client` to the service. */
 export function connect(args: Args, client: ChangeOrigin = 'cli'): ApiClient {

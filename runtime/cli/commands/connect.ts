@@ -22,9 +22,7 @@ export async function run(argv: string[]): Promise<void> {
   const action = args.atMost(1).required(0, 'what to show: credentials (spout connect --help)');
   if (action !== 'credentials') throw new UsageError(`unknown connect action "${action}"; give credentials`);
   const client = connect(args);
-  const { data } = args.flag('rotate')
-    ? await client.post<{ data: ConnectCredentialsView }>('/v1/settings/connect/rotate', {})
-    : await client.get<{ data: ConnectCredentialsView }>('/v1/settings/connect');
+  const { data } = args.flag('rotate') ? await client.post<{ data: ConnectCredentialsView }>('/v1/settings/connect/rotate', {}) : await client.get<{ data: ConnectCredentialsView }>('/v1/settings/connect');
   if (args.globals.json) return printJson(data);
   if (args.flag('env')) {
     for (const [name, value] of Object.entries(connectEnvironment(data))) out(`export ${name}=${shell(value)}`);

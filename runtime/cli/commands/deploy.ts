@@ -1,19 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { RegistryComponent } from '../../components/registry';
 import type { ComponentView, Warning } from '../../contract/component-api';
 import type { InvocationView } from '../../contract/invocation-api';
 import type { Cassette } from '../../contract/network-api';
 import type { SourceView } from '../../contract/source-api';
-import type { RegistryComponent } from '../../components/registry';
+import { callLines, cassetteSkeleton, unansweredCalls } from '../../engine/network/cassette-skeleton';
+import { type ApiClient, ApiError } from '../../remote/api-client';
 import { parse } from '../support/args';
-import { ApiError, type ApiClient } from '../../remote/api-client';
-import { classify, saveFile, type ComponentRef } from '../support/component-file';
+import { type ComponentRef, classify, saveFile } from '../support/component-file';
 import { follow, interruption } from '../support/follow';
 import { bold, dim, displayPath, note, out, printJson, printWarnings } from '../support/output';
-import { callLines, cassetteSkeleton, unansweredCalls } from '../../engine/network/cassette-skeleton';
+import { completeProps, type Prop, parsePropsOption } from '../support/prop-prompts';
 import { UsageError } from '../support/usage';
 import { readCassette } from './cassette';
-import { completeProps, parsePropsOption, type Prop } from '../support/prop-prompts';
 import { connect, GRANT_HELP, GRANT_OPTIONS, grantsOption, NETWORK_MODES, reachLines } from './common';
 
 export const HELP = `Usage: spout deploy FILE|KEY|URL [--name NAME] [--props JSON|@FILE] [--cassette FILE] [--network MODE] [--skeleton FILE] [--allow-read PATH] [--allow-write PATH] [--no-follow]

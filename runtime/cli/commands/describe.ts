@@ -1,11 +1,11 @@
 import type { ComponentView } from '../../contract/component-api';
-import { parse } from '../support/args';
+import type { SourceView } from '../../contract/source-api';
 import { ApiError } from '../../remote/api-client';
+import { parse } from '../support/args';
+import { writeComponentFiles } from '../support/component-files';
 import { bold, dateTime, dim, out, printJson } from '../support/output';
 import { resolveSource } from '../support/resolve';
 import { connect, reachLines } from './common';
-import type { SourceView } from '../../contract/source-api';
-import { writeComponentFiles } from '../support/component-files';
 
 export const HELP = `Usage: spout describe SRC [--files DIR]
 

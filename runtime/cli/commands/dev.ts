@@ -1,22 +1,22 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { cassetteFileOf, readCassette } from './cassette';
-import type { Cassette } from '../../contract/network-api';
+import type { VersionConflictView } from '../../contract/change-api';
 import type { ComponentView, Warning } from '../../contract/component-api';
 import type { InvocationView } from '../../contract/invocation-api';
+import type { Cassette } from '../../contract/network-api';
 import type { ListResponse } from '../../contract/page';
 import type { SourceView } from '../../contract/source-api';
-import type { VersionConflictView } from '../../contract/change-api';
+import { type ApiClient, ApiError, errorText } from '../../remote/api-client';
 import { parse } from '../support/args';
-import { ApiError, errorText, type ApiClient } from '../../remote/api-client';
-import { bundle, BundleError } from '../support/component-file';
+import { BundleError, bundle } from '../support/component-file';
 import { follow, interruption } from '../support/follow';
 import { bold, clock, dim, displayPath, green, invocationLine, note, out, printJsonLine, printWarnings, red } from '../support/output';
-import { canPrompt, completeProps, keptValues, parsePropsOption, type Prop } from '../support/prop-prompts';
-import { resolveSource } from '../support/resolve';
+import { canPrompt, completeProps, keptValues, type Prop, parsePropsOption } from '../support/prop-prompts';
 import { printConflict, watchVersions, writeVersionCode } from '../support/remote-changes';
+import { resolveSource } from '../support/resolve';
 import { UsageError } from '../support/usage';
+import { cassetteFileOf, readCassette } from './cassette';
 import { connect, reachLines } from './common';
 
 export const HELP = `Usage: spout dev [--dc SRC] [--name NAME] [--props JSON|@FILE] FILE

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { resolveDataDir } from '../../lib/config';
 import { describeProblem } from '../../lib/file-problems';
-import { examine, servicePid } from '../support/data-dir-doctor';
 import { parse } from '../support/args';
+import { examine, servicePid } from '../support/data-dir-doctor';
 import { bold, green, out, printJson, yellow } from '../support/output';
 
 export const HELP = `Usage: spout doctor [--repair] [--data-dir DIR]

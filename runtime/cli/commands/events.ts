@@ -1,5 +1,5 @@
-import type { EventSummary } from '../../contract/source-api';
 import type { ListResponse } from '../../contract/page';
+import type { EventSummary } from '../../contract/source-api';
 import { intOption, parse } from '../support/args';
 import { follow, interruption } from '../support/follow';
 import { dim, eventBlock, out, printJson, printJsonLine } from '../support/output';

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { slugify } from '../../lib/slug';
 import { parse } from '../support/args';
+import { actionCassette, actionTest, sourceTest } from '../support/init-tests';
 import { bold, displayPath, out, printJson } from '../support/output';
 import { UsageError } from '../support/usage';
-import { actionCassette, actionTest, sourceTest } from '../support/init-tests';
 
 export const HELP = `Usage: spout init source|action|app NAME [--http] [--timer] [--db] [--dir DIR] [--force]
 
@@ -33,7 +33,13 @@ export async function run(argv: string[]): Promise<void> {
   if (!KINDS.includes(kind)) throw new UsageError(`cannot init "${kind}"; give source, action or app`);
   const rawName = args.atMost(2).required(1, `the ${kind}'s name (spout init ${kind} NAME)`);
   const slug = slugify(rawName);
-  const name = /^[a-z0-9_-]+$/.test(rawName) ? rawName.split(/[-_]+/).filter(Boolean).map((w) => w[0]?.toUpperCase() + w.slice(1)).join(' ') : rawName;
+  const name = /^[a-z0-9_-]+$/.test(rawName)
+    ? rawName
+        .split(/[-_]+/)
+        .filter(Boolean)
+        .map((w) => w[0]?.toUpperCase() + w.slice(1))
+        .join(' ')
+    : rawName;
   const opts = { http: args.flag('http'), timer: args.flag('timer'), db: args.flag('db') };
   if (kind === 'action' && opts.timer) throw new UsageError('--timer is for sources: actions run as workflow steps');
   if (kind === 'app' && (opts.http || opts.timer || opts.db)) throw new UsageError('--http, --timer and --db are for sources and actions');
@@ -85,11 +91,17 @@ function sourceTemplate(key: string, name: string, o: { http: boolean; timer: bo
   if (o.db) body.push(`    const count = (this.db.get("count") ?? 0) + 1;\n    this.db.set("count", count);`);
   const countPart = o.db ? ' #${count}' : '';
   if (o.http && o.timer) {
-    body.push(`    if (event?.method) {\n      // An HTTP request: {method, path, query, headers, bodyRaw, body}.\n      this.$emit(event.body, {\n        summary: \`\${this.prefix}${countPart}: \${event.method} \${event.path}\`,\n      });\n      this.http.respond({\n        status: 200,\n        body: {\n          received: true,\n        },\n      });\n      return;\n    }\n    // A timer run: {timestamp, interval_seconds} (or {timestamp, cron}).\n    this.$emit(event, {\n      id: event.timestamp,\n      summary: \`\${this.prefix}${countPart}: timer\`,\n    });`);
+    body.push(
+      `    if (event?.method) {\n      // An HTTP request: {method, path, query, headers, bodyRaw, body}.\n      this.$emit(event.body, {\n        summary: \`\${this.prefix}${countPart}: \${event.method} \${event.path}\`,\n      });\n      this.http.respond({\n        status: 200,\n        body: {\n          received: true,\n        },\n      });\n      return;\n    }\n    // A timer run: {timestamp, interval_seconds} (or {timestamp, cron}).\n    this.$emit(event, {\n      id: event.timestamp,\n      summary: \`\${this.prefix}${countPart}: timer\`,\n    });`,
+    );
   } else if (o.http) {
-    body.push(`    // event: {method, path, query, headers, bodyRaw, body}\n    this.$emit(event.body, {\n      summary: \`\${this.prefix}${countPart}: \${event.method} \${event.path}\`,\n    });\n    this.http.respond({\n      status: 200,\n      body: {\n        received: true,\n      },\n    });`);
+    body.push(
+      `    // event: {method, path, query, headers, bodyRaw, body}\n    this.$emit(event.body, {\n      summary: \`\${this.prefix}${countPart}: \${event.method} \${event.path}\`,\n    });\n    this.http.respond({\n      status: 200,\n      body: {\n        received: true,\n      },\n    });`,
+    );
   } else {
-    body.push(`    // event: {timestamp, interval_seconds} (or {timestamp, cron})\n    const timestamp = event?.timestamp ?? Math.floor(Date.now() / 1000);\n    this.$emit({\n      timestamp,\n    }, {\n      id: timestamp,\n      summary: \`\${this.prefix}${countPart} at \${new Date(timestamp * 1000).toISOString()}\`,\n    });`);
+    body.push(
+      `    // event: {timestamp, interval_seconds} (or {timestamp, cron})\n    const timestamp = event?.timestamp ?? Math.floor(Date.now() / 1000);\n    this.$emit({\n      timestamp,\n    }, {\n      id: timestamp,\n      summary: \`\${this.prefix}${countPart} at \${new Date(timestamp * 1000).toISOString()}\`,\n    });`,
+    );
   }
   return `// ${name}: an event source (Pipedream component API). Develop it with "spout dev".
 export default {

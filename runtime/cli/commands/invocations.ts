@@ -1,9 +1,9 @@
 import type { InvocationView } from '../../contract/invocation-api';
 import type { ListResponse } from '../../contract/page';
 import { intOption, parse } from '../support/args';
+import { interruption } from '../support/follow';
 import { dim, invocationLine, out, printJson, printJsonLine } from '../support/output';
 import { resolveSource } from '../support/resolve';
-import { interruption } from '../support/follow';
 import { connect } from './common';
 
 export const HELP = `Usage: spout invocations SRC [-n N] [-f] [--failed] [--trigger T] [--search TEXT]
@@ -27,11 +27,7 @@ one JSON run per line instead, oldest first.
 const FAILED = ['error', 'timeout', 'crashed'];
 
 export async function run(argv: string[]): Promise<void> {
-  const args = parse(
-    argv,
-    { count: { type: 'string', short: 'n' }, follow: { type: 'boolean', short: 'f' }, failed: { type: 'boolean' }, trigger: { type: 'string' }, search: { type: 'string' } },
-    HELP,
-  );
+  const args = parse(argv, { count: { type: 'string', short: 'n' }, follow: { type: 'boolean', short: 'f' }, failed: { type: 'boolean' }, trigger: { type: 'string' }, search: { type: 'string' } }, HELP);
   if (!args) return;
   const ref = args.atMost(1).required(0, 'the source whose runs to show (spout invocations SRC)');
   const count = intOption(args, 'count', 10, 1, 100);

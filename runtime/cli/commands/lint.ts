@@ -1,10 +1,10 @@
+import fs from 'node:fs';
 import type { LintResult } from '../../components/library';
 import { parse } from '../support/args';
-import { bundle, BundleError } from '../support/component-file';
+import { BundleError, bundle } from '../support/component-file';
 import { bold, green, note, out, printJson, red, yellow } from '../support/output';
 import { UsageError } from '../support/usage';
 import { connect } from './common';
-import fs from 'node:fs';
 
 export const HELP = `Usage: spout lint FILE [--strict]
 

@@ -1,7 +1,7 @@
+import type { RegistryComponent, RegistryProblem } from '../../components/registry';
 import type { ComponentView } from '../../contract/component-api';
 import type { SourceView } from '../../contract/source-api';
 import type { SubscriptionView, WebhookView } from '../../contract/webhook-api';
-import type { RegistryComponent, RegistryProblem } from '../../components/registry';
 import { parse } from '../support/args';
 import { dateTime, dim, note, out, printJson, table, yellow } from '../support/output';
 import { UsageError } from '../support/usage';
@@ -37,7 +37,12 @@ export async function run(argv: string[]): Promise<void> {
     if (pending) note(dim(`registry: ${pending} files are still being indexed; list again to see them`, process.stderr));
     if (json) return printJson(items);
     if (!items.length) return out('The registry is empty.');
-    return out(table(['KEY', 'TYPE', 'VERSION', 'NAME', 'FROM'], items.map((c) => [c.key, c.type, c.version, c.name, c.bundled ? 'bundled' : c.folder])));
+    return out(
+      table(
+        ['KEY', 'TYPE', 'VERSION', 'NAME', 'FROM'],
+        items.map((c) => [c.key, c.type, c.version, c.name, c.bundled ? 'bundled' : c.folder]),
+      ),
+    );
   }
   if (kind === 'sources') {
     const items = await client.all<SourceView>('/v1/users/me/sources');
@@ -57,16 +62,31 @@ export async function run(argv: string[]): Promise<void> {
     const items = (await client.all<ComponentView>('/v1/users/me/components')).filter((c) => !type || c.type === type);
     if (json) return printJson(items);
     if (!items.length) return out('No saved components. "spout publish FILE" saves one; "spout list components --registry" lists the registry.');
-    return out(table(['ID', 'KEY', 'TYPE', 'VERSION', 'NAME', 'SAVED'], items.map((c) => [c.id, c.key ?? '-', c.type, c.version, c.name, dateTime(c.created_at)])));
+    return out(
+      table(
+        ['ID', 'KEY', 'TYPE', 'VERSION', 'NAME', 'SAVED'],
+        items.map((c) => [c.id, c.key ?? '-', c.type, c.version, c.name, dateTime(c.created_at)]),
+      ),
+    );
   }
   if (kind === 'webhooks') {
     const items = await client.all<WebhookView>('/v1/users/me/webhooks');
     if (json) return printJson(items);
     if (!items.length) return out('No webhooks. "spout webhooks create URL" creates one.');
-    return out(table(['ID', 'NAME', 'URL', 'STATE'], items.map((w) => [w.id, w.name, w.url, w.active ? 'active' : `disabled${w.disabled_reason ? ` (${w.disabled_reason})` : ''}`])));
+    return out(
+      table(
+        ['ID', 'NAME', 'URL', 'STATE'],
+        items.map((w) => [w.id, w.name, w.url, w.active ? 'active' : `disabled${w.disabled_reason ? ` (${w.disabled_reason})` : ''}`]),
+      ),
+    );
   }
   const items = await client.all<SubscriptionView>('/v1/users/me/subscriptions');
   if (json) return printJson(items);
   if (!items.length) return out('No subscriptions. "spout subscriptions create SRC WEBHOOK" creates one.');
-  return out(table(['ID', 'EMITTER', 'LISTENER', 'CHANNEL'], items.map((s) => [s.id, s.emitter_id, s.listener_id, s.event_name ?? dim('(default)')])));
+  return out(
+    table(
+      ['ID', 'EMITTER', 'LISTENER', 'CHANNEL'],
+      items.map((s) => [s.id, s.emitter_id, s.listener_id, s.event_name ?? dim('(default)')]),
+    ),
+  );
 }

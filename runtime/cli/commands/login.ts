@@ -1,15 +1,15 @@
 import { createInterface } from 'node:readline/promises';
-import { parse } from '../support/args';
 import { ApiClient } from '../../remote/api-client';
-import { out, printJson } from '../support/output';
 import { configFile, DEFAULT_PROFILE, writeProfile } from '../../remote/profiles';
-import { localService } from '../support/target';
-import { canPrompt } from '../support/prop-prompts';
-import { UsageError } from '../support/usage';
-import type { Args } from '../support/args';
 import { checkPipedream } from '../../sync/pipedream-side';
 import { checkRemoteUrl } from '../../sync/remotes';
 import { PIPEDREAM_API, remoteClient } from '../../sync/sync-session';
+import type { Args } from '../support/args';
+import { parse } from '../support/args';
+import { out, printJson } from '../support/output';
+import { canPrompt } from '../support/prop-prompts';
+import { localService } from '../support/target';
+import { UsageError } from '../support/usage';
 
 /** `spout login --pipedream`: a Pipedream profile, a sync target. */
 async function pipedreamLogin(args: Args): Promise<void> {

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { parse } from '../support/args';
-import { McpRelay } from '../support/mcp-relay';
-import { resolveTarget } from '../support/target';
-import { UsageError } from '../support/usage';
 import type { McpSnippets } from '../../contract/mcp-api';
 import type { ApiClient } from '../../remote/api-client';
+import { parse } from '../support/args';
+import { McpRelay } from '../support/mcp-relay';
 import { bold, dim, out, printJson } from '../support/output';
+import { resolveTarget } from '../support/target';
+import { UsageError } from '../support/usage';
 import { connect, NETWORK_MODES } from './common';
 
 export const HELP = `Usage: spout mcp [--app APP]… [--account [APP=]apn_…]… [--network MODE]

@@ -1,9 +1,9 @@
+import fs from 'node:fs';
 import { parse } from '../support/args';
 import { saveFile } from '../support/component-file';
 import { bold, dim, out, printJson, printWarnings } from '../support/output';
 import { UsageError } from '../support/usage';
 import { connect } from './common';
-import fs from 'node:fs';
 
 export const HELP = `Usage: spout publish FILE
 

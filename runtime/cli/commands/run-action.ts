@@ -2,7 +2,7 @@ import type { ActionRunView } from '../../contract/action-api';
 import { parse } from '../support/args';
 import { classify } from '../support/component-file';
 import { bold, dim, out, printJson, printWarnings, red } from '../support/output';
-import { completeProps, parseObjectOption, parsePropsOption, type Prop } from '../support/prop-prompts';
+import { completeProps, type Prop, parseObjectOption, parsePropsOption } from '../support/prop-prompts';
 import { UsageError } from '../support/usage';
 import { connect, NETWORK_MODES } from './common';
 import { deployable } from './deploy';

@@ -1,12 +1,12 @@
-import type { EventSummary, LogLineView, RunNowView } from '../../contract/source-api';
 import type { ListResponse } from '../../contract/page';
 import type { RunNowInput, RunRequestView, SavedPayload } from '../../contract/run-request-api';
-import { parse, type Args } from '../support/args';
+import type { EventSummary, LogLineView, RunNowView } from '../../contract/source-api';
+import type { ApiClient } from '../../remote/api-client';
+import { type Args, parse } from '../support/args';
 import { bold, dim, eventBlock, logLine, out, printJson, red, table } from '../support/output';
 import { optionText } from '../support/prop-prompts';
 import { resolveSource } from '../support/resolve';
 import { UsageError } from '../support/usage';
-import type { ApiClient } from '../../remote/api-client';
 import { connect } from './common';
 
 export const HELP = `Usage: spout run SRC [--payload NAME | --sample] [--body TEXT|@file] [--method M] [--path /p?q=1] [--header "Name: value"]…
@@ -58,9 +58,7 @@ export async function run(argv: string[]): Promise<void> {
   const input = await runInput(client, source.id, args);
   const { data: result } = await client.post<{ data: RunNowView }>(`/v1/sources/${source.id}/run`, input);
   const emitted = new Set(result.emitted);
-  const events = emitted.size
-    ? (await client.get<ListResponse<EventSummary>>(`/v1/sources/${source.id}/event_summaries`, { limit: Math.min(100, emitted.size + 10), expand: 'event' })).data.filter((e) => emitted.has(e.id)).reverse()
-    : [];
+  const events = emitted.size ? (await client.get<ListResponse<EventSummary>>(`/v1/sources/${source.id}/event_summaries`, { limit: Math.min(100, emitted.size + 10), expand: 'event' })).data.filter((e) => emitted.has(e.id)).reverse() : [];
   const logs = (await client.get<ListResponse<LogLineView>>(`/v1/sources/${source.id}/logs`, { limit: 100 })).data.filter((l) => l.invocation_id === result.invocation_id).reverse();
   if (args.globals.json) printJson({ ...result, events, logs });
   else {
@@ -100,9 +98,7 @@ async function runInput(client: ApiClient, sourceId: string, args: Args): Promis
   }
   const headerLines = args.strings('header');
   if (headerLines.length > 0) {
-    const base = payload !== undefined
-      ? (await client.get<{ data: SavedPayload }>(`/v1/sources/${sourceId}/payloads/${encodeURIComponent(payload)}`)).data.headers
-      : (await client.get<{ data: RunRequestView }>(`/v1/sources/${sourceId}/run/request`)).data.request.headers;
+    const base = payload !== undefined ? (await client.get<{ data: SavedPayload }>(`/v1/sources/${sourceId}/payloads/${encodeURIComponent(payload)}`)).data.headers : (await client.get<{ data: RunRequestView }>(`/v1/sources/${sourceId}/run/request`)).data.request.headers;
     input.headers = withHeaders(base, headerLines);
   }
   return input;
@@ -126,5 +122,10 @@ async function listPayloads(client: ApiClient, sourceId: string, json: boolean):
   const { data } = await client.get<ListResponse<SavedPayload>>(`/v1/sources/${sourceId}/payloads`, { limit: 100 });
   if (json) return printJson(data);
   if (data.length === 0) return out(`No saved payloads for ${sourceId}: save one in the UI (Run now, "Save as payload") or with POST /v1/sources/${sourceId}/payloads`);
-  out(table(['NAME', 'REQUEST', 'BODY'], data.map((p) => [p.name, `${p.method} ${p.path}${p.query ? `?${p.query}` : ''}`, `${Buffer.byteLength(p.body)} bytes`])));
+  out(
+    table(
+      ['NAME', 'REQUEST', 'BODY'],
+      data.map((p) => [p.name, `${p.method} ${p.path}${p.query ? `?${p.query}` : ''}`, `${Buffer.byteLength(p.body)} bytes`]),
+    ),
+  );
 }

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { parseDurationSeconds } from '../../delivery/worker/retry';
+import { parseNpmRegistry, parseRetrySchedule } from '../../lib/config';
 import { watchLauncher } from '../../lib/launcher-lifeline';
 import { isLoopbackHost } from '../../lib/loopback';
-import { parseNpmRegistry, parseRetrySchedule } from '../../lib/config';
-import { parseDurationSeconds } from '../../delivery/worker/retry';
-import { startService, type RunningService } from '../../service';
+import { type RunningService, startService } from '../../service';
 import { UsageError } from '../support/usage';
 
 export const SERVE_HELP = `Usage: spout serve [options]

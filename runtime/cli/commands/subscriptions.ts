@@ -1,9 +1,9 @@
 import type { SubscriptionView } from '../../contract/webhook-api';
-import { parse, type Args } from '../support/args';
+import type { ApiClient } from '../../remote/api-client';
+import { type Args, parse } from '../support/args';
 import { out, printJson } from '../support/output';
 import { resolveEmitter, resolveListener } from '../support/resolve';
 import { UsageError } from '../support/usage';
-import type { ApiClient } from '../../remote/api-client';
 import { connect } from './common';
 import { run as list } from './list';
 

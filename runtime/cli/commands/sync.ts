@@ -1,10 +1,10 @@
 import { createInterface } from 'node:readline/promises';
+import type { ApplyEvent, ApplyResult, Direction, PlanItem, SyncOptions, SyncPlan } from '../../contract/sync-api';
+import type { ApiClient } from '../../remote/api-client';
 import type { LinkStore, RemoteLinks } from '../../sync/links';
 import { remoteFromProfile } from '../../sync/remotes';
-import { applySync, planSync, type RemoteSpec, syncStatus, type SyncContext } from '../../sync/sync-session';
-import type { ApplyEvent, ApplyResult, Direction, PlanItem, SyncOptions, SyncPlan } from '../../contract/sync-api';
-import { parse, type Args } from '../support/args';
-import type { ApiClient } from '../../remote/api-client';
+import { applySync, planSync, type RemoteSpec, type SyncContext, syncStatus } from '../../sync/sync-session';
+import { type Args, parse } from '../support/args';
 import { bold, cyan, dateTime, dim, green, note, out, printJson, red, yellow } from '../support/output';
 import { canPrompt } from '../support/prop-prompts';
 import { UsageError } from '../support/usage';
@@ -90,7 +90,15 @@ function printPlan(plan: SyncPlan, showDiff: boolean): void {
     }
   }
   const s = plan.summary;
-  const parts = [`${s.create} to create`, `${s.update} to update`, ...(s.replace ? [`${s.replace} to replace`] : []), `${s.delete} to delete`, ...(s.conflict ? [`${s.conflict} conflict${s.conflict > 1 ? 's' : ''}`] : []), ...(s.skip ? [`${s.skip} skipped`] : []), ...(s.unsupported ? [`${s.unsupported} not supported there`] : [])];
+  const parts = [
+    `${s.create} to create`,
+    `${s.update} to update`,
+    ...(s.replace ? [`${s.replace} to replace`] : []),
+    `${s.delete} to delete`,
+    ...(s.conflict ? [`${s.conflict} conflict${s.conflict > 1 ? 's' : ''}`] : []),
+    ...(s.skip ? [`${s.skip} skipped`] : []),
+    ...(s.unsupported ? [`${s.unsupported} not supported there`] : []),
+  ];
   out(`${bold('Summary:')} ${parts.join(', ')}; ${s.unchanged} unchanged.`);
 }
 

@@ -4,10 +4,10 @@ import { performance } from 'node:perf_hooks';
 import { parse } from '../support/args';
 import { interruption } from '../support/follow';
 import { clock, dim, displayPath, green, note, out, red } from '../support/output';
-import { findTestFiles, testsAffectedBy } from '../support/test-files';
-import { REPORTERS, runTestFiles, type ReporterName, type TestRunOptions, type TestTotals } from '../support/test-run';
-import { UsageError } from '../support/usage';
 import { writeTestFromRun } from '../support/run-test-writer';
+import { findTestFiles, testsAffectedBy } from '../support/test-files';
+import { REPORTERS, type ReporterName, runTestFiles, type TestRunOptions, type TestTotals } from '../support/test-run';
+import { UsageError } from '../support/usage';
 import { connect } from './common';
 
 export const HELP = `Usage: spout test [PATHS…] [--watch] [--record] [--update-snapshots] [--reporter spec|tap|junit]

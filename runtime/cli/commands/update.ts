@@ -2,12 +2,12 @@ import type { ComponentView, Warning } from '../../contract/component-api';
 import type { SourceView } from '../../contract/source-api';
 import { parse } from '../support/args';
 import { bundle } from '../support/component-file';
+import { readComponentFiles } from '../support/component-files';
 import { bold, out, printJson, printWarnings } from '../support/output';
-import { keptValues, parsePropsOption, type Prop } from '../support/prop-prompts';
+import { keptValues, type Prop, parsePropsOption } from '../support/prop-prompts';
 import { resolveSource } from '../support/resolve';
 import { UsageError } from '../support/usage';
-import { readComponentFiles } from '../support/component-files';
-import { connect, NETWORK_MODES, GRANT_HELP, GRANT_OPTIONS, grantsOption, reachLines } from './common';
+import { connect, GRANT_HELP, GRANT_OPTIONS, grantsOption, NETWORK_MODES, reachLines } from './common';
 
 export const HELP = `Usage: spout update SRC [--code FILE|URL | --files DIR] [--name NAME] [--props JSON|@FILE] [--allow-read PATH] [--allow-write PATH] [--network MODE] [--activate|--deactivate]
 
@@ -28,11 +28,7 @@ ${GRANT_HELP}                       (given, these replace the folders granted be
 `;
 
 export async function run(argv: string[]): Promise<void> {
-  const args = parse(
-    argv,
-    { code: { type: 'string' }, files: { type: 'string' }, name: { type: 'string' }, props: { type: 'string' }, activate: { type: 'boolean' }, deactivate: { type: 'boolean' }, network: { type: 'string' }, ...GRANT_OPTIONS },
-    HELP,
-  );
+  const args = parse(argv, { code: { type: 'string' }, files: { type: 'string' }, name: { type: 'string' }, props: { type: 'string' }, activate: { type: 'boolean' }, deactivate: { type: 'boolean' }, network: { type: 'string' }, ...GRANT_OPTIONS }, HELP);
   if (!args) return;
   const ref = args.atMost(1).required(0, 'the source to update (spout update SRC …)');
   if (args.flag('activate') && args.flag('deactivate')) throw new UsageError('give --activate or --deactivate, not both');

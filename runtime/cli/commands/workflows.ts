@@ -1,8 +1,8 @@
 import fs from 'node:fs';
+import type { ApiClient } from '../../remote/api-client';
 import type { WorkflowRecord } from '../../store/metadata';
 import type { WorkflowRunRecord } from '../../store/workflow-run-log';
 import { parse } from '../support/args';
-import type { ApiClient } from '../../remote/api-client';
 import { bold, dateTime, dim, out, printJson, red, table } from '../support/output';
 import { parseObjectOption } from '../support/prop-prompts';
 import { UsageError } from '../support/usage';
@@ -67,7 +67,12 @@ export async function run(argv: string[]): Promise<void> {
       const all = await client.all<WorkflowView>('/v1/users/me/workflows');
       if (json) return printJson(all);
       if (all.length === 0) return out('No workflows yet; "spout workflows import FILE" creates one from a definition.');
-      return out(table(['ID', 'NAME', 'TRIGGER', 'STEPS', 'ACTIVE'], all.map((w) => [w.id, w.name, triggerText(w), String(w.steps.length), w.active ? 'yes' : 'no'])));
+      return out(
+        table(
+          ['ID', 'NAME', 'TRIGGER', 'STEPS', 'ACTIVE'],
+          all.map((w) => [w.id, w.name, triggerText(w), String(w.steps.length), w.active ? 'yes' : 'no']),
+        ),
+      );
     }
     case 'describe': {
       const wf = await target();

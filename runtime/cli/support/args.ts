@@ -1,4 +1,4 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { nearest, UsageError } from './usage';
 
 type OptionSpec = NonNullable<ParseArgsConfig['options']>;

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ComponentView } from '../../contract/component-api';
 import type { BundledFile } from '../../components/bundle-file';
+import type { ComponentView } from '../../contract/component-api';
+import { ComponentError } from '../../lib/error-kinds';
 import type { ApiClient } from '../../remote/api-client';
 import { displayPath } from './output';
 import { UsageError } from './usage';
-import { ComponentError } from '../../lib/error-kinds';
 
 /** What `spout deploy` was given: a file, a URL of raw code, or a registry (or saved) key. */
 export type ComponentRef = { kind: 'file'; file: string } | { kind: 'url'; url: string } | { kind: 'key'; key: string };

@@ -2,8 +2,8 @@
 // written as the service gives them, read back to be bundled by the service.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ComponentFile } from '../../contract/component-api';
 import { isFileSetPath, MAX_COMPONENT_FILES } from '../../components/file-set';
+import type { ComponentFile } from '../../contract/component-api';
 import { UsageError } from './usage';
 
 /** Writes `files` under `dir` (made if missing) at their paths; a path that is not a safe relative one is refused, never written. */

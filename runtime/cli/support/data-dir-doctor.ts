@@ -9,18 +9,18 @@ import { parseDedupe } from '../../engine/events/dedupe';
 import type { FileProblem, ProblemSink } from '../../lib/file-problems';
 import { scanJsonLines } from '../../lib/jsonl-scan';
 import { inspectStateFile, readStateFile, type StateInspection, writeStateFileSync } from '../../lib/state-file';
-import { hostsFile, isHostOf, hostMarker, readPids } from '../../sandbox/host-records';
+import { hostMarker, hostsFile, isHostOf, readPids } from '../../sandbox/host-records';
 import { parseCassette } from '../../store/cassette-store';
-import { parsePayloads } from '../../store/payload-store';
 import { checkStoreLine } from '../../store/data-store-file';
 import { checkEventLine } from '../../store/event-store';
 import { checkInvocationLine } from '../../store/invocation-store';
 import { checkLogLine } from '../../store/log-store';
+import { parseSettings as parseMcpSettings } from '../../store/mcp-settings';
 import { parseMetadata, setAsideRecords } from '../../store/metadata-records';
+import { parsePayloads } from '../../store/payload-store';
 import { parseDb } from '../../store/source-dbs';
 import { checkRunLine } from '../../store/workflow-run-log';
 import { parseLinks } from '../../sync/links';
-import { parseSettings as parseMcpSettings } from '../../store/mcp-settings';
 
 /** What the doctor found (and, repairing, did). */
 export interface DoctorReport {

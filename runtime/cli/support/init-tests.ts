@@ -59,7 +59,9 @@ test("handles its input", async (t) => {
   assert.equal(r.error, null);
   assert.equal(r.summary, ${o.db ? '\'Stored "hello" (previously "")\'' : '\'Handled "hello"\''});
   assert.equal(r.returnValue.text, "hello");${o.http ? '\n  // Its request is answered from the cassette beside it (NAME.cassette.json).\n  assert.equal(r.calls[0].response.status, 200);' : ''}
-});${o.http ? `
+});${
+    o.http
+      ? `
 
 test("fails clearly when the request fails", async (t) => {
   const action = loadAction("./${file}", { props: { text: "hello" } });
@@ -67,7 +69,9 @@ test("fails clearly when the request fails", async (t) => {
   action.network.fail("GET https://example.com/*", { status: 500 });
   const r = await action.run();
   assert.match(r.error.message, /500/);
-});` : ''}
+});`
+      : ''
+  }
 `;
 }
 

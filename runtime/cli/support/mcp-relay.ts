@@ -2,10 +2,11 @@
 // on stdio; the relay carries each message to the service's streamable-HTTP endpoint (/mcp, with
 // the API key) and back, so the tools, resources and notifications are the service's own
 // (docs/mcp.md). When the service restarts, the relay starts a new session by itself.
-import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
-import { isInitializeRequest, isJSONRPCRequest, isJSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
+
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, isJSONRPCRequest, isJSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
 
 /** JSON-RPC's code for a server error the relay answers in the service's place. */
 const RELAY_ERROR = -32000;

@@ -1,11 +1,14 @@
 import path from 'node:path';
-import type { EventSummary, LogLineView } from '../../contract/source-api';
 import type { InvocationView } from '../../contract/invocation-api';
+import type { EventSummary, LogLineView } from '../../contract/source-api';
 
 /** Colours only on a terminal, and never with NO_COLOR set. */
 const colour = (stream: NodeJS.WriteStream) => Boolean(stream.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
 
-const paint = (code: string) => (text: string, stream: NodeJS.WriteStream = process.stdout) => (colour(stream) ? `\x1b[${code}m${text}\x1b[0m` : text);
+const paint =
+  (code: string) =>
+  (text: string, stream: NodeJS.WriteStream = process.stdout) =>
+    colour(stream) ? `\x1b[${code}m${text}\x1b[0m` : text;
 export const bold = paint('1');
 export const dim = paint('2');
 export const red = paint('31');

@@ -82,9 +82,7 @@ export async function completeProps(client: ApiClient, componentRef: string, ini
   if (missing.length === 0) return values;
   if (!canPrompt()) {
     const example = Object.fromEntries(missing.map((p) => [p.name, exampleValue(p)]));
-    throw new UsageError(
-      `missing required props: ${missing.map(describe).join(', ')}. Pass them with --props '${JSON.stringify(example)}' (or --props @props.json), or run in a terminal to be asked`,
-    );
+    throw new UsageError(`missing required props: ${missing.map(describe).join(', ')}. Pass them with --props '${JSON.stringify(example)}' (or --props @props.json), or run in a terminal to be asked`);
   }
   const prompter = new Prompter();
   try {
@@ -319,9 +317,7 @@ async function askAccount(client: ApiClient, prompter: Prompter, prop: Prop): Pr
 async function askDataStore(client: ApiClient, prompter: Prompter): Promise<unknown> {
   const stores = await client.all<DataStoreView>('/v1/data_stores');
   stores.forEach((s, i) => note(`  ${String(i + 1).padStart(2)}) ${s.name} (${s.id}, ${s.record_count} records)`));
-  const a = await askUntil(prompter, stores.length ? `Choose 1-${stores.length}, or n for a new store: ` : 'No data stores yet; name of a new one: ', (x) =>
-    x === '' ? 'give an answer' : null,
-  );
+  const a = await askUntil(prompter, stores.length ? `Choose 1-${stores.length}, or n for a new store: ` : 'No data stores yet; name of a new one: ', (x) => (x === '' ? 'give an answer' : null));
   const index = Number(a);
   if (stores.length && Number.isInteger(index) && index >= 1 && index <= stores.length) return { dataStore: (stores[index - 1] as DataStoreView).id };
   const name = stores.length && a.toLowerCase() === 'n' ? await askUntil(prompter, 'Name of the new store: ', (x) => (x ? null : 'give a name')) : a;

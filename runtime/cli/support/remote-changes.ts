@@ -78,9 +78,7 @@ export function watchVersions(client: ApiClient, options: VersionWatchOptions): 
 
 /** Says a version was made elsewhere: with its code's file when the code is not this session's (`file` null: it is). */
 function printChanged(source: SourceView, file: string | null, known: number, options: VersionWatchOptions): void {
-  const next = file
-    ? `its code is not ${options.shown}'s. Your next save of ${options.shown} is held, not deployed; save again to replace version ${source.version}`
-    : `its code is still ${options.shown}'s, so saves go on as before`;
+  const next = file ? `its code is not ${options.shown}'s. Your next save of ${options.shown} is held, not deployed; save again to replace version ${source.version}` : `its code is still ${options.shown}'s, so saves go on as before`;
   const message = `${source.id} was changed ${fromWhom(source.changed_by)}: it is at version ${source.version} (this session deployed version ${known}); ${next}`;
   if (options.json) {
     printJsonLine({ type: 'changed', source_id: source.id, version: source.version, changed_by: source.changed_by, changed_at: source.changed_at, code_changed: file !== null, code_file: file, message });

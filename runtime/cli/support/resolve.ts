@@ -1,7 +1,7 @@
 import type { SourceView } from '../../contract/source-api';
 import type { WebhookView } from '../../contract/webhook-api';
 import { slugify } from '../../lib/slug';
-import { ApiError, type ApiClient } from '../../remote/api-client';
+import { type ApiClient, ApiError } from '../../remote/api-client';
 
 /**
  * A deployed source by `SRC`: its id, its name slug (or name), the key of the component it runs

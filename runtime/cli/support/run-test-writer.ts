@@ -4,10 +4,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { InvocationRecordView } from '../../contract/invocation-api';
-import type { SourceView } from '../../contract/source-api';
 import type { Cassette } from '../../contract/network-api';
-import { ApiError, type ApiClient } from '../../remote/api-client';
-import { mergeCassettes, type GeneratedTest } from '../../testing/test-from-run';
+import type { SourceView } from '../../contract/source-api';
+import { type ApiClient, ApiError } from '../../remote/api-client';
+import { type GeneratedTest, mergeCassettes } from '../../testing/test-from-run';
 import { readCassette } from '../../testing/test-network';
 import { displayPath, note, out, yellow } from './output';
 import { UsageError } from './usage';

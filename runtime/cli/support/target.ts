@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { resolveDataDir } from '../../lib/config';
-import { configFile, DEFAULT_PROFILE, readProfiles, type Profile, type Target } from '../../remote/profiles';
+import { configFile, DEFAULT_PROFILE, type Profile, readProfiles, type Target } from '../../remote/profiles';
 import type { Globals } from './args';
 import { UsageError } from './usage';
 
@@ -49,9 +49,7 @@ export function resolveTarget(globals: Globals): Target {
     named = profiles[globals.profile];
     if (!named) {
       const known = Object.keys(profiles);
-      throw new UsageError(
-        `no profile "${globals.profile}" in ${configFile()}${known.length ? ` (there are: ${known.join(', ')})` : ''}; create it with "spout login -p ${globals.profile} --api-url URL --api-key KEY"`,
-      );
+      throw new UsageError(`no profile "${globals.profile}" in ${configFile()}${known.length ? ` (there are: ${known.join(', ')})` : ''}; create it with "spout login -p ${globals.profile} --api-url URL --api-key KEY"`);
     }
   }
   if (named?.kind === 'pipedream') {
@@ -72,9 +70,7 @@ export function resolveTarget(globals: Globals): Target {
   const local = localService(globals.dataDir);
   const finalUrl = url?.[0] ?? local.url;
   if (!finalUrl) {
-    throw new Error(
-      `${local.problem ?? 'no service to talk to'}. Start one with "spout serve", or point the CLI at one with --api-url URL --api-key KEY (or SPOUT_API_URL/SPOUT_API_KEY), or save a profile with "spout login"`,
-    );
+    throw new Error(`${local.problem ?? 'no service to talk to'}. Start one with "spout serve", or point the CLI at one with --api-url URL --api-key KEY (or SPOUT_API_URL/SPOUT_API_KEY), or save a profile with "spout login"`);
   }
   const finalKey = key?.[0] ?? local.apiKey;
   if (!finalKey) {

@@ -6,7 +6,7 @@ import os from 'node:os';
 import { PassThrough, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { run } from 'node:test';
-import { junit, spec, tap, type TestEvent } from 'node:test/reporters';
+import { junit, spec, type TestEvent, tap } from 'node:test/reporters';
 import { pathToFileURL } from 'node:url';
 import { testRegisterScript } from '../../lib/paths';
 
@@ -78,10 +78,7 @@ function testProcessEnv(options: TestRunOptions): void {
 /** A reporter fed events through `input`, writing to `destination` (stdout stays open for the next run). */
 function report(name: ReporterName, destination: Writable, end: boolean): { input: PassThrough; done: Promise<void> } {
   const input = new PassThrough({ objectMode: true });
-  const done =
-    name === 'spec'
-      ? pipeline(input, new spec(), destination, { end })
-      : pipeline(input, (source: AsyncIterable<TestEvent>) => (name === 'tap' ? tap : junit)(source as Parameters<typeof tap>[0]), destination, { end });
+  const done = name === 'spec' ? pipeline(input, new spec(), destination, { end }) : pipeline(input, (source: AsyncIterable<TestEvent>) => (name === 'tap' ? tap : junit)(source as Parameters<typeof tap>[0]), destination, { end });
   return { input, done };
 }
 

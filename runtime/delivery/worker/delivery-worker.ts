@@ -3,14 +3,13 @@
 // never slows the API, the UI or ingest.
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
+import type { Attempt, DeliveryAnswer, DeliveryQuery, DeliveryWorkerData, FromDelivery, ListedAttempt, Message, MessageSummary, ToDelivery, WebhookHealth, WebhookTarget } from '../../contract/delivery-protocol';
 import { paginate } from '../../lib/pagination';
 import { Dispatcher } from './dispatcher';
-import { HttpSender } from './webhook-sender';
 import { Outbox } from './outbox';
 import type { OutboxMessage } from './outbox-message';
 import { requestHeaders } from './request-headers';
-import type { Attempt, ListedAttempt, Message } from '../../contract/delivery-protocol';
-import type { DeliveryAnswer, DeliveryQuery, DeliveryWorkerData, FromDelivery, MessageSummary, ToDelivery, WebhookHealth, WebhookTarget } from '../../contract/delivery-protocol';
+import { HttpSender } from './webhook-sender';
 
 const port = parentPort!;
 const options = workerData as DeliveryWorkerData;

@@ -1,12 +1,11 @@
-import type { HttpSender, SendOutcome } from './webhook-sender';
-import type { Attempt } from '../../contract/delivery-protocol';
+import type { Attempt, WebhookTarget } from '../../contract/delivery-protocol';
+import { Fifo } from './fifo';
 import type { Outbox } from './outbox';
 import type { OutboxMessage } from './outbox-message';
-import { Fifo } from './fifo';
-import type { WebhookTarget } from '../../contract/delivery-protocol';
+import { requestHeaders } from './request-headers';
 import { retryDelayMs } from './retry';
 import { signMessage } from './signing';
-import { requestHeaders } from './request-headers';
+import type { HttpSender, SendOutcome } from './webhook-sender';
 
 export interface DispatcherOptions {
   /** Seconds between attempts; its length is the number of retries. A webhook may have its own. */

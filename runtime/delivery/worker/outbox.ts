@@ -1,10 +1,10 @@
-import { compareEventIds } from '../../store/event-id';
+import type { Attempt, DeliveryMark, MessageStatus, NewMessage, NewMessageBatch } from '../../contract/delivery-protocol';
 import { AppendLog } from '../../lib/append-log';
-import { LineArena, type LineSpan, type RawLines } from '../../lib/line-arena';
 import type { ProblemSink } from '../../lib/file-problems';
+import { LineArena, type LineSpan, type RawLines } from '../../lib/line-arena';
+import { compareEventIds } from '../../store/event-id';
 import { Fifo } from './fifo';
 import { batchMessages, OutboxMessage } from './outbox-message';
-import type { Attempt, DeliveryMark, MessageStatus, NewMessage, NewMessageBatch } from '../../contract/delivery-protocol';
 
 /** `hops` is left out at 1 (and was absent before deliveries carried it). */
 type MessageLine = Omit<NewMessage, 'body' | 'hops'> & { t: 'm'; body: unknown; hops?: number };
@@ -12,8 +12,7 @@ type MessageLine = Omit<NewMessage, 'body' | 'hops'> & { t: 'm'; body: unknown; 
  * An attempt and the state it left its message in. Lines written before the request was kept by
  * its timestamp and signature carry `request_headers` instead (null, or absent, before that).
  */
-type AttemptLine = Partial<Pick<Attempt, 'timestamp' | 'signature'>> &
-  Omit<Attempt, 'timestamp' | 'signature'> & { t: 'a'; message_id: string; status: MessageStatus; next_attempt_at: number | null; request_headers?: Record<string, string> | null };
+type AttemptLine = Partial<Pick<Attempt, 'timestamp' | 'signature'>> & Omit<Attempt, 'timestamp' | 'signature'> & { t: 'a'; message_id: string; status: MessageStatus; next_attempt_at: number | null; request_headers?: Record<string, string> | null };
 /** A manual attempt asked for (resend, recover) at `at`; made durable before the request is answered. */
 type ManualLine = { t: 'r'; message_id: string; at: number };
 /** An emitter's delivery mark, written by compaction so that it outlives the messages it was read from. */
@@ -30,13 +29,7 @@ export function checkOutboxLine(value: unknown): string | null {
   if (typeof r !== 'object' || r === null) return 'not a delivery line (a JSON object was expected)';
   const ok =
     (r.t === 'm' && isString(r.id) && isString(r.webhook_id) && isString(r.event_id) && isString(r.emitter_id) && typeof r.created_at === 'number' && absentOr(r.hops, Number.isInteger) && 'body' in r) ||
-    (r.t === 'a' &&
-      isString(r.message_id) &&
-      isString(r.status) &&
-      typeof r.created_at === 'number' &&
-      isString(r.trigger) &&
-      absentOr(r.timestamp, Number.isFinite) &&
-      absentOr(r.signature, isString)) ||
+    (r.t === 'a' && isString(r.message_id) && isString(r.status) && typeof r.created_at === 'number' && isString(r.trigger) && absentOr(r.timestamp, Number.isFinite) && absentOr(r.signature, isString)) ||
     (r.t === 'r' && isString(r.message_id) && typeof r.at === 'number') ||
     (r.t === 'w' && isString(r.emitter_id) && isString(r.event_id) && Array.isArray(r.webhook_ids));
   return ok ? null : `not a delivery line (unknown kind or missing fields: ${JSON.stringify(r.t ?? null)})`;

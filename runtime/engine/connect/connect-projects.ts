@@ -4,7 +4,7 @@ import { newId, newToken } from '../../lib/ids';
 import type { ConnectClientRecord, ConnectOwner, ConnectProjectRecord } from '../../store/connect-records';
 import type { Metadata } from '../../store/metadata';
 import type { SecretBox } from '../../store/secrets';
-import { TokenSigner, type AccessClaims, type ConnectClaims, type TokenClaims } from './connect-tokens';
+import { type AccessClaims, type ConnectClaims, type TokenClaims, TokenSigner } from './connect-tokens';
 
 /** The project every Spout has from the start; the SDK's `projectId` names it. */
 export const DEFAULT_PROJECT_ID = 'proj_local';

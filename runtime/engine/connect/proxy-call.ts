@@ -1,9 +1,10 @@
 // The Connect proxy's outgoing request: sent with the account's credentials, and served as
 // components' calls are (docs/runtime.md, network modes): live, recorded to the account's
 // cassette, or answered from it. Recordings mask the account's credentials.
-import type { CallRequest, CallResponse, NetworkMode, OutgoingCall } from '../../contract/network-api';
-import type { RecordedBody } from '../../contract/invocation-api';
+
 import { fetch } from 'undici';
+import type { RecordedBody } from '../../contract/invocation-api';
+import type { CallRequest, CallResponse, NetworkMode, OutgoingCall } from '../../contract/network-api';
 import { ConnectionRefusedByPolicy, guardedAgent } from '../../lib/guarded-agent';
 import { maskerFor, type NetworkService } from '../network/network-service';
 

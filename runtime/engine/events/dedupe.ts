@@ -91,8 +91,7 @@ export function parseDedupe(text: string): DedupeState {
 }
 
 const hasId = (e: EmitPayload) => typeof e.meta.id === 'string' || typeof e.meta.id === 'number';
-const missingId = (strategy: DedupeStrategy, count: number) =>
-  `dedupe "${strategy}": ${count} event(s) emitted without an id were kept; pass { id } as $emit's second argument`;
+const missingId = (strategy: DedupeStrategy, count: number) => `dedupe "${strategy}": ${count} event(s) emitted without an id were kept; pass { id } as $emit's second argument`;
 
 const STRATEGIES: Record<DedupeStrategy, (state: DedupeState, emits: readonly EmitPayload[]) => DedupeResult> = {
   unique(state, emits) {

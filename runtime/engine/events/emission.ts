@@ -1,6 +1,6 @@
 import type { EmitPayload } from '../../contract/host-protocol';
-import type { SubscriptionRecord } from '../../store/metadata';
 import type { EventStore, KeptEvent, NewEvent, StoredEvent } from '../../store/event-store';
+import type { SubscriptionRecord } from '../../store/metadata';
 import { listenersFor } from './routing';
 
 /** Listener runs passing events on to further listeners stop after this many hops. */

@@ -1,7 +1,8 @@
 // The emits a run's record keeps: the first MAX_RECORDED_EMITS listed, the rest counted, so a
 // record's size is bounded whatever the run emitted (docs/api.md, "Invocations").
-import { MAX_RECORDED_EMITS } from '../../contract/limits';
+
 import type { EmitsOmitted, InvocationEmit } from '../../contract/invocation-api';
+import { MAX_RECORDED_EMITS } from '../../contract/limits';
 
 /** Collects one run's emits for its record, in emit order. */
 export class RecordedEmits {

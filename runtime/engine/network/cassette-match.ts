@@ -31,7 +31,10 @@ export function canonicalUrl(url: string, ignoreQuery: readonly string[] = []): 
     return url;
   }
   const ignored = new Set(ignoreQuery.map((q) => q.toLowerCase()));
-  const path = parsed.pathname.split('/').map((s) => canonicalPart(s, false)).join('/');
+  const path = parsed.pathname
+    .split('/')
+    .map((s) => canonicalPart(s, false))
+    .join('/');
   const query = parsed.search
     .slice(1)
     .split('&')

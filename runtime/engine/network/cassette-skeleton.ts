@@ -1,7 +1,8 @@
 // Turning the calls a run could not answer from its cassette (network mode `discover` answered them
 // with an empty success; `replay` failed them) into cassette entries for the user to fill in.
-import type { Cassette, CassetteEntry, OutgoingCall } from '../../contract/network-api';
+
 import type { InvocationView } from '../../contract/invocation-api';
+import type { Cassette, CassetteEntry, OutgoingCall } from '../../contract/network-api';
 import { emptyCassette } from '../../store/cassette-store';
 
 /** The calls of runs that no recording answered: listed by discovery, or missed in replay (each request once). */

@@ -1,10 +1,11 @@
 // Service side of outgoing calls: answers replay lookups from an owner's cassette, masks the calls
 // a run made before they are kept, and in record mode adds them to the cassette.
-import type { CallRequest, NetworkMode, OutgoingCall } from '../../contract/network-api';
+
 import type { NetworkAnswer } from '../../contract/host-protocol';
+import type { CallRequest, NetworkMode, OutgoingCall } from '../../contract/network-api';
 import { type CassetteStore, MAX_CASSETTE_ENTRIES } from '../../store/cassette-store';
-import { Masker, secretFields } from './masker';
 import { closestEntry, Matcher } from './cassette-match';
+import { Masker, secretFields } from './masker';
 
 export class NetworkService {
   private readonly matchers = new Map<string, Matcher>();

@@ -2,32 +2,33 @@
 // additionalProps) and action test runs, in a warm sandbox per component, so a form that loads
 // options page after page, or reloads props as the user types, does not start a worker each time,
 // and `previousPropDefs` holds the previous result.
+
+import type { ActionRunView, ConsoleLine } from '../../contract/action-api';
+import type { OptionsAnswer } from '../../contract/component-api';
 import type { ConfigurableProp } from '../../contract/component-shape';
+import type { ActionResult, HttpResponsePayload, OptionsResult } from '../../contract/host-protocol';
+import type { InvocationVia } from '../../contract/invocation-api';
+import type { NetworkMode, OutgoingCall } from '../../contract/network-api';
+import { ComponentError, ConfigurationRequestError } from '../../lib/error-kinds';
+import { newId } from '../../lib/ids';
+import { checkConfiguredProps, readConfigured } from '../../props/configured-props';
 import { dirGrants } from '../../props/dir/dir-folders';
 import { NO_GRANTS } from '../../sandbox/host-grants';
 import { Sandbox } from '../../sandbox/sandbox';
 import type { SandboxLog } from '../../sandbox/sandbox-options';
-import type { ActionResult, HttpResponsePayload, OptionsResult } from '../../contract/host-protocol';
-import { ComponentError, ConfigurationRequestError } from '../../lib/error-kinds';
-import { newId } from '../../lib/ids';
-import { checkConfiguredProps, readConfigured } from '../../props/configured-props';
-import type { SendLog } from './send-log';
-import type { ActionRunView, ConsoleLine } from '../../contract/action-api';
+import { emptyTempFolder, makeTempFolder, removeTempFolder, type TempFolder } from '../../sandbox/temp-folder';
+import { runDataStoreOp } from '../../store/data-store-ops';
+import type { DataStores } from '../../store/data-stores';
+import type { InvocationStore } from '../../store/invocation-store';
 import type { ComponentRecord, Metadata } from '../../store/metadata';
 import type { SecretBox } from '../../store/secrets';
-import type { DataStores } from '../../store/data-stores';
-import { runDataStoreOp } from '../../store/data-store-ops';
+import { baseRecord, errorOf, statusOf } from '../invocations/invocation-record';
+import type { Masker } from '../network/masker';
+import { maskerFor, type NetworkService } from '../network/network-service';
 import { additionalPropsOf, mergeProps } from '../sources/dynamic-props';
 import { sandboxContext } from '../sources/sandbox-context';
 import type { SandboxLimits } from '../sources/source-hosts';
-import type { InvocationStore } from '../../store/invocation-store';
-import { baseRecord, errorOf, statusOf } from '../invocations/invocation-record';
-import { maskerFor, type NetworkService } from '../network/network-service';
-import type { Masker } from '../network/masker';
-import type { NetworkMode, OutgoingCall } from '../../contract/network-api';
-import type { InvocationVia } from '../../contract/invocation-api';
-import type { OptionsAnswer } from '../../contract/component-api';
-import { emptyTempFolder, makeTempFolder, removeTempFolder, type TempFolder } from '../../sandbox/temp-folder';
+import type { SendLog } from './send-log';
 
 export type { OptionsAnswer };
 
@@ -117,19 +118,21 @@ export class ComponentSessions {
   async stop(): Promise<void> {
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
-    await Promise.all(sessions.map((s) => s.then((session) => this.close(session), () => undefined)));
+    await Promise.all(
+      sessions.map((s) =>
+        s.then(
+          (session) => this.close(session),
+          () => undefined,
+        ),
+      ),
+    );
   }
 
   /**
    * Runs an action once (by hand, `$.context.JIT` true, or as a workflow step): its props (with what
    * `additionalProps` adds) are checked first, and its `$.send`s are carried out after it ends.
    */
-  runAction(
-    component: ComponentRecord,
-    configured: Record<string, unknown>,
-    steps: Record<string, unknown>,
-    options: { jit: boolean; onRespond?: (response: HttpResponsePayload) => void; network?: NetworkMode; via?: InvocationVia } = { jit: true },
-  ): Promise<ActionRunView> {
+  runAction(component: ComponentRecord, configured: Record<string, unknown>, steps: Record<string, unknown>, options: { jit: boolean; onRespond?: (response: HttpResponsePayload) => void; network?: NetworkMode; via?: InvocationVia } = { jit: true }): Promise<ActionRunView> {
     if (component.type !== 'action') {
       throw new ComponentError([{ path: 'id', message: `${component.id} is a source; sources are deployed (POST /v1/sources), actions are run` }]);
     }
@@ -138,7 +141,12 @@ export class ComponentSessions {
     return this.call(component, configured, { mode: network }, async (session) => {
       const dynamic = (await additionalPropsOf(session.sandbox, component.type, (calls) => this.keepCalls(session, network, calls))) ?? [];
       const props = mergeProps(component.configurable_props, dynamic);
-      const { values, problems } = checkConfiguredProps(props, configured, (id) => this.deps.metadata.data.accounts.find((a) => a.id === id), (id) => this.deps.dataStores.exists(id));
+      const { values, problems } = checkConfiguredProps(
+        props,
+        configured,
+        (id) => this.deps.metadata.data.accounts.find((a) => a.id === id),
+        (id) => this.deps.dataStores.exists(id),
+      );
       if (problems.length > 0) throw new ComponentError(problems);
       this.configure(session, component, values, { mode: network }, dynamic);
       const runId = newId('run');
@@ -179,7 +187,10 @@ export class ComponentSessions {
     const props = mergeProps(component.configurable_props, dynamic);
     const context = sandboxContext({ sourceId: component.id, props, values, endpoints: {}, dynamicProps: false, network: network.mode, dataDir: this.deps.dataDir }, this.deps.metadata.data.accounts, this.deps.secrets);
     session.sandbox.configure(context);
-    session.masker = maskerFor(context.auth, props.filter((p) => p.secret).map((p) => values[p.name]));
+    session.masker = maskerFor(
+      context.auth,
+      props.filter((p) => p.secret).map((p) => values[p.name]),
+    );
     session.owner = network.owner ?? component.id;
   }
 

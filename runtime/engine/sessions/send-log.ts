@@ -1,8 +1,9 @@
 // What action steps send with `$.send`: HTTP requests are made once the step has ended (as the
 // platform does); email, S3 and SSE sends go nowhere offline and are recorded for the user to see.
-import { newId } from '../../lib/ids';
-import type { StepSend } from '../../contract/host-protocol';
+
 import type { SendView } from '../../contract/action-api';
+import type { StepSend } from '../../contract/host-protocol';
+import { newId } from '../../lib/ids';
 
 /** Sends kept in memory for `GET /v1/outbox`, newest last. */
 const KEPT = 1000;

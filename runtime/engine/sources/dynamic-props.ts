@@ -1,11 +1,12 @@
 // Props returned by a component's `additionalProps`: computed in its sandbox, checked
 // like static props plus the dynamic-type allow-list, and merged into the prop set.
-import { ComponentError, ConfigurationRejected } from '../../lib/error-kinds';
-import type { ConfigurableProp } from '../../contract/component-shape';
+
 import { validateDynamicProps } from '../../components/validate';
-import type { Sandbox } from '../../sandbox/sandbox';
+import type { ConfigurableProp } from '../../contract/component-shape';
 import type { AdditionalPropsResult } from '../../contract/host-protocol';
 import type { OutgoingCall } from '../../contract/network-api';
+import { ComponentError, ConfigurationRejected } from '../../lib/error-kinds';
+import type { Sandbox } from '../../sandbox/sandbox';
 import type { ComponentRecord, SourceRecord } from '../../store/metadata';
 
 /**

@@ -1,9 +1,9 @@
 import type { ConfigurableProp } from '../../contract/component-shape';
 import type { SandboxContext } from '../../contract/host-protocol';
 import type { NetworkMode } from '../../contract/network-api';
+import { dirFolders } from '../../props/dir/dir-folders';
 import type { AccountRecord } from '../../store/metadata';
 import type { SecretBox } from '../../store/secrets';
-import { dirFolders } from '../../props/dir/dir-folders';
 
 /** What `this` is built from, before connected accounts are opened. */
 export interface ContextInput {

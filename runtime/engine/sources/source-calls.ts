@@ -1,7 +1,8 @@
 // Each source's outgoing-call state: the masker of its credentials and its network mode, as its
 // sandbox was last configured (deploy hooks included), for replay lookups and run records.
-import type { CallRequest, NetworkMode, OutgoingCall } from '../../contract/network-api';
+
 import type { NetworkAnswer, SandboxContext } from '../../contract/host-protocol';
+import type { CallRequest, NetworkMode, OutgoingCall } from '../../contract/network-api';
 import type { Masker } from '../network/masker';
 import { maskerFor, type NetworkService } from '../network/network-service';
 

@@ -1,15 +1,16 @@
 // The live sandbox of each deployed source: loading its component into a host started with the
 // source's grants, db, data stores and replay lookups, and keeping, replacing and closing it. A
 // host starts when its source has work and parks when idle (sandbox/host-parking.ts).
-import { ComponentError } from '../../lib/error-kinds';
+
 import type { ComponentLibrary } from '../../components/library';
 import type { ComponentFiles } from '../../contract/component-api';
 import type { EmitPayload, HostGrants } from '../../contract/host-protocol';
 import type { HostState } from '../../contract/source-api';
+import { ComponentError } from '../../lib/error-kinds';
 import { dirGrants } from '../../props/dir/dir-folders';
 import type { HostParking } from '../../sandbox/host-parking';
-import type { HostExit, HostProcess } from '../../sandbox/host-process';
 import type { HostPool } from '../../sandbox/host-pool';
+import type { HostExit, HostProcess } from '../../sandbox/host-process';
 import { Sandbox } from '../../sandbox/sandbox';
 import type { SandboxOptions } from '../../sandbox/sandbox-options';
 import { makeTempFolder } from '../../sandbox/temp-folder';

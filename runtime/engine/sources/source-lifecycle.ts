@@ -1,12 +1,13 @@
 // Deploying, updating and removing sources (docs/runtime.md). Every change runs the hooks first
 // and is saved only if they succeed, so a failing hook leaves the source as it was.
-import type { ConfigurableProp } from '../../contract/component-shape';
+
 import type { ChangeOrigin } from '../../contract/change-api';
 import type { ComponentFiles } from '../../contract/component-api';
+import type { ConfigurableProp } from '../../contract/component-shape';
 import type { Cassette, NetworkMode } from '../../contract/network-api';
 import { newId } from '../../lib/ids';
 import { KeyedTurns } from '../../lib/keyed-turns';
-import { firstVersion, nextVersion, requireBase, type ChangeBy } from '../../lib/record-versions';
+import { type ChangeBy, firstVersion, nextVersion, requireBase } from '../../lib/record-versions';
 import type { LogStore } from '../../store/log-store';
 import type { ComponentRecord, SourceRecord } from '../../store/metadata';
 import type { CrashGuard } from './crash-guard';

@@ -1,9 +1,10 @@
 // A source's prop configuration: its prop set (dynamic props included), the check of configured
 // values and granted folders, its endpoints, and the `this` its sandbox is configured with.
-import { ComponentError } from '../../lib/error-kinds';
+
 import type { ConfigurableProp } from '../../contract/component-shape';
 import type { SandboxContext } from '../../contract/host-protocol';
 import type { NetworkMode } from '../../contract/network-api';
+import { ComponentError } from '../../lib/error-kinds';
 import { newId } from '../../lib/ids';
 import { checkConfiguredProps } from '../../props/configured-props';
 import { openSecrets, sealSecrets } from '../../props/secret/secret-values';

@@ -1,8 +1,9 @@
 // Running a deployed source and recording the run: an invocation of its sandbox (a run or a
 // lifecycle hook), its emits deduped and stored, its failure sent to `$errors`, and its record.
-import type { InvocationView } from '../../contract/invocation-api';
-import type { EmitPayload, InvocationTarget } from '../../contract/host-protocol';
+
 import type { EndpointExchange } from '../../contract/endpoint-exchange';
+import type { EmitPayload, InvocationTarget } from '../../contract/host-protocol';
+import type { InvocationView } from '../../contract/invocation-api';
 import { HookError, SourceUnavailable } from '../../lib/error-kinds';
 import type { InvocationResult } from '../../sandbox/sandbox-options';
 import type { StoredEvent } from '../../store/event-store';
@@ -10,7 +11,7 @@ import type { InvocationStore } from '../../store/invocation-store';
 import type { LogStore } from '../../store/log-store';
 import type { ComponentRecord, SourceRecord } from '../../store/metadata';
 import type { Deduper } from '../events/dedupe';
-import { inEmitOrder, MAX_LISTENER_HOPS, type Emission } from '../events/emission';
+import { type Emission, inEmitOrder, MAX_LISTENER_HOPS } from '../events/emission';
 import { baseRecord, errorOf, statusOf } from '../invocations/invocation-record';
 import { RecordedEmits } from '../invocations/recorded-emits';
 import type { SourceCalls } from './source-calls';
@@ -26,11 +27,7 @@ export interface SourceRun {
 }
 
 /** What started a source's run, as its record keeps it. */
-export type Trigger =
-  | { kind: 'http'; exchange: EndpointExchange; customResponse: boolean }
-  | { kind: 'timer' }
-  | { kind: 'run_now' }
-  | { kind: 'event'; emitter_id: string; event_id: string };
+export type Trigger = { kind: 'http'; exchange: EndpointExchange; customResponse: boolean } | { kind: 'timer' } | { kind: 'run_now' } | { kind: 'event'; emitter_id: string; event_id: string };
 
 export interface InvokeOptions {
   trigger: Trigger;

@@ -1,9 +1,10 @@
 // Timer props of deployed sources: each active source's schedules, their firings (never a second
 // run queued behind a timer's own), and "run now", which runs with its first timer's event.
-import { TimerScheduler } from '../../props/timer/timer-scheduler';
-import { parseTimerSpec, timerEvent, type TimerSpec } from '../../props/timer/timer-spec';
-import type { LogStore } from '../../store/log-store';
+
 import type { SourceView } from '../../contract/source-api';
+import { TimerScheduler } from '../../props/timer/timer-scheduler';
+import { parseTimerSpec, type TimerSpec, timerEvent } from '../../props/timer/timer-spec';
+import type { LogStore } from '../../store/log-store';
 import type { SourceRecord } from '../../store/metadata';
 import { sourceProps } from './dynamic-props';
 import type { SourceRecords } from './source-records';

@@ -4,13 +4,13 @@
 // (ComponentSessions.runAction): the same host limits, the action's network mode, and a record.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { ComponentError } from '../../lib/error-kinds';
 import type { ActionRunView } from '../../contract/action-api';
+import { ComponentError } from '../../lib/error-kinds';
 import { maskSecrets } from '../../props/secret/secret-values';
 import type { ComponentRecord } from '../../store/metadata';
 import type { ComponentSessions } from '../sessions/component-sessions';
 import type { CatalogEntry, ToolCatalog, ToolScope } from './tool-catalog';
-import { isBoundProp, OPTIONS_TOOL, RELOAD_TOOL, toolInput, type StoreChoice } from './tool-schema';
+import { isBoundProp, OPTIONS_TOOL, RELOAD_TOOL, type StoreChoice, toolInput } from './tool-schema';
 
 /** What every action tool answers as structured content. */
 const ACTION_OUTPUT = {

@@ -1,15 +1,16 @@
 // Which actions are MCP tools, under which names, bound to which accounts and network mode
 // (docs/mcp.md): every saved action not hidden in the settings, then the registry actions of the
 // chosen apps. A session may choose its own apps, accounts and network mode over the settings.
-import type { ComponentRegistry } from '../../components/registry';
+
 import type { ComponentLibrary } from '../../components/library';
+import type { ComponentRegistry } from '../../components/registry';
 import type { ConfigurableProp } from '../../contract/component-shape';
 import type { McpAccountBinding, McpSettings } from '../../contract/mcp-api';
 import type { NetworkMode } from '../../contract/network-api';
+import { slugify } from '../../lib/slug';
 import { appAccountWarnings } from '../../props/app/app-prop';
 import type { McpSettingsStore } from '../../store/mcp-settings';
 import type { ComponentRecord, Metadata } from '../../store/metadata';
-import { slugify } from '../../lib/slug';
 import { OPTIONS_TOOL, RELOAD_TOOL } from './tool-schema';
 
 /** What one MCP session chose over the settings (`spout mcp --app/--account/--network`). */

@@ -2,24 +2,25 @@
 // event runs the steps one after another, each seeing the trigger event and what earlier steps
 // returned and exported; every run is recorded and can be replayed. Workflows emit (`$.send.emit`)
 // and listen (a source trigger is a subscription of the workflow to the source).
-import { ComponentError } from '../../lib/error-kinds';
-import type { ComponentProblem } from '../../contract/component-shape';
+
 import type { ComponentLibrary, SandboxFactory } from '../../components/library';
-import { MAX_LISTENER_HOPS, type Emission } from '../events/emission';
-import type { EventStore, StoredEvent } from '../../store/event-store';
-import { newId } from '../../lib/ids';
-import { parseTimerSpec, timerEvent } from '../../props/timer/timer-spec';
-import { TimerScheduler } from '../../props/timer/timer-scheduler';
+import type { ChangeOrigin } from '../../contract/change-api';
+import type { ComponentProblem } from '../../contract/component-shape';
 import type { HttpResponsePayload } from '../../contract/host-protocol';
-import type { ComponentSessions } from '../sessions/component-sessions';
+import type { WorkflowExport, WorkflowInput, WorkflowStepInput, WorkflowTriggerInput } from '../../contract/workflow-api';
+import { ComponentError } from '../../lib/error-kinds';
+import { newId } from '../../lib/ids';
+import { type ChangeBy, firstVersion, nextVersion, requireBase } from '../../lib/record-versions';
 import { maskSecrets, openSecrets, sealSecrets } from '../../props/secret/secret-values';
+import { TimerScheduler } from '../../props/timer/timer-scheduler';
+import { parseTimerSpec, timerEvent } from '../../props/timer/timer-spec';
+import type { EventStore, StoredEvent } from '../../store/event-store';
 import type { Metadata, WorkflowRecord, WorkflowStep, WorkflowTrigger } from '../../store/metadata';
 import type { SecretBox } from '../../store/secrets';
-import { resolveReferences } from './expressions';
-import type { WorkflowExport, WorkflowInput, WorkflowStepInput, WorkflowTriggerInput } from '../../contract/workflow-api';
 import type { RunLog, StepRunRecord, WorkflowRunRecord } from '../../store/workflow-run-log';
-import type { ChangeOrigin } from '../../contract/change-api';
-import { firstVersion, nextVersion, requireBase, type ChangeBy } from '../../lib/record-versions';
+import { type Emission, MAX_LISTENER_HOPS } from '../events/emission';
+import type { ComponentSessions } from '../sessions/component-sessions';
+import { resolveReferences } from './expressions';
 
 export interface WorkflowManagerDeps {
   metadata: Metadata;
@@ -32,7 +33,6 @@ export interface WorkflowManagerDeps {
   /** Loads a step's module only to learn what it declares (saving it). */
   describeSandbox: SandboxFactory;
 }
-
 
 const STEP_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -182,12 +182,7 @@ export class WorkflowManager {
     return out;
   }
 
-  private async runStep(
-    wf: WorkflowRecord,
-    step: WorkflowStep,
-    steps: Record<string, unknown>,
-    options: { onRespond?: (r: HttpResponsePayload) => void; depth?: number; hops?: number },
-  ): Promise<StepRunRecord> {
+  private async runStep(wf: WorkflowRecord, step: WorkflowStep, steps: Record<string, unknown>, options: { onRespond?: (r: HttpResponsePayload) => void; depth?: number; hops?: number }): Promise<StepRunRecord> {
     const started = Date.now();
     const record: StepRunRecord = { name: step.name, component_id: step.component_id, invocation_id: null, exports: {}, ret: null, logs: [], duration_ms: 0, error: null, exit: null };
     const component = this.deps.library.find(step.component_id);
@@ -198,7 +193,13 @@ export class WorkflowManager {
       const answer = await this.deps.sessions.runAction(component, configured, steps, { jit: false, onRespond: options.onRespond });
       Object.assign(record, { invocation_id: answer.invocation_id, exports: answer.exports, ret: answer.ret, logs: answer.os, error: answer.error, exit: answer.exit });
       if (answer.emitted.length > 0) {
-        await this.deps.emission.accept(wf.id, answer.emitted.map((e) => ({ json: JSON.stringify(e), meta: {} })), options.depth ?? 0, null, options.hops ?? 0);
+        await this.deps.emission.accept(
+          wf.id,
+          answer.emitted.map((e) => ({ json: JSON.stringify(e), meta: {} })),
+          options.depth ?? 0,
+          null,
+          options.hops ?? 0,
+        );
       }
     } catch (err) {
       const e = err as Error;
@@ -270,9 +271,7 @@ export class WorkflowManager {
         problems.push({ path: `${where}.name`, message: `step name "${input.name}" must be an identifier (letters, digits, _) other than "trigger", as steps.<name> refers to it` });
       } else if (names.has(input.name)) problems.push({ path: `${where}.name`, message: `two steps are named "${input.name}"; names must be unique` });
       names.add(input.name);
-      const component = input.component_code !== undefined
-        ? await this.deps.library.save(input.component_code, `${input.name}.mjs`, this.deps.describeSandbox)
-        : input.component_id !== undefined ? this.deps.library.find(input.component_id) : undefined;
+      const component = input.component_code !== undefined ? await this.deps.library.save(input.component_code, `${input.name}.mjs`, this.deps.describeSandbox) : input.component_id !== undefined ? this.deps.library.find(input.component_id) : undefined;
       if (!component) {
         problems.push({ path: `${where}.component_id`, message: input.component_id ? `no component ${input.component_id}` : 'give component_id (a saved action) or component_code' });
         continue;

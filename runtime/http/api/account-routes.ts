@@ -1,15 +1,14 @@
 import { Router } from 'express';
 import { z } from 'zod';
+import type { AccountView } from '../../contract/component-api';
 import { newId } from '../../lib/ids';
+import { pageParams, paginate } from '../../lib/pagination';
 import { MASK } from '../../props/secret/secret-values';
 import type { AccountRecord } from '../../store/metadata';
-import type { ApiContext } from './api-context';
-import { paginate } from '../../lib/pagination';
-import { objectParam, parseParams } from './params';
-import { pageParams } from '../../lib/pagination';
-import { HttpError, notFound } from '../edge/error-statuses';
 import { requireBearer } from '../edge/auth';
-import type { AccountView } from '../../contract/component-api';
+import { HttpError, notFound } from '../edge/error-statuses';
+import type { ApiContext } from './api-context';
+import { objectParam, parseParams } from './params';
 
 export const createSchema = z.object({
   app: z.string().regex(/^[a-z0-9_]+(?:[-_][a-z0-9]+)*$/, 'must be an app name slug such as "github" or "google_sheets"'),

@@ -1,16 +1,15 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { ApiContext } from './api-context';
-import { objectParam, parseParams } from './params';
-import { pageParams } from '../../lib/pagination';
-import { HttpError, notFound } from '../edge/error-statuses';
-import { paginate } from '../../lib/pagination';
-import { componentCode, componentFilename } from './component-input';
-import { registryComponent, registryNotFound } from './registry-routes';
-import { appAccountWarnings } from '../../props/app/app-prop';
-import type { ComponentRecord } from '../../store/metadata';
 import type { SavedActionView } from '../../contract/action-api';
 import { NETWORK_MODES } from '../../contract/network-api';
+import { pageParams, paginate } from '../../lib/pagination';
+import { appAccountWarnings } from '../../props/app/app-prop';
+import type { ComponentRecord } from '../../store/metadata';
+import { HttpError, notFound } from '../edge/error-statuses';
+import type { ApiContext } from './api-context';
+import { componentCode, componentFilename } from './component-input';
+import { objectParam, parseParams } from './params';
+import { registryComponent, registryNotFound } from './registry-routes';
 
 export const runSchema = z.object({
   id: z.string().min(1).optional(),
@@ -36,7 +35,12 @@ function savedActions(ctx: ApiContext): SavedActionView[] {
   }
   return [...groups].map(([ref, versions]) => {
     const newest = versions[0] as ComponentRecord;
-    const runs = versions.flatMap((v) => ctx.invocations.list(v.id).slice(0, 1).map((r) => ({ invocation_id: r.id, component_id: v.id, status: r.status, started_at: r.started_at })));
+    const runs = versions.flatMap((v) =>
+      ctx.invocations
+        .list(v.id)
+        .slice(0, 1)
+        .map((r) => ({ invocation_id: r.id, component_id: v.id, status: r.status, started_at: r.started_at })),
+    );
     return {
       ref,
       key: newest.key,
@@ -59,10 +63,7 @@ export function actionRoutes(ctx: ApiContext): Router {
   router.post('/actions/run', async (req, res) => {
     const input = parseParams(req, runSchema);
     if ((input.id === undefined) === (input.component_code === undefined)) throw new HttpError(400, 'give exactly one of id (a component id, a saved or registry key) or component_code');
-    const component =
-      input.id === undefined
-        ? await ctx.library.save(input.component_code as string, input.component_filename ?? 'action.mjs', ctx.describeSandbox)
-        : (ctx.library.find(input.id) ?? (/^sc_/.test(input.id) ? undefined : await registryComponent(ctx, input.id)));
+    const component = input.id === undefined ? await ctx.library.save(input.component_code as string, input.component_filename ?? 'action.mjs', ctx.describeSandbox) : (ctx.library.find(input.id) ?? (/^sc_/.test(input.id) ? undefined : await registryComponent(ctx, input.id)));
     if (!component) throw input.id && !/^sc_/.test(input.id) ? registryNotFound(ctx, input.id) : notFound('component', input.id as string);
     const configured = input.configured_props ?? {};
     const answer = await ctx.sessions.runAction(component, configured, input.steps ?? {}, { jit: true, network: input.network_mode });

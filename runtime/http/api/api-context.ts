@@ -1,25 +1,25 @@
 import type { ComponentLibrary, SandboxFactory } from '../../components/library';
 import type { ComponentRegistry } from '../../components/registry';
+import type { McpStdioCommand } from '../../contract/mcp-api';
+import type { InstanceSettings } from '../../contract/settings-api';
 import type { DeliveryService } from '../../delivery/delivery-service';
-import type { EventStore } from '../../store/event-store';
-import type { LogStore } from '../../store/log-store';
-import type { InvocationStore } from '../../store/invocation-store';
+import type { ConnectService } from '../../engine/connect/connect-service';
 import type { NetworkService } from '../../engine/network/network-service';
 import type { ComponentSessions } from '../../engine/sessions/component-sessions';
-import type { InstanceSettings } from '../../contract/settings-api';
-import type { WorkflowManager } from '../../engine/workflows/workflow-manager';
 import type { SendLog } from '../../engine/sessions/send-log';
 import type { SourceManager } from '../../engine/sources/source-manager';
+import type { ToolCatalog } from '../../engine/tools/tool-catalog';
+import type { WorkflowManager } from '../../engine/workflows/workflow-manager';
 import type { DataStores } from '../../store/data-stores';
+import type { EventStore } from '../../store/event-store';
+import type { InvocationStore } from '../../store/invocation-store';
+import type { LogStore } from '../../store/log-store';
+import type { McpSettingsStore } from '../../store/mcp-settings';
 import type { Metadata } from '../../store/metadata';
-import type { SecretBox } from '../../store/secrets';
 import type { PayloadStore } from '../../store/payload-store';
+import type { SecretBox } from '../../store/secrets';
 import type { AuthConfig } from '../edge/auth';
 import type { RunNowRequests } from '../ingress/run-now-requests';
-import type { McpSettingsStore } from '../../store/mcp-settings';
-import type { ToolCatalog } from '../../engine/tools/tool-catalog';
-import type { McpStdioCommand } from '../../contract/mcp-api';
-import type { ConnectService } from '../../engine/connect/connect-service';
 
 /** What the HTTP layer reaches of the runtime. */
 export interface ApiContext {

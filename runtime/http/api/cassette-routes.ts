@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import type { Cassette } from '../../contract/network-api';
-import type { ApiContext } from './api-context';
 import { cassetteSchema } from '../../store/cassette-schema';
 import { notFound } from '../edge/error-statuses';
+import type { ApiContext } from './api-context';
 
 /** A source's (or an action's) cassette: read it, replace it. */
 export function cassetteRoutes(ctx: ApiContext): Router {

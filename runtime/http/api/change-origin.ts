@@ -1,7 +1,7 @@
 // Who sent a change, read from the request, and the version it was based on (docs/api.md "Versions").
 import type { Request } from 'express';
 import { z } from 'zod';
-import { CHANGE_ORIGINS, CLIENT_HEADER, type ChangeOrigin } from '../../contract/change-api';
+import { CHANGE_ORIGINS, type ChangeOrigin, CLIENT_HEADER } from '../../contract/change-api';
 import type { ChangeBy } from '../../lib/record-versions';
 import { UI_REQUEST_HEADER } from '../edge/browser-guards';
 

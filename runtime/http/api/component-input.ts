@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { isFileSetPath, MAX_COMPONENT_FILES } from '../../components/file-set';
 
 /** Module text as sent in `component_code`. */
-export const componentCode = z.string().min(1, 'must not be empty').max(5 * 1024 * 1024, 'is over 5 MB');
+export const componentCode = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(5 * 1024 * 1024, 'is over 5 MB');
 
 /** Optional file name: picks the loader (.ts for TypeScript) and names the file in stack traces. */
 export const componentFilename = z

@@ -1,22 +1,21 @@
-import { Router, type Request } from 'express';
+import { type Request, Router } from 'express';
 import { z } from 'zod';
-import type { ComponentRecord } from '../../store/metadata';
-import type { ApiContext } from './api-context';
-import { paginate } from '../../lib/pagination';
-import { pageParams } from '../../lib/pagination';
-import { parseParams } from './params';
-import { HttpError, notFound } from '../edge/error-statuses';
-import type { NetworkUse } from '../../engine/sessions/component-sessions';
+import { fetchComponentCode } from '../../components/fetch-code';
+import { filesOf } from '../../components/library';
 import type { ComponentCheckView, ComponentUse, ComponentView } from '../../contract/component-api';
 import type { ConfigurableProp } from '../../contract/component-shape';
-import { checkConfiguredProps } from '../../props/configured-props';
-import { formProblem } from './form-problems';
-import { componentCode, componentFilename, componentUrl } from './component-input';
-import { fetchComponentCode } from '../../components/fetch-code';
-import { registryComponent } from './registry-routes';
-import { filesOf } from '../../components/library';
-import type { SourceView } from '../../contract/source-api';
 import { NETWORK_MODES } from '../../contract/network-api';
+import type { SourceView } from '../../contract/source-api';
+import type { NetworkUse } from '../../engine/sessions/component-sessions';
+import { pageParams, paginate } from '../../lib/pagination';
+import { checkConfiguredProps } from '../../props/configured-props';
+import type { ComponentRecord } from '../../store/metadata';
+import { HttpError, notFound } from '../edge/error-statuses';
+import type { ApiContext } from './api-context';
+import { componentCode, componentFilename, componentUrl } from './component-input';
+import { formProblem } from './form-problems';
+import { parseParams } from './params';
+import { registryComponent } from './registry-routes';
 
 export const saveSchema = z.object({ component_code: componentCode.optional(), component_url: componentUrl.optional(), component_filename: componentFilename });
 
@@ -177,7 +176,12 @@ export function componentRoutes(ctx: ApiContext): Router {
   router.post('/components/props/check', (req, res) => {
     const input = parseParams(req, checkSchema);
     const props = input.configurable_props as ConfigurableProp[];
-    const { problems } = checkConfiguredProps(props, input.configured_props ?? {}, (id) => ctx.metadata.data.accounts.find((a) => a.id === id), (id) => ctx.dataStores.exists(id));
+    const { problems } = checkConfiguredProps(
+      props,
+      input.configured_props ?? {},
+      (id) => ctx.metadata.data.accounts.find((a) => a.id === id),
+      (id) => ctx.dataStores.exists(id),
+    );
     const errors = problems.map((p) => {
       const prop = props.find((x) => p.path === `configured_props.${x.name}`);
       return { ...p, prop: prop?.name ?? null, field_message: prop ? formProblem(prop, p.message) : p.message };

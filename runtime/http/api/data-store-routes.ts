@@ -1,14 +1,13 @@
-import { Router, type Request } from 'express';
+import { type Request, Router } from 'express';
 import { z } from 'zod';
-import type { DataStoreInfo } from '../../store/data-stores';
-import { MAX_NAME_LENGTH } from '../../store/data-store-values';
-import type { Page } from '../../lib/pagination';
-import { paginate } from '../../lib/pagination';
-import type { ApiContext } from './api-context';
-import { pageParams } from '../../lib/pagination';
-import { params, parseParams } from './params';
-import { HttpError, notFound } from '../edge/error-statuses';
 import type { DataStoreRecordView, DataStoreView } from '../../contract/component-api';
+import type { Page } from '../../lib/pagination';
+import { pageParams, paginate } from '../../lib/pagination';
+import { MAX_NAME_LENGTH } from '../../store/data-store-values';
+import type { DataStoreInfo } from '../../store/data-stores';
+import { HttpError, notFound } from '../edge/error-statuses';
+import type { ApiContext } from './api-context';
+import { params, parseParams } from './params';
 
 export const nameSchema = z.object({ name: z.string().trim().min(1, 'must not be empty').max(MAX_NAME_LENGTH) });
 

@@ -7,7 +7,10 @@ import { objectParam } from './params';
 
 /** The parts of a request to an endpoint a caller may give (a replay's edits, run now's request, a saved payload). */
 export const requestFields = z.object({
-  method: z.string().regex(/^[A-Za-z]+$/, 'must be an HTTP method such as POST').optional(),
+  method: z
+    .string()
+    .regex(/^[A-Za-z]+$/, 'must be an HTTP method such as POST')
+    .optional(),
   path: z.string().startsWith('/', 'must start with /').optional(),
   query: z.string().optional(),
   headers: objectParam.pipe(z.record(z.string(), z.union([z.string(), z.array(z.string())]))).optional(),

@@ -1,17 +1,17 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { InvocationView } from '../../contract/invocation-api';
-import type { ApiContext } from './api-context';
 import { bodyBytes } from '../../engine/invocations/invocation-record';
+import { cassetteSkeleton, unansweredCalls } from '../../engine/network/cassette-skeleton';
+import { maskedAuth } from '../../engine/network/masker';
+import { pageParams } from '../../lib/pagination';
+import { type RunEvent, testFromRun, UntestableRun } from '../../testing/test-from-run';
+import { HttpError, notFound } from '../edge/error-statuses';
 import { ENDPOINT_PREFIX, REPLAY_HEADER } from '../ingress/endpoint-handler';
+import type { ApiContext } from './api-context';
 import { requestFields, requestHeaders, sendExactly } from './exact-request';
 import { parseParams } from './params';
-import { pageParams } from '../../lib/pagination';
-import { HttpError, notFound } from '../edge/error-statuses';
-import { testFromRun, UntestableRun, type RunEvent } from '../../testing/test-from-run';
 import { sourceView } from './views';
-import { maskedAuth } from '../../engine/network/masker';
-import { cassetteSkeleton, unansweredCalls } from '../../engine/network/cassette-skeleton';
 
 /** A time given as epoch ms, or as an ISO date. */
 const time = z.union([z.coerce.number().int().nonnegative(), z.iso.datetime({ offset: true }).transform((t) => Date.parse(t))]);
@@ -31,7 +31,10 @@ export const replaySchema = requestFields.extend({
 
 /** Which component file a generated test loads: a plain file name beside the test. */
 export const runTestSchema = z.object({
-  file: z.string().regex(/^[^/\\]+\.(mjs|js|cjs|ts|mts|cts)$/, 'must be a component file name such as new-order.mjs (no folder)').optional(),
+  file: z
+    .string()
+    .regex(/^[^/\\]+\.(mjs|js|cjs|ts|mts|cts)$/, 'must be a component file name such as new-order.mjs (no folder)')
+    .optional(),
 });
 
 /** How long a replay waits for its run to be recorded. */

@@ -7,8 +7,8 @@ import { z } from 'zod';
 import type { McpClientSnippet, McpSettings, McpSnippets, McpToolView } from '../../contract/mcp-api';
 import { toolInput } from '../../engine/tools/tool-schema';
 import { pageParams, paginate } from '../../lib/pagination';
-import type { ApiContext } from './api-context';
 import { HttpError } from '../edge/error-statuses';
+import type { ApiContext } from './api-context';
 import { parseParams } from './params';
 
 const appSlug = z.string().regex(/^[a-z0-9_-]+$/, 'must be an app name slug such as "http" or "google_sheets"');
@@ -35,7 +35,9 @@ export const snippetsSchema = z.object({
 /** The Claude Code command that adds a stdio server. */
 function claudeCodeCommand(name: string, stdio: McpSnippets['stdio']): string {
   const quote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
-  const env = Object.entries(stdio.env ?? {}).map(([k, v]) => `-e ${quote(`${k}=${v}`)} `).join('');
+  const env = Object.entries(stdio.env ?? {})
+    .map(([k, v]) => `-e ${quote(`${k}=${v}`)} `)
+    .join('');
   return `claude mcp add ${env}${name} -- ${[stdio.command, ...stdio.args].map(quote).join(' ')}`;
 }
 
@@ -84,22 +86,20 @@ export function mcpSettingsRoutes(ctx: ApiContext): Router {
   router.get('/mcp/tools', async (req, res) => {
     const page = parseParams(req, pageParams);
     const stores = (await ctx.dataStores.list()).map((s) => ({ id: s.id, name: s.name }));
-    const views = (await ctx.mcp.catalog.entries()).map(
-      (e): McpToolView & { id: string } => ({
-        id: e.name,
-        name: e.name,
-        origin: e.origin,
-        component_id: e.component?.id ?? null,
-        component_key: e.key,
-        ref: e.ref,
-        app: e.app,
-        exposed: e.exposed,
-        description: e.description ?? e.title,
-        input_schema: toolInput(e.props, e.name, stores).schema,
-        network_mode: e.network,
-        accounts: ctx.mcp.catalog.accounts(e),
-      }),
-    );
+    const views = (await ctx.mcp.catalog.entries()).map((e): McpToolView & { id: string } => ({
+      id: e.name,
+      name: e.name,
+      origin: e.origin,
+      component_id: e.component?.id ?? null,
+      component_key: e.key,
+      ref: e.ref,
+      app: e.app,
+      exposed: e.exposed,
+      description: e.description ?? e.title,
+      input_schema: toolInput(e.props, e.name, stores).schema,
+      network_mode: e.network,
+      accounts: ctx.mcp.catalog.accounts(e),
+    }));
     res.json(paginate(views, page, ({ id: _id, ...view }) => view));
   });
 

@@ -3,24 +3,24 @@
 // the service accepts; test/api/openapi.test.ts checks that it lists exactly the routes registered.
 import { z } from 'zod';
 import { pageParams } from '../../lib/pagination';
+import { cassetteSchema } from '../../store/cassette-schema';
+import { linkChangeSchema } from '../../sync/links';
 import { createSchema as accountCreate } from './account-routes';
 import { runSchema as actionRun } from './action-routes';
 import { checkSchema, configureSchema, deleteSchema, lintSchema, propsSchema, saveSchema } from './component-routes';
-import { nameSchema as storeName, putRecordSchema } from './data-store-routes';
+import { putRecordSchema, nameSchema as storeName } from './data-store-routes';
+import { localTargetsSchema } from './delivery-target-check';
+import { requestFields } from './exact-request';
+import { listSchema as invocationList, replaySchema, runTestSchema } from './invocation-routes';
+import { mcpSettingsSchema } from './mcp-settings-routes';
+import { payloadSchema } from './payload-routes';
 import { listSchema as registryList, searchSchema } from './registry-routes';
-import { deleteEventsSchema, deploySchema, redeliverSchema, summariesSchema, updateSchema as sourceUpdate } from './source-routes';
+import { runNowSchema } from './run-now';
+import { deleteEventsSchema, deploySchema, redeliverSchema, updateSchema as sourceUpdate, summariesSchema } from './source-routes';
 import { autoSchema, subscriptionSchema } from './subscription-routes';
 import { applySchema, linksQuery, planSchema, remoteSchema, statusQuery } from './sync-routes';
-import { linkChangeSchema } from '../../sync/links';
-import { createSchema as webhookCreate, messagesSchema, recoverSchema, rotateSchema, updateSchema as webhookUpdate } from './webhook-routes';
+import { messagesSchema, recoverSchema, rotateSchema, createSchema as webhookCreate, updateSchema as webhookUpdate } from './webhook-routes';
 import { importSchema, runSchema as workflowRun, workflowSchema } from './workflow-routes';
-import { listSchema as invocationList, replaySchema, runTestSchema } from './invocation-routes';
-import { cassetteSchema } from '../../store/cassette-schema';
-import { mcpSettingsSchema } from './mcp-settings-routes';
-import { localTargetsSchema } from './delivery-target-check';
-import { runNowSchema } from './run-now';
-import { payloadSchema } from './payload-routes';
-import { requestFields } from './exact-request';
 
 /** What the document says of one route: `params` is the zod schema its handler parses. */
 interface RouteDoc {
@@ -53,7 +53,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /v1/subscriptions': { summary: 'Subscribe a listener (webhook, source or workflow) to an emitter', params: subscriptionSchema },
   'DELETE /v1/subscriptions': { summary: 'Delete a subscription', params: subscriptionSchema, status: 204 },
   'GET /v1/users/me/subscriptions': { summary: 'List subscriptions', params: pageParams, list: true },
-  'POST /v1/auto_subscriptions': { summary: "Subscribe a listener to a channel of every emitter created later", params: autoSchema },
+  'POST /v1/auto_subscriptions': { summary: 'Subscribe a listener to a channel of every emitter created later', params: autoSchema },
   'DELETE /v1/auto_subscriptions': { summary: 'Delete an auto-subscription (subscriptions it made stay)', params: autoSchema, status: 204 },
   'GET /v1/users/me/auto_subscriptions': { summary: 'List auto-subscriptions', params: pageParams, list: true },
 
@@ -154,7 +154,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'PUT /v1/mcp/settings': { summary: 'Change the MCP settings (each field given replaces that setting); connected MCP clients hear of the new tools', params: mcpSettingsSchema },
   'GET /v1/mcp/tools': { summary: 'Every candidate MCP tool (hidden saved actions too) with its input schema, account bindings and network mode', params: pageParams, list: true },
   'GET /v1/mcp/snippets': { summary: 'How MCP clients reach this service: the stdio command, the HTTP endpoint, and configurations to paste' },
-  'GET /v1/settings/connect': { summary: 'The Connect project credentials @pipedream/sdk is configured with (docs/connect.md; the Connect API itself follows Pipedream\'s reference)' },
+  'GET /v1/settings/connect': { summary: "The Connect project credentials @pipedream/sdk is configured with (docs/connect.md; the Connect API itself follows Pipedream's reference)" },
   'PUT /v1/settings/connect': { summary: "Let the Connect project's end users and proxy reach this machine, or not (docs/security.md)", params: localTargetsSchema },
   'POST /v1/settings/connect/rotate': { summary: 'Replace the Connect client id and secret' },
 

@@ -28,12 +28,15 @@ export function parseJsonText(text: string, what: string): unknown {
 }
 
 /** An object given as JSON, or as a JSON string in the query string. */
-export const objectParam = z.preprocess((v) => {
-  if (typeof v !== 'string') return v;
-  try {
-    return parseJsonText(v, 'a JSON query parameter');
-  } catch (err) {
-    if (err instanceof HttpError) throw err;
-    return v;
-  }
-}, z.record(z.string(), z.unknown()));
+export const objectParam = z.preprocess(
+  (v) => {
+    if (typeof v !== 'string') return v;
+    try {
+      return parseJsonText(v, 'a JSON query parameter');
+    } catch (err) {
+      if (err instanceof HttpError) throw err;
+      return v;
+    }
+  },
+  z.record(z.string(), z.unknown()),
+);

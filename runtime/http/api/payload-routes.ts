@@ -39,8 +39,7 @@ export function payloadRoutes(ctx: ApiContext): Router {
     if (size > MAX_SAVED_PAYLOAD_BYTES) throw new HttpError(413, `saved payload "${name}" is ${Math.ceil(size / 1024)} KB; a saved payload (its body and headers) is at most ${MAX_SAVED_PAYLOAD_BYTES / 1024} KB: save a smaller body, or send this one with run now without saving it`);
     return payload;
   };
-  const full = (source: SourceRecord) =>
-    new HttpError(409, `${source.id} already has ${MAX_SAVED_PAYLOADS} saved payloads, the most a source keeps; delete one (DELETE /v1/sources/${source.id}/payloads/NAME) or replace one with PUT`);
+  const full = (source: SourceRecord) => new HttpError(409, `${source.id} already has ${MAX_SAVED_PAYLOADS} saved payloads, the most a source keeps; delete one (DELETE /v1/sources/${source.id}/payloads/NAME) or replace one with PUT`);
 
   router.get('/sources/:id/run/request', (req, res) => {
     res.json({ data: runRequestView(ctx, find(req.params.id)) });

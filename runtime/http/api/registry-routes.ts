@@ -1,12 +1,11 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { RegistryComponent } from '../../components/registry';
+import { pageParams, paginate } from '../../lib/pagination';
 import type { ComponentRecord } from '../../store/metadata';
-import { paginate } from '../../lib/pagination';
-import type { ApiContext } from './api-context';
-import { pageParams } from '../../lib/pagination';
-import { parseParams } from './params';
 import { HttpError } from '../edge/error-statuses';
+import type { ApiContext } from './api-context';
+import { parseParams } from './params';
 
 /** How long a list or search waits for the index before answering with what is indexed. */
 const LIST_WAIT_MS = 5000;
@@ -52,7 +51,10 @@ const matches = (c: RegistryComponent, q: { type?: string; app?: string }) => (!
 /** The registry's components matching words, of a type and app, best first (the index waited for a while). */
 export async function searchRegistry(ctx: ApiContext, text: string, q: { type?: string; app?: string; limit: number }): Promise<RegistryComponent[]> {
   await ctx.registry.refresh(LIST_WAIT_MS);
-  return ctx.registry.search(text).filter((c) => matches(c, q)).slice(0, q.limit);
+  return ctx.registry
+    .search(text)
+    .filter((c) => matches(c, q))
+    .slice(0, q.limit);
 }
 
 /** The local registry: bundled components and the folders given with `--registry`, by key. */
@@ -62,7 +64,10 @@ export function registryRoutes(ctx: ApiContext): Router {
   router.get('/components/registry', async (req, res) => {
     const q = parseParams(req, listSchema);
     const { pending } = await ctx.registry.refresh(LIST_WAIT_MS);
-    const items = ctx.registry.list().filter((c) => matches(c, q)).map((c) => ({ id: c.key, c }));
+    const items = ctx.registry
+      .list()
+      .filter((c) => matches(c, q))
+      .map((c) => ({ id: c.key, c }));
     res.json({
       ...paginate(items, q, (i) => i.c),
       folders: ctx.registry.folders(),

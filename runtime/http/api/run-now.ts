@@ -3,14 +3,14 @@
 // is the caller's, a saved payload, the last request the source received, or the default request;
 // fields given beside a payload (or without one) replace its own.
 import { z } from 'zod';
-import type { ApiContext } from './api-context';
-import type { SourceRecord } from '../../store/metadata';
 import type { InvocationView, RecordedRequest } from '../../contract/invocation-api';
 import type { RunRequest, RunRequestView } from '../../contract/run-request-api';
 import type { RunNowView } from '../../contract/source-api';
 import { bodyBytes } from '../../engine/invocations/invocation-record';
+import type { SourceRecord } from '../../store/metadata';
 import { HttpError } from '../edge/error-statuses';
 import { RUN_NOW_HEADER } from '../ingress/run-now-requests';
+import type { ApiContext } from './api-context';
 import { requestFields, requestHeaders, sendExactly } from './exact-request';
 
 /** A saved payload's name: it is part of the payload's URL and of `spout run --payload NAME`. */

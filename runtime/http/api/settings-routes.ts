@@ -1,11 +1,10 @@
 import path from 'node:path';
 import { Router } from 'express';
 import { newToken } from '../../lib/ids';
-import { setSessionCookie } from '../edge/auth';
-import type { ApiContext } from './api-context';
-import { HttpError } from '../edge/error-statuses';
 import { writePrivateFileSync } from '../../lib/private-files';
-
+import { setSessionCookie } from '../edge/auth';
+import { HttpError } from '../edge/error-statuses';
+import type { ApiContext } from './api-context';
 
 /** `GET /v1/settings` and `POST /v1/settings/api-key/rotate`. */
 export function settingsRoutes(ctx: ApiContext): Router {

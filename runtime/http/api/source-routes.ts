@@ -1,27 +1,26 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { ComponentRecord, SourceRecord } from '../../store/metadata';
-import type { ApiContext } from './api-context';
+import { fetchComponentCode } from '../../components/fetch-code';
+import { bundleFileSet } from '../../components/file-set';
+import type { Warning } from '../../contract/component-api';
+import { NETWORK_MODES } from '../../contract/network-api';
+import { sourceProps } from '../../engine/sources/dynamic-props';
+import { pageParams, paginate } from '../../lib/pagination';
+import { appAccountWarnings } from '../../props/app/app-prop';
+import { cassetteSchema } from '../../store/cassette-schema';
 import { isEventId } from '../../store/event-id';
 import { isSystemChannel } from '../../store/event-store';
-import { paginate } from '../../lib/pagination';
-import { booleanParam, objectParam, parseParams } from './params';
-import { pageParams } from '../../lib/pagination';
+import type { ComponentRecord, SourceRecord } from '../../store/metadata';
 import { requireBearer } from '../edge/auth';
 import { HttpError, notFound } from '../edge/error-statuses';
-import { eventSummary, sourceView } from './views';
-import { componentCode, componentFiles, componentFilename, componentUrl, entryFile } from './component-input';
-import { bundleFileSet } from '../../components/file-set';
-import { codeFiles } from './component-routes';
-import { fetchComponentCode } from '../../components/fetch-code';
-import { registryComponent, registryNotFound } from './registry-routes';
-import { cassetteSchema } from '../../store/cassette-schema';
-import { appAccountWarnings } from '../../props/app/app-prop';
-import { sourceProps } from '../../engine/sources/dynamic-props';
-import type { Warning } from '../../contract/component-api';
+import type { ApiContext } from './api-context';
 import { baseVersionParam, changeOf, changeOrigin } from './change-origin';
+import { componentCode, componentFilename, componentFiles, componentUrl, entryFile } from './component-input';
+import { codeFiles } from './component-routes';
+import { booleanParam, objectParam, parseParams } from './params';
+import { registryComponent, registryNotFound } from './registry-routes';
 import { runNowSchema, runRequestNow, sendsRequest } from './run-now';
-import { NETWORK_MODES } from '../../contract/network-api';
+import { eventSummary, sourceView } from './views';
 
 /** A source's own run timeout. */
 const timeoutSeconds = z.coerce.number().int('must be a whole number of seconds').min(1).max(3600);
@@ -150,7 +149,11 @@ export function sourceRoutes(ctx: ApiContext): Router {
   router.get('/sources/:id/secrets', (req, res) => {
     requireBearer(req);
     const source = find(req.params.id);
-    const secret = new Set(sourceProps(source, ctx.sources.component(source)).filter((p) => p.secret).map((p) => p.name));
+    const secret = new Set(
+      sourceProps(source, ctx.sources.component(source))
+        .filter((p) => p.secret)
+        .map((p) => p.name),
+    );
     const values = ctx.sources.configuredValues(source);
     res.json({ data: { configured_props: Object.fromEntries(Object.entries(values).filter(([name]) => secret.has(name))) } });
   });
@@ -162,7 +165,15 @@ export function sourceRoutes(ctx: ApiContext): Router {
     const fetched = input.component_url === undefined ? undefined : await fetchComponentCode(input.component_url);
     const files = input.files === undefined ? undefined : { files: input.files, entry_file: entryOf(input.entry_file, ctx.sources.component(source)) };
     // Bundled as the registry's own files are, sibling apps from the registry folders (the user's first).
-    const bundled = files && (await bundleFileSet(files, ctx.registry.folders().map((f) => f.dir).reverse()));
+    const bundled =
+      files &&
+      (await bundleFileSet(
+        files,
+        ctx.registry
+          .folders()
+          .map((f) => f.dir)
+          .reverse(),
+      ));
     const updated = await ctx.sources.update(source, {
       code: bundled?.code ?? fetched?.code ?? input.component_code,
       filename: bundled?.filename ?? input.component_filename ?? fetched?.filename,

@@ -1,10 +1,10 @@
-import { Router, type Request, type Response } from 'express';
-import type { LogLine } from '../../store/log-store';
+import { type Request, type Response, Router } from 'express';
 import type { InvocationView } from '../../contract/invocation-api';
-import { isSystemChannel, type StoredEvent } from '../../store/event-store';
 import { isEventId } from '../../store/event-id';
-import type { ApiContext } from './api-context';
+import { isSystemChannel, type StoredEvent } from '../../store/event-store';
+import type { LogLine } from '../../store/log-store';
 import { notFound } from '../edge/error-statuses';
+import type { ApiContext } from './api-context';
 import { eventSummary } from './views';
 
 /** Comment lines sent this often keep proxies and browsers from closing an idle stream. */
@@ -79,7 +79,13 @@ export function sseRoutes(ctx: ApiContext): Router {
     // Resuming: the ones recorded after the last one the client saw, oldest first.
     const recorded = lastId ? ctx.invocations.list(source.id) : [];
     const seen = recorded.findIndex((r) => r.id === lastId);
-    const backlog = seen > 0 ? recorded.slice(0, seen).reverse().map((kept) => item(ctx.invocations.read(kept))) : [];
+    const backlog =
+      seen > 0
+        ? recorded
+            .slice(0, seen)
+            .reverse()
+            .map((kept) => item(ctx.invocations.read(kept)))
+        : [];
     stream(res, backlog, (send) => ctx.invocations.subscribe(source.id, (r) => send(item(r))));
   });
 

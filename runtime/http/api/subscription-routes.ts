@@ -1,12 +1,11 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { newId } from '../../lib/ids';
+import { pageParams, paginate } from '../../lib/pagination';
 import type { SubscriptionRecord } from '../../store/metadata';
-import type { ApiContext } from './api-context';
-import { paginate } from '../../lib/pagination';
-import { pageParams } from '../../lib/pagination';
-import { parseParams } from './params';
 import { HttpError, notFound } from '../edge/error-statuses';
+import type { ApiContext } from './api-context';
+import { parseParams } from './params';
 import { subscriptionView } from './views';
 
 export const subscriptionSchema = z.object({
@@ -40,8 +39,7 @@ export function subscriptionRoutes(ctx: ApiContext): Router {
     const exists = kind === 'source' ? ctx.sources.find(listenerId) : kind === 'workflow' ? ctx.workflows.find(listenerId) : data().webhooks.find((w) => w.id === listenerId);
     if (!exists) throw notFound(kind, listenerId);
   };
-  const same = (input: z.infer<typeof subscriptionSchema>) => (s: SubscriptionRecord) =>
-    s.emitter_id === input.emitter_id && s.listener_id === input.listener_id && s.event_name === (input.event_name ?? null);
+  const same = (input: z.infer<typeof subscriptionSchema>) => (s: SubscriptionRecord) => s.emitter_id === input.emitter_id && s.listener_id === input.listener_id && s.event_name === (input.event_name ?? null);
 
   router.post('/subscriptions', async (req, res) => {
     const input = parseParams(req, subscriptionSchema);

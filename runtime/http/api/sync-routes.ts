@@ -1,16 +1,16 @@
 import { Router } from 'express';
 import { z } from 'zod';
+import type { SyncJobView } from '../../contract/sync-api';
+import { newId } from '../../lib/ids';
 import { ApiClient } from '../../remote/api-client';
 import { readProfiles, removeProfile, writeProfile } from '../../remote/profiles';
-import { newId } from '../../lib/ids';
+import { LinkFile, linkChangeSchema } from '../../sync/links';
 import { checkPipedream } from '../../sync/pipedream-side';
-import { linkChangeSchema, LinkFile } from '../../sync/links';
 import { checkRemoteUrl, remoteFromProfile, remoteViews } from '../../sync/remotes';
-import { applySync, planSync, remoteClient, syncStatus, type RemoteSpec, type SyncContext } from '../../sync/sync-session';
-import type { SyncJobView } from '../../contract/sync-api';
+import { applySync, planSync, type RemoteSpec, remoteClient, type SyncContext, syncStatus } from '../../sync/sync-session';
+import { HttpError, notFound } from '../edge/error-statuses';
 import type { ApiContext } from './api-context';
 import { booleanParam, parseParams } from './params';
-import { HttpError, notFound } from '../edge/error-statuses';
 
 const profileName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be 1-64 letters, digits, ".", "_" or "-"');
 
@@ -19,7 +19,10 @@ export const remoteSchema = z.object({
   kind: z.enum(['spout', 'pipedream']).default('spout'),
   api_url: z.string().max(2000).optional(),
   api_key: z.string().trim().min(1, 'give the API key').max(1000),
-  org_id: z.string().regex(/^o_[A-Za-z0-9]+$/, 'must be a Pipedream workspace id (o_…)').optional(),
+  org_id: z
+    .string()
+    .regex(/^o_[A-Za-z0-9]+$/, 'must be a Pipedream workspace id (o_…)')
+    .optional(),
   /** Check the key against the remote before saving (default true). */
   verify: booleanParam.default(true),
 });

@@ -1,12 +1,11 @@
+import type { ListedAttempt, MessageSummary, WebhookHealth } from '../../contract/delivery-protocol';
+import type { EventSummary, HostState, SourceView } from '../../contract/source-api';
+import type { AttemptView, MessageView, SubscriptionView, WebhookView } from '../../contract/webhook-api';
+import { sourceProps } from '../../engine/sources/dynamic-props';
+import { versionFields } from '../../lib/record-versions';
+import { maskSecrets } from '../../props/secret/secret-values';
 import type { StoredEvent } from '../../store/event-store';
 import type { ComponentRecord, SourceRecord, SubscriptionRecord, WebhookRecord } from '../../store/metadata';
-import type { ListedAttempt } from '../../contract/delivery-protocol';
-import { maskSecrets } from '../../props/secret/secret-values';
-import { sourceProps } from '../../engine/sources/dynamic-props';
-import type { MessageSummary, WebhookHealth } from '../../contract/delivery-protocol';
-import type { AttemptView, MessageView, SubscriptionView, WebhookView } from '../../contract/webhook-api';
-import type { EventSummary, HostState, SourceView } from '../../contract/source-api';
-import { versionFields } from '../../lib/record-versions';
 
 /** Unexpanded event data is cut to this many characters of JSON. */
 export const EVENT_PREVIEW_LIMIT = 1024;
@@ -15,7 +14,7 @@ const toSeconds = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1
 
 /** A webhook's health for people: disabled, failing (failures since the last success), healthy, or idle. */
 export function webhookHealth(w: WebhookRecord, h: WebhookHealth | undefined): NonNullable<WebhookView['health']> {
-  const state = !w.active ? 'disabled' : h?.failing_since != null || (h?.failed ?? 0) > 0 && h?.last_success_at == null ? 'failing' : h?.last_success_at != null ? 'healthy' : 'idle';
+  const state = !w.active ? 'disabled' : h?.failing_since != null || ((h?.failed ?? 0) > 0 && h?.last_success_at == null) ? 'failing' : h?.last_success_at != null ? 'healthy' : 'idle';
   return { state, last_success_at: toSeconds(h?.last_success_at ?? null), failing_since: toSeconds(h?.failing_since ?? null), pending: h?.pending ?? 0, failing: h?.failing ?? 0, failed: h?.failed ?? 0 };
 }
 

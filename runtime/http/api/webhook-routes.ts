@@ -1,19 +1,18 @@
 import { Router } from 'express';
 import { z } from 'zod';
+import type { SecretRotationView } from '../../contract/webhook-api';
+import { newWebhookRecord } from '../../delivery/webhook-targets';
 import { MAX_RETRY_SECONDS } from '../../delivery/worker/retry';
 import { newSigningSecret } from '../../delivery/worker/signing';
-import type { WebhookRecord } from '../../store/metadata';
-import type { ApiContext } from './api-context';
-import { paginate } from '../../lib/pagination';
-import { booleanParam, parseParams } from './params';
-import { pageParams } from '../../lib/pagination';
-import { HttpError, notFound } from '../edge/error-statuses';
-import type { SecretRotationView } from '../../contract/webhook-api';
-import { attemptView, messageView, webhookView } from './views';
-import { newWebhookRecord } from '../../delivery/webhook-targets';
-import { requireDeliveryTarget } from './delivery-target-check';
-import { baseVersionParam, changeOrigin } from './change-origin';
+import { pageParams, paginate } from '../../lib/pagination';
 import { nextVersion, requireBase } from '../../lib/record-versions';
+import type { WebhookRecord } from '../../store/metadata';
+import { HttpError, notFound } from '../edge/error-statuses';
+import type { ApiContext } from './api-context';
+import { baseVersionParam, changeOrigin } from './change-origin';
+import { requireDeliveryTarget } from './delivery-target-check';
+import { booleanParam, parseParams } from './params';
+import { attemptView, messageView, webhookView } from './views';
 
 const webhookUrl = z.string().refine(
   (value) => {
@@ -46,14 +45,7 @@ const retrySchedule = z.preprocess(
     return text.split(',').map((p) => (p.trim() === '' ? NaN : Number(p)));
   },
   z
-    .array(
-      z
-        .number({ error: 'each entry must be a number of seconds' })
-        .finite()
-        .min(0, 'each entry must be 0 seconds or more')
-        .max(MAX_RETRY_SECONDS, `each entry must be at most ${MAX_RETRY_SECONDS} seconds (a week)`),
-      { error: RETRY_SCHEDULE_HINT },
-    )
+    .array(z.number({ error: 'each entry must be a number of seconds' }).finite().min(0, 'each entry must be 0 seconds or more').max(MAX_RETRY_SECONDS, `each entry must be at most ${MAX_RETRY_SECONDS} seconds (a week)`), { error: RETRY_SCHEDULE_HINT })
     .max(50, 'at most 50 retries')
     .nullable(),
 );
@@ -80,11 +72,12 @@ export const messagesSchema = pageParams.extend({
 });
 
 const epochSeconds = (name: string) =>
-  z.coerce.number({ error: `${name} must be epoch seconds, e.g. ${Math.floor(Date.now() / 1000) - 3600}` }).finite().min(0, `${name} must be epoch seconds (not negative)`);
+  z.coerce
+    .number({ error: `${name} must be epoch seconds, e.g. ${Math.floor(Date.now() / 1000) - 3600}` })
+    .finite()
+    .min(0, `${name} must be epoch seconds (not negative)`);
 
-export const recoverSchema = z
-  .object({ since: epochSeconds('since'), until: epochSeconds('until').optional() })
-  .refine((r) => r.until === undefined || r.until >= r.since, { message: 'until must not be before since', path: ['until'] });
+export const recoverSchema = z.object({ since: epochSeconds('since'), until: epochSeconds('until').optional() }).refine((r) => r.until === undefined || r.until >= r.since, { message: 'until must not be before since', path: ['until'] });
 
 /** Grace period of a rotation: 24 h unless given, at most a week. */
 const DEFAULT_GRACE_SECONDS = 24 * 3600;

@@ -1,18 +1,17 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { WorkflowRecord } from '../../store/metadata';
-import type { ApiContext } from './api-context';
-import { objectParam, parseParams } from './params';
-import { pageParams } from '../../lib/pagination';
-import { notFound } from '../edge/error-statuses';
-import { paginate } from '../../lib/pagination';
-import { componentCode } from './component-input';
-import { eventSummary } from './views';
-import { maskSecrets } from '../../props/secret/secret-values';
-import { requireBearer } from '../edge/auth';
 import type { WorkflowView } from '../../contract/workflow-api';
+import { pageParams, paginate } from '../../lib/pagination';
 import { versionFields } from '../../lib/record-versions';
+import { maskSecrets } from '../../props/secret/secret-values';
+import type { WorkflowRecord } from '../../store/metadata';
+import { requireBearer } from '../edge/auth';
+import { notFound } from '../edge/error-statuses';
+import type { ApiContext } from './api-context';
 import { baseVersionParam, changeOf, changeOrigin } from './change-origin';
+import { componentCode } from './component-input';
+import { objectParam, parseParams } from './params';
+import { eventSummary } from './views';
 
 const triggerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('source'), source_id: z.string().regex(/^dc_/, 'must be a source id (dc_…)'), event_name: z.string().min(1).nullable().optional() }),

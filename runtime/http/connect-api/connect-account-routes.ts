@@ -1,16 +1,16 @@
 // Connect accounts and external users: an account belongs to one external user, and only server
 // credentials read its credentials in clear (include_credentials).
-import { Router, type Response } from 'express';
+import { type Response, Router } from 'express';
 import { z } from 'zod';
 import type { ConnectOwner } from '../../store/connect-records';
 import type { AccountRecord } from '../../store/metadata';
 import { parseJsonText, parseParams } from '../api/params';
 import { HttpError } from '../edge/error-statuses';
 import { callerOf, ownerFor, requireServer } from './connect-auth';
-import { connectPage, type ConnectContext } from './connect-context';
+import { type ConnectContext, connectPage } from './connect-context';
+import { requireAccountUrls } from './connect-local-targets';
 import { accountQuerySchema, accountsListSchema, createAccountSchema, ownerQuerySchema, usersListSchema } from './connect-schemas';
 import { dropTriggerDelivery } from './connect-trigger-webhooks';
-import { requireAccountUrls } from './connect-local-targets';
 import { accountView, maskedCredentials, userView } from './connect-views';
 
 const cfmap = z.record(z.string(), z.unknown());
@@ -46,7 +46,12 @@ export function connectAccountRoutes(ctx: ConnectContext): Router {
     const q = parseParams(req, accountsListSchema);
     // No account is connected through an OAuth app offline (oauthApps.* answer 501): that filter keeps none.
     const accounts = q.oauth_app_id ? [] : [...visible(res, q.external_user_id, q.app)].reverse();
-    const page = connectPage(accounts, q, (a) => a.id, (a) => a);
+    const page = connectPage(
+      accounts,
+      q,
+      (a) => a.id,
+      (a) => a,
+    );
     res.json({ ...page, data: await Promise.all(page.data.map((a) => view(res, a, q.include_credentials))) });
   });
 

@@ -1,13 +1,13 @@
 // The local Pipedream Connect API (docs/connect.md): `/v1/oauth/token` and everything under
 // `/v1/connect[/{project_id}]/…`, with its own credentials and CORS, mounted before the /v1 API.
-import express, { Router, type Request } from 'express';
+import express, { type Request, Router } from 'express';
+import type { OAuthTokenAnswer } from '../../contract/connect-api';
 import { allowedMethods } from '../api/allowed-methods';
 import { parseParams } from '../api/params';
 import { HttpError } from '../edge/error-statuses';
 import { jsonBody } from '../edge/json-body';
-import type { OAuthTokenAnswer } from '../../contract/connect-api';
-import { connectAuth } from './connect-auth';
 import { connectAccountRoutes } from './connect-account-routes';
+import { connectAuth } from './connect-auth';
 import { connectCatalogRoutes } from './connect-catalog-routes';
 import type { ConnectContext } from './connect-context';
 import { connectProxyRoutes } from './connect-proxy-routes';

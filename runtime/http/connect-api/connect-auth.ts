@@ -3,11 +3,11 @@
 // OAuth access token (server side, the whole instance), and a Connect token (one external user,
 // usable from the browser origins it names).
 import type { Request, RequestHandler, Response } from 'express';
+import { DEFAULT_PROJECT_ID } from '../../engine/connect/connect-projects';
+import type { ConnectClaims } from '../../engine/connect/connect-tokens';
+import type { ConnectEnvironment, ConnectOwner, ConnectProjectRecord } from '../../store/connect-records';
 import { isApiKey } from '../edge/auth';
 import { HttpError } from '../edge/error-statuses';
-import type { ConnectClaims } from '../../engine/connect/connect-tokens';
-import { DEFAULT_PROJECT_ID } from '../../engine/connect/connect-projects';
-import type { ConnectEnvironment, ConnectOwner, ConnectProjectRecord } from '../../store/connect-records';
 import type { ConnectContext } from './connect-context';
 
 /** What a request to the Connect API is allowed to see. */
@@ -101,7 +101,14 @@ export function connectAuth(ctx: ConnectContext): RequestHandler {
       const projectId = token ? token.project_id : (named ?? DEFAULT_PROJECT_ID);
       if (token && named !== undefined && named !== token.project_id) throw new HttpError(403, `this Connect token is for project ${token.project_id}, not ${named}`);
       const project = ctx.connect.projects.find(projectId);
-      if (!project) throw new HttpError(404, `project ${projectId} was not found; this Spout's projects: ${ctx.connect.projects.list().map((p) => p.id).join(', ')} (spout connect credentials prints the one to use)`);
+      if (!project)
+        throw new HttpError(
+          404,
+          `project ${projectId} was not found; this Spout's projects: ${ctx.connect.projects
+            .list()
+            .map((p) => p.id)
+            .join(', ')} (spout connect credentials prints the one to use)`,
+        );
       const caller: ConnectCaller = { project, environment: token ? token.environment : environmentOf(req), token };
       res.locals.connect = caller;
       next();

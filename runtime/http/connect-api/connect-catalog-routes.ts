@@ -1,19 +1,19 @@
 // Apps, app categories and components (all, actions, triggers): listed from the local registry,
 // configured (async options, additionalProps) in the same warm sessions as /v1/components/configure.
-import { Router, type Response } from 'express';
-import type { ComponentRecord } from '../../store/metadata';
+import { type Response, Router } from 'express';
 import type { RegistryComponent } from '../../components/registry';
+import type { ConnectConfigureAnswer, ConnectReloadAnswer } from '../../contract/connect-api';
 import type { CatalogApp } from '../../engine/connect/connect-catalog';
 import { CATEGORIES } from '../../engine/connect/connect-catalog';
 import { ConfigurationRejected, ConfigurationRequestError } from '../../lib/error-kinds';
 import { newId } from '../../lib/ids';
+import type { ComponentRecord } from '../../store/metadata';
 import { parseParams } from '../api/params';
 import { HttpError } from '../edge/error-statuses';
 import { ownerFor } from './connect-auth';
-import { componentFor, connectPage, type ConnectContext } from './connect-context';
+import { type ConnectContext, componentFor, connectPage } from './connect-context';
 import { appsListSchema, componentsListSchema, configurePropSchema, reloadPropsSchema, retrieveSchema } from './connect-schemas';
 import { appView, componentView, observations } from './connect-views';
-import type { ConnectConfigureAnswer, ConnectReloadAnswer } from '../../contract/connect-api';
 
 /** Which components a path lists: `/components` all, `/actions` and `/triggers` one type. */
 const KINDS = { components: undefined, actions: 'action', triggers: 'source' } as const;
@@ -51,13 +51,7 @@ export function connectCatalogRoutes(ctx: ConnectContext): Router {
     const q = parseParams(req, appsListSchema);
     const words = (q.q ?? '').toLowerCase().split(/\s+/).filter(Boolean);
     const categories = q.category_ids === undefined ? null : new Set([q.category_ids].flat());
-    let apps = (await ctx.connect.catalog.apps()).filter(
-      (a) =>
-        words.every((w) => a.slug.includes(w) || a.name.toLowerCase().includes(w)) &&
-        (!categories || categories.has(a.category.id)) &&
-        (!q.has_actions || a.actions > 0) &&
-        (!q.has_triggers || a.triggers > 0),
-    );
+    let apps = (await ctx.connect.catalog.apps()).filter((a) => words.every((w) => a.slug.includes(w) || a.name.toLowerCase().includes(w)) && (!categories || categories.has(a.category.id)) && (!q.has_actions || a.actions > 0) && (!q.has_triggers || a.triggers > 0));
     if (q.sort_key === 'name') apps = [...apps].sort((a, b) => a.name.localeCompare(b.name));
     if (q.sort_direction === 'desc') apps = [...apps].reverse();
     res.json(connectPage(apps, q, (a) => a.slug, appView));
@@ -139,7 +133,7 @@ export function connectCatalogRoutes(ctx: ConnectContext): Router {
 
 /** The app a component belongs to: its registry folder, or for a saved one the key's prefix. */
 function appOf(c: RegistryComponent | ComponentRecord): string {
-  return 'app' in c ? c.app : (c.key ?? '').split('-')[0] ?? '';
+  return 'app' in c ? c.app : ((c.key ?? '').split('-')[0] ?? '');
 }
 
 /** Of saved components sharing a key, the newest. */

@@ -1,9 +1,10 @@
 // What the Connect routes share: the API context, paging in Connect's manner, and the one way a
 // registry key becomes a saved component.
+
+import type { ConnectList } from '../../contract/connect-api';
+import type { ComponentRecord } from '../../store/metadata';
 import type { ApiContext } from '../api/api-context';
 import { registryComponent, registryNotFound } from '../api/registry-routes';
-import type { ComponentRecord } from '../../store/metadata';
-import type { ConnectList } from '../../contract/connect-api';
 import { HttpError } from '../edge/error-statuses';
 
 /** The Connect routes reach what the /v1 routes do. */

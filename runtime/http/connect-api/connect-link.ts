@@ -2,13 +2,13 @@
 // enters the fields an app's account holds, which makes the account for that external user (the
 // offline stand-in for an OAuth sign-in). Server-rendered, with a strict CSP of its own.
 import { randomBytes } from 'node:crypto';
-import express, { Router, type Response } from 'express';
+import express, { type Response, Router } from 'express';
 import { z } from 'zod';
-import type { ConnectClaims } from '../../engine/connect/connect-tokens';
 import type { CatalogApp } from '../../engine/connect/connect-catalog';
+import type { ConnectClaims } from '../../engine/connect/connect-tokens';
 import type { ConnectContext } from './connect-context';
-import { accountView } from './connect-views';
 import { requireAccountUrls } from './connect-local-targets';
+import { accountView } from './connect-views';
 
 /** Where connect_link_url points. */
 export const CONNECT_LINK_PATH = '/connect/link';
@@ -48,9 +48,7 @@ export function connectLinkRoutes(ctx: ConnectContext): Router {
 
   const form = (res: Response, token: string, app: CatalogApp, error?: string) => {
     const fields = app.fields.length ? app.fields : [];
-    const inputs = fields
-      .map((f) => `<label for="f_${escapeHtml(f)}">${escapeHtml(f)}</label><input id="f_${escapeHtml(f)}" name="${escapeHtml(f)}" ${/secret|key|token|password/i.test(f) ? 'type="password"' : 'type="text"'} autocomplete="off" required>`)
-      .join('');
+    const inputs = fields.map((f) => `<label for="f_${escapeHtml(f)}">${escapeHtml(f)}</label><input id="f_${escapeHtml(f)}" name="${escapeHtml(f)}" ${/secret|key|token|password/i.test(f) ? 'type="password"' : 'type="text"'} autocomplete="off" required>`).join('');
     page(
       res,
       error ? 400 : 200,

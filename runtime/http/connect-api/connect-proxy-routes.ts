@@ -5,8 +5,8 @@ import { proxyCall, proxyUrl, withCredentials } from '../../engine/connect/proxy
 import { parseParams } from '../api/params';
 import { HttpError } from '../edge/error-statuses';
 import { callerOf, ownerFor, requireServer } from './connect-auth';
-import { proxyConnectionPolicy, requireProxyTarget } from './connect-local-targets';
 import type { ConnectContext } from './connect-context';
+import { proxyConnectionPolicy, requireProxyTarget } from './connect-local-targets';
 import { proxyQuerySchema } from './connect-schemas';
 
 const FORWARDED = 'x-pd-proxy-';

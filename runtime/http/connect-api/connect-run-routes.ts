@@ -2,18 +2,18 @@
 // deploys as /v1/actions/run and /v1/sources, with the user's own accounts only.
 import { Router } from 'express';
 import type { ConnectRunAnswer } from '../../contract/connect-api';
+import { sourceProps } from '../../engine/sources/dynamic-props';
+import { newId } from '../../lib/ids';
+import type { SourceRecord } from '../../store/metadata';
 import { parseParams } from '../api/params';
 import { sourceView } from '../api/views';
+import { HttpError } from '../edge/error-statuses';
+import { callerOf } from './connect-auth';
 import { componentCall } from './connect-catalog-routes';
 import type { ConnectContext } from './connect-context';
-import { runActionSchema, deployTriggerSchema } from './connect-schemas';
+import { deployTriggerSchema, runActionSchema } from './connect-schemas';
 import { deliverDeployEvents, deliveryOf, requireTriggerTargets, setTriggerWebhooks, setTriggerWorkflows } from './connect-trigger-webhooks';
 import { observations, triggerView } from './connect-views';
-import { callerOf } from './connect-auth';
-import type { SourceRecord } from '../../store/metadata';
-import { sourceProps } from '../../engine/sources/dynamic-props';
-import { HttpError } from '../edge/error-statuses';
-import { newId } from '../../lib/ids';
 
 /** A deployed trigger as Connect answers it. */
 export function connectTrigger(ctx: ConnectContext, source: SourceRecord) {
@@ -66,7 +66,12 @@ export function connectRunRoutes(ctx: ConnectContext): Router {
     if (input.workflow_id !== undefined) setTriggerWorkflows(ctx, source, [input.workflow_id]);
     await ctx.metadata.write();
     ctx.delivery.syncWebhooks();
-    if (delivery.emit_on_deploy) await deliverDeployEvents(ctx, source.id, made.map((w) => w.id));
+    if (delivery.emit_on_deploy)
+      await deliverDeployEvents(
+        ctx,
+        source.id,
+        made.map((w) => w.id),
+      );
     res.json({ data: connectTrigger(ctx, source) });
   });
 

@@ -111,11 +111,19 @@ export const usersListSchema = connectPageSchema.extend({ q: z.string().optional
 
 export const createTokenSchema = z.object({
   external_user_id: externalUserId,
-  allowed_origins: z.array(z.url({ error: 'each allowed origin is an origin such as http://localhost:3000' })).max(20).optional(),
+  allowed_origins: z
+    .array(z.url({ error: 'each allowed origin is an origin such as http://localhost:3000' }))
+    .max(20)
+    .optional(),
   error_redirect_uri: z.url().optional(),
   success_redirect_uri: z.url().optional(),
   webhook_uri: webhookUrl.optional(),
-  expires_in: z.number().int().min(1).max(4 * 3600).optional(),
+  expires_in: z
+    .number()
+    .int()
+    .min(1)
+    .max(4 * 3600)
+    .optional(),
   scope: z.string().optional(),
   allow_progressive_scopes: z.boolean().optional(),
   app_id: z.string().optional(),

@@ -2,15 +2,15 @@
 import { Router } from 'express';
 import type { ConnectTokenAnswer } from '../../contract/connect-api';
 import { newWebhookRecord } from '../../delivery/webhook-targets';
-import { parseParams } from '../api/params';
 import { requireDeliveryTarget } from '../api/delivery-target-check';
+import { parseParams } from '../api/params';
 import { HttpError } from '../edge/error-statuses';
 import { callerOf, ownerFor, requireServer } from './connect-auth';
-import { connectPage, type ConnectContext } from './connect-context';
+import { type ConnectContext, connectPage } from './connect-context';
+import { CONNECT_LINK_PATH } from './connect-link';
 import { connectPageSchema, createProjectSchema, createTokenSchema, setProjectWebhookSchema, updateProjectSchema, validateTokenSchema } from './connect-schemas';
 import { regenerateKey, webhookView } from './connect-trigger-routes';
 import { appView, projectView } from './connect-views';
-import { CONNECT_LINK_PATH } from './connect-link';
 
 /** Tokens, projects, the project environment's webhook. */
 export function connectTokenRoutes(ctx: ConnectContext): Router {

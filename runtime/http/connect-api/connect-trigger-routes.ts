@@ -1,6 +1,6 @@
 // Deployed triggers (`dc_…` sources owned by an external user): read, update, delete, their
 // events, the webhooks and workflows they deliver to.
-import { Router, type Response } from 'express';
+import { type Response, Router } from 'express';
 import type { ConnectTriggerWebhook } from '../../contract/connect-api';
 import { newSigningSecret } from '../../delivery/worker/signing';
 import { sameOwner } from '../../engine/connect/connect-tenants';
@@ -9,7 +9,7 @@ import { parseParams } from '../api/params';
 import { HttpError } from '../edge/error-statuses';
 import { callerOf, ownerFor } from './connect-auth';
 import { checkAccounts } from './connect-catalog-routes';
-import { connectPage, type ConnectContext } from './connect-context';
+import { type ConnectContext, connectPage } from './connect-context';
 import { connectTrigger } from './connect-run-routes';
 import { deleteTriggerSchema, listEventsSchema, ownerQuerySchema, triggersListSchema, updateTriggerSchema, updateWebhooksSchema, updateWorkflowsSchema } from './connect-schemas';
 import { deliveryOf, dropTriggerDelivery, requireTriggerTargets, setTriggerWebhooks, setTriggerWorkflows, sweepGoneTriggers, triggerWebhooks } from './connect-trigger-webhooks';
@@ -58,7 +58,14 @@ export function connectTriggerRoutes(ctx: ConnectContext): Router {
     const triggers = token || q.external_user_id !== undefined ? ctx.connect.tenants.triggers(ownerFor(res, q.external_user_id)) : ctx.connect.tenants.projectTriggers(project.id, environment);
     // Every deployed trigger is a source (`source`); other emitter types are Pipedream's workflow triggers.
     const listed = q.emitter_type && q.emitter_type !== 'source' ? [] : [...triggers].reverse();
-    res.json(connectPage(listed, q, (s) => s.id, (s) => connectTrigger(ctx, s)));
+    res.json(
+      connectPage(
+        listed,
+        q,
+        (s) => s.id,
+        (s) => connectTrigger(ctx, s),
+      ),
+    );
   });
 
   router.get('/deployed-triggers/:id', (req, res) => {

@@ -1,13 +1,14 @@
 // Where a deployed trigger's events go: each webhook URL becomes a Spout webhook subscribed to the
 // source, so delivery (Standard Webhooks signing, retries, the attempt log, resend) is Spout's own;
 // each workflow id, a subscription of that Spout workflow (`p_…`).
+
+import type { Response } from 'express';
 import { newWebhookRecord } from '../../delivery/webhook-targets';
 import { newId } from '../../lib/ids';
 import type { TriggerDeliveryRecord } from '../../store/connect-records';
 import type { SourceRecord, WebhookRecord } from '../../store/metadata';
-import type { Response } from 'express';
-import { HttpError } from '../edge/error-statuses';
 import { requireDeliveryTarget } from '../api/delivery-target-check';
+import { HttpError } from '../edge/error-statuses';
 import { callerOf } from './connect-auth';
 import type { ConnectContext } from './connect-context';
 

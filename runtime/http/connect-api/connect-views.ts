@@ -1,13 +1,14 @@
 // Spout's records in the shapes `@pipedream/sdk` reads (contract/connect-api.ts).
+
+import type { ConsoleLine, StepError } from '../../contract/action-api';
 import type { ConfigurableProp } from '../../contract/component-shape';
 import type { ConnectAccount, ConnectApp, ConnectComponent, ConnectDeployedTrigger, ConnectEmittedEvent, ConnectExternalUser, ConnectObservation, ConnectProject, ConnectProp } from '../../contract/connect-api';
-import type { ConsoleLine, StepError } from '../../contract/action-api';
 import type { CatalogApp } from '../../engine/connect/connect-catalog';
 import { appName } from '../../engine/connect/connect-catalog';
-import type { StoredEvent } from '../../store/event-store';
-import type { ConnectProjectRecord, ExternalUserRecord } from '../../store/connect-records';
-import type { AccountRecord, ComponentRecord } from '../../store/metadata';
 import { MASK } from '../../props/secret/secret-values';
+import type { ConnectProjectRecord, ExternalUserRecord } from '../../store/connect-records';
+import type { StoredEvent } from '../../store/event-store';
+import type { AccountRecord, ComponentRecord } from '../../store/metadata';
 
 /** Fields of a prop that Connect describes; Spout's own bookkeeping (propDefinition, methods, …) stays out. */
 const PROP_FIELDS = ['type', 'label', 'description', 'optional', 'default', 'secret', 'min', 'max', 'options', 'useQuery', 'disabled', 'hidden', 'reloadProps', 'customResponse', 'alertType', 'content', 'app', 'withLabel', 'readOnly'] as const;
@@ -34,7 +35,12 @@ export function componentView(c: Pick<ComponentRecord, 'key' | 'name' | 'version
 
 /** An app's icon: its initials, so pages that show icons have one offline. */
 function icon(name: string): string {
-  const initials = name.split(' ').map((w) => w[0] ?? '').join('').slice(0, 2).replace(/[^A-Za-z0-9]/g, '');
+  const initials = name
+    .split(' ')
+    .map((w) => w[0] ?? '')
+    .join('')
+    .slice(0, 2)
+    .replace(/[^A-Za-z0-9]/g, '');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" rx="12" fill="#334155"/><text x="32" y="41" font-family="sans-serif" font-size="24" fill="#fff" text-anchor="middle">${initials}</text></svg>`;
   return `data:image/svg+xml,${encodeURIComponent(svg)}`;
 }
@@ -87,7 +93,13 @@ export function projectView(p: ConnectProjectRecord): ConnectProject {
 }
 
 /** A deployed trigger: the source as /v1/sources shows it, in Connect's field names. */
-export function triggerView(source: { id: string; component_id: string; name: string; name_slug: string; active: boolean; created_at: number; updated_at: number; configured_props: Record<string, unknown> }, component: ComponentRecord | undefined, props: ConfigurableProp[], ownerId: string, emitOnDeploy: boolean): ConnectDeployedTrigger {
+export function triggerView(
+  source: { id: string; component_id: string; name: string; name_slug: string; active: boolean; created_at: number; updated_at: number; configured_props: Record<string, unknown> },
+  component: ComponentRecord | undefined,
+  props: ConfigurableProp[],
+  ownerId: string,
+  emitOnDeploy: boolean,
+): ConnectDeployedTrigger {
   return {
     type: 'DeployedComponent',
     id: source.id,

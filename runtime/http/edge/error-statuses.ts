@@ -3,10 +3,10 @@
 import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, Response } from 'express';
 import { z } from 'zod';
-import type { ComponentProblem } from '../../contract/component-shape';
-import type { Problem } from '../../contract/problem';
 import type { VersionConflictView } from '../../contract/change-api';
+import type { ComponentProblem } from '../../contract/component-shape';
 import type { InvocationView } from '../../contract/invocation-api';
+import type { Problem } from '../../contract/problem';
 import { ComponentError, ConfigurationRejected, ConfigurationRequestError, DataStoreError, FetchCodeError, HookError, QueueFullError, SourceUnavailable, VersionConflict } from '../../lib/error-kinds';
 
 /** An error the API answers with its own status and message. */
@@ -88,7 +88,10 @@ export function problemBody(status: number, detail: string, errors?: ComponentPr
 
 /** Answers with an `application/problem+json` body (see problemBody). */
 export function sendProblem(res: Response, status: number, detail: string, errors?: ComponentProblem[], warnings?: ComponentProblem[], conflict?: VersionConflictView, run?: InvocationView): void {
-  res.status(status).type('application/problem+json').send(problemBody(status, detail, errors, warnings, conflict, run));
+  res
+    .status(status)
+    .type('application/problem+json')
+    .send(problemBody(status, detail, errors, warnings, conflict, run));
 }
 
 /** Answers every error reaching express with its problem (see errorAnswer). */

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
-import type { Duplex } from 'node:stream';
 import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { problemBody } from './error-statuses';
 
 /** What a request node:http could not even parse gets, by the parser's error code (as node itself answers). */

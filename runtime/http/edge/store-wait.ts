@@ -16,11 +16,7 @@ export interface StoreOpenings {
 }
 
 /** /v1 paths that read no source's events, runs or logs: answered without waiting. */
-const STORELESS = [
-  /^\/v1\/(users\/me\/)?(sources|components|workflows|webhooks|subscriptions|accounts|data_stores)$/,
-  /^\/v1\/components\/(?!.*\/invocations$)/,
-  /^\/v1\/(accounts|data_stores|settings|openapi\.json|ui)(\/|$)/,
-];
+const STORELESS = [/^\/v1\/(users\/me\/)?(sources|components|workflows|webhooks|subscriptions|accounts|data_stores)$/, /^\/v1\/components\/(?!.*\/invocations$)/, /^\/v1\/(accounts|data_stores|settings|openapi\.json|ui)(\/|$)/];
 
 /** What a request must wait for before it is served: null for nothing. */
 export function storeWait(url: string, stores: StoreOpenings): Promise<void> | null {

@@ -1,6 +1,7 @@
 // The depth check of `/e/` bodies, before the run is recorded (recording stringifies the event).
-import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepMessage } from '../../lib/json-depth';
+
 import type { HttpEvent } from '../../contract/endpoint-exchange';
+import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepMessage } from '../../lib/json-depth';
 
 /**
  * Why an event's parsed body cannot be taken (it nests too deep), or null. Valid JSON nesting N

@@ -1,14 +1,14 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { HOPS_HEADER, MAX_DELIVERY_HOPS } from '../../contract/delivery-protocol';
+import type { EndpointExchange, HttpEvent } from '../../contract/endpoint-exchange';
+import type { HttpResponsePayload } from '../../contract/host-protocol';
+import type { RecordedRequest, RecordedResponse } from '../../contract/invocation-api';
+import type { HttpEndpoints } from '../../engine/endpoints/http-endpoints';
+import { recordBody } from '../../engine/invocations/invocation-record';
 import { setsSessionCookie, withoutSessionCookies } from '../edge/auth';
 import { errorAnswer, problemBody } from '../edge/error-statuses';
-import type { HttpEndpoints } from '../../engine/endpoints/http-endpoints';
-import type { EndpointExchange, HttpEvent } from '../../contract/endpoint-exchange';
-import type { RecordedRequest, RecordedResponse } from '../../contract/invocation-api';
-import { recordBody } from '../../engine/invocations/invocation-record';
-import type { HttpResponsePayload } from '../../contract/host-protocol';
-import { HOPS_HEADER, MAX_DELIVERY_HOPS } from '../../contract/delivery-protocol';
-import { httpEvent } from './http-event';
 import { bodyDepthProblem } from './body-depth';
+import { httpEvent } from './http-event';
 import { RUN_NOW_HEADER, type RunNowRequests } from './run-now-requests';
 
 /** Path prefix of HTTP interface endpoints. */

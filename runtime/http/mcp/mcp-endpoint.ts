@@ -3,8 +3,8 @@
 // server per session, which `initialize` starts and `DELETE /mcp` (or the service's stop) ends.
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { Router } from 'express';
 import { z } from 'zod';
@@ -15,8 +15,8 @@ import { registryComponent } from '../api/registry-routes';
 import { requireAuth } from '../edge/auth';
 import { HttpError } from '../edge/error-statuses';
 import { jsonBody } from '../edge/json-body';
-import { sessionServer } from './session-server';
 import { DevToolset } from './dev/dev-toolset';
+import { sessionServer } from './session-server';
 
 /** Sessions kept at once; starting one more ends the one used longest ago. */
 const MAX_SESSIONS = 100;

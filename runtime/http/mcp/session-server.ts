@@ -2,28 +2,18 @@
 // props, not zod): tools and source-event resources, `tools/list_changed` when the tools it last
 // listed change, and `resources/updated` for each subscribed source that emits.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { McpTools } from '../../engine/tools/mcp-tools';
 import type { ToolCatalog, ToolScope } from '../../engine/tools/tool-catalog';
 import type { ApiContext } from '../api/api-context';
-import { EVENT_TEMPLATE, readEvents, sourceResources, watchEvents } from './event-resources';
 import { DEV_INSTRUCTIONS, type DevToolset } from './dev/dev-toolset';
+import { EVENT_TEMPLATE, readEvents, sourceResources, watchEvents } from './event-resources';
 
 /** What the server tells an agent about itself at `initialize`. */
 const INSTRUCTIONS = [
   "Spout runs the user's Pipedream-style actions on their own machine. Each tool runs one action in a sandbox; every call is recorded in Spout's activity with its arguments and result.",
   'Accounts of apps are chosen by the user in Spout, never given as arguments.',
-  'When a prop\'s description says its values come from spout_prop_options, call that tool for valid values; when it says props change, call spout_reload_props for the complete schema.',
+  "When a prop's description says its values come from spout_prop_options, call that tool for valid values; when it says props change, call spout_reload_props for the complete schema.",
   "Resources hold each source's latest events (subscribe to hear when it emits).",
 ].join(' ');
 
@@ -41,10 +31,7 @@ export interface SessionServerDeps {
 
 /** The server of one session; it lets go of its listeners when it closes. */
 export function sessionServer(deps: SessionServerDeps): Server {
-  const server = new Server(
-    { name: 'spout', title: 'Spout', version: process.env.SPOUT_VERSION ?? 'dev' },
-    { capabilities: { tools: { listChanged: true }, resources: { subscribe: true } }, instructions: deps.dev ? `${DEV_INSTRUCTIONS} ${INSTRUCTIONS.split('. ').pop()}` : INSTRUCTIONS },
-  );
+  const server = new Server({ name: 'spout', title: 'Spout', version: process.env.SPOUT_VERSION ?? 'dev' }, { capabilities: { tools: { listChanged: true }, resources: { subscribe: true } }, instructions: deps.dev ? `${DEV_INSTRUCTIONS} ${INSTRUCTIONS.split('. ').pop()}` : INSTRUCTIONS });
   const { scope, dev } = deps;
   const client = () => {
     const info = server.getClientVersion();
@@ -89,7 +76,11 @@ export function sessionServer(deps: SessionServerDeps): Server {
   server.setRequestHandler(ReadResourceRequestSchema, (request) => dev?.read(request.params.uri) ?? readEvents(deps.ctx, request.params.uri));
   server.setRequestHandler(SubscribeRequestSchema, (request) => {
     const { uri } = request.params;
-    if (!subscriptions.has(uri)) subscriptions.set(uri, watchEvents(deps.ctx, uri, () => void server.sendResourceUpdated({ uri }).catch(() => undefined)));
+    if (!subscriptions.has(uri))
+      subscriptions.set(
+        uri,
+        watchEvents(deps.ctx, uri, () => void server.sendResourceUpdated({ uri }).catch(() => undefined)),
+      );
     return {};
   });
   server.setRequestHandler(UnsubscribeRequestSchema, (request) => {

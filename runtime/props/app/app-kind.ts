@@ -1,7 +1,7 @@
 // App props (`type: "app"`): the app a component talks to, configured with a connected account.
 import type { PropKind } from '../shared/kind-interface';
 import { isNonEmptyString } from '../shared/prop-values';
-import { appPropProblem, noAccount, type AppPropValue } from './app-prop';
+import { type AppPropValue, appPropProblem, noAccount } from './app-prop';
 
 /** `app` props. */
 export const appKind: PropKind = {

@@ -2,8 +2,8 @@
 // methods are bound to the app instance, so `this.$auth` and sibling methods work inside them even
 // when registry code passes a method on detached (`resourceFn: this.app.listItems`).
 import type { ConfigurableProp } from '../../contract/component-shape';
-import type { PropBinding } from '../shared/kind-interface';
 import { bindMethods } from '../../lib/bind-methods';
+import type { PropBinding } from '../shared/kind-interface';
 
 /** The configured value of an app prop: which connected account it uses. */
 export interface AppPropValue {

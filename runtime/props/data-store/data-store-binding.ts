@@ -7,10 +7,7 @@ import type { PropBinding } from '../shared/kind-interface';
 export const bindDataStore: PropBinding = (name, _def, host) => {
   const configured = host.context.props[name] as { dataStore?: unknown } | undefined;
   const storeId = typeof configured?.dataStore === 'string' ? configured.dataStore : null;
-  const call = (c: DataStoreCall) =>
-    storeId
-      ? host.call({ service: 'data_store', storeId, call: c })
-      : Promise.reject(new Error(`prop \`${name}\`: no data store is configured; set it to {"dataStore": "ds_…"} (POST /v1/data_stores creates one)`));
+  const call = (c: DataStoreCall) => (storeId ? host.call({ service: 'data_store', storeId, call: c }) : Promise.reject(new Error(`prop \`${name}\`: no data store is configured; set it to {"dataStore": "ds_…"} (POST /v1/data_stores creates one)`)));
   return {
     get: (key: string) => call({ op: 'get', key }),
     set: async (key: string, value: unknown, options?: { ttl?: number | null }) => call({ op: 'set', key, value: jsonValue(key, value), ttl: options?.ttl ?? null }),

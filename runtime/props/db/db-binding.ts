@@ -2,8 +2,8 @@
 // of the source's db that the service sends. The host has no access to the db file: it reports
 // the keys each invocation changed, and the service stores them (see store/source-dbs.ts).
 import type { DbEntries, DbWrite } from '../../contract/host-protocol';
-import type { DbApi, PropBinding } from '../shared/kind-interface';
 import { MAX_DB_VALUE_BYTES } from '../../contract/limits';
+import type { DbApi, PropBinding } from '../shared/kind-interface';
 
 /** `this.<$.service.db prop>`: the host's copy of the source's db. */
 export const bindDb: PropBinding = (_name, _def, host) => host.db;

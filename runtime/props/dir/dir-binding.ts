@@ -2,9 +2,9 @@
 // the registry's components use File Stash (`this.dir.open(p).fromReadableStream(stream, type, size)`).
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
-import type { Readable } from 'node:stream';
 import type { PropBinding } from '../shared/kind-interface';
 
 /** A file of a dir prop's folder, as `fromReadableStream` and `fromFile` describe it. */

@@ -25,9 +25,7 @@ export const timerKind: PropKind = {
       return 'problem' in fixed ? { problem: fixed.problem } : { value: fixed.spec };
     }
     if (value === undefined || value === null) {
-      return prop.default === undefined
-        ? { problem: `prop \`${prop.name}\` has no default schedule; configure one, e.g. {"intervalSeconds": 900} or {"cron": "0 * * * *"}` }
-        : null;
+      return prop.default === undefined ? { problem: `prop \`${prop.name}\` has no default schedule; configure one, e.g. {"intervalSeconds": 900} or {"cron": "0 * * * *"}` } : null;
     }
     const parsed = parseTimerSpec(value, `prop \`${prop.name}\``);
     return 'problem' in parsed ? { problem: parsed.problem } : { value: parsed.spec };

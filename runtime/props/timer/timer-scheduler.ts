@@ -1,5 +1,5 @@
 import type { ScheduledTask } from 'node-cron';
-import { cronNextAfter, cronTask, parseTimerSpec, timerEvent, type TimerSpec } from './timer-spec';
+import { cronNextAfter, cronTask, parseTimerSpec, type TimerSpec, timerEvent } from './timer-spec';
 
 /** setTimeout clamps longer delays to 1 ms, so longer waits are chained in pieces of this size. */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;

@@ -87,7 +87,11 @@ export function guardDescriptors(): void {
     wrap(name, (args) => check(name, typeof args[1] === 'object' && args[1] !== null ? (args[1] as { fd?: unknown }).fd : undefined));
   }
   // What the component opens is its own.
-  wrap('openSync', () => undefined, (fd) => own.add(fd as number));
+  wrap(
+    'openSync',
+    () => undefined,
+    (fd) => own.add(fd as number),
+  );
   wrap('open', (args) => {
     const last = args.length - 1;
     const callback = args[last];

@@ -1,8 +1,9 @@
 // Host side of requests to the service (data store props' operations, recorded calls): each call
 // is a message answered by a `call-result`, which is handled as soon as it arrives, not queued
 // behind invocations.
-import type { CallRequest } from '../../contract/network-api';
+
 import type { HostCall, NetworkAnswer, SerializedError } from '../../contract/host-protocol';
+import type { CallRequest } from '../../contract/network-api';
 
 type Post = (callId: number, request: HostCall) => void;
 

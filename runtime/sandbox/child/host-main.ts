@@ -3,48 +3,34 @@
 // request. Component code never runs in the service's process. Messages travel as JSON frames on
 // file descriptor 3; everything sent from here is checked by the service, which trusts none of it.
 import net from 'node:net';
-import vm from 'node:vm';
 import { format } from 'node:util';
+import vm from 'node:vm';
 import type { ComponentDescription, PropShape } from '../../contract/component-shape';
-import { appInstance } from '../../props/app/app-prop';
+import type { ActionResult, ActionTarget, AdditionalPropsResult, EmitPayload, HostReply, HttpResponsePayload, LogLevel, OptionsResult, OptionsTarget, PropOption, SandboxContext, SerializedError, WireHostMessage } from '../../contract/host-protocol';
+import { MAX_HOST_MESSAGE_BYTES } from '../../contract/limits';
+import type { OutgoingCall } from '../../contract/network-api';
 import { bindMethods } from '../../lib/bind-methods';
-import { isRecord, propShape, resolveProp } from '../../props/shared/prop-shape';
+import { appInstance } from '../../props/app/app-prop';
 import { HostDb } from '../../props/db/db-binding';
 import { bindProp } from '../../props/prop-bindings';
-import { stepRun } from './step-context';
-import { componentRequire } from './component-require';
-import { runSource } from './source-run';
-import { connectHostCalls, hostCall, hostCallsPending, settleHostCall } from './host-calls';
-import { TestClock } from './test-clock';
+import { isRecord, propShape, resolveProp } from '../../props/shared/prop-shape';
 import { FrameChannel, FrameError } from '../frames';
-import { MAX_HOST_MESSAGE_BYTES } from '../../contract/limits';
-import { endRun, limitEmit, limitLogLine } from './run-limits';
-import { NetworkIntercept } from './network-intercept';
-import { sampleOf } from './sample-event';
-import { closeInheritedFds, guardProcess, startWatchdog } from './host-guards';
+import { componentRequire } from './component-require';
 import { guardDescriptors, guardProbes } from './fs-guards';
-import { guardSockets } from './net-guards';
-import { installStackMapping } from './stack-map';
-import { installTmpShim, mapTmp } from './tmp-shim';
-import { installLegacyBindings } from './legacy-bindings';
-import { installProcessStarts } from './process-starts';
+import { connectHostCalls, hostCall, hostCallsPending, settleHostCall } from './host-calls';
 import { serializeError } from './host-errors';
-import type { OutgoingCall } from '../../contract/network-api';
-import type {
-  EmitPayload,
-  WireHostMessage,
-  HostReply,
-  HttpResponsePayload,
-  ActionResult,
-  ActionTarget,
-  AdditionalPropsResult,
-  LogLevel,
-  OptionsResult,
-  OptionsTarget,
-  PropOption,
-  SandboxContext,
-  SerializedError,
-} from '../../contract/host-protocol';
+import { closeInheritedFds, guardProcess, startWatchdog } from './host-guards';
+import { installLegacyBindings } from './legacy-bindings';
+import { guardSockets } from './net-guards';
+import { NetworkIntercept } from './network-intercept';
+import { installProcessStarts } from './process-starts';
+import { endRun, limitEmit, limitLogLine } from './run-limits';
+import { sampleOf } from './sample-event';
+import { runSource } from './source-run';
+import { installStackMapping } from './stack-map';
+import { stepRun } from './step-context';
+import { TestClock } from './test-clock';
+import { installTmpShim, mapTmp } from './tmp-shim';
 
 const sandboxRequire = componentRequire(__filename);
 

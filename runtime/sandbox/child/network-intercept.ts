@@ -7,13 +7,13 @@ import http from 'node:http';
 import https from 'node:https';
 import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
-import { withPropertiesOf } from './same-properties';
 import { BatchInterceptor } from '@mswjs/interceptors';
 import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest';
 import { FetchInterceptor } from '@mswjs/interceptors/fetch';
-import type { CallRequest, CallResponse, NetworkMode, OutgoingCall } from '../../contract/network-api';
 import type { RecordedBody } from '../../contract/invocation-api';
+import type { CallRequest, CallResponse, NetworkMode, OutgoingCall } from '../../contract/network-api';
 import { networkMatch } from './host-calls';
+import { withPropertiesOf } from './same-properties';
 
 // Captured before a test clock (test-clock.ts) replaces them: the host's own waits are real.
 const realSetTimeout = setTimeout;
@@ -89,10 +89,7 @@ const DISCOVERED: CallResponse = { status: 200, headers: { 'content-type': 'appl
 
 /** The error a connection or lookup gets in replay mode, which makes no live calls. */
 function replayRefusal(what: string): Error {
-  return Object.assign(
-    new Error(`no recording of ${what}: network mode "replay" makes no live calls, and only HTTP calls (fetch, http, https and the clients built on them) can be answered from a cassette; use network mode "replay-or-live" to let this one out`),
-    { code: 'ERR_SPOUT_NOT_RECORDED' },
-  );
+  return Object.assign(new Error(`no recording of ${what}: network mode "replay" makes no live calls, and only HTTP calls (fetch, http, https and the clients built on them) can be answered from a cassette; use network mode "replay-or-live" to let this one out`), { code: 'ERR_SPOUT_NOT_RECORDED' });
 }
 
 /**
@@ -143,7 +140,10 @@ function guardRawNetwork(replaying: () => boolean, refused: (error: Error) => Er
  * A real socket has a handle from the start and is left alone.
  */
 function connectEarly(): void {
-  for (const [module, secure] of [[http, false], [https, true]] as const) {
+  for (const [module, secure] of [
+    [http, false],
+    [https, true],
+  ] as const) {
     for (const name of ['request', 'get'] as const) {
       const original = module[name] as (...args: unknown[]) => http.ClientRequest;
       (module as unknown as Record<string, unknown>)[name] = withPropertiesOf(function (this: unknown, ...args: unknown[]) {

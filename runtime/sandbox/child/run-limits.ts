@@ -3,9 +3,9 @@
 // the service. The service checks again (sandbox/run-checks.ts): it trusts no host.
 import type { EmitMeta, EmitPayload } from '../../contract/host-protocol';
 import { MAX_EMIT_BYTES_PER_RUN, MAX_EMIT_ID_LENGTH, MAX_EVENT_BYTES, MAX_LOG_BYTES_PER_RUN, MAX_LOG_LINE_BYTES, MAX_STRAY_BYTES_PER_MINUTE, MAX_SUMMARY_LENGTH } from '../../contract/limits';
-import { isRecord } from '../../props/shared/prop-shape';
-import { cutText } from '../../lib/text-limits';
 import { droppedLogsLine, RunBudget } from '../../lib/run-budget';
+import { cutText } from '../../lib/text-limits';
+import { isRecord } from '../../props/shared/prop-shape';
 
 const logs = new RunBudget(MAX_LOG_BYTES_PER_RUN, MAX_STRAY_BYTES_PER_MINUTE);
 const emits = new RunBudget(MAX_EMIT_BYTES_PER_RUN, MAX_STRAY_BYTES_PER_MINUTE);

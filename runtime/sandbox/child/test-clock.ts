@@ -96,10 +96,14 @@ export class TestClock {
         const signal = options?.signal;
         if (signal?.aborted) return reject(signal.reason ?? abortError());
         const handle = this.add(() => resolve(value), ms, [], false);
-        signal?.addEventListener('abort', () => {
-          this.clear(handle);
-          reject(signal.reason ?? abortError());
-        }, { once: true });
+        signal?.addEventListener(
+          'abort',
+          () => {
+            this.clear(handle);
+            reject(signal.reason ?? abortError());
+          },
+          { once: true },
+        );
       });
     (timersPromises as { setTimeout: unknown }).setTimeout = sleep;
     syncBuiltinESMExports();

@@ -25,9 +25,35 @@ type AnyFn = (...args: unknown[]) => unknown;
 
 /** Functions whose first argument is a path. */
 const ONE_PATH = [
-  'access', 'appendFile', 'chmod', 'chown', 'createReadStream', 'createWriteStream', 'exists', 'lchmod', 'lchown', 'lutimes', 'lstat', 'mkdir',
-  'open', 'openAsBlob', 'opendir', 'readdir', 'readFile', 'readlink', 'rm', 'rmdir', 'stat', 'statfs', 'truncate', 'unlink', 'unwatchFile',
-  'utimes', 'watch', 'watchFile', 'writeFile',
+  'access',
+  'appendFile',
+  'chmod',
+  'chown',
+  'createReadStream',
+  'createWriteStream',
+  'exists',
+  'lchmod',
+  'lchown',
+  'lutimes',
+  'lstat',
+  'mkdir',
+  'open',
+  'openAsBlob',
+  'opendir',
+  'readdir',
+  'readFile',
+  'readlink',
+  'rm',
+  'rmdir',
+  'stat',
+  'statfs',
+  'truncate',
+  'unlink',
+  'unwatchFile',
+  'utimes',
+  'watch',
+  'watchFile',
+  'writeFile',
 ];
 /** Functions whose first two arguments are paths. */
 const TWO_PATHS = ['copyFile', 'cp', 'link', 'rename', 'symlink'];

@@ -50,10 +50,7 @@ describe('fetchComponentCode', () => {
   });
 
   it('reads GitHub page URLs from their raw address', () => {
-    assert.equal(
-      rawCodeUrl(new URL('https://github.com/PipedreamHQ/pipedream/blob/master/components/http/sources/x/x.mjs')).href,
-      'https://raw.githubusercontent.com/PipedreamHQ/pipedream/master/components/http/sources/x/x.mjs',
-    );
+    assert.equal(rawCodeUrl(new URL('https://github.com/PipedreamHQ/pipedream/blob/master/components/http/sources/x/x.mjs')).href, 'https://raw.githubusercontent.com/PipedreamHQ/pipedream/master/components/http/sources/x/x.mjs');
     assert.equal(rawCodeUrl(new URL('https://example.com/a.mjs')).href, 'https://example.com/a.mjs');
   });
 });

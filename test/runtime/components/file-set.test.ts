@@ -16,14 +16,10 @@ describe('file sets', () => {
     const { inputs } = await bundleFile(ENTRY);
     const set = registryFiles(TREE, ENTRY, inputs);
     assert.equal(set.entry_file, 'orderly/actions/sync-orders/sync-orders.mjs');
-    assert.deepEqual(set.files.map((f) => f.path), [
-      'orderly/actions/sync-orders/sync-orders.mjs',
-      'orderly/orderly.app.mjs',
-      'orderly/package.json',
-      'pagely/common/constants.mjs',
-      'pagely/package.json',
-      'pagely/pagely.app.mjs',
-    ]);
+    assert.deepEqual(
+      set.files.map((f) => f.path),
+      ['orderly/actions/sync-orders/sync-orders.mjs', 'orderly/orderly.app.mjs', 'orderly/package.json', 'pagely/common/constants.mjs', 'pagely/package.json', 'pagely/pagely.app.mjs'],
+    );
   });
 
   it('bundles a set with its sibling app inside it, or from a registry folder when the set leaves it out', async () => {

@@ -5,12 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { bundleComponent } from '../../../runtime/components/bundle';
-import { ComponentError } from '../../../runtime/lib/error-kinds';
-import { PackageCache, type PackageCacheOptions } from '../../../runtime/components/packages';
 import { PackageError, parseSpecifier } from '../../../runtime/components/package-specifier';
-import { startNpmRegistry, writePackage, type FakeRegistry } from '../../helpers/npm-registry';
-
+import { PackageCache, type PackageCacheOptions } from '../../../runtime/components/packages';
+import { ComponentError } from '../../../runtime/lib/error-kinds';
 import { componentRequire } from '../../../runtime/sandbox/child/component-require';
+import { type FakeRegistry, startNpmRegistry, writePackage } from '../../helpers/npm-registry';
 
 /** Runs a CommonJS bundle as the sandbox does, allowing only builtins: packages must be bundled in. */
 /** Evaluates a bundle as the sandbox does: packages are required at run time through component-require. */
@@ -38,28 +37,44 @@ describe('package cache', () => {
   before(async () => {
     const root = temp('spout-registry-src-');
     packageDirs = PAD_VERSIONS.map((v) =>
-      writePackage(root, { name: 'spout-test-pad', version: v, main: 'index.js' }, {
-        'index.js': `module.exports = function pad(s, n) { return String(s).padStart(n, '*'); };\nmodule.exports.version = ${JSON.stringify(v)};\n`,
-        'lib/version.js': `module.exports = ${JSON.stringify(v)};\n`,
-      }),
+      writePackage(
+        root,
+        { name: 'spout-test-pad', version: v, main: 'index.js' },
+        {
+          'index.js': `module.exports = function pad(s, n) { return String(s).padStart(n, '*'); };\nmodule.exports.version = ${JSON.stringify(v)};\n`,
+          'lib/version.js': `module.exports = ${JSON.stringify(v)};\n`,
+        },
+      ),
     );
     packageDirs.push(
-      writePackage(root, { name: '@spout-test/greet', version: '1.0.0', main: 'index.js', dependencies: { 'spout-test-pad': '~1.2.0' } }, {
-        // Its own dependency resolves from its install folder, not through the cache.
-        'index.js': `const pad = require('spout-test-pad');\nexports.hello = (n) => 'hello ' + pad(n, 6) + ' with pad ' + pad.version;\n`,
-        'lib/shout.js': `module.exports = (s) => String(s).toUpperCase() + '!';\n`,
-      }),
+      writePackage(
+        root,
+        { name: '@spout-test/greet', version: '1.0.0', main: 'index.js', dependencies: { 'spout-test-pad': '~1.2.0' } },
+        {
+          // Its own dependency resolves from its install folder, not through the cache.
+          'index.js': `const pad = require('spout-test-pad');\nexports.hello = (n) => 'hello ' + pad(n, 6) + ' with pad ' + pad.version;\n`,
+          'lib/shout.js': `module.exports = (s) => String(s).toUpperCase() + '!';\n`,
+        },
+      ),
     );
     packageDirs.push(
       // An app package as Pipedream publishes them: an ES module whose default export is the app.
-      writePackage(root, { name: '@spout-test/app', version: '1.0.0', type: 'module', main: 'app.mjs' }, {
-        'app.mjs': `import { fileURLToPath } from 'node:url';\nimport { createRequire } from 'node:module';\nconst version = createRequire(import.meta.url)('./package.json').version;\nexport const here = fileURLToPath(import.meta.url);\nexport default { type: 'app', app: 'spout_test', propDefinitions: { folder: { type: 'string', label: 'Folder' } }, methods: { version() { return version; } } };\n`,
-      }),
+      writePackage(
+        root,
+        { name: '@spout-test/app', version: '1.0.0', type: 'module', main: 'app.mjs' },
+        {
+          'app.mjs': `import { fileURLToPath } from 'node:url';\nimport { createRequire } from 'node:module';\nconst version = createRequire(import.meta.url)('./package.json').version;\nexport const here = fileURLToPath(import.meta.url);\nexport default { type: 'app', app: 'spout_test', propDefinitions: { folder: { type: 'string', label: 'Folder' } }, methods: { version() { return version; } } };\n`,
+        },
+      ),
       // A CommonJS package that reads a file beside its code, as some SDKs do.
-      writePackage(root, { name: 'spout-test-data', version: '1.0.0', main: 'index.js' }, {
-        'index.js': `const fs = require('fs');\nconst path = require('path');\nmodule.exports = { words: fs.readFileSync(path.join(__dirname, 'words.txt'), 'utf8').trim().split(' '), dir: __dirname };\n`,
-        'words.txt': 'alpha beta',
-      }),
+      writePackage(
+        root,
+        { name: 'spout-test-data', version: '1.0.0', main: 'index.js' },
+        {
+          'index.js': `const fs = require('fs');\nconst path = require('path');\nmodule.exports = { words: fs.readFileSync(path.join(__dirname, 'words.txt'), 'utf8').trim().split(' '), dir: __dirname };\n`,
+          'words.txt': 'alpha beta',
+        },
+      ),
     );
     // A package whose newest versions need a dependency that was never published (issue 45): one
     // names a package the registry lacks (E404), one a version it lacks (ETARGET).
@@ -95,7 +110,11 @@ describe('package cache', () => {
     ];
     for (const [raw, name, range, subpath] of cases) assert.deepEqual(parseSpecifier(raw), { raw, name, range, subpath }, raw);
     for (const bad of ['left-pad@', 'left-pad@not a range!', '@scope', '@/x', 'x//y', '_private']) {
-      assert.throws(() => parseSpecifier(bad), (err: unknown) => err instanceof PackageError && err.kind === 'invalid-specifier' && err.message.includes(`"${bad}"`), bad);
+      assert.throws(
+        () => parseSpecifier(bad),
+        (err: unknown) => err instanceof PackageError && err.kind === 'invalid-specifier' && err.message.includes(`"${bad}"`),
+        bad,
+      );
     }
   });
 
@@ -228,7 +247,11 @@ describe('package cache', () => {
       assert.equal(err.message, `package "spout-test-pad" has no version matching "^9.1" in registry ${registry.url} (import "spout-test-pad@^9.1"); pin a published version (in the import, or in the dependencies of the package.json beside the component, which unpinned imports follow)`);
       return true;
     });
-    assert.deepEqual(fs.readdirSync(packages.dir).filter((e) => !e.startsWith('.npm')), [], 'failed installs leave nothing behind');
+    assert.deepEqual(
+      fs.readdirSync(packages.dir).filter((e) => !e.startsWith('.npm')),
+      [],
+      'failed installs leave nothing behind',
+    );
   });
 
   it('falls back to the newest version in range whose dependencies resolve, and says which (issue 45)', async () => {
@@ -238,7 +261,10 @@ describe('package cache', () => {
     assert.equal(found.version, '1.1.0');
     assert.ok(lines.includes('spout-test-broken@1.3.0 cannot be installed (a dependency of it cannot be resolved); trying older versions in "^1.0.0"'), lines.join('\n'));
     assert.ok(lines.includes('chose spout-test-broken@1.1.0 for "spout-test-broken@^1.0.0": the newest version in "^1.0.0" whose dependencies resolve (1.3.0, 1.2.0 cannot be installed)'), lines.join('\n'));
-    assert.deepEqual(fs.readdirSync(packages.dir).filter((e) => !e.startsWith('.')), ['spout-test-broken@1.1.0']);
+    assert.deepEqual(
+      fs.readdirSync(packages.dir).filter((e) => !e.startsWith('.')),
+      ['spout-test-broken@1.1.0'],
+    );
     // Cached: the next import of the range installs nothing.
     lines.length = 0;
     assert.equal((await packages.resolve('spout-test-broken@^1')).version, '1.1.0');
@@ -261,11 +287,7 @@ describe('package cache', () => {
     const packages = cache({ onProgress: (line) => all.push(line) });
     const first: string[] = [];
     const second: string[] = [];
-    const results = await Promise.all([
-      packages.resolve('spout-test-pad@^1.2', { onProgress: (line) => first.push(line) }),
-      packages.resolve('spout-test-pad@^1.2/lib/version.js', { onProgress: (line) => second.push(line) }),
-      packages.resolve('spout-test-pad@^1.2'),
-    ]);
+    const results = await Promise.all([packages.resolve('spout-test-pad@^1.2', { onProgress: (line) => first.push(line) }), packages.resolve('spout-test-pad@^1.2/lib/version.js', { onProgress: (line) => second.push(line) }), packages.resolve('spout-test-pad@^1.2')]);
     assert.deepEqual(
       results.map((r) => [r.version, r.root, r.subpath]),
       [

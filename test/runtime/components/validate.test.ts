@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ComponentError } from '../../../runtime/lib/error-kinds';
-import type { PropShape } from '../../../runtime/contract/component-shape';
-import { STATIC_VALUE_LIMIT } from '../../../runtime/props/shared/prop-values';
 import { validateComponent, validateDynamicProps } from '../../../runtime/components/validate';
+import type { PropShape } from '../../../runtime/contract/component-shape';
+import { ComponentError } from '../../../runtime/lib/error-kinds';
+import { STATIC_VALUE_LIMIT } from '../../../runtime/props/shared/prop-values';
 import { action, assertOnlyProblem, assertOnlyWarning, assertValid, component, problemsOf, withProp } from '../../helpers/component-checks';
 
 const github: PropShape = { type: 'app', app: 'github', propDefinitions: ['repo'], methods: [] };
@@ -86,7 +86,10 @@ describe('validateComponent: hooks and dedupe', () => {
 
   it('requires every hook to be a function', () => {
     const problems = problemsOf(component({ hooks: ['deploy'], badHooks: ['activate', 'deactivate'] }));
-    assert.deepEqual(problems.map((p) => p.path), ['hooks.activate', 'hooks.deactivate']);
+    assert.deepEqual(
+      problems.map((p) => p.path),
+      ['hooks.activate', 'hooks.deactivate'],
+    );
     assert.match(problems[0]!.message, /^hook `activate` must be a function, e\.g\. async activate\(\)/);
   });
 
@@ -97,10 +100,13 @@ describe('validateComponent: hooks and dedupe', () => {
     assert.equal(validateComponent(action({ dedupe: 'unique' })).dedupe, null);
   });
 
-  it('loads an action spreading a source\'s common module (dedupe, a db prop, hooks) with a warning for each', () => {
+  it("loads an action spreading a source's common module (dedupe, a db prop, hooks) with a warning for each", () => {
     const desc = action({ dedupe: 'unique', hooks: ['deploy'], props: { db: { type: '$.service.db' } } });
     assert.deepEqual(problemsOf(desc), []);
-    assert.deepEqual(validateComponent(desc).warnings.map((w) => w.path), ['hooks', 'dedupe', 'props.db.type']);
+    assert.deepEqual(
+      validateComponent(desc).warnings.map((w) => w.path),
+      ['hooks', 'dedupe', 'props.db.type'],
+    );
   });
 });
 
@@ -137,11 +143,7 @@ describe('validateComponent: prop types', () => {
 
 describe('validateComponent: prop properties', () => {
   it('warns about default on a required prop (the spec allows it only on optional ones; Pipedream prefills it)', () => {
-    assertOnlyWarning(
-      withProp({ type: 'string', default: 'hi' }),
-      'props.p.default',
-      /^prop `p`: default is allowed only on optional props; it is used as the prefilled value: add optional: true or remove default$/,
-    );
+    assertOnlyWarning(withProp({ type: 'string', default: 'hi' }), 'props.p.default', /^prop `p`: default is allowed only on optional props; it is used as the prefilled value: add optional: true or remove default$/);
     assertValid(withProp({ type: 'string', optional: true, default: 'hi' }));
   });
 
@@ -164,15 +166,19 @@ describe('validateComponent: options and propDefinition', () => {
     assertValid(withProp({ type: 'string', options: ['a', { label: 'B', value: 'b' }] }));
     assertValid(withProp({ type: 'integer[]', options: [1, { label: 'Two', value: 2 }] }));
     // Issue 21: numeric labels are shown as text, as Pipedream does.
-    assertValid(withProp({ type: 'integer', options: [{ label: 1, value: 1 }, { label: 2, value: 2 }] }));
+    assertValid(
+      withProp({
+        type: 'integer',
+        options: [
+          { label: 1, value: 1 },
+          { label: 2, value: 2 },
+        ],
+      }),
+    );
   });
 
   it('rejects static options of the wrong shape, naming the items', () => {
-    assertOnlyProblem(
-      withProp({ type: 'string', options: ['a', 1, { label: 'C' }, { label: 2, value: 'd' }] }),
-      'props.p.options',
-      /^prop `p`: options 1, 2 must be a string or a \{ label, value \} object with a text \(or number\) label and a string value$/,
-    );
+    assertOnlyProblem(withProp({ type: 'string', options: ['a', 1, { label: 'C' }, { label: 2, value: 'd' }] }), 'props.p.options', /^prop `p`: options 1, 2 must be a string or a \{ label, value \} object with a text \(or number\) label and a string value$/);
     assertOnlyProblem(withProp({ type: 'integer', options: ['1'] }), 'props.p.options', /^prop `p`: option 0 must be an integer/);
     assertOnlyProblem(withProp({ type: 'string', options: { a: 1 } as unknown as unknown[] }), 'props.p.options', /options must be an array or an async options method/);
   });
@@ -184,11 +190,7 @@ describe('validateComponent: options and propDefinition', () => {
 
   it('reports an unresolved propDefinition by app and name, without a missing-type problem', () => {
     const prop: PropShape = { type: '', propDefinition: { app: 'github', name: 'repository', resolved: false, hasInputValues: false } };
-    assertOnlyProblem(
-      withProp(prop, { props: { github, p: prop } }),
-      'props.p.propDefinition',
-      /^prop `p`: app "github" has no propDefinition "repository"; fix the name or add "repository" to the app's propDefinitions$/,
-    );
+    assertOnlyProblem(withProp(prop, { props: { github, p: prop } }), 'props.p.propDefinition', /^prop `p`: app "github" has no propDefinition "repository"; fix the name or add "repository" to the app's propDefinitions$/);
   });
 
   it('requires the first element of propDefinition to be an app object', () => {
@@ -216,9 +218,15 @@ describe('validateComponent: reporting', () => {
       () => validateComponent(desc),
       (err: unknown) => {
         assert.ok(err instanceof ComponentError);
-        assert.deepEqual(err.problems.map((p) => p.path), ['name', 'version', 'run', 'props.limit.min', 'props.token.secret']);
+        assert.deepEqual(
+          err.problems.map((p) => p.path),
+          ['name', 'version', 'run', 'props.limit.min', 'props.token.secret'],
+        );
         // Warnings travel with the errors, so a fix shows what else to tidy.
-        assert.deepEqual(err.warnings.map((p) => p.path), ['hooks', 'dedupe', 'props.http.type', 'props.token.default']);
+        assert.deepEqual(
+          err.warnings.map((p) => p.path),
+          ['hooks', 'dedupe', 'props.http.type', 'props.token.default'],
+        );
         assert.match(err.message, /props\.limit\.min: prop `limit`: min is allowed only on integer and integer\[\] props/);
         return true;
       },
@@ -281,7 +289,10 @@ describe('validateComponent: reporting', () => {
     });
     const valid = validateComponent(desc);
     assert.equal(valid.type, 'action');
-    assert.deepEqual(valid.configurable_props.map((p) => p.name), ['github', 'repo', 'request']);
+    assert.deepEqual(
+      valid.configurable_props.map((p) => p.name),
+      ['github', 'repo', 'request'],
+    );
     assert.deepEqual(valid.configurable_props[1]!.propDefinition, { app: 'github', name: 'repo', resolved: true, hasInputValues: false });
   });
 });
@@ -312,12 +323,15 @@ describe('validateDynamicProps', () => {
   });
 
   it('applies the per-prop rules and the component type', () => {
-    const found = validateDynamicProps(
-      { limit: { type: 'string', max: 3 }, http: { type: '$.interface.http' }, label: { type: 'string', default: 'x' } },
-      'action',
+    const found = validateDynamicProps({ limit: { type: 'string', max: 3 }, http: { type: '$.interface.http' }, label: { type: 'string', default: 'x' } }, 'action');
+    assert.deepEqual(
+      found.errors.map((p) => p.path),
+      ['props.limit.max'],
     );
-    assert.deepEqual(found.errors.map((p) => p.path), ['props.limit.max']);
-    assert.deepEqual(found.warnings.map((p) => p.path), ['props.http.type', 'props.label.default']);
+    assert.deepEqual(
+      found.warnings.map((p) => p.path),
+      ['props.http.type', 'props.label.default'],
+    );
     assert.match(found.warnings[0]!.message, /^prop `http`: \$\.interface\.http props belong in sources/);
   });
 });

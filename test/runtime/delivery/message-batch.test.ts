@@ -25,7 +25,14 @@ describe('MessageBatchBuilder', () => {
     assert.equal(builder.size, 3);
     const batch = builder.take();
     assert.deepEqual(batch.names, ['wh_a', 'dc_a', 'new', 'wh_b']);
-    assert.deepEqual([batch.webhook, batch.emitter, batch.channel], [[0, 3, 0], [1, 1, 1], [2, 2, -1]]);
+    assert.deepEqual(
+      [batch.webhook, batch.emitter, batch.channel],
+      [
+        [0, 3, 0],
+        [1, 1, 1],
+        [2, 2, -1],
+      ],
+    );
     assert.equal(batch.bodies, `${shared}{"n":3}`);
     assert.equal(builder.size, 0, 'take() starts a new batch');
     assert.deepEqual(builder.take().names, []);

@@ -15,7 +15,9 @@ describe('delivery target policy', () => {
       assert.equal(refused?.status, 400, name);
       assert.match(refused.message, /this Spout service's own address \(port 7620/);
     }
-    const external = Object.values(os.networkInterfaces()).flatMap((a) => a ?? []).find((a) => !a.internal);
+    const external = Object.values(os.networkInterfaces())
+      .flatMap((a) => a ?? [])
+      .find((a) => !a.internal);
     if (external) assert.ok(refusedTarget(`http://${external.family === 'IPv6' ? `[${external.address}]` : external.address}:${PORT}/e/en_x`, owner));
   });
 

@@ -13,7 +13,10 @@ describe('AppendLog', () => {
     await Promise.all(Array.from({ length: 500 }, (_, n) => log.append({ n })));
     await log.close();
     const { records } = await AppendLog.open<{ n: number }>(file);
-    assert.deepEqual(records.map((r) => r.n), Array.from({ length: 500 }, (_, n) => n));
+    assert.deepEqual(
+      records.map((r) => r.n),
+      Array.from({ length: 500 }, (_, n) => n),
+    );
   });
 
   it('drops a torn last line left by a crash and appends cleanly after it', async () => {
@@ -67,7 +70,10 @@ describe('AppendLog', () => {
     await duringSwap;
     await log.close();
     const { records } = await AppendLog.open<{ n: number }>(file);
-    assert.deepEqual(records.map((r) => r.n), [4, 5, 6]);
+    assert.deepEqual(
+      records.map((r) => r.n),
+      [4, 5, 6],
+    );
   });
 });
 
@@ -90,7 +96,11 @@ describe('AppendLog under a steady stream of appends', () => {
     await log.close();
     const { records } = await AppendLog.open<{ n: number }>(file);
     const ns = records.map((r) => r.n);
-    assert.deepEqual(ns, [...ns].sort((a, b) => a - b), 'in order');
+    assert.deepEqual(
+      ns,
+      [...ns].sort((a, b) => a - b),
+      'in order',
+    );
     assert.equal(new Set(ns).size, ns.length, 'no duplicates');
     assert.equal(ns[ns.length - 1], state[state.length - 1]);
   });

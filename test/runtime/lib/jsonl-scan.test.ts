@@ -64,7 +64,10 @@ describe('scanJsonLines', () => {
     const file = tmpFile(`{"n":1}\n"${'x'.repeat(3 * 1024 * 1024)}"\n{"n":2}\n{"m":3}\n`);
     const { records, problems } = scan(file, { maxLineBytes: 1024 * 1024, check: (v) => ((v as { n?: unknown }).n === undefined ? 'no n' : null) });
     assert.deepEqual(records, [{ n: 1 }, { n: 2 }]);
-    assert.deepEqual(problems.map((p) => p.line), [2, 4]);
+    assert.deepEqual(
+      problems.map((p) => p.line),
+      [2, 4],
+    );
     assert.match(problems[0]!.message, /3\.0 MB long, over the 1\.0 MB a line of this file may hold/);
     assert.match(problems[1]!.message, /^no n; set aside/);
     assert.equal(fs.statSync(`${file}.damaged`).size, 3 * 1024 * 1024 + 3 + '{"m":3}\n'.length);

@@ -7,7 +7,10 @@ describe('LineStaging', () => {
     const staging = new LineStaging();
     const lines = ['{"a":1}', 'ünïcødé ✓ 𝄞', ''];
     const sizes = lines.map((l) => staging.add(l));
-    assert.deepEqual(sizes, lines.map((l) => Buffer.byteLength(l) + 1));
+    assert.deepEqual(
+      sizes,
+      lines.map((l) => Buffer.byteLength(l) + 1),
+    );
     assert.equal(staging.view().toString('utf8'), lines.map((l) => `${l}\n`).join(''));
     staging.clear();
     assert.equal(staging.view().length, 0);

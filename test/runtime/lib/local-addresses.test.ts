@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { resolvesToThisMachine, type Lookup } from '../../../runtime/lib/local-addresses';
+import { type Lookup, resolvesToThisMachine } from '../../../runtime/lib/local-addresses';
 
 describe('local addresses', () => {
   it("resolves a host name: any of this machine's addresses among its answers counts; an address or a name that does not resolve is not looked up further", async () => {

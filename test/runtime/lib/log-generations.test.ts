@@ -52,7 +52,14 @@ describe('log generations', () => {
     }
     await Promise.all(appended);
     await log.close();
-    assert.deepEqual(numbers(lines(previousFile(file)).concat(lines(file)).map((l) => JSON.parse(l))), Array.from({ length: 100 }, (_, i) => i + 100));
+    assert.deepEqual(
+      numbers(
+        lines(previousFile(file))
+          .concat(lines(file))
+          .map((l) => JSON.parse(l)),
+      ),
+      Array.from({ length: 100 }, (_, i) => i + 100),
+    );
   });
 
   it('a rewrite replaces both generations; one a crash cut short is finished on open', async () => {
@@ -74,7 +81,10 @@ describe('log generations', () => {
     fs.writeFileSync(rewrittenFile(file), '{"n":3}\n');
     const { log: again, records } = await AppendLog.open<{ n: number }>(file, { generations: BY_HAND });
     assert.deepEqual(numbers(records), [3], 'the rewritten content stands for both generations');
-    assert.deepEqual([previousFile(file), rewrittenFile(file), droppedFile(file)].filter((f) => fs.existsSync(f)), []);
+    assert.deepEqual(
+      [previousFile(file), rewrittenFile(file), droppedFile(file)].filter((f) => fs.existsSync(f)),
+      [],
+    );
     await again.close();
   });
 });

@@ -25,11 +25,18 @@ describe('RetainedLogs', () => {
     const kept = logs.list('a').map((r) => r.n);
     assert.ok(kept.length >= 10 && kept.length <= 11, `kept ${kept.length}`);
     assert.equal(kept.at(-1), 24);
-    assert.deepEqual([...trimmed.map((r) => r.n), ...kept], Array.from({ length: 25 }, (_, n) => n), 'each record is either kept or trimmed, in order');
+    assert.deepEqual(
+      [...trimmed.map((r) => r.n), ...kept],
+      Array.from({ length: 25 }, (_, n) => n),
+      'each record is either kept or trimmed, in order',
+    );
     await waitFor(() => fs.readFileSync(path.join(dir, 'a.jsonl'), 'utf8').split('\n').length < 25);
     await logs.close();
     const reopened = new RetainedLogs<Rec>(dir, { count: 10, bytes: 1e6 });
-    assert.deepEqual((await reopened.open('a')).map((r) => r.n).slice(-10), Array.from({ length: 10 }, (_, n) => n + 15));
+    assert.deepEqual(
+      (await reopened.open('a')).map((r) => r.n).slice(-10),
+      Array.from({ length: 10 }, (_, n) => n + 15),
+    );
     await reopened.close();
   });
 
@@ -56,13 +63,27 @@ describe('RetainedLogs', () => {
     for (let n = 0; n < 10; n++) await logs.append('a', [{ id: `r${n}`, n }]);
     await logs.append('b', [{ id: 'b0', n: 0 }]);
     await logs.close();
-    const ns = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8').trim().split('\n').map((l) => JSON.parse(l).n);
-    assert.deepEqual([ns('a.previous.jsonl'), ns('a.jsonl')], [[4, 5, 6, 7], [8, 9]]);
+    const ns = (name: string) =>
+      fs
+        .readFileSync(path.join(dir, name), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).n);
+    assert.deepEqual(
+      [ns('a.previous.jsonl'), ns('a.jsonl')],
+      [
+        [4, 5, 6, 7],
+        [8, 9],
+      ],
+    );
     // A crash between renaming a full file and starting the next leaves only the previous generation.
     fs.renameSync(path.join(dir, 'b.jsonl'), path.join(dir, 'b.previous.jsonl'));
     const reopened = new RetainedLogs<Rec>(dir, { count: 4, bytes: 1e6 });
     assert.deepEqual((await reopened.ownersOnDisk()).sort(), ['a', 'b']);
-    assert.deepEqual((await reopened.open('b')).map((r) => r.id), ['b0']);
+    assert.deepEqual(
+      (await reopened.open('b')).map((r) => r.id),
+      ['b0'],
+    );
     await reopened.remove('a');
     await reopened.close();
     assert.deepEqual(fs.readdirSync(dir).sort(), ['b.jsonl', 'b.previous.jsonl']);

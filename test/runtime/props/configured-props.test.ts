@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkConfiguredProps } from '../../../runtime/props/configured-props';
 import { uniqueSlug } from '../../../runtime/lib/slug';
+import { checkConfiguredProps } from '../../../runtime/props/configured-props';
 
 describe('configured props', () => {
   const props = [
@@ -24,7 +24,10 @@ describe('configured props', () => {
     assert.match(checkConfiguredProps(bounded, { limit: 11 }).problems[0]!.message, /must be at most 10/);
   });
   it('does not require a hidden prop, and still checks a value given to one', () => {
-    const hidden = [{ name: 'url', type: 'string', hidden: true }, { name: 'timer', type: '$.interface.timer', hidden: true }];
+    const hidden = [
+      { name: 'url', type: 'string', hidden: true },
+      { name: 'timer', type: '$.interface.timer', hidden: true },
+    ];
     assert.deepEqual(checkConfiguredProps(hidden, {}), { values: {}, problems: [] });
     assert.deepEqual(checkConfiguredProps(hidden, { url: 'https://example.com' }).values, { url: 'https://example.com' });
     assert.match(checkConfiguredProps(hidden, { url: 3 }).problems[0]!.message, /prop `url` must be a string/);

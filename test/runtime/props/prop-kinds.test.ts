@@ -16,7 +16,15 @@ import { bindingHost, problemsOf, withProp } from '../../helpers/component-check
 describe('the prop kind table', () => {
   it('registers the kind of every props/<kind>/*-kind.ts file', async () => {
     const root = path.join('runtime', 'props');
-    const files = fs.readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).flatMap((d) => fs.readdirSync(path.join(root, d.name)).filter((f) => f.endsWith('-kind.ts')).map((f) => path.join(d.name, f)));
+    const files = fs
+      .readdirSync(root, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .flatMap((d) =>
+        fs
+          .readdirSync(path.join(root, d.name))
+          .filter((f) => f.endsWith('-kind.ts'))
+          .map((f) => path.join(d.name, f)),
+      );
     assert.ok(files.length >= 11, files.join(', '));
     for (const file of files) {
       const exported = Object.values((await import(`../../../runtime/props/${file.split(path.sep).join('/')}`)) as Record<string, unknown>);

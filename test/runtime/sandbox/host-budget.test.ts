@@ -6,10 +6,10 @@ import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
+import type { HostReply } from '../../../runtime/contract/host-protocol';
 import { EVENT_BYTES, HostBudget } from '../../../runtime/sandbox/host-budget';
 import { HostLimits } from '../../../runtime/sandbox/host-limits';
 import { HostProcess } from '../../../runtime/sandbox/host-process';
-import type { HostReply } from '../../../runtime/contract/host-protocol';
 import { waitFor } from '../../helpers/service';
 
 /** A message from a host, framed as the host writes it, and its size in the budget. */

@@ -100,7 +100,7 @@ describe('Sandbox.park', () => {
     await sandbox.invoke({ kind: 'run', eventJson: '{}' });
     const [a, b] = lines.map((l) => JSON.parse(l) as { runs: number; pid: number }) as [{ runs: number; pid: number }, { runs: number; pid: number }];
     assert.notEqual(a.pid, b.pid, 'a fresh host');
-    assert.equal(b.runs, 1, "what the module kept in memory went with its host");
+    assert.equal(b.runs, 1, 'what the module kept in memory went with its host');
     assert.deepEqual(exits, [], 'a park is not a host ending on its own');
     await sandbox.close();
     rules.stop();

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { emptyTempFolder, makeTempFolder, removeTempFolder, sweepTempFolders } from '../../../runtime/sandbox/temp-folder';
 import { dirsRoot } from '../../../runtime/props/dir/dir-folders';
+import { emptyTempFolder, makeTempFolder, removeTempFolder, sweepTempFolders } from '../../../runtime/sandbox/temp-folder';
 import { tempDir } from '../../helpers/service';
 
 describe('temp folders', () => {

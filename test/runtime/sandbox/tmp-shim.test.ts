@@ -55,7 +55,13 @@ describe('the /tmp shim', () => {
       assert.deepEqual(out.missing, { path: `/tmp/${name}-missing`, message: `ENOENT: no such file or directory, open '/tmp/${name}-missing'` }, 'errors name the path as the component gave it');
       assert.equal(out.missingAsync, `/tmp/${name}-missing`);
       assert.ok(out.here, 'paths outside /tmp are left alone');
-      assert.deepEqual(fs.readdirSync(folder).filter((f) => !f.includes('-d-')).sort(), [`${name}-a.txt`, `${name}-c.txt`]);
+      assert.deepEqual(
+        fs
+          .readdirSync(folder)
+          .filter((f) => !f.includes('-d-'))
+          .sort(),
+        [`${name}-a.txt`, `${name}-c.txt`],
+      );
       assert.ok(!fs.existsSync(`/tmp/${name}-a.txt`), 'the machine’s /tmp was not written');
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });

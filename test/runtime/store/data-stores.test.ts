@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it, mock } from 'node:test';
-import { runDataStoreOp } from '../../../runtime/store/data-store-ops';
 import { DataStoreError } from '../../../runtime/lib/error-kinds';
-import { DataStores } from '../../../runtime/store/data-stores';
+import { runDataStoreOp } from '../../../runtime/store/data-store-ops';
 import { MAX_VALUE_BYTES } from '../../../runtime/store/data-store-values';
+import { DataStores } from '../../../runtime/store/data-stores';
 
 const tmpDir = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'spout-ds-')), 'data_stores');
 
@@ -60,7 +60,11 @@ describe('DataStores', () => {
     assert.deepEqual(await stores.get(id, 'a'), { n: 1, list: [1, 'two', null] });
     assert.equal(await stores.has(id, 'c'), true, 'null is a value, not absence');
     assert.deepEqual(await stores.keys(id), ['a', 'b', 'c']);
-    assert.deepEqual(await stores.entries(id), [['a', { n: 1, list: [1, 'two', null] }], ['b', 'text'], ['c', null]]);
+    assert.deepEqual(await stores.entries(id), [
+      ['a', { n: 1, list: [1, 'two', null] }],
+      ['b', 'text'],
+      ['c', null],
+    ]);
     await stores.set(id, 'a', 2);
     assert.deepEqual(await stores.keys(id), ['b', 'c', 'a'], 'a re-set key moves to the end');
     assert.equal(await stores.delete(id, 'b'), true);
@@ -91,7 +95,11 @@ describe('DataStores', () => {
     cyclic.self = cyclic;
     await rejects(stores.set(id, 'loop', cyclic), 400, /key "loop" is not JSON-serialisable/);
     await rejects(stores.set(id, 'big', 10n), 400, /key "big" is not JSON-serialisable/);
-    await rejects(stores.set(id, 'fn', () => 1), 400, /key "fn" is a function, which JSON cannot hold/);
+    await rejects(
+      stores.set(id, 'fn', () => 1),
+      400,
+      /key "fn" is a function, which JSON cannot hold/,
+    );
     await rejects(stores.set(id, 'u', undefined), 400, /key "u" is undefined/);
     await rejects(stores.set(id, 'huge', 'x'.repeat(MAX_VALUE_BYTES)), 400, /key "huge" is 1048578 bytes as JSON; the limit is 1048576 bytes \(1 MB\) per value/);
     await rejects(stores.set(id, '', 1), 400, /keys are non-empty strings/);
@@ -174,7 +182,11 @@ describe('DataStores', () => {
 
     const second = new DataStores(dir, { now: c.now });
     assert.deepEqual((await second.list()).map((s) => s.name).sort(), ['kept', 'other renamed']);
-    assert.deepEqual(await second.entries(kept.id), [['obj', { deep: { list: [1, 2, 3] } }], ['ttl', 't'], ['later', 'l']]);
+    assert.deepEqual(await second.entries(kept.id), [
+      ['obj', { deep: { list: [1, 2, 3] } }],
+      ['ttl', 't'],
+      ['later', 'l'],
+    ]);
     assert.deepEqual(await second.entries(other.id), [['y', 2]]);
     await second.close();
 
@@ -190,10 +202,16 @@ describe('DataStores', () => {
     const { id } = await stores.create('busy');
     await Promise.all(Array.from({ length: 500 }, (_, i) => stores.set(id, `k${i % 10}`, i)));
     await stores.close();
-    const lines = fs.readFileSync(path.join(dir, `${id}.jsonl`), 'utf8').trim().split('\n');
+    const lines = fs
+      .readFileSync(path.join(dir, `${id}.jsonl`), 'utf8')
+      .trim()
+      .split('\n');
     assert.ok(lines.length < 200, `compaction keeps the file short (${lines.length} lines)`);
     const again = new DataStores(dir);
-    assert.deepEqual(await again.entries(id), Array.from({ length: 10 }, (_, i) => [`k${i}`, 490 + i]));
+    assert.deepEqual(
+      await again.entries(id),
+      Array.from({ length: 10 }, (_, i) => [`k${i}`, 490 + i]),
+    );
     await again.close();
   });
 
@@ -208,7 +226,10 @@ describe('DataStores', () => {
     const errors = mock.method(console, 'error', () => {});
     try {
       const again = new DataStores(dir);
-      assert.deepEqual((await again.list()).map((s) => s.id), [good.id]);
+      assert.deepEqual(
+        (await again.list()).map((s) => s.id),
+        [good.id],
+      );
       assert.equal(await again.get(good.id, 'k'), 'v');
       await again.close();
     } finally {
@@ -236,7 +257,10 @@ describe('runDataStoreOp', () => {
     assert.deepEqual(await runDataStoreOp(stores, id, { op: 'get', key: 'a' }), { n: 1 });
     assert.equal(await runDataStoreOp(stores, id, { op: 'has', key: 'b' }), true);
     assert.deepEqual(await runDataStoreOp(stores, id, { op: 'keys' }), ['a', 'b']);
-    assert.deepEqual(await runDataStoreOp(stores, id, { op: 'entries' }), [['a', { n: 1 }], ['b', 2]]);
+    assert.deepEqual(await runDataStoreOp(stores, id, { op: 'entries' }), [
+      ['a', { n: 1 }],
+      ['b', 2],
+    ]);
     assert.equal(await runDataStoreOp(stores, id, { op: 'setTtl', key: 'a', ttl: 5 }), true);
     c.advance(5_000);
     assert.equal(await runDataStoreOp(stores, id, { op: 'get', key: 'a' }), undefined);

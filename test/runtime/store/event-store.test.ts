@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { compareEventIds, EventIdClock } from '../../../runtime/store/event-id';
-import { eventLine, EventStore, type EventMeta, type StoredEvent } from '../../../runtime/store/event-store';
 import { listenersFor } from '../../../runtime/engine/events/routing';
+import { compareEventIds, EventIdClock } from '../../../runtime/store/event-id';
+import { type EventMeta, EventStore, eventLine, type StoredEvent } from '../../../runtime/store/event-store';
 
 const dir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'spout-events-'));
 const ev = (n: number, name: string | null = null) => ({ json: JSON.stringify({ n }), meta: { name, summary: null, ts: n } });
@@ -21,11 +21,9 @@ describe('event ids', () => {
 
 describe('eventLine', () => {
   /** The line as a generic JSON.stringify of the same fields writes it. */
-  const generic = (e: StoredEvent) =>
-    JSON.stringify({ id: e.id, indexed_at_ms: e.indexed_at_ms, emitter_id: e.emitter_id, meta: e.meta, ...(e.deliver_to?.length ? { to: e.deliver_to } : {}), event: JSON.parse(e.json) });
+  const generic = (e: StoredEvent) => JSON.stringify({ id: e.id, indexed_at_ms: e.indexed_at_ms, emitter_id: e.emitter_id, meta: e.meta, ...(e.deliver_to?.length ? { to: e.deliver_to } : {}), event: JSON.parse(e.json) });
   /** A meta with its keys in the order `EventStore.append` gives them. */
-  const inAppendOrder = ({ id, name, summary, ts, invocation_id, emit_id }: Record<string, unknown>) =>
-    ({ id, name, summary, ts, ...(invocation_id === undefined ? {} : { invocation_id }), emit_id }) as EventMeta;
+  const inAppendOrder = ({ id, name, summary, ts, invocation_id, emit_id }: Record<string, unknown>) => ({ id, name, summary, ts, ...(invocation_id === undefined ? {} : { invocation_id }), emit_id }) as EventMeta;
   const event = (meta: Record<string, unknown>, deliver_to?: string[]): StoredEvent => ({
     id: '1764054000000-7',
     indexed_at_ms: 1764054000000,
@@ -73,10 +71,22 @@ describe('EventStore', () => {
     const again = new EventStore(d, 100);
     await again.openSource('dc_a');
     const all = again.list('dc_a');
-    assert.deepEqual(all.map((e) => JSON.parse(e.json).n), [3, 2, 1]);
-    assert.deepEqual(again.list('dc_a', { before: all[0]!.id }).map((e) => JSON.parse(e.json).n), [2, 1]);
-    assert.deepEqual(again.list('dc_a', { after: all[2]!.id }).map((e) => JSON.parse(e.json).n), [3, 2]);
-    assert.deepEqual(again.list('dc_a', { eventName: 'alerts' }).map((e) => JSON.parse(e.json).n), [2]);
+    assert.deepEqual(
+      all.map((e) => JSON.parse(e.json).n),
+      [3, 2, 1],
+    );
+    assert.deepEqual(
+      again.list('dc_a', { before: all[0]!.id }).map((e) => JSON.parse(e.json).n),
+      [2, 1],
+    );
+    assert.deepEqual(
+      again.list('dc_a', { after: all[2]!.id }).map((e) => JSON.parse(e.json).n),
+      [3, 2],
+    );
+    assert.deepEqual(
+      again.list('dc_a', { eventName: 'alerts' }).map((e) => JSON.parse(e.json).n),
+      [2],
+    );
     // New ids continue after the stored ones.
     const next = again.append('dc_a', [ev(4)], 5000);
     await next.durable;
@@ -94,7 +104,10 @@ describe('EventStore', () => {
     assert.ok(lines <= 2 * 10 + 1 + 1, `compacted file has ${lines} lines`);
     const again = new EventStore(d, 10);
     await again.openSource('dc_b');
-    assert.deepEqual(again.list('dc_b').map((e) => JSON.parse(e.json).n), [99, 98, 97, 96, 95, 94, 93, 92, 91, 90]);
+    assert.deepEqual(
+      again.list('dc_b').map((e) => JSON.parse(e.json).n),
+      [99, 98, 97, 96, 95, 94, 93, 92, 91, 90],
+    );
     await again.close();
   });
 });
@@ -119,7 +132,11 @@ describe('EventStore, events kept as lines', () => {
     assert.deepEqual(page.data, [128, 127]);
     assert.equal(page.page_info.total_count, store.kept('dc_a').length);
     assert.deepEqual(store.list('dc_a', { q: 'ÜNÏ X' }).length, store.kept('dc_a').length, 'a search that JSON would not escape the same way still finds');
-    assert.deepEqual(store.list('dc_a', { q: String(newest.meta.id) }).map((e) => e.id), [newest.id], 'a search by id');
+    assert.deepEqual(
+      store.list('dc_a', { q: String(newest.meta.id) }).map((e) => e.id),
+      [newest.id],
+      'a search by id',
+    );
     const kept = store.list('dc_a');
     await store.close();
     const lines = fs.readFileSync(path.join(d, 'dc_a.jsonl'), 'utf8').trim().split('\n');
@@ -136,15 +153,27 @@ describe('EventStore, events kept as lines', () => {
     await store.openSource('dc_q');
     const { stored, durable } = store.append('dc_q', [text(1, 'Say "hi"'), text(2), text(3, 'Bye'), text(4)]);
     await durable;
-    assert.deepEqual(store.list('dc_q', { q: 'say "HI"' }).map((e) => e.id), [stored[0]!.id]);
-    assert.deepEqual(store.list('dc_q', { q: 'bye' }).map((e) => e.id), [stored[2]!.id]);
+    assert.deepEqual(
+      store.list('dc_q', { q: 'say "HI"' }).map((e) => e.id),
+      [stored[0]!.id],
+    );
+    assert.deepEqual(
+      store.list('dc_q', { q: 'bye' }).map((e) => e.id),
+      [stored[2]!.id],
+    );
     assert.equal(await store.delete('dc_q', { startId: stored[1]!.id, endId: stored[2]!.id }), 2);
-    assert.deepEqual(store.list('dc_q').map((e) => JSON.parse(e.json).n), [4, 1]);
+    assert.deepEqual(
+      store.list('dc_q').map((e) => JSON.parse(e.json).n),
+      [4, 1],
+    );
     store.append('dc_q', [text(5)]);
     await store.close();
     const again = new EventStore(d, 100);
     await again.openSource('dc_q');
-    assert.deepEqual(again.list('dc_q').map((e) => JSON.parse(e.json).n), [5, 4, 1]);
+    assert.deepEqual(
+      again.list('dc_q').map((e) => JSON.parse(e.json).n),
+      [5, 4, 1],
+    );
     assert.deepEqual(again.find('dc_q', stored[0]!.id), stored[0]);
     await again.close();
   });
@@ -161,7 +190,12 @@ describe('EventStore, in two generations of files', () => {
       await durable;
       ids.push(stored[0]!.id);
     }
-    const onDisk = (name: string) => fs.readFileSync(path.join(d, name), 'utf8').trim().split('\n').map((l) => JSON.parse(l).event.n);
+    const onDisk = (name: string) =>
+      fs
+        .readFileSync(path.join(d, name), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).event.n);
     assert.deepEqual(onDisk('dc_g.previous.jsonl'), [10, 11, 12, 13, 14, 15, 16, 17, 18, 19], 'the previous generation holds the whole retention');
     assert.deepEqual(onDisk('dc_g.jsonl'), [20, 21, 22, 23, 24]);
     assert.equal(await store.delete('dc_g', { startId: ids[17], endId: ids[21] }), 5);
@@ -170,7 +204,10 @@ describe('EventStore, in two generations of files', () => {
     const again = new EventStore(d, 10);
     await again.openSource('dc_g');
     // What memory kept (the retention and a tenth), less the deleted: 10 to 13 were past the retention.
-    assert.deepEqual(again.list('dc_g').map((e) => JSON.parse(e.json).n), [24, 23, 22, 16, 15, 14]);
+    assert.deepEqual(
+      again.list('dc_g').map((e) => JSON.parse(e.json).n),
+      [24, 23, 22, 16, 15, 14],
+    );
     await again.removeSource('dc_g');
     assert.deepEqual(fs.readdirSync(d), [], 'removing a source deletes both generations');
   });

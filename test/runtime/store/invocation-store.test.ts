@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { InvocationView } from '../../../runtime/contract/invocation-api';
-import { InvocationStore } from '../../../runtime/store/invocation-store';
 import { baseRecord } from '../../../runtime/engine/invocations/invocation-record';
+import { InvocationStore } from '../../../runtime/store/invocation-store';
 
 const record = (n: number): InvocationView => ({
   ...baseRecord(`inv_${String(n).padStart(4, '0')}`, 'dc_a', n % 3 === 0 ? 'timer' : 'http', 1000 + n),
@@ -24,7 +24,10 @@ describe('InvocationStore', () => {
     assert.deepEqual(store.get(newest.id), newest);
     assert.equal(store.get((records[0] as InvocationView).id), undefined, 'records past the retention are forgotten');
     const page = store.page('dc_a', { status: 'error', trigger: 'http' }, { limit: 3 });
-    assert.deepEqual(page.data.map((r) => r.id), ['inv_0125', 'inv_0115', 'inv_0110']);
+    assert.deepEqual(
+      page.data.map((r) => r.id),
+      ['inv_0125', 'inv_0115', 'inv_0110'],
+    );
     assert.deepEqual(store.page('dc_a', { q: 'ÜNÏCØDÉ' }, { limit: 1 }).data, [newest], 'the search sees the record as JSON, without regard to case');
     const kept = store.list('dc_a').map((k) => store.read(k));
     await store.close();
@@ -33,7 +36,10 @@ describe('InvocationStore', () => {
     assert.ok(lines.length < 130, `compacted to ${lines.length} lines`);
     const reopened = new InvocationStore(dir, 40);
     await reopened.openAll();
-    assert.deepEqual(reopened.list('dc_a').map((k) => reopened.read(k)), kept);
+    assert.deepEqual(
+      reopened.list('dc_a').map((k) => reopened.read(k)),
+      kept,
+    );
     assert.deepEqual(reopened.get(newest.id), newest);
     await reopened.close();
   });
@@ -46,7 +52,10 @@ describe('InvocationStore', () => {
     const onDisk = () => fs.readFileSync(path.join(dir, 'dc_a.jsonl'), 'utf8').split('\n').filter(Boolean).length;
     const [first, second, third] = [record(1), record(2), record(3)];
     await store.add(first);
-    assert.deepEqual(store.page('dc_a', {}, { limit: 10 }).data.map((r) => r.id), [first.id]);
+    assert.deepEqual(
+      store.page('dc_a', {}, { limit: 10 }).data.map((r) => r.id),
+      [first.id],
+    );
     assert.equal(onDisk(), 1, 'a listed run is in its file');
     await store.add(second);
     assert.equal(store.get(second.id)?.id, second.id);

@@ -41,7 +41,7 @@ export default {
 describe('spout/testing: the test clock', () => {
   const dir = project({ 'clocked.mjs': CLOCKED });
 
-  it('stands still at `now`, runs the component\'s waits on it at once, and fires timers by schedule', async (t) => {
+  it("stands still at `now`, runs the component's waits on it at once, and fires timers by schedule", async (t) => {
     const src = await loadSource(path.join(dir, 'clocked.mjs'), { now: NOW });
     t.after(() => src.close());
     const started = performance.now();
@@ -57,7 +57,10 @@ describe('spout/testing: the test clock', () => {
     const runs = await src.clock.advance('2h');
     const timestamps = runs.map((run) => (run.events[0]!.event as { event: { timestamp: number; cron?: string } }).event);
     assert.equal(timestamps.length, 13);
-    assert.deepEqual(timestamps.slice(0, 2), [{ timestamp: NOW / 1000 + 600, interval_seconds: 600 }, { timestamp: NOW / 1000 + 1200, interval_seconds: 600 }]);
+    assert.deepEqual(timestamps.slice(0, 2), [
+      { timestamp: NOW / 1000 + 600, interval_seconds: 600 },
+      { timestamp: NOW / 1000 + 1200, interval_seconds: 600 },
+    ]);
     assert.ok(timestamps.some((e) => e.cron === '0 2 * * *' && e.timestamp === NOW / 1000 + 7200));
     assert.equal(src.db.get('n'), 14);
     assert.equal(src.events.length, 14);
@@ -186,7 +189,7 @@ describe('spout/testing: loading', () => {
     await assert.rejects(loadSource(path.join(dir, 'missing.mjs')), /no such component file/);
   });
 
-  it('points a run\'s error at the component\'s own file, line and column', async (t) => {
+  it("points a run's error at the component's own file, line and column", async (t) => {
     const dir = project({ 'thrower.mjs': 'export default {\n  name: "Thrower", version: "0.1.0",\n  async run() {\n    throw new Error("boom");\n  },\n};\n' });
     const src = await loadSource(path.join(dir, 'thrower.mjs'));
     t.after(() => src.close());

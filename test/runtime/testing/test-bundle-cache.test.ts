@@ -31,7 +31,11 @@ describe('testBundle', () => {
       fs.utimesSync(file, past, past);
       return file;
     };
-    const entries = () => fs.readdirSync(path.join(cacheDir, 'bundles')).filter((f) => f.endsWith('.json')).map((f) => path.join(cacheDir, 'bundles', f));
+    const entries = () =>
+      fs
+        .readdirSync(path.join(cacheDir, 'bundles'))
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => path.join(cacheDir, 'bundles', f));
     /** Marks every entry's code, so that a served entry shows. */
     const mark = () => {
       for (const entry of entries()) {

@@ -11,7 +11,7 @@ import type { InvocationView } from '../../../runtime/contract/invocation-api';
 import type { OutgoingCall } from '../../../runtime/contract/network-api';
 import { MASK } from '../../../runtime/props/secret/secret-values';
 import { emptyCassette } from '../../../runtime/store/cassette-store';
-import { mergeCassettes, testFromRun, UntestableRun, type RunTestInput } from '../../../runtime/testing/test-from-run';
+import { mergeCassettes, type RunTestInput, testFromRun, UntestableRun } from '../../../runtime/testing/test-from-run';
 import { cli, cliEnv } from '../../helpers/cli';
 import { tempDir } from '../../helpers/service';
 
@@ -39,13 +39,22 @@ describe('testFromRun', () => {
     const recorded = { headers: HEADERS, url: `${ENDPOINT}/orders?a=1`, other: `${ENDPOINT}x` };
     const generated = testFromRun(
       input({
-        run: run({ trigger: 'http', request, response: { status: 202, headers: {}, from: 'component', body: '', body_encoding: 'utf8', body_size: 0, body_truncated: false }, emits: [{ event_id: '1-0', dropped: false, name: null, summary: 'order 7', webhooks: [] }], calls: [call('https://api.example.com/orders/7'), call('https://api.example.com/x', 'fault'), call('https://api.example.com/y', 'live', false)] }),
+        run: run({
+          trigger: 'http',
+          request,
+          response: { status: 202, headers: {}, from: 'component', body: '', body_encoding: 'utf8', body_size: 0, body_truncated: false },
+          emits: [{ event_id: '1-0', dropped: false, name: null, summary: 'order 7', webhooks: [] }],
+          calls: [call('https://api.example.com/orders/7'), call('https://api.example.com/x', 'fault'), call('https://api.example.com/y', 'live', false)],
+        }),
         events: [{ event: recorded, summary: 'order 7' }],
         configured: { http: { endpoint_url: ENDPOINT }, region: 'eu', token: MASK, shop: { authProvisionId: 'apn_1' } },
         accounts: { apn_1: { access_token: MASK } },
       }),
     );
-    assert.deepEqual(generated.files.map((f) => f.name), ['orders.test.mjs', 'orders.cassette.json']);
+    assert.deepEqual(
+      generated.files.map((f) => f.name),
+      ['orders.test.mjs', 'orders.cassette.json'],
+    );
     const test = generated.files[0]!.content;
     assert.match(test, /import \{ loadSource \} from "spout\/testing";/);
     assert.match(test, /loadSource\("\.\/orders\.mjs", \{\n {4}now: "2026-03-04T05:06:07\.089Z",\n {4}props: \{\n {6}region: "eu",\n {6}token: "\*{8}"\n {4}\},\n {4}accounts: \{\n {6}shop: \{\n {8}access_token: "\*{8}"/);
@@ -60,7 +69,10 @@ describe('testFromRun', () => {
     assert.deepEqual(events, [{ summary: 'order 7', event: { headers: { host: 'test.spout.invalid', 'content-type': 'application/json', 'x-signature': 'abc', 'content-length': '8' }, url: 'https://test.spout.invalid/e/orders/http/orders?a=1', other: `${ENDPOINT}x` } }]);
     const cassette = JSON.parse(generated.files[1]!.content);
     assert.equal(cassette.matching.order, 'sequence');
-    assert.deepEqual(cassette.entries.map((e: { request: { url: string }; recorded_at: number }) => [e.request.url, e.recorded_at]), [['https://api.example.com/orders/7', STARTED]]);
+    assert.deepEqual(
+      cassette.entries.map((e: { request: { url: string }; recorded_at: number }) => [e.request.url, e.recorded_at]),
+      [['https://api.example.com/orders/7', STARTED]],
+    );
     assert.match(generated.warnings.join('\n'), /secret props and account credentials are \*{8}/);
   });
 
@@ -98,9 +110,15 @@ describe('testFromRun', () => {
     assert.match(generated.warnings.join('\n'), /lists its first 1 emits of 6: the test compares the first events only/);
   });
 
-  it('refuses runs started by another source\'s event and action runs, saying why', () => {
-    assert.throws(() => testFromRun(input({ run: run({ trigger: 'event' }) })), (err: Error) => err instanceof UntestableRun && /another source's event/.test(err.message));
-    assert.throws(() => testFromRun(input({ run: run({ trigger: 'action' }) })), (err: Error) => err instanceof UntestableRun && /action run/.test(err.message));
+  it("refuses runs started by another source's event and action runs, saying why", () => {
+    assert.throws(
+      () => testFromRun(input({ run: run({ trigger: 'event' }) })),
+      (err: Error) => err instanceof UntestableRun && /another source's event/.test(err.message),
+    );
+    assert.throws(
+      () => testFromRun(input({ run: run({ trigger: 'action' }) })),
+      (err: Error) => err instanceof UntestableRun && /action run/.test(err.message),
+    );
   });
 });
 
@@ -112,7 +130,10 @@ describe('mergeCassettes', () => {
     const { cassette, added } = mergeCassettes(existing, fresh);
     assert.equal(added, 2);
     assert.equal(cassette.matching.order, 'content');
-    assert.deepEqual(cassette.entries.map((e) => `${e.request.url} ${e.response.body}`), ['https://a.example/1 x', 'https://a.example/1 y', 'https://a.example/2 x']);
+    assert.deepEqual(
+      cassette.entries.map((e) => `${e.request.url} ${e.response.body}`),
+      ['https://a.example/1 x', 'https://a.example/1 y', 'https://a.example/2 x'],
+    );
   });
 });
 
@@ -158,7 +179,14 @@ describe('tests written from runs, run', () => {
         file: 'shop-hook.mjs',
         configured: { shop: { authProvisionId: 'apn_9' }, http: { endpoint_url: ENDPOINT }, signing: MASK },
         accounts: { apn_9: { api_key: MASK, subdomain: 'eu1' } },
-        run: run({ id: 'inv_t3', trigger: 'http', request, response: { status: 200, headers: {}, from: 'service', body: '{"success":true}', body_encoding: 'utf8', body_size: 16, body_truncated: false }, calls: [{ ...shopCall, request: { ...shopCall.request, headers: { authorization: MASK, 'x-signing': MASK } } }], emits: [{ event_id: '1-2', dropped: false, name: null, summary: 'order 3', webhooks: [] }] }),
+        run: run({
+          id: 'inv_t3',
+          trigger: 'http',
+          request,
+          response: { status: 200, headers: {}, from: 'service', body: '{"success":true}', body_encoding: 'utf8', body_size: 16, body_truncated: false },
+          calls: [{ ...shopCall, request: { ...shopCall.request, headers: { authorization: MASK, 'x-signing': MASK } } }],
+          emits: [{ event_id: '1-2', dropped: false, name: null, summary: 'order 3', webhooks: [] }],
+        }),
         events: [{ event: { ok: 1 }, summary: 'order 3' }],
       }),
     );

@@ -1,5 +1,5 @@
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { loadAction } from "spout/testing";
 
 const props = { title: "Dark mode", body: "Please." };

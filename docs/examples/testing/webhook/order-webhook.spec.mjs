@@ -1,6 +1,7 @@
 // The same source tested with Vitest (`npx vitest run`): spout/testing works under any runner.
-import { afterEach, expect, test } from "vitest";
+
 import { loadSource } from "spout/testing";
+import { afterEach, expect, test } from "vitest";
 
 const loaded = [];
 afterEach(async () => {

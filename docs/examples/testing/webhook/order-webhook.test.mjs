@@ -1,5 +1,5 @@
-import { test } from "node:test";
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { loadSource, matchSnapshot } from "spout/testing";
 
 const order = { id: "o_1001", total: 42.5, currency: "EUR", created_at: "2026-01-01T09:30:00Z" };

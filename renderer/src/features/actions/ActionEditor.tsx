@@ -3,9 +3,9 @@ import { useStore } from 'zustand';
 import type { ComponentView } from '../../../../runtime/contract/component-api';
 import { useApp } from '../../app/store';
 import { CodeEditor } from '../../ui/code-editor/CodeEditor';
-import { DiscardDialog } from '../sources/DiscardDialog';
 import { PropForm } from '../props/PropForm';
 import { ActionRunResult } from '../sources/ActionRunResult';
+import { DiscardDialog } from '../sources/DiscardDialog';
 import type { Origin } from '../sources/editor-store';
 import { configureTarget, shownErrors } from '../sources/editor-store';
 import { ProblemList } from '../sources/ProblemList';
@@ -104,7 +104,19 @@ export function ActionEditor({ origin: start, component: startComponent, onSaved
             </button>
           </div>
         )}
-        {doc && <CodeEditor key={editable ? 'edit' : 'read-only'} document={editable ? doc : { text: origin.kind === 'key' ? origin.code : '', rev: 0 }} language={/\.(ts|mts|cts)$/.test(filename) ? 'typescript' : 'javascript'} markers={markers} props={props} revealLine={reveal} readOnly={!editable} onChange={actions.typed} onSave={() => editable && void saveOnly()} />}
+        {doc && (
+          <CodeEditor
+            key={editable ? 'edit' : 'read-only'}
+            document={editable ? doc : { text: origin.kind === 'key' ? origin.code : '', rev: 0 }}
+            language={/\.(ts|mts|cts)$/.test(filename) ? 'typescript' : 'javascript'}
+            markers={markers}
+            props={props}
+            revealLine={reveal}
+            readOnly={!editable}
+            onChange={actions.typed}
+            onSave={() => editable && void saveOnly()}
+          />
+        )}
         {isSource && (
           <p className="notice" role="status" data-testid="not-an-action">
             This code declares a source (no <code>type: &quot;action&quot;</code>): it cannot be saved or run as an action. Add <code>type: &quot;action&quot;</code>, or deploy it from Sources → New source.
@@ -119,7 +131,15 @@ export function ActionEditor({ origin: start, component: startComponent, onSaved
         {props.length === 0 ? (
           <p className="empty">{s.propsCode === null ? 'Reading the code for its props…' : 'This action has no props to fill in.'}</p>
         ) : (
-          <PropForm props={props} values={values} configureTarget={editable ? (s.propsCode !== null ? { component_code: s.propsCode, component_filename: filename } : null) : configureTarget(s, null)} source={null} errors={shownErrors(s)} onChange={actions.setValues} onPropsChange={actions.setProps} />
+          <PropForm
+            props={props}
+            values={values}
+            configureTarget={editable ? (s.propsCode !== null ? { component_code: s.propsCode, component_filename: filename } : null) : configureTarget(s, null)}
+            source={null}
+            errors={shownErrors(s)}
+            onChange={actions.setValues}
+            onPropsChange={actions.setProps}
+          />
         )}
         <StepsField value={stepsInput} onChange={actions.setStepsInput} />
         <p className="sr-only" role="status">

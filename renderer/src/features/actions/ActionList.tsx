@@ -1,6 +1,6 @@
 import type { SavedActionView } from '../../../../runtime/contract/action-api';
-import { ItemList } from '../../ui/ItemList';
 import { dateTime, when } from '../../ui/format';
+import { ItemList } from '../../ui/ItemList';
 
 /** How a run ended, in the list's words. */
 const RUN_WORDS: Record<string, string> = { ok: 'success', error: 'error', timeout: 'timed out', crashed: 'crashed' };

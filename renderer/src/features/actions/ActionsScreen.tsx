@@ -18,10 +18,7 @@ export function ActionsScreen() {
   else
     content = (
       <Welcome title="Actions">
-        <p>
-          An action does one thing when it runs: call an API, transform data, send a message. It is not deployed: write it, save it, and test-run it with its props form. A saved action can be a
-          step of a workflow and a tool for AI agents (MCP).
-        </p>
+        <p>An action does one thing when it runs: call an API, transform data, send a message. It is not deployed: write it, save it, and test-run it with its props form. A saved action can be a step of a workflow and a tool for AI agents (MCP).</p>
         {error && (
           <p role="alert" className="error">
             {error}
@@ -32,14 +29,5 @@ export function ActionsScreen() {
         </Link>
       </Welcome>
     );
-  return (
-    <ListDetail
-      title="Actions"
-      item="action"
-      base="/actions"
-      hasDetail={Boolean(ref)}
-      list={<ActionList actions={actions} selectedRef={ref && ref !== 'new' ? ref : null} />}
-      detail={content}
-    />
-  );
+  return <ListDetail title="Actions" item="action" base="/actions" hasDetail={Boolean(ref)} list={<ActionList actions={actions} selectedRef={ref && ref !== 'new' ? ref : null} />} detail={content} />;
 }

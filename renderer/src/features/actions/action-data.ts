@@ -6,11 +6,11 @@ import type { SavedActionView } from '../../../../runtime/contract/action-api';
 import type { ComponentView } from '../../../../runtime/contract/component-api';
 import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
 import { messageOf } from '../../api/client';
+import { usePoll } from '../../api/use-poll';
 import { api } from '../../api/v1';
 import { useApp } from '../../app/store';
-import { usePoll } from '../../api/use-poll';
 import { initialValues } from '../props/prop-values';
-import { editorFor, type EditorActions, type EditorState, type EditorStore, type Origin } from '../sources/editor-store';
+import { type EditorActions, type EditorState, type EditorStore, editorFor, type Origin } from '../sources/editor-store';
 import { locateProblems } from '../sources/problems';
 
 /** Lists and pages are read again this often: saves and runs from the CLI, MCP or a workflow show up. */

@@ -1,14 +1,14 @@
 import { useEffect, useState } from 'react';
-import type { SourceView } from '../../../../runtime/contract/source-api';
 import type { InvocationStatus } from '../../../../runtime/contract/invocation-api';
-import { clockTime } from '../../ui/format';
-import { activityPath, statusBadge, triggerLabel } from './invocations';
-import { useInvocations } from './invocation-store';
+import type { SourceView } from '../../../../runtime/contract/source-api';
 import { useRoute } from '../../app/router';
+import { clockTime } from '../../ui/format';
+import { RowFilters } from '../../ui/RowFilters';
+import { RowList } from '../../ui/RowList';
 import { duration } from '../workflows/workflow';
 import { InvocationDetail } from './InvocationDetail';
-import { RowList } from '../../ui/RowList';
-import { RowFilters } from '../../ui/RowFilters';
+import { useInvocations } from './invocation-store';
+import { activityPath, statusBadge, triggerLabel } from './invocations';
 
 const STATUSES: InvocationStatus[] = ['ok', 'error', 'timeout', 'crashed'];
 const STATUS_OPTIONS = [{ value: '', label: 'Any status' }, ...STATUSES.map((s) => ({ value: s, label: s }))];
@@ -43,11 +43,7 @@ export function ActivityView({ source, selectedId }: { source: SourceView; selec
 
   return (
     <section className="inspector activity" aria-label="Activity">
-      <RowFilters
-        live={live}
-        liveTestId="activity-state"
-        select={{ id: 'activity-status', label: 'Status', value: filter.status ?? '', options: STATUS_OPTIONS, onChange: (value) => void setFilter({ ...filter, status: (value || undefined) as InvocationStatus | undefined }) }}
-      >
+      <RowFilters live={live} liveTestId="activity-state" select={{ id: 'activity-status', label: 'Status', value: filter.status ?? '', options: STATUS_OPTIONS, onChange: (value) => void setFilter({ ...filter, status: (value || undefined) as InvocationStatus | undefined }) }}>
         <input type="search" aria-label="Search runs" placeholder="Search runs…" title="Text anywhere in a run: request, answer, logs, error, event" value={text} onChange={(e) => setText(e.target.value)} />
         <span className="muted" data-testid="activity-count">
           {loaded ? `${total} ${filtered ? 'matching ' : ''}run${total === 1 ? '' : 's'}` : ''}

@@ -1,21 +1,21 @@
 import { useEffect, useState } from 'react';
 import type { InvocationView, RecordedBody } from '../../../../runtime/contract/invocation-api';
 import { messageOf } from '../../api/client';
-import { replayInvocation, useInvocationRecord } from './invocation-data';
-import { openLine } from '../sources/split-view';
-import { curlForRequest, requestUrl } from './curl';
-import { bodyBytes, dateTime, when } from '../../ui/format';
-import { activityPath, eventPath, invocationTitle, networkPath, statusBadge, triggerLabel } from './invocations';
 import { useApp } from '../../app/store';
-import { duration } from '../workflows/workflow';
 import { ConsoleLines } from '../../ui/ConsoleLines';
 import { CopyButton } from '../../ui/CopyButton';
-import { InvocationErrorView } from './InvocationErrorView';
+import { bodyBytes, dateTime, when } from '../../ui/format';
 import { JsonTree } from '../../ui/JsonTree';
 import { Link } from '../../ui/Link';
+import { openLine } from '../sources/split-view';
+import { duration } from '../workflows/workflow';
+import { curlForRequest, requestUrl } from './curl';
+import { InvocationErrorView } from './InvocationErrorView';
+import { replayInvocation, useInvocationRecord } from './invocation-data';
+import { activityPath, eventPath, invocationTitle, networkPath, statusBadge, triggerLabel } from './invocations';
+import { MakeCassette } from './MakeCassette';
 import { ReplayDialog } from './ReplayDialog';
 import { canSaveAsTest, SaveAsTest } from './SaveAsTest';
-import { MakeCassette } from './MakeCassette';
 
 /** A table of name and value rows (headers, query parameters). */
 function KvTable({ rows, label }: { rows: ReadonlyArray<readonly [string, string]>; label: string }) {
@@ -105,7 +105,12 @@ export function InvocationDetail({ id, sourceId, onReplayed, headingLevel = 3 }:
     if (hasDeliveries && !webhooksLoaded) void loadWebhooks();
   }, [hasDeliveries, webhooksLoaded, loadWebhooks]);
 
-  if (error) return <p className="error" role="alert">{error}</p>;
+  if (error)
+    return (
+      <p className="error" role="alert">
+        {error}
+      </p>
+    );
   if (!record) return <p className="empty">Loading the run…</p>;
 
   const replayed = (r: InvocationView) => {
@@ -251,8 +256,7 @@ export function InvocationDetail({ id, sourceId, onReplayed, headingLevel = 3 }:
         <section className="inv-part" aria-label="Response" data-testid="invocation-response">
           <H>Response</H>
           <p>
-            <span className={response.status < 400 ? 'badge active' : 'badge failed'}>{response.status}</span>{' '}
-            <span className="muted">{response.from === 'component' ? 'sent by the component (respond)' : "the service's answer"}</span>
+            <span className={response.status < 400 ? 'badge active' : 'badge failed'}>{response.status}</span> <span className="muted">{response.from === 'component' ? 'sent by the component (respond)' : "the service's answer"}</span>
           </p>
           <details>
             <summary>Headers</summary>

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import type { InvocationView } from '../../../../runtime/contract/invocation-api';
 
 /** A frame in the component's own file (`at run (component.mjs:24:48)`): no folder, so not the runtime's. */

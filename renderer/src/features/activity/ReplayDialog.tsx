@@ -1,9 +1,9 @@
-import { useState, type FormEvent } from 'react';
-import { messageOf } from '../../api/client';
+import { type FormEvent, useState } from 'react';
 import type { InvocationView, ReplayEdits } from '../../../../runtime/contract/invocation-api';
+import { messageOf } from '../../api/client';
 import { Modal } from '../../ui/ConfirmDialog';
 import { replayInvocation } from './invocation-data';
-import { editsOfDraft, RequestFields, requestDraft, type RequestDraft } from './RequestFields';
+import { editsOfDraft, type RequestDraft, RequestFields, requestDraft } from './RequestFields';
 
 /**
  * "Replay with edits": the recorded request (method, path, query, headers, body) or, for other

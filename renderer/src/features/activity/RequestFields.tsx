@@ -58,14 +58,7 @@ export function RequestFields({ idPrefix, draft, onChange, bodyNote }: { idPrefi
             {bodyNote}
           </p>
         )}
-        <textarea
-          id={`${idPrefix}-body`}
-          className="mono"
-          rows={8}
-          value={draft.body}
-          aria-describedby={!draft.bodyEdited && bodyNote ? `${idPrefix}-body-note` : undefined}
-          onChange={(e) => edit({ body: e.target.value, bodyEdited: true })}
-        />
+        <textarea id={`${idPrefix}-body`} className="mono" rows={8} value={draft.body} aria-describedby={!draft.bodyEdited && bodyNote ? `${idPrefix}-body-note` : undefined} onChange={(e) => edit({ body: e.target.value, bodyEdited: true })} />
       </div>
     </>
   );

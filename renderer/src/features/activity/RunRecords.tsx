@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { clockTime } from '../../ui/format';
-import { statusBadge } from './invocations';
 import { duration } from '../workflows/workflow';
 import { InvocationDetail } from './InvocationDetail';
 import { useActionRuns } from './invocation-data';
+import { statusBadge } from './invocations';
 
 /** Records listed for an action. */
 const SHOWN = 10;

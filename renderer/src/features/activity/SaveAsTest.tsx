@@ -39,8 +39,7 @@ export function SaveAsTest({ id }: { id: string }) {
       {test && (
         <section id={panel} className="save-test" aria-label="Test of this run" data-testid="save-as-test">
           <p>
-            Put {test.files.length === 1 ? 'this file' : 'these files'} beside <code>{test.component}</code>, then run <code>spout test</code> in that folder.
-            A file already there is yours to keep: rename the new one, or run <code>spout test --from {id}</code>, which never replaces one.
+            Put {test.files.length === 1 ? 'this file' : 'these files'} beside <code>{test.component}</code>, then run <code>spout test</code> in that folder. A file already there is yours to keep: rename the new one, or run <code>spout test --from {id}</code>, which never replaces one.
           </p>
           <ul className="save-test-files">
             {test.files.map((f) => (

@@ -1,8 +1,9 @@
 // "Copy as cURL": a shell command that sends a recorded request again exactly (method, path,
 // query, every header, the body byte for byte), and the older event-only form for events that have
 // no recorded request.
-import type { EventSummary } from '../../../../runtime/contract/source-api';
+
 import type { RecordedRequest } from '../../../../runtime/contract/invocation-api';
+import type { EventSummary } from '../../../../runtime/contract/source-api';
 
 /** A word quoted for POSIX shells (bash, zsh, dash): single quotes, each `'` as `'\''`. */
 export const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -81,9 +82,7 @@ export function curlForEvent(e: EventSummary, endpoint: string | null, pruned = 
   const body = isHttp ? data.body : e.event;
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   const url = (endpoint ?? 'http://127.0.0.1:7620/e/ENDPOINT').replace(/\/$/, '');
-  const why = pruned
-    ? `# The run that emitted event ${e.id} is no longer kept (runs are pruned before events), and with it the request that was sent.`
-    : `# Event ${e.id} has no recorded request (it was emitted before runs were recorded, or not by a request).`;
+  const why = pruned ? `# The run that emitted event ${e.id} is no longer kept (runs are pruned before events), and with it the request that was sent.` : `# Event ${e.id} has no recorded request (it was emitted before runs were recorded, or not by a request).`;
   const what = `# This posts the event's ${isHttp ? 'body' : 'data'} as JSON to the endpoint; the method, path, query and headers of the original are not known.`;
   return `${why}\n${what}\ncurl -X POST ${shellQuote(url)} -H 'content-type: application/json' --data-raw ${shellQuote(text ?? '')}`;
 }

@@ -3,8 +3,8 @@
 import { useEffect, useState } from 'react';
 import type { InvocationRecordView, InvocationView, ReplayEdits } from '../../../../runtime/contract/invocation-api';
 import { ApiError, messageOf } from '../../api/client';
-import { api } from '../../api/v1';
 import { usePoll } from '../../api/use-poll';
+import { api } from '../../api/v1';
 
 /** While a delivery of the run's events is still under way, the record is asked for again this often. */
 const DELIVERY_REFRESH_MS = 3000;

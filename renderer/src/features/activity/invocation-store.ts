@@ -1,8 +1,8 @@
 import { create } from 'zustand';
-import { api } from '../../api/v1';
-import { followBatched } from '../../api/streams';
-import { messageOf } from '../../api/client';
 import type { InvocationFilter, InvocationView } from '../../../../runtime/contract/invocation-api';
+import { messageOf } from '../../api/client';
+import { followBatched } from '../../api/streams';
+import { api } from '../../api/v1';
 import { invocationTitle } from './invocations';
 
 /** Invocations per page of the list. */
@@ -107,7 +107,10 @@ export const useInvocations = create<InvocationState>((set, get) => {
       }, 300);
       return;
     }
-    const fresh = batch.filter((r) => !s.filter.status || r.status === s.filter.status).reverse().map(toRow);
+    const fresh = batch
+      .filter((r) => !s.filter.status || r.status === s.filter.status)
+      .reverse()
+      .map(toRow);
     if (fresh.length) set({ items: [...fresh, ...s.items].slice(0, KEPT), total: s.total + fresh.length });
   };
 

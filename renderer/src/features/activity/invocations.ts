@@ -28,8 +28,7 @@ export function invocationTitle(r: InvocationView): string {
 export const statusBadge = (status: InvocationView['status']) => (status === 'ok' ? 'badge active' : status === 'timeout' ? 'badge status-failing' : 'badge failed');
 
 /** Where a source's run is shown: its Activity tab with the run selected. */
-export const activityPath = (sourceId: string, invocationId?: string | null) =>
-  `/sources/${encodeURIComponent(sourceId)}/activity${invocationId ? `/${encodeURIComponent(invocationId)}` : ''}`;
+export const activityPath = (sourceId: string, invocationId?: string | null) => `/sources/${encodeURIComponent(sourceId)}/activity${invocationId ? `/${encodeURIComponent(invocationId)}` : ''}`;
 
 /** Where a source's event is shown: its Events tab with the event selected. */
 export const eventPath = (sourceId: string, eventId?: string | null) => `/sources/${encodeURIComponent(sourceId)}/events${eventId ? `/${encodeURIComponent(eventId)}` : ''}`;

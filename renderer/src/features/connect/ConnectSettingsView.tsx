@@ -34,7 +34,10 @@ function Credentials({ credentials, onRotated }: { credentials: ConnectCredentia
         <CopyEntry term="Project id" value={credentials.project_id} copyLabel="Copy project id" testId="connect-project-id" />
         <dt>Environment</dt>
         <dd>
-          <code>{credentials.environment}</code> <span className="muted">(send <code>x-pd-environment: production</code> for the other one)</span>
+          <code>{credentials.environment}</code>{' '}
+          <span className="muted">
+            (send <code>x-pd-environment: production</code> for the other one)
+          </span>
         </dd>
         <CopyEntry term="Client id" value={credentials.client_id} copyLabel="Copy client id" testId="connect-client-id" />
         <CopyEntry term="Client secret" value={secret} shown={shown ? secret : masked(secret)} copyLabel="Copy secret" testId="connect-client-secret">
@@ -90,8 +93,8 @@ function LocalTargets({ credentials, onChanged }: { credentials: ConnectCredenti
         <input type="checkbox" checked={credentials.allow_local_targets} onChange={(e) => void change(e.target.checked)} /> Let end users reach this machine
       </label>
       <p className="muted small-note">
-        Off: a Connect token&apos;s trigger webhooks and any account&apos;s URLs may not point at localhost, this machine&apos;s names or link-local addresses, and the proxy does not call them. Turn it on to develop against a mock API or receiver on this
-        machine. Nothing may point at Spout itself (a delivery loop). <code>allow_local_targets</code> in the API.
+        Off: a Connect token&apos;s trigger webhooks and any account&apos;s URLs may not point at localhost, this machine&apos;s names or link-local addresses, and the proxy does not call them. Turn it on to develop against a mock API or receiver on this machine. Nothing may point at Spout itself (a
+        delivery loop). <code>allow_local_targets</code> in the API.
       </p>
       <ErrorText text={error} />
     </section>
@@ -127,24 +130,26 @@ function ExternalUsers() {
             </tr>
           </thead>
           <tbody>
-            {[...users].sort(([a], [b]) => a.localeCompare(b)).map(([user, held]) => (
-              <tr key={user}>
-                <td>
-                  <code>{user}</code>
-                </td>
-                <td>
-                  {held.triggers.length === 0
-                    ? '—'
-                    : held.triggers.map((s, i) => (
-                        <span key={s.id}>
-                          {i > 0 && ', '}
-                          <Link to={`/sources/${encodeURIComponent(s.id)}`}>{s.name}</Link>
-                        </span>
-                      ))}
-                </td>
-                <td>{held.accounts.length === 0 ? '—' : held.accounts.map((a) => `${a.name} (${a.app})`).join(', ')}</td>
-              </tr>
-            ))}
+            {[...users]
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([user, held]) => (
+                <tr key={user}>
+                  <td>
+                    <code>{user}</code>
+                  </td>
+                  <td>
+                    {held.triggers.length === 0
+                      ? '—'
+                      : held.triggers.map((s, i) => (
+                          <span key={s.id}>
+                            {i > 0 && ', '}
+                            <Link to={`/sources/${encodeURIComponent(s.id)}`}>{s.name}</Link>
+                          </span>
+                        ))}
+                  </td>
+                  <td>{held.accounts.length === 0 ? '—' : held.accounts.map((a) => `${a.name} (${a.app})`).join(', ')}</td>
+                </tr>
+              ))}
           </tbody>
         </table>
       )}
@@ -160,8 +165,8 @@ export function ConnectSettingsView() {
       <section className="card" aria-labelledby="connect-h">
         <h2 id="connect-h">Pipedream Connect</h2>
         <p>
-          Spout is also a local Pipedream Connect API. Point <code>@pipedream/sdk</code> on your server (and <code>@pipedream/connect-react</code> in your pages) at it with these credentials: components, action runs, deployed triggers and
-          your end users&apos; accounts work offline, with no code change beyond the base URL.
+          Spout is also a local Pipedream Connect API. Point <code>@pipedream/sdk</code> on your server (and <code>@pipedream/connect-react</code> in your pages) at it with these credentials: components, action runs, deployed triggers and your end users&apos; accounts work offline, with no code
+          change beyond the base URL.
         </p>
         <p className="muted small-note">
           How, with a runnable example and what maps: <code>docs/connect.md</code> (“Develop a Pipedream Connect integration offline”). The /v1 API key works for the Connect API too.

@@ -1,8 +1,8 @@
 // Settings → Connect's data (docs/connect.md): the local Connect project's credentials, and the
 // `.env` lines @pipedream/sdk reads them from.
 import { type ConnectCredentialsView, connectEnvironment } from '../../../../runtime/contract/connect-api';
-import { api } from '../../api/v1';
 import { usePoll } from '../../api/use-poll';
+import { api } from '../../api/v1';
 
 /** `GET /v1/settings/connect`, loaded once; `set` takes a rotation's answer. */
 export function useConnectCredentials() {

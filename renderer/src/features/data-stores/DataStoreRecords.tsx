@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import type { DataStoreView } from '../../../../runtime/contract/component-api';
 import { messageOf } from '../../api/client';
 import { useRoute } from '../../app/router';

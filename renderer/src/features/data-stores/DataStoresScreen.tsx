@@ -1,11 +1,11 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { messageOf } from '../../api/client';
-import { DataStoreRecords } from './DataStoreRecords';
-import { createDataStore } from './data-store-data';
-import { ItemList } from '../../ui/ItemList';
-import { ListDetail, Welcome } from '../../ui/ListDetail';
 import { segments, useRoute } from '../../app/router';
 import { useApp } from '../../app/store';
+import { ItemList } from '../../ui/ItemList';
+import { ListDetail, Welcome } from '../../ui/ListDetail';
+import { DataStoreRecords } from './DataStoreRecords';
+import { createDataStore } from './data-store-data';
 
 /** Data stores: account-level key-value stores behind `data_store` props. */
 export function DataStoresScreen() {

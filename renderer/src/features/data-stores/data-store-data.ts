@@ -2,8 +2,8 @@
 // app's store list, with its record counts, in step).
 import { useEffect, useState } from 'react';
 import type { DataStoreRecordView } from '../../../../runtime/contract/component-api';
-import { api } from '../../api/v1';
 import { usePoll } from '../../api/use-poll';
+import { api } from '../../api/v1';
 import { useApp } from '../../app/store';
 
 /** A store's records by key: the first `pages` pages and how many there are in all; `more` loads the next page. */

@@ -1,22 +1,22 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { EventSummary, SourceView } from '../../../../runtime/contract/source-api';
-import { endpointOf } from '../props/prop-values';
 import { messageOf } from '../../api/client';
-import { curlForEvent, curlForRequest } from '../activity/curl';
-import { useEvent, useEvents } from './event-store';
-import { useEmittingRun } from '../activity/invocation-data';
-import { activityPath, eventPath, invocationTitle } from '../activity/invocations';
 import { useRoute } from '../../app/router';
 import { useApp } from '../../app/store';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { CopyButton } from '../../ui/CopyButton';
-import { EventDiff } from './EventDiff';
+import { clockTime, when as dateOf } from '../../ui/format';
 import { JsonTree } from '../../ui/JsonTree';
 import { Link } from '../../ui/Link';
-import { RedeliverForm } from './RedeliverForm';
-import { RowList } from '../../ui/RowList';
-import { clockTime, when as dateOf } from '../../ui/format';
 import { RowFilters } from '../../ui/RowFilters';
+import { RowList } from '../../ui/RowList';
+import { curlForEvent, curlForRequest } from '../activity/curl';
+import { useEmittingRun } from '../activity/invocation-data';
+import { activityPath, eventPath, invocationTitle } from '../activity/invocations';
+import { endpointOf } from '../props/prop-values';
+import { EventDiff } from './EventDiff';
+import { useEvent, useEvents } from './event-store';
+import { RedeliverForm } from './RedeliverForm';
 
 const ALL = '\u0000all';
 const DEFAULT = '\u0000default';
@@ -98,11 +98,7 @@ export function EventInspector({ source, selectedId }: { source: SourceView; sel
 
   return (
     <section className="inspector" aria-label="Events">
-      <RowFilters
-        live={live}
-        liveTestId="stream-state"
-        select={{ id: 'event-channel', label: 'Channel', value: channel, options: [{ value: ALL, label: 'All channels' }, { value: DEFAULT, label: 'Default channel' }, ...channels.map((c) => ({ value: c, label: c }))], onChange: setChannel }}
-      >
+      <RowFilters live={live} liveTestId="stream-state" select={{ id: 'event-channel', label: 'Channel', value: channel, options: [{ value: ALL, label: 'All channels' }, { value: DEFAULT, label: 'Default channel' }, ...channels.map((c) => ({ value: c, label: c }))], onChange: setChannel }}>
         <input type="search" aria-label="Search events" placeholder="Search all stored events…" value={query} onChange={(e) => setQuery(e.target.value)} />
         <span className="muted" data-testid="event-count" aria-live="polite">
           {count}
@@ -162,7 +158,9 @@ export function EventInspector({ source, selectedId }: { source: SourceView; sel
               </div>
               <dl className="meta-grid">
                 <dt>id</dt>
-                <dd><code>{selected.id}</code></dd>
+                <dd>
+                  <code>{selected.id}</code>
+                </dd>
                 <dt>channel</dt>
                 <dd>{selected.metadata.name ?? 'default'}</dd>
                 <dt>summary</dt>
@@ -171,7 +169,9 @@ export function EventInspector({ source, selectedId }: { source: SourceView; sel
                 {String(selected.metadata.id) !== selected.id && (
                   <>
                     <dt>dedupe id</dt>
-                    <dd data-testid="dedupe-id"><code>{String(selected.metadata.id)}</code></dd>
+                    <dd data-testid="dedupe-id">
+                      <code>{String(selected.metadata.id)}</code>
+                    </dd>
                   </>
                 )}
                 <dt>ts</dt>
@@ -202,9 +202,7 @@ export function EventInspector({ source, selectedId }: { source: SourceView; sel
           )
         }
       />
-      {confirmAll && (
-        <ConfirmDialog title="Delete every event?" body={`All events of ${source.name} are deleted from the service. This cannot be undone.`} confirmLabel="Delete all events" onConfirm={() => void delAll()} onCancel={() => setConfirmAll(false)} />
-      )}
+      {confirmAll && <ConfirmDialog title="Delete every event?" body={`All events of ${source.name} are deleted from the service. This cannot be undone.`} confirmLabel="Delete all events" onConfirm={() => void delAll()} onCancel={() => setConfirmAll(false)} />}
     </section>
   );
 }

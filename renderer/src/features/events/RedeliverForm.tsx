@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { messageOf } from '../../api/client';
 import { useApp } from '../../app/store';
 import { Link } from '../../ui/Link';

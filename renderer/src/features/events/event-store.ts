@@ -1,9 +1,9 @@
 import { create } from 'zustand';
 import type { EventSummary } from '../../../../runtime/contract/source-api';
-import { api } from '../../api/v1';
-import { usePoll } from '../../api/use-poll';
-import { followBatched } from '../../api/streams';
 import { messageOf } from '../../api/client';
+import { followBatched } from '../../api/streams';
+import { usePoll } from '../../api/use-poll';
+import { api } from '../../api/v1';
 
 /** The latest events shown live; older ones load on request. */
 export const LATEST = 100;

@@ -5,7 +5,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { ErrorText } from '../../ui/ErrorText';
 import { dateTime } from '../../ui/format';
 import { Link } from '../../ui/Link';
-import { useGallery, type GalleryItem } from './gallery-data';
+import { type GalleryItem, useGallery } from './gallery-data';
 
 /**
  * The component gallery: the bundled and `--registry` components and the saved ones (one row per
@@ -60,7 +60,11 @@ export function ComponentGallery({ type, onChoose, choosing }: { type: 'source' 
                 <div className="gallery-text">
                   <strong>{item.name}</strong> <span className={item.type === 'action' ? 'badge' : 'badge active'}>{item.type}</span>
                   {item.from === 'saved' && <span className="badge">saved</span>}
-                  <span className="muted"> {item.app ? `${item.app} · ` : ''}<code>{item.key ?? item.ref}</code> {item.version}</span>
+                  <span className="muted">
+                    {' '}
+                    {item.app ? `${item.app} · ` : ''}
+                    <code>{item.key ?? item.ref}</code> {item.version}
+                  </span>
                   {item.from === 'saved' && (
                     <span className="muted" data-testid="gallery-versions-summary">
                       {' '}
@@ -101,8 +105,17 @@ function toolNote(tool: ComponentUse | undefined): string {
 
 /** What a version's "Used by" cell names: each user linked to its screen. */
 function UseLink({ use }: { use: ComponentUse }) {
-  if (use.kind === 'mcp_tool') return <Link to="/settings/mcp">MCP tool <code>{use.id}</code></Link>;
-  return <Link to={`/${use.kind === 'source' ? 'sources' : 'workflows'}/${encodeURIComponent(use.id)}`}>{use.kind} {use.name}</Link>;
+  if (use.kind === 'mcp_tool')
+    return (
+      <Link to="/settings/mcp">
+        MCP tool <code>{use.id}</code>
+      </Link>
+    );
+  return (
+    <Link to={`/${use.kind === 'source' ? 'sources' : 'workflows'}/${encodeURIComponent(use.id)}`}>
+      {use.kind} {use.name}
+    </Link>
+  );
 }
 
 /**

@@ -3,9 +3,9 @@
 // component to configure or copy; deleting versions nothing uses.
 import { useEffect, useState } from 'react';
 import type { ComponentCheckView, ComponentView, RegistryComponent } from '../../../../runtime/contract/component-api';
-import { api } from '../../api/v1';
 import { messageOf } from '../../api/client';
-import { savedEntries, type GalleryItem } from './gallery-entries';
+import { api } from '../../api/v1';
+import { type GalleryItem, savedEntries } from './gallery-entries';
 
 export type { GalleryItem };
 

@@ -1,10 +1,10 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { LogLineView } from '../../../../runtime/contract/source-api';
 import { clockTime } from '../../ui/format';
-import { activityPath } from '../activity/invocations';
-import { useLogs } from './log-store';
 import { Link } from '../../ui/Link';
 import { LiveBadge } from '../../ui/LiveBadge';
+import { activityPath } from '../activity/invocations';
+import { useLogs } from './log-store';
 
 const LEVELS = ['debug', 'info', 'log', 'warn', 'error'];
 
@@ -80,13 +80,27 @@ export function LogView({ sourceId }: { sourceId: string }) {
           Clear view
         </button>
       </div>
-      {error && <p className="error" role="alert">{error}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       <div className="log-box" ref={box} tabIndex={0} aria-label="Log lines" role="log" aria-live={paused ? 'off' : 'polite'}>
         {groups.length === 0 && <p className="empty">No log lines yet. Lines written with console.log appear here as the source runs.</p>}
         {groups.map((g) => (
           <div className="log-group" key={g.lines[0]?.id}>
             <div className="log-group-head">
-              {g.invocation ? <>run <Link to={activityPath(sourceId, g.invocation)}><code>{g.invocation}</code></Link></> : 'service'} · {time(g.lines[0]?.ts ?? 0)} · {g.lines.length} line{g.lines.length === 1 ? '' : 's'}
+              {g.invocation ? (
+                <>
+                  run{' '}
+                  <Link to={activityPath(sourceId, g.invocation)}>
+                    <code>{g.invocation}</code>
+                  </Link>
+                </>
+              ) : (
+                'service'
+              )}{' '}
+              · {time(g.lines[0]?.ts ?? 0)} · {g.lines.length} line{g.lines.length === 1 ? '' : 's'}
             </div>
             {g.lines.map((l) => (
               <div key={l.id} className={`log-line lvl-${l.level}`} data-level={l.level}>

@@ -1,8 +1,8 @@
 import { create } from 'zustand';
 import type { LogLineView } from '../../../../runtime/contract/source-api';
-import { api } from '../../api/v1';
-import { followBatched } from '../../api/streams';
 import { messageOf } from '../../api/client';
+import { followBatched } from '../../api/streams';
+import { api } from '../../api/v1';
 
 /** Lines kept in view per source. */
 const KEPT = 5000;

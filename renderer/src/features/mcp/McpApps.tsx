@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import type { McpAccountBinding, McpSettings, McpToolView } from '../../../../runtime/contract/mcp-api';
 import { messageOf } from '../../api/client';
 import { useApp } from '../../app/store';
@@ -77,8 +77,7 @@ export function McpRegistryApps({ settings, tools, change }: { settings: McpSett
     <section className="card" aria-labelledby="mcp-apps-h">
       <h2 id="mcp-apps-h">Registry apps</h2>
       <p className="muted">
-        The actions of these apps in the local registry (bundled components and <code>--registry</code> folders) are tools too. A registry action is saved on its first call. <code>spout mcp --app APP</code> chooses other apps for one
-        session.
+        The actions of these apps in the local registry (bundled components and <code>--registry</code> folders) are tools too. A registry action is saved on its first call. <code>spout mcp --app APP</code> chooses other apps for one session.
       </p>
       {settings.registry_apps.length === 0 ? (
         <p className="empty">No registry apps chosen.</p>
@@ -101,25 +100,13 @@ export function McpRegistryApps({ settings, tools, change }: { settings: McpSett
       )}
       <form className="row wrap" onSubmit={(e) => void add(e)} aria-label="Add a registry app" noValidate>
         <label htmlFor="mcp-app">App</label>
-        <input
-          id="mcp-app"
-          className="mono"
-          list="mcp-app-suggestions"
-          placeholder="helper_functions"
-          autoComplete="off"
-          value={app}
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={problem ? 'mcp-app-error' : undefined}
-          onChange={(e) => (setApp(e.target.value), setProblem(null))}
-        />
+        <input id="mcp-app" className="mono" list="mcp-app-suggestions" placeholder="helper_functions" autoComplete="off" value={app} aria-invalid={problem ? true : undefined} aria-describedby={problem ? 'mcp-app-error' : undefined} onChange={(e) => (setApp(e.target.value), setProblem(null))} />
         <datalist id="mcp-app-suggestions">
           {suggestions.map((s) => (
             <option key={s.app} value={s.app} label={`${s.actions} matching action${s.actions === 1 ? '' : 's'}`} />
           ))}
         </datalist>
-        <button type="submit">
-          Add app
-        </button>
+        <button type="submit">Add app</button>
       </form>
       {problem && (
         <p id="mcp-app-error" className="field-error" role="alert">
@@ -166,8 +153,7 @@ export function McpAccounts({ settings, tools, change }: { settings: McpSettings
     <section className="card" aria-labelledby="mcp-accounts-h">
       <h2 id="mcp-accounts-h">Accounts</h2>
       <p className="muted">
-        App props are bound by Spout, never asked from the agent: to the account chosen here, else the app&apos;s only account. With several accounts and none chosen, calls are refused rather than guessed. <code>spout mcp --account APP=apn_…</code>{' '}
-        overrides for one session.
+        App props are bound by Spout, never asked from the agent: to the account chosen here, else the app&apos;s only account. With several accounts and none chosen, calls are refused rather than guessed. <code>spout mcp --account APP=apn_…</code> overrides for one session.
       </p>
       {!apps ? (
         <p className="empty">Loading…</p>

@@ -22,8 +22,8 @@ export function McpDevToolset() {
       <section className="card" aria-labelledby="mcp-dev-h">
         <h2 id="mcp-dev-h">Developer toolset</h2>
         <p>
-          Coding agents (Claude Code, Cursor, VS Code) develop components with Spout: read the component guide, search the registry, write a source, deploy it, send it requests, read its runs, fix it, replay. They read and write files only in the
-          folder you give, never in Spout&apos;s data dir; what they deploy runs in the same sandbox as everything else.
+          Coding agents (Claude Code, Cursor, VS Code) develop components with Spout: read the component guide, search the registry, write a source, deploy it, send it requests, read its runs, fix it, replay. They read and write files only in the folder you give, never in Spout&apos;s data dir; what
+          they deploy runs in the same sandbox as everything else.
         </p>
         <label className="check">
           <input type="checkbox" role="switch" checked={on} onChange={(e) => setOn(e.target.checked)} aria-describedby="mcp-dev-note" />

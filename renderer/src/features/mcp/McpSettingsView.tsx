@@ -17,8 +17,8 @@ export function McpSettingsView() {
       <section className="card" aria-labelledby="mcp-h">
         <h2 id="mcp-h">MCP server</h2>
         <p>
-          AI agents on this machine call your actions as MCP tools, against local accounts and recorded APIs, and read your sources&apos; latest events as resources. Every call is a recorded run. An agent can list and call the tools
-          exposed here and nothing else: it never sees accounts, the API key or the rest of the service.
+          AI agents on this machine call your actions as MCP tools, against local accounts and recorded APIs, and read your sources&apos; latest events as resources. Every call is a recorded run. An agent can list and call the tools exposed here and nothing else: it never sees accounts, the API key
+          or the rest of the service.
         </p>
         <p className="muted small-note">
           Set-up, how props become input schemas, and security: <code>docs/mcp.md</code>. From a terminal: <code>spout mcp --config</code>.

@@ -140,13 +140,15 @@ export function McpTools({ tools, settings, change }: { tools: McpToolView[] | n
         )}
       </div>
       <p className="muted">
-        Every saved action is a tool unless hidden here; registry actions of the apps chosen below are tools too. Calls run in the component host like test runs, bound to local accounts, and show in Activity as “via MCP”. In Replay, calls are answered from the
-        action&apos;s cassette (<code>PUT /v1/components/&#123;id&#125;/cassette</code>).
+        Every saved action is a tool unless hidden here; registry actions of the apps chosen below are tools too. Calls run in the component host like test runs, bound to local accounts, and show in Activity as “via MCP”. In Replay, calls are answered from the action&apos;s cassette (
+        <code>PUT /v1/components/&#123;id&#125;/cassette</code>).
       </p>
       {!tools ? (
         <p className="empty">Loading…</p>
       ) : tools.length === 0 ? (
-        <p className="empty">No actions yet: save one (New action, or <code>spout publish FILE</code>) or choose a registry app below.</p>
+        <p className="empty">
+          No actions yet: save one (New action, or <code>spout publish FILE</code>) or choose a registry app below.
+        </p>
       ) : (
         <>
           {tools.length > FILTER_FROM && (

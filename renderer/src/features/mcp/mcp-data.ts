@@ -2,8 +2,8 @@
 // it, the client snippets, and the registry's apps to choose from.
 import { useCallback, useEffect, useState } from 'react';
 import type { McpSettings, McpSnippets } from '../../../../runtime/contract/mcp-api';
-import { api } from '../../api/v1';
 import { usePoll } from '../../api/use-poll';
+import { api } from '../../api/v1';
 
 /** How often the tool list is read again: actions saved from the CLI or an editor show up. */
 const TOOLS_EVERY_MS = 5000;

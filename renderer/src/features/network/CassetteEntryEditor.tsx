@@ -22,15 +22,7 @@ const PRESETS: Array<{ label: string; status: number; headers: Record<string, st
 ];
 
 /** Edits one cassette entry: the request it matches and the response replay answers with. */
-export function CassetteEntryEditor(props: {
-  number: number;
-  entry: CassetteEntry;
-  last: boolean;
-  onChange(entry: CassetteEntry): void;
-  onDuplicate(): void;
-  onMove(by: -1 | 1): void;
-  onRemove(): void;
-}) {
+export function CassetteEntryEditor(props: { number: number; entry: CassetteEntry; last: boolean; onChange(entry: CassetteEntry): void; onDuplicate(): void; onMove(by: -1 | 1): void; onRemove(): void }) {
   const { number, entry, last, onChange } = props;
   const { request, response } = entry;
   const [headers, setHeaders] = useState(() => headerLines(response.headers));
@@ -90,15 +82,7 @@ export function CassetteEntryEditor(props: {
         <legend>Response replay answers with</legend>
         <div className="row wrap">
           <label htmlFor={id('status')}>Status</label>
-          <input
-            id={id('status')}
-            className="mono status-input"
-            type="number"
-            min={100}
-            max={599}
-            value={response.status}
-            onChange={(e) => onChange({ ...entry, response: { ...response, status: Number(e.target.value) } })}
-          />
+          <input id={id('status')} className="mono status-input" type="number" min={100} max={599} value={response.status} onChange={(e) => onChange({ ...entry, response: { ...response, status: Number(e.target.value) } })} />
           <span className="muted">Make it:</span>
           {PRESETS.map((p) => (
             <button key={p.label} type="button" className="small" onClick={() => preset(p)}>

@@ -1,15 +1,14 @@
 import { useCallback, useEffect, useState } from 'react';
+import type { Cassette, CassetteEntry, NetworkMode } from '../../../../runtime/contract/network-api';
 import type { SourceView } from '../../../../runtime/contract/source-api';
 import { messageOf } from '../../api/client';
-import type { Cassette, CassetteEntry, NetworkMode } from '../../../../runtime/contract/network-api';
-import { dateTime } from '../../ui/format';
-import { networkPath } from '../activity/invocations';
 import { useRoute } from '../../app/router';
 import { useApp } from '../../app/store';
+import { dateTime } from '../../ui/format';
+import { networkPath } from '../activity/invocations';
+import { updateSource } from '../sources/source-data';
 import { CassetteEntryEditor } from './CassetteEntryEditor';
 import { NETWORK_MODES as MODES, readCassette, saveCassette } from './network-data';
-import { updateSource } from '../sources/source-data';
-
 
 /** A response written by hand, for a request like `like` (or a placeholder one). */
 function handWritten(like: CassetteEntry | undefined): CassetteEntry {
@@ -162,7 +161,18 @@ export function NetworkView({ source, selected, onSource }: { source: SourceView
                   id="match-ignore"
                   className="grow mono"
                   value={draft.matching.ignore_query.join(', ')}
-                  onChange={(e) => setDraft({ ...draft, matching: { ...draft.matching, ignore_query: e.target.value.split(',').map((s) => s.trim()).filter(Boolean) } })}
+                  onChange={(e) =>
+                    setDraft({
+                      ...draft,
+                      matching: {
+                        ...draft.matching,
+                        ignore_query: e.target.value
+                          .split(',')
+                          .map((s) => s.trim())
+                          .filter(Boolean),
+                      },
+                    })
+                  }
                 />
               </div>
               <div className="row wrap">
@@ -190,8 +200,7 @@ export function NetworkView({ source, selected, onSource }: { source: SourceView
                       <span className="mono">
                         {e.request.method} {e.request.url}
                       </span>{' '}
-                      <span className={e.response.status < 400 ? 'badge active' : 'badge failed'}>{e.response.status}</span>{' '}
-                      <span className="muted">{e.recorded_at === null ? 'written by hand' : `recorded ${dateTime(e.recorded_at)}`}</span>
+                      <span className={e.response.status < 400 ? 'badge active' : 'badge failed'}>{e.response.status}</span> <span className="muted">{e.recorded_at === null ? 'written by hand' : `recorded ${dateTime(e.recorded_at)}`}</span>
                     </button>
                   </li>
                 ))}

@@ -1,10 +1,10 @@
-import { useEffect, useState, type KeyboardEvent } from 'react';
+import { type KeyboardEvent, useEffect, useState } from 'react';
 import { messageOf } from '../../api/client';
 import { useRoute } from '../../app/router';
 import { useApp } from '../../app/store';
 import { Modal } from '../../ui/ConfirmDialog';
+import { idKind, type PaletteItem, paletteItems } from './palette-items';
 import { findEvent, findRun, runCommand } from './palette-requests';
-import { idKind, paletteItems, type PaletteItem } from './palette-items';
 
 /** The command palette (Ctrl+K): type to find a source, action, workflow, webhook, run or event id, or a command; arrows pick, Enter goes. */
 export function CommandPalette({ onClose }: { onClose(): void }) {
@@ -26,7 +26,14 @@ export function CommandPalette({ onClose }: { onClose(): void }) {
     if (!kind) return;
     let current = true;
     const id = query.trim();
-    void (kind === 'run' ? findRun(id) : findEvent(id, sources.map((s) => s.id))).then((item) => current && setById({ query, item }));
+    void (
+      kind === 'run'
+        ? findRun(id)
+        : findEvent(
+            id,
+            sources.map((s) => s.id),
+          )
+    ).then((item) => current && setById({ query, item }));
     return () => {
       current = false;
     };

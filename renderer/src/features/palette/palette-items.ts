@@ -7,10 +7,7 @@ import type { WorkflowView } from '../../../../runtime/contract/workflow-api';
 import { segments } from '../../app/router';
 
 /** One choice: a place to go to (`to`) or a command to run (`command`). */
-export type PaletteItem = { id: string; kind: 'source' | 'action' | 'workflow' | 'webhook' | 'run' | 'event' | 'command'; label: string; detail: string } & (
-  | { to: string }
-  | { command: 'run-now' | 'replay'; target: string }
-);
+export type PaletteItem = { id: string; kind: 'source' | 'action' | 'workflow' | 'webhook' | 'run' | 'event' | 'command'; label: string; detail: string } & ({ to: string } | { command: 'run-now' | 'replay'; target: string });
 
 /** What the palette searches: the stores' lists and where the user is. */
 export interface PaletteContext {
@@ -29,9 +26,7 @@ function commands(ctx: PaletteContext): PaletteItem[] {
   const source = section === 'sources' ? ctx.sources.find((s) => s.id === id) : undefined;
   const items: PaletteItem[] = [
     { id: 'cmd:new', kind: 'command', label: 'New source', detail: 'write or pick a component in the editor', to: '/sources/new' },
-    source
-      ? { id: 'cmd:deploy', kind: 'command', label: `Deploy ${source.name}`, detail: 'open its code in the editor', to: `/sources/${enc(source.id)}` }
-      : { id: 'cmd:deploy', kind: 'command', label: 'Deploy a source', detail: 'open the editor', to: '/sources/new' },
+    source ? { id: 'cmd:deploy', kind: 'command', label: `Deploy ${source.name}`, detail: 'open its code in the editor', to: `/sources/${enc(source.id)}` } : { id: 'cmd:deploy', kind: 'command', label: 'Deploy a source', detail: 'open the editor', to: '/sources/new' },
   ];
   if (source) items.push({ id: 'cmd:run', kind: 'command', label: `Run now: ${source.name}`, detail: 'run the source once', command: 'run-now', target: source.id });
   if (source && tab === 'activity' && item) items.push({ id: 'cmd:replay', kind: 'command', label: `Replay run ${item}`, detail: 'run it again with the same input', command: 'replay', target: item });
@@ -42,9 +37,7 @@ function commands(ctx: PaletteContext): PaletteItem[] {
 function places(ctx: PaletteContext): PaletteItem[] {
   return [
     ...ctx.sources.map((s): PaletteItem => ({ id: s.id, kind: 'source', label: s.name, detail: s.id, to: `/sources/${enc(s.id)}` })),
-    ...ctx.components
-      .filter((c) => c.type === 'action')
-      .map((c): PaletteItem => ({ id: c.id, kind: 'action', label: c.name, detail: c.key ?? c.id, to: `/actions/${enc(c.key ?? c.id)}` })),
+    ...ctx.components.filter((c) => c.type === 'action').map((c): PaletteItem => ({ id: c.id, kind: 'action', label: c.name, detail: c.key ?? c.id, to: `/actions/${enc(c.key ?? c.id)}` })),
     ...ctx.workflows.map((w): PaletteItem => ({ id: w.id, kind: 'workflow', label: w.name, detail: w.id, to: `/workflows/${enc(w.id)}` })),
     ...ctx.webhooks.map((w): PaletteItem => ({ id: w.id, kind: 'webhook', label: w.name, detail: w.url, to: `/webhooks/${enc(w.id)}` })),
   ];

@@ -18,7 +18,14 @@ export async function findRun(id: string): Promise<PaletteItem | null> {
 /** The palette item for event `id` in whichever of `sourceIds` stored it, or null when none did. */
 export async function findEvent(id: string, sourceIds: readonly string[]): Promise<PaletteItem | null> {
   // Events are kept per source: ask each source the stores know (the first that has it wins).
-  const found = await Promise.all(sourceIds.map((s) => api.getEvent(s, id).then(() => s, () => null)));
+  const found = await Promise.all(
+    sourceIds.map((s) =>
+      api.getEvent(s, id).then(
+        () => s,
+        () => null,
+      ),
+    ),
+  );
   const sourceId = found.find((s) => s !== null);
   return sourceId ? { id: `event:${id}`, kind: 'event', label: `Event ${id}`, detail: `of ${sourceId}`, to: eventPath(sourceId, id) } : null;
 }

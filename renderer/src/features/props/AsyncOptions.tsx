@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { messageOf } from '../../api/client';
-import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
 import type { ConfigureTarget, OptionsAnswer } from '../../../../runtime/contract/component-api';
+import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
+import { messageOf } from '../../api/client';
 import { loadOptions } from './prop-data';
 import { chosen, heldLabel, heldValue } from './prop-values';
 
@@ -132,20 +132,10 @@ export function AsyncOptions({
 
   return (
     <div className="async-options">
-      {prop.useQuery && (
-        <input type="search" aria-label={`Search ${prop.label ?? prop.name}`} placeholder="Search…" value={query} onChange={(e) => setQuery(e.target.value)} disabled={disabled} />
-      )}
+      {prop.useQuery && <input type="search" aria-label={`Search ${prop.label ?? prop.name}`} placeholder="Search…" value={query} onChange={(e) => setQuery(e.target.value)} disabled={disabled} />}
       <div className="row">
         {multiple ? (
-          <select
-            id={inputId}
-            multiple
-            size={Math.min(8, Math.max(3, shown.length))}
-            aria-describedby={describedBy}
-            disabled={disabled}
-            value={selectedValues.map((v) => String(indexOf(v)))}
-            onChange={(e) => onChange([...e.target.selectedOptions].map((o) => choose(o.value)))}
-          >
+          <select id={inputId} multiple size={Math.min(8, Math.max(3, shown.length))} aria-describedby={describedBy} disabled={disabled} value={selectedValues.map((v) => String(indexOf(v)))} onChange={(e) => onChange([...e.target.selectedOptions].map((o) => choose(o.value)))}>
             {shown.map((o, i) => (
               <option key={i} value={String(i)}>
                 {o.label}
@@ -153,13 +143,7 @@ export function AsyncOptions({
             ))}
           </select>
         ) : (
-          <select
-            id={inputId}
-            aria-describedby={describedBy}
-            disabled={disabled}
-            value={selectedValues.length ? String(indexOf(selectedValues[0])) : ''}
-            onChange={(e) => onChange(e.target.value === '' ? undefined : choose(e.target.value))}
-          >
+          <select id={inputId} aria-describedby={describedBy} disabled={disabled} value={selectedValues.length ? String(indexOf(selectedValues[0])) : ''} onChange={(e) => onChange(e.target.value === '' ? undefined : choose(e.target.value))}>
             <option value="">{loading && shown.length === 0 ? 'Loading…' : 'Select…'}</option>
             {shown.map((o, i) => (
               <option key={i} value={String(i)}>

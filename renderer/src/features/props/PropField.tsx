@@ -1,17 +1,17 @@
 import { useState } from 'react';
-import type { SourceView } from '../../../../runtime/contract/source-api';
-import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
 import type { ConfigureTarget } from '../../../../runtime/contract/component-api';
-import { Link } from '../../ui/Link';
-import { chosen, endpointFor, heldValue, normalizeOption } from './prop-values';
+import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
+import type { SourceView } from '../../../../runtime/contract/source-api';
 import { useApp } from '../../app/store';
-import { AccountPicker } from '../settings/AccountPicker';
-import { ArrayInput } from './ArrayInput';
-import { AsyncOptions } from './AsyncOptions';
 import { CopyButton } from '../../ui/CopyButton';
 import { HttpTester } from '../../ui/HttpTester';
 import { JsonInput } from '../../ui/JsonInput';
+import { Link } from '../../ui/Link';
 import { Markdown } from '../../ui/Markdown';
+import { AccountPicker } from '../settings/AccountPicker';
+import { ArrayInput } from './ArrayInput';
+import { AsyncOptions } from './AsyncOptions';
+import { chosen, endpointFor, heldValue, normalizeOption } from './prop-values';
 import { TimerField } from './TimerField';
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -26,23 +26,7 @@ export function isRequired(prop: ConfigurableProp): boolean {
 }
 
 /** One prop of a configuration form, by type, with its label, description and constraints. */
-export function PropField({
-  prop,
-  value,
-  configured,
-  configureTarget,
-  source,
-  error,
-  onChange,
-}: {
-  prop: ConfigurableProp;
-  value: unknown;
-  configured: Record<string, unknown>;
-  configureTarget: ConfigureTarget | null;
-  source: SourceView | null;
-  error?: string;
-  onChange(value: unknown): void;
-}) {
+export function PropField({ prop, value, configured, configureTarget, source, error, onChange }: { prop: ConfigurableProp; value: unknown; configured: Record<string, unknown>; configureTarget: ConfigureTarget | null; source: SourceView | null; error?: string; onChange(value: unknown): void }) {
   const id = `prop-${prop.name}`;
   const descId = `${id}-desc`;
   const errorId = `${id}-error`;
@@ -166,14 +150,7 @@ export function PropField({
       return option && chosen(prop, option);
     };
     input = isArray ? (
-      <select
-        id={id}
-        multiple
-        aria-describedby={described}
-        disabled={disabled}
-        value={(Array.isArray(value) ? value : []).map((v) => String(idx(v)))}
-        onChange={(e) => onChange([...e.target.selectedOptions].map((o) => choose(o.value)))}
-      >
+      <select id={id} multiple aria-describedby={described} disabled={disabled} value={(Array.isArray(value) ? value : []).map((v) => String(idx(v)))} onChange={(e) => onChange([...e.target.selectedOptions].map((o) => choose(o.value)))}>
         {staticOptions.map((o, i) => (
           <option key={i} value={String(i)}>
             {o.label}

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
-import type { SourceView } from '../../../../runtime/contract/source-api';
 import type { ConfigureTarget } from '../../../../runtime/contract/component-api';
-import { messageOf } from '../../api/client';
 import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
-import { configuredProps } from './prop-values';
+import type { SourceView } from '../../../../runtime/contract/source-api';
+import { messageOf } from '../../api/client';
 import { useApp } from '../../app/store';
 import { PropField } from './PropField';
 import { reloadProps } from './prop-data';
+import { configuredProps } from './prop-values';
 
 /**
  * A configuration form generated from `configurable_props`. A change to a `reloadProps` prop asks
@@ -78,7 +78,11 @@ export function PropForm({
           }}
         />
       ))}
-      {reloading && <p className="muted" aria-live="polite">Loading props…</p>}
+      {reloading && (
+        <p className="muted" aria-live="polite">
+          Loading props…
+        </p>
+      )}
       {reloadError && (
         <p className="field-error" role="alert">
           {reloadError}

@@ -1,11 +1,10 @@
-import type { SourceView } from '../../../../runtime/contract/source-api';
 import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
+import type { SourceView } from '../../../../runtime/contract/source-api';
 import { when } from '../../ui/format';
 
 type Schedule = { intervalSeconds?: number; cron?: string; timezone?: string };
 
-const describe = (s: Schedule | undefined) =>
-  !s ? 'none' : s.cron ? `cron ${s.cron}${s.timezone ? ` (${s.timezone})` : ''}` : s.intervalSeconds !== undefined ? `every ${s.intervalSeconds} s` : JSON.stringify(s);
+const describe = (s: Schedule | undefined) => (!s ? 'none' : s.cron ? `cron ${s.cron}${s.timezone ? ` (${s.timezone})` : ''}` : s.intervalSeconds !== undefined ? `every ${s.intervalSeconds} s` : JSON.stringify(s));
 
 /** A timer prop: its schedule (deployed: the next run), editable as an interval or a cron expression unless it is `static` (fixed). */
 export function TimerField({ prop, id, source, value, onChange, disabled: disabledProp }: { prop: ConfigurableProp; id: string; source: SourceView | null; value: unknown; onChange(v: unknown): void; disabled: boolean }) {
@@ -20,8 +19,7 @@ export function TimerField({ prop, id, source, value, onChange, disabled: disabl
         Schedule: <strong>{describe(current)}</strong>
         {source && (
           <>
-            {' · '}next run:{' '}
-            <strong>{timer?.next_run_at ? when(timer.next_run_at) : source.active ? '—' : 'inactive'}</strong>
+            {' · '}next run: <strong>{timer?.next_run_at ? when(timer.next_run_at) : source.active ? '—' : 'inactive'}</strong>
           </>
         )}
       </p>

@@ -1,5 +1,5 @@
-import type { SourceView } from '../../../../runtime/contract/source-api';
 import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
+import type { SourceView } from '../../../../runtime/contract/source-api';
 
 /** Prop types a user types a value into. */
 export const USER_INPUT = new Set(['string', 'string[]', 'integer', 'integer[]', 'boolean', 'boolean[]', 'object', 'any', 'http_request']);

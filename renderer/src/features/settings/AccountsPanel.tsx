@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { messageOf } from '../../api/client';
 import { useApp } from '../../app/store';
 import { createAccount, deleteAccount } from './settings-data';

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { messageOf } from '../../api/client';
 import type { ProfileView, SpoutDesktop } from '../../app/desktop';
 import { LoadState } from '../../ui/LoadState';
@@ -80,7 +80,11 @@ export function ProfileForm({ bridge }: { bridge: SpoutDesktop }) {
           </button>
         </div>
         {status && <p role="status">{status}</p>}
-        {error && <p className="field-error" role="alert">{error}</p>}
+        {error && (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        )}
       </section>
     );
   }
@@ -111,8 +115,7 @@ export function ProfileForm({ bridge }: { bridge: SpoutDesktop }) {
           This app&apos;s own instance
         </label>
         <label className="radio">
-          <input type="radio" name="profile-mode" value="remote" checked={mode === 'remote'} onChange={() => setMode('remote')} />
-          A remote instance
+          <input type="radio" name="profile-mode" value="remote" checked={mode === 'remote'} onChange={() => setMode('remote')} />A remote instance
         </label>
       </fieldset>
       {mode === 'remote' && (

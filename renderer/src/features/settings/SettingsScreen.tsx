@@ -1,15 +1,15 @@
 import { useEffect } from 'react';
 import { segments, useRoute } from '../../app/router';
+import { useApp } from '../../app/store';
+import { seconds } from '../../ui/format';
+import { Link } from '../../ui/Link';
 import { ConnectSettingsView } from '../connect/ConnectSettingsView';
 import { McpSettingsView } from '../mcp/McpSettingsView';
-import { Link } from '../../ui/Link';
+import { RemotesPanel } from '../sync/RemotesPanel';
 import { AccountsPanel } from './AccountsPanel';
 import { ApiKeyPanel } from './ApiKeyPanel';
 import { InstanceProfile } from './InstanceProfile';
-import { RemotesPanel } from '../sync/RemotesPanel';
 import { ServiceSettings } from './ServiceSettings';
-import { seconds } from '../../ui/format';
-import { useApp } from '../../app/store';
 import { useSettings } from './settings-data';
 
 /** The Settings views, each at its own address. */

@@ -1,7 +1,7 @@
 // The Settings screen's data: how the instance runs, its API key, connected accounts.
 import type { AccountInput } from '../../../../runtime/contract/component-api';
-import { api } from '../../api/v1';
 import { usePoll } from '../../api/use-poll';
+import { api } from '../../api/v1';
 import { useApp } from '../../app/store';
 
 /** `GET /v1/settings`, loaded once; `reload` after a change (a rotated key's hint). */

@@ -15,14 +15,7 @@ export function FileTabs({ files, entry, open, edited, onOpen }: { files: Compon
   return (
     <div className="tabs file-tabs" role="tablist" aria-label="Component files">
       {files.map((f) => (
-        <button
-          key={f.path}
-          type="button"
-          role="tab"
-          aria-selected={f.path === open}
-          title={f.path === entry ? `${f.path} (the component)` : f.path}
-          onClick={() => onOpen(f.path)}
-        >
+        <button key={f.path} type="button" role="tab" aria-selected={f.path === open} title={f.path === entry ? `${f.path} (the component)` : f.path} onClick={() => onOpen(f.path)}>
           {f.path}
           {edited?.has(f.path) && <span aria-label=" (edited)"> ●</span>}
         </button>

@@ -1,11 +1,11 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import type { RunNowInput } from '../../../../runtime/contract/run-request-api';
 import type { RunNowView, SourceView } from '../../../../runtime/contract/source-api';
 import { messageOf, ServiceUnreachable, useConnection } from '../../api/client';
 import { useApp } from '../../app/store';
 import { Modal } from '../../ui/ConfirmDialog';
 import { InvocationDetail } from '../activity/InvocationDetail';
-import { editsOfDraft, RequestFields, requestDraft, requestOfDraft, type RequestDraft } from '../activity/RequestFields';
+import { editsOfDraft, type RequestDraft, RequestFields, requestDraft, requestOfDraft } from '../activity/RequestFields';
 import { deletePayload, runWithRequest, savePayload, useRunRequest } from './run-request-data';
 
 /** What a run now came to, as the toast says it. */
@@ -129,12 +129,7 @@ export function RunRequestDialog({ source, onClose }: { source: SourceView; onCl
         </div>
         {draft && (
           <>
-            <RequestFields
-              idPrefix="run"
-              draft={draft}
-              onChange={setDraft}
-              bodyNote={asRecorded ? "The last request's body is binary or was cut when recorded: it is sent as received unless you type a new one here." : undefined}
-            />
+            <RequestFields idPrefix="run" draft={draft} onChange={setDraft} bodyNote={asRecorded ? "The last request's body is binary or was cut when recorded: it is sent as received unless you type a new one here." : undefined} />
             <div className="row">
               <div className="field grow">
                 <label htmlFor="run-payload-name">Payload name</label>

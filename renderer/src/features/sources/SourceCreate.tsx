@@ -3,14 +3,13 @@ import { ApiError, messageOf } from '../../api/client';
 import { useRoute } from '../../app/router';
 import { ComponentGallery } from '../gallery/ComponentGallery';
 import { chosenComponent, type GalleryItem } from '../gallery/gallery-data';
-import { SourceEditor, type Origin } from './SourceEditor';
+import { type Origin, SourceEditor } from './SourceEditor';
 import { NEW_SOURCE_CODE } from './template';
 
 const BLANK: Origin = { kind: 'code', code: NEW_SOURCE_CODE, filename: 'component.mjs' };
 
 /** Where a chosen component is opened: an action on its own page (`/actions/{key or sc_…}`), a source at `/sources/new?key=…` (registry) or `?component=…` (saved). */
-export const chosenPath = (item: Pick<GalleryItem, 'from' | 'ref' | 'type'>) =>
-  item.type === 'action' ? `/actions/${encodeURIComponent(item.ref)}` : `/sources/new?${item.from === 'registry' ? 'key' : 'component'}=${encodeURIComponent(item.ref)}`;
+export const chosenPath = (item: Pick<GalleryItem, 'from' | 'ref' | 'type'>) => (item.type === 'action' ? `/actions/${encodeURIComponent(item.ref)}` : `/sources/new?${item.from === 'registry' ? 'key' : 'component'}=${encodeURIComponent(item.ref)}`);
 
 /**
  * The create form: from the editor, from a component of the gallery (a registry key or a saved
@@ -62,11 +61,7 @@ export function SourceCreate({ registryKey, componentId, url, type }: { registry
           {notice}
         </p>
       )}
-      {origin ? (
-        <SourceEditor key={`${origin.kind}:${registryKey ?? componentId ?? url ?? ''}`} source={null} origin={origin} onTypeChange={onTypeChange} />
-      ) : (
-        <p className="empty">Loading {registryKey ?? componentId}…</p>
-      )}
+      {origin ? <SourceEditor key={`${origin.kind}:${registryKey ?? componentId ?? url ?? ''}`} source={null} origin={origin} onTypeChange={onTypeChange} /> : <p className="empty">Loading {registryKey ?? componentId}…</p>}
     </div>
   );
 }

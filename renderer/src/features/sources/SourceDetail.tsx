@@ -1,24 +1,24 @@
 import { useEffect, useState } from 'react';
 import { messageOf, ServiceUnreachable } from '../../api/client';
-import { endpointOf } from '../props/prop-values';
-import { ActivityView } from '../activity/ActivityView';
-import { ConfirmDialog } from '../../ui/ConfirmDialog';
-import { CopyButton } from '../../ui/CopyButton';
-import { EventInspector } from '../events/EventInspector';
-import { Link } from '../../ui/Link';
-import { LogView } from '../logs/LogView';
-import { NetworkView } from '../network/NetworkView';
-import { SourceEditor } from './SourceEditor';
-import { HOST_TITLES } from './host-state';
 import { useRoute } from '../../app/router';
 import { useApp } from '../../app/store';
-import { deleteSource, runSource, updateSource, useSource } from './source-data';
-import { dropDraft, useUnsaved, type Origin } from './editor-store';
-import { useSplitView, WIDE } from './split-view';
-import { useMediaQuery } from '../../ui/use-media-query';
-import { ranMessage, RunRequestDialog } from './RunRequestDialog';
-import { ActiveBadge, ResourceHeader } from '../../ui/ResourceHeader';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { CopyButton } from '../../ui/CopyButton';
+import { Link } from '../../ui/Link';
 import { LoadState } from '../../ui/LoadState';
+import { ActiveBadge, ResourceHeader } from '../../ui/ResourceHeader';
+import { useMediaQuery } from '../../ui/use-media-query';
+import { ActivityView } from '../activity/ActivityView';
+import { EventInspector } from '../events/EventInspector';
+import { LogView } from '../logs/LogView';
+import { NetworkView } from '../network/NetworkView';
+import { endpointOf } from '../props/prop-values';
+import { dropDraft, type Origin, useUnsaved } from './editor-store';
+import { HOST_TITLES } from './host-state';
+import { RunRequestDialog, ranMessage } from './RunRequestDialog';
+import { SourceEditor } from './SourceEditor';
+import { deleteSource, runSource, updateSource, useSource } from './source-data';
+import { useSplitView, WIDE } from './split-view';
 
 /** A deployed source's editor starts from the code the service has (loaded by the editor). */
 const EDIT: Origin = { kind: 'code', code: '', filename: 'component.mjs' };
@@ -136,21 +136,21 @@ export function SourceDetail({ id, tab, item }: { id: string; tab: string; item:
         actionsLabel="Source actions"
         actions={
           <>
-          <button type="button" onClick={() => void run()} disabled={busy !== null} aria-haspopup={endpoint && !hasTimer ? 'dialog' : undefined}>
-            {busy === 'run' ? 'Running…' : 'Run now'}
-          </button>
-          {endpoint && hasTimer && (
-            <button type="button" onClick={() => setRequesting(true)} disabled={busy !== null} aria-haspopup="dialog">
-              Send request…
+            <button type="button" onClick={() => void run()} disabled={busy !== null} aria-haspopup={endpoint && !hasTimer ? 'dialog' : undefined}>
+              {busy === 'run' ? 'Running…' : 'Run now'}
             </button>
-          )}
-          <button type="button" onClick={() => void toggle()} disabled={busy !== null}>
-            {source.active ? 'Deactivate' : 'Activate'}
-          </button>
-          {/* Apart from the harmless buttons, at the end. */}
-          <button type="button" className="danger-outline separated" onClick={() => setConfirm(true)} disabled={busy !== null}>
-            Delete
-          </button>
+            {endpoint && hasTimer && (
+              <button type="button" onClick={() => setRequesting(true)} disabled={busy !== null} aria-haspopup="dialog">
+                Send request…
+              </button>
+            )}
+            <button type="button" onClick={() => void toggle()} disabled={busy !== null}>
+              {source.active ? 'Deactivate' : 'Activate'}
+            </button>
+            {/* Apart from the harmless buttons, at the end. */}
+            <button type="button" className="danger-outline separated" onClick={() => setConfirm(true)} disabled={busy !== null}>
+              Delete
+            </button>
           </>
         }
       />
@@ -173,17 +173,17 @@ export function SourceDetail({ id, tab, item }: { id: string; tab: string; item:
           </div>
         )}
         <div className="tab-main">
-        {tab === 'activity' ? (
-          <ActivityView key={source.id} source={source} selectedId={item} />
-        ) : tab === 'logs' ? (
-          <LogView sourceId={source.id} />
-        ) : tab === 'events' ? (
-          <EventInspector key={source.id} source={source} selectedId={item} />
-        ) : tab === 'network' ? (
-          <NetworkView key={source.id} source={source} selected={item} onSource={setSource} />
-        ) : (
-          <SourceEditor key={source.id} source={source} origin={EDIT} />
-        )}
+          {tab === 'activity' ? (
+            <ActivityView key={source.id} source={source} selectedId={item} />
+          ) : tab === 'logs' ? (
+            <LogView sourceId={source.id} />
+          ) : tab === 'events' ? (
+            <EventInspector key={source.id} source={source} selectedId={item} />
+          ) : tab === 'network' ? (
+            <NetworkView key={source.id} source={source} selected={item} onSource={setSource} />
+          ) : (
+            <SourceEditor key={source.id} source={source} origin={EDIT} />
+          )}
         </div>
       </div>
       {requesting && <RunRequestDialog source={source} onClose={() => setRequesting(false)} />}

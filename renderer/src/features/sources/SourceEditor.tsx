@@ -6,13 +6,13 @@ import { useConnection } from '../../api/client';
 import { useRoute } from '../../app/router';
 import { CodeEditor } from '../../ui/code-editor/CodeEditor';
 import { madeBy, VersionNotice } from '../../ui/VersionNotice';
-import { PropForm } from '../props/PropForm';
-import { DiscardDialog } from './DiscardDialog';
-import { ActionRunResult } from './ActionRunResult';
 import { StepsField } from '../actions/StepsField';
-import { configureTarget, editorFor, problemsStale, shownErrors as errorsShown, type Origin } from './editor-store';
-import { ProblemList } from './ProblemList';
+import { PropForm } from '../props/PropForm';
+import { ActionRunResult } from './ActionRunResult';
+import { DiscardDialog } from './DiscardDialog';
+import { configureTarget, editorFor, shownErrors as errorsShown, type Origin, problemsStale } from './editor-store';
 import { FileSetViewer, FileTabs, languageOf } from './FileTabs';
+import { ProblemList } from './ProblemList';
 import { toMarkers } from './problems';
 
 export type { Origin };
@@ -105,61 +105,43 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
     <div className="source-editor" role="region" aria-label={source ? 'Edit source' : 'Create source'}>
       <div className="editor-pane">
         {newer && base && (
-          <VersionNotice
-            what="source"
-            newer={newer.view}
-            base={base.version}
-            refused={newer.refused}
-            busy={busy !== null}
-            diff={{ theirs: newer.view.code ?? '', mine: s.code }}
-            onReload={() => void actions.discard()}
-            onKeepMine={actions.keepMine}
-            onOverwrite={() => void actions.overwrite()}
-          />
+          <VersionNotice what="source" newer={newer.view} base={base.version} refused={newer.refused} busy={busy !== null} diff={{ theirs: newer.view.code ?? '', mine: s.code }} onReload={() => void actions.discard()} onKeepMine={actions.keepMine} onOverwrite={() => void actions.overwrite()} />
         )}
         {origin.kind === 'code' ? (
           <>
             {s.codeIsBundle && (
               <p className="notice" data-testid="bundle-note">
-                This source was deployed from the registry by an older Spout, which kept only the bundle it runs: the code below is that bundle (the registry&rsquo;s files inlined, comments dropped).
-                Deploy the registry component <code>{component?.key ?? ''}</code> again to see and edit its original files.
+                This source was deployed from the registry by an older Spout, which kept only the bundle it runs: the code below is that bundle (the registry&rsquo;s files inlined, comments dropped). Deploy the registry component <code>{component?.key ?? ''}</code> again to see and edit its original
+                files.
               </p>
             )}
             {files && entryFile && openFile ? (
               <FileTabs files={files} entry={entryFile} open={openFile} edited={edited} onOpen={actions.openTab} />
             ) : (
-            <div className="toolbar">
-              <label htmlFor="code-language">Language</label>
-              <select id="code-language" value={languageOf(filename) === 'typescript' ? 'component.ts' : filename === 'component.cjs' ? 'component.cjs' : 'component.mjs'} onChange={(e) => actions.setFilename(e.target.value)}>
-                <option value="component.mjs">JavaScript (ESM)</option>
-                <option value="component.cjs">JavaScript (CommonJS)</option>
-                <option value="component.ts">TypeScript</option>
-              </select>
-              <label className="file-button">
-                Open file…
-                <input type="file" accept=".js,.mjs,.cjs,.ts,.mts" className="sr-only" aria-label="Open a component file" onChange={(e) => e.target.files?.[0] && void actions.open(e.target.files[0])} />
-              </label>
-              {source && (
-                <span className="muted version-label" data-testid="source-version" title={`Version ${source.version} of ${source.name}, saved ${madeBy(source)}`}>
-                  v{source.version}
-                </span>
-              )}
-              <span className="grow" />
-              <button type="button" onClick={() => void actions.check()} disabled={busy !== null}>
-                {busy === 'check' ? 'Checking…' : 'Check code & load props'}
-              </button>
-            </div>
+              <div className="toolbar">
+                <label htmlFor="code-language">Language</label>
+                <select id="code-language" value={languageOf(filename) === 'typescript' ? 'component.ts' : filename === 'component.cjs' ? 'component.cjs' : 'component.mjs'} onChange={(e) => actions.setFilename(e.target.value)}>
+                  <option value="component.mjs">JavaScript (ESM)</option>
+                  <option value="component.cjs">JavaScript (CommonJS)</option>
+                  <option value="component.ts">TypeScript</option>
+                </select>
+                <label className="file-button">
+                  Open file…
+                  <input type="file" accept=".js,.mjs,.cjs,.ts,.mts" className="sr-only" aria-label="Open a component file" onChange={(e) => e.target.files?.[0] && void actions.open(e.target.files[0])} />
+                </label>
+                {source && (
+                  <span className="muted version-label" data-testid="source-version" title={`Version ${source.version} of ${source.name}, saved ${madeBy(source)}`}>
+                    v{source.version}
+                  </span>
+                )}
+                <span className="grow" />
+                <button type="button" onClick={() => void actions.check()} disabled={busy !== null}>
+                  {busy === 'check' ? 'Checking…' : 'Check code & load props'}
+                </button>
+              </div>
             )}
             {doc ? (
-            <CodeEditor
-              document={doc}
-              language={languageOf(openFile ?? filename)}
-              markers={markers}
-              props={props}
-              revealLine={reveal}
-              onChange={actions.typed}
-              onSave={() => void deploy()}
-            />
+              <CodeEditor document={doc} language={languageOf(openFile ?? filename)} markers={markers} props={props} revealLine={reveal} onChange={actions.typed} onSave={() => void deploy()} />
             ) : (
               <p className="empty code-loading" role="status">
                 {reachable ? 'Loading the source\u2019s code…' : 'The source\u2019s code cannot load: the service is not answering. It loads as soon as the service is back; saving waits until then.'}
@@ -205,9 +187,7 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
           </div>
         )}
         {problems && <ProblemList title={problems.title} problems={problems.items} stale={stale} onReveal={actions.reveal} />}
-        {warnings.length > 0 && (
-          <ProblemList title={`${warnings.length} warning${warnings.length === 1 ? '' : 's'}: the component runs, but does not follow these rules`} problems={warnings} warnings onReveal={actions.reveal} />
-        )}
+        {warnings.length > 0 && <ProblemList title={`${warnings.length} warning${warnings.length === 1 ? '' : 's'}: the component runs, but does not follow these rules`} problems={warnings} warnings onReveal={actions.reveal} />}
         {isAction && runResult && <ActionRunResult result={runResult} onClear={actions.clearRunResult} />}
       </div>
       <div className="config-pane">
@@ -224,9 +204,7 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
         <h2 className="pane-title">Props</h2>
         {staleProps && (liveProblems.length > 0 || !reachable) && (
           <p className="notice" role="status" data-testid="props-stale">
-            {liveProblems.length > 0
-              ? `The code has ${liveProblems.length === 1 ? 'a problem' : `${liveProblems.length} problems`} (marked in the editor); the props shown are from the code last read. `
-              : 'The service is not answering: the props shown are from the code last read. '}
+            {liveProblems.length > 0 ? `The code has ${liveProblems.length === 1 ? 'a problem' : `${liveProblems.length} problems`} (marked in the editor); the props shown are from the code last read. ` : 'The service is not answering: the props shown are from the code last read. '}
             {reachable && (
               <>
                 <button type="button" className="link-button" onClick={() => void actions.check()}>
@@ -237,22 +215,8 @@ export function SourceEditor({ source, origin: initialOrigin, onTypeChange }: { 
             )}
           </p>
         )}
-        {props.length === 0 && !component ? (
-          <p className="empty">Check the code to see its props here.</p>
-        ) : (
-          <PropForm
-            props={props}
-            values={values}
-            configureTarget={formTarget}
-            source={source}
-            errors={shownErrors}
-            onChange={actions.setValues}
-            onPropsChange={actions.setProps}
-          />
-        )}
-        {isAction && (
-          <StepsField value={stepsInput} onChange={actions.setStepsInput} />
-        )}
+        {props.length === 0 && !component ? <p className="empty">Check the code to see its props here.</p> : <PropForm props={props} values={values} configureTarget={formTarget} source={source} errors={shownErrors} onChange={actions.setValues} onPropsChange={actions.setProps} />}
+        {isAction && <StepsField value={stepsInput} onChange={actions.setStepsInput} />}
         <p className="sr-only" role="status">
           {runStatus}
         </p>

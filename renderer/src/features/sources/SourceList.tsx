@@ -1,11 +1,11 @@
 import type { SourceView } from '../../../../runtime/contract/source-api';
-import { HOST_TITLES } from './host-state';
-import { endpointOf } from '../props/prop-values';
 import { useApp } from '../../app/store';
-import { ItemList } from '../../ui/ItemList';
 import { dateTime } from '../../ui/format';
-import { useUnsaved } from './editor-store';
+import { ItemList } from '../../ui/ItemList';
 import { ActiveBadge } from '../../ui/ResourceHeader';
+import { endpointOf } from '../props/prop-values';
+import { useUnsaved } from './editor-store';
+import { HOST_TITLES } from './host-state';
 
 const ago = (ms: number) => {
   const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
@@ -28,7 +28,8 @@ export function SourceList({ selectedId }: { selectedId: string | null }) {
               {/* Out of the link's name (tests and screen readers find the source by it); the editor says it in words. */}
               {unsaved.has(`source:${s.id}`) && (
                 <span className="draft-dot" aria-hidden="true" title="Unsaved changes" data-testid="unsaved-mark">
-                  {' '}●
+                  {' '}
+                  ●
                 </span>
               )}
             </span>
@@ -45,7 +46,11 @@ export function SourceList({ selectedId }: { selectedId: string | null }) {
             {endpoint && <span className="endpoint">{endpoint}</span>}
             <span className="stats">
               {st ? (st.lastEventAt ? `last event ${ago(st.lastEventAt)}` : 'no events') : ' '}
-              {st && st.errorCount > 0 && <span className="badge failed">{st.errorCount} error{st.errorCount === 1 ? '' : 's'}</span>}
+              {st && st.errorCount > 0 && (
+                <span className="badge failed">
+                  {st.errorCount} error{st.errorCount === 1 ? '' : 's'}
+                </span>
+              )}
             </span>
           </>
         );

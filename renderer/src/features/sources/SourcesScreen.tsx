@@ -3,9 +3,9 @@ import { segments, useRoute } from '../../app/router';
 import { useApp } from '../../app/store';
 import { Link } from '../../ui/Link';
 import { ListDetail, Welcome } from '../../ui/ListDetail';
-import { SourceList } from './SourceList';
 import { SourceCreate } from './SourceCreate';
 import { SourceDetail } from './SourceDetail';
+import { SourceList } from './SourceList';
 
 /** Sources: the list beside the create form or the selected source. */
 export function SourcesScreen() {

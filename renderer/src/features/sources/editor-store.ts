@@ -16,19 +16,16 @@ import { useApp } from '../../app/store';
 import type { EditorDocument } from '../../ui/code-editor/CodeEditor';
 import { madeBy } from '../../ui/VersionNotice';
 import { configuredProps, initialValues } from '../props/prop-values';
-import { locateProblems, runProblems, type LocatedProblem } from './problems';
-import { deploySource, updateSource } from './source-data';
 import { keepDraft, keptDraft, keptDraftKeys } from './draft-storage';
+import { type LocatedProblem, locateProblems, runProblems } from './problems';
+import { deploySource, updateSource } from './source-data';
 
 /**
  * Where the component comes from: module text typed here; a component chosen in the gallery (a
  * registry key, or a saved component), configured as it is with its code read-only; or a URL
  * (a deep link, docs/desktop-and-ui.md).
  */
-export type Origin =
-  | { kind: 'code'; code: string; filename: string }
-  | { kind: 'key'; key: string; from: 'registry' | 'saved'; component: ComponentCheckView; code: string; filename: string; files?: ComponentFile[]; entry_file?: string }
-  | { kind: 'url'; url: string };
+export type Origin = { kind: 'code'; code: string; filename: string } | { kind: 'key'; key: string; from: 'registry' | 'saved'; component: ComponentCheckView; code: string; filename: string; files?: ComponentFile[]; entry_file?: string } | { kind: 'url'; url: string };
 
 export interface EditorState {
   origin: Origin;

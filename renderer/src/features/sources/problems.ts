@@ -1,5 +1,5 @@
-import type { FieldProblem } from '../../../../runtime/contract/problem';
 import type { InvocationView } from '../../../../runtime/contract/invocation-api';
+import type { FieldProblem } from '../../../../runtime/contract/problem';
 import type { EditorMarker } from '../../ui/code-editor/monaco-editor';
 
 /** Where a problem of the service points: a code position (`file:line:col`), a prop (`props.x…`) or neither. */
@@ -28,9 +28,7 @@ export function locateProblems(problems: FieldProblem[], code: string): LocatedP
 }
 
 export function toMarkers(problems: LocatedProblem[]): EditorMarker[] {
-  return problems
-    .filter((p) => p.line !== null)
-    .map((p) => ({ line: p.line as number, column: p.column, message: p.path ? `${p.path}: ${p.message}` : p.message, severity: p.warning ? 'warning' : 'error' }));
+  return problems.filter((p) => p.line !== null).map((p) => ({ line: p.line as number, column: p.column, message: p.path ? `${p.path}: ${p.message}` : p.message, severity: p.warning ? 'warning' : 'error' }));
 }
 
 /** What a failed deploy's hook run left (its warnings and errors logged, the calls no recording answered), as problems to read: the source was not kept. */

@@ -1,8 +1,8 @@
 // Run now on a source with an HTTP interface: the request it would send (the last one received,
 // else the default), the source's saved test payloads, sending a request, and saving one.
 import type { RunNowInput, RunRequest, RunRequestView, SavedPayload } from '../../../../runtime/contract/run-request-api';
-import { api } from '../../api/v1';
 import { usePoll } from '../../api/use-poll';
+import { api } from '../../api/v1';
 
 /** The request Run now prefills and the source's saved payloads (newest first); `reload` reads both again (after a send, the last request is the one sent). */
 export function useRunRequest(sourceId: string): { view: RunRequestView | null; payloads: SavedPayload[]; error: string | null; reload(): Promise<void> } {

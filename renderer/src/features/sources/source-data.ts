@@ -1,10 +1,11 @@
 // A deployed source's data: reading it, and every change to it (each keeps the app's source list
 // in step).
-import type { SourceInput, SourceUpdate, SourceView } from '../../../../runtime/contract/source-api';
+
 import { useEffect, useRef } from 'react';
+import type { SourceInput, SourceUpdate, SourceView } from '../../../../runtime/contract/source-api';
 import { ApiError, messageOf, ServiceUnreachable, useConnection } from '../../api/client';
-import { api } from '../../api/v1';
 import { usePoll } from '../../api/use-poll';
+import { api } from '../../api/v1';
 import { useApp } from '../../app/store';
 
 /** How often an open source is read again: a version saved elsewhere shows within this. */
@@ -19,17 +20,21 @@ const SOURCE_POLL_MS = 2000;
 export function useSource(id: string) {
   const reachable = useConnection((c) => c.reachable);
   const last = useRef<SourceView | null>(null);
-  const read = usePoll(id, async () => {
-    try {
-      const fresh = await api.getSource(id);
-      // Unchanged, it keeps its object: what the screen passes it to sees a change only when there is one.
-      last.current = last.current && JSON.stringify(last.current) === JSON.stringify(fresh) ? last.current : fresh;
-      return { source: last.current, missing: null };
-    } catch (err) {
-      if (err instanceof ServiceUnreachable) throw err;
-      return { source: null, missing: err instanceof ApiError && err.status === 404 ? `Source ${id} does not exist (any more).` : messageOf(err) };
-    }
-  }, SOURCE_POLL_MS);
+  const read = usePoll(
+    id,
+    async () => {
+      try {
+        const fresh = await api.getSource(id);
+        // Unchanged, it keeps its object: what the screen passes it to sees a change only when there is one.
+        last.current = last.current && JSON.stringify(last.current) === JSON.stringify(fresh) ? last.current : fresh;
+        return { source: last.current, missing: null };
+      } catch (err) {
+        if (err instanceof ServiceUnreachable) throw err;
+        return { source: null, missing: err instanceof ApiError && err.status === 404 ? `Source ${id} does not exist (any more).` : messageOf(err) };
+      }
+    },
+    SOURCE_POLL_MS,
+  );
   const { reload, data } = read;
   useEffect(() => {
     if (reachable && data === null) void reload();

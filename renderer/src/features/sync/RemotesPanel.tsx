@@ -1,10 +1,10 @@
-import { useState, type FormEvent } from 'react';
-import { ApiError, messageOf } from '../../api/client';
+import { type FormEvent, useState } from 'react';
 import type { RemoteCheck } from '../../../../runtime/contract/sync-api';
+import { ApiError, messageOf } from '../../api/client';
 import { useApp } from '../../app/store';
 import { Link } from '../../ui/Link';
-import { TableHead } from '../../ui/TableHead';
 import { isLoopbackHost } from '../../ui/loopback';
+import { TableHead } from '../../ui/TableHead';
 import { addRemote, removeRemote, testRemote, useRemotes } from './sync-data';
 
 /** Whether a URL is plain http to another machine (the service refuses those; said before sending). */

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { messageOf } from '../../api/client';
 import type { PlanItem, SyncJobView, SyncPlan, SyncRequest } from '../../../../runtime/contract/sync-api';
-import { applySync, planSync, useRemotes } from './sync-data';
-import { Link } from '../../ui/Link';
+import { messageOf } from '../../api/client';
 import { useApp } from '../../app/store';
+import { Link } from '../../ui/Link';
 import { isLoopbackUrl } from '../../ui/loopback';
+import { applySync, planSync, useRemotes } from './sync-data';
 
 const ACTION_TEXT: Record<PlanItem['action'], string> = { create: 'create', update: 'update', replace: 'replace', delete: 'delete', conflict: 'conflict', skip: 'skip', unsupported: 'not supported' };
 
@@ -30,8 +30,7 @@ function PlanRow({ item, open, loopback }: { item: PlanItem; open: boolean; loop
     <li className={`plan-item action-${item.action}`} data-testid="plan-item">
       <details open={open}>
         <summary>
-          <span className={`badge action-${item.action}`}>{ACTION_TEXT[item.action]}</span> <strong>{item.label}</strong>{' '}
-          <code className="muted">{item.local_id && item.remote_id ? `${item.local_id} ↔ ${item.remote_id}` : (item.local_id ?? item.remote_id)}</code>
+          <span className={`badge action-${item.action}`}>{ACTION_TEXT[item.action]}</span> <strong>{item.label}</strong> <code className="muted">{item.local_id && item.remote_id ? `${item.local_id} ↔ ${item.remote_id}` : (item.local_id ?? item.remote_id)}</code>
         </summary>
         <p>{item.reason}</p>
         {loopback && (

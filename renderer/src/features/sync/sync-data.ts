@@ -1,8 +1,8 @@
 // The Sync screen's and the remote profiles' data: profiles, plans, and apply jobs followed to
 // their end.
 import type { RemoteInput, SyncApplyRequest, SyncJobView, SyncRequest } from '../../../../runtime/contract/sync-api';
-import { api } from '../../api/v1';
 import { usePoll } from '../../api/use-poll';
+import { api } from '../../api/v1';
 
 /** The saved remote profiles (`GET /v1/remotes`); `reload` after adding or removing one. */
 export function useRemotes() {

@@ -1,6 +1,6 @@
 import type { MessageView } from '../../../../runtime/contract/webhook-api';
-import { useAttempts } from './webhook-data';
 import { when } from '../../ui/format';
+import { useAttempts } from './webhook-data';
 
 /** Headers as `name: value` lines under a heading (the signature as it was sent, for checking a receiver's verification). */
 function HeaderBlock({ label, headers }: { label: string; headers: Record<string, string> }) {

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { messageOf } from '../../api/client';
-import { when } from '../../ui/format';
 import { useApp } from '../../app/store';
 import { CopyButton } from '../../ui/CopyButton';
+import { when } from '../../ui/format';
 import { revealSecret, rotateSecret } from './webhook-data';
 
 /** A webhook's signing secret: reveal it again, or rotate it (the old one signs on for a grace period). */

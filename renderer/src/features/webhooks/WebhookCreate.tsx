@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { type FormEvent, useState } from 'react';
 import { messageOf } from '../../api/client';
 import { parseSchedule } from '../../ui/format';
 import { createWebhook } from './webhook-data';

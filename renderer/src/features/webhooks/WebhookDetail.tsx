@@ -3,16 +3,16 @@ import type { WebhookUpdate, WebhookView } from '../../../../runtime/contract/we
 import { ApiError, messageOf } from '../../api/client';
 import { useRoute } from '../../app/router';
 import { useApp } from '../../app/store';
-import { WEBHOOK_LABELS } from './WebhookCreate';
-import { HealthBadge } from './WebhookHealth';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { LoadState } from '../../ui/LoadState';
+import { ResourceHeader } from '../../ui/ResourceHeader';
 import { SecretPanel } from './SecretPanel';
 import { SubscribeForm } from './SubscribeForm';
+import { WEBHOOK_LABELS } from './WebhookCreate';
+import { HealthBadge } from './WebhookHealth';
 import { WebhookMessages } from './WebhookMessages';
 import { WebhookSettings } from './WebhookSettings';
 import { deleteWebhook, unsubscribe, updateWebhook, useSubscriptions, useWebhook } from './webhook-data';
-import { ResourceHeader } from '../../ui/ResourceHeader';
-import { LoadState } from '../../ui/LoadState';
 
 /** One webhook: settings, signing secret, subscriptions, deliveries with attempts, resend and recover. */
 export function WebhookDetail({ id }: { id: string }) {
@@ -68,12 +68,12 @@ export function WebhookDetail({ id }: { id: string }) {
         }
         actions={
           <>
-          <button type="button" onClick={() => void update({ active: !wh.active }, wh.active ? 'Disabled' : 'Enabled')}>
-            {wh.active ? 'Disable' : 'Enable'}
-          </button>
-          <button type="button" className="danger-outline" onClick={() => setConfirm(true)}>
-            Delete
-          </button>
+            <button type="button" onClick={() => void update({ active: !wh.active }, wh.active ? 'Disabled' : 'Enabled')}>
+              {wh.active ? 'Disable' : 'Enable'}
+            </button>
+            <button type="button" className="danger-outline" onClick={() => setConfirm(true)}>
+              Delete
+            </button>
           </>
         }
       />
@@ -116,9 +116,7 @@ export function WebhookDetail({ id }: { id: string }) {
 
       <SecretPanel id={wh.id} />
 
-      {confirm && (
-        <ConfirmDialog title={`Delete ${wh.name}?`} body="Its subscriptions and undelivered messages go with it." confirmLabel="Delete webhook" onConfirm={() => void remove()} onCancel={() => setConfirm(false)} />
-      )}
+      {confirm && <ConfirmDialog title={`Delete ${wh.name}?`} body="Its subscriptions and undelivered messages go with it." confirmLabel="Delete webhook" onConfirm={() => void remove()} onCancel={() => setConfirm(false)} />}
     </div>
   );
 }

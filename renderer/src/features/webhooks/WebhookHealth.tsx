@@ -20,4 +20,3 @@ export function healthLine(w: WebhookView): string {
   if (h.failing + h.pending) parts.push(`${h.failing + h.pending} waiting`);
   return parts.join(' · ');
 }
-

@@ -1,10 +1,10 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import type { MessageView } from '../../../../runtime/contract/webhook-api';
 import { messageOf } from '../../api/client';
-import { dateTime } from '../../ui/format';
 import { useApp } from '../../app/store';
-import { MessageRow } from './MessageRow';
+import { dateTime } from '../../ui/format';
 import { TableHead } from '../../ui/TableHead';
+import { MessageRow } from './MessageRow';
 import { recoverFailed, resendMessage, useMessages } from './webhook-data';
 
 /** A webhook's deliveries, newest first and refreshed live: status filter, attempts, resend, recover. */
@@ -67,14 +67,14 @@ export function WebhookMessages({ webhookId, active }: { webhookId: string; acti
         <p className="empty">No deliveries yet.</p>
       ) : (
         <div className="table-scroll">
-        <table className="table messages-table" aria-label="Messages">
-          <TableHead columns={['Status', 'Event', 'Source', 'Attempts', 'Next attempt', 'Created']} />
-          <tbody>
-            {messages.map((m) => (
-              <MessageRow key={m.id} m={m} webhookId={webhookId} open={open === m.id} active={active} onToggle={() => setOpen(open === m.id ? null : m.id)} onResend={() => void resend(m)} />
-            ))}
-          </tbody>
-        </table>
+          <table className="table messages-table" aria-label="Messages">
+            <TableHead columns={['Status', 'Event', 'Source', 'Attempts', 'Next attempt', 'Created']} />
+            <tbody>
+              {messages.map((m) => (
+                <MessageRow key={m.id} m={m} webhookId={webhookId} open={open === m.id} active={active} onToggle={() => setOpen(open === m.id ? null : m.id)} onResend={() => void resend(m)} />
+              ))}
+            </tbody>
+          </table>
         </div>
       )}
       {loaded && messages.length < total && (

@@ -1,15 +1,15 @@
 import { useState } from 'react';
+import { useConnection } from '../../api/client';
+import { segments, useRoute } from '../../app/router';
+import { useApp } from '../../app/store';
 import { CopyButton } from '../../ui/CopyButton';
 import { ItemList } from '../../ui/ItemList';
 import { Link } from '../../ui/Link';
 import { ListDetail, Welcome } from '../../ui/ListDetail';
 import { WebhookCreate } from './WebhookCreate';
 import { WebhookDetail } from './WebhookDetail';
-import { segments, useRoute } from '../../app/router';
-import { useApp } from '../../app/store';
 import { HealthBadge, healthLine } from './WebhookHealth';
 import { useWebhookList } from './webhook-data';
-import { useConnection } from '../../api/client';
 
 /** Webhooks: the list, the create form, and the selected webhook (subscriptions, deliveries). */
 export function WebhooksScreen() {
@@ -62,15 +62,7 @@ export function WebhooksScreen() {
       base="/webhooks"
       hasDetail={Boolean(id)}
       list={
-        <ItemList
-          label="Webhooks"
-          items={webhooks}
-          loaded={webhooksLoaded}
-          notLoaded={reachable ? undefined : 'Not loaded: the service is not answering.'}
-          empty="No webhooks yet."
-          href={(w) => `/webhooks/${encodeURIComponent(w.id)}`}
-          selectedId={id ?? null}
-        >
+        <ItemList label="Webhooks" items={webhooks} loaded={webhooksLoaded} notLoaded={reachable ? undefined : 'Not loaded: the service is not answering.'} empty="No webhooks yet." href={(w) => `/webhooks/${encodeURIComponent(w.id)}`} selectedId={id ?? null}>
           {(w) => (
             <>
               <span className="name">{w.name}</span>

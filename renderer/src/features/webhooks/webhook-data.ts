@@ -2,8 +2,8 @@
 // change to them (each keeps the app's webhook list in step).
 import { useEffect, useState } from 'react';
 import type { MessageView, WebhookInput, WebhookUpdate, WebhookView } from '../../../../runtime/contract/webhook-api';
-import { api } from '../../api/v1';
 import { usePoll } from '../../api/use-poll';
+import { api } from '../../api/v1';
 import { useApp } from '../../app/store';
 
 /** The webhooks list, loaded now and every 5 s (health changes as deliveries go). */

@@ -1,15 +1,15 @@
+import { useState } from 'react';
 import type { ComponentView } from '../../../../runtime/contract/component-api';
 import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
-import { stepFormProps, stepNameFor } from './workflow';
-import { Link } from '../../ui/Link';
-import { StepPropField } from './StepPropField';
-import { useState } from 'react';
 import { messageOf } from '../../api/client';
 import { useApp } from '../../app/store';
 import { Modal } from '../../ui/ConfirmDialog';
 import { ErrorText } from '../../ui/ErrorText';
+import { Link } from '../../ui/Link';
 import { ComponentGallery } from '../gallery/ComponentGallery';
 import { savedComponent } from '../gallery/gallery-data';
+import { StepPropField } from './StepPropField';
+import { stepFormProps, stepNameFor } from './workflow';
 
 /** A workflow step being written: its name, its saved action, and each prop's text. */
 export interface StepDraft {
@@ -107,14 +107,7 @@ export function StepEditor({
       <div className="row wrap step-head">
         <div className="field">
           <label htmlFor={`${base}-name`}>Step name</label>
-          <input
-            id={`${base}-name`}
-            className="mono"
-            value={draft.name}
-            aria-invalid={nameError ? true : undefined}
-            aria-describedby={`${base}-name-desc`}
-            onChange={(e) => onChange({ ...draft, name: e.target.value, nameEdited: true })}
-          />
+          <input id={`${base}-name`} className="mono" value={draft.name} aria-invalid={nameError ? true : undefined} aria-describedby={`${base}-name-desc`} onChange={(e) => onChange({ ...draft, name: e.target.value, nameEdited: true })} />
           <span id={`${base}-name-desc`} className="muted small-note">
             Later steps read it as <code>{`{{steps.${draft.name || 'name'}.$return_value}}`}</code>
           </span>
@@ -169,15 +162,7 @@ export function StepEditor({
           ) : (
             <div className="prop-form">
               {props.map((p) => (
-                <StepPropField
-                  key={p.name}
-                  prop={p}
-                  id={`${base}-prop-${p.name}`}
-                  text={draft.texts[p.name] ?? ''}
-                  references={references}
-                  error={errors[`configured_props.${p.name}`]}
-                  onChange={(text) => onChange({ ...draft, texts: { ...draft.texts, [p.name]: text } })}
-                />
+                <StepPropField key={p.name} prop={p} id={`${base}-prop-${p.name}`} text={draft.texts[p.name] ?? ''} references={references} error={errors[`configured_props.${p.name}`]} onChange={(text) => onChange({ ...draft, texts: { ...draft.texts, [p.name]: text } })} />
               ))}
             </div>
           )}

@@ -83,7 +83,13 @@ export function StepOutput({ output, headingLevel = 4 }: { output: StepOutputDat
           </H>
           <div className="json-box" data-testid="respond">
             <span className={output.response.status < 400 ? 'badge active' : 'badge failed'}>{output.response.status}</span>
-            {Object.keys(output.response.headers).length > 0 && <pre>{Object.entries(output.response.headers).map(([k, v]) => `${k}: ${v}`).join('\n')}</pre>}
+            {Object.keys(output.response.headers).length > 0 && (
+              <pre>
+                {Object.entries(output.response.headers)
+                  .map(([k, v]) => `${k}: ${v}`)
+                  .join('\n')}
+              </pre>
+            )}
             {output.response.body !== null && <pre>{output.response.body}</pre>}
           </div>
         </section>

@@ -1,8 +1,8 @@
 import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
-import { normalizeOption } from '../props/prop-values';
 import { useApp } from '../../app/store';
-import { SECRET_MASK, isJsonProp } from './workflow';
 import { Markdown } from '../../ui/Markdown';
+import { normalizeOption } from '../props/prop-values';
+import { isJsonProp, SECRET_MASK } from './workflow';
 
 const PLACEHOLDER: Record<string, string> = {
   string: 'text, may contain {{steps.…}}',
@@ -66,17 +66,7 @@ export function StepPropField({ prop, id, text, references, error, onChange }: {
     const options = Array.isArray(prop.options) ? prop.options.map(normalizeOption) : [];
     input = (
       <>
-        <input
-          id={id}
-          className="mono"
-          list={`${id}-list`}
-          autoComplete="off"
-          aria-describedby={descId}
-          aria-invalid={error ? true : undefined}
-          placeholder={defaultHint ?? PLACEHOLDER[prop.type] ?? 'a value or {{steps.…}}'}
-          value={text}
-          onChange={(e) => onChange(e.target.value)}
-        />
+        <input id={id} className="mono" list={`${id}-list`} autoComplete="off" aria-describedby={descId} aria-invalid={error ? true : undefined} placeholder={defaultHint ?? PLACEHOLDER[prop.type] ?? 'a value or {{steps.…}}'} value={text} onChange={(e) => onChange(e.target.value)} />
         <datalist id={`${id}-list`}>
           {options.map((o, i) => (
             <option key={`o${i}`} value={typeof o.value === 'string' ? o.value : JSON.stringify(o.value)}>

@@ -1,4 +1,4 @@
-import type { WorkflowView, WorkflowTriggerInput } from '../../../../runtime/contract/workflow-api';
+import type { WorkflowTriggerInput, WorkflowView } from '../../../../runtime/contract/workflow-api';
 import { useApp } from '../../app/store';
 
 /** A trigger being written: every type's fields are kept, so switching type back loses nothing. */
@@ -23,9 +23,7 @@ export function triggerDraft(t: WorkflowView['trigger']): TriggerDraft {
     case 'source':
       return { ...NEW_TRIGGER, type: 'source', sourceId: t.source_id, eventName: t.event_name ?? '' };
     case 'timer':
-      return 'cron' in t.schedule
-        ? { ...NEW_TRIGGER, type: 'timer', timerMode: 'cron', cron: t.schedule.cron, timezone: t.schedule.timezone ?? '' }
-        : { ...NEW_TRIGGER, type: 'timer', timerMode: 'interval', interval: String(t.schedule.intervalSeconds) };
+      return 'cron' in t.schedule ? { ...NEW_TRIGGER, type: 'timer', timerMode: 'cron', cron: t.schedule.cron, timezone: t.schedule.timezone ?? '' } : { ...NEW_TRIGGER, type: 'timer', timerMode: 'interval', interval: String(t.schedule.intervalSeconds) };
     case 'manual':
       return { ...NEW_TRIGGER, type: 'manual' };
   }

@@ -1,18 +1,18 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import type { VersionFields } from '../../../../runtime/contract/change-api';
 import type { ComponentView } from '../../../../runtime/contract/component-api';
-import { ApiError, messageOf } from '../../api/client';
 import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
 import type { FieldProblem } from '../../../../runtime/contract/problem';
 import type { WorkflowView } from '../../../../runtime/contract/workflow-api';
-import type { VersionFields } from '../../../../runtime/contract/change-api';
-import { VersionNotice } from '../../ui/VersionNotice';
+import { ApiError, messageOf } from '../../api/client';
 import { useRoute } from '../../app/router';
 import { useApp } from '../../app/store';
-import { SECRET_MASK, referenceSuggestions, stepFormProps, stepNameFor, stepNameProblem, stepText, stepValue, stepValueProblem } from './workflow';
 import { Link } from '../../ui/Link';
-import { StepEditor, type StepDraft } from './StepEditor';
+import { VersionNotice } from '../../ui/VersionNotice';
+import { type StepDraft, StepEditor } from './StepEditor';
+import { NEW_TRIGGER, type TriggerDraft, TriggerFields, triggerDraft, triggerInput } from './TriggerFields';
+import { referenceSuggestions, SECRET_MASK, stepFormProps, stepNameFor, stepNameProblem, stepText, stepValue, stepValueProblem } from './workflow';
 import { saveWorkflow, useLatestWorkflow } from './workflow-data';
-import { NEW_TRIGGER, TriggerFields, triggerDraft, triggerInput, type TriggerDraft } from './TriggerFields';
 
 let nextKey = 0;
 const newStep = (): StepDraft => ({ key: ++nextKey, name: '', componentId: '', texts: {}, nameEdited: false });
@@ -46,7 +46,16 @@ export function WorkflowCreate({ workflow, stepComponents: given = [], onReload,
   const { components, loadComponents, loadAccounts, loadDataStores, toast } = useApp();
   const [name, setName] = useState(workflow?.name ?? '');
   const [trigger, setTrigger] = useState<TriggerDraft>(() => (workflow ? triggerDraft(workflow.trigger) : NEW_TRIGGER));
-  const [steps, setSteps] = useState<StepDraft[]>(() => (workflow ? workflow.steps.map((st) => savedStep(st, stepComponents.find((c) => c.id === st.component_id))) : [firstAction ? { ...newStep(), componentId: firstAction.id, name: stepNameFor(firstAction.name, []) } : newStep()]));
+  const [steps, setSteps] = useState<StepDraft[]>(() =>
+    workflow
+      ? workflow.steps.map((st) =>
+          savedStep(
+            st,
+            stepComponents.find((c) => c.id === st.component_id),
+          ),
+        )
+      : [firstAction ? { ...newStep(), componentId: firstAction.id, name: stepNameFor(firstAction.name, []) } : newStep()],
+  );
   const [problems, setProblems] = useState<{ title: string; items: FieldProblem[] } | null>(null);
   const [busy, setBusy] = useState(false);
   const [refreshing, setRefreshing] = useState(false);
@@ -67,7 +76,14 @@ export function WorkflowCreate({ workflow, stepComponents: given = [], onReload,
     return [...listed, ...stepComponents.filter((c) => c.type === 'action' && !listed.some((l) => l.id === c.id))];
   }, [components, stepComponents]);
   const names = steps.map((s) => s.name);
-  const nameProblems = steps.map((s, i) => (s.name === '' && !s.componentId ? null : stepNameProblem(s.name, names.filter((_, j) => j !== i))));
+  const nameProblems = steps.map((s, i) =>
+    s.name === '' && !s.componentId
+      ? null
+      : stepNameProblem(
+          s.name,
+          names.filter((_, j) => j !== i),
+        ),
+  );
 
   // The service's problems, placed: per step (by the rest of the path), the trigger, the rest listed.
   const stepErrors: Array<Record<string, string>> = steps.map(() => ({}));
@@ -102,7 +118,10 @@ export function WorkflowCreate({ workflow, stepComponents: given = [], onReload,
     if (busy) return;
     const local: FieldProblem[] = [];
     steps.forEach((s, i) => {
-      const problem = stepNameProblem(s.name, names.filter((_, j) => j !== i));
+      const problem = stepNameProblem(
+        s.name,
+        names.filter((_, j) => j !== i),
+      );
       if (problem) local.push({ path: `steps[${i}].name`, message: problem });
       const component = actions.find((c) => c.id === s.componentId);
       if (!component) local.push({ path: `steps[${i}].component_id`, message: 'Choose the action this step runs.' });

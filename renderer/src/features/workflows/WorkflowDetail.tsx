@@ -2,16 +2,16 @@ import { useEffect, useState } from 'react';
 import { messageOf } from '../../api/client';
 import { useRoute } from '../../app/router';
 import { useApp } from '../../app/store';
-import { describeTrigger, downloadJson, exportFilename } from './workflow';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { CopyButton } from '../../ui/CopyButton';
 import { HttpTester } from '../../ui/HttpTester';
 import { Link } from '../../ui/Link';
+import { LoadState } from '../../ui/LoadState';
+import { ActiveBadge, ResourceHeader } from '../../ui/ResourceHeader';
 import { WorkflowRunForm } from './WorkflowRunForm';
 import { WorkflowRuns } from './WorkflowRuns';
+import { describeTrigger, downloadJson, exportFilename } from './workflow';
 import { deleteWorkflow, exportWorkflow, setWorkflowActive, useWorkflow } from './workflow-data';
-import { ActiveBadge, ResourceHeader } from '../../ui/ResourceHeader';
-import { LoadState } from '../../ui/LoadState';
 
 /** One workflow: its trigger (an HTTP trigger's endpoint URL with copy and a test request), steps, edit, runs by hand, runs, export, delete. */
 export function WorkflowDetail({ id }: { id: string }) {
@@ -76,18 +76,18 @@ export function WorkflowDetail({ id }: { id: string }) {
         }
         actions={
           <>
-          <Link to={`/workflows/${encodeURIComponent(wf.id)}/edit`} className="button">
-            Edit
-          </Link>
-          <button type="button" onClick={() => void toggle()} disabled={busy !== null}>
-            {wf.active ? 'Deactivate' : 'Activate'}
-          </button>
-          <button type="button" onClick={() => void exportIt()} disabled={busy !== null}>
-            Export
-          </button>
-          <button type="button" className="danger-outline" onClick={() => setConfirm(true)} disabled={busy !== null}>
-            Delete
-          </button>
+            <Link to={`/workflows/${encodeURIComponent(wf.id)}/edit`} className="button">
+              Edit
+            </Link>
+            <button type="button" onClick={() => void toggle()} disabled={busy !== null}>
+              {wf.active ? 'Deactivate' : 'Activate'}
+            </button>
+            <button type="button" onClick={() => void exportIt()} disabled={busy !== null}>
+              Export
+            </button>
+            <button type="button" className="danger-outline" onClick={() => setConfirm(true)} disabled={busy !== null}>
+              Delete
+            </button>
           </>
         }
       />
@@ -145,9 +145,7 @@ export function WorkflowDetail({ id }: { id: string }) {
 
       <WorkflowRuns workflowId={wf.id} stepCount={wf.steps.length} refresh={refresh} openRun={openRun} />
 
-      {confirm && (
-        <ConfirmDialog title={`Delete ${wf.name}?`} body="Its runs, events, endpoint and subscriptions go with it. Export it first to keep the definition." confirmLabel="Delete workflow" onConfirm={() => void remove()} onCancel={() => setConfirm(false)} />
-      )}
+      {confirm && <ConfirmDialog title={`Delete ${wf.name}?`} body="Its runs, events, endpoint and subscriptions go with it. Export it first to keep the definition." confirmLabel="Delete workflow" onConfirm={() => void remove()} onCancel={() => setConfirm(false)} />}
     </div>
   );
 }

@@ -1,6 +1,6 @@
+import { LoadState } from '../../ui/LoadState';
 import { WorkflowCreate } from './WorkflowCreate';
 import { useWorkflowToEdit } from './workflow-data';
-import { LoadState } from '../../ui/LoadState';
 
 /** Edits a saved workflow: loads it and the actions its steps run, then opens the workflow form prefilled. */
 export function WorkflowEdit({ id }: { id: string }) {

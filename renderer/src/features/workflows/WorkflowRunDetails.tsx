@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import type { WorkflowRunView } from '../../../../runtime/contract/workflow-api';
-import { duration } from './workflow';
-import { InvocationDetail } from '../activity/InvocationDetail';
 import { JsonTree } from '../../ui/JsonTree';
+import { InvocationDetail } from '../activity/InvocationDetail';
 import { StepOutput } from './StepOutput';
+import { duration } from './workflow';
 
 /**
  * One run opened: the trigger event, then each step that ran with its exports, return value, logs,

@@ -1,6 +1,6 @@
-import { useState, type FormEvent } from 'react';
-import { messageOf } from '../../api/client';
+import { type FormEvent, useState } from 'react';
 import type { WorkflowRunView } from '../../../../runtime/contract/workflow-api';
+import { messageOf } from '../../api/client';
 import { useApp } from '../../app/store';
 import { runWorkflow } from './workflow-data';
 
@@ -39,7 +39,10 @@ export function WorkflowRunForm({ workflowId, triggerType, onRan }: { workflowId
     <form className="card form" onSubmit={(e) => void submit(e)} aria-labelledby="wf-run-h">
       <h2 id="wf-run-h">Run by hand</h2>
       <label htmlFor="wf-run-event">
-        Trigger event (JSON) <span className="muted">— <code>steps.trigger.event</code>; empty sends the service&apos;s default (a timestamp, or a timer event)</span>
+        Trigger event (JSON){' '}
+        <span className="muted">
+          — <code>steps.trigger.event</code>; empty sends the service&apos;s default (a timestamp, or a timer event)
+        </span>
       </label>
       <textarea id="wf-run-event" className="mono" rows={5} value={text} aria-invalid={error ? true : undefined} aria-describedby={error ? 'wf-run-error' : undefined} onChange={(e) => setText(e.target.value)} />
       {error && (

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
-import { messageOf } from '../../api/client';
 import type { WorkflowRunView } from '../../../../runtime/contract/workflow-api';
-import { replayRun, useWorkflowRuns } from './workflow-data';
+import { messageOf } from '../../api/client';
 import { useApp } from '../../app/store';
-import { duration } from './workflow';
-import { WorkflowRunDetails } from './WorkflowRunDetails';
 import { when } from '../../ui/format';
+import { WorkflowRunDetails } from './WorkflowRunDetails';
+import { duration } from './workflow';
+import { replayRun, useWorkflowRuns } from './workflow-data';
 
 const statusClass = (s: WorkflowRunView['status']) => (s === 'success' ? 'badge active' : s === 'error' ? 'badge failed' : 'badge status-pending');
 

@@ -1,15 +1,15 @@
 import { useEffect } from 'react';
+import { segments, useRoute } from '../../app/router';
+import { useApp } from '../../app/store';
 import { ItemList } from '../../ui/ItemList';
 import { Link } from '../../ui/Link';
 import { ListDetail, Welcome } from '../../ui/ListDetail';
 import { ActiveBadge } from '../../ui/ResourceHeader';
+import { WorkflowFromAction } from '../actions/WorkflowFromAction';
 import { WorkflowCreate } from './WorkflowCreate';
 import { WorkflowDetail } from './WorkflowDetail';
 import { WorkflowEdit } from './WorkflowEdit';
 import { WorkflowImport } from './WorkflowImport';
-import { segments, useRoute } from '../../app/router';
-import { WorkflowFromAction } from '../actions/WorkflowFromAction';
-import { useApp } from '../../app/store';
 
 /** Workflows: the list beside the create form, the selected workflow (trigger, steps, runs), or its edit form (`/workflows/{id}/edit`). */
 export function WorkflowsScreen() {
@@ -27,7 +27,11 @@ export function WorkflowsScreen() {
 
   const content =
     id === 'new' ? (
-      fromAction ? <WorkflowFromAction key={fromAction} id={fromAction} /> : <WorkflowCreate />
+      fromAction ? (
+        <WorkflowFromAction key={fromAction} id={fromAction} />
+      ) : (
+        <WorkflowCreate />
+      )
     ) : id && sub === 'edit' ? (
       <WorkflowEdit key={id} id={id} />
     ) : id ? (
@@ -35,8 +39,8 @@ export function WorkflowsScreen() {
     ) : (
       <Welcome title="Workflows">
         <p>
-          A workflow runs saved actions one after another when its trigger fires: an HTTP request, a source&apos;s events, a timer, or by hand. Each step can use what the trigger and earlier steps gave, as{' '}
-          <code>{'{{steps.trigger.event.body}}'}</code> or <code>{'{{steps.<name>.$return_value}}'}</code>.
+          A workflow runs saved actions one after another when its trigger fires: an HTTP request, a source&apos;s events, a timer, or by hand. Each step can use what the trigger and earlier steps gave, as <code>{'{{steps.trigger.event.body}}'}</code> or{' '}
+          <code>{'{{steps.<name>.$return_value}}'}</code>.
         </p>
         <div className="row">
           <Link to="/workflows/new" className="button primary">

@@ -4,8 +4,8 @@ import { useEffect } from 'react';
 import type { ComponentView } from '../../../../runtime/contract/component-api';
 import type { WorkflowInput, WorkflowView } from '../../../../runtime/contract/workflow-api';
 import { ApiError } from '../../api/client';
-import { api } from '../../api/v1';
 import { usePoll } from '../../api/use-poll';
+import { api } from '../../api/v1';
 import { useApp } from '../../app/store';
 
 /** Null for a workflow the service does not have (a 404), else the error. */

@@ -1,5 +1,5 @@
 import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
-import type { TimerSchedule, WorkflowView, WorkflowTriggerInput } from '../../../../runtime/contract/workflow-api';
+import type { TimerSchedule, WorkflowTriggerInput, WorkflowView } from '../../../../runtime/contract/workflow-api';
 import { downloadFile } from '../../ui/download';
 
 /** A step name the service accepts: an identifier other than `trigger` (it is `steps.<name>`). */
@@ -21,7 +21,11 @@ export function stepNameProblem(name: string, others: string[]): string | null {
 
 /** A step name from a component name: "Parse order" → "parse_order". */
 export function stepNameFor(componentName: string, taken: string[]): string {
-  let base = componentName.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'step';
+  let base =
+    componentName
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '') || 'step';
   if (/^[0-9]/.test(base)) base = `step_${base}`;
   if (base === 'trigger') base = 'trigger_step';
   let name = base;
@@ -59,11 +63,15 @@ export function stepValueProblem(prop: ConfigurableProp, text: string): string |
   if (text.trim() === '' || WHOLE_REFERENCE.test(text) || prop.type === 'string' || prop.type === 'any' || prop.type === 'alert') return null;
   const value = stepValue(prop, text);
   const ok =
-    prop.type === 'integer' ? Number.isInteger(value)
-    : prop.type === 'boolean' ? typeof value === 'boolean'
-    : prop.type.endsWith('[]') ? Array.isArray(value)
-    : prop.type === 'object' || prop.type === 'http_request' || prop.type === 'app' || prop.type === 'data_store' ? value !== null && typeof value === 'object' && !Array.isArray(value)
-    : true;
+    prop.type === 'integer'
+      ? Number.isInteger(value)
+      : prop.type === 'boolean'
+        ? typeof value === 'boolean'
+        : prop.type.endsWith('[]')
+          ? Array.isArray(value)
+          : prop.type === 'object' || prop.type === 'http_request' || prop.type === 'app' || prop.type === 'data_store'
+            ? value !== null && typeof value === 'object' && !Array.isArray(value)
+            : true;
   if (ok) return null;
   const shape = prop.type === 'integer' ? 'a whole number' : prop.type === 'boolean' ? 'true or false' : prop.type.endsWith('[]') ? 'a JSON array' : 'a JSON object';
   return `Give ${shape}, or one whole {{steps…}} reference.`;
@@ -110,7 +118,13 @@ export function downloadJson(filename: string, data: unknown): void {
 }
 
 /** A file name from a workflow name: "Orders flow" → "orders-flow.workflow.json". */
-export const exportFilename = (name: string) => `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'workflow'}.workflow.json`;
+export const exportFilename = (name: string) =>
+  `${
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'workflow'
+  }.workflow.json`;
 
 /** A duration in ms, briefly. */
 export const duration = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`);

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { create } from 'zustand';
-import type { CodeEditorHandle, EditorLanguage, EditorMarker } from './monaco-editor';
 import { editorAssets } from './asset-urls';
+import type { CodeEditorHandle, EditorLanguage, EditorMarker } from './monaco-editor';
 
 type EditorModule = typeof import('./monaco-editor');
 

@@ -34,7 +34,7 @@ interface Completion {
 const THIS_MEMBERS: Completion[] = [
   { label: '$emit', insert: '\\$emit(${1:event}, { summary: ${2:"summary"} })', detail: '$emit(event, { id, name, summary, ts })', doc: 'Emits an event. `id` dedupes (per the dedupe strategy), `name` picks the channel, `ts` orders events of one run.', snippet: true },
   { label: 'db', insert: 'db', detail: '$.service.db', doc: 'Synchronous key-value store of this source: `this.db.get(key)`, `this.db.set(key, value)`.' },
-  { label: '$auth', insert: '$auth', detail: 'app credentials', doc: 'Inside an app: the connected account\'s credentials.' },
+  { label: '$auth', insert: '$auth', detail: 'app credentials', doc: "Inside an app: the connected account's credentials." },
 ];
 
 let componentProps: Array<{ name: string; type: string; description?: string }> = [];
@@ -59,10 +59,7 @@ function registerCompletions(): void {
           };
         }
         if (!/this\.\$?\w*$/.test(line)) return { suggestions: [] };
-        const members: Completion[] = [
-          ...THIS_MEMBERS,
-          ...componentProps.map((p) => ({ label: p.name, insert: p.name, detail: `prop: ${p.type}`, doc: p.description ?? '' })),
-        ];
+        const members: Completion[] = [...THIS_MEMBERS, ...componentProps.map((p) => ({ label: p.name, insert: p.name, detail: `prop: ${p.type}`, doc: p.description ?? '' }))];
         return {
           suggestions: members.map((m) => ({
             label: m.label,

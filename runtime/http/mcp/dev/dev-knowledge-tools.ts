@@ -5,7 +5,7 @@ import { registryNotFound, searchRegistry } from '../../api/registry-routes';
 import { boundedResult } from './dev-bounds';
 import { componentInput, componentText, findingLocation } from './dev-component-text';
 import { GUIDE_TOPICS } from './dev-guide';
-import { devTool, refusal, type DevTool } from './dev-tool-kit';
+import { type DevTool, devTool, refusal } from './dev-tool-kit';
 
 /** Of an example's code, this many bytes. */
 const CODE_LIMIT = 20_000;
@@ -29,7 +29,7 @@ export const KNOWLEDGE_TOOLS: DevTool[] = [
   devTool({
     name: 'search_registry',
     title: 'Search the registry',
-    description: 'Finds apps, sources and actions in the local component registry by words (offline). Answers each match\'s key, name, type, app and description; describe_component shows one whole.',
+    description: "Finds apps, sources and actions in the local component registry by words (offline). Answers each match's key, name, type, app and description; describe_component shows one whole.",
     input: z.object({
       query: z.string().max(200).describe('Words to look for, e.g. "new order webhook"'),
       type: z.enum(['source', 'action']).optional(),
@@ -46,7 +46,7 @@ export const KNOWLEDGE_TOOLS: DevTool[] = [
   devTool({
     name: 'describe_component',
     title: 'Describe a component',
-    description: 'A registry or saved component as an example to learn from: its props with their definitions (structured), and its own file\'s code (the last text block). Give a registry key (from search_registry), a saved key or a component id (sc_…).',
+    description: "A registry or saved component as an example to learn from: its props with their definitions (structured), and its own file's code (the last text block). Give a registry key (from search_registry), a saved key or a component id (sc_…).",
     input: z.object({ ref: z.string().min(1).max(200).describe('A registry key such as "http-new-requests", a saved key or an sc_… id') }),
     annotations: READS,
     run: async ({ ref }, { ctx }) => {

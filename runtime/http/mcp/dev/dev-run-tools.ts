@@ -1,18 +1,18 @@
 // Tools that run what is deployed and read what happened: send a request, fire a timer, run an
 // action, replay a run; list runs, read one, list events, read logs. Each run answers its whole record.
 import { z } from 'zod';
-import type { ComponentRecord } from '../../../store/metadata';
 import type { InvocationView } from '../../../contract/invocation-api';
-import { HttpError, notFound } from '../../edge/error-statuses';
+import type { ComponentRecord } from '../../../store/metadata';
 import { replayRun, replaySchema } from '../../api/invocation-routes';
 import { registryComponent, registryNotFound } from '../../api/registry-routes';
 import { runRequestNow } from '../../api/run-now';
 import { eventSummary } from '../../api/views';
+import { HttpError, notFound } from '../../edge/error-statuses';
 import { boundedResult } from './dev-bounds';
 import { componentInput, componentText } from './dev-component-text';
 import { runLine, runView } from './dev-run-view';
 import { accountsInput, networkMode, propsInput, sourceOf, withAccounts } from './dev-source-tools';
-import { devTool, type DevSession, type DevTool } from './dev-tool-kit';
+import { type DevSession, type DevTool, devTool } from './dev-tool-kit';
 
 const READS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const RUNS = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
@@ -40,7 +40,10 @@ export const RUN_TOOLS: DevTool[] = [
     description: "Sends a request to a source's HTTP endpoint through the real endpoint path, and answers the response with the whole run: logs, events, outgoing calls, and the error with the component's file:line.",
     input: z.object({
       source_id: sourceId,
-      method: z.string().regex(/^[A-Za-z]+$/, 'must be an HTTP method such as POST').default('POST'),
+      method: z
+        .string()
+        .regex(/^[A-Za-z]+$/, 'must be an HTTP method such as POST')
+        .default('POST'),
       path: z.string().regex(/^\//, 'must start with /').default('/').describe('Sub-path after the endpoint URL (event.path)'),
       query: z.string().optional().describe('Query string, without ?'),
       headers,
@@ -90,7 +93,10 @@ export const RUN_TOOLS: DevTool[] = [
     description: "Runs a recorded run of a source again against its current code: an HTTP run's request through its endpoint (with edits to method, path, query, headers or body), another run with its event (or an edited event).",
     input: z.object({
       run_id: z.string().min(1).describe('The run to replay (its run_id)'),
-      method: z.string().regex(/^[A-Za-z]+$/).optional(),
+      method: z
+        .string()
+        .regex(/^[A-Za-z]+$/)
+        .optional(),
       path: z.string().regex(/^\//, 'must start with /').optional(),
       query: z.string().optional(),
       headers,
@@ -109,7 +115,10 @@ export const RUN_TOOLS: DevTool[] = [
     run: async ({ owner_id, status, limit: n }, session) => {
       const { invocations, sources, library } = session.ctx;
       if (!sources.find(owner_id) && !library.find(owner_id)) throw new HttpError(404, `no source or action ${owner_id}; deploy_source and run_action answer their ids`);
-      const runs = invocations.list(owner_id, status ? { status } : {}).slice(0, n).map((kept) => invocations.read(kept));
+      const runs = invocations
+        .list(owner_id, status ? { status } : {})
+        .slice(0, n)
+        .map((kept) => invocations.read(kept));
       return boundedResult({ runs: runs.map((r) => ({ run_id: r.id, trigger: r.trigger, status: r.status, started_at: new Date(r.started_at).toISOString(), line: runLine(r, session) })) });
     },
   }),

@@ -2,17 +2,20 @@
 // deployed as anything else is (ctx.sources), so it runs in the same sandbox with the same limits.
 import { z } from 'zod';
 import type { SourceRecord } from '../../../store/metadata';
-import { notFound } from '../../edge/error-statuses';
 import { sourceView } from '../../api/views';
+import { notFound } from '../../edge/error-statuses';
 import { boundedResult } from './dev-bounds';
-import { componentInput, componentText, type ComponentText } from './dev-component-text';
-import { devTool, type DevSession, type DevTool } from './dev-tool-kit';
+import { type ComponentText, componentInput, componentText } from './dev-component-text';
+import { type DevSession, type DevTool, devTool } from './dev-tool-kit';
 
 /** How a source's outgoing calls are served (docs/runtime.md). */
 export const networkMode = z.enum(['live', 'record', 'replay', 'replay-or-live']).optional().describe('How outgoing HTTP calls are served: live (default), record, replay (from the cassette, no network), replay-or-live');
 
 /** App props bound to connected accounts, `{prop: "apn_…"}`. */
-export const accountsInput = z.record(z.string(), z.string().regex(/^apn_[A-Za-z0-9_-]+$/, 'must be a connected account id (apn_…)')).optional().describe('App props bound to connected accounts: {"acme": "apn_…"}');
+export const accountsInput = z
+  .record(z.string(), z.string().regex(/^apn_[A-Za-z0-9_-]+$/, 'must be a connected account id (apn_…)'))
+  .optional()
+  .describe('App props bound to connected accounts: {"acme": "apn_…"}');
 
 /** Values of the component's props. */
 export const propsInput = z.record(z.string(), z.unknown()).optional().describe('Values of the props, by name');

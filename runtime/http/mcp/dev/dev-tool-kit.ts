@@ -3,9 +3,9 @@
 // destroys, and the function that answers.
 import type { CallToolResult, Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { ComponentError } from '../../../lib/error-kinds';
 import type { ApiContext } from '../../api/api-context';
 import { HttpError } from '../../edge/error-statuses';
-import { ComponentError } from '../../../lib/error-kinds';
 import { FileRefused, type RootGuard } from './dev-roots';
 
 /** What a dev tool reaches: the service's parts, the session's folders, and the files it deployed sources from. */
@@ -65,4 +65,3 @@ export async function callTool(tool: DevTool, args: Record<string, unknown>, ses
     return refusal(words);
   }
 }
-

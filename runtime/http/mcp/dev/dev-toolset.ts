@@ -8,7 +8,7 @@ import { KNOWLEDGE_TOOLS } from './dev-knowledge-tools';
 import { RootGuard } from './dev-roots';
 import { RUN_TOOLS } from './dev-run-tools';
 import { SOURCE_TOOLS } from './dev-source-tools';
-import { callTool, listedTool, type DevSession } from './dev-tool-kit';
+import { callTool, type DevSession, listedTool } from './dev-tool-kit';
 
 /** Every dev tool, in the order of the loop. */
 export const DEV_TOOLS = [...KNOWLEDGE_TOOLS, ...SOURCE_TOOLS, ...RUN_TOOLS];

@@ -2,8 +2,8 @@
 // passing its data off as the request that was sent.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { EventSummary } from '../../../../runtime/contract/source-api';
 import { curlForEvent } from '../../../../renderer/src/features/activity/curl';
+import type { EventSummary } from '../../../../runtime/contract/source-api';
 
 const event: EventSummary = {
   id: '1700000000000-0',

@@ -10,8 +10,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { RecordedRequest } from '../../../../runtime/contract/invocation-api';
 import { curlForRequest, requestUrl } from '../../../../renderer/src/features/activity/curl';
+import type { RecordedRequest } from '../../../../runtime/contract/invocation-api';
 
 interface Received {
   method: string;

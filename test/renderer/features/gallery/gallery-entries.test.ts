@@ -2,11 +2,21 @@
 // component without one; versions newest first; entries newest first.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ComponentView } from '../../../../runtime/contract/component-api';
 import { savedEntries } from '../../../../renderer/src/features/gallery/gallery-entries';
+import type { ComponentView } from '../../../../runtime/contract/component-api';
 
 const view = (id: string, key: string | null, name: string, version: string, created_at: number, type: 'source' | 'action' = 'source'): ComponentView => ({
-  id, key, name, version, type, description: null, code_hash: id.padEnd(64, '0'), configurable_props: [], warnings: [], created_at, used_by: [],
+  id,
+  key,
+  name,
+  version,
+  type,
+  description: null,
+  code_hash: id.padEnd(64, '0'),
+  configurable_props: [],
+  warnings: [],
+  created_at,
+  used_by: [],
 });
 
 describe('gallery saved entries', () => {

@@ -2,15 +2,18 @@
 // as the command and arguments the service named; the scripts are valid JavaScript modules.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { describe, it } from 'node:test';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { McpSnippets } from '../../../../runtime/contract/mcp-api';
+import { describe, it } from 'node:test';
 import { commandLine, scriptText } from '../../../../renderer/src/features/mcp/mcp-snippets';
+import type { McpSnippets } from '../../../../runtime/contract/mcp-api';
 
 /** The words bash makes of a line (with its environment assignments), one per line. */
-const bashWords = (line: string) => execFileSync('bash', ['-c', `set -- ${line}; for w; do printf '%s\\n' "$w"; done`], { encoding: 'utf8' }).split('\n').slice(0, -1);
+const bashWords = (line: string) =>
+  execFileSync('bash', ['-c', `set -- ${line}; for w; do printf '%s\\n' "$w"; done`], { encoding: 'utf8' })
+    .split('\n')
+    .slice(0, -1);
 
 const snippets = (env?: Record<string, string>): McpSnippets => ({
   stdio: { command: '/opt/node 20/bin/node', args: ["/home/o'neil/spout/bin/spout.js", 'mcp', '--data-dir', '/home/me/.config/spout $x'], ...(env ? { env } : {}) },

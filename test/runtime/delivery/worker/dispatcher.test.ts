@@ -113,7 +113,10 @@ describe('Dispatcher', () => {
     sent[1]!.answer(null);
     await until(() => m!.status === 'failed', 'failed when no retry is left');
     assert.equal(m!.next_attempt_at, null);
-    assert.deepEqual(m!.attempts.map((a) => a.status_code), [500, null]);
+    assert.deepEqual(
+      m!.attempts.map((a) => a.status_code),
+      [500, null],
+    );
     await d.stop();
   });
 

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import { describe, it } from 'node:test';
 import type { Attempt, NewMessage } from '../../../../runtime/contract/delivery-protocol';
 import { Outbox } from '../../../../runtime/delivery/worker/outbox';
-import { tempFiles } from '../../../helpers/service';
 import { batchOf } from '../../../helpers/message-batch';
+import { tempFiles } from '../../../helpers/service';
 
 const tmpFile = tempFiles('spout-outbox-', 'deliveries.jsonl');
 
@@ -127,7 +127,11 @@ describe('Outbox', () => {
     const outcome = { status_code: 200, duration_ms: 2, response_body: 'ok', error: null, trigger: 'scheduled', status: 'delivered', next_attempt_at: null, created_at: 2000 };
     fs.writeFileSync(
       file,
-      [{ t: 'm', ...m, body: JSON.parse(m.body) }, { t: 'a', message_id: m.id, ...outcome, timestamp: 'soon', signature: 'v1,x' }, { t: 'a', message_id: m.id, ...outcome, timestamp: 1, signature: 7 }]
+      [
+        { t: 'm', ...m, body: JSON.parse(m.body) },
+        { t: 'a', message_id: m.id, ...outcome, timestamp: 'soon', signature: 'v1,x' },
+        { t: 'a', message_id: m.id, ...outcome, timestamp: 1, signature: 7 },
+      ]
         .map((line) => `${JSON.stringify(line)}\n`)
         .join(''),
     );

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { newSigningSecret, signMessage } from '../../../../runtime/delivery/worker/signing';
 import { nextRetryDelayMs } from '../../../../runtime/delivery/worker/retry';
+import { newSigningSecret, signMessage } from '../../../../runtime/delivery/worker/signing';
 
 describe('signing', () => {
   it('produces signatures the standardwebhooks package verifies', () => {
@@ -35,9 +35,18 @@ describe('signMessage', () => {
 describe('retry schedule', () => {
   it('follows the schedule with ±20% jitter and stops when it runs out', () => {
     const schedule = [5, 300];
-    assert.equal(nextRetryDelayMs(schedule, 1, () => 0), 4000);
-    assert.equal(nextRetryDelayMs(schedule, 1, () => 1), 6000);
-    assert.equal(nextRetryDelayMs(schedule, 2, () => 0.5), 300_000);
+    assert.equal(
+      nextRetryDelayMs(schedule, 1, () => 0),
+      4000,
+    );
+    assert.equal(
+      nextRetryDelayMs(schedule, 1, () => 1),
+      6000,
+    );
+    assert.equal(
+      nextRetryDelayMs(schedule, 2, () => 0.5),
+      300_000,
+    );
     assert.equal(nextRetryDelayMs(schedule, 3), null);
   });
 });

@@ -31,7 +31,11 @@ describe('HttpSender', () => {
           return;
         }
         if (req.url === '/headers') {
-          res.writeHead(429, [['Retry-After', '7'], ['X-Multi', 'a'], ['X-Multi', 'b']]);
+          res.writeHead(429, [
+            ['Retry-After', '7'],
+            ['X-Multi', 'a'],
+            ['X-Multi', 'b'],
+          ]);
           return res.end('slow down');
         }
         res.writeHead(201);

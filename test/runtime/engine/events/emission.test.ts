@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import type { EmitPayload } from '../../../../runtime/contract/host-protocol';
-import { Emission, type DeliveryPort } from '../../../../runtime/engine/events/emission';
+import { type DeliveryPort, Emission } from '../../../../runtime/engine/events/emission';
 import { EventStore, type StoredEvent } from '../../../../runtime/store/event-store';
-import { openEngineStores, type EngineStores } from '../../../helpers/engine';
+import { type EngineStores, openEngineStores } from '../../../helpers/engine';
 
 const emit = (n: number, meta: EmitPayload['meta'] = {}): EmitPayload => ({ json: JSON.stringify({ n }), meta });
 const numbers = (events: readonly StoredEvent[]) => events.map((e) => JSON.parse(e.json).n as number);
@@ -18,8 +18,7 @@ async function open(delivery?: DeliveryPort): Promise<EngineStores> {
   return stores;
 }
 
-const subscribe = (s: EngineStores, emitter: string, listener: string, eventName: string | null = null) =>
-  s.metadata.data.subscriptions.push({ id: `sub_${s.metadata.data.subscriptions.length}`, emitter_id: emitter, listener_id: listener, event_name: eventName, created_at: 0 });
+const subscribe = (s: EngineStores, emitter: string, listener: string, eventName: string | null = null) => s.metadata.data.subscriptions.push({ id: `sub_${s.metadata.data.subscriptions.length}`, emitter_id: emitter, listener_id: listener, event_name: eventName, created_at: 0 });
 
 describe('Emission', () => {
   it('stores a run’s events oldest first when each has a ts, else in emit order', async () => {
@@ -29,7 +28,10 @@ describe('Emission', () => {
     const asEmitted = await s.emission.accept('dc_a', [emit(6, { ts: 60 }), emit(4), emit(5, { ts: 50 })]);
     assert.deepEqual(numbers(asEmitted.map((r) => r.event)), [6, 4, 5]);
     assert.deepEqual(numbers(s.events.list('dc_a')).reverse(), [1, 2, 3, 6, 4, 5]);
-    const ids = s.events.list('dc_a').map((e) => e.id).reverse();
+    const ids = s.events
+      .list('dc_a')
+      .map((e) => e.id)
+      .reverse();
     assert.deepEqual(ids, [...ids].sort(), 'event ids increase in the stored order');
   });
 
@@ -64,9 +66,15 @@ describe('Emission', () => {
     // Durable: a second store over the same folder reads it back.
     const reread = new EventStore(path.join(s.dataDir, 'events'), 10);
     await reread.openSource('dc_a');
-    assert.deepEqual(reread.list('dc_a').map((e) => e.id), [routed!.event.id]);
+    assert.deepEqual(
+      reread.list('dc_a').map((e) => e.id),
+      [routed!.event.id],
+    );
     await reread.close();
-    assert.deepEqual(s.listened.map((l) => [l.listenerId, l.event.id, l.depth]), [['dc_b', routed!.event.id, 1]]);
+    assert.deepEqual(
+      s.listened.map((l) => [l.listenerId, l.event.id, l.depth]),
+      [['dc_b', routed!.event.id, 1]],
+    );
   });
 
   it('routes each event by channel and glob: webhooks get delivery messages, sources and workflows are run one hop deeper', async () => {
@@ -85,9 +93,26 @@ describe('Emission', () => {
         { n: 3, webhooks: [], listeners: [] },
       ],
     );
-    assert.deepEqual(s.deliveries.map((d) => [JSON.parse(d.event.json).n, d.webhooks]), [[1, ['wh_default']], [2, ['wh_glob']], [3, []]]);
-    assert.deepEqual(routed.map((r) => r.event.deliver_to), [['wh_default'], ['wh_glob'], undefined], 'each event names its webhooks, to mend a crash');
-    assert.deepEqual(s.listened.map((l) => [l.listenerId, JSON.parse(l.event.json).n, l.depth]), [['dc_listener', 1, 3], ['p_workflow', 2, 3]]);
+    assert.deepEqual(
+      s.deliveries.map((d) => [JSON.parse(d.event.json).n, d.webhooks]),
+      [
+        [1, ['wh_default']],
+        [2, ['wh_glob']],
+        [3, []],
+      ],
+    );
+    assert.deepEqual(
+      routed.map((r) => r.event.deliver_to),
+      [['wh_default'], ['wh_glob'], undefined],
+      'each event names its webhooks, to mend a crash',
+    );
+    assert.deepEqual(
+      s.listened.map((l) => [l.listenerId, JSON.parse(l.event.json).n, l.depth]),
+      [
+        ['dc_listener', 1, 3],
+        ['p_workflow', 2, 3],
+      ],
+    );
   });
 
   it('keeps the webhook deliveries that led to a run on its events, for their deliveries, listeners and a restart', async () => {
@@ -96,13 +121,22 @@ describe('Emission', () => {
     subscribe(s, 'dc_a', 'dc_listener');
     const [routed] = await s.emission.accept('dc_a', [emit(1)], 0, null, 3);
     assert.equal(routed!.event.hops, 3);
-    assert.deepEqual(s.deliveries.map((d) => d.event.hops), [3]);
-    assert.deepEqual(s.listened.map((l) => l.event.hops), [3]);
+    assert.deepEqual(
+      s.deliveries.map((d) => d.event.hops),
+      [3],
+    );
+    assert.deepEqual(
+      s.listened.map((l) => l.event.hops),
+      [3],
+    );
     const [plain] = await s.emission.accept('dc_a', [emit(2)]);
     assert.equal(plain!.event.hops, undefined, 'no deliveries led to it: nothing kept');
     const reread = new EventStore(path.join(s.dataDir, 'events'), 10);
     await reread.openSource('dc_a');
-    assert.deepEqual(reread.list('dc_a').map((e) => e.hops), [undefined, 3]);
+    assert.deepEqual(
+      reread.list('dc_a').map((e) => e.hops),
+      [undefined, 3],
+    );
     await reread.close();
   });
 
@@ -119,7 +153,12 @@ describe('Emission', () => {
     await s.emission.accept('dc_a', [emit(1), emit(2)]);
     const recovered: Array<[string, number]> = [];
     const restarted = new EventStore(path.join(s.dataDir, 'events'), 10);
-    new Emission(restarted, { deliver: async () => {}, deliverUnrecorded: async (emitterId, events) => (recovered.push([emitterId, events.length]), 0) }, () => [], () => {});
+    new Emission(
+      restarted,
+      { deliver: async () => {}, deliverUnrecorded: async (emitterId, events) => (recovered.push([emitterId, events.length]), 0) },
+      () => [],
+      () => {},
+    );
     await restarted.openSource('dc_a');
     await restarted.close();
     assert.deepEqual(recovered, [['dc_a', 2]]);

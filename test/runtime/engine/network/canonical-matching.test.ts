@@ -2,9 +2,9 @@
 // entries with a credential in clear matching as masked ones do, and the closest entry of a miss.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { Cassette, CassetteEntry } from '../../../../runtime/contract/network-api';
 import { canonicalUrl, closestEntry, Matcher } from '../../../../runtime/engine/network/cassette-match';
 import { maskerFor } from '../../../../runtime/engine/network/network-service';
-import type { Cassette, CassetteEntry } from '../../../../runtime/contract/network-api';
 import { emptyCassette } from '../../../../runtime/store/cassette-store';
 
 const body = (text: string) => ({ body: text, body_encoding: 'utf8' as const, body_size: text.length, body_truncated: false });
@@ -15,7 +15,7 @@ describe('one canonical form of a URL', () => {
   it('matches an entry without an ignored parameter whose query has %20 and %2A, as a client escapes them another way', () => {
     const found = new Matcher().match(cassette([entry('GET', "https://api.example.com/drive/v3/files?q=name%20contains%20'report'%2A")], ['pageToken']), {
       method: 'GET',
-      url: "https://api.example.com/drive/v3/files?q=name+contains+%27report%27*&pageToken=abc",
+      url: 'https://api.example.com/drive/v3/files?q=name+contains+%27report%27*&pageToken=abc',
       body: '',
     });
     assert.equal(found?.index, 0);

@@ -2,9 +2,9 @@
 // readable, and a hand-written entry without a body matches any body.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { Cassette, CassetteEntry } from '../../../../runtime/contract/network-api';
 import { Matcher } from '../../../../runtime/engine/network/cassette-match';
 import { maskerFor } from '../../../../runtime/engine/network/network-service';
-import type { Cassette, CassetteEntry } from '../../../../runtime/contract/network-api';
 import { emptyCassette } from '../../../../runtime/store/cassette-store';
 
 const body = (text: string) => ({ body: text, body_encoding: 'utf8' as const, body_size: text.length, body_truncated: false });

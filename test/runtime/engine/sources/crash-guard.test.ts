@@ -7,7 +7,7 @@ import { SourceRecords } from '../../../../runtime/engine/sources/source-records
 import type { SourceTimers } from '../../../../runtime/engine/sources/source-timers';
 import type { HostExit } from '../../../../runtime/sandbox/host-process';
 import type { SourceRecord } from '../../../../runtime/store/metadata';
-import { openEngineStores, type EngineStores } from '../../../helpers/engine';
+import { type EngineStores, openEngineStores } from '../../../helpers/engine';
 
 const crash: HostExit = { cause: 'crashed', message: 'exited with code 1' };
 

@@ -1,10 +1,10 @@
 // Deploy, update and remove through the sources' rooms, with real stores and component hosts.
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { HookError } from '../../../../runtime/lib/error-kinds';
 import type { SourceManager } from '../../../../runtime/engine/sources/source-manager';
+import { HookError } from '../../../../runtime/lib/error-kinds';
 import type { SourceRecord } from '../../../../runtime/store/metadata';
-import { filesUnder, openSources, type EngineStores } from '../../../helpers/engine';
+import { type EngineStores, filesUnder, openSources } from '../../../helpers/engine';
 
 /** A source that notes each hook in its db, and emits its version and the notes when run (written for this test). */
 const VERSIONED = (version: number, activate = '') => `
@@ -73,10 +73,7 @@ describe('SourceLifecycle', () => {
   it('fails an update whose activate() throws, and puts the previous version back as it was', async () => {
     const source = await sources.deploy({ code: VERSIONED(1), configured_props: { label: 'first' } });
     const before = structuredClone(source);
-    await assert.rejects(
-      sources.update(source, { code: VERSIONED(2, 'throw new Error("v2 refuses");'), configured_props: { label: 'second' } }),
-      (err: unknown) => err instanceof HookError && err.message === 'the activate() hook failed: v2 refuses',
-    );
+    await assert.rejects(sources.update(source, { code: VERSIONED(2, 'throw new Error("v2 refuses");'), configured_props: { label: 'second' } }), (err: unknown) => err instanceof HookError && err.message === 'the activate() hook failed: v2 refuses');
     assert.deepEqual(source, before, 'the record is unchanged');
     const after = await runOnce(source);
     assert.equal(after.version, 1, 'the previous code still runs');
@@ -106,18 +103,31 @@ describe('SourceLifecycle', () => {
     await new Promise((r) => setTimeout(r, 200));
     assert.deepEqual(sources.list(), []);
     assert.deepEqual(stores.metadata.data.subscriptions, [], 'no auto-subscription for a source that was not deployed');
-    assert.deepEqual(filesUnder(stores.dataDir).filter((f) => f.includes('dc_')), [], 'nothing of the source is left in any store');
-    assert.deepEqual(filesUnder(stores.dataDir).filter((f) => !before.includes(f) && !f.startsWith('metadata')), []);
+    assert.deepEqual(
+      filesUnder(stores.dataDir).filter((f) => f.includes('dc_')),
+      [],
+      'nothing of the source is left in any store',
+    );
+    assert.deepEqual(
+      filesUnder(stores.dataDir).filter((f) => !before.includes(f) && !f.startsWith('metadata')),
+      [],
+    );
   });
 
   it('removes a source: runs deactivate(), and deletes its data in every store', async () => {
     const source = await sources.deploy({ code: VERSIONED(1) });
     await runOnce(source);
-    assert.ok(filesUnder(stores.dataDir).some((f) => f.includes(source.id)), 'the source has data to remove');
+    assert.ok(
+      filesUnder(stores.dataDir).some((f) => f.includes(source.id)),
+      'the source has data to remove',
+    );
     await sources.remove(source);
     assert.equal(sources.find(source.id), undefined);
     assert.equal(sources.byEndpoint(source.endpoints.http!), undefined);
     await new Promise((r) => setTimeout(r, 200));
-    assert.deepEqual(filesUnder(stores.dataDir).filter((f) => f.includes(source.id)), []);
+    assert.deepEqual(
+      filesUnder(stores.dataDir).filter((f) => f.includes(source.id)),
+      [],
+    );
   });
 });

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, beforeEach, describe, it } from 'node:test';
+import { ComponentLibrary } from '../../../../runtime/components/library';
 import type { EndpointExchange } from '../../../../runtime/contract/endpoint-exchange';
 import type { EmitPayload, HttpResponsePayload, InvocationTarget } from '../../../../runtime/contract/host-protocol';
 import type { RecordedResponse } from '../../../../runtime/contract/invocation-api';
-import { ComponentLibrary } from '../../../../runtime/components/library';
 import { MAX_RECORDED_EMITS } from '../../../../runtime/contract/limits';
 import { MAX_LISTENER_HOPS } from '../../../../runtime/engine/events/emission';
 import { SourceCalls } from '../../../../runtime/engine/sources/source-calls';
@@ -15,7 +15,7 @@ import { HookError, SourceUnavailable } from '../../../../runtime/lib/error-kind
 import type { Sandbox } from '../../../../runtime/sandbox/sandbox';
 import type { InvocationResult } from '../../../../runtime/sandbox/sandbox-options';
 import type { ComponentRecord, SourceRecord } from '../../../../runtime/store/metadata';
-import { openEngineStores, type EngineStores } from '../../../helpers/engine';
+import { type EngineStores, openEngineStores } from '../../../helpers/engine';
 import { waitFor } from '../../../helpers/service';
 
 /** What the fake component does in one invocation. */
@@ -122,8 +122,7 @@ beforeEach(async () => {
 
 after(() => stores?.close());
 
-const subscribe = (listenerId: string, eventName: string | null = null) =>
-  stores.metadata.data.subscriptions.push({ id: `sub_${listenerId}`, emitter_id: source.id, listener_id: listenerId, event_name: eventName, created_at: 0 });
+const subscribe = (listenerId: string, eventName: string | null = null) => stores.metadata.data.subscriptions.push({ id: `sub_${listenerId}`, emitter_id: source.id, listener_id: listenerId, event_name: eventName, created_at: 0 });
 
 describe('SourceRunner', () => {
   it('records a run: its event, logs and emits, each emit with its event id and webhooks', async () => {
@@ -136,12 +135,24 @@ describe('SourceRunner', () => {
     assert.equal(run.record.status, 'ok');
     assert.equal(run.record.trigger, 'timer');
     assert.deepEqual(run.record.event, { tick: 1 });
-    assert.deepEqual(run.record.logs.map((l) => l.message), ['hello']);
+    assert.deepEqual(
+      run.record.logs.map((l) => l.message),
+      ['hello'],
+    );
     assert.deepEqual(
       run.record.emits.map((e) => ({ id: e.event_id, dropped: e.dropped, name: e.name, webhooks: e.webhooks })),
-      stores.events.list(source.id).reverse().map((e, i) => ({ id: e.id, dropped: false, name: i === 0 ? null : 'alerts', webhooks: i === 0 ? ['wh_a'] : ['wh_b'] })),
+      stores.events
+        .list(source.id)
+        .reverse()
+        .map((e, i) => ({ id: e.id, dropped: false, name: i === 0 ? null : 'alerts', webhooks: i === 0 ? ['wh_a'] : ['wh_b'] })),
     );
-    assert.deepEqual(stores.deliveries.map((d) => [JSON.parse(d.event.json).n, d.webhooks]), [[1, ['wh_a']], [2, ['wh_b']]]);
+    assert.deepEqual(
+      stores.deliveries.map((d) => [JSON.parse(d.event.json).n, d.webhooks]),
+      [
+        [1, ['wh_a']],
+        [2, ['wh_b']],
+      ],
+    );
     assert.deepEqual(stores.invocations.get(run.record.id), run.record, 'the record is kept when invoke resolves');
   });
 
@@ -160,13 +171,28 @@ describe('SourceRunner', () => {
     next = { emits: Array.from({ length: 2500 }, (_, i) => emit({ i }, { id: String(i % 10 === 9 ? i - 1 : i) })) };
     const run = await runner.invoke(source, {}, { trigger: { kind: 'run_now' } });
     assert.equal(run.record.emits.length, MAX_RECORDED_EMITS);
-    assert.deepEqual(run.record.emits.slice(8, 10).map((e) => e.dropped), [false, true]);
+    assert.deepEqual(
+      run.record.emits.slice(8, 10).map((e) => e.dropped),
+      [false, true],
+    );
     assert.deepEqual(run.record.emits_omitted, { stored: 2250 - 90, dropped: 250 - 10 });
     // Every event was stored and handed to delivery, in emit order (the store keeps the latest of them).
     const stored = stores.deliveries.map((d) => d.event);
-    assert.deepEqual(stored.map((e) => JSON.parse(e.json).i), Array.from({ length: 2500 }, (_, i) => i).filter((i) => i % 10 !== 9));
-    assert.deepEqual(stores.events.list(source.id).reverse().map((e) => e.id), stored.slice(-stores.events.list(source.id).length).map((e) => e.id));
-    assert.deepEqual(run.record.emits.filter((e) => !e.dropped).map((e) => e.event_id), stored.slice(0, 90).map((e) => e.id));
+    assert.deepEqual(
+      stored.map((e) => JSON.parse(e.json).i),
+      Array.from({ length: 2500 }, (_, i) => i).filter((i) => i % 10 !== 9),
+    );
+    assert.deepEqual(
+      stores.events
+        .list(source.id)
+        .reverse()
+        .map((e) => e.id),
+      stored.slice(-stores.events.list(source.id).length).map((e) => e.id),
+    );
+    assert.deepEqual(
+      run.record.emits.filter((e) => !e.dropped).map((e) => e.event_id),
+      stored.slice(0, 90).map((e) => e.id),
+    );
     assert.deepEqual(stores.invocations.get(run.record.id), run.record, 'the record is kept as answered');
   });
 
@@ -184,7 +210,10 @@ describe('SourceRunner', () => {
     held = Promise.resolve();
     release();
     await run;
-    assert.deepEqual(stores.deliveries.map((d) => JSON.parse(d.event.json).i), Array.from({ length: 2500 }, (_, i) => i));
+    assert.deepEqual(
+      stores.deliveries.map((d) => JSON.parse(d.event.json).i),
+      Array.from({ length: 2500 }, (_, i) => i),
+    );
   });
 
   it('records a run that lists all its emits with no omitted count', async () => {
@@ -252,8 +281,14 @@ describe('SourceRunner', () => {
     await runner.hook(source.id, live, 'activate');
     next = { error: 'no credentials' };
     await assert.rejects(runner.hook(source.id, live, 'deploy'), (err: unknown) => err instanceof HookError && err.message === 'the deploy() hook failed: no credentials');
-    const hooks = stores.invocations.list(source.id).map((kept) => stores.invocations.read(kept)).map((r) => [r.hook, r.status]);
-    assert.deepEqual(hooks, [['deploy', 'error'], ['activate', 'ok']]);
+    const hooks = stores.invocations
+      .list(source.id)
+      .map((kept) => stores.invocations.read(kept))
+      .map((r) => [r.hook, r.status]);
+    assert.deepEqual(hooks, [
+      ['deploy', 'error'],
+      ['activate', 'ok'],
+    ]);
   });
 
   it('records no hook the component does not define', async () => {
@@ -281,4 +316,3 @@ describe('SourceRunner', () => {
     assert.match(stores.logs.list(source.id)[0]!.message, /not run: listeners passed events on 8 times in a row/);
   });
 });
-

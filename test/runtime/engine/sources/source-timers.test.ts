@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { ComponentLibrary } from '../../../../runtime/components/library';
-import type { SourceRun, SourceRunner, InvokeOptions } from '../../../../runtime/engine/sources/source-runner';
 import { SourceRecords } from '../../../../runtime/engine/sources/source-records';
+import type { InvokeOptions, SourceRun, SourceRunner } from '../../../../runtime/engine/sources/source-runner';
 import { SourceTimers } from '../../../../runtime/engine/sources/source-timers';
 import type { ComponentRecord, SourceRecord } from '../../../../runtime/store/metadata';
-import { openEngineStores, type EngineStores } from '../../../helpers/engine';
+import { type EngineStores, openEngineStores } from '../../../helpers/engine';
 
 const START = Date.UTC(2025, 0, 1, 12, 0, 0);
 
@@ -40,8 +40,7 @@ beforeEach(async () => {
   stores.metadata.data.sources.push(source);
   await stores.logs.open(source.id);
   const runner = {
-    invoke: (_source: SourceRecord, event: unknown, options: InvokeOptions) =>
-      new Promise<SourceRun>((resolve) => runs.push({ event, options, end: () => resolve({} as SourceRun) })),
+    invoke: (_source: SourceRecord, event: unknown, options: InvokeOptions) => new Promise<SourceRun>((resolve) => runs.push({ event, options, end: () => resolve({} as SourceRun) })),
   } as unknown as SourceRunner;
   timers = new SourceTimers(new SourceRecords(stores.metadata, new ComponentLibrary(stores.metadata)), runner, stores.logs);
 });

@@ -12,7 +12,14 @@ const PROPS: ConfigurableProp[] = [
   { name: 'text', type: 'string', label: 'Text', description: 'Some text.' },
   { name: 'count', type: 'integer', min: 1, max: 10, optional: true, default: 3 },
   { name: 'flag', type: 'boolean' },
-  { name: 'tags', type: 'string[]', options: [{ label: 'Red', value: 'r' }, { label: 'Blue', value: 'b' }] },
+  {
+    name: 'tags',
+    type: 'string[]',
+    options: [
+      { label: 'Red', value: 'r' },
+      { label: 'Blue', value: 'b' },
+    ],
+  },
   { name: 'sizes', type: 'integer[]', min: 0, max: 5, optional: true },
   { name: 'checks', type: 'boolean[]', optional: true },
   { name: 'meta', type: 'object', optional: true },
@@ -72,7 +79,10 @@ describe('props as a tool input schema', () => {
 
   it('leaves out what the agent never gives: apps (bound to accounts), folders, alerts, hidden props', () => {
     for (const name of ['acme', 'folder', 'note', 'hiddenOne']) assert.equal(p[name], undefined, name);
-    assert.deepEqual(input.appProps.map((a) => a.name), ['acme']);
+    assert.deepEqual(
+      input.appProps.map((a) => a.name),
+      ['acme'],
+    );
     assert.equal(toolInput([{ name: 'x', type: 'string' }], 't', []).schema.additionalProperties, false);
   });
 

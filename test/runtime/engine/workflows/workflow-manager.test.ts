@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import { ComponentLibrary, type SandboxFactory } from '../../../../runtime/components/library';
 import type { ActionRunView } from '../../../../runtime/contract/action-api';
 import type { HttpResponsePayload } from '../../../../runtime/contract/host-protocol';
-import { ComponentLibrary, type SandboxFactory } from '../../../../runtime/components/library';
 import { MAX_LISTENER_HOPS } from '../../../../runtime/engine/events/emission';
 import type { ComponentSessions } from '../../../../runtime/engine/sessions/component-sessions';
 import { WorkflowManager } from '../../../../runtime/engine/workflows/workflow-manager';
 import { ComponentError } from '../../../../runtime/lib/error-kinds';
 import type { ComponentRecord } from '../../../../runtime/store/metadata';
 import { RunLog } from '../../../../runtime/store/workflow-run-log';
-import { openEngineStores, type EngineStores } from '../../../helpers/engine';
+import { type EngineStores, openEngineStores } from '../../../helpers/engine';
 import { waitFor } from '../../../helpers/service';
 
 const action = (id: string): ComponentRecord => ({
@@ -81,16 +81,34 @@ describe('WorkflowManager', () => {
       { component: 'sc_store', configured: { text: 'item 7 (fetched)' } },
     ]);
     assert.equal(run.status, 'success');
-    assert.deepEqual(run.steps.map((s) => [s.name, s.ret, s.invocation_id]), [['fetch', { items: [{ id: 7 }] }, 'inv_1'], ['store', 'stored item 7 (fetched)', 'inv_2']]);
-    assert.deepEqual(workflows.runs(wf).map((r) => r.id), [run.id], 'the run is recorded');
+    assert.deepEqual(
+      run.steps.map((s) => [s.name, s.ret, s.invocation_id]),
+      [
+        ['fetch', { items: [{ id: 7 }] }, 'inv_1'],
+        ['store', 'stored item 7 (fetched)', 'inv_2'],
+      ],
+    );
+    assert.deepEqual(
+      workflows.runs(wf).map((r) => r.id),
+      [run.id],
+      'the run is recorded',
+    );
   });
 
   it('ends a run at a failing step, at $.flow.exit, and at a reference that cannot be read', async () => {
     scripts.sc_fetch = () => ({ error: { name: 'Error', message: 'upstream down', stack: null } });
-    const failing = await workflows.create({ steps: [{ name: 'fetch', component_id: 'sc_fetch' }, { name: 'never', component_id: 'sc_never' }] });
+    const failing = await workflows.create({
+      steps: [
+        { name: 'fetch', component_id: 'sc_fetch' },
+        { name: 'never', component_id: 'sc_never' },
+      ],
+    });
     const failed = await workflows.run(failing, {});
     assert.equal(failed.status, 'error');
-    assert.deepEqual(failed.steps.map((s) => s.name), ['fetch']);
+    assert.deepEqual(
+      failed.steps.map((s) => s.name),
+      ['fetch'],
+    );
 
     scripts.sc_fetch = () => ({ exit: { reason: 'nothing new' } });
     assert.equal((await workflows.run(failing, {})).status, 'exited');
@@ -99,7 +117,11 @@ describe('WorkflowManager', () => {
     const refused = await workflows.run(badRef, {});
     assert.equal(refused.status, 'error');
     assert.match(refused.steps[0]!.error!.message, /steps\.store\.configured_props\.text: \{\{process\.env\.HOME\}\} is not a reference/);
-    assert.deepEqual(called.map((c) => c.component), ['sc_fetch', 'sc_fetch'], 'neither sc_never nor the bad step ran');
+    assert.deepEqual(
+      called.map((c) => c.component),
+      ['sc_fetch', 'sc_fetch'],
+      'neither sc_never nor the bad step ran',
+    );
   });
 
   it('emits what steps send with $.send.emit as the workflow’s events, routed to its subscribers', async () => {
@@ -107,8 +129,17 @@ describe('WorkflowManager', () => {
     const wf = await workflows.create({ steps: [{ name: 'fetch', component_id: 'sc_fetch' }] });
     stores.metadata.data.subscriptions.push({ id: 'sub_1', emitter_id: wf.id, listener_id: 'wh_1', event_name: null, created_at: 0 });
     await workflows.run(wf, {});
-    assert.deepEqual(stores.events.list(wf.id).map((e) => JSON.parse(e.json)).reverse(), [{ n: 1 }, { n: 2 }]);
-    assert.deepEqual(stores.deliveries.map((d) => d.webhooks), [['wh_1'], ['wh_1']]);
+    assert.deepEqual(
+      stores.events
+        .list(wf.id)
+        .map((e) => JSON.parse(e.json))
+        .reverse(),
+      [{ n: 1 }, { n: 2 }],
+    );
+    assert.deepEqual(
+      stores.deliveries.map((d) => d.webhooks),
+      [['wh_1'], ['wh_1']],
+    );
   });
 
   it('hands on the webhook deliveries that led to a run, from its trigger or the event it listened to, to what it emits', async () => {
@@ -119,7 +150,10 @@ describe('WorkflowManager', () => {
     await stores.events.openSource('dc_src');
     await stores.emission.accept('dc_src', [{ json: '{"n":0}', meta: {} }], 0, null, 4);
     await waitFor(() => workflows.runs(wf).length === 2, 2000, 'the listening run');
-    assert.deepEqual(stores.deliveries.filter((d) => d.event.emitter_id === wf.id).map((d) => d.event.hops), [2, 4]);
+    assert.deepEqual(
+      stores.deliveries.filter((d) => d.event.emitter_id === wf.id).map((d) => d.event.hops),
+      [2, 4],
+    );
   });
 
   it('replays a run with its trigger event', async () => {
@@ -127,17 +161,26 @@ describe('WorkflowManager', () => {
     const first = await workflows.run(wf, { n: 41 });
     const again = await workflows.replay(wf, first.id);
     assert.equal(again?.replay_of, first.id);
-    assert.deepEqual(called.map((c) => c.configured.text), [41, 41]);
+    assert.deepEqual(
+      called.map((c) => c.configured.text),
+      [41, 41],
+    );
     assert.equal(workflows.replay(wf, 'wfr_missing'), null);
   });
 
   it('listens to its source trigger: runs with each event, not past the hop limit nor while inactive', async () => {
     const wf = await workflows.create({ trigger: { type: 'source', source_id: 'dc_src' }, steps: [{ name: 'fetch', component_id: 'sc_fetch', configured_props: { text: '{{steps.trigger.event.n}}' } }] });
-    assert.deepEqual(stores.metadata.data.subscriptions.map((s) => [s.emitter_id, s.listener_id, s.event_name]), [['dc_src', wf.id, null]]);
+    assert.deepEqual(
+      stores.metadata.data.subscriptions.map((s) => [s.emitter_id, s.listener_id, s.event_name]),
+      [['dc_src', wf.id, null]],
+    );
     await stores.events.openSource('dc_src');
     await stores.emission.accept('dc_src', [{ json: '{"n":1}', meta: {} }]);
     await waitFor(() => workflows.runs(wf).length === 1, 2000, 'the listening run');
-    assert.deepEqual(called.map((c) => c.configured.text), [1]);
+    assert.deepEqual(
+      called.map((c) => c.configured.text),
+      [1],
+    );
 
     const [event] = stores.events.list('dc_src');
     workflows.listen(wf.id, event!, MAX_LISTENER_HOPS + 1);
@@ -150,7 +193,10 @@ describe('WorkflowManager', () => {
   it('moves its trigger subscription on update, and removes runs, events and subscriptions with the workflow', async () => {
     const wf = await workflows.create({ trigger: { type: 'source', source_id: 'dc_src', event_name: 'a' }, steps: [] });
     await workflows.update(wf, { trigger: { type: 'source', source_id: 'dc_src', event_name: 'b' } });
-    assert.deepEqual(stores.metadata.data.subscriptions.map((s) => s.event_name), ['b']);
+    assert.deepEqual(
+      stores.metadata.data.subscriptions.map((s) => s.event_name),
+      ['b'],
+    );
     await workflows.run(wf, {});
     await workflows.remove(wf);
     assert.equal(workflows.find(wf.id), undefined);
@@ -170,10 +216,20 @@ describe('WorkflowManager', () => {
 
   it('refuses a definition with bad step names, a missing component, a source as a step, or an unknown source trigger', async () => {
     await assert.rejects(
-      workflows.create({ steps: [{ name: 'trigger', component_id: 'sc_fetch' }, { name: 'a', component_id: 'sc_nope' }, { name: 'b', component_id: 'sc_source' }, { name: 'b', component_id: 'sc_fetch' }] }),
+      workflows.create({
+        steps: [
+          { name: 'trigger', component_id: 'sc_fetch' },
+          { name: 'a', component_id: 'sc_nope' },
+          { name: 'b', component_id: 'sc_source' },
+          { name: 'b', component_id: 'sc_fetch' },
+        ],
+      }),
       (err: unknown) => {
         assert.ok(err instanceof ComponentError);
-        assert.deepEqual(err.problems.map((p) => p.path), ['steps[0].name', 'steps[1].component_id', 'steps[2].component_id', 'steps[3].name']);
+        assert.deepEqual(
+          err.problems.map((p) => p.path),
+          ['steps[0].name', 'steps[1].component_id', 'steps[2].component_id', 'steps[3].name'],
+        );
         return true;
       },
     );

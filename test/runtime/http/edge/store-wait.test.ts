@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { storeWait, type StoreOpenings } from '../../../../runtime/http/edge/store-wait';
+import { type StoreOpenings, storeWait } from '../../../../runtime/http/edge/store-wait';
 
 /** Openings over one source, dc_a (slug "echo", endpoint "ep_a"), that say what each request waited for. */
 function openings(): { stores: StoreOpenings; waited: string[] } {

@@ -7,7 +7,10 @@ describe('alert props: definition', () => {
   it('requires alertType and content on alert props', () => {
     assertValid(withProp({ type: 'alert', alertType: 'warning', content: 'Careful' }));
     const problems = problemsOf(withProp({ type: 'alert', alertType: 'danger' }));
-    assert.deepEqual(problems.map((p) => p.path), ['props.p.alertType', 'props.p.content']);
+    assert.deepEqual(
+      problems.map((p) => p.path),
+      ['props.p.alertType', 'props.p.content'],
+    );
     assert.match(problems[0]!.message, /^prop `p`: alertType must be one of info, neutral, warning, error, not "danger"/);
     assert.match(problems[1]!.message, /^prop `p`: content is required on alert props/);
   });

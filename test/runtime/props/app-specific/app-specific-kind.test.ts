@@ -18,7 +18,10 @@ describe('app-specific props: configured value', () => {
   });
 
   it('requires a value unless optional, and applies the static-value limit', () => {
-    assert.deepEqual(configure({ name: 'channel', type: '$.discord.channel' }).problems.map((p) => p.message), ['prop `channel` is required; give it a value in configured_props']);
+    assert.deepEqual(
+      configure({ name: 'channel', type: '$.discord.channel' }).problems.map((p) => p.message),
+      ['prop `channel` is required; give it a value in configured_props'],
+    );
     assert.deepEqual(configure({ name: 'channel', type: '$.discord.channel', optional: true }), { values: {}, problems: [] });
     assert.match(configure({ name: 'channel', type: '$.discord.channel' }, 'x'.repeat(STATIC_VALUE_LIMIT)).problems[0]?.message ?? '', /^prop `channel` is 65538 bytes/);
   });

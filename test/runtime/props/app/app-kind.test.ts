@@ -35,8 +35,17 @@ describe('app props: configured value and binding', () => {
     assert.equal(appKind.askFor?.(github), 'choose a connected account');
   });
 
-  it('binds the app with its methods and the account\'s credentials as $auth', () => {
-    const app = { type: 'app', app: 'github', propDefinitions: { repo: {} }, methods: { owner(this: { $auth: { login: string } }) { return this.$auth.login; } } };
+  it("binds the app with its methods and the account's credentials as $auth", () => {
+    const app = {
+      type: 'app',
+      app: 'github',
+      propDefinitions: { repo: {} },
+      methods: {
+        owner(this: { $auth: { login: string } }) {
+          return this.$auth.login;
+        },
+      },
+    };
     const bound = bindApp('github', app, bindingHost({ auth: { github: { login: 'octo' } } })) as { app: string; owner(): string; propDefinitions?: unknown };
     assert.equal(bound.app, 'github');
     assert.equal(bound.owner(), 'octo');

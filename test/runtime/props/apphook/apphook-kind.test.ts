@@ -2,13 +2,16 @@
 // offline); the other rules still apply, and nothing is configured.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { configure, problemsOf, withProp } from '../../../helpers/component-checks';
 import { validateDynamicProps } from '../../../../runtime/components/validate';
+import { configure, problemsOf, withProp } from '../../../helpers/component-checks';
 
 describe('apphook props', () => {
   it('still checks the rules of every prop', () => {
     const desc = withProp({ type: '$.interface.apphook', appProp: 'github', secret: true });
-    assert.deepEqual(problemsOf(desc).map((p) => p.path), ['props.p.secret']);
+    assert.deepEqual(
+      problemsOf(desc).map((p) => p.path),
+      ['props.p.secret'],
+    );
   });
 
   it('is not among the types additionalProps may return', () => {

@@ -49,6 +49,9 @@ describe('data_store props: binding', () => {
     const unconfigured = bindDataStore('store', { type: 'data_store' }, bindingHost()) as Store;
     await assert.rejects(unconfigured.get!('k'), /^Error: prop `store`: no data store is configured/);
     const bound = bindDataStore('store', { type: 'data_store' }, bindingHost({ props: { store: { dataStore: 'ds_a' } } })) as Store;
-    await assert.rejects(bound.set!('k', () => 1), /a function cannot be stored; store JSON values/);
+    await assert.rejects(
+      bound.set!('k', () => 1),
+      /a function cannot be stored; store JSON values/,
+    );
   });
 });

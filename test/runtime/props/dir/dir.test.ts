@@ -25,7 +25,10 @@ describe('dir props: configured value and binding', () => {
   });
 
   it('rejects a relative folder', () => {
-    assert.deepEqual(configure(dir, 'in').problems.map((p) => p.message), ['prop `files` takes an absolute folder path (or leave it out for the source\'s own folder), not "in"']);
+    assert.deepEqual(
+      configure(dir, 'in').problems.map((p) => p.message),
+      ['prop `files` takes an absolute folder path (or leave it out for the source\'s own folder), not "in"'],
+    );
   });
 
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'spout-dir-'));

@@ -12,7 +12,7 @@ describe('http interface props', () => {
     assert.deepEqual(validateDynamicProps({ http: { type: '$.interface.http' } }, 'source'), { errors: [], warnings: [] });
   });
 
-  it('keeps nothing configured: the endpoint is the service\'s', () => {
+  it("keeps nothing configured: the endpoint is the service's", () => {
     assert.deepEqual(configure({ name: 'http', type: '$.interface.http' }, 'https://elsewhere'), { values: {}, problems: [] });
   });
 

@@ -29,17 +29,19 @@ describe('http_request props', () => {
     const prop = httpRequestProp({
       method: 'post',
       url: `${base}/items`,
-      headers: [{ name: 'x-team', value: 'blue' }, { name: '', value: 'ignored' }],
+      headers: [
+        { name: 'x-team', value: 'blue' },
+        { name: '', value: 'ignored' },
+      ],
       params: [{ name: 'page', value: 2 }],
       body: { type: 'fields', fields: [{ name: 'title', value: 'Hi' }] },
       auth: { type: 'bearer', token: 't0k' },
     });
     assert.equal(prop.url, `${base}/items`);
-    const res = (await (prop.execute as () => Promise<{ status: number; headers: Record<string, string>; data: unknown }>)());
+    const res = await (prop.execute as () => Promise<{ status: number; headers: Record<string, string>; data: unknown }>)();
     assert.deepEqual([res.status, res.data, res.headers['x-reply']], [200, { ok: true }, 'yes']);
     const req = seen.at(-1)!;
-    assert.deepEqual([req.method, req.url, req.headers['x-team'], req.headers.authorization, req.headers['content-type'], req.body],
-      ['POST', '/items?page=2', 'blue', 'Bearer t0k', 'application/json', '{"title":"Hi"}']);
+    assert.deepEqual([req.method, req.url, req.headers['x-team'], req.headers.authorization, req.headers['content-type'], req.body], ['POST', '/items?page=2', 'blue', 'Bearer t0k', 'application/json', '{"title":"Hi"}']);
   });
 
   it('sends raw and form bodies and basic auth, and gives text when the answer is not JSON', async () => {

@@ -31,9 +31,7 @@ describe('http_request props: configured value and binding', () => {
 
   it('rejects a request without an absolute url', () => {
     for (const value of [{ method: 'GET', url: '/relative' }, { method: 'GET' }, 'https://example.com']) {
-      assert.deepEqual(configure(request, value).problems, [
-        { path: 'configured_props.req', message: 'prop `req` takes a request such as {"method": "GET", "url": "https://…"} with an absolute url' },
-      ]);
+      assert.deepEqual(configure(request, value).problems, [{ path: 'configured_props.req', message: 'prop `req` takes a request such as {"method": "GET", "url": "https://…"} with an absolute url' }]);
     }
   });
 

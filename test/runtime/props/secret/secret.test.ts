@@ -24,7 +24,10 @@ describe('secret props: values', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spout-secret-'));
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const box = SecretBox.open(dir);
-  const props: ConfigurableProp[] = [{ name: 'token', type: 'string', secret: true }, { name: 'limit', type: 'integer' }];
+  const props: ConfigurableProp[] = [
+    { name: 'token', type: 'string', secret: true },
+    { name: 'limit', type: 'integer' },
+  ];
 
   it('seals secret values only, and opens them again for the host', () => {
     const sealed = sealSecrets(props, { token: 's3cret', limit: 5 }, box);

@@ -20,12 +20,23 @@ describe('withLabel props', () => {
   });
 
   it('label a plain value with its static option', () => {
-    const picked: ConfigurableProp = { name: 'size', type: 'integer', withLabel: true, options: [{ label: 'Small', value: 1 }, { label: 'Large', value: 9 }] };
+    const picked: ConfigurableProp = {
+      name: 'size',
+      type: 'integer',
+      withLabel: true,
+      options: [
+        { label: 'Small', value: 1 },
+        { label: 'Large', value: 9 },
+      ],
+    };
     assert.deepEqual(checkConfiguredProps([picked], { size: 9 }).values, { size: { label: 'Large', value: 9 } });
   });
 
   it('keep each item of an array type with its label, in every form', () => {
-    const want = [{ label: 'Name', value: 'fld1' }, { label: 'fld2', value: 'fld2' }];
+    const want = [
+      { label: 'Name', value: 'fld1' },
+      { label: 'fld2', value: 'fld2' },
+    ];
     for (const given of [[{ label: 'Name', value: 'fld1' }, 'fld2'], { __lv: [{ label: 'Name', value: 'fld1' }, { value: 'fld2' }] }, [{ __lv: { label: 'Name', value: 'fld1' } }, 'fld2']]) {
       assert.deepEqual(checkConfiguredProps([fields], { fieldIds: given }).values, { fieldIds: want }, JSON.stringify(given));
     }

@@ -29,9 +29,7 @@ describe('sql props: configured value', () => {
 
   it('refuses what is no query, naming both forms', () => {
     for (const value of [42, { params: [] }, { query: 'SELECT 1', params: 'x' }]) {
-      assert.deepEqual(configure(sql, value).problems, [
-        { path: 'configured_props.sql', message: 'prop `sql` takes a SQL query: its text, or {"query": "SELECT …", "params": [...]} for a prepared statement' },
-      ]);
+      assert.deepEqual(configure(sql, value).problems, [{ path: 'configured_props.sql', message: 'prop `sql` takes a SQL query: its text, or {"query": "SELECT …", "params": [...]} for a prepared statement' }]);
     }
   });
 });

@@ -3,8 +3,8 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { parseTimerSpec, timerEvent, type TimerSpec } from '../../../../runtime/props/timer/timer-spec';
 import { TimerScheduler } from '../../../../runtime/props/timer/timer-scheduler';
+import { parseTimerSpec, type TimerSpec, timerEvent } from '../../../../runtime/props/timer/timer-spec';
 
 const WHERE = 'prop `timer`';
 const MIN = 60_000;
@@ -51,10 +51,7 @@ describe('parseTimerSpec', () => {
   });
 
   it('names the prop, the reason and an example for a bad cron', () => {
-    assert.equal(
-      problem({ cron: '61 * * * *' }),
-      'prop `timer`: cron "61 * * * *" is not a valid cron expression (minute 61 is out of range 0-59); use 5 fields such as "*/15 * * * *"',
-    );
+    assert.equal(problem({ cron: '61 * * * *' }), 'prop `timer`: cron "61 * * * *" is not a valid cron expression (minute 61 is out of range 0-59); use 5 fields such as "*/15 * * * *"');
     assert.match(problem({ cron: '0 24 * * *' }), /\(hour 24 is out of range 0-23\)/);
     assert.match(problem({ cron: '* * *' }), /^prop `timer`: cron "\* \* \*" is not a valid cron expression \(it has 3 fields; cron takes 5, or 6 with seconds first\); use 5 fields/);
     assert.match(problem({ cron: 'often * * * *' }), /\(minute "often" is not valid\)/);
@@ -66,10 +63,7 @@ describe('parseTimerSpec', () => {
   });
 
   it('names an unknown timezone', () => {
-    assert.equal(
-      problem({ cron: '0 0 * * *', timezone: 'Mars/Olympus_Mons' }),
-      'prop `timer`: unknown timezone "Mars/Olympus_Mons"; use an IANA name such as "UTC" or "America/New_York"',
-    );
+    assert.equal(problem({ cron: '0 0 * * *', timezone: 'Mars/Olympus_Mons' }), 'prop `timer`: unknown timezone "Mars/Olympus_Mons"; use an IANA name such as "UTC" or "America/New_York"');
     assert.match(problem({ cron: '0 0 * * *', timezone: 5 }), /^prop `timer`: unknown timezone 5;/);
   });
 
@@ -126,7 +120,10 @@ describe('TimerScheduler', () => {
     advance(35_000 - 1000);
     assert.equal(fired.length, 0);
     advance(1000 + 3 * MIN);
-    assert.deepEqual(fired.map((f) => f.at), [35_000, 95_000, 155_000, 215_000].map((ms) => START + ms));
+    assert.deepEqual(
+      fired.map((f) => f.at),
+      [35_000, 95_000, 155_000, 215_000].map((ms) => START + ms),
+    );
     assert.deepEqual(fired[0]!.event, { timestamp: (START + 35_000) / 1000, interval_seconds: 60 });
     assert.equal(scheduler.nextFireAt('dc_a'), START + 275_000);
   });
@@ -141,8 +138,14 @@ describe('TimerScheduler', () => {
     // 7 s steps: each firing is seen up to 6 s late, yet the schedule stays on the minute.
     advance(10 * MIN, 7000);
     assert.equal(fired.length, 10);
-    assert.ok(fired.some((at) => at % MIN !== 0), 'some firings ran late');
-    assert.deepEqual(planned, Array.from({ length: 10 }, (_, i) => START + (i + 2) * MIN));
+    assert.ok(
+      fired.some((at) => at % MIN !== 0),
+      'some firings ran late',
+    );
+    assert.deepEqual(
+      planned,
+      Array.from({ length: 10 }, (_, i) => START + (i + 2) * MIN),
+    );
     assert.ok(fired.every((at, i) => at >= START + (i + 1) * MIN && at < START + (i + 1) * MIN + 7000));
   });
 
@@ -162,7 +165,10 @@ describe('TimerScheduler', () => {
     advance(29_000);
     assert.equal(second.fired.length, 0, 'missed firings are not replayed');
     advance(1000);
-    assert.deepEqual(second.fired.map((f) => f.event), [{ timestamp: (START + 6 * MIN) / 1000, interval_seconds: 60 }]);
+    assert.deepEqual(
+      second.fired.map((f) => f.event),
+      [{ timestamp: (START + 6 * MIN) / 1000, interval_seconds: 60 }],
+    );
     restarted.clearAll();
   });
 
@@ -179,10 +185,16 @@ describe('TimerScheduler', () => {
     advance(30 * DAY - 60 * MIN, 60 * MIN);
     assert.equal(fired.length, 0);
     advance(60 * MIN, 60 * MIN);
-    assert.deepEqual(fired.map((f) => f.at), [START + 30 * DAY]);
+    assert.deepEqual(
+      fired.map((f) => f.at),
+      [START + 30 * DAY],
+    );
     assert.equal(scheduler.nextFireAt('dc_a'), START + 60 * DAY);
     assert.ok(delays.length > 2, 'the wait was chained');
-    assert.ok(delays.every((ms) => ms <= 2 ** 31 - 1), `every delay fits setTimeout: ${delays.join(', ')}`);
+    assert.ok(
+      delays.every((ms) => ms <= 2 ** 31 - 1),
+      `every delay fits setTimeout: ${delays.join(', ')}`,
+    );
   });
 
   it('fires a cron timer at each match with the cron in the event', () => {
@@ -191,7 +203,10 @@ describe('TimerScheduler', () => {
     scheduler.set('dc_c', { cron: '*/5 * * * *' }, Date.now(), fire);
     assert.equal(scheduler.nextFireAt('dc_c'), START + 5 * MIN);
     advance(20 * MIN);
-    assert.deepEqual(fired.map((f) => f.at), [5, 10, 15, 20].map((m) => START + m * MIN));
+    assert.deepEqual(
+      fired.map((f) => f.at),
+      [5, 10, 15, 20].map((m) => START + m * MIN),
+    );
     assert.deepEqual(fired[0]!.event, { timestamp: (START + 5 * MIN) / 1000, cron: '*/5 * * * *' });
     assert.equal(scheduler.nextFireAt('dc_c'), START + 25 * MIN);
   });
@@ -246,7 +261,10 @@ describe('TimerScheduler', () => {
     advance(30_000);
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(calls, 3);
-    assert.deepEqual(errors.filter((e) => e.key === 'dc_a').map((e) => (e.error as Error).message), ['boom 1', 'boom 2', 'boom 3']);
+    assert.deepEqual(
+      errors.filter((e) => e.key === 'dc_a').map((e) => (e.error as Error).message),
+      ['boom 1', 'boom 2', 'boom 3'],
+    );
     assert.equal(errors.filter((e) => e.key === 'dc_b').length, 3);
     assert.equal(scheduler.nextFireAt('dc_a'), START + 40_000);
   });

@@ -30,7 +30,13 @@ describe('integer bounds: configured value', () => {
   it('applies the bounds to each item of an integer[]', () => {
     const prop = { name: 'ids', type: 'integer[]', min: 1, max: 9 };
     assert.deepEqual(configure(prop, [1, 9]), { values: { ids: [1, 9] }, problems: [] });
-    assert.deepEqual(configure(prop, [1, 0]).problems.map((p) => p.message), ['prop `ids` item 1 must be at least 1, not 0']);
-    assert.deepEqual(configure(prop, [10]).problems.map((p) => p.message), ['prop `ids` item 0 must be at most 9, not 10']);
+    assert.deepEqual(
+      configure(prop, [1, 0]).problems.map((p) => p.message),
+      ['prop `ids` item 1 must be at least 1, not 0'],
+    );
+    assert.deepEqual(
+      configure(prop, [10]).problems.map((p) => p.message),
+      ['prop `ids` item 0 must be at most 9, not 10'],
+    );
   });
 });

@@ -3,10 +3,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
-import { userInputKind } from '../../../../runtime/props/user-input/user-input-kind';
-import { STATIC_VALUE_LIMIT } from '../../../../runtime/props/shared/prop-values';
-import { assertOnlyProblem, assertValid, bindingHost, configure, withProp } from '../../../helpers/component-checks';
 import { bindProp } from '../../../../runtime/props/prop-bindings';
+import { STATIC_VALUE_LIMIT } from '../../../../runtime/props/shared/prop-values';
+import { userInputKind } from '../../../../runtime/props/user-input/user-input-kind';
+import { assertOnlyProblem, assertValid, bindingHost, configure, withProp } from '../../../helpers/component-checks';
 
 describe('user-input props: definition', () => {
   it('allows array forms only for boolean, integer and string', () => {
@@ -29,7 +29,15 @@ describe('user-input props: configured value and binding', () => {
   const message = (prop: ConfigurableProp, value: unknown) => configure(prop, value).problems.map((p) => p.message);
 
   it('keeps a value of the type as given', () => {
-    const cases: Array<[string, unknown]> = [['string', 'hi'], ['integer', 3], ['boolean', false], ['object', { a: 1 }], ['any', [1, 'x']], ['string[]', ['a']], ['boolean[]', [true]]];
+    const cases: Array<[string, unknown]> = [
+      ['string', 'hi'],
+      ['integer', 3],
+      ['boolean', false],
+      ['object', { a: 1 }],
+      ['any', [1, 'x']],
+      ['string[]', ['a']],
+      ['boolean[]', [true]],
+    ];
     for (const [type, value] of cases) assert.deepEqual(configure({ name: 'p', type }, value), { values: { p: value }, problems: [] }, type);
   });
 

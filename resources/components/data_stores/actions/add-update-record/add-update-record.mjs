@@ -28,14 +28,16 @@ export default {
   },
   async run({ $ }) {
     const existed = await this.dataStore.has(this.recordKey);
-    await this.dataStore.set(this.recordKey, this.value, this.ttl
-      ? {
-        ttl: this.ttl,
-      }
-      : undefined);
-    $.export("$summary", `${existed
-      ? "Updated"
-      : "Added"} record \`${this.recordKey}\``);
+    await this.dataStore.set(
+      this.recordKey,
+      this.value,
+      this.ttl
+        ? {
+            ttl: this.ttl,
+          }
+        : undefined,
+    );
+    $.export("$summary", `${existed ? "Updated" : "Added"} record \`${this.recordKey}\``);
     return {
       key: this.recordKey,
       value: this.value,

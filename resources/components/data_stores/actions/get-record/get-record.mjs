@@ -24,12 +24,8 @@ export default {
   },
   async run({ $ }) {
     const found = await this.dataStore.has(this.recordKey);
-    const value = found
-      ? await this.dataStore.get(this.recordKey)
-      : this.defaultValue;
-    $.export("$summary", found
-      ? `Found record \`${this.recordKey}\``
-      : `No record \`${this.recordKey}\``);
+    const value = found ? await this.dataStore.get(this.recordKey) : this.defaultValue;
+    $.export("$summary", found ? `Found record \`${this.recordKey}\`` : `No record \`${this.recordKey}\``);
     return value;
   },
 };

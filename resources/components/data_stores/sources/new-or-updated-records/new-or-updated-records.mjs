@@ -53,18 +53,17 @@ export default {
       const print = fingerprint(value);
       now[key] = print;
       if (before[key] === print) continue;
-      this.$emit({
-        key,
-        value,
-        change: key in before
-          ? "updated"
-          : "added",
-      }, {
-        summary: `${key in before
-          ? "Updated"
-          : "New"} record ${key}`,
-        ts: Date.now(),
-      });
+      this.$emit(
+        {
+          key,
+          value,
+          change: key in before ? "updated" : "added",
+        },
+        {
+          summary: `${key in before ? "Updated" : "New"} record ${key}`,
+          ts: Date.now(),
+        },
+      );
     }
     this.db.set("seen", now);
   },

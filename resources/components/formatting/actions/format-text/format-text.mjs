@@ -4,10 +4,13 @@ const OPERATIONS = {
   lowercase: (s) => s.toLowerCase(),
   "title case": (s) => s.toLowerCase().replace(/(^|[\s-])(\p{L})/gu, (_, sep, c) => sep + c.toUpperCase()),
   trim: (s) => s.trim(),
-  slugify: (s) => s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, ""),
+  slugify: (s) =>
+    s
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, ""),
   "collapse whitespace": (s) => s.replace(/\s+/g, " ").trim(),
 };
 

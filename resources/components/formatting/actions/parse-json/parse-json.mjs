@@ -32,9 +32,7 @@ export default {
         value = value[part];
       }
     }
-    $.export("$summary", this.path
-      ? `Parsed JSON and picked ${this.path}`
-      : "Parsed JSON");
+    $.export("$summary", this.path ? `Parsed JSON and picked ${this.path}` : "Parsed JSON");
     return value;
   },
 };

@@ -16,7 +16,7 @@ export default {
     onlyIfEmpty: {
       type: "boolean",
       label: "Only If Empty",
-      description: "End only when Value is empty (null, \"\", [] or {}).",
+      description: 'End only when Value is empty (null, "", [] or {}).',
       optional: true,
       default: false,
     },
@@ -28,8 +28,7 @@ export default {
   },
   async run({ $ }) {
     const v = this.value;
-    const empty = v == null || v === "" || (Array.isArray(v) && v.length === 0) ||
-      (typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 0);
+    const empty = v == null || v === "" || (Array.isArray(v) && v.length === 0) || (typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 0);
     if (!this.onlyIfEmpty || empty) {
       return $.flow.exit(this.reason ?? "Ended by the End Workflow step");
     }

@@ -31,12 +31,12 @@ export default {
       label: "Response Body",
       description: "Body the caller gets; JSON text is sent as JSON.",
       optional: true,
-      default: "{\"success\":true}",
+      default: '{"success":true}',
     },
   },
   methods: {
     responseBodyValue() {
-      const text = this.responseBody ?? "{\"success\":true}";
+      const text = this.responseBody ?? '{"success":true}';
       try {
         return {
           json: true,
@@ -53,36 +53,38 @@ export default {
   async run(event) {
     if (!event?.method) {
       // Run now (no request): nothing to answer.
-      this.$emit({
-        note: "run without a request",
-      }, {
-        summary: "Run now",
-        ts: Date.now(),
-      });
+      this.$emit(
+        {
+          note: "run without a request",
+        },
+        {
+          summary: "Run now",
+          ts: Date.now(),
+        },
+      );
       return;
     }
-    const {
-      method, path, query, headers, body,
-    } = event;
-    this.$emit(this.emitBodyOnly
-      ? body
-      : {
-        method,
-        path,
-        query,
-        headers,
-        body,
-      }, {
-      summary: `${method} ${path}`,
-      ts: Date.now(),
-    });
+    const { method, path, query, headers, body } = event;
+    this.$emit(
+      this.emitBodyOnly
+        ? body
+        : {
+            method,
+            path,
+            query,
+            headers,
+            body,
+          },
+      {
+        summary: `${method} ${path}`,
+        ts: Date.now(),
+      },
+    );
     const answer = this.responseBodyValue();
     this.http.respond({
       status: this.responseStatus ?? 200,
       headers: {
-        "content-type": answer.json
-          ? "application/json"
-          : "text/plain; charset=utf-8",
+        "content-type": answer.json ? "application/json" : "text/plain; charset=utf-8",
       },
       body: answer.body,
     });

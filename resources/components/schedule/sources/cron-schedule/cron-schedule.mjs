@@ -2,7 +2,7 @@
 export default {
   key: "schedule-cron-schedule",
   name: "Cron Schedule",
-  description: "Emit an event on a cron schedule. Configure the timer with {\"cron\": \"*/5 * * * *\"}.",
+  description: 'Emit an event on a cron schedule. Configure the timer with {"cron": "*/5 * * * *"}.',
   version: "0.1.0",
   type: "source",
   dedupe: "unique",
@@ -17,13 +17,16 @@ export default {
   },
   async run(event) {
     const timestamp = event?.timestamp ?? Math.floor(Date.now() / 1000);
-    this.$emit({
-      timestamp,
-      cron: event?.cron ?? null,
-    }, {
-      id: timestamp,
-      summary: `Schedule fired at ${new Date(timestamp * 1000).toISOString()}`,
-      ts: timestamp * 1000,
-    });
+    this.$emit(
+      {
+        timestamp,
+        cron: event?.cron ?? null,
+      },
+      {
+        id: timestamp,
+        summary: `Schedule fired at ${new Date(timestamp * 1000).toISOString()}`,
+        ts: timestamp * 1000,
+      },
+    );
   },
 };
