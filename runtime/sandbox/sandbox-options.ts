@@ -1,6 +1,6 @@
 // What a sandbox (sandbox.ts) is given to run one component, and what an invocation comes to.
 
-import type { DataStoreCall, EmitPayload, HostGrants, LogLevel, NetworkAnswer, SerializedError } from '../contract/host-protocol';
+import type { DataStoreCall, EmitPayload, HostGrants, HostMessage, HttpResponsePayload, LogLevel, NetworkAnswer, SerializedError } from '../contract/host-protocol';
 import type { CallRequest, OutgoingCall } from '../contract/network-api';
 import type { SourceDb } from '../store/source-dbs';
 import type { HostParking } from './host-parking';
@@ -62,4 +62,13 @@ export interface InvocationResult {
   calls: OutgoingCall[];
   /** A test clock's time when it ended. */
   clockMs?: number;
+}
+
+/** An invocation waiting for its host; once it ends it holds nothing (see `finish`). */
+export interface PendingInvocation {
+  message: (HostMessage & { type: 'invoke' }) | null;
+  resolve: ((result: InvocationResult) => void) | null;
+  onRespond?: (response: HttpResponsePayload) => void;
+  /** Settles once its result has been handled (`invokeThen`): until then its message counts against the hosts' budget. */
+  handled: Promise<unknown>;
 }

@@ -1,24 +1,16 @@
 import type { ComponentDescription } from '../contract/component-shape';
-import type { EmitPayload, HostCall, HostMessage, HostReply, HttpResponsePayload, InvocationTarget, LogLevel, SandboxContext, SerializedError } from '../contract/host-protocol';
+import type { EmitPayload, HostCall, HostReply, HttpResponsePayload, InvocationTarget, LogLevel, SandboxContext, SerializedError } from '../contract/host-protocol';
 import type { OutgoingCall } from '../contract/network-api';
 import type { HostState } from '../contract/source-api';
 import { QueueFullError } from '../lib/error-kinds';
 import { newId } from '../lib/ids';
+import { settleWithin } from '../lib/settle-within';
 import { answerHostCall } from './host-call-answers';
 import { NO_GRANTS } from './host-grants';
 import type { HostExit, HostProcess } from './host-process';
 import { responsePayload } from './host-replies';
 import { checkEmits, RunChecks } from './run-checks';
-import type { InvocationResult, SandboxOptions } from './sandbox-options';
-
-/** An invocation waiting for its host; once it ends it holds nothing (see `finish`). */
-interface Pending {
-  message: (HostMessage & { type: 'invoke' }) | null;
-  resolve: ((result: InvocationResult) => void) | null;
-  onRespond?: (response: HttpResponsePayload) => void;
-  /** Settles once its result has been handled (`invokeThen`): until then its message counts against the hosts' budget. */
-  handled: Promise<unknown>;
-}
+import type { InvocationResult, PendingInvocation as Pending, SandboxOptions } from './sandbox-options';
 
 /** Longest wait before restarting a host that keeps ending. */
 const MAX_RESTART_DELAY_MS = 5000;
@@ -149,6 +141,14 @@ export class Sandbox {
     for (const id of [...this.pending.keys()]) this.finish(id, { name: 'Error', message: reason }, []);
   }
 
+  /** Waits until the invocations queued now have finished, or `ms` has passed (an update lets runs under way end, docs/runtime.md). */
+  settle(ms: number): Promise<void> {
+    return settleWithin(
+      [...this.pending.values()].map((p) => p.handled),
+      ms,
+    );
+  }
+
   /** Refuses new invocations, waits for queued ones to finish, and stops the host. */
   async close(): Promise<void> {
     this.closed = true;
@@ -213,7 +213,7 @@ export class Sandbox {
             this.host = host;
             this.dbSeen = -1;
             this.options.parking?.used(this);
-            if (this.closed) host.kill({ cause: 'stopped', message: 'closed' });
+            if (this.closed && this.pending.size === 0) host.kill({ cause: 'stopped', message: 'closed' });
             else if (this.context) host.send({ type: 'configure', context: this.context });
             resolve(reply.description as ComponentDescription);
             this.postPending();

@@ -1,6 +1,7 @@
 // Issue 42, point 6: deleting, updating or deactivating a source whose run is busy (a loop that
-// never ends) answers at once instead of after the run's timeout: the run is stopped, failing with
-// a message saying why, and the hooks run in a fresh host.
+// never ends) answers at once (an update and a deactivation after a 2 s grace for runs under way,
+// docs/runtime.md) instead of after the run's timeout: the run is stopped, failing with a message
+// saying why, and the hooks run in a fresh host.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { deploySource, type SpoutProcess, startSpout, waitFor } from '../helpers/service';
@@ -63,7 +64,7 @@ describe('changing a source whose run is busy', () => {
     assert.equal((await spout.api('GET', `/v1/sources/${source.id}`)).status, 404);
   });
 
-  it('an update stops the run at once, runs deactivate() and activate(), and the source runs again', async () => {
+  it('an update stops the run (after the grace, not its timeout), runs deactivate() and activate(), and the source runs again', async () => {
     const { source, answer } = await spinning('update');
     const before = { deactivate: Number((await count('deactivate')) ?? 0), activate: Number((await count('activate')) ?? 0) };
     const res = await call('PUT', `/v1/sources/${source.id}`, { name: 'Renamed spinner' });
@@ -76,7 +77,7 @@ describe('changing a source whose run is busy', () => {
     assert.equal(await again.text(), 'ran');
   });
 
-  it('deactivating stops the run at once and runs deactivate()', async () => {
+  it('deactivating stops the run (after the grace, not its timeout) and runs deactivate()', async () => {
     const { source, answer } = await spinning('deactivate');
     const before = Number((await count('deactivate')) ?? 0);
     const res = await call('PUT', `/v1/sources/${source.id}`, { active: false });

@@ -21,6 +21,9 @@ import { nowSeconds, type SourceRecords } from './source-records';
 import type { SourceRunner } from './source-runner';
 import type { SourceTimers } from './source-timers';
 
+/** How long an update lets the runs under way end on the old code before stopping them (docs/runtime.md). */
+const SWITCH_GRACE_MS = 2000;
+
 /** What to deploy: module text, or a component saved before. */
 export interface DeployInput {
   code?: string;
@@ -298,6 +301,8 @@ export class SourceLifecycle {
     const { props, runner } = this.deps;
     try {
       if (source.active && current) {
+        // Runs under way (a request sent as the file was saved) end on the code they started on; one that spins is stopped.
+        await current.sandbox.settle(SWITCH_GRACE_MS);
         current.sandbox.stopRuns(stoppedBy(source, next.active ? 'updated' : 'deactivated'));
         await runner.hook(source.id, current, 'deactivate');
       }
