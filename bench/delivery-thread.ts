@@ -33,7 +33,7 @@ async function measure(mode: string): Promise<void> {
   const base = `http://127.0.0.1:${receiver.match[1]}`;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spout-delivery-thread-'));
   const outbox = await Outbox.open(path.join(dir, 'deliveries.jsonl'));
-  const target: WebhookTarget = { id: 'wh_bench', url: `${base}/hook`, secret: `whsec_${Buffer.alloc(24, 7).toString('base64')}`, previous_secrets: [], active: true, retry_schedule: null, failures_counted_from: 0 };
+  const target: WebhookTarget = { id: 'wh_bench', url: `${base}/hook`, secret: `whsec_${Buffer.alloc(24, 7).toString('base64')}`, previous_secrets: [], active: true, paused: false, retry_schedule: null, failures_counted_from: 0 };
   // Answers are counted here, not asked of the receiver: a fetch of its count every 5 ms cost this
   // process 1–3 µs a delivery while a backlog drained, and read as a cost of the backlog.
   let answered = 0;

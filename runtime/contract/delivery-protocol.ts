@@ -14,6 +14,23 @@ export const MAX_DELIVERY_HOPS = 5;
 /** How a delivery message stands. */
 export type MessageStatus = 'pending' | 'delivered' | 'failing' | 'failed';
 
+/** How a message is listed: a pending or failing message of a paused webhook is listed `paused` (held). */
+export type ListedStatus = MessageStatus | 'paused';
+
+/** Which of a webhook's messages a list or a bulk retry takes; absent fields take every message. */
+export interface MessageFilter {
+  /** Listed statuses (see ListedStatus); any of them. */
+  statuses?: ListedStatus[] | undefined;
+  /** The emitter (source or workflow) whose event it carries. */
+  emitterId?: string | undefined;
+  eventId?: string | undefined;
+  /** The event's channel (its type); null is the default channel. */
+  eventName?: string | null | undefined;
+  /** Created at or after / at or before (epoch ms). */
+  since?: number | undefined;
+  until?: number | undefined;
+}
+
 /** One event to be delivered to one webhook. Its id is the `webhook-id` header, the same on every attempt. */
 export interface Message {
   id: string;
@@ -106,6 +123,8 @@ export interface WebhookTarget {
   /** Secrets rotated out that still sign until `expires_at_ms` (newest first). */
   previous_secrets: Array<{ secret: string; expires_at_ms: number }>;
   active: boolean;
+  /** Its queue is held: nothing is attempted until it is resumed (then the held ones go in creation order). */
+  paused: boolean;
   /** Seconds between attempts for this webhook; null uses the service's schedule. */
   retry_schedule: readonly number[] | null;
   /** Failures before this time (ms) do not count toward disabling (set on re-enable and URL change). */
@@ -113,15 +132,15 @@ export interface WebhookTarget {
 }
 
 /** A message as listed: everything but its body and attempt details. */
-export type MessageSummary = Omit<Message, 'body' | 'attempts' | 'scheduled_attempts' | 'manual_at' | 'hops'> & { attempts: number };
+export type MessageSummary = Omit<Message, 'body' | 'attempts' | 'scheduled_attempts' | 'manual_at' | 'hops' | 'status'> & { attempts: number; status: ListedStatus };
 
 export type DeliveryQuery =
-  | { kind: 'messages'; webhookId: string; page: PageQuery; status?: MessageStatus | undefined }
+  | { kind: 'messages'; webhookId: string; page: PageQuery; filter: MessageFilter }
   | { kind: 'attempts'; webhookId: string; messageId: string; page: PageQuery }
   /** One manual attempt of a message, now; answers the message, or null if there is none. */
   | { kind: 'resend'; webhookId: string; messageId: string }
-  /** One manual attempt of each failed message created in [since, until] (ms); answers how many. */
-  | { kind: 'recover'; webhookId: string; since: number; until: number }
+  /** One manual attempt of each message the filter takes (failed ones unless it says); answers how many. */
+  | { kind: 'recover'; webhookId: string; filter: MessageFilter }
   /** Each webhook's delivery health, from its messages' attempts. */
   | { kind: 'health' }
   /** The messages of these events, to any webhook (an invocation's deliveries). */

@@ -8,6 +8,8 @@ export interface WebhookView extends VersionFields {
   description: string;
   url: string;
   active: boolean;
+  /** Its queue is held (POST …/pause): messages wait, listed `paused`, until POST …/resume. */
+  paused: boolean;
   /** Why delivery disabled it (410 Gone, failing too long); null when active or disabled by hand. */
   disabled_reason: string | null;
   /** Seconds between delivery attempts for this webhook; null uses the service's schedule. */
@@ -43,7 +45,12 @@ export interface MessageView {
   /** The event's summary and the emitter's name, for people reading the list (null when gone). */
   event_summary?: string | null;
   emitter_name?: string | null;
-  status: 'pending' | 'delivered' | 'failing' | 'failed';
+  /** The source whose Events tab shows the event (null for a workflow's event). */
+  source_id?: string | null;
+  /** The run (invocation) that emitted the event, when it was recorded. */
+  run_id?: string | null;
+  /** `paused`: held while the webhook is paused (waiting for its first attempt or a retry). */
+  status: 'pending' | 'delivered' | 'failing' | 'failed' | 'paused';
   attempts: number;
   next_attempt_at: number | null;
   created_at: number;

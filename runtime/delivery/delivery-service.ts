@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { DeliveryAnswer, DeliveryMark, DeliveryQuery, DeliveryWorkerData, FromDelivery, ListedAttempt, MessageStatus, MessageSummary, ToDelivery, WebhookHealth, WebhookTarget } from '../contract/delivery-protocol';
+import type { DeliveryAnswer, DeliveryMark, DeliveryQuery, DeliveryWorkerData, FromDelivery, ListedAttempt, MessageFilter, MessageSummary, ToDelivery, WebhookHealth, WebhookTarget } from '../contract/delivery-protocol';
 import type { PageQuery } from '../contract/page';
 import type { DeliveryPort } from '../engine/events/emission';
 import { type ProblemSink, printProblem } from '../lib/file-problems';
@@ -121,14 +121,14 @@ export class DeliveryService implements DeliveryPort {
     this.send({ type: 'webhooks', webhooks: this.options.webhooks() });
   }
 
-  /** A page of a webhook's messages, newest first; only those in `status` if given. */
   /** Every webhook's delivery health (webhooks without messages are absent). */
   health(): Promise<Record<string, WebhookHealth>> {
     return this.ask({ kind: 'health' }) as Promise<Record<string, WebhookHealth>>;
   }
 
-  messages(webhookId: string, page: PageQuery, status?: MessageStatus): Promise<Page<MessageSummary>> {
-    return this.ask({ kind: 'messages', webhookId, page, status }) as Promise<Page<MessageSummary>>;
+  /** A page of a webhook's messages the filter takes, newest first. */
+  messages(webhookId: string, page: PageQuery, filter: MessageFilter = {}): Promise<Page<MessageSummary>> {
+    return this.ask({ kind: 'messages', webhookId, page, filter }) as Promise<Page<MessageSummary>>;
   }
 
   /**
@@ -140,11 +140,11 @@ export class DeliveryService implements DeliveryPort {
   }
 
   /**
-   * Asks for one manual attempt of every failed message of a webhook created between `sinceMs`
-   * and `untilMs` (inclusive); resolves with how many once the requests are durable.
+   * Asks for one manual attempt of every message of a webhook the filter takes (give it statuses:
+   * `failed`, say); resolves with how many once the requests are durable.
    */
-  async recover(webhookId: string, sinceMs: number, untilMs: number): Promise<number> {
-    const answer = (await this.ask({ kind: 'recover', webhookId, since: sinceMs, until: untilMs })) as { recovered: number };
+  async recover(webhookId: string, filter: MessageFilter): Promise<number> {
+    const answer = (await this.ask({ kind: 'recover', webhookId, filter })) as { recovered: number };
     return answer.recovered;
   }
 

@@ -31,6 +31,7 @@ export function webhookTarget(w: WebhookRecord, openSecret: (sealed: string) => 
     id: w.id,
     url: w.url,
     active: w.active,
+    paused: w.paused === true,
     secret: openSecret(w.sealed_secret),
     previous_secrets: (w.previous_secrets ?? []).filter((p) => p.expires_at_ms > now).map((p) => ({ secret: openSecret(p.sealed_secret), expires_at_ms: p.expires_at_ms })),
     retry_schedule: w.retry_schedule ?? null,

@@ -17,6 +17,7 @@ import { sseRoutes } from './api/sse-routes';
 import { subscriptionRoutes } from './api/subscription-routes';
 import { syncRoutes } from './api/sync-routes';
 import { uiLinkRoutes } from './api/ui-link-routes';
+import { webhookDeliveryRoutes } from './api/webhook-delivery-routes';
 import { webhookRoutes } from './api/webhook-routes';
 import { workflowRoutes } from './api/workflow-routes';
 import { connectApi, isConnectRequest } from './connect-api/connect-app';
@@ -37,6 +38,7 @@ export function v1Routes(ctx: ApiContext): Router {
   const v1 = express.Router();
   v1.use(
     webhookRoutes(ctx),
+    webhookDeliveryRoutes(ctx),
     subscriptionRoutes(ctx),
     sourceRoutes(ctx),
     accountRoutes(ctx),

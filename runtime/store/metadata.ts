@@ -17,6 +17,8 @@ export interface WebhookRecord extends Versioned {
   description: string;
   url: string;
   active: boolean;
+  /** Its delivery queue is held (POST …/pause); absent or false: delivering. */
+  paused?: boolean;
   sealed_secret: string;
   /** Secrets rotated out, each still signing until `expires_at_ms` (epoch ms), newest first. */
   previous_secrets?: Array<{ sealed_secret: string; expires_at_ms: number }>;

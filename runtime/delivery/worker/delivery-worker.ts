@@ -3,9 +3,10 @@
 // never slows the API, the UI or ingest.
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Attempt, DeliveryAnswer, DeliveryQuery, DeliveryWorkerData, FromDelivery, ListedAttempt, Message, MessageSummary, ToDelivery, WebhookHealth, WebhookTarget } from '../../contract/delivery-protocol';
+import type { Attempt, DeliveryAnswer, DeliveryQuery, DeliveryWorkerData, FromDelivery, ListedAttempt, Message, MessageFilter, MessageSummary, ToDelivery, WebhookHealth, WebhookTarget } from '../../contract/delivery-protocol';
 import { paginate } from '../../lib/pagination';
 import { Dispatcher } from './dispatcher';
+import { listedStatus, matchesFilter } from './message-filter';
 import { Outbox } from './outbox';
 import type { OutboxMessage } from './outbox-message';
 import { requestHeaders } from './request-headers';
@@ -15,9 +16,21 @@ const port = parentPort!;
 const options = workerData as DeliveryWorkerData;
 const post = (message: FromDelivery) => port.postMessage(message);
 
+/** Webhooks known to this thread, as the main thread last sent them. */
+const webhooks = new Map<string, WebhookTarget>();
+
 function summary(m: Message): MessageSummary {
-  const { id, webhook_id, event_id, emitter_id, event_name, created_at, status, next_attempt_at } = m;
+  const { id, webhook_id, event_id, emitter_id, event_name, created_at, next_attempt_at } = m;
+  const status = listedStatus(m, webhooks.get(webhook_id)?.paused === true);
   return { id, webhook_id, event_id, emitter_id, event_name, created_at, status, next_attempt_at, attempts: m.attempts.length };
+}
+
+/** A webhook's messages the filter takes, oldest first. */
+function matching(outbox: Outbox, webhookId: string, filter: MessageFilter): OutboxMessage[] {
+  const paused = webhooks.get(webhookId)?.paused === true;
+  const found: OutboxMessage[] = [];
+  for (const m of outbox.messages.values()) if (m.webhook_id === webhookId && matchesFilter(m, listedStatus(m, paused), filter)) found.push(m);
+  return found;
 }
 
 /** Attempt `n` of a message as the attempt log lists it, with the request it sent. */
@@ -57,11 +70,8 @@ async function answer(outbox: Outbox, dispatcher: Dispatcher, query: DeliveryQue
   switch (query.kind) {
     case 'health':
       return health(outbox);
-    case 'messages': {
-      const list: Message[] = [];
-      for (const m of outbox.messages.values()) if (m.webhook_id === query.webhookId && (!query.status || m.status === query.status)) list.push(m);
-      return paginate(list.reverse(), query.page, summary);
-    }
+    case 'messages':
+      return paginate(matching(outbox, query.webhookId, query.filter).reverse(), query.page, summary);
     case 'for-events': {
       const wanted = new Set(query.eventIds);
       const found: MessageSummary[] = [];
@@ -81,10 +91,7 @@ async function answer(outbox: Outbox, dispatcher: Dispatcher, query: DeliveryQue
       return summary(m);
     }
     case 'recover': {
-      const failed: OutboxMessage[] = [];
-      for (const m of outbox.messages.values()) {
-        if (m.webhook_id === query.webhookId && m.status === 'failed' && m.created_at >= query.since && m.created_at <= query.until) failed.push(m);
-      }
+      const failed = matching(outbox, query.webhookId, query.filter);
       await outbox.requestManual(failed);
       dispatcher.sendManual(failed);
       return { recovered: failed.length };
@@ -94,7 +101,6 @@ async function answer(outbox: Outbox, dispatcher: Dispatcher, query: DeliveryQue
 
 async function main(): Promise<void> {
   const outbox = await Outbox.open(path.join(options.dataDir, 'deliveries.jsonl'), (problem) => post({ type: 'problem', problem }));
-  const webhooks = new Map<string, WebhookTarget>();
   // Webhooks this thread disabled that the main thread has not yet confirmed as inactive: a table
   // sent before it heard of the disable must not switch them back on.
   const disabling = new Set<string>();
@@ -131,7 +137,12 @@ async function main(): Promise<void> {
           dispatcher.start();
           post({ type: 'ready', marks: outbox.deliveryMarks() });
         }
-        for (const w of webhooks.values()) if (w.active && previous.get(w.id)?.active === false) dispatcher.wake(w.id);
+        for (const w of webhooks.values()) {
+          const was = previous.get(w.id);
+          // Resumed: what was held goes first, in the order it was created.
+          if (was?.paused && !w.paused) dispatcher.resume(w.id);
+          else if (w.active && was?.active === false) dispatcher.wake(w.id);
+        }
         break;
       }
       case 'add':

@@ -76,6 +76,8 @@ class DueQueue {
 interface Lane {
   queue: Fifo<OutboxMessage>;
   inFlight: number;
+  /** Draining what a pause held: one request at a time, so they arrive in the order they were created. */
+  inOrder: boolean;
 }
 
 /**
@@ -129,6 +131,20 @@ export class Dispatcher {
     if (lane) this.pump(webhookId, lane);
   }
 
+  /**
+   * Sends what a paused webhook held: its waiting messages sorted by creation, one at a time until
+   * they have all started, then at the usual concurrency.
+   */
+  resume(webhookId: string): void {
+    const lane = this.lanes.get(webhookId);
+    if (!lane) return;
+    const held = new Map<string, OutboxMessage>();
+    for (let m = lane.queue.take(); m; m = lane.queue.take()) if (m.kept) held.set(m.id, m);
+    for (const m of [...held.values()].sort((a, b) => a.created_at - b.created_at)) lane.queue.push(m);
+    lane.inOrder = true;
+    this.pump(webhookId, lane);
+  }
+
   /** Stops scheduling, aborts requests in flight and waits for them to unwind. */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -163,7 +179,7 @@ export class Dispatcher {
 
   private makeReady(m: OutboxMessage): void {
     let lane = this.lanes.get(m.webhook_id);
-    if (!lane) this.lanes.set(m.webhook_id, (lane = { queue: new Fifo(), inFlight: 0 }));
+    if (!lane) this.lanes.set(m.webhook_id, (lane = { queue: new Fifo(), inFlight: 0, inOrder: false }));
     lane.queue.push(m);
     this.pump(m.webhook_id, lane);
   }
@@ -207,9 +223,11 @@ export class Dispatcher {
       lane.queue = new Fifo(); // the webhook is gone, and its messages with it
       return;
     }
-    if (!target.active) return; // kept queued until the webhook is enabled again
+    if (!target.active || target.paused) return; // kept queued until the webhook is enabled or resumed
     const now = Date.now();
-    while (lane.queue.size > 0 && lane.inFlight < this.options.concurrencyPerWebhook) {
+    if (lane.queue.size === 0) lane.inOrder = false;
+    const limit = lane.inOrder ? 1 : this.options.concurrencyPerWebhook;
+    while (lane.queue.size > 0 && lane.inFlight < limit) {
       const m = lane.queue.take() as OutboxMessage;
       if (!this.isDue(m, now)) continue;
       lane.inFlight++;

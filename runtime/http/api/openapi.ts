@@ -19,7 +19,8 @@ import { runNowSchema } from './run-now';
 import { deleteEventsSchema, deploySchema, redeliverSchema, updateSchema as sourceUpdate, summariesSchema } from './source-routes';
 import { autoSchema, subscriptionSchema } from './subscription-routes';
 import { applySchema, linksQuery, planSchema, remoteSchema, statusQuery } from './sync-routes';
-import { messagesSchema, recoverSchema, rotateSchema, createSchema as webhookCreate, updateSchema as webhookUpdate } from './webhook-routes';
+import { messagesSchema, recoverSchema } from './webhook-delivery-routes';
+import { rotateSchema, createSchema as webhookCreate, updateSchema as webhookUpdate } from './webhook-routes';
 import { importSchema, runSchema as workflowRun, workflowSchema } from './workflow-routes';
 
 /** What the document says of one route: `params` is the zod schema its handler parses. */
@@ -48,7 +49,9 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /v1/webhooks/:id/messages': { summary: 'Delivery messages to this webhook, newest first', params: messagesSchema, list: true },
   'GET /v1/webhooks/:id/messages/:msg/attempts': { summary: "A message's attempts, newest first", params: pageParams, list: true },
   'POST /v1/webhooks/:id/messages/:msg/resend': { summary: 'One manual attempt of a message now', status: 202 },
-  'POST /v1/webhooks/:id/recover': { summary: 'One manual attempt of every failed message created in [since, until]', params: recoverSchema, status: 202 },
+  'POST /v1/webhooks/:id/recover': { summary: 'One manual attempt of every failed message that matches the filters (status, source, event_name, since, until)', params: recoverSchema, status: 202 },
+  'POST /v1/webhooks/:id/pause': { summary: "Hold the webhook's queue: nothing is attempted until resumed" },
+  'POST /v1/webhooks/:id/resume': { summary: 'Deliver what was held, in the order it was created, then carry on' },
 
   'POST /v1/subscriptions': { summary: 'Subscribe a listener (webhook, source or workflow) to an emitter', params: subscriptionSchema },
   'DELETE /v1/subscriptions': { summary: 'Delete a subscription', params: subscriptionSchema, status: 204 },

@@ -26,6 +26,7 @@ export function webhookView(w: WebhookRecord, signingSecret?: string, health?: W
     description: w.description,
     url: w.url,
     active: w.active,
+    paused: w.paused === true,
     disabled_reason: w.active ? null : (w.disabled_reason ?? null),
     retry_schedule: w.retry_schedule ?? null,
     ...(signingSecret ? { signing_secret: signingSecret } : {}),
@@ -82,7 +83,7 @@ export function eventSummary(e: StoredEvent, expand: boolean): EventSummary {
 const seconds = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1000));
 
 /** A delivery message: its id is the `webhook-id` header the receiver saw; `about` names its event and emitter. */
-export function messageView(m: MessageSummary, about?: { event_summary: string | null; emitter_name: string | null }): MessageView {
+export function messageView(m: MessageSummary, about?: { event_summary: string | null; emitter_name: string | null; source_id: string | null; run_id: string | null }): MessageView {
   return {
     id: m.id,
     event_id: m.event_id,

@@ -7,12 +7,12 @@ import { newSigningSecret } from '../../delivery/worker/signing';
 import { pageParams, paginate } from '../../lib/pagination';
 import { nextVersion, requireBase } from '../../lib/record-versions';
 import type { WebhookRecord } from '../../store/metadata';
-import { HttpError, notFound } from '../edge/error-statuses';
 import type { ApiContext } from './api-context';
 import { baseVersionParam, changeOrigin } from './change-origin';
 import { requireDeliveryTarget } from './delivery-target-check';
 import { booleanParam, parseParams } from './params';
-import { attemptView, messageView, webhookView } from './views';
+import { webhookView } from './views';
+import { findWebhook } from './webhook-lookup';
 
 const webhookUrl = z.string().refine(
   (value) => {
@@ -67,18 +67,6 @@ export const updateSchema = z.object({
   base_version: baseVersionParam.optional(),
 });
 
-export const messagesSchema = pageParams.extend({
-  status: z.enum(['pending', 'delivered', 'failing', 'failed'], { error: 'status must be one of pending, delivered, failing, failed' }).optional(),
-});
-
-const epochSeconds = (name: string) =>
-  z.coerce
-    .number({ error: `${name} must be epoch seconds, e.g. ${Math.floor(Date.now() / 1000) - 3600}` })
-    .finite()
-    .min(0, `${name} must be epoch seconds (not negative)`);
-
-export const recoverSchema = z.object({ since: epochSeconds('since'), until: epochSeconds('until').optional() }).refine((r) => r.until === undefined || r.until >= r.since, { message: 'until must not be before since', path: ['until'] });
-
 /** Grace period of a rotation: 24 h unless given, at most a week. */
 const DEFAULT_GRACE_SECONDS = 24 * 3600;
 export const rotateSchema = z.object({
@@ -97,17 +85,7 @@ const MAX_PREVIOUS_SECRETS = 5;
 export function webhookRoutes(ctx: ApiContext): Router {
   const router = Router();
   const data = () => ctx.metadata.data;
-  const find = (id: string): WebhookRecord => {
-    const w = data().webhooks.find((x) => x.id === id);
-    if (!w) throw notFound('webhook', id);
-    return w;
-  };
-  /** Manual attempts go to active webhooks only: an inactive one sends nothing. */
-  const requireActive = (w: WebhookRecord, what: string): void => {
-    if (w.active) return;
-    const why = w.disabled_reason ? ` (${w.disabled_reason})` : '';
-    throw new HttpError(409, `webhook ${w.id} is disabled${why}; enable it with PUT /v1/webhooks/${w.id} {"active": true} before ${what}`);
-  };
+  const find = (id: string): WebhookRecord => findWebhook(ctx, id);
 
   router.post('/webhooks', async (req, res) => {
     const input = parseParams(req, createSchema);
@@ -188,46 +166,6 @@ export function webhookRoutes(ctx: ApiContext): Router {
     await ctx.metadata.write();
     ctx.delivery.syncWebhooks();
     res.status(204).end();
-  });
-
-  router.get('/webhooks/:id/messages', async (req, res) => {
-    const w = find(req.params.id);
-    const { status, ...page } = parseParams(req, messagesSchema);
-    const found = await ctx.delivery.messages(w.id, page, status);
-    // Rows people read: the event's summary and the emitter's name beside the ids.
-    const emitterName = (id: string) => data().sources.find((s) => s.id === id)?.name ?? data().workflows.find((x) => x.id === id)?.name ?? null;
-    const summaryOf = (m: (typeof found.data)[number]) => {
-      const meta = m.emitter_id.startsWith('dc_') || m.emitter_id.startsWith('p_') ? ctx.events.find(m.emitter_id, m.event_id)?.meta : undefined;
-      return typeof meta?.summary === 'string' ? meta.summary : null;
-    };
-    res.json({ ...found, data: found.data.map((m) => messageView(m, { event_summary: summaryOf(m), emitter_name: emitterName(m.emitter_id) })) });
-  });
-
-  // One manual attempt now, with the message's original webhook-id and body; durable once answered.
-  router.post('/webhooks/:id/messages/:msg/resend', async (req, res) => {
-    const w = find(req.params.id);
-    requireActive(w, 'resending');
-    const m = await ctx.delivery.resend(w.id, req.params.msg);
-    if (!m) throw notFound('message', req.params.msg);
-    res.status(202).json({ data: messageView(m) });
-  });
-
-  // One manual attempt of every failed message created in [since, until]; durable once answered.
-  router.post('/webhooks/:id/recover', async (req, res) => {
-    const w = find(req.params.id);
-    const input = parseParams(req, recoverSchema);
-    requireActive(w, 'recovering');
-    // Whole seconds cover their whole second, as message times are shown in whole seconds.
-    const untilMs = input.until === undefined ? Date.now() : Number.isInteger(input.until) ? input.until * 1000 + 999 : input.until * 1000;
-    const recovered = await ctx.delivery.recover(w.id, input.since * 1000, untilMs);
-    res.status(202).json({ data: { recovered } });
-  });
-
-  router.get('/webhooks/:id/messages/:msg/attempts', async (req, res) => {
-    const w = find(req.params.id);
-    const page = await ctx.delivery.attempts(w.id, req.params.msg, parseParams(req, pageParams));
-    if (!page) throw notFound('message', req.params.msg);
-    res.json({ ...page, data: page.data.map(attemptView) });
   });
 
   return router;

@@ -49,7 +49,7 @@ describe('Dispatcher', () => {
 
   beforeEach(async () => {
     outbox = await Outbox.open(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'spout-dispatch-')), 'deliveries.jsonl'));
-    target = { id: 'wh_a', url: 'http://127.0.0.1:9/hook', secret: SECRET, previous_secrets: [], active: true, retry_schedule: null, failures_counted_from: 0 };
+    target = { id: 'wh_a', url: 'http://127.0.0.1:9/hook', secret: SECRET, previous_secrets: [], active: true, paused: false, retry_schedule: null, failures_counted_from: 0 };
     disabled = [];
   });
   afterEach(() => outbox.close());
