@@ -1,5 +1,7 @@
 import type { MessageView } from '../../../../runtime/contract/webhook-api';
 import { when } from '../../ui/format';
+import { Link } from '../../ui/Link';
+import { activityPath, eventPath } from '../activity/invocations';
 import { useAttempts } from './webhook-data';
 
 /** Headers as `name: value` lines under a heading (the signature as it was sent, for checking a receiver's verification). */
@@ -23,12 +25,29 @@ export function MessageRow({ m, webhookId, open, active, onToggle, onResend }: {
     <>
       <tr data-message-id={m.id} data-status={m.status}>
         <td>
-          <span className={`badge status-${m.status}`}>{m.status}</span>
+          <span className={`badge status-${m.status}`} title={m.status === 'paused' ? 'Held while the webhook is paused' : undefined}>
+            {m.status}
+          </span>
         </td>
         <td className="cell-event">
-          <span className="summary" title={m.event_id}>
-            {m.event_summary ?? <code>{m.event_id}</code>}
-          </span>
+          {/* The event opens in its source's Events tab; a workflow's event has no inspector to link to. */}
+          {m.source_id ? (
+            <Link to={eventPath(m.source_id, m.event_id)} className="summary" title={`Open event ${m.event_id}`}>
+              {m.event_summary ?? <code>{m.event_id}</code>}
+            </Link>
+          ) : (
+            <span className="summary" title={m.event_id}>
+              {m.event_summary ?? <code>{m.event_id}</code>}
+            </span>
+          )}
+          {m.source_id && m.run_id && (
+            <>
+              {' '}
+              <Link to={activityPath(m.source_id, m.run_id)} className="run-link" aria-label={`run ${m.run_id}`} title="The run that emitted the event">
+                run
+              </Link>
+            </>
+          )}
           {m.event_name && <span className="channel"> {m.event_name}</span>}
         </td>
         <td className="cell-source" title={m.emitter_id}>

@@ -8,16 +8,22 @@ export function SubscribeForm({ webhookId, onDone }: { webhookId: string; onDone
   const { sources, toast } = useApp();
   const [emitter, setEmitter] = useState('');
   const [channel, setChannel] = useState('');
+  const [busy, setBusy] = useState(false);
+  // Disarmed while a subscribe is on its way and reset after it: a second click cannot subscribe twice.
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!emitter) return;
+    if (!emitter || busy) return;
+    setBusy(true);
     try {
       await subscribe(emitter, webhookId, channel.trim() || undefined);
       toast('Subscribed');
+      setEmitter('');
       setChannel('');
       onDone();
     } catch (err) {
       toast(messageOf(err), 'error');
+    } finally {
+      setBusy(false);
     }
   };
   return (
@@ -34,8 +40,8 @@ export function SubscribeForm({ webhookId, onDone }: { webhookId: string; onDone
       </select>
       <label htmlFor="sub-channel">Channel</label>
       <input id="sub-channel" placeholder="default" value={channel} onChange={(e) => setChannel(e.target.value)} />
-      <button type="submit" className="primary" disabled={!emitter}>
-        Subscribe
+      <button type="submit" className="primary" disabled={!emitter || busy}>
+        {busy ? 'Subscribing…' : 'Subscribe'}
       </button>
     </form>
   );

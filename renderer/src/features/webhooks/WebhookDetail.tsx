@@ -12,9 +12,9 @@ import { WEBHOOK_LABELS } from './WebhookCreate';
 import { HealthBadge } from './WebhookHealth';
 import { WebhookMessages } from './WebhookMessages';
 import { WebhookSettings } from './WebhookSettings';
-import { deleteWebhook, unsubscribe, updateWebhook, useSubscriptions, useWebhook } from './webhook-data';
+import { deleteWebhook, setPaused, unsubscribe, updateWebhook, useSubscriptions, useWebhook } from './webhook-data';
 
-/** One webhook: settings, signing secret, subscriptions, deliveries with attempts, resend and recover. */
+/** One webhook: settings, signing secret, subscriptions, deliveries with attempts, resend, recover, pause and resume. */
 export function WebhookDetail({ id }: { id: string }) {
   const navigate = useRoute((s) => s.navigate);
   const { sources, toast } = useApp();
@@ -40,6 +40,15 @@ export function WebhookDetail({ id }: { id: string }) {
     }
   };
 
+  const togglePause = async () => {
+    try {
+      await setPaused(wh.id, !wh.paused);
+      toast(wh.paused ? 'Resumed: held messages go out in the order they were created' : 'Paused: new messages and retries are held');
+    } catch (err) {
+      toast(messageOf(err), 'error');
+    }
+  };
+
   const remove = async () => {
     setConfirm(false);
     try {
@@ -57,7 +66,16 @@ export function WebhookDetail({ id }: { id: string }) {
     <div className="webhook-detail">
       <ResourceHeader
         title={wh.name}
-        badge={<HealthBadge webhook={wh} />}
+        badge={
+          <>
+            <HealthBadge webhook={wh} />
+            {wh.paused && (
+              <span className="badge status-paused" data-testid="paused-badge">
+                Paused
+              </span>
+            )}
+          </>
+        }
         id={wh.id}
         facts={
           <>
@@ -68,6 +86,9 @@ export function WebhookDetail({ id }: { id: string }) {
         }
         actions={
           <>
+            <button type="button" onClick={() => void togglePause()} title={wh.paused ? 'Deliver what is held, in order, then carry on' : 'Hold new messages and retries until resumed'}>
+              {wh.paused ? 'Resume' : 'Pause'}
+            </button>
             <button type="button" onClick={() => void update({ active: !wh.active }, wh.active ? 'Disabled' : 'Enabled')}>
               {wh.active ? 'Disable' : 'Enable'}
             </button>

@@ -7,19 +7,22 @@ import { TableHead } from '../../ui/TableHead';
 import { MessageRow } from './MessageRow';
 import { recoverFailed, resendMessage, useMessages } from './webhook-data';
 
-/** A webhook's deliveries, newest first and refreshed live: status filter, attempts, resend, recover. */
+/** A webhook's deliveries, newest first and refreshed live: status and source filters, attempts, resend, bulk retry (recover). */
 export function WebhookMessages({ webhookId, active }: { webhookId: string; active: boolean }) {
   const toast = useApp((s) => s.toast);
+  const sources = useApp((s) => s.sources);
   const [status, setStatus] = useState<MessageView['status'] | ''>('');
+  const [source, setSource] = useState('');
   const [open, setOpen] = useState<string | null>(null);
   const [since, setSince] = useState(() => dateTime(Date.now() - 3600_000).slice(0, 16));
 
   // Unreachable: the banner says so and the rows loaded before stay.
-  const { messages, total, loaded, error, reload: load, more } = useMessages(webhookId, status);
+  const { messages, total, loaded, error, reload: load, more } = useMessages(webhookId, status, source);
   useEffect(() => {
     if (error) toast(error, 'error');
   }, [error, toast]);
 
+  const sourceName = (id: string) => sources.find((s) => s.id === id)?.name ?? id;
   const resend = async (m: MessageView) => {
     try {
       await resendMessage(webhookId, m.id);
@@ -34,8 +37,8 @@ export function WebhookMessages({ webhookId, active }: { webhookId: string; acti
     try {
       const at = new Date(since.trim().replace(' ', 'T')).getTime();
       if (Number.isNaN(at)) return toast(`"${since}" is not a time: write it as YYYY-MM-DD HH:MM`, 'error');
-      const recovered = await recoverFailed(webhookId, Math.floor(at / 1000));
-      toast(`${recovered} failed message${recovered === 1 ? '' : 's'} sent again`);
+      const recovered = await recoverFailed(webhookId, Math.floor(at / 1000), source);
+      toast(`${recovered} failed message${recovered === 1 ? '' : 's'} sent again${source ? ` (from ${sourceName(source)})` : ''}`);
       void load();
     } catch (err) {
       toast(messageOf(err), 'error');
@@ -47,9 +50,20 @@ export function WebhookMessages({ webhookId, active }: { webhookId: string; acti
       <div className="row">
         <h2 id="msgs-h">Deliveries</h2>
         <span className="muted" data-testid="delivery-count" aria-live="polite">
-          {loaded ? `${messages.length} of ${total}${status ? ` ${status}` : ''}` : ''}
+          {loaded ? `${messages.length} of ${total}${status ? ` ${status}` : ''}${source ? ` from ${sourceName(source)}` : ''}` : ''}
         </span>
         <span className="grow" />
+        <label htmlFor="msg-source" className="sr-only">
+          Deliveries from
+        </label>
+        <select id="msg-source" value={source} onChange={(e) => setSource(e.target.value)}>
+          <option value="">All sources</option>
+          {sources.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.name}
+            </option>
+          ))}
+        </select>
         <label htmlFor="msg-status" className="sr-only">
           Status
         </label>
@@ -59,6 +73,7 @@ export function WebhookMessages({ webhookId, active }: { webhookId: string; acti
           <option value="delivered">delivered</option>
           <option value="failing">failing</option>
           <option value="failed">failed</option>
+          <option value="paused">paused (held)</option>
         </select>
       </div>
       {!loaded ? (
@@ -89,7 +104,8 @@ export function WebhookMessages({ webhookId, active }: { webhookId: string; acti
         <span id="recover-since-hint" className="muted small-note">
           local time, 24-hour
         </span>
-        <button type="submit" disabled={!active}>
+        {/* The list's source filter applies here too: what is shown is what is retried. */}
+        <button type="submit" disabled={!active} title={source ? `Retry the failed messages of ${sourceName(source)}` : 'Retry every failed message'}>
           Recover
         </button>
       </form>

@@ -38,22 +38,22 @@ export function useSubscriptions(webhookId: string) {
  * A webhook's delivery messages, newest first: the first `pages` pages, asked for again every
  * 1.5 s, and how many there are in all; `more` loads the next page (until the end).
  */
-export function useMessages(webhookId: string, status: MessageView['status'] | '') {
+export function useMessages(webhookId: string, status: MessageView['status'] | '', source = '') {
   const [pages, setPages] = useState(1);
   // Loading the next page keeps the rows shown until it answers.
   const [last, setLast] = useState<{ messages: MessageView[]; total: number } | null>(null);
   useEffect(() => {
     setPages(1);
     setLast(null);
-  }, [webhookId, status]);
+  }, [webhookId, status, source]);
   const read = usePoll(
-    `${webhookId}:${status}:${pages}`,
+    `${webhookId}:${status}:${source}:${pages}`,
     async () => {
       const messages: MessageView[] = [];
       let total = 0;
       let before: string | undefined;
       for (let i = 0; i < pages; i++) {
-        const page = await api.listMessages(webhookId, { status: status || undefined, before });
+        const page = await api.listMessages(webhookId, { status: status || undefined, source: source || undefined, before });
         messages.push(...page.data);
         total = page.page_info.total_count;
         before = page.page_info.end_cursor ?? undefined;
@@ -97,7 +97,14 @@ export async function deleteWebhook(id: string): Promise<void> {
 export const subscribe = (emitterId: string, webhookId: string, channel?: string) => api.subscribe(emitterId, webhookId, channel);
 export const unsubscribe = (emitterId: string, webhookId: string, channel: string | null) => api.unsubscribe(emitterId, webhookId, channel);
 export const resendMessage = (webhookId: string, messageId: string) => api.resendMessage(webhookId, messageId);
-/** Sends every failed message since `since` (epoch s) again; answers how many. */
-export const recoverFailed = async (webhookId: string, since: number) => (await api.recover(webhookId, since)).recovered;
+/** Sends every failed message since `since` (epoch s), of `source` if given, again; answers how many. */
+export const recoverFailed = async (webhookId: string, since: number, source?: string) => (await api.recover(webhookId, { since, ...(source ? { source } : {}) })).recovered;
+
+/** Holds or releases a webhook's queue; every view of the webhook shows the change once this resolves. */
+export async function setPaused(id: string, paused: boolean): Promise<WebhookView> {
+  const saved = await api.pauseWebhook(id, paused ? 'pause' : 'resume');
+  await useApp.getState().loadWebhooks();
+  return saved;
+}
 export const revealSecret = (webhookId: string) => api.webhookSecret(webhookId);
 export const rotateSecret = (webhookId: string) => api.rotateSecret(webhookId);
