@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { deploySource, type SpoutProcess, startSpout, waitFor } from '../helpers/service';
-import { attempts, createWebhook, messages, sleep, subscribe, verify } from '../helpers/webhooks';
+import { attempts, createWebhook, messages, sleep, subscribe, untilMessages, verify } from '../helpers/webhooks';
 
 describe('delivery policy', () => {
   let spout: SpoutProcess;
@@ -27,7 +27,7 @@ describe('delivery policy', () => {
     assert.equal(res.status, 200);
   };
   /** Waits until the webhook has `count` messages in `status`. */
-  const until = (hookId: string, status: string, count = 1, ms = 10_000) => waitFor(async () => ((await messages(spout, hookId, status)).total === count ? true : null), ms, `${count} ${status} message(s) of ${hookId}`);
+  const until = (hookId: string, status: string, count = 1, ms = 10_000) => untilMessages(spout, hookId, status, count, ms);
 
   before(async () => {
     // Retries 0.2 s and 0.3 s apart; a request times out after 0.5 s; a webhook failing for 4 s is disabled.

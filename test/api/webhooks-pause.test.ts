@@ -3,26 +3,22 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { MessageView } from '../../runtime/contract/webhook-api';
-import { type Receiver, startReceiver } from '../helpers/receiver';
+import { type Receiver, receiverPool } from '../helpers/receiver';
 import { deploySource, type SpoutProcess, startSpout, waitFor } from '../helpers/service';
-import { createWebhook, messages, subscribe } from '../helpers/webhooks';
+import { createWebhook, messages, subscribe, untilMessages } from '../helpers/webhooks';
 
 describe('webhook queue: pause, resume, bulk retry, filters', () => {
   let spout: SpoutProcess;
   let source: { id: string; endpoint: string };
-  const receivers: Receiver[] = [];
-  const receiver = async () => {
-    const r = await startReceiver();
-    receivers.push(r);
-    return r;
-  };
+  const pool = receiverPool();
+  const receiver = pool.start;
   const emit = async (endpoint: string, body: unknown) => {
     const res = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     assert.equal(res.status, 200);
   };
   /** The `n` each request to `r` carried, in the order they arrived. */
   const ns = (r: Receiver) => r.received.map((x) => (JSON.parse(x.body) as { body: { n: string } }).body.n);
-  const untilCount = (hookId: string, status: string, count: number) => waitFor(async () => ((await messages(spout, hookId, status)).total === count ? true : null), 10_000, `${count} ${status} message(s)`);
+  const untilCount = (hookId: string, status: string, count: number) => untilMessages(spout, hookId, status, count);
 
   before(async () => {
     spout = await startSpout();
@@ -30,7 +26,7 @@ describe('webhook queue: pause, resume, bulk retry, filters', () => {
   });
   after(async () => {
     await spout.stop();
-    await Promise.all(receivers.map((r) => r.close()));
+    await pool.closeAll();
   });
 
   it('holds new messages and retries while paused, then delivers them in creation order', async () => {

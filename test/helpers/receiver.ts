@@ -24,6 +24,19 @@ export interface Receiver {
   close: () => Promise<void>;
 }
 
+/** Receivers a test suite starts as it goes, closed together at its end. */
+export function receiverPool(): { start: () => Promise<Receiver>; closeAll: () => Promise<void> } {
+  const started: Receiver[] = [];
+  return {
+    start: async () => {
+      const r = await startReceiver();
+      started.push(r);
+      return r;
+    },
+    closeAll: async () => void (await Promise.all(started.map((r) => r.close()))),
+  };
+}
+
 /** Starts a receiver; `port` reuses a port (to bring a receiver back after it was down). */
 export async function startReceiver(port = 0): Promise<Receiver> {
   const receiver: Receiver = { url: '', port: 0, received: [], respond: () => 200, close: async () => undefined };

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
 import type { AttemptView, MessageView } from '../../runtime/contract/webhook-api';
 import type { Received } from './receiver';
-import type { SpoutProcess } from './service';
+import { type SpoutProcess, waitFor } from './service';
 
 /** Creates a webhook (extra fields such as `retry_schedule` as given) and returns its id and secret. */
 export async function createWebhook(spout: SpoutProcess, url: string, extra: Record<string, unknown> = {}): Promise<{ id: string; secret: string }> {
@@ -32,6 +32,9 @@ export async function messages(spout: SpoutProcess, webhookId: string, status?: 
   assert.equal(res.status, 200, JSON.stringify(res.json));
   return { total: res.json.page_info.total_count, data: res.json.data };
 }
+
+/** Waits until a webhook has `count` messages in `status`. */
+export const untilMessages = (spout: SpoutProcess, webhookId: string, status: string, count = 1, ms = 10_000) => waitFor(async () => ((await messages(spout, webhookId, status)).total === count ? true : null), ms, `${count} ${status} message(s) of ${webhookId}`);
 
 /** A message's attempts, newest first. */
 export async function attempts(spout: SpoutProcess, webhookId: string, messageId: string): Promise<AttemptView[]> {

@@ -54,7 +54,7 @@ export function MessageRow({ m, webhookId, open, active, onToggle, onResend }: {
           {m.emitter_name ?? <code>{m.emitter_id}</code>}
         </td>
         <td>{m.attempts}</td>
-        <td>{when(m.next_attempt_at)}</td>
+        <td>{m.status === 'paused' ? <span className="muted">held (paused)</span> : when(m.next_attempt_at)}</td>
         <td>{when(m.created_at)}</td>
         <td className="cell-actions">
           <button type="button" className="small" aria-expanded={open} onClick={onToggle}>

@@ -14,6 +14,7 @@ export function healthLine(w: WebhookView): string {
   const h = w.health;
   if (!h) return '';
   const parts: string[] = [];
+  if (w.paused) parts.push('paused');
   if (h.state === 'failing' && h.failing_since) parts.push(`failing since ${dateTime(h.failing_since * 1000)}`);
   parts.push(h.last_success_at ? `last success ${dateTime(h.last_success_at * 1000)}` : h.state === 'idle' ? 'no deliveries yet' : 'no success yet');
   if (h.failed) parts.push(`${h.failed} failed`);
