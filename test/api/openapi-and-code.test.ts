@@ -49,9 +49,10 @@ describe('the API describes itself and returns code', () => {
     const create = doc.paths['/v1/webhooks'].post.requestBody.content['application/json'].schema;
     assert.ok(create.required.includes('url'));
     const messages = doc.paths['/v1/webhooks/{id}/messages'].get.parameters.map((p: { name: string }) => p.name);
-    assert.deepEqual(messages.sort(), ['after', 'before', 'id', 'limit', 'status']);
+    assert.deepEqual(messages.sort(), ['after', 'before', 'event_id', 'event_name', 'id', 'limit', 'since', 'source', 'status', 'until']);
     const status = doc.paths['/v1/webhooks/{id}/messages'].get.parameters.find((p: { name: string }) => p.name === 'status');
-    assert.deepEqual(status.schema.enum, ['pending', 'delivered', 'failing', 'failed']);
+    // One status or several (comma-separated in a query string).
+    assert.deepEqual(status.schema.items.enum, ['pending', 'delivered', 'failing', 'failed', 'paused']);
     // Without the key, nothing (the document is part of /v1).
     assert.equal((await fetch(`${spout.url}/v1/openapi.json`)).status, 401);
   });

@@ -93,6 +93,7 @@ describe('spout webhooks: deliveries', () => {
     const paused = await cli(['webhooks', 'pause', hook.id], env);
     assert.equal(paused.code, 0, paused.stderr);
     assert.match(paused.stdout, new RegExp(`Paused webhook ${hook.id}`));
+    assert.match((await cli(['list', 'webhooks'], env)).stdout, new RegExp(`^${hook.id}\\s.*active, paused$`, 'm'));
     const before = r.received.length;
     await emit('held');
     const [held] = await untilMessages('paused', 1);

@@ -76,7 +76,7 @@ export async function run(argv: string[]): Promise<void> {
     return out(
       table(
         ['ID', 'NAME', 'URL', 'STATE'],
-        items.map((w) => [w.id, w.name, w.url, w.active ? 'active' : `disabled${w.disabled_reason ? ` (${w.disabled_reason})` : ''}`]),
+        items.map((w) => [w.id, w.name, w.url, `${w.active ? 'active' : `disabled${w.disabled_reason ? ` (${w.disabled_reason})` : ''}`}${w.paused ? ', paused' : ''}`]),
       ),
     );
   }
