@@ -100,6 +100,30 @@ describe('Dispatcher', () => {
     await d.stop();
   });
 
+  it("holds a paused webhook's messages, then sends them in creation order, one at a time, on resume", async () => {
+    const { sent, sender } = fakeSender();
+    const d = dispatcher(sender);
+    target.paused = true;
+    const at = (n: number) => ({ ...message(n), created_at: 1_000 + n });
+    // Made ready out of creation order, as a retry coming due after newer messages would be.
+    d.enqueue(await outbox.add(batchOf([at(2), at(0), at(1)])));
+    assert.equal(sent.length, 0, 'nothing is sent while paused');
+
+    target.paused = false;
+    d.resume(target.id);
+    for (let n = 0; n < 3; n++) {
+      await until(() => sent.length === n + 1, `held message ${n} sent`);
+      assert.equal(sent.length, n + 1, 'one at a time while draining what was held');
+      assert.equal(sent[n]!.body, `{"n":${n}}`);
+      sent[n]!.answer(200);
+    }
+    await until(() => [...outbox.messages.values()].every((m) => m.status === 'delivered'), 'all delivered');
+    d.enqueue(await outbox.add(batchOf([message(3), message(4)])));
+    assert.equal(sent.length, 5, 'then the usual concurrency again');
+    for (const s of sent.slice(3)) s.answer(200);
+    await d.stop();
+  });
+
   it('retries a failed attempt on the schedule, and marks the message failed when the schedule is spent', async () => {
     const { sent, sender } = fakeSender();
     const d = dispatcher(sender, { retrySchedule: [0.02] });
