@@ -42,6 +42,8 @@ export default {
     },
   },
   async run() {
+    // As @pipedream/platform's axios with debug: true does: the request's config, key and all.
+    console.log("export: debug_config - " + JSON.stringify({ params: { apiKey: this.apiKey } }));
     for (const o of await this.orders()) this.$emit(o, { id: o.id, summary: "order " + o.id });
   },
 };
@@ -130,6 +132,17 @@ describe('cassettes without guesswork', () => {
       [['discovery', 'GET', `${API}/v1/orders.json?status=any&apiKey=********`]],
     );
     assert.ok(!run.logs.some((l) => l.message.includes(KEY)), 'the logs show the key masked');
+    // The component's own line too, in the run's record and in the source's log.
+    assert.ok(
+      run.logs.some((l) => l.message.includes('{"params":{"apiKey":"********"}}')),
+      JSON.stringify(run.logs),
+    );
+    const sourceLog = (await spout.api('GET', `/v1/sources/${source.id}/logs`)).json.data as Array<{ message: string }>;
+    assert.ok(
+      sourceLog.some((l) => l.message.includes('{"params":{"apiKey":"********"}}')),
+      JSON.stringify(sourceLog),
+    );
+    assert.ok(!sourceLog.some((l) => l.message.includes(KEY)));
     assert.ok(run.logs.some((l) => l.message.includes('no recording of GET https://api.acme-shop.test/v1/orders.json?status=any&apiKey=********')));
   });
 });

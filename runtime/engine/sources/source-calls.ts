@@ -38,6 +38,11 @@ export class SourceCalls {
     this.network.record(sourceId, context.network, maskerFor(context.auth, secretValues), calls);
   }
 
+  /** A log line of the source's component with its credentials masked, as its calls are (a `debug: true` request prints its config, key and all). */
+  maskText(sourceId: string, text: string): string {
+    return this.of(sourceId).masker.text(text);
+  }
+
   /** Masks the credentials in the hand-written entries of a source's cassette (a recorded entry is masked already) and saves it: the one write of a cassette only held till now. */
   async maskHandWritten(sourceId: string): Promise<void> {
     const { masker } = this.of(sourceId);
