@@ -54,6 +54,11 @@ export class CassetteStore {
     return this.save(owner);
   }
 
+  /** Gives an owner a cassette in memory only, to be masked and then saved with `put` (so no unmasked version reaches the disk). */
+  hold(owner: string, cassette: Cassette): void {
+    this.cassettes.set(owner, cassette);
+  }
+
   /** Adds recorded calls to an owner's cassette, up to MAX_CASSETTE_ENTRIES; resolves how many did not fit. */
   async append(owner: string, entries: CassetteEntry[]): Promise<number> {
     const cassette = this.get(owner);

@@ -3,6 +3,8 @@
 // deploy answers with its hook run and points at the deploy's own cassette; discovery mode
 // answers what the cassette lacks with an empty success and lists it.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { deploySource, type SpoutProcess, startSpout } from '../helpers/service';
 
@@ -40,10 +42,18 @@ export default {
     },
   },
   async run() {
+    // As @pipedream/platform's axios with debug: true does: the request's config, key and all.
+    console.log("export: debug_config - " + JSON.stringify({ params: { apiKey: this.apiKey } }));
     for (const o of await this.orders()) this.$emit(o, { id: o.id, summary: "order " + o.id });
   },
 };
 `;
+
+/** The cassette files on disk (each cassette, its copy and its previous version) that hold `text`. */
+const cassetteFilesHolding = (dataDir: string, text: string) => {
+  const dir = path.join(dataDir, 'cassettes');
+  return fs.readdirSync(dir).filter((name) => fs.readFileSync(path.join(dir, name), 'utf8').includes(text));
+};
 
 const entry = (url: string, body: unknown) => ({ request: { method: 'GET', url }, response: { status: 200, body } });
 
@@ -73,9 +83,12 @@ describe('cassettes without guesswork', () => {
       saved.entries.map((e) => e.request.url),
       [`${API}/v1/shop.json?apiKey=********`, `${API}/v1/orders.json?status=any&apiKey=********`],
     );
+    // Not even the version a masked write replaced (`.prev`) keeps the key in clear on disk.
+    assert.deepEqual(cassetteFilesHolding(spout.dataDir, KEY), []);
     // A PUT of an entry in clear is masked too, and still matches.
     const put = await spout.api('PUT', `/v1/sources/${source.id}/cassette`, { entries: [entry(`${API}/v1/orders.json?status=any&apiKey=${KEY}`, { orders: [{ id: 3 }] })] });
     assert.equal((put.json.data as { entries: Array<{ request: { url: string } }> }).entries[0]!.request.url, `${API}/v1/orders.json?status=any&apiKey=********`);
+    assert.deepEqual(cassetteFilesHolding(spout.dataDir, KEY), []);
     assert.equal((await spout.api('POST', `/v1/sources/${source.id}/run`)).status, 200);
     assert.equal((await lastRun(source.id)).status, 'ok');
   });
@@ -119,6 +132,17 @@ describe('cassettes without guesswork', () => {
       [['discovery', 'GET', `${API}/v1/orders.json?status=any&apiKey=********`]],
     );
     assert.ok(!run.logs.some((l) => l.message.includes(KEY)), 'the logs show the key masked');
+    // The component's own line too, in the run's record and in the source's log.
+    assert.ok(
+      run.logs.some((l) => l.message.includes('{"params":{"apiKey":"********"}}')),
+      JSON.stringify(run.logs),
+    );
+    const sourceLog = (await spout.api('GET', `/v1/sources/${source.id}/logs`)).json.data as Array<{ message: string }>;
+    assert.ok(
+      sourceLog.some((l) => l.message.includes('{"params":{"apiKey":"********"}}')),
+      JSON.stringify(sourceLog),
+    );
+    assert.ok(!sourceLog.some((l) => l.message.includes(KEY)));
     assert.ok(run.logs.some((l) => l.message.includes('no recording of GET https://api.acme-shop.test/v1/orders.json?status=any&apiKey=********')));
   });
 });

@@ -38,18 +38,17 @@ export class SourceCalls {
     this.network.record(sourceId, context.network, maskerFor(context.auth, secretValues), calls);
   }
 
-  /** Masks the credentials in the hand-written entries of a source's cassette and saves it (a recorded entry is masked already). */
+  /** A log line of the source's component with its credentials masked, as its calls are (a `debug: true` request prints its config, key and all). */
+  maskText(sourceId: string, text: string): string {
+    return this.of(sourceId).masker.text(text);
+  }
+
+  /** Masks the credentials in the hand-written entries of a source's cassette (a recorded entry is masked already) and saves it: the one write of a cassette only held till now. */
   async maskHandWritten(sourceId: string): Promise<void> {
     const { masker } = this.of(sourceId);
     const cassette = this.network.cassettes.get(sourceId);
-    let changed = false;
-    const entries = cassette.entries.map((e) => {
-      if (e.recorded_at !== null) return e;
-      const masked = { ...e, request: masker.request(e.request), response: masker.response(e.response) };
-      changed ||= JSON.stringify(masked) !== JSON.stringify(e);
-      return masked;
-    });
-    if (changed) await this.network.cassettes.put(sourceId, { ...cassette, entries });
+    const entries = cassette.entries.map((e) => (e.recorded_at !== null ? e : { ...e, request: masker.request(e.request), response: masker.response(e.response) }));
+    await this.network.cassettes.put(sourceId, { ...cassette, entries });
   }
 
   /** Runs a source's deploy, its misses pointing at the deploy's cassette. */

@@ -35,10 +35,10 @@ export class SourceData {
 
   constructor(private readonly stores: SourceStores) {}
 
-  /** Opens a source's events, runs and logs; a cassette given at deploy is saved with them, so hooks can replay too. */
+  /** Opens a source's events, runs and logs; a cassette given at deploy is held with them, so hooks can replay too (saved once masked: SourceCalls.maskHandWritten). */
   async open(sourceId: string, cassette?: Cassette): Promise<void> {
     await this.opening.ready(sourceId);
-    if (cassette) await this.stores.network.cassettes.put(sourceId, cassette);
+    if (cassette) this.stores.network.cassettes.hold(sourceId, cassette);
   }
 
   /** Resolves once a source's stores are open, opening them now if nothing has yet. */

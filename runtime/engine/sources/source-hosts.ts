@@ -178,7 +178,7 @@ export class SourceHosts {
       db: deps.dbs.of(sourceId),
       keepWarm: true,
       onHostExit: (exit) => deps.onHostExit(sourceId, exit),
-      onLog: (log) => deps.logs.add(sourceId, { level: log.level, message: log.message, invocation_id: log.invocationId }),
+      onLog: (log) => deps.logs.add(sourceId, { level: log.level, message: deps.calls.maskText(sourceId, log.message), invocation_id: log.invocationId }),
       onDataStore: (storeId, call) => runDataStoreOp(deps.dataStores, storeId, call),
       onNetworkMatch: (request) => deps.calls.match(sourceId, request),
       onStrayEmits: (emits) => deps.onStrayEmits(sourceId, emits),

@@ -29,9 +29,12 @@ export function cassetteRoutes(ctx: ApiContext): Router {
     router.put(`/${kind}/:id/cassette`, async (req, res) => {
       const id = owner(kind, req.params.id);
       const cassette: Cassette = cassetteSchema.parse(req.body ?? {});
-      await ctx.network.cassettes.put(id, cassette);
       const source = kind === 'sources' ? ctx.sources.find(id) : undefined;
-      if (source) await ctx.sources.maskCassette(source);
+      // A source's is masked before its one write: no version with a key in clear reaches the disk.
+      if (source) {
+        ctx.network.cassettes.hold(id, cassette);
+        await ctx.sources.maskCassette(source);
+      } else await ctx.network.cassettes.put(id, cassette);
       ctx.network.reset(id);
       res.json({ data: ctx.network.cassettes.get(id) });
     });
