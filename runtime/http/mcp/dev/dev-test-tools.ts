@@ -43,7 +43,7 @@ export const TEST_TOOLS: DevTool[] = [
     name: 'run_tests',
     title: 'Run component tests',
     description:
-      'Runs the component tests (*.test.mjs, *.test.js, *.test.ts using spout/testing, docs: component_guide) in a file or folder under the allowed folders, as `spout test` does, in processes of their own. Answers each test with its status, duration and, for a failure, the message and the file:line of the assertion, failures first, and the totals.',
+      'Runs the component tests (*.test.mjs, *.test.js, *.test.ts using spout/testing; component_guide topic tests shows how to write one) in a file or folder under the allowed folders, as `spout test` does, in processes of their own. Answers each test with its status, duration and, for a failure, the message and the file:line of the assertion, failures first, and the totals.',
     input: z.object({
       path: z.string().min(1).max(1000).describe('A test file or a folder of tests, under the allowed folders (relative to the first)'),
       filter: z.string().min(1).max(200).optional().describe("Run only the tests whose name (or a suite's name) contains this text"),
