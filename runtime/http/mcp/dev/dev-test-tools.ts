@@ -31,7 +31,10 @@ function testFilesOf(session: DevSession, given: string): string[] {
   const target = session.roots.check(given);
   if (!fs.existsSync(target)) throw new FileRefused(`${given}: no such file or folder under ${session.roots.list().join(', ')}`);
   const dataDir = session.ctx.settings().data_dir;
-  const holder = session.roots.list().find((root) => !path.relative(root, fs.realpathSync(dataDir)).startsWith('..'));
+  const holder = session.roots.list().find((root) => {
+    const rel = path.relative(root, fs.realpathSync(dataDir));
+    return !rel.startsWith('..') && !path.isAbsolute(rel);
+  });
   if (holder) throw new FileRefused(`run_tests: the allowed folder ${holder} holds Spout's data dir, which test processes would be able to read; restart the session with --root for the components' own folder`);
   if (fs.statSync(target).isFile() && !TEST_FILE.test(target)) throw new FileRefused(`${given}: not a test file; test files are named NAME.test.mjs, NAME.test.js or NAME.test.ts (give one, or a folder)`);
   return findTestFiles([target]).files.map((file) => session.roots.check(file));
