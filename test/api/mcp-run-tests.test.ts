@@ -103,7 +103,7 @@ describe('MCP run_tests', () => {
     );
   });
 
-  it('refuses a path outside the roots and a file that is not a test', async () => {
+  it('refuses a path outside the roots, a file that is not a test, and a root that holds the data dir', async () => {
     const outside = tempDir('spout-run-tests-outside-');
     fs.writeFileSync(path.join(outside, 'evil.test.mjs'), testFile('x', 'y'));
     const out = await runTests(mcp, { path: path.join(outside, 'evil.test.mjs') });
@@ -112,6 +112,16 @@ describe('MCP run_tests', () => {
     const component = await runTests(mcp, { path: 'counter.mjs' });
     assert.equal(component.isError, true);
     assert.match(textOf(component), /not a test file; test files are named NAME\.test\.mjs/);
+    // A root holding the data dir: the tests' read grant would cover it.
+    const wide = path.dirname(spout.dataDir);
+    const broad = await connectMcp(spout, 'http', { query: new URLSearchParams({ toolset: 'dev', root: wide }).toString() });
+    try {
+      const refused = await runTests(broad, { path: path.join(root, 'counter.test.mjs') });
+      assert.equal(refused.isError, true, textOf(refused));
+      assert.match(textOf(refused), /holds Spout's data dir, which test processes would be able to read/);
+    } finally {
+      await broad.client.close();
+    }
   });
 
   it("keeps test processes to the roots: a test cannot read Spout's data dir", async () => {
