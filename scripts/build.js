@@ -50,7 +50,7 @@ export async function buildAll({ quiet = false } = {}) {
       // The CommonJS packages bundled in require Node's builtins.
       banner: { js: "import { createRequire as spoutCreateRequire } from 'node:module'; const require = spoutCreateRequire(import.meta.url);" },
       format: 'esm',
-      entryPoints: { testing: 'runtime/testing/spout-testing.ts', 'testing-register': 'runtime/testing/register-test-hooks.ts', 'testing-hooks': 'runtime/testing/test-loader-hooks.ts' },
+      entryPoints: { testing: 'runtime/testing/spout-testing.ts', 'testing-register': 'runtime/testing/register-test-hooks.ts', 'testing-hooks': 'runtime/testing/test-loader-hooks.ts', 'testing-runner': 'runtime/testing/test-runner-main.ts' },
       outdir: dist,
       absWorkingDir: root,
       splitting: false,

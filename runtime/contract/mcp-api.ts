@@ -12,6 +12,10 @@ export interface McpSettings {
   accounts: Record<string, string>;
   /** How a tool's outgoing HTTP calls are served, by action key (or id); an action not named here runs `live`. */
   network_modes: Record<string, NetworkMode>;
+  /** Settings → MCP's developer toolset switch: whether it shows how coding agents connect (sessions still ask for the toolset themselves). */
+  dev_toolset: boolean;
+  /** The folder that screen gives agents (`--root`): an absolute path, or "" for none yet. */
+  dev_root: string;
 }
 
 /** A JSON Schema as a tool's input schema uses it (draft 2020-12 keywords). */

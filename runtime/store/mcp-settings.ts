@@ -5,9 +5,9 @@ import type { McpSettings } from '../contract/mcp-api';
 import type { ProblemSink } from '../lib/file-problems';
 import { readStateFile, writeStateFile } from '../lib/state-file';
 
-/** Settings of a data dir that has none yet: every saved action, no registry app, no chosen account, live calls. */
+/** Settings of a data dir that has none yet: every saved action, no registry app, no chosen account, live calls, the developer toolset's switch off. */
 export function defaultMcpSettings(): McpSettings {
-  return { hidden_actions: [], registry_apps: [], accounts: {}, network_modes: {} };
+  return { hidden_actions: [], registry_apps: [], accounts: {}, network_modes: {}, dev_toolset: false, dev_root: '' };
 }
 
 export class McpSettingsStore {

@@ -1,5 +1,5 @@
 // The developer toolset (`spout mcp --dev`, `/mcp?toolset=dev`), driven by the official SDK's client
-// playing an agent over both transports: the whole dev loop on a source with a bug; the root guard
+// playing an agent over both transports: the whole dev loop on a source with a bug, proved by a test; the root guard
 // (outside the roots, a symlink out, the data dir); every tool's input schema through ajv's strict mode.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -26,6 +26,18 @@ const BUGGY = `export default {
     this.$emit(order, { id: order.id, summary: this.summarise(order) });
   },
 };
+`;
+/** The test that proves the fix. */
+const ORDER_TEST = `import { test } from "node:test";
+import assert from "node:assert/strict";
+import { loadSource } from "spout/testing";
+
+test("summarises an order", async (t) => {
+  const src = await loadSource("./new-order.mjs", {});
+  t.after(() => src.close());
+  const r = await src.http({ method: "POST", body: { id: "A-3", total: 5 } });
+  assert.equal(r.events[0].metadata.summary, "Order A-3 for 5");
+});
 `;
 const BUG_LINE = BUGGY.split('\n').findIndex((l) => l.includes('this.summarise')) + 1;
 
@@ -57,6 +69,7 @@ describe('MCP developer toolset', () => {
         assert.ok(tools.some((t) => t.name === 'deploy_source') && !tools.some((t) => t.name.startsWith('spout_')), 'the dev tools replace the action tools');
         assert.equal(tools.find((t) => t.name === 'delete_source')?.annotations?.destructiveHint, true);
         assert.equal(tools.find((t) => t.name === 'get_run')?.annotations?.readOnlyHint, true);
+        assert.equal(tools.find((t) => t.name === 'run_tests')?.annotations?.readOnlyHint, false);
 
         const guide = await call(mcp, counter, 'component_guide', { topic: 'emit' });
         assert.match(textOf(guide), /dedupe/);
@@ -91,6 +104,12 @@ describe('MCP developer toolset', () => {
         assert.equal(again.status, 'ok', textOf(replayed));
         assert.equal(again.replay_of, failed.run_id);
         assert.equal(again.events[0]?.summary, 'Order A-1 for 42');
+
+        // …and prove it with a test, run by the same runner as `spout test`.
+        fs.writeFileSync(path.join(folder, 'new-order.test.mjs'), ORDER_TEST);
+        const tested = await call(mcp, counter, 'run_tests', { path: 'new-order.test.mjs' });
+        assert.equal((tested.structuredContent as { passed: boolean }).passed, true, textOf(tested));
+        assert.match(textOf(tested), /^1 passed, 0 failed/);
 
         const deleted = await call(mcp, counter, 'delete_source', { source_id: sourceId });
         assert.ok(!deleted.isError, textOf(deleted));

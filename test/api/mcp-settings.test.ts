@@ -4,6 +4,7 @@
 // a reloadProps prop brings through the helper tools; the snippets configure a working client.
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -102,10 +103,11 @@ describe('MCP server: refusals, settings, helper tools and snippets', () => {
   });
 
   it('checks the settings it is given, and tells connected clients when they hide a tool', async () => {
-    assert.deepEqual((await spout.api('GET', '/v1/mcp/settings')).json.data, { hidden_actions: [], registry_apps: [], accounts: {}, network_modes: {} });
-    const bad = await spout.api('PUT', '/v1/mcp/settings', { accounts: { acme: 'apn_missing' }, network_modes: { x: 'sometimes' }, registry_apps: ['Not A Slug'] });
+    assert.deepEqual((await spout.api('GET', '/v1/mcp/settings')).json.data, { hidden_actions: [], registry_apps: [], accounts: {}, network_modes: {}, dev_toolset: false, dev_root: '' });
+    const bad = await spout.api('PUT', '/v1/mcp/settings', { accounts: { acme: 'apn_missing' }, network_modes: { x: 'sometimes' }, registry_apps: ['Not A Slug'], dev_toolset: 'yes', dev_root: 'components' });
     assert.equal(bad.status, 400);
-    assert.deepEqual(bad.json.errors.map((e: { path: string }) => e.path).sort(), ['network_modes.x', 'registry_apps.0']);
+    assert.deepEqual(bad.json.errors.map((e: { path: string }) => e.path).sort(), ['dev_root', 'dev_toolset', 'network_modes.x', 'registry_apps.0']);
+    assert.match(bad.json.detail, /dev_root: must be an absolute folder path/);
     const unknownAccount = await spout.api('PUT', '/v1/mcp/settings', { accounts: { acme: 'apn_missing' } });
     assert.equal(unknownAccount.status, 400);
     assert.match(unknownAccount.json.detail, /accounts\.acme: no connected account apn_missing/);
@@ -197,12 +199,17 @@ describe('MCP server: refusals, settings, helper tools and snippets', () => {
     }
   });
 
-  it('keeps a stdio client working across a restart of the service, on whatever port it comes back', async () => {
+  it('keeps a stdio client working across a restart of the service, on whatever port it comes back, and the settings', async () => {
     const stdio = await connectMcp(spout, 'stdio');
     try {
       assert.equal((await call('mcp_globex', {}, stdio.client)).structuredContent?.return_value, 'us-east');
+      const devFolder = path.resolve('components');
+      assert.equal((await spout.api('PUT', '/v1/mcp/settings', { dev_toolset: true, dev_root: devFolder })).status, 200);
       await spout.stop();
       spout = await startSpout({ dataDir: spout.dataDir, keyInDataDir: true });
+      // Settings → MCP's developer toolset switch and folder survive the restart.
+      const kept = (await spout.api('GET', '/v1/mcp/settings')).json.data;
+      assert.deepEqual([kept.dev_toolset, kept.dev_root], [true, devFolder]);
       const after = await call('mcp_globex', {}, stdio.client);
       assert.equal(after.structuredContent?.return_value, 'us-east', textOf(after));
       await waitFor(() => stdio.stderr().includes('a new session was started'), 10_000, 'the relay to say so');

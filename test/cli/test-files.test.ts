@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { findTestFiles, testsAffectedBy } from '../../runtime/cli/support/test-files';
+import { findTestFiles, testsAffectedBy } from '../../runtime/testing/test-files';
 import { tempDir } from '../helpers/service';
 
 describe('spout test files', () => {

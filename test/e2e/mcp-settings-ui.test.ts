@@ -215,6 +215,9 @@ describe('UI: Settings → MCP', () => {
     assert.equal(await page.getByTestId('mcp-dev-stdio-command').count(), 0, 'off unless asked');
     await page.getByRole('switch', { name: 'Let coding agents develop components' }).check();
     await page.getByLabel('Folder agents may read and write').fill(folder);
+    await page.getByLabel('Folder agents may read and write').blur();
+    await toast(`Agents' folder: ${folder}`);
+    assert.deepEqual([(await settings()).dev_toolset, (await settings()).dev_root], [true, folder]);
     await page
       .getByTestId('mcp-dev-stdio-command')
       .filter({ hasText: `--dev --root ${folder}` })
@@ -231,6 +234,14 @@ describe('UI: Settings → MCP', () => {
     } finally {
       fs.rmSync(file, { force: true });
     }
+    // Kept with the MCP settings: a new page shows the switch on and the folder (the API test restarts the service).
+    await page.reload();
+    assert.equal(await page.getByRole('switch', { name: 'Let coding agents develop components' }).isChecked(), true);
+    assert.equal(await page.getByLabel('Folder agents may read and write').inputValue(), folder);
+    await page
+      .getByTestId('mcp-dev-stdio-command')
+      .filter({ hasText: `--dev --root ${folder}` })
+      .waitFor();
     await page.getByRole('heading', { name: 'Developer toolset' }).scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/mcp-settings-dev-toolset.png` });
     assert.deepEqual(problems, []);

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { findTestFiles, testsAffectedBy } from '../../testing/test-files';
+import { REPORTERS, type ReporterName, runTestFiles, type TestRunOptions, type TestTotals } from '../../testing/test-run';
 import { parse } from '../support/args';
 import { interruption } from '../support/follow';
 import { clock, dim, displayPath, green, note, out, red } from '../support/output';
 import { writeTestFromRun } from '../support/run-test-writer';
-import { findTestFiles, testsAffectedBy } from '../support/test-files';
-import { REPORTERS, type ReporterName, runTestFiles, type TestRunOptions, type TestTotals } from '../support/test-run';
 import { UsageError } from '../support/usage';
 import { connect } from './common';
 

@@ -20,6 +20,12 @@ export const mcpSettingsSchema = z.object({
   registry_apps: z.array(appSlug).max(500).optional(),
   accounts: z.record(appSlug, z.string().regex(/^apn_/, 'must be the id of a connected account (apn_…)')).optional(),
   network_modes: z.record(z.string().min(1), networkMode).optional(),
+  dev_toolset: z.boolean().optional(),
+  dev_root: z
+    .string()
+    .max(4096)
+    .refine((p) => p === '' || path.isAbsolute(p), 'must be an absolute folder path, or "" for none')
+    .optional(),
 });
 
 /** `GET /v1/mcp/snippets?toolset=dev&root=DIR…`: the developer toolset's snippets, for these folders. */

@@ -5,14 +5,15 @@ import { useApp } from '../../app/store';
 import { AccountPicker } from '../settings/AccountPicker';
 import { appsMatching, registryActionCount } from './mcp-data';
 
-type Change = (next: Partial<McpSettings>) => Promise<void>;
+/** Replaces the MCP settings given (the others stay). */
+export type Change = (next: Partial<McpSettings>) => Promise<void>;
 
 /**
  * Runs a settings change, saying what it did (or why it failed). One at a time: the next is
  * computed from the settings the last one answered. Controls stay enabled meanwhile, so keyboard
  * focus stays where it was.
  */
-function useSave(change: Change) {
+export function useSave(change: Change) {
   const toast = useApp((s) => s.toast);
   const [busy, setBusy] = useState(false);
   const save = async (next: Partial<McpSettings>, done: string) => {

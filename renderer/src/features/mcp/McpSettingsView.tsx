@@ -35,7 +35,7 @@ export function McpSettingsView() {
         !error && <p className="empty">Loading…</p>
       )}
       {snippets && <McpClients snippets={snippets} />}
-      <McpDevToolset />
+      {settings && <McpDevToolset settings={settings} change={change} />}
     </>
   );
 }

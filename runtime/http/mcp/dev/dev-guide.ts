@@ -68,6 +68,16 @@ $.export("$summary", "Created order 42") sets the one line shown for the run; $.
 $.send.http({ method, url, data }) (and $.send.email, $.send.emit) queue what the run sends after it ends; the outbox records them. $.flow.exit(reason) ends a workflow's run early. Outgoing fetch/axios calls are recorded and, in replay network mode, answered from the cassette.`,
   },
   {
+    topic: 'tests',
+    title: 'Tests: spout/testing and run_tests',
+    text: `A test is NAME.test.mjs (or .js, .ts) beside the component, run with node:test; run_tests runs a file or folder of them and answers each test, a failure with the file:line of its assertion.
+import { test } from "node:test"; import assert from "node:assert/strict"; import { loadSource, loadAction, matchSnapshot } from "spout/testing";
+const src = await loadSource("./new-order.mjs", { props: {…}, accounts: { acme: { api_key: "k" } }, now: "2026-01-01T00:00:00Z" }); t.after(() => src.close());
+await src.deploy() runs deploy and activate; src.http({ method, path, headers, body }) answers {status, body, events, logs, calls, error}; src.timer() fires a timer; src.clock.advance("15m") moves the clock and fires what is due; src.db.get/set.
+loadAction("./create-order.mjs", { props }).run() answers {summary, returnValue, exports, logs, calls, error}.
+Outgoing calls are answered from NAME.cassette.json beside the component ({"entries": [{"request": {"method", "url"}, "response": {"status", "body"}}]}); a call with no entry fails the run, naming the closest. src.network.fail("GET https://api.x/*", { status: 429 }) injects faults. matchSnapshot(t, value) keeps NAME.test.mjs.snap.json (update_snapshots rewrites it).`,
+  },
+  {
     topic: 'mistakes',
     title: 'Common mistakes and the errors Spout gives',
     text: `- Calling a method by another name than methods declares (this.parseOrder() when methods has parse): "TypeError: this.parseOrder is not a function", the run's error names the file and line; get_run shows it.

@@ -18,7 +18,7 @@ export const KNOWLEDGE_TOOLS: DevTool[] = [
   devTool({
     name: 'component_guide',
     title: 'Component guide',
-    description: `How to write Spout (Pipedream-style) components: props and every prop type, interfaces, hooks, $emit and dedupe, this.db, app props and $auth, actions' $.export and $.send, and common mistakes with the errors Spout gives. Without a topic: every topic. Topics: ${topics.join(', ')}.`,
+    description: `How to write Spout (Pipedream-style) components: props and every prop type, interfaces, hooks, $emit and dedupe, this.db, app props and $auth, actions' $.export and $.send, tests with spout/testing, and common mistakes with the errors Spout gives. Without a topic: every topic. Topics: ${topics.join(', ')}.`,
     input: z.object({ topic: z.enum(topics).optional().describe('One topic; leave out for the whole guide') }),
     annotations: READS,
     run: async ({ topic }) => {

@@ -8,16 +8,17 @@ import { KNOWLEDGE_TOOLS } from './dev-knowledge-tools';
 import { RootGuard } from './dev-roots';
 import { RUN_TOOLS } from './dev-run-tools';
 import { SOURCE_TOOLS } from './dev-source-tools';
+import { TEST_TOOLS } from './dev-test-tools';
 import { callTool, type DevSession, listedTool } from './dev-tool-kit';
 
 /** Every dev tool, in the order of the loop. */
-export const DEV_TOOLS = [...KNOWLEDGE_TOOLS, ...SOURCE_TOOLS, ...RUN_TOOLS];
+export const DEV_TOOLS = [...KNOWLEDGE_TOOLS, ...SOURCE_TOOLS, ...RUN_TOOLS, ...TEST_TOOLS];
 
 /** What a dev session tells an agent at `initialize`. */
 export const DEV_INSTRUCTIONS = [
   'Spout develops Pipedream-style components offline on this machine.',
   'Read component_guide first; search_registry and describe_component show working examples.',
-  'Write component files under the allowed folders only, then lint_component, deploy_source, send_http or fire_timer (or run_action), read the run (its error names the file and line), fix the file, update_source, and replay_run the request that failed.',
+  'Write component files under the allowed folders only, then lint_component, deploy_source, send_http or fire_timer (or run_action), read the run (its error names the file and line), fix the file, update_source, and replay_run the request that failed; write a NAME.test.mjs beside the component (spout/testing) and run_tests to prove it.',
   'Everything deployed runs in the same sandbox as any source; delete_source when done.',
 ].join(' ');
 

@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { run } from 'node:test';
 import { junit, spec, type TestEvent, tap } from 'node:test/reporters';
 import { pathToFileURL } from 'node:url';
-import { testRegisterScript } from '../../lib/paths';
+import { testRegisterScript } from '../lib/paths';
 
 /** The reporters `--reporter` takes. */
 export const REPORTERS = ['spec', 'tap', 'junit'] as const;
@@ -41,19 +41,11 @@ const LEFT_OUT = 'test name does not match pattern';
 
 /** Runs `files`, printing `reporter`'s report on stdout (and JUnit XML to `junitFile`); resolves the totals. */
 export async function runTestFiles(files: string[], options: TestRunOptions): Promise<TestTotals> {
-  testProcessEnv(options);
   const outputs = [report(options.reporter, process.stdout, false)];
   if (options.junitFile) outputs.push(report('junit', fs.createWriteStream(options.junitFile), true));
   const totals: TestTotals = { passed: 0, failed: 0, skipped: 0, todo: 0 };
-  const events = run({
-    files,
-    concurrency: os.availableParallelism(),
-    // A literal text, not a pattern: `--filter "a (b)"` means those characters.
-    testNamePatterns: options.filter ? [options.filter.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')] : undefined,
-    signal: options.signal,
-  });
-  for await (const event of withoutLeftOut(events as AsyncIterable<TestEvent>)) {
-    count(event, totals);
+  for await (const event of testEvents(files, options)) {
+    countTest(event, totals);
     for (const output of outputs) if (!output.input.write(event)) await once(output.input, 'drain');
   }
   for (const output of outputs) output.input.end();
@@ -61,11 +53,24 @@ export async function runTestFiles(files: string[], options: TestRunOptions): Pr
   return totals;
 }
 
+/** The events of node:test's run of `files`, each file in a process of its own, without the tests `filter` left out. */
+export function testEvents(files: string[], options: Omit<TestRunOptions, 'reporter'>): AsyncGenerator<TestEvent> {
+  testProcessEnv(options);
+  const events = run({
+    files,
+    concurrency: os.availableParallelism(),
+    // A literal text, not a pattern: `--filter "a (b)"` means those characters.
+    testNamePatterns: options.filter ? [options.filter.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')] : undefined,
+    signal: options.signal,
+  });
+  return withoutLeftOut(events as AsyncIterable<TestEvent>);
+}
+
 /**
  * The environment test processes inherit (Node 20's `run()` takes no `env` or `execArgv`): the
  * hooks as an `--import`, and the switches of the test API and snapshots.
  */
-function testProcessEnv(options: TestRunOptions): void {
+function testProcessEnv(options: Omit<TestRunOptions, 'reporter'>): void {
   const register = `--import ${pathToFileURL(testRegisterScript).href}`;
   const current = process.env.NODE_OPTIONS ?? '';
   if (!current.includes(register)) process.env.NODE_OPTIONS = `${current} ${register}`.trim();
@@ -82,7 +87,8 @@ function report(name: ReporterName, destination: Writable, end: boolean): { inpu
   return { input, done };
 }
 
-function count(event: TestEvent, totals: TestTotals): void {
+/** Adds a finished test (not a suite) to `totals`. */
+export function countTest(event: TestEvent, totals: TestTotals): void {
   if (event.type !== 'test:pass' && event.type !== 'test:fail') return;
   if ((event.data.details as { type?: string }).type === 'suite') return;
   if (event.data.todo !== undefined && event.data.todo !== false) totals.todo++;
