@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { type ProblemSink, printProblem } from './file-problems';
-import { scanJsonLines } from './jsonl-scan';
+import { scanJsonLinesYielding } from './jsonl-scan';
 import type { RawLines } from './line-arena';
 import { LineStaging } from './line-staging';
 import { finishInterrupted, makePrevious, previousFile, rewrittenFile, syncFolder } from './log-generations';
@@ -105,8 +105,9 @@ export class AppendLog<T> {
   static async open<T>(file: string, options: OpenOptions<T> = {}): Promise<{ log: AppendLog<T>; records: T[] }> {
     const records: T[] = [];
     const onRecord = options.onRecord ?? ((record: T) => void records.push(record));
+    // Yielding: a big file read at start (or on a store's first use) holds up requests by a chunk at most.
     const scan = (f: string) =>
-      scanJsonLines(f, {
+      scanJsonLinesYielding(f, {
         check: options.check,
         onRecord: (value, _line, bytes, raw) => onRecord(value as T, bytes, raw),
         maxLineBytes: options.maxLineBytes,
@@ -116,9 +117,9 @@ export class AppendLog<T> {
     const generations = options.generations ? { ...options.generations, previous: previousFile(file) } : null;
     if (generations) {
       finishInterrupted(file);
-      scan(generations.previous);
+      await scan(generations.previous);
     }
-    const scanned = scan(file);
+    const scanned = await scan(file);
     const fd = fs.openSync(file, 'a', PRIVATE_FILE);
     keepPrivate(file);
     return { log: new AppendLog<T>(file, fd, scanned.records, fs.fstatSync(fd).size, options.unsyncedWithinMs ?? 0, generations), records };

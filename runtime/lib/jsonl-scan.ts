@@ -40,22 +40,52 @@ type Segment = [start: number, end: number, addNewline: boolean];
 
 /** Reads a JSON-lines file line by line (see the file comment); a missing file is empty. */
 export function scanJsonLines(file: string, options: ScanOptions): ScanResult {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { records: 0, damaged: 0 };
-    throw err;
-  }
+  const result = { records: 0, damaged: 0 };
+  for (const _chunk of scanChunks(file, options, result));
+  return result;
+}
+
+/**
+ * Reads a file as scanJsonLines does, giving the event loop a turn after each chunk: a start (or a
+ * store opened on first use) reading a file of any size holds up requests by one chunk at most.
+ * The file must not be written meanwhile (no log is open on it yet).
+ */
+export async function scanJsonLinesYielding(file: string, options: ScanOptions): Promise<ScanResult> {
+  const result = { records: 0, damaged: 0 };
+  for (const _chunk of scanChunks(file, options, result)) await new Promise((resolve) => setImmediate(resolve));
+  return result;
+}
+
+/** The scan of a file, one chunk per step; `result` is filled in at the end. */
+function* scanChunks(file: string, options: ScanOptions, result: ScanResult): Generator<void> {
+  const fd = openOrNull(file);
+  if (fd === null) return;
   const scan = new Scan(file, options);
   try {
-    scan.read(fd);
+    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    let offset = 0;
+    for (let got = scan.readChunk(fd, buffer, offset); got > 0; got = scan.readChunk(fd, buffer, offset)) {
+      offset += got;
+      yield;
+    }
+    scan.takeTail(offset);
   } finally {
     fs.closeSync(fd);
     scan.closeDamaged();
   }
   scan.finish();
-  return { records: scan.records, damaged: scan.damaged };
+  result.records = scan.records;
+  result.damaged = scan.damaged;
+}
+
+/** The file opened for reading, or null when it does not exist. */
+function openOrNull(file: string): number | null {
+  try {
+    return fs.openSync(file, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
 }
 
 class Scan {
@@ -84,31 +114,26 @@ class Scan {
     this.aside = `${file}.damaged`;
   }
 
-  read(fd: number): void {
-    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-    let offset = 0;
-    for (;;) {
-      const got = fs.readSync(fd, buffer, 0, CHUNK_BYTES, offset);
-      if (got === 0) break;
-      let pos = 0;
-      while (pos < got) {
-        const nl = buffer.indexOf(NEWLINE, pos);
-        if (nl === -1 || nl >= got) {
-          this.carry(buffer.subarray(pos, got));
-          break;
-        }
-        const end = offset + nl + 1;
-        if (this.oversize) this.endOversize(buffer.subarray(pos, nl), end);
-        else if (this.pendingBytes === 0) this.takeLine(buffer.subarray(pos, nl), end);
-        else this.takeLine(Buffer.concat([...this.pending, buffer.subarray(pos, nl)]), end);
-        this.pending = [];
-        this.pendingBytes = 0;
-        this.lineStart = end;
-        pos = nl + 1;
+  /** Reads and takes the lines of the chunk at `offset` (a line running past it is carried); the bytes read, 0 at the end of the file. */
+  readChunk(fd: number, buffer: Buffer, offset: number): number {
+    const got = fs.readSync(fd, buffer, 0, CHUNK_BYTES, offset);
+    let pos = 0;
+    while (pos < got) {
+      const nl = buffer.indexOf(NEWLINE, pos);
+      if (nl === -1 || nl >= got) {
+        this.carry(buffer.subarray(pos, got));
+        break;
       }
-      offset += got;
+      const end = offset + nl + 1;
+      if (this.oversize) this.endOversize(buffer.subarray(pos, nl), end);
+      else if (this.pendingBytes === 0) this.takeLine(buffer.subarray(pos, nl), end);
+      else this.takeLine(Buffer.concat([...this.pending, buffer.subarray(pos, nl)]), end);
+      this.pending = [];
+      this.pendingBytes = 0;
+      this.lineStart = end;
+      pos = nl + 1;
     }
-    this.takeTail(offset);
+    return got;
   }
 
   /** Rewrites the file without its damaged lines (or adds the missing last newline). */
@@ -180,7 +205,7 @@ class Scan {
   }
 
   /** The last line, without its newline. */
-  private takeTail(fileEnd: number): void {
+  takeTail(fileEnd: number): void {
     if (this.oversize) {
       this.line++;
       this.oversize = false;

@@ -157,6 +157,7 @@ function fromLine(line: EventLine): StoredEvent {
  */
 export class EventStore {
   private readonly sources = new Map<string, SourceEvents>();
+  private readonly opening = new Map<string, Promise<void>>();
   private readonly clock = new EventIdClock();
   private readonly openHooks: OpenHook[] = [];
 
@@ -177,8 +178,15 @@ export class EventStore {
    * Opens (or creates) the event log of a source, reading its file line by line: only the newest
    * events within the retention are kept, so a file of any length opens in the same memory.
    */
-  async openSource(sourceId: string): Promise<void> {
-    if (this.sources.has(sourceId)) return;
+  openSource(sourceId: string): Promise<void> {
+    if (this.sources.has(sourceId)) return Promise.resolve();
+    // The file is read a chunk at a time: a second caller meanwhile waits for the same reading.
+    let opening = this.opening.get(sourceId);
+    if (!opening) this.opening.set(sourceId, (opening = this.readSource(sourceId).finally(() => this.opening.delete(sourceId))));
+    return opening;
+  }
+
+  private async readSource(sourceId: string): Promise<void> {
     makePrivateDir(this.dir);
     const source: SourceEvents = { log: null as unknown as AppendLog<unknown>, arena: new LineArena(), events: [], bytes: 0, listeners: new Set() };
     ({ log: source.log } = await AppendLog.open<EventLine>(this.file(sourceId), {

@@ -23,6 +23,7 @@ export function checkRunLine(value: unknown): string | null {
 /** The run history of every workflow. */
 export class RunLog {
   private readonly logs = new Map<string, { log: AppendLog<WorkflowRunRecord>; runs: WorkflowRunRecord[] }>();
+  private readonly opening = new Map<string, Promise<void>>();
 
   constructor(
     private readonly dir: string,
@@ -30,8 +31,15 @@ export class RunLog {
   ) {}
 
   /** Opens a workflow's history (creating it), keeping the newest runs as it reads. */
-  async open(workflowId: string): Promise<void> {
-    if (this.logs.has(workflowId)) return;
+  open(workflowId: string): Promise<void> {
+    if (this.logs.has(workflowId)) return Promise.resolve();
+    // The file is read a chunk at a time: a second caller meanwhile waits for the same reading.
+    let opening = this.opening.get(workflowId);
+    if (!opening) this.opening.set(workflowId, (opening = this.read(workflowId).finally(() => this.opening.delete(workflowId))));
+    return opening;
+  }
+
+  private async read(workflowId: string): Promise<void> {
     makePrivateDir(this.dir);
     const runs: WorkflowRunRecord[] = [];
     const { log } = await AppendLog.open<WorkflowRunRecord>(this.file(workflowId), {

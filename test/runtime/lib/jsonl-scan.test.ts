@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { FileProblem } from '../../../runtime/lib/file-problems';
-import { scanJsonLines } from '../../../runtime/lib/jsonl-scan';
+import { scanJsonLines, scanJsonLinesYielding } from '../../../runtime/lib/jsonl-scan';
 
 const tmpFile = (text: string | Buffer) => {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'spout-scan-')), 'data.jsonl');
@@ -82,5 +82,43 @@ describe('scanJsonLines', () => {
     assert.ok(problems.every((p) => !p.message.includes('set aside')));
     assert.equal(fs.readFileSync(file, 'utf8'), text);
     assert.equal(fs.existsSync(`${file}.damaged`), false);
+  });
+});
+
+describe('scanJsonLinesYielding (issue 44: a big file read at start holds up requests by a chunk at most)', () => {
+  it('gives the event loop turns while it reads a file of several chunks, and reads what the blocking scan reads', async () => {
+    // About 4 MB: four chunks, with a damaged line and one running across chunk edges.
+    const lines = Array.from({ length: 40_000 }, (_, n) => JSON.stringify({ n, pad: 'x'.repeat(90) }));
+    lines.splice(20_000, 0, 'garbage');
+    const text = `${lines.join('\n')}\n`;
+    const blocking = scan(tmpFile(text));
+    const file = tmpFile(text);
+    let turns = 0;
+    let spinning = true;
+    const spin = () => {
+      turns++;
+      if (spinning) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const seen: number[] = [];
+    const records: unknown[] = [];
+    const problems: FileProblem[] = [];
+    const result = await scanJsonLinesYielding(file, {
+      repair: true,
+      onRecord: (v) => {
+        records.push(v);
+        seen.push(turns);
+      },
+      report: (p) => problems.push(p),
+    });
+    spinning = false;
+    assert.ok((seen.at(-1) as number) > (seen[0] as number) + 2, `other work ran between the chunks (turns seen: first ${seen[0]}, last ${seen.at(-1)})`);
+    assert.deepEqual(records, blocking.records);
+    assert.deepEqual(result, blocking.result);
+    assert.deepEqual(
+      problems.map((p) => p.line),
+      [20_001],
+    );
+    assert.equal(fs.readFileSync(file, 'utf8'), `${lines.filter((l) => l !== 'garbage').join('\n')}\n`, 'the damaged line is set aside as the blocking scan does');
   });
 });

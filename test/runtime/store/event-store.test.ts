@@ -222,3 +222,33 @@ describe('routing', () => {
     assert.deepEqual(listenersFor(subs, 'dc_a', 'alerts'), ['wh_3']);
   });
 });
+
+describe('opening a source read a chunk at a time (issue 44)', () => {
+  it('two opens of one source while its file is read share one reading: one log, no event twice', async () => {
+    const d = dir();
+    const first = new EventStore(d, 100_000);
+    await first.openSource('dc_a');
+    // Several chunks of file, so the reading yields between them and a second open arrives meanwhile.
+    for (let i = 0; i < 30; i++)
+      await first.append(
+        'dc_a',
+        Array.from({ length: 1000 }, (_, n) => ({ json: JSON.stringify({ n: i * 1000 + n, pad: 'x'.repeat(100) }), meta: { name: null, summary: null, ts: n } })),
+      ).durable;
+    await first.close();
+
+    const second = new EventStore(d, 100_000);
+    let readings = 0;
+    second.onOpen(() => readings++);
+    await Promise.all([second.openSource('dc_a'), second.openSource('dc_a')]);
+    assert.equal(readings, 1, 'the file is read once');
+    await second.append('dc_a', [ev(-1)]).durable;
+    await second.close();
+
+    const third = new EventStore(d, 100_000);
+    await third.openSource('dc_a');
+    const listed = third.list('dc_a').map((e) => JSON.parse(e.json).n as number);
+    assert.equal(listed.length, 30_001);
+    assert.equal(new Set(listed).size, 30_001, 'no event is listed twice');
+    await third.close();
+  });
+});
