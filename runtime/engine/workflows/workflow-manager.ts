@@ -34,6 +34,15 @@ export interface WorkflowManagerDeps {
   describeSandbox: SandboxFactory;
 }
 
+/** What a step test may give (`POST /v1/workflows/{id}/steps/{step}/test`). */
+export interface StepTestInput {
+  event?: unknown;
+  /** Earlier steps' outputs by name (`{ ...exports, $return_value }`), in place of the last run's. */
+  steps?: Record<string, unknown>;
+  component_id?: string;
+  configured_props?: Record<string, unknown>;
+}
+
 const STEP_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Workflows: their definitions, triggers (HTTP endpoints, timers, source subscriptions) and runs. */
@@ -150,6 +159,32 @@ export class WorkflowManager {
     return run;
   }
 
+  /**
+   * Runs one step alone (a "Test step"): with `event` (else the last run's, else a manual one) and
+   * earlier steps' outputs as given (else the last run's); `override` tries unsaved props or another
+   * action. Nothing is recorded as a run and nothing is emitted. Null when there is no such step.
+   */
+  async testStep(wf: WorkflowRecord, name: string, input: StepTestInput): Promise<StepRunRecord | null> {
+    const index = wf.steps.findIndex((s) => s.name === name);
+    const saved = wf.steps[index];
+    if (!saved) return null;
+    const last = this.runs(wf)[0];
+    const steps: Record<string, unknown> = { trigger: { event: input.event !== undefined ? input.event : (last?.event ?? this.manualEvent(wf)) } };
+    for (const earlier of wf.steps.slice(0, index)) {
+      const given = input.steps?.[earlier.name];
+      const ran = last?.steps.find((r) => r.name === earlier.name);
+      if (given !== undefined) steps[earlier.name] = given;
+      else if (ran) steps[earlier.name] = { ...ran.exports, $return_value: ran.ret };
+    }
+    const step = { ...saved, ...(input.component_id ? { component_id: input.component_id } : {}) };
+    if (input.configured_props) {
+      const component = this.deps.library.find(step.component_id);
+      const kept = step.component_id === saved.component_id ? saved.configured_props : {};
+      step.configured_props = sealSecrets(component?.configurable_props ?? [], input.configured_props, this.deps.secrets, kept);
+    }
+    return this.runStep(wf, step, steps, { test: true });
+  }
+
   /** The workflow as portable JSON: step components as code, secrets masked. */
   export(wf: WorkflowRecord): WorkflowExport {
     const { trigger } = wf;
@@ -182,7 +217,7 @@ export class WorkflowManager {
     return out;
   }
 
-  private async runStep(wf: WorkflowRecord, step: WorkflowStep, steps: Record<string, unknown>, options: { onRespond?: (r: HttpResponsePayload) => void; depth?: number; hops?: number }): Promise<StepRunRecord> {
+  private async runStep(wf: WorkflowRecord, step: WorkflowStep, steps: Record<string, unknown>, options: { onRespond?: (r: HttpResponsePayload) => void; depth?: number; hops?: number; test?: boolean }): Promise<StepRunRecord> {
     const started = Date.now();
     const record: StepRunRecord = { name: step.name, component_id: step.component_id, invocation_id: null, exports: {}, ret: null, logs: [], duration_ms: 0, error: null, exit: null };
     const component = this.deps.library.find(step.component_id);
@@ -192,7 +227,7 @@ export class WorkflowManager {
       const configured = resolveReferences(stored, { steps }, `steps.${step.name}.configured_props`) as Record<string, unknown>;
       const answer = await this.deps.sessions.runAction(component, configured, steps, { jit: false, onRespond: options.onRespond });
       Object.assign(record, { invocation_id: answer.invocation_id, exports: answer.exports, ret: answer.ret, logs: answer.os, error: answer.error, exit: answer.exit });
-      if (answer.emitted.length > 0) {
+      if (answer.emitted.length > 0 && !options.test) {
         await this.deps.emission.accept(
           wf.id,
           answer.emitted.map((e) => ({ json: JSON.stringify(e), meta: {} })),

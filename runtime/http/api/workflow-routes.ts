@@ -6,7 +6,7 @@ import { versionFields } from '../../lib/record-versions';
 import { maskSecrets } from '../../props/secret/secret-values';
 import type { WorkflowRecord } from '../../store/metadata';
 import { requireBearer } from '../edge/auth';
-import { notFound } from '../edge/error-statuses';
+import { HttpError, notFound } from '../edge/error-statuses';
 import type { ApiContext } from './api-context';
 import { baseVersionParam, changeOf, changeOrigin } from './change-origin';
 import { componentCode } from './component-input';
@@ -37,6 +37,13 @@ export const workflowSchema = z.object({
 });
 
 export const runSchema = z.object({ event: z.unknown().optional() });
+
+export const stepTestSchema = z.object({
+  event: z.unknown().optional(),
+  steps: z.record(z.string(), z.unknown()).optional(),
+  component_id: z.string().min(1).optional(),
+  configured_props: objectParam.optional(),
+});
 
 export const importSchema = z.object({
   spout_workflow: z.literal(1, 'must be 1: a file written by GET /v1/workflows/{id}/export'),
@@ -105,6 +112,17 @@ export function workflowRoutes(ctx: ApiContext): Router {
     const wf = find(req.params.id);
     const input = parseParams(req, runSchema);
     res.json({ data: await workflows.run(wf, input.event ?? workflows.manualEvent(wf)) });
+  });
+
+  router.post('/workflows/:id/steps/:step/test', async (req, res) => {
+    const wf = find(req.params.id);
+    const input = parseParams(req, stepTestSchema);
+    const other = input.component_id ? ctx.library.find(input.component_id) : undefined;
+    if (input.component_id && !other) throw notFound('component', input.component_id);
+    if (other && other.type !== 'action') throw new HttpError(400, `component_id: ${other.id} is a source; workflow steps are actions`);
+    const result = await workflows.testStep(wf, req.params.step, input);
+    if (!result) throw notFound('step', req.params.step);
+    res.json({ data: result });
   });
 
   router.get('/workflows/:id/runs', (req, res) => {
