@@ -71,3 +71,12 @@ export interface WorkflowInput {
   /** On update: the version this change was based on; another version is refused (409). */
   base_version?: number;
 }
+
+/** What `POST /v1/workflows/{id}/steps/{step}/test` takes: the event, earlier steps' outputs, an unsaved edit of the step. */
+export interface StepTestRequest {
+  event?: unknown;
+  /** Earlier steps' outputs by name: `{ ...exports, $return_value }`. */
+  steps?: Record<string, unknown>;
+  component_id?: string;
+  configured_props?: Record<string, unknown>;
+}

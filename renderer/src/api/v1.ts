@@ -12,7 +12,7 @@ import type { InstanceSettings } from '../../../runtime/contract/settings-api';
 import type { EventQuery, EventSummary, LogLineView, RunNowView, SourceInput, SourceUpdate, SourceView } from '../../../runtime/contract/source-api';
 import type { RemoteCheck, RemoteInput, RemoteView, SyncApplyRequest, SyncJobView, SyncPlan, SyncRequest } from '../../../runtime/contract/sync-api';
 import type { AttemptView, MessageView, SecretRotationView, SubscriptionView, WebhookInput, WebhookUpdate, WebhookView } from '../../../runtime/contract/webhook-api';
-import type { WorkflowExport, WorkflowInput, WorkflowRunView, WorkflowView } from '../../../runtime/contract/workflow-api';
+import type { StepRunView, StepTestRequest, WorkflowExport, WorkflowInput, WorkflowRunView, WorkflowView } from '../../../runtime/contract/workflow-api';
 import { request } from './client';
 
 const enc = encodeURIComponent;
@@ -102,6 +102,7 @@ export const api = {
   deleteWorkflow: (id: string) => request<void>('DELETE', `/v1/workflows/${enc(id)}`),
   /** Runs the steps now; without `event`, the service makes one (a timer's event, or a timestamp). */
   runWorkflow: (id: string, event?: unknown) => request<{ data: WorkflowRunView }>('POST', `/v1/workflows/${enc(id)}/run`, event === undefined ? {} : { event }).then((r) => r.data),
+  testWorkflowStep: (id: string, step: string, body: StepTestRequest) => request<{ data: StepRunView }>('POST', `/v1/workflows/${enc(id)}/steps/${enc(step)}/test`, body).then((r) => r.data),
   listWorkflowRuns: (id: string) => request<ListResponse<WorkflowRunView>>('GET', `/v1/workflows/${enc(id)}/runs`, undefined, { limit: 100 }),
   replayRun: (id: string, runId: string) => request<{ data: WorkflowRunView }>('POST', `/v1/workflows/${enc(id)}/runs/${enc(runId)}/replay`).then((r) => r.data),
   exportWorkflow: (id: string) => request<WorkflowExport>('GET', `/v1/workflows/${enc(id)}/export`),

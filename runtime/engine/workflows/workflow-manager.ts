@@ -7,7 +7,7 @@ import type { ComponentLibrary, SandboxFactory } from '../../components/library'
 import type { ChangeOrigin } from '../../contract/change-api';
 import type { ComponentProblem } from '../../contract/component-shape';
 import type { HttpResponsePayload } from '../../contract/host-protocol';
-import type { WorkflowExport, WorkflowInput, WorkflowStepInput, WorkflowTriggerInput } from '../../contract/workflow-api';
+import type { StepTestRequest, WorkflowExport, WorkflowInput, WorkflowStepInput, WorkflowTriggerInput } from '../../contract/workflow-api';
 import { ComponentError } from '../../lib/error-kinds';
 import { newId } from '../../lib/ids';
 import { type ChangeBy, firstVersion, nextVersion, requireBase } from '../../lib/record-versions';
@@ -32,15 +32,6 @@ export interface WorkflowManagerDeps {
   secrets: SecretBox;
   /** Loads a step's module only to learn what it declares (saving it). */
   describeSandbox: SandboxFactory;
-}
-
-/** What a step test may give (`POST /v1/workflows/{id}/steps/{step}/test`). */
-export interface StepTestInput {
-  event?: unknown;
-  /** Earlier steps' outputs by name (`{ ...exports, $return_value }`), in place of the last run's. */
-  steps?: Record<string, unknown>;
-  component_id?: string;
-  configured_props?: Record<string, unknown>;
 }
 
 const STEP_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -164,7 +155,7 @@ export class WorkflowManager {
    * earlier steps' outputs as given (else the last run's); `override` tries unsaved props or another
    * action. Nothing is recorded as a run and nothing is emitted. Null when there is no such step.
    */
-  async testStep(wf: WorkflowRecord, name: string, input: StepTestInput): Promise<StepRunRecord | null> {
+  async testStep(wf: WorkflowRecord, name: string, input: StepTestRequest): Promise<StepRunRecord | null> {
     const index = wf.steps.findIndex((s) => s.name === name);
     const saved = wf.steps[index];
     if (!saved) return null;

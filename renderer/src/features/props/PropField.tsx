@@ -11,6 +11,7 @@ import { Markdown } from '../../ui/Markdown';
 import { AccountPicker } from '../settings/AccountPicker';
 import { ArrayInput } from './ArrayInput';
 import { AsyncOptions } from './AsyncOptions';
+import { ExpressionInput, type Suggestion } from './ExpressionInput';
 import { chosen, endpointFor, heldValue, normalizeOption } from './prop-values';
 import { TimerField } from './TimerField';
 
@@ -25,17 +26,49 @@ export function isRequired(prop: ConfigurableProp): boolean {
   return !prop.optional && prop.default === undefined && prop.static === undefined && !prop.hidden && !prop.disabled && NEEDS_VALUE.has(prop.type);
 }
 
-/** One prop of a configuration form, by type, with its label, description and constraints. */
-export function PropField({ prop, value, configured, configureTarget, source, error, onChange }: { prop: ConfigurableProp; value: unknown; configured: Record<string, unknown>; configureTarget: ConfigureTarget | null; source: SourceView | null; error?: string; onChange(value: unknown): void }) {
-  const id = `prop-${prop.name}`;
+/** Where a form's fields may hold workflow expressions (`{{steps…}}`), and the references they may use. */
+export interface ExpressionOptions {
+  suggestions: Suggestion[];
+}
+
+/**
+ * One prop of a configuration form, by type, with its label, description and constraints. With
+ * `expressions` (a workflow step) text fields suggest `{{…}}` references and every other field has
+ * a switch to an expression instead of a value; `readOnly` shows the values without changing them.
+ */
+export function PropField({
+  prop,
+  value,
+  configured,
+  configureTarget,
+  source,
+  error,
+  idPrefix = 'prop',
+  expressions,
+  readOnly = false,
+  onChange,
+}: {
+  prop: ConfigurableProp;
+  value: unknown;
+  configured: Record<string, unknown>;
+  configureTarget: ConfigureTarget | null;
+  source: SourceView | null;
+  error?: string;
+  idPrefix?: string;
+  expressions?: ExpressionOptions;
+  readOnly?: boolean;
+  onChange(value: unknown): void;
+}) {
+  const id = `${idPrefix}-${prop.name}`;
   const descId = `${id}-desc`;
   const errorId = `${id}-error`;
   // Inputs point at the description and, when there is one, the error under the field.
   const described = error ? `${descId} ${errorId}` : descId;
   const required = isRequired(prop);
   const label = prop.label ?? prop.name;
-  const disabled = prop.disabled === true;
+  const disabled = prop.disabled === true || readOnly;
   const [reveal, setReveal] = useState(false);
+  const [expressionOn, setExpressionOn] = useState(false);
   const dataStores = useApp((s) => s.dataStores);
 
   if (prop.type === 'alert') {
@@ -218,6 +251,37 @@ export function PropField({ prop, value, configured, configureTarget, source, er
         )}
       </div>
     );
+  }
+
+  if (expressions && !prop.type.startsWith('$.')) {
+    const text = typeof value === 'string' ? value : '';
+    const asExpression = expressionOn || (typeof value === 'string' && value.includes('{{'));
+    // A plain text prop takes references as it is; other types switch between a value and an expression.
+    const plainText = prop.type === 'string' && !staticOptions && !prop.hasOptionsMethod && !prop.propDefinition;
+    const expressionInput = <ExpressionInput id={id} value={text} suggestions={expressions.suggestions} describedBy={described} disabled={disabled} placeholder="a value, or {{ for a reference" onChange={(t) => onChange(t === '' ? undefined : t)} />;
+    if (plainText) {
+      if (!prop.secret) input = expressionInput;
+    } else {
+      input = (
+        <div className="prop-value-row">
+          {asExpression ? expressionInput : input}
+          <button
+            type="button"
+            className="small"
+            aria-pressed={asExpression}
+            aria-label={`Use an expression for ${label}`}
+            title={asExpression ? 'Use a value' : 'Use an expression ({{steps…}})'}
+            disabled={disabled}
+            onClick={() => {
+              setExpressionOn(!asExpression);
+              onChange(undefined);
+            }}
+          >
+            {'{{…}}'}
+          </button>
+        </div>
+      );
+    }
   }
 
   return (

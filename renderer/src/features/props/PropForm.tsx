@@ -4,7 +4,7 @@ import type { ConfigurableProp } from '../../../../runtime/contract/component-sh
 import type { SourceView } from '../../../../runtime/contract/source-api';
 import { messageOf } from '../../api/client';
 import { useApp } from '../../app/store';
-import { PropField } from './PropField';
+import { type ExpressionOptions, PropField } from './PropField';
 import { reloadProps } from './prop-data';
 import { configuredProps } from './prop-values';
 
@@ -18,6 +18,9 @@ export function PropForm({
   configureTarget,
   source,
   errors,
+  idPrefix,
+  expressions,
+  readOnly,
   onChange,
   onPropsChange,
 }: {
@@ -27,6 +30,11 @@ export function PropForm({
   configureTarget: ConfigureTarget | null;
   source: SourceView | null;
   errors: Record<string, string>;
+  /** Prefixes the fields' ids (several forms on one page, as a workflow's steps). */
+  idPrefix?: string;
+  /** A workflow step's form: values may be `{{…}}` expressions, with these suggestions. */
+  expressions?: ExpressionOptions;
+  readOnly?: boolean;
   onChange(values: Record<string, unknown>): void;
   onPropsChange(props: ConfigurableProp[]): void;
 }) {
@@ -70,6 +78,9 @@ export function PropForm({
           configureTarget={configureTarget}
           source={source}
           error={errors[p.name]}
+          idPrefix={idPrefix}
+          expressions={expressions}
+          readOnly={readOnly}
           onChange={(v) => {
             const next = { ...values, [p.name]: v };
             if (v === undefined) delete next[p.name];

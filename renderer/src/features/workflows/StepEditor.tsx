@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ComponentView } from '../../../../runtime/contract/component-api';
 import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
+import type { StepRunView } from '../../../../runtime/contract/workflow-api';
 import { messageOf } from '../../api/client';
 import { useApp } from '../../app/store';
 import { Modal } from '../../ui/ConfirmDialog';
@@ -8,26 +9,41 @@ import { ErrorText } from '../../ui/ErrorText';
 import { Link } from '../../ui/Link';
 import { ComponentGallery } from '../gallery/ComponentGallery';
 import { savedComponent } from '../gallery/gallery-data';
-import { StepPropField } from './StepPropField';
+import type { Suggestion } from '../props/ExpressionInput';
+import { PropForm } from '../props/PropForm';
+import { configuredProps } from '../props/prop-values';
+import { StepTest } from './StepTest';
 import { stepFormProps, stepNameFor } from './workflow';
+import type { SampleEvent } from './workflow-data';
 
-/** A workflow step being written: its name, its saved action, and each prop's text. */
+/** A workflow step being written: its name, its saved action, and each prop's value (a `{{…}}` expression is a string). */
 export interface StepDraft {
   /** Stable React key (steps move). */
   key: number;
   name: string;
   componentId: string;
-  texts: Record<string, string>;
+  values: Record<string, unknown>;
+  /** The action's props after a `reloadProps` change (else its saved `configurable_props`). */
+  props?: ConfigurableProp[];
   /** The user typed a name: choosing an action no longer renames the step. */
   nameEdited: boolean;
   /** A saved step being edited: the service keeps its masked secrets only while name and action stay these. */
   saved?: { name: string; componentId: string };
 }
 
+/** What testing a step needs: the saved workflow, events to choose from, earlier steps' test outputs, and this step's last test. */
+export interface StepTesting {
+  workflowId: string | null;
+  samples: SampleEvent[];
+  earlier: Record<string, unknown>;
+  result: StepRunView | null;
+  onResult(r: StepRunView | null): void;
+}
+
 /**
  * One step of the workflow form: its name (`steps.<name>` for later steps), the saved action it
- * runs, and that action's props as text that may hold `{{steps…}}` references. Steps move up and
- * down with buttons (keyboard operable), and can be removed.
+ * runs, and that action's props in the action's own form, where each value may be a `{{steps…}}`
+ * expression. Steps move up and down with buttons (keyboard operable), can be removed, and tested alone.
  */
 export function StepEditor({
   index,
@@ -35,7 +51,8 @@ export function StepEditor({
   draft,
   actions,
   takenNames,
-  references,
+  suggestions,
+  testing,
   nameProblem,
   errors,
   onChange,
@@ -47,7 +64,8 @@ export function StepEditor({
   draft: StepDraft;
   actions: ComponentView[];
   takenNames: string[];
-  references: string[];
+  suggestions: Suggestion[];
+  testing: StepTesting;
   nameProblem: string | null;
   /** Problems the service named for this step: `name`, `component_id`, `configured_props.<prop>` or `''`. */
   errors: Record<string, string>;
@@ -58,7 +76,8 @@ export function StepEditor({
   const base = `step-${draft.key}`;
   const loadComponents = useApp((s) => s.loadComponents);
   const component = actions.find((c) => c.id === draft.componentId);
-  const props = component ? stepFormProps(component.configurable_props as ConfigurableProp[]) : [];
+  const props = component ? stepFormProps(draft.props ?? (component.configurable_props as ConfigurableProp[])) : [];
+  const propErrors = Object.fromEntries(Object.entries(errors).flatMap(([k, v]) => (k.startsWith('configured_props.') ? [[k.slice('configured_props.'.length), v]] : [])));
   const label = `Step ${index + 1}`;
   const nameError = nameProblem ?? errors.name;
 
@@ -67,8 +86,8 @@ export function StepEditor({
   const [browseError, setBrowseError] = useState<string | null>(null);
   const choose = (id: string, picked?: ComponentView) => {
     const c = picked ?? actions.find((a) => a.id === id);
-    const keep = c ? Object.fromEntries(Object.entries(draft.texts).filter(([k]) => c.configurable_props.some((p) => p.name === k))) : {};
-    onChange({ ...draft, componentId: id, texts: keep, name: c && !draft.nameEdited ? stepNameFor(c.name, takenNames) : draft.name });
+    const keep = c ? Object.fromEntries(Object.entries(draft.values).filter(([k]) => c.configurable_props.some((p) => p.name === k))) : {};
+    onChange({ ...draft, componentId: id, values: keep, props: undefined, name: c && !draft.nameEdited ? stepNameFor(c.name, takenNames) : draft.name });
   };
 
   return (
@@ -160,12 +179,27 @@ export function StepEditor({
           {props.length === 0 ? (
             <p className="empty">This action has no props to configure.</p>
           ) : (
-            <div className="prop-form">
-              {props.map((p) => (
-                <StepPropField key={p.name} prop={p} id={`${base}-prop-${p.name}`} text={draft.texts[p.name] ?? ''} references={references} error={errors[`configured_props.${p.name}`]} onChange={(text) => onChange({ ...draft, texts: { ...draft.texts, [p.name]: text } })} />
-              ))}
-            </div>
+            <PropForm
+              props={props}
+              values={draft.values}
+              configureTarget={{ id: component.id }}
+              source={null}
+              errors={propErrors}
+              idPrefix={`${base}-prop`}
+              expressions={{ suggestions }}
+              onChange={(values) => onChange({ ...draft, values })}
+              onPropsChange={(next) => onChange({ ...draft, props: next })}
+            />
           )}
+          <StepTest
+            base={base}
+            workflowId={testing.workflowId}
+            stepName={draft.saved?.name ?? null}
+            samples={testing.samples}
+            result={testing.result}
+            onResult={testing.onResult}
+            request={() => ({ component_id: draft.componentId, configured_props: configuredProps(props, draft.values), steps: testing.earlier })}
+          />
         </>
       )}
       {errors[''] && (

@@ -3,25 +3,24 @@ import type { VersionFields } from '../../../../runtime/contract/change-api';
 import type { ComponentView } from '../../../../runtime/contract/component-api';
 import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
 import type { FieldProblem } from '../../../../runtime/contract/problem';
-import type { WorkflowView } from '../../../../runtime/contract/workflow-api';
+import type { StepRunView, WorkflowView } from '../../../../runtime/contract/workflow-api';
 import { ApiError, messageOf } from '../../api/client';
 import { useRoute } from '../../app/router';
 import { useApp } from '../../app/store';
 import { Link } from '../../ui/Link';
 import { VersionNotice } from '../../ui/VersionNotice';
+import { configuredProps } from '../props/prop-values';
 import { type StepDraft, StepEditor } from './StepEditor';
 import { NEW_TRIGGER, type TriggerDraft, TriggerFields, triggerDraft, triggerInput } from './TriggerFields';
-import { referenceSuggestions, SECRET_MASK, stepFormProps, stepNameFor, stepNameProblem, stepText, stepValue, stepValueProblem } from './workflow';
-import { saveWorkflow, useLatestWorkflow } from './workflow-data';
+import { SECRET_MASK, stepFormProps, stepNameFor, stepNameProblem, stepSuggestions } from './workflow';
+import { saveWorkflow, useLatestWorkflow, useStepSamples } from './workflow-data';
 
 let nextKey = 0;
-const newStep = (): StepDraft => ({ key: ++nextKey, name: '', componentId: '', texts: {}, nameEdited: false });
+const newStep = (): StepDraft => ({ key: ++nextKey, name: '', componentId: '', values: {}, nameEdited: false });
 
-/** A saved step as a draft: each prop's value as the text its input shows (secrets as the mask). */
-function savedStep(step: WorkflowView['steps'][number], component: ComponentView | undefined): StepDraft {
-  const props = stepFormProps((component?.configurable_props ?? []) as ConfigurableProp[]);
-  const texts = Object.fromEntries(props.filter((p) => step.configured_props[p.name] !== undefined).map((p) => [p.name, stepText(p, step.configured_props[p.name])]));
-  return { key: ++nextKey, name: step.name, componentId: step.component_id, texts, nameEdited: true, saved: { name: step.name, componentId: step.component_id } };
+/** A saved step as a draft (secrets as the mask, which keeps them). */
+function savedStep(step: WorkflowView['steps'][number]): StepDraft {
+  return { key: ++nextKey, name: step.name, componentId: step.component_id, values: { ...step.configured_props }, nameEdited: true, saved: { name: step.name, componentId: step.component_id } };
 }
 
 /** Splits a problem's path into the step it names (`steps[1].name` or `steps.1.name`) and the rest. */
@@ -46,16 +45,7 @@ export function WorkflowCreate({ workflow, stepComponents: given = [], onReload,
   const { components, loadComponents, loadAccounts, loadDataStores, toast } = useApp();
   const [name, setName] = useState(workflow?.name ?? '');
   const [trigger, setTrigger] = useState<TriggerDraft>(() => (workflow ? triggerDraft(workflow.trigger) : NEW_TRIGGER));
-  const [steps, setSteps] = useState<StepDraft[]>(() =>
-    workflow
-      ? workflow.steps.map((st) =>
-          savedStep(
-            st,
-            stepComponents.find((c) => c.id === st.component_id),
-          ),
-        )
-      : [firstAction ? { ...newStep(), componentId: firstAction.id, name: stepNameFor(firstAction.name, []) } : newStep()],
-  );
+  const [steps, setSteps] = useState<StepDraft[]>(() => (workflow ? workflow.steps.map(savedStep) : [firstAction ? { ...newStep(), componentId: firstAction.id, name: stepNameFor(firstAction.name, []) } : newStep()]));
   const [problems, setProblems] = useState<{ title: string; items: FieldProblem[] } | null>(null);
   const [busy, setBusy] = useState(false);
   const [refreshing, setRefreshing] = useState(false);
@@ -76,6 +66,11 @@ export function WorkflowCreate({ workflow, stepComponents: given = [], onReload,
     return [...listed, ...stepComponents.filter((c) => c.type === 'action' && !listed.some((l) => l.id === c.id))];
   }, [components, stepComponents]);
   const names = steps.map((s) => s.name);
+  const samples = useStepSamples(workflow?.id ?? null, trigger.type === 'source' && trigger.sourceId ? trigger.sourceId : null);
+  /** Each step's last test output, by step key: later steps' suggestions and tests use it before the last run's. */
+  const [tested, setTested] = useState<Record<number, StepRunView>>({});
+  const outputOf = (s: StepDraft) => tested[s.key] ?? samples.lastRun?.steps.find((r) => r.name === s.saved?.name);
+  const sampleEvents = samples.samples.map((e) => e.event);
   const nameProblems = steps.map((s, i) =>
     s.name === '' && !s.componentId
       ? null
@@ -126,10 +121,8 @@ export function WorkflowCreate({ workflow, stepComponents: given = [], onReload,
       const component = actions.find((c) => c.id === s.componentId);
       if (!component) local.push({ path: `steps[${i}].component_id`, message: 'Choose the action this step runs.' });
       for (const p of stepFormProps((component?.configurable_props ?? []) as ConfigurableProp[])) {
-        const valueProblem = stepValueProblem(p, s.texts[p.name] ?? '');
-        if (valueProblem) local.push({ path: `steps[${i}].configured_props.${p.name}`, message: valueProblem });
         // The service keeps a masked secret for the step of the same name and action only.
-        else if (p.secret && s.texts[p.name] === SECRET_MASK && (s.saved?.name !== s.name || s.saved.componentId !== s.componentId)) {
+        if (p.secret && s.values[p.name] === SECRET_MASK && (s.saved?.name !== s.name || s.saved.componentId !== s.componentId)) {
           local.push({ path: `steps[${i}].configured_props.${p.name}`, message: 'The step was renamed or runs another action, so its stored secret is not kept: type the secret again.' });
         }
       }
@@ -146,11 +139,7 @@ export function WorkflowCreate({ workflow, stepComponents: given = [], onReload,
         trigger: triggerInput(trigger),
         steps: steps.map((s) => {
           const component = actions.find((c) => c.id === s.componentId);
-          const configured: Record<string, unknown> = {};
-          for (const p of stepFormProps((component?.configurable_props ?? []) as ConfigurableProp[])) {
-            const v = stepValue(p, s.texts[p.name] ?? '');
-            if (v !== undefined) configured[p.name] = v;
-          }
+          const configured = configuredProps(stepFormProps(s.props ?? ((component?.configurable_props ?? []) as ConfigurableProp[])), s.values);
           return { name: s.name, component_id: s.componentId, configured_props: configured };
         }),
         ...(workflow && base !== undefined ? { base_version: base } : {}),
@@ -231,7 +220,23 @@ export function WorkflowCreate({ workflow, stepComponents: given = [], onReload,
               draft={s}
               actions={actions}
               takenNames={names.filter((_, j) => j !== i)}
-              references={referenceSuggestions(trigger.type, names.slice(0, i).filter(Boolean))}
+              suggestions={stepSuggestions(
+                sampleEvents,
+                steps.slice(0, i).map((e) => ({ name: e.name, output: outputOf(e) })),
+              )}
+              testing={{
+                workflowId: workflow?.id ?? null,
+                samples: samples.samples,
+                earlier: Object.fromEntries(steps.slice(0, i).flatMap((e) => (tested[e.key] && e.saved ? [[e.saved.name, { ...tested[e.key]?.exports, $return_value: tested[e.key]?.ret }]] : []))),
+                result: tested[s.key] ?? null,
+                onResult: (r) =>
+                  setTested((t) => {
+                    const next = { ...t };
+                    if (r) next[s.key] = r;
+                    else delete next[s.key];
+                    return next;
+                  }),
+              }}
               nameProblem={nameProblems[i] ?? null}
               errors={stepErrors[i] ?? {}}
               onChange={(d) => update(i, d)}

@@ -1,4 +1,7 @@
 import { useEffect, useState } from 'react';
+import type { ComponentView } from '../../../../runtime/contract/component-api';
+import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
+import type { WorkflowView } from '../../../../runtime/contract/workflow-api';
 import { messageOf } from '../../api/client';
 import { useRoute } from '../../app/router';
 import { useApp } from '../../app/store';
@@ -8,10 +11,18 @@ import { HttpTester } from '../../ui/HttpTester';
 import { Link } from '../../ui/Link';
 import { LoadState } from '../../ui/LoadState';
 import { ActiveBadge, ResourceHeader } from '../../ui/ResourceHeader';
+import { PropForm } from '../props/PropForm';
 import { WorkflowRunForm } from './WorkflowRunForm';
 import { WorkflowRuns } from './WorkflowRuns';
-import { describeTrigger, downloadJson, exportFilename } from './workflow';
+import { describeTrigger, downloadJson, exportFilename, stepFormProps } from './workflow';
 import { deleteWorkflow, exportWorkflow, setWorkflowActive, useWorkflow } from './workflow-data';
+
+/** A step's values in its action's own form, read-only (expressions shown as written). */
+function StepValues({ step, component }: { step: WorkflowView['steps'][number]; component: ComponentView | undefined }) {
+  if (Object.keys(step.configured_props).length === 0) return null;
+  if (!component) return <pre className="props-json">{JSON.stringify(step.configured_props, null, 2)}</pre>;
+  return <PropForm props={stepFormProps(component.configurable_props as ConfigurableProp[])} values={step.configured_props} configureTarget={null} source={null} errors={{}} idPrefix={`view-${step.name}`} expressions={{ suggestions: [] }} readOnly onChange={() => {}} onPropsChange={() => {}} />;
+}
 
 /** One workflow: its trigger (an HTTP trigger's endpoint URL with copy and a test request), steps, edit, runs by hand, runs, export, delete. */
 export function WorkflowDetail({ id }: { id: string }) {
@@ -127,7 +138,7 @@ export function WorkflowDetail({ id }: { id: string }) {
             {wf.steps.map((s) => (
               <li key={s.name}>
                 <strong className="mono">{s.name}</strong> <span className="muted">runs</span> {componentName(s.component_id) ?? ''} <code className="muted">{s.component_id}</code>
-                {Object.keys(s.configured_props).length > 0 && <pre className="props-json">{JSON.stringify(s.configured_props, null, 2)}</pre>}
+                <StepValues step={s} component={components.find((c) => c.id === s.component_id)} />
               </li>
             ))}
           </ol>

@@ -2,7 +2,7 @@
 // every change to it (each keeps the app's workflow list in step).
 import { useEffect } from 'react';
 import type { ComponentView } from '../../../../runtime/contract/component-api';
-import type { WorkflowInput, WorkflowView } from '../../../../runtime/contract/workflow-api';
+import type { WorkflowInput, WorkflowRunView, WorkflowView } from '../../../../runtime/contract/workflow-api';
 import { ApiError } from '../../api/client';
 import { usePoll } from '../../api/use-poll';
 import { api } from '../../api/v1';
@@ -81,3 +81,24 @@ export async function importWorkflow(definition: unknown): Promise<WorkflowView>
 export const exportWorkflow = (id: string) => api.exportWorkflow(id);
 export const runWorkflow = (id: string, event?: unknown) => api.runWorkflow(id, event);
 export const replayRun = (workflowId: string, runId: string) => api.replayRun(workflowId, runId);
+
+/** A trigger event a step can be tested with, and where it came from. */
+export interface SampleEvent {
+  label: string;
+  event: unknown;
+}
+
+/**
+ * What a workflow's steps can be written and tested against: its newest run (the trigger event and
+ * each step's output) and sample trigger events (the source trigger's recent events, then recent runs' events).
+ */
+export function useStepSamples(workflowId: string | null, sourceId: string | null) {
+  const read = usePoll(`${workflowId ?? ''}|${sourceId ?? ''}`, async () => {
+    const runs = workflowId ? (await api.listWorkflowRuns(workflowId)).data.slice(0, 10) : [];
+    const events = sourceId ? (await api.listEvents(sourceId, { limit: 10 })).data : [];
+    return { runs, events };
+  });
+  const runs: WorkflowRunView[] = read.data?.runs ?? [];
+  const samples: SampleEvent[] = [...(read.data?.events ?? []).map((e) => ({ label: `Event ${e.id} of the trigger source`, event: e.event })), ...runs.map((r, i) => ({ label: `${i === 0 ? 'Last run' : 'Run'} ${r.id} (${r.status})`, event: r.event }))];
+  return { lastRun: runs[0] ?? null, samples, reload: read.reload };
+}

@@ -1,15 +1,13 @@
 import type { ConfigurableProp } from '../../../../runtime/contract/component-shape';
-import type { TimerSchedule, WorkflowTriggerInput, WorkflowView } from '../../../../runtime/contract/workflow-api';
+import type { TimerSchedule, WorkflowView } from '../../../../runtime/contract/workflow-api';
 import { downloadFile } from '../../ui/download';
+import type { Suggestion } from '../props/ExpressionInput';
 
 /** A step name the service accepts: an identifier other than `trigger` (it is `steps.<name>`). */
 export const STEP_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** What the API shows in place of a secret prop's value; sent back unchanged, the service keeps the stored value. */
 export const SECRET_MASK = '********';
-
-/** A value that is one whole `{{…}}` reference (it takes the referenced value's type). */
-const WHOLE_REFERENCE = /^\s*\{\{[^{}]+\}\}\s*$/;
 
 /** Why a step name is refused, or null. */
 export function stepNameProblem(name: string, others: string[]): string | null {
@@ -38,59 +36,40 @@ export function stepFormProps(props: ConfigurableProp[]): ConfigurableProp[] {
   return props.filter((p) => !p.hidden && !p.type.startsWith('$.'));
 }
 
-/** Whether a prop is typed into a multi-line JSON box (objects, arrays, any, http requests). */
-export const isJsonProp = (p: ConfigurableProp) => p.type === 'object' || p.type === 'any' || p.type === 'http_request' || p.type.endsWith('[]');
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
-/**
- * The configured value of a step prop typed as text. Text props keep the text (references inside
- * it are written in by the service); for other types a whole `{{…}}` reference stays a reference,
- * JSON is parsed (`42`, `true`, `{"id": "{{steps.trigger.event.body.id}}"}`), and anything else is
- * sent as text for the service to check. Empty text leaves the prop unset.
- */
-export function stepValue(prop: ConfigurableProp, text: string): unknown {
-  if (text.trim() === '') return undefined;
-  if (prop.type === 'string') return text;
-  if (WHOLE_REFERENCE.test(text)) return text.trim();
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
+/** `value` and every path inside it under `prefix`, nested keys flattened (an array by its first item), each with its value. */
+export function flattenPaths(prefix: string, value: unknown, out: Suggestion[] = [], depth = 0): Suggestion[] {
+  out.push({ path: prefix, sample: value });
+  if (depth >= 6 || out.length > 300) return out;
+  if (Array.isArray(value)) {
+    if (value.length > 0) flattenPaths(`${prefix}[0]`, value[0], out, depth + 1);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) flattenPaths(IDENTIFIER.test(k) ? `${prefix}.${k}` : `${prefix}[${JSON.stringify(k)}]`, v, out, depth + 1);
   }
+  return out;
 }
 
-/** Why a step prop's text cannot be its type's value (a whole reference is always accepted), or null. */
-export function stepValueProblem(prop: ConfigurableProp, text: string): string | null {
-  if (text.trim() === '' || WHOLE_REFERENCE.test(text) || prop.type === 'string' || prop.type === 'any' || prop.type === 'alert') return null;
-  const value = stepValue(prop, text);
-  const ok =
-    prop.type === 'integer'
-      ? Number.isInteger(value)
-      : prop.type === 'boolean'
-        ? typeof value === 'boolean'
-        : prop.type.endsWith('[]')
-          ? Array.isArray(value)
-          : prop.type === 'object' || prop.type === 'http_request' || prop.type === 'app' || prop.type === 'data_store'
-            ? value !== null && typeof value === 'object' && !Array.isArray(value)
-            : true;
-  if (ok) return null;
-  const shape = prop.type === 'integer' ? 'a whole number' : prop.type === 'boolean' ? 'true or false' : prop.type.endsWith('[]') ? 'a JSON array' : 'a JSON object';
-  return `Give ${shape}, or one whole {{steps…}} reference.`;
+/** What a step's output gives later steps: `steps.<name>.$return_value` and each export. */
+export interface StepOutputSample {
+  name: string;
+  output?: { exports: Record<string, unknown>; ret: unknown };
 }
 
-/** A configured value as the text its input shows (the inverse of `stepValue`). */
-export function stepText(prop: ConfigurableProp, value: unknown): string {
-  if (value === undefined) return '';
-  if (typeof value === 'string' && (prop.type === 'string' || WHOLE_REFERENCE.test(value))) return value;
-  return JSON.stringify(value, null, isJsonProp(prop) ? 2 : undefined);
-}
-
-/** References a step's props can use: the trigger event's parts and what earlier steps returned and exported. */
-export function referenceSuggestions(triggerType: WorkflowTriggerInput['type'], earlier: string[]): string[] {
-  const refs = ['{{steps.trigger.event}}'];
-  if (triggerType === 'http') for (const part of ['body', 'query', 'headers', 'method', 'path']) refs.push(`{{steps.trigger.event.${part}}}`);
-  if (triggerType === 'timer') refs.push('{{steps.trigger.event.timestamp}}');
-  for (const name of earlier) refs.push(`{{steps.${name}.$return_value}}`, `{{steps.${name}.$summary}}`);
-  return refs;
+/** References a step's values may use: the trigger event's fields (from sample events) and earlier steps' return values and exports (from their outputs). */
+export function stepSuggestions(events: unknown[], earlier: StepOutputSample[]): Suggestion[] {
+  const out: Suggestion[] = [];
+  const seen = new Set<string>();
+  const add = (list: Suggestion[]) => {
+    for (const s of list) if (!seen.has(s.path) && seen.add(s.path)) out.push(s);
+  };
+  if (events.length === 0) add([{ path: 'steps.trigger.event', sample: undefined }]);
+  for (const e of events) add(flattenPaths('steps.trigger.event', e));
+  for (const step of earlier) {
+    add(flattenPaths(`steps.${step.name}.$return_value`, step.output?.ret));
+    for (const [k, v] of Object.entries(step.output?.exports ?? {})) add(flattenPaths(`steps.${step.name}${IDENTIFIER.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`}`, v));
+  }
+  return out;
 }
 
 /** A schedule in words. */
