@@ -147,12 +147,14 @@ describe('UI: action test runs, workflows, re-delivery', () => {
     await step1.getByLabel('Action').selectOption(ids.parse);
     assert.equal(await step1.getByLabel('Step name').inputValue(), 'parse_order', 'the step is named after its action');
     await step1.getByLabel('Step name').fill('parse');
+    await step1.getByRole('button', { name: 'Use an expression for Order' }).click();
     await step1.getByLabel('Order').fill('{{steps.trigger.event.body}}');
     await page.getByRole('button', { name: 'Add step' }).click();
     const step2 = page.getByRole('group', { name: 'Step 2' });
     await step2.getByLabel('Action').selectOption(ids.format);
     await step2.getByLabel('Step name').fill('format');
     await step2.getByLabel('Template').fill('Order {{steps.parse.$return_value.id}}');
+    await step2.getByRole('button', { name: 'Use an expression for Total' }).click();
     await step2.getByLabel('Total').fill('{{steps.parse.$return_value.total}}');
     await step2.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await page.screenshot({ path: `${SHOTS}/13-workflow-create.png` });
