@@ -148,14 +148,14 @@ describe('UI: action test runs, workflows, re-delivery', () => {
     assert.equal(await step1.getByLabel('Step name').inputValue(), 'parse_order', 'the step is named after its action');
     await step1.getByLabel('Step name').fill('parse');
     await step1.getByRole('button', { name: 'Use an expression for Order' }).click();
-    await step1.getByLabel('Order').fill('{{steps.trigger.event.body}}');
+    await step1.getByLabel('Order', { exact: true }).fill('{{steps.trigger.event.body}}');
     await page.getByRole('button', { name: 'Add step' }).click();
     const step2 = page.getByRole('group', { name: 'Step 2' });
     await step2.getByLabel('Action').selectOption(ids.format);
     await step2.getByLabel('Step name').fill('format');
     await step2.getByLabel('Template').fill('Order {{steps.parse.$return_value.id}}');
     await step2.getByRole('button', { name: 'Use an expression for Total' }).click();
-    await step2.getByLabel('Total').fill('{{steps.parse.$return_value.total}}');
+    await step2.getByLabel('Total', { exact: true }).fill('{{steps.parse.$return_value.total}}');
     await step2.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await page.screenshot({ path: `${SHOTS}/13-workflow-create.png` });
     await page.getByRole('button', { name: 'Create workflow' }).click();
@@ -286,8 +286,13 @@ describe('UI: action test runs, workflows, re-delivery', () => {
     // Renaming the step would lose the stored secret: the form says so before sending.
     await step.getByLabel('Step name').fill('greet_again');
     await page.getByRole('button', { name: 'Save workflow' }).click();
+    // Under the field (the step's form is the action's), and in the form's problems alert.
     await step
-      .getByRole('alert')
+      .locator('.field-error')
+      .filter({ hasText: /type the secret again/ })
+      .waitFor();
+    await page
+      .getByRole('alert', { name: 'Problems' })
       .filter({ hasText: /type the secret again/ })
       .waitFor();
     await step.getByLabel('Step name').fill('greet');
@@ -296,7 +301,8 @@ describe('UI: action test runs, workflows, re-delivery', () => {
     await page.getByRole('button', { name: 'Save workflow' }).click();
     await page.waitForURL((u) => u.pathname === `/workflows/${workflowId}`);
     await page.getByRole('status').filter({ hasText: 'Saved Greeting flow' }).waitFor();
-    await page.locator('.props-json', { hasText: '"Grace"' }).waitFor();
+    // The view shows the step as its action's form, read-only.
+    await waitFor(async () => (await page.locator('#view-greet-who').inputValue()) === 'Grace', 10_000, 'the saved value in the step form');
 
     // The next run uses the new value, and the secret it kept.
     await page.getByRole('button', { name: 'Run workflow' }).click();

@@ -99,6 +99,8 @@ export function PropField({
       </div>
       <div id={descId} className="prop-desc">
         {prop.description && <Markdown text={prop.description} />}
+        {/* A saved workflow step's secret comes back as the API's mask. */}
+        {expressions && prop.secret && <span className="muted">Secret: stored sealed, shown masked.{value === '********' && ' Left as ******** the stored value is kept; type a new one to replace it.'}</span>}
         {(prop.min !== undefined || prop.max !== undefined) && (
           <span className="muted">
             {prop.min !== undefined && `min ${prop.min}`} {prop.max !== undefined && `max ${prop.max}`}
