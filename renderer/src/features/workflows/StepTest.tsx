@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import type { StepRunView, StepTestRequest } from '../../../../runtime/contract/workflow-api';
 import { messageOf } from '../../api/client';
-import { api } from '../../api/v1';
 import { ErrorText } from '../../ui/ErrorText';
 import { ActionRunResult } from '../sources/ActionRunResult';
-import type { SampleEvent } from './workflow-data';
+import { type SampleEvent, testStep } from './workflow-data';
 
 /**
  * "Test step": runs one saved step alone (`POST /v1/workflows/{id}/steps/{step}/test`) with the
@@ -22,7 +21,7 @@ export function StepTest({ base, workflowId, stepName, samples, request, result,
     setError(null);
     try {
       const sample = samples[Number(chosen)];
-      onResult(await api.testWorkflowStep(workflowId, stepName, { ...request(), ...(sample ? { event: sample.event } : {}) }));
+      onResult(await testStep(workflowId, stepName, { ...request(), ...(sample ? { event: sample.event } : {}) }));
     } catch (err) {
       setError(messageOf(err));
     } finally {

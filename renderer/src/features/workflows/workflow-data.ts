@@ -2,7 +2,7 @@
 // every change to it (each keeps the app's workflow list in step).
 import { useEffect } from 'react';
 import type { ComponentView } from '../../../../runtime/contract/component-api';
-import type { WorkflowInput, WorkflowRunView, WorkflowView } from '../../../../runtime/contract/workflow-api';
+import type { StepTestRequest, WorkflowInput, WorkflowRunView, WorkflowView } from '../../../../runtime/contract/workflow-api';
 import { ApiError } from '../../api/client';
 import { usePoll } from '../../api/use-poll';
 import { api } from '../../api/v1';
@@ -80,6 +80,8 @@ export async function importWorkflow(definition: unknown): Promise<WorkflowView>
 
 export const exportWorkflow = (id: string) => api.exportWorkflow(id);
 export const runWorkflow = (id: string, event?: unknown) => api.runWorkflow(id, event);
+/** Runs one saved step alone ("Test step"). */
+export const testStep = (workflowId: string, step: string, body: StepTestRequest) => api.testWorkflowStep(workflowId, step, body);
 export const replayRun = (workflowId: string, runId: string) => api.replayRun(workflowId, runId);
 
 /** A trigger event a step can be tested with, and where it came from. */
