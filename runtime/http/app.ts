@@ -14,6 +14,7 @@ import { registryRoutes } from './api/registry-routes';
 import { settingsRoutes } from './api/settings-routes';
 import { sourceRoutes } from './api/source-routes';
 import { sseRoutes } from './api/sse-routes';
+import { streamRoutes, streamSseRoutes } from './api/stream-routes';
 import { subscriptionRoutes } from './api/subscription-routes';
 import { syncRoutes } from './api/sync-routes';
 import { uiLinkRoutes } from './api/ui-link-routes';
@@ -55,6 +56,7 @@ export function v1Routes(ctx: ApiContext): Router {
     syncRoutes(ctx),
     connectSettingsRoutes(ctx),
     uiLinkRoutes(ctx),
+    streamRoutes(ctx),
   );
   v1.get('/openapi.json', (req, res) => {
     res.json(openApiDocument(`${req.protocol}://${req.get('host') ?? 'localhost'}`, process.env.SPOUT_VERSION ?? 'dev'));
@@ -85,7 +87,7 @@ export function createApp(ctx: ApiContext, mcp: McpEndpoint): Express {
 
   app.use('/v1', requireAuth(ctx.auth), sessionWriteGuard(), jsonBody({ limit: '10mb', strict: false }), v1Routes(ctx));
 
-  app.use('/sse', requireAuth(ctx.auth), sseRoutes(ctx), (req) => {
+  app.use('/sse', requireAuth(ctx.auth), sseRoutes(ctx), streamSseRoutes(ctx), (req) => {
     throw notFound('stream', `${req.method} /sse${req.path}`);
   });
   app.use('/mcp', mcp.router());

@@ -160,6 +160,7 @@ export class EventStore {
   private readonly opening = new Map<string, Promise<void>>();
   private readonly clock = new EventIdClock();
   private readonly openHooks: OpenHook[] = [];
+  private readonly allListeners = new Set<Listener>();
 
   constructor(
     private readonly dir: string,
@@ -232,7 +233,10 @@ export class EventStore {
         keep(source, e.id, e.meta.name, e.deliver_to !== undefined, bytes);
       })
       .then(() => {
-        for (const e of stored) for (const listener of source.listeners) listener(e);
+        for (const e of stored) {
+          for (const listener of source.listeners) listener(e);
+          for (const listener of this.allListeners) listener(e);
+        }
       });
     // Trimming in batches of a tenth keeps the cost of each append constant.
     this.trimMemory(source, Math.max(1, Math.floor(this.retention / 10)));
@@ -321,6 +325,22 @@ export class EventStore {
     const { listeners } = this.get(sourceId);
     listeners.add(listener);
     return () => listeners.delete(listener);
+  }
+
+  /** Calls `listener` with each event of any emitter stored from now on; returns the unsubscribe function. */
+  subscribeAll(listener: Listener): () => void {
+    this.allListeners.add(listener);
+    return () => this.allListeners.delete(listener);
+  }
+
+  /** The emitters (sources, workflows) whose events are open. */
+  emitters(): string[] {
+    return [...this.sources.keys()];
+  }
+
+  /** An emitter's kept events, oldest first, unread (system channels included); empty when not open. */
+  keptOf(emitterId: string): readonly KeptEvent[] {
+    return this.sources.get(emitterId)?.events ?? [];
   }
 
   /** Closes the source's log and deletes its events. */

@@ -12,7 +12,7 @@ const KEEPALIVE_MS = 15_000;
 /** A client this far behind is disconnected; it resumes from `Last-Event-ID` when it reconnects. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
-interface StreamItem {
+export interface StreamItem {
   id: string;
   /** SSE event type; absent sends a plain `message`. */
   type?: string;
@@ -23,7 +23,7 @@ interface StreamItem {
  * Streams `backlog` then what `subscribe` delivers as server-sent events, with keepalives; a
  * client too far behind is cut off (it resumes with `Last-Event-ID`).
  */
-function stream(res: Response, backlog: StreamItem[], subscribe: (send: (item: StreamItem) => void) => () => void): void {
+export function stream(res: Response, backlog: StreamItem[], subscribe: (send: (item: StreamItem) => void) => () => void): void {
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
