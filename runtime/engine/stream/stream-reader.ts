@@ -127,6 +127,46 @@ export class StreamReader {
     };
   }
 
+  /** Those of an owner's kept runs that match the filter (`GET …/invocations?filter=`). */
+  filterRuns(filter: StreamFilter, kept: readonly KeptRun[], owner: string): KeptRun[] {
+    if (filter.clauses.length === 0) return [...kept];
+    const test = compileFilter(filter);
+    const target = this.deps.target(owner);
+    return kept.filter((k) => test(this.runSubject(k, target)));
+  }
+
+  /** Those of an emitter's kept events that match the filter, delivery states looked up when it reads them (`GET …/event_summaries?filter=`). */
+  async filterEvents(filter: StreamFilter, kept: readonly KeptEvent[], emitter: string): Promise<KeptEvent[]> {
+    if (filter.clauses.length === 0) return [...kept];
+    const test = compileFilter(filter);
+    const target = this.deps.target(emitter);
+    const runs = new Map<string, InvocationView | undefined>();
+    const subjects = kept.map((k) => this.eventSubject(k, target, runs)).filter((s) => test(s, false));
+    if (!usesDelivery(filter)) return subjects.map((s) => s.kept);
+    await this.lookUpDelivery(subjects);
+    return subjects.filter((s) => test(s)).map((s) => s.kept);
+  }
+
+  /** Log lines matching the filter: bare words search the message, since/until its time, other terms the run that wrote it. */
+  filterLogs<L extends { id: string; ts: number; message: string; invocation_id: string | null }>(filter: StreamFilter, lines: readonly L[], owner: string): L[] {
+    if (filter.clauses.length === 0) return [...lines];
+    const test = compileFilter(filter);
+    const target = this.deps.target(owner);
+    const runs = new Map<string, InvocationView | undefined>();
+    return lines.filter((line) => {
+      const id = line.invocation_id;
+      if (id && !runs.has(id)) runs.set(id, this.deps.invocations.get(id));
+      const run = id ? runs.get(id) : undefined;
+      const base = run ? this.runSubject({ id: run.id, status: run.status, trigger: run.trigger, started_at: run.started_at } as KeptRun, target, run) : null;
+      const detail = once((): SubjectDetail => {
+        const d = base?.detail();
+        const row: StreamRow = d?.row ?? { kind: 'run', id: line.id, ts: line.ts, target, status: null, trigger: null, method: null, path: null, response_status: null, size: null, emits: null, delivery: null, summary: null, run_id: null };
+        return { row, headers: d?.headers ?? {}, body: d?.body ?? (() => undefined), text: () => line.message.toLowerCase() };
+      });
+      return test({ kind: 'run', id: line.id, ts: line.ts, target, status: base?.status ?? null, trigger: base?.trigger ?? null, line: null, detail, delivery: null });
+    });
+  }
+
   /** Every subject matching the filter, newest first. */
   private async matching(filter: StreamFilter): Promise<StreamSubject[]> {
     const test = compileFilter(filter);
@@ -175,7 +215,11 @@ export class StreamReader {
         list.push(m);
         byEvent.set(m.event_id, list);
       }
-      for (const s of batch) s.delivery = deliveryState((byEvent.get(s.id) ?? []).filter((m) => m.emitter_id === s.target.id), (id) => this.deps.webhookActive(id));
+      for (const s of batch)
+        s.delivery = deliveryState(
+          (byEvent.get(s.id) ?? []).filter((m) => m.emitter_id === s.target.id),
+          (id) => this.deps.webhookActive(id),
+        );
     }
   }
 
