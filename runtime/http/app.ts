@@ -14,7 +14,7 @@ import { registryRoutes } from './api/registry-routes';
 import { settingsRoutes } from './api/settings-routes';
 import { sourceRoutes } from './api/source-routes';
 import { sseRoutes } from './api/sse-routes';
-import { streamRoutes, streamSseRoutes } from './api/stream-routes';
+import { streamRoutes } from './api/stream-routes';
 import { subscriptionRoutes } from './api/subscription-routes';
 import { syncRoutes } from './api/sync-routes';
 import { uiLinkRoutes } from './api/ui-link-routes';
@@ -87,7 +87,7 @@ export function createApp(ctx: ApiContext, mcp: McpEndpoint): Express {
 
   app.use('/v1', requireAuth(ctx.auth), sessionWriteGuard(), jsonBody({ limit: '10mb', strict: false }), v1Routes(ctx));
 
-  app.use('/sse', requireAuth(ctx.auth), sseRoutes(ctx), streamSseRoutes(ctx), (req) => {
+  app.use('/sse', requireAuth(ctx.auth), sseRoutes(ctx), (req) => {
     throw notFound('stream', `${req.method} /sse${req.path}`);
   });
   app.use('/mcp', mcp.router());

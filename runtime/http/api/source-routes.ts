@@ -20,7 +20,7 @@ import { codeFiles } from './component-routes';
 import { booleanParam, objectParam, parseParams } from './params';
 import { registryComponent, registryNotFound } from './registry-routes';
 import { runNowSchema, runRequestNow, sendsRequest } from './run-now';
-import { filterParam, requestFilter } from './stream-routes';
+import { filterParam, requestFilter, streamSchema } from './stream-routes';
 import { eventSummary, sourceView } from './views';
 
 /** A source's own run timeout. */
@@ -251,7 +251,7 @@ export function sourceRoutes(ctx: ApiContext): Router {
 
   router.get('/sources/:id/logs', (req, res) => {
     const source = find(req.params.id);
-    const { filter, ...page } = parseParams(req, pageParams.extend(filterParam.shape));
+    const { filter, ...page } = parseParams(req, streamSchema);
     res.json(paginate(ctx.stream.filterLogs(requestFilter(ctx, filter), ctx.logs.list(source.id), source.id), page, (l) => l));
   });
 

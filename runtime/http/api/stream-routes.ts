@@ -12,14 +12,15 @@ import type { WorkflowRunRecord } from '../../store/workflow-run-log';
 import { HttpError } from '../edge/error-statuses';
 import type { ApiContext } from './api-context';
 import { parseParams } from './params';
-import { type StreamItem, stream } from './sse-routes';
+import { type StreamItem, stream } from './sse-stream';
 
 /** The `filter` parameter of the stream and of the lists that take it. */
 export const filterParam = z.object({ filter: z.string().max(2000).optional() });
 
-const streamSchema = pageParams.extend(filterParam.shape);
+/** A page and a filter: the stream, and a source's logs. */
+export const streamSchema = pageParams.extend(filterParam.shape);
 
-const savedFiltersSchema = z.object({
+export const savedFiltersSchema = z.object({
   data: z
     .array(z.object({ name: z.string().trim().min(1).max(80), filter: z.string().max(2000) }).strict())
     .max(200)
