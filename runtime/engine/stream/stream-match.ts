@@ -137,15 +137,29 @@ export function compileFilter(filter: StreamFilter): (s: StreamSubject, withDeli
     const word = c.negate ? null : wordOf(c.term);
     return word === null ? [] : [word];
   });
-  return (s, withDelivery = true) => {
-    if (words.length > 0 && s.line) {
-      const line = s.line().toLowerCase();
-      if (words.some((w) => !line.includes(w.toLowerCase()))) return false;
-    }
-    for (const c of clauses) {
+  const cheap = clauses.filter((c) => COST[c.term.key] === 0);
+  const dear = clauses.filter((c) => COST[c.term.key] > 0);
+  const holds = (list: FilterClause[], s: StreamSubject, withDelivery: boolean) => {
+    for (const c of list) {
       if (c.term.key === 'delivery' && !withDelivery) continue;
       if (termHolds(c.term, s) === c.negate) return false;
     }
     return true;
   };
+  // The subject's own fields first, then the words its line must hold, then what reads the record.
+  return (s, withDelivery = true) => {
+    if (!holds(cheap, s, withDelivery)) return false;
+    if (words.length > 0 && s.line) {
+      const line = s.line().toLowerCase();
+      if (words.some((w) => !line.includes(w.toLowerCase()))) return false;
+    }
+    return holds(dear, s, withDelivery);
+  };
+}
+
+/** Whether any row of a store of this kind and target can match (a lane whose cannot is passed over unread). */
+export function laneMayMatch(filter: StreamFilter, kind: StreamSubject['kind'], target: StreamTarget): boolean {
+  // Events have no status or trigger of their own: a term on either needs runs.
+  const needsRun = (key: string) => key === 'status' || key === 'trigger';
+  return filter.clauses.every((c) => c.negate || (c.term.key === 'kind' ? c.term.value === kind : c.term.key === 'target' ? targetMatches(c.term, target) : needsRun(c.term.key) ? kind === 'run' : true));
 }

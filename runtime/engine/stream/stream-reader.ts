@@ -11,7 +11,8 @@ import { isSystemChannel } from '../../store/event-store';
 import type { InvocationStore, KeptRun } from '../../store/invocation-store';
 import type { RunLog } from '../../store/workflow-run-log';
 import { parseFilter, type StreamFilter, usesDelivery } from './stream-filter';
-import { compileFilter, type StreamSubject, type SubjectDetail } from './stream-match';
+import { Lane, mergeLanes, newestFirst } from './stream-lanes';
+import { compileFilter, laneMayMatch, type StreamSubject, type SubjectDetail } from './stream-match';
 import { type DeliveryState, deliveryState, eventRow, runRow, type StreamTarget, workflowRequest, workflowRunRow } from './stream-rows';
 
 /** What the stream reads, and how it names what it reads. */
@@ -41,11 +42,6 @@ export function cursorOf(row: { ts: number; id: string }): string {
 function parseCursor(cursor: string): { ts: number; id: string } {
   const i = cursor.indexOf(':');
   return { ts: Number(cursor.slice(0, i)), id: cursor.slice(i + 1) };
-}
-
-/** Newest first; the same time by id, descending. */
-function newestFirst(a: { ts: number; id: string }, b: { ts: number; id: string }): number {
-  return b.ts - a.ts || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 }
 
 function lowerHeaders(headers: Record<string, unknown> | undefined): Record<string, unknown> {
@@ -106,6 +102,13 @@ export class StreamReader {
 
   /** One page of the rows matching the filter, newest first; cursors are `page_info`'s. */
   async page(filter: StreamFilter, page: PageQuery): Promise<ListResponse<StreamRow>> {
+    if (!page.after && !usesDelivery(filter)) {
+      // The usual call (a first page, or older ones): merged from the lanes, only up to the page read.
+      const test = compileFilter(filter);
+      const slice = mergeLanes(this.lanes(filter, test), page.limit, page.before ? parseCursor(page.before) : null);
+      const total = filter.clauses.length === 0 ? this.countAll() : this.lanes(filter, test).reduce((n, lane) => n + lane.countRest(), 0);
+      return this.answer(slice, total);
+    }
     const matched = await this.matching(filter);
     let start = 0;
     let end = matched.length;
@@ -119,10 +122,14 @@ export class StreamReader {
       while (end > 0 && newestFirst(matched[end - 1] as StreamSubject, c) === 0) end--;
       start = Math.max(start, end - page.limit);
     }
-    const slice = matched.slice(start, Math.min(end, start + page.limit));
+    return this.answer(matched.slice(start, Math.min(end, start + page.limit)), matched.length);
+  }
+
+  /** The page of these subjects' rows. */
+  private async answer(slice: StreamSubject[], total: number): Promise<ListResponse<StreamRow>> {
     const data = await this.rows(slice);
     return {
-      page_info: { total_count: matched.length, count: data.length, start_cursor: data[0] ? cursorOf(data[0]) : null, end_cursor: data.length ? cursorOf(data[data.length - 1] as StreamRow) : null },
+      page_info: { total_count: total, count: data.length, start_cursor: data[0] ? cursorOf(data[0]) : null, end_cursor: data.length ? cursorOf(data[data.length - 1] as StreamRow) : null },
       data,
     };
   }
@@ -167,27 +174,50 @@ export class StreamReader {
     });
   }
 
-  /** Every subject matching the filter, newest first. */
-  private async matching(filter: StreamFilter): Promise<StreamSubject[]> {
-    const test = compileFilter(filter);
+  /** A lane for every store whose rows may match the filter, each passing `test`. */
+  private lanes(filter: StreamFilter, test: (s: StreamSubject) => boolean): Lane[] {
+    const lanes: Lane[] = [];
     const runCache = new Map<string, InvocationView | undefined>();
-    const matched: StreamSubject[] = [];
-    const add = (s: StreamSubject) => {
-      if (test(s, false)) matched.push(s);
-    };
     const { invocations, events, runs } = this.deps;
     for (const owner of invocations.owners()) {
       const target = this.deps.target(owner);
-      for (const kept of invocations.keptOf(owner)) add(this.runSubject(kept, target));
+      if (!laneMayMatch(filter, 'run', target)) continue;
+      const kept = invocations.keptOf(owner);
+      lanes.push(new Lane(kept.length, (i) => this.runSubject(kept[i] as KeptRun, target), test));
     }
     for (const emitter of events.emitters()) {
       const target = this.deps.target(emitter);
-      for (const kept of events.keptOf(emitter)) if (!isSystemChannel(kept.name)) add(this.eventSubject(kept, target, runCache));
+      if (!laneMayMatch(filter, 'event', target)) continue;
+      const kept = events.keptOf(emitter);
+      lanes.push(new Lane(kept.length, (i) => (isSystemChannel((kept[i] as KeptEvent).name) ? null : this.eventSubject(kept[i] as KeptEvent, target, runCache)), test));
     }
     for (const workflowId of runs.workflowIds()) {
       const target = this.deps.target(workflowId);
+      if (!laneMayMatch(filter, 'run', target)) continue;
       const trigger = this.deps.workflowTrigger(workflowId);
-      for (const run of runs.list(workflowId)) add(this.workflowSubject(run, target, trigger));
+      // Newest first as the run log lists them: lanes read from the end.
+      const list = runs.list(workflowId).reverse();
+      lanes.push(new Lane(list.length, (i) => this.workflowSubject(list[i] as WorkflowRunView, target, trigger), test));
+    }
+    return lanes;
+  }
+
+  /** How many rows there are with no filter: counted, not read. */
+  private countAll(): number {
+    const { invocations, events, runs } = this.deps;
+    let n = 0;
+    for (const owner of invocations.owners()) n += invocations.keptOf(owner).length;
+    for (const emitter of events.emitters()) for (const e of events.keptOf(emitter)) if (!isSystemChannel(e.name)) n++;
+    for (const workflowId of runs.workflowIds()) n += runs.list(workflowId).length;
+    return n;
+  }
+
+  /** Every subject matching the filter, newest first. */
+  private async matching(filter: StreamFilter): Promise<StreamSubject[]> {
+    const test = compileFilter(filter);
+    const matched: StreamSubject[] = [];
+    for (const lane of this.lanes(filter, (s) => test(s, false))) {
+      for (; lane.head; lane.advance()) matched.push(lane.head);
     }
     matched.sort(newestFirst);
     if (!usesDelivery(filter)) return matched;
