@@ -49,6 +49,18 @@ describe('spout events and logs --filter', () => {
     assert.doesNotMatch(text.stdout, /Shop order/);
   });
 
+  it('lists runs and events of everything, filtered (spout stream --filter)', async () => {
+    const rows = await cliJson(['stream', '--filter', 'kind:run source:shop'], env);
+    assert.deepEqual(
+      rows.map((r: { kind: string; target: { name: string }; status: string }) => `${r.kind} ${r.target.name} ${r.status}`),
+      ['run shop ok', 'run shop ok'],
+    );
+    const text = await cli(['stream', '-n', '100'], env);
+    assert.equal(text.code, 0, text.stderr);
+    assert.equal(text.stdout.trim().split('\n').length, 6, 'three runs and three events');
+    assert.match(text.stdout, /run\s+market\s+ok\s+POST \/ → 200/);
+  });
+
   it("filters one source's events (spout events SRC --filter)", async () => {
     const events = await cliJson(['events', 'shop', '--filter', 'body.amount<50'], env);
     assert.deepEqual(
