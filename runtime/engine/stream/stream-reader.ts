@@ -11,7 +11,7 @@ import { isSystemChannel } from '../../store/event-store';
 import type { InvocationStore, KeptRun } from '../../store/invocation-store';
 import type { RunLog } from '../../store/workflow-run-log';
 import { parseFilter, type StreamFilter, usesDelivery } from './stream-filter';
-import { Lane, mergeLanes, newestFirst } from './stream-lanes';
+import { byStart, Lane, mergeLanes, newestFirst } from './stream-lanes';
 import { compileFilter, laneMayMatch, type StreamSubject, type SubjectDetail } from './stream-match';
 import { type DeliveryState, deliveryState, eventRow, runRow, type StreamTarget, workflowRequest, workflowRunRow } from './stream-rows';
 
@@ -182,7 +182,7 @@ export class StreamReader {
     for (const owner of invocations.owners()) {
       const target = this.deps.target(owner);
       if (!laneMayMatch(filter, 'run', target)) continue;
-      const kept = invocations.keptOf(owner);
+      const kept = byStart(invocations.keptOf(owner));
       lanes.push(new Lane(kept.length, (i) => this.runSubject(kept[i] as KeptRun, target), test));
     }
     for (const emitter of events.emitters()) {
@@ -195,8 +195,8 @@ export class StreamReader {
       const target = this.deps.target(workflowId);
       if (!laneMayMatch(filter, 'run', target)) continue;
       const trigger = this.deps.workflowTrigger(workflowId);
-      // Newest first as the run log lists them: lanes read from the end.
-      const list = runs.list(workflowId).reverse();
+      // Oldest first by start (lanes read from the end); a workflow keeps at most 100.
+      const list = runs.list(workflowId).sort((a, b) => a.started_at_ms - b.started_at_ms);
       lanes.push(new Lane(list.length, (i) => this.workflowSubject(list[i] as WorkflowRunView, target, trigger), test));
     }
     return lanes;
