@@ -18,6 +18,7 @@ import { NetworkService } from './engine/network/network-service';
 import { ComponentSessions } from './engine/sessions/component-sessions';
 import { SendLog } from './engine/sessions/send-log';
 import { createSources } from './engine/sources/source-manager';
+import { createStream } from './engine/stream/stream-wiring';
 import { ToolCatalog } from './engine/tools/tool-catalog';
 import { WorkflowManager } from './engine/workflows/workflow-manager';
 import type { ApiContext } from './http/api/api-context';
@@ -48,6 +49,7 @@ import { LogStore } from './store/log-store';
 import { McpSettingsStore } from './store/mcp-settings';
 import { openMetadata } from './store/metadata';
 import { PayloadStore } from './store/payload-store';
+import { SavedFilterStore } from './store/saved-filters';
 import { type KeyWrapper, SecretBox } from './store/secrets';
 import { SourceDbs } from './store/source-dbs';
 import { RunLog } from './store/workflow-run-log';
@@ -268,7 +270,34 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   // `spout mcp` finds this service through the data dir; a key given by flag or environment is not kept there.
   const stdio = { command: options.nodePath ?? process.execPath, args: [cliScript, 'mcp', '--data-dir', dataDir], ...(settings().api_key_source === 'data_dir' ? {} : { env: { SPOUT_API_KEY: '<API key>' } }) };
   const runNow = new RunNowRequests();
-  const ctx: ApiContext = { connect, metadata, library, registry, describeSandbox, sources, sessions, workflows, sendLog, events, logs, invocations, network, delivery, secrets, dataStores, auth, endpointUrl, settings, mcp: { settings: mcpSettings, catalog, stdio }, payloads, runNow };
+  const stream = createStream({ invocations, events, runs, sources, library, workflows, delivery, metadata });
+  const savedFilters = SavedFilterStore.open(dataDir, report);
+  const ctx: ApiContext = {
+    connect,
+    metadata,
+    library,
+    registry,
+    describeSandbox,
+    sources,
+    sessions,
+    workflows,
+    sendLog,
+    events,
+    logs,
+    invocations,
+    network,
+    delivery,
+    secrets,
+    dataStores,
+    auth,
+    endpointUrl,
+    settings,
+    mcp: { settings: mcpSettings, catalog, stdio },
+    payloads,
+    runNow,
+    stream,
+    savedFilters,
+  };
   const mcp = new McpEndpoint(ctx);
   const app = createApp(ctx, mcp);
   const endpoints = endpointHandler(new HttpEndpoints(sources, workflows), HTTP_BODY_LIMIT, endpointUrl, runNow);

@@ -19,6 +19,7 @@ const COMMANDS: Record<string, Command> = {
   describe: { summary: 'show a source: endpoint, timers, props', load: () => import('./commands/describe') },
   logs: { summary: "show (and follow) a source's logs", load: () => import('./commands/logs') },
   events: { summary: "show (and follow) a source's latest events", load: () => import('./commands/events') },
+  stream: { summary: 'show (and follow) runs and events of every source, action and workflow, filtered', load: () => import('./commands/stream') },
   invocations: { summary: "show (and follow) a source's recorded runs: requests, answers, errors", load: () => import('./commands/invocations') },
   cassette: { summary: "export or import a source's recorded outgoing calls (NAME.cassette.json)", load: () => import('./commands/cassette') },
   replay: { summary: 'run a recorded invocation again (optionally edited)', load: () => import('./commands/replay') },

@@ -14,6 +14,7 @@ import { registryRoutes } from './api/registry-routes';
 import { settingsRoutes } from './api/settings-routes';
 import { sourceRoutes } from './api/source-routes';
 import { sseRoutes } from './api/sse-routes';
+import { streamRoutes } from './api/stream-routes';
 import { subscriptionRoutes } from './api/subscription-routes';
 import { syncRoutes } from './api/sync-routes';
 import { uiLinkRoutes } from './api/ui-link-routes';
@@ -55,6 +56,7 @@ export function v1Routes(ctx: ApiContext): Router {
     syncRoutes(ctx),
     connectSettingsRoutes(ctx),
     uiLinkRoutes(ctx),
+    streamRoutes(ctx),
   );
   v1.get('/openapi.json', (req, res) => {
     res.json(openApiDocument(`${req.protocol}://${req.get('host') ?? 'localhost'}`, process.env.SPOUT_VERSION ?? 'dev'));

@@ -97,6 +97,11 @@ export class RetainedLogs<T, K = T> {
     return this.owners.get(owner)?.records ?? [];
   }
 
+  /** The owners open now. */
+  openOwners(): string[] {
+    return [...this.owners.keys()];
+  }
+
   /** Closes and deletes an owner's files. */
   async remove(owner: string): Promise<void> {
     const owned = this.owners.get(owner) ?? (await this.opening.get(owner)?.catch(() => undefined));

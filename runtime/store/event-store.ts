@@ -12,6 +12,9 @@ import { removeLogFiles } from '../lib/log-generations';
 import { type Page, paginate } from '../lib/pagination';
 import { makePrivateDir } from '../lib/private-files';
 import { compareEventIds, EventIdClock, isEventId } from './event-id';
+import { eventLine } from './event-line';
+
+export { eventLine };
 
 /** Metadata of a stored event (the `metadata` of an event summary, less `emitter_id`). */
 export interface EventMeta {
@@ -114,33 +117,6 @@ export function checkEventLine(value: unknown): string | null {
   return null;
 }
 
-const str = JSON.stringify;
-
-/** A number as JSON.stringify writes it (a non-finite one as null). */
-function num(n: number): string {
-  return Number.isFinite(n) ? String(n) : 'null';
-}
-
-/**
- * An event's meta as JSON, field by field in the order `append` builds it: the same text as
- * JSON.stringify of the object, which made an event's whole line take half as long again (it runs
- * for every event stored). A meta of another shape goes through JSON.stringify.
- */
-function metaJson(m: EventMeta): string {
-  const { id, name, summary, ts, invocation_id, emit_id } = m;
-  const usual = (typeof id === 'string' || typeof id === 'number') && (name === null || typeof name === 'string') && (summary === null || typeof summary === 'string') && typeof ts === 'number' && (invocation_id === undefined || typeof invocation_id === 'string') && typeof emit_id === 'string';
-  if (!usual) return str(m);
-  const invocation = invocation_id === undefined ? '' : `,"invocation_id":${str(invocation_id)}`;
-  return `{"id":${typeof id === 'number' ? num(id) : str(id)},"name":${name === null ? 'null' : str(name)},"summary":${summary === null ? 'null' : str(summary)},"ts":${num(ts)}${invocation},"emit_id":${str(emit_id)}}`;
-}
-
-/** Serialises one event as a log line, embedding the emitted JSON without re-encoding it. */
-export function eventLine(e: StoredEvent): string {
-  const to = e.deliver_to?.length ? `,"to":${str(e.deliver_to)}` : '';
-  const hops = e.hops ? `,"hops":${e.hops}` : '';
-  return `{"id":${str(e.id)},"indexed_at_ms":${e.indexed_at_ms},"emitter_id":${str(e.emitter_id)},"meta":${metaJson(e.meta)}${to}${hops},"event":${e.json}}`;
-}
-
 /** The event a line holds (its data re-serialised: JSON.stringify's output reads back the same). */
 function fromLine(line: EventLine): StoredEvent {
   const e: StoredEvent = { id: line.id, indexed_at_ms: line.indexed_at_ms, emitter_id: line.emitter_id, meta: line.meta, json: JSON.stringify(line.event) };
@@ -160,6 +136,7 @@ export class EventStore {
   private readonly opening = new Map<string, Promise<void>>();
   private readonly clock = new EventIdClock();
   private readonly openHooks: OpenHook[] = [];
+  private readonly allListeners = new Set<Listener>();
 
   constructor(
     private readonly dir: string,
@@ -232,7 +209,10 @@ export class EventStore {
         keep(source, e.id, e.meta.name, e.deliver_to !== undefined, bytes);
       })
       .then(() => {
-        for (const e of stored) for (const listener of source.listeners) listener(e);
+        for (const e of stored) {
+          for (const listener of source.listeners) listener(e);
+          for (const listener of this.allListeners) listener(e);
+        }
       });
     // Trimming in batches of a tenth keeps the cost of each append constant.
     this.trimMemory(source, Math.max(1, Math.floor(this.retention / 10)));
@@ -321,6 +301,22 @@ export class EventStore {
     const { listeners } = this.get(sourceId);
     listeners.add(listener);
     return () => listeners.delete(listener);
+  }
+
+  /** Calls `listener` with each event of any emitter stored from now on; returns the unsubscribe function. */
+  subscribeAll(listener: Listener): () => void {
+    this.allListeners.add(listener);
+    return () => this.allListeners.delete(listener);
+  }
+
+  /** The emitters (sources, workflows) whose events are open. */
+  emitters(): string[] {
+    return [...this.sources.keys()];
+  }
+
+  /** An emitter's kept events, oldest first, unread (system channels included); empty when not open. */
+  keptOf(emitterId: string): readonly KeptEvent[] {
+    return this.sources.get(emitterId)?.events ?? [];
   }
 
   /** Closes the source's log and deletes its events. */

@@ -61,6 +61,7 @@ export class InvocationStore {
   private readonly byId = new Map<string, KeptRun>();
   private readonly arenas = new Map<string, LineArena>();
   private readonly listeners = new KeyedListeners<InvocationView>();
+  private readonly allListeners = new Set<(record: InvocationView) => void>();
   /** Log lines of invocations not recorded yet, by invocation id, with their bytes. */
   private readonly waiting = new Map<string, { lines: InvocationView['logs']; bytes: number }>();
 
@@ -128,6 +129,24 @@ export class InvocationStore {
     this.byId.set(record.id, kept as KeptRun);
     if (this.listeners.has(record.owner_id)) this.logs.writeQueued(record.owner_id);
     this.listeners.emit(record.owner_id, record);
+    for (const listener of this.allListeners) listener(record);
+  }
+
+  /** Calls `listener` with each new invocation of any owner; returns the unsubscribe function. */
+  subscribeAll(listener: (record: InvocationView) => void): () => void {
+    this.allListeners.add(listener);
+    return () => this.allListeners.delete(listener);
+  }
+
+  /** The owners (sources, action components) whose runs are open. */
+  owners(): string[] {
+    return this.logs.openOwners();
+  }
+
+  /** An owner's kept runs, oldest first, unread (written to the owner's file first, see `add`). */
+  keptOf(owner: string): readonly KeptRun[] {
+    this.logs.writeQueued(owner);
+    return this.logs.list(owner);
   }
 
   /** An invocation by id, written to its file first (see `add`). */

@@ -24,6 +24,7 @@ export function checkRunLine(value: unknown): string | null {
 export class RunLog {
   private readonly logs = new Map<string, { log: AppendLog<WorkflowRunRecord>; runs: WorkflowRunRecord[] }>();
   private readonly opening = new Map<string, Promise<void>>();
+  private readonly listeners = new Set<(run: WorkflowRunRecord) => void>();
 
   constructor(
     private readonly dir: string,
@@ -60,12 +61,24 @@ export class RunLog {
     entry.runs.push(run);
     if (entry.runs.length > KEPT) entry.runs.splice(0, entry.runs.length - KEPT);
     await entry.log.append(run);
+    for (const listener of this.listeners) listener(run);
     if (entry.log.lineCount > 2 * KEPT) entry.log.compactInBackground(() => entry.runs.map((r) => JSON.stringify(r)));
   }
 
   /** Kept runs, newest first. */
   list(workflowId: string): WorkflowRunRecord[] {
     return [...(this.logs.get(workflowId)?.runs ?? [])].reverse();
+  }
+
+  /** The workflows whose histories are open. */
+  workflowIds(): string[] {
+    return [...this.logs.keys()];
+  }
+
+  /** Calls `listener` with each run recorded from now on; returns the unsubscribe function. */
+  subscribe(listener: (run: WorkflowRunRecord) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** Deletes a workflow's history. */

@@ -8,6 +8,7 @@ import type { NetworkService } from '../../engine/network/network-service';
 import type { ComponentSessions } from '../../engine/sessions/component-sessions';
 import type { SendLog } from '../../engine/sessions/send-log';
 import type { SourceManager } from '../../engine/sources/source-manager';
+import type { StreamReader } from '../../engine/stream/stream-reader';
 import type { ToolCatalog } from '../../engine/tools/tool-catalog';
 import type { WorkflowManager } from '../../engine/workflows/workflow-manager';
 import type { DataStores } from '../../store/data-stores';
@@ -17,6 +18,7 @@ import type { LogStore } from '../../store/log-store';
 import type { McpSettingsStore } from '../../store/mcp-settings';
 import type { Metadata } from '../../store/metadata';
 import type { PayloadStore } from '../../store/payload-store';
+import type { SavedFilterStore } from '../../store/saved-filters';
 import type { SecretBox } from '../../store/secrets';
 import type { AuthConfig } from '../edge/auth';
 import type { RunNowRequests } from '../ingress/run-now-requests';
@@ -57,4 +59,8 @@ export interface ApiContext {
   payloads: PayloadStore;
   /** Requests run now sends to sources' endpoints, waiting for the runs they start. */
   runNow: RunNowRequests;
+  /** One stream of runs and events across sources, actions and workflows, with its filter language. */
+  stream: StreamReader;
+  /** The stream's saved filters. */
+  savedFilters: SavedFilterStore;
 }

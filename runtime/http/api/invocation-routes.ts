@@ -4,13 +4,14 @@ import type { InvocationView } from '../../contract/invocation-api';
 import { bodyBytes } from '../../engine/invocations/invocation-record';
 import { cassetteSkeleton, unansweredCalls } from '../../engine/network/cassette-skeleton';
 import { maskedAuth } from '../../engine/network/masker';
-import { pageParams } from '../../lib/pagination';
+import { pageParams, paginate } from '../../lib/pagination';
 import { type RunEvent, testFromRun, UntestableRun } from '../../testing/test-from-run';
 import { HttpError, notFound } from '../edge/error-statuses';
 import { ENDPOINT_PREFIX, REPLAY_HEADER } from '../ingress/endpoint-handler';
 import type { ApiContext } from './api-context';
 import { requestFields, requestHeaders, sendExactly } from './exact-request';
 import { parseParams } from './params';
+import { requestFilter } from './stream-routes';
 import { sourceView } from './views';
 
 /** A time given as epoch ms, or as an ISO date. */
@@ -22,6 +23,8 @@ export const listSchema = pageParams.extend({
   since: time.optional(),
   until: time.optional(),
   q: z.string().min(1).max(200).optional(),
+  /** The stream's filter language (docs/api.md "Filters"). */
+  filter: z.string().max(2000).optional(),
 });
 
 /** What a replay may change of the recorded request (HTTP) or event (other triggers). */
@@ -50,8 +53,10 @@ export function invocationRoutes(ctx: ApiContext): Router {
   };
 
   const list = (owner: string, req: Parameters<typeof parseParams>[0]) => {
-    const { limit, before, after, ...query } = parseParams(req, listSchema);
-    return ctx.invocations.page(owner, query, { limit, before, after });
+    const { limit, before, after, filter, ...query } = parseParams(req, listSchema);
+    const parsed = requestFilter(ctx, filter);
+    if (parsed.clauses.length === 0) return ctx.invocations.page(owner, query, { limit, before, after });
+    return paginate(ctx.stream.filterRuns(parsed, ctx.invocations.list(owner, query), owner), { limit, before, after }, (kept) => ctx.invocations.read(kept));
   };
 
   router.get('/sources/:id/invocations', (req, res) => {

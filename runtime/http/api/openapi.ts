@@ -17,6 +17,7 @@ import { payloadSchema } from './payload-routes';
 import { listSchema as registryList, searchSchema } from './registry-routes';
 import { runNowSchema } from './run-now';
 import { deleteEventsSchema, deploySchema, redeliverSchema, updateSchema as sourceUpdate, summariesSchema } from './source-routes';
+import { filterParam, savedFiltersSchema, streamSchema } from './stream-routes';
 import { autoSchema, subscriptionSchema } from './subscription-routes';
 import { applySchema, linksQuery, planSchema, remoteSchema, statusQuery } from './sync-routes';
 import { messagesSchema, recoverSchema } from './webhook-delivery-routes';
@@ -90,7 +91,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /v1/sources/:id/event_summaries/:event': { summary: 'One event of a source by id, with its data in full' },
   'DELETE /v1/sources/:id/events': { summary: 'Delete a range of events (none given: all)', params: deleteEventsSchema, status: 202 },
   'POST /v1/sources/:id/events/:event/redeliver': { summary: 'Send one stored event to a webhook as a new message', params: redeliverSchema, status: 202 },
-  'GET /v1/sources/:id/logs': { summary: "A source's log lines, newest first (kept across restarts)", params: pageParams, list: true },
+  'GET /v1/sources/:id/logs': { summary: "A source's log lines, newest first (kept across restarts); `filter`: bare words search the message, other terms the run that wrote it", params: streamSchema, list: true },
   'GET /v1/sources/:id/invocations': { summary: "A source's recorded runs, newest first: filter by status, trigger, time; search text", params: invocationList, list: true },
   'GET /v1/components/:id/invocations': { summary: "An action's recorded runs (test runs and workflow steps), newest first", params: invocationList, list: true },
   'GET /v1/invocations/:id': { summary: 'A recorded run: request and answer, event, logs, emits, error (mapped stack), and the deliveries its events caused' },
@@ -150,6 +151,9 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /v1/sync/links': { summary: 'The local ↔ remote ids sync keeps for a remote (by its links key)', params: linksQuery },
   'POST /v1/sync/links': { summary: 'Change the links kept for a remote (the CLI saves each applied step)', params: linkChangeSchema, status: 204 },
 
+  'GET /v1/stream': { summary: 'Runs and events of every source, action and workflow, newest first, matching `filter` (docs/api.md "Filters")', params: streamSchema, list: true },
+  'GET /v1/stream/filters': { summary: "The stream's saved filters" },
+  'PUT /v1/stream/filters': { summary: "Replace the stream's saved filters (names 1-80 characters and unique; each filter must parse)", params: savedFiltersSchema },
   'GET /v1/settings': { summary: 'How the service runs (never the API key)' },
   'POST /v1/settings/api-key/rotate': { summary: 'Replace the API key kept in the data dir' },
   'POST /v1/ui/sign-in-links': { summary: 'A new one-time link that signs one browser in to the UI (the API key only, never a browser session)' },
@@ -164,6 +168,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /sse/dc/:id/emits': { summary: "A source's events as they are emitted (Last-Event-ID resumes)", stream: true },
   'GET /sse/dc/:id/invocations': { summary: "A source's runs as they are recorded (Last-Event-ID resumes)", stream: true },
   'GET /sse/dc/:id/observations': { summary: "A source's log lines as they are written (Last-Event-ID resumes)", stream: true },
+  'GET /sse/stream': { summary: 'New rows of the stream matching `filter` as they are recorded (Last-Event-ID, a row cursor, resumes)', params: filterParam, stream: true },
 };
 
 /** `/v1/sources/:id/records/*key` → `/v1/sources/{id}/records/{key}`. */

@@ -20,6 +20,7 @@ import { codeFiles } from './component-routes';
 import { booleanParam, objectParam, parseParams } from './params';
 import { registryComponent, registryNotFound } from './registry-routes';
 import { runNowSchema, runRequestNow, sendsRequest } from './run-now';
+import { filterParam, requestFilter, streamSchema } from './stream-routes';
 import { eventSummary, sourceView } from './views';
 
 /** A source's own run timeout. */
@@ -83,6 +84,8 @@ export const summariesSchema = pageParams.extend({
   event_name: z.string().optional(),
   /** Text anywhere in the event's data, summary or dedupe id (case-insensitive), over every stored event. */
   q: z.string().min(1).max(200).optional(),
+  /** The stream's filter language (docs/api.md "Filters"). */
+  filter: filterParam.shape.filter,
 });
 
 export const deleteEventsSchema = z.object({
@@ -210,11 +213,14 @@ export function sourceRoutes(ctx: ApiContext): Router {
     });
   });
 
-  router.get('/sources/:id/event_summaries', (req, res) => {
+  router.get('/sources/:id/event_summaries', async (req, res) => {
     const source = find(req.params.id);
     const q = parseParams(req, summariesSchema);
+    const filter = requestFilter(ctx, q.filter);
     // Cursors are event ids, so paging is a walk over the (newest-first) list.
-    res.json(ctx.events.page(source.id, { eventName: q.event_name, q: q.q }, q, (e) => eventSummary(e, q.expand === 'event')));
+    if (filter.clauses.length === 0) return void res.json(ctx.events.page(source.id, { eventName: q.event_name, q: q.q }, q, (e) => eventSummary(e, q.expand === 'event')));
+    const kept = await ctx.stream.filterEvents(filter, ctx.events.kept(source.id, { eventName: q.event_name, q: q.q }), source.id);
+    res.json(paginate(kept, q, (e) => eventSummary(ctx.events.read(e), q.expand === 'event')));
   });
 
   router.get('/sources/:id/event_summaries/:event', (req, res) => {
@@ -245,7 +251,8 @@ export function sourceRoutes(ctx: ApiContext): Router {
 
   router.get('/sources/:id/logs', (req, res) => {
     const source = find(req.params.id);
-    res.json(paginate(ctx.logs.list(source.id), parseParams(req, pageParams), (l) => l));
+    const { filter, ...page } = parseParams(req, streamSchema);
+    res.json(paginate(ctx.stream.filterLogs(requestFilter(ctx, filter), ctx.logs.list(source.id), source.id), page, (l) => l));
   });
 
   return router;

@@ -1,49 +1,13 @@
-import { type Request, type Response, Router } from 'express';
+import { type Request, Router } from 'express';
 import type { InvocationView } from '../../contract/invocation-api';
 import { isEventId } from '../../store/event-id';
 import { isSystemChannel, type StoredEvent } from '../../store/event-store';
 import type { LogLine } from '../../store/log-store';
 import { notFound } from '../edge/error-statuses';
 import type { ApiContext } from './api-context';
+import { type StreamItem, stream } from './sse-stream';
+import { streamSseRoutes } from './stream-routes';
 import { eventSummary } from './views';
-
-/** Comment lines sent this often keep proxies and browsers from closing an idle stream. */
-const KEEPALIVE_MS = 15_000;
-/** A client this far behind is disconnected; it resumes from `Last-Event-ID` when it reconnects. */
-const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
-
-interface StreamItem {
-  id: string;
-  /** SSE event type; absent sends a plain `message`. */
-  type?: string;
-  data: unknown;
-}
-
-/**
- * Streams `backlog` then what `subscribe` delivers as server-sent events, with keepalives; a
- * client too far behind is cut off (it resumes with `Last-Event-ID`).
- */
-function stream(res: Response, backlog: StreamItem[], subscribe: (send: (item: StreamItem) => void) => () => void): void {
-  res.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
-  res.write(': connected\n\n');
-  const send = (item: StreamItem) => {
-    const type = item.type ? `event: ${item.type.replace(/[\r\n]/g, ' ')}\n` : '';
-    res.write(`id: ${item.id}\n${type}data: ${JSON.stringify(item.data)}\n\n`);
-    if (res.writableLength > MAX_BUFFERED_BYTES) res.destroy();
-  };
-  for (const item of backlog) send(item);
-  const unsubscribe = subscribe(send);
-  const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
-  res.on('close', () => {
-    clearInterval(keepalive);
-    unsubscribe();
-  });
-}
 
 /** SSE streams of a source: its emitted events (`/sse/dc/{id}/emits`), its log lines (`…/observations`) and its recorded runs (`…/invocations`). */
 export function sseRoutes(ctx: ApiContext): Router {
@@ -89,5 +53,6 @@ export function sseRoutes(ctx: ApiContext): Router {
     stream(res, backlog, (send) => ctx.invocations.subscribe(source.id, (r) => send(item(r))));
   });
 
+  router.use(streamSseRoutes(ctx));
   return router;
 }

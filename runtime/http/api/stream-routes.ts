@@ -1,0 +1,103 @@
+import { type Request, Router } from 'express';
+import { z } from 'zod';
+import type { StreamRow } from '../../contract/stream-api';
+import { FilterSyntaxError, type StreamFilter } from '../../engine/stream/stream-filter';
+import { compileFilter } from '../../engine/stream/stream-match';
+import { cursorOf } from '../../engine/stream/stream-reader';
+import { pageParams } from '../../lib/pagination';
+import type { KeptEvent, StoredEvent } from '../../store/event-store';
+import { isSystemChannel } from '../../store/event-store';
+import type { KeptRun } from '../../store/invocation-store';
+import type { WorkflowRunRecord } from '../../store/workflow-run-log';
+import { HttpError } from '../edge/error-statuses';
+import type { ApiContext } from './api-context';
+import { parseParams } from './params';
+import { type StreamItem, stream } from './sse-stream';
+
+/** The `filter` parameter of the stream and of the lists that take it. */
+export const filterParam = z.object({ filter: z.string().max(2000).optional() });
+
+/** A page and a filter: the stream, and a source's logs. */
+export const streamSchema = pageParams.extend(filterParam.shape);
+
+export const savedFiltersSchema = z.object({
+  data: z
+    .array(z.object({ name: z.string().trim().min(1).max(80), filter: z.string().max(2000) }).strict())
+    .max(200)
+    .refine((list) => new Set(list.map((f) => f.name)).size === list.length, 'saved filter names must be unique'),
+});
+
+/** The filter of a request, parsed; one that does not parse is a 400 naming the term. */
+export function requestFilter(ctx: ApiContext, expr: string | undefined): StreamFilter {
+  try {
+    return ctx.stream.parse(expr);
+  } catch (err) {
+    if (err instanceof FilterSyntaxError) throw new HttpError(400, err.message);
+    throw err;
+  }
+}
+
+/** The stream of runs and events across sources, actions and workflows (`GET /v1/stream`), and its saved filters. */
+export function streamRoutes(ctx: ApiContext): Router {
+  const router = Router();
+
+  router.get('/stream', async (req, res) => {
+    const { filter, ...page } = parseParams(req, streamSchema);
+    res.json(await ctx.stream.page(requestFilter(ctx, filter), page));
+  });
+
+  router.get('/stream/filters', (_req, res) => {
+    res.json({ data: ctx.savedFilters.list() });
+  });
+
+  router.put('/stream/filters', async (req, res) => {
+    const { data } = parseParams(req, savedFiltersSchema);
+    for (const f of data) {
+      try {
+        ctx.stream.parse(f.filter);
+      } catch (err) {
+        if (err instanceof FilterSyntaxError) throw new HttpError(400, `saved filter "${f.name}": ${err.message}`);
+        throw err;
+      }
+    }
+    await ctx.savedFilters.put(data);
+    res.json({ data: ctx.savedFilters.list() });
+  });
+
+  return router;
+}
+
+/** `GET /sse/stream?filter=`: new rows matching the filter as they are recorded; `Last-Event-ID` (a row's cursor) resumes. */
+export function streamSseRoutes(ctx: ApiContext): Router {
+  const router = Router();
+  router.get('/stream', async (req: Request, res) => {
+    const { filter: expr } = parseParams(req, filterParam);
+    const filter = requestFilter(ctx, expr);
+    const test = compileFilter(filter);
+    const reader = ctx.stream;
+    const item = (row: StreamRow): StreamItem => ({ id: cursorOf(row), data: row });
+    const lastId = req.headers['last-event-id'];
+    const backlog = typeof lastId === 'string' && /^\d+:/.test(lastId) ? (await reader.page(filter, { limit: 100, after: lastId })).data.reverse().map(item) : [];
+    stream(res, backlog, (send) => {
+      const offer = (subject: ReturnType<typeof reader.workflowSubject>) => {
+        if (test(subject)) send(item(subject.delivery ? { ...subject.detail().row, delivery: subject.delivery } : subject.detail().row));
+      };
+      const stops = [
+        ctx.invocations.subscribeAll((r) => {
+          offer(reader.runSubject({ id: r.id, status: r.status, trigger: r.trigger, started_at: r.started_at } as KeptRun, ctx.stream.target(r.owner_id), r));
+        }),
+        ctx.events.subscribeAll((e: StoredEvent) => {
+          if (isSystemChannel(e.meta.name)) return;
+          const routed = (e.deliver_to?.length ?? 0) > 0;
+          const kept = { id: e.id, name: e.meta.name, routed } as KeptEvent;
+          offer(reader.eventSubject(kept, ctx.stream.target(e.emitter_id), new Map(), e, { state: routed ? 'pending' : 'none', attempts: 0 }));
+        }),
+        ctx.stream.subscribeWorkflowRuns((run: WorkflowRunRecord) => offer(reader.workflowSubject(run, ctx.stream.target(run.workflow_id), ctx.stream.workflowTrigger(run.workflow_id)))),
+      ];
+      return () => {
+        for (const stop of stops) stop();
+      };
+    });
+  });
+  return router;
+}

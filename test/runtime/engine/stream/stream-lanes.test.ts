@@ -1,0 +1,53 @@
+// The stream's merge: lanes read newest first, merged by time, paged with a cursor; runs a store
+// keeps in the order they ended are put in the order they started.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { byStart, Lane, mergeLanes, newestFirst } from '../../../../runtime/engine/stream/stream-lanes';
+import type { StreamSubject } from '../../../../runtime/engine/stream/stream-match';
+
+const subject = (id: string, ts: number) => ({ id, ts }) as StreamSubject;
+const lane = (items: StreamSubject[], test: (s: StreamSubject) => boolean = () => true) => new Lane(items.length, (i) => items[i] ?? null, test);
+
+describe('stream lanes', () => {
+  it('merges lanes newest first, and pages older than a cursor', () => {
+    const a = [subject('a1', 1), subject('a3', 3), subject('a5', 5)];
+    const b = [subject('b2', 2), subject('b4', 4), subject('b6', 6)];
+    assert.deepEqual(
+      mergeLanes([lane(a), lane(b)], 4, null).map((s) => s.id),
+      ['b6', 'a5', 'b4', 'a3'],
+    );
+    assert.deepEqual(
+      mergeLanes([lane(a), lane(b)], 10, { id: 'b4', ts: 4 }).map((s) => s.id),
+      ['a3', 'b2', 'a1'],
+    );
+    assert.deepEqual(
+      mergeLanes([lane(a, (s) => s.ts > 2), lane(b)], 10, null).map((s) => s.id),
+      ['b6', 'a5', 'b4', 'a3', 'b2'],
+    );
+    const counted = lane(b, (s) => s.ts % 2 === 0);
+    assert.equal(counted.countRest(), 3);
+    assert.equal(counted.head, null);
+  });
+
+  it('orders event ids of one millisecond by their sequence, not as text', () => {
+    assert.ok(newestFirst({ id: '100-10', ts: 100 }, { id: '100-9', ts: 100 }) < 0);
+    assert.ok(newestFirst({ id: '100-9', ts: 100 }, { id: '101-0', ts: 101 }) > 0);
+  });
+
+  it('puts runs kept in the order they ended in the order they started', () => {
+    const inOrder = [
+      { id: 'r1', started_at: 1 },
+      { id: 'r2', started_at: 2 },
+    ];
+    assert.equal(byStart(inOrder), inOrder, 'a list in order is used as it is');
+    const ended = [
+      { id: 'r2', started_at: 2 },
+      { id: 'r1', started_at: 1 },
+      { id: 'r3', started_at: 3 },
+    ];
+    assert.deepEqual(
+      byStart(ended).map((r) => r.id),
+      ['r1', 'r2', 'r3'],
+    );
+  });
+});
