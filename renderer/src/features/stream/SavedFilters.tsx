@@ -1,0 +1,93 @@
+import { useEffect, useId, useState } from 'react';
+import type { SavedFilter } from '../../../../runtime/contract/stream-api';
+import { messageOf } from '../../api/client';
+import { api } from '../../api/v1';
+import { ErrorText } from '../../ui/ErrorText';
+
+/**
+ * The stream's saved filters (`/v1/stream/filters`): pick one to apply it, save the current
+ * filter under a name (the same name replaces it), delete the one picked.
+ */
+export function SavedFilters({ filter, apply }: { filter: string; apply(filter: string): void }) {
+  const id = useId();
+  const [saved, setSaved] = useState<SavedFilter[] | null>(null);
+  const [naming, setNaming] = useState(false);
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    api.streamFilters().then(setSaved, (err) => setError(messageOf(err)));
+  }, []);
+
+  const picked = saved?.find((f) => f.filter === filter) ?? null;
+  const put = async (next: SavedFilter[]) => {
+    try {
+      setSaved(await api.putStreamFilters(next));
+      setError(null);
+      return true;
+    } catch (err) {
+      setError(messageOf(err));
+      return false;
+    }
+  };
+  const save = async () => {
+    const n = name.trim();
+    if (!n || !saved) return;
+    if (await put([...saved.filter((f) => f.name !== n), { name: n, filter }])) {
+      setNaming(false);
+      setName('');
+    }
+  };
+
+  return (
+    <div className="toolbar saved-filters">
+      <label htmlFor={`${id}-pick`}>Saved filters</label>
+      <select
+        id={`${id}-pick`}
+        value={picked?.name ?? ''}
+        disabled={!saved}
+        onChange={(e) => {
+          const f = saved?.find((s) => s.name === e.target.value);
+          if (f) apply(f.filter);
+        }}
+      >
+        <option value="">{saved?.length ? 'Pick one…' : 'None saved yet'}</option>
+        {saved?.map((f) => (
+          <option key={f.name} value={f.name}>
+            {f.name}
+          </option>
+        ))}
+      </select>
+      {picked && (
+        <button type="button" className="small" onClick={() => void put(saved?.filter((f) => f.name !== picked.name) ?? [])}>
+          Delete “{picked.name}”
+        </button>
+      )}
+      {naming ? (
+        <form
+          className="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save();
+          }}
+        >
+          <label htmlFor={`${id}-name`} className="sr-only">
+            Name of the saved filter
+          </label>
+          <input id={`${id}-name`} placeholder="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={80} />
+          <button type="submit" className="small primary" disabled={!name.trim()}>
+            Save
+          </button>
+          <button type="button" className="small" onClick={() => setNaming(false)}>
+            Cancel
+          </button>
+        </form>
+      ) : (
+        <button type="button" className="small" disabled={!filter.trim() || !saved} onClick={() => setNaming(true)}>
+          Save this filter
+        </button>
+      )}
+      <ErrorText text={error} />
+    </div>
+  );
+}
