@@ -93,6 +93,16 @@ async function filterTime(page: Page, base: string, filter: string): Promise<num
 interface Measured {
   paint: number[];
   filters: Record<string, number[]>;
+  /** The service's own answer to `GET /v1/stream` (first page) for no filter and each filter, from Node. */
+  api: Record<string, number[]>;
+}
+
+/** ms for the service to answer the first page of the stream with `filter`. */
+async function apiTime(spout: SpoutProcess, filter: string): Promise<number> {
+  const started = Date.now();
+  const res = await spout.api('GET', `/v1/stream?limit=100&filter=${encodeURIComponent(filter)}`);
+  if (res.status !== 200) throw new Error(`GET /v1/stream: ${res.status} ${JSON.stringify(res.json)}`);
+  return Date.now() - started;
 }
 
 async function measure(spout: SpoutProcess, shots: boolean): Promise<Measured> {
@@ -100,11 +110,12 @@ async function measure(spout: SpoutProcess, shots: boolean): Promise<Measured> {
   try {
     const { page, problems } = await signedInPage(browser, await spout.signInUrl());
     const base = new URL(spout.url).origin;
-    const result: Measured = { paint: [], filters: Object.fromEntries(FILTERS.map((f) => [f, []])) };
+    const result: Measured = { paint: [], filters: Object.fromEntries(FILTERS.map((f) => [f, []])), api: Object.fromEntries(['', ...FILTERS].map((f) => [f, []])) };
     await firstPaint(page, base); // warm: the bundle cached, as for a user coming back
     for (let i = 0; i < SAMPLES; i++) {
       result.paint.push(await firstPaint(page, base));
       for (const f of FILTERS) result.filters[f]?.push(await filterTime(page, base, f));
+      for (const f of ['', ...FILTERS]) result.api[f]?.push(await apiTime(spout, f));
     }
     if (shots) {
       fs.mkdirSync(SCREENS, { recursive: true });
@@ -147,9 +158,11 @@ async function main(): Promise<void> {
     });
     console.log(`  ${label.padEnd(28)} ${cells.join('   |   ')}`);
   };
-  console.log(`  ${''.padEnd(28)} ${`${SMALL} runs`.padEnd(30)}   |   ${BIG} runs`);
+  console.log(`  ${''.padEnd(28)} ${`${SMALL} runs`.padEnd(28)}   |   ${BIG} runs`);
   row('first paint', (m) => m.paint);
   for (const f of FILTERS) row(`filter ${f}`, (m) => m.filters[f] ?? []);
+  console.log('  of which the service answering GET /v1/stream (first page, from Node):');
+  for (const f of ['', ...FILTERS]) row(`  ${f || 'no filter'}`, (m) => m.api[f] ?? []);
   console.log(`  screenshots: ${SCREENS}/47-stream-1440.png, ${SCREENS}/47-stream-1024.png`);
   for (const dir of Object.values(dirs)) fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -194,7 +194,7 @@ describe('the Stream screen in Chromium', () => {
         await page.setViewportSize({ width, height: 900 });
         await page.goto(`${spout.url}/stream?filter=${encodeURIComponent('since:1h')}`);
         await waitFor(async () => (await rows(page).count()) > 5, 10_000, 'rows');
-        await rows(page).filter({ hasText: 'POST /held' }).click();
+        await rows(page).filter({ hasText: 'POST /held' }).and(page.locator('[data-kind="run"]')).click();
         await page.getByTestId('stream-detail').waitFor();
         await page.getByText('Filter language').click();
         await axe(page, `the stream, ${scheme}, at ${width} px`);
