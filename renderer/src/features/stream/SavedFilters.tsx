@@ -1,8 +1,6 @@
-import { useEffect, useId, useState } from 'react';
-import type { SavedFilter } from '../../../../runtime/contract/stream-api';
-import { messageOf } from '../../api/client';
-import { api } from '../../api/v1';
+import { useId, useState } from 'react';
 import { ErrorText } from '../../ui/ErrorText';
+import { useSavedFilters } from './saved-filters';
 
 /**
  * The stream's saved filters (`/v1/stream/filters`): pick one to apply it, save the current
@@ -10,26 +8,11 @@ import { ErrorText } from '../../ui/ErrorText';
  */
 export function SavedFilters({ filter, apply }: { filter: string; apply(filter: string): void }) {
   const id = useId();
-  const [saved, setSaved] = useState<SavedFilter[] | null>(null);
+  const { saved, error, put } = useSavedFilters();
   const [naming, setNaming] = useState(false);
   const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    api.streamFilters().then(setSaved, (err) => setError(messageOf(err)));
-  }, []);
 
   const picked = saved?.find((f) => f.filter === filter) ?? null;
-  const put = async (next: SavedFilter[]) => {
-    try {
-      setSaved(await api.putStreamFilters(next));
-      setError(null);
-      return true;
-    } catch (err) {
-      setError(messageOf(err));
-      return false;
-    }
-  };
   const save = async () => {
     const n = name.trim();
     if (!n || !saved) return;
