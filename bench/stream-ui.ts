@@ -1,15 +1,15 @@
 // `npm run bench:stream-ui`: the Stream screen (issue 47) in Chromium with 100 000 stored runs
 // beside the same with 100, in the same run: first paint (navigation to /stream until rows show)
 // and filter time (typing a filter until the filtered rows show), p50 and p95 over SAMPLES each.
-// The runs are seeded as the store keeps them: a few real requests record a template run, then
-// copies of it (new ids, times, amounts, one in ten an error) are written to the source's
-// invocations file before the service starts on the data dir. Screenshots at 1440 and 1024 px go
+// The runs (amounts 0..99, one in ten an error) and their events are seeded through the store
+// modules (bench/stream-seed.ts) before the service starts on the data dir. Screenshots at 1440 and 1024 px go
 // to /work/screens (light).
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser, signedInPage } from '../test/helpers/browser';
 import { deploySource, type SpoutProcess, startSpout, tempDir } from '../test/helpers/service';
+import { seedStream } from './stream-seed';
 
 const BIG = Number(process.env.BENCH_RUNS ?? 100_000);
 const SMALL = 100;
@@ -30,40 +30,13 @@ const ORDERS = `export default {
 /** The filters timed: a field of the run (cheap) and a JSON field of the body (parses each record). */
 const FILTERS = ['status:error', 'body.amount>97'];
 
-/** A data dir holding `runs` stored runs of one source (and a few events of the template runs). */
+/** A data dir holding `runs` stored runs of one source and their events (bench/stream-seed.ts). */
 async function seed(runs: number): Promise<string> {
   const dataDir = tempDir('spout-bench-stream-');
-  const args = ['--invocation-retention', String(Math.max(runs, 1000))];
-  const spout = await startSpout({ dataDir, args });
+  const spout = await startSpout({ dataDir, args: ['--invocation-retention', String(Math.max(runs, 1000))] });
   const source = await deploySource(spout, ORDERS, { name: 'orders' });
-  for (let n = 0; n < 3; n++) await (await fetch(`${source.endpoint}/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n, amount: 10 }) })).text();
   await spout.stop();
-  const file = path.join(dataDir, 'invocations', `${source.id}.jsonl`);
-  const template = JSON.parse(fs.readFileSync(file, 'utf8').split('\n')[0] as string);
-  const start = Date.now() - runs * 1000;
-  const out = fs.openSync(file, 'w');
-  let chunk: string[] = [];
-  for (let i = 0; i < runs; i++) {
-    const amount = i % 100;
-    const body = JSON.stringify({ n: i, amount });
-    const error = i % 10 === 7;
-    const record = {
-      ...template,
-      id: `inv_seed${String(i).padStart(7, '0')}`,
-      started_at: start + i * 1000,
-      status: error ? 'error' : 'ok',
-      error: error ? { name: 'Error', message: `order ${i} refused`, stack: null } : null,
-      request: { ...template.request, path: `/orders/${i}`, body, body_size: body.length },
-      emits: [],
-    };
-    chunk.push(JSON.stringify(record));
-    if (chunk.length === 5000) {
-      fs.writeSync(out, `${chunk.join('\n')}\n`);
-      chunk = [];
-    }
-  }
-  if (chunk.length) fs.writeSync(out, `${chunk.join('\n')}\n`);
-  fs.closeSync(out);
+  await seedStream(dataDir, [source.id], runs);
   return dataDir;
 }
 
