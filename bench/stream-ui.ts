@@ -95,7 +95,7 @@ async function measure(spout: SpoutProcess, shots: boolean): Promise<Measured> {
       for (const width of [1440, 1024]) {
         await page.setViewportSize({ width, height: 900 });
         await page.goto(`${base}/stream`);
-        await page.locator('.stream-row').nth(3).click();
+        await page.locator('.stream-row[data-kind="run"]').nth(1).click();
         await page.getByTestId('stream-detail').waitFor();
         await page.getByTestId('invocation-detail').waitFor();
         await page.screenshot({ path: path.join(SCREENS, `47-stream-${width}.png`) });
