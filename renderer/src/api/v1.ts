@@ -10,6 +10,7 @@ import type { ListResponse } from '../../../runtime/contract/page';
 import type { RunNowInput, RunRequest, RunRequestView, SavedPayload } from '../../../runtime/contract/run-request-api';
 import type { InstanceSettings } from '../../../runtime/contract/settings-api';
 import type { EventQuery, EventSummary, LogLineView, RunNowView, SourceInput, SourceUpdate, SourceView } from '../../../runtime/contract/source-api';
+import type { SavedFilter, StreamRow } from '../../../runtime/contract/stream-api';
 import type { RemoteCheck, RemoteInput, RemoteView, SyncApplyRequest, SyncJobView, SyncPlan, SyncRequest } from '../../../runtime/contract/sync-api';
 import type { AttemptView, MessageView, SecretRotationView, SubscriptionView, WebhookInput, WebhookUpdate, WebhookView } from '../../../runtime/contract/webhook-api';
 import type { StepRunView, StepTestRequest, WorkflowExport, WorkflowInput, WorkflowRunView, WorkflowView } from '../../../runtime/contract/workflow-api';
@@ -170,4 +171,11 @@ export const api = {
   listSubscriptions: () => allPages<SubscriptionView>('/v1/users/me/subscriptions'),
   subscribe: (emitter_id: string, listener_id: string, event_name?: string) => request<{ data: SubscriptionView }>('POST', '/v1/subscriptions', { emitter_id, listener_id, ...(event_name ? { event_name } : {}) }).then((r) => r.data),
   unsubscribe: (emitter_id: string, listener_id: string, event_name?: string | null) => request<void>('DELETE', '/v1/subscriptions', { emitter_id, listener_id, ...(event_name ? { event_name } : {}) }),
+
+  // The stream across sources, actions and workflows
+  /** A page of the stream, newest first, matching `filter` (the filter language of docs/api.md); a filter that does not parse is a 400. */
+  stream: (query: { filter?: string; limit?: number; before?: string }) => request<ListResponse<StreamRow>>('GET', '/v1/stream', undefined, { limit: 100, ...query }),
+  streamFilters: () => request<{ data: SavedFilter[] }>('GET', '/v1/stream/filters').then((r) => r.data),
+  /** Replaces the saved filters with `data`; answers them as saved. */
+  putStreamFilters: (data: SavedFilter[]) => request<{ data: SavedFilter[] }>('PUT', '/v1/stream/filters', { data }).then((r) => r.data),
 };

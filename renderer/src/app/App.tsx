@@ -5,6 +5,7 @@ import { DataStoresScreen } from '../features/data-stores/DataStoresScreen';
 import { Shortcuts } from '../features/palette/Shortcuts';
 import { SettingsScreen } from '../features/settings/SettingsScreen';
 import { SourcesScreen } from '../features/sources/SourcesScreen';
+import { StreamScreen } from '../features/stream/StreamScreen';
 import { SyncScreen } from '../features/sync/SyncScreen';
 import { WebhooksScreen } from '../features/webhooks/WebhooksScreen';
 import { WorkflowsScreen } from '../features/workflows/WorkflowsScreen';
@@ -74,6 +75,7 @@ export function App() {
   if (section === 'sources') screen = <SourcesScreen />;
   else if (section === 'actions') screen = <ActionsScreen />;
   else if (section === 'workflows') screen = <WorkflowsScreen />;
+  else if (section === 'stream') screen = <StreamScreen />;
   else if (section === 'webhooks') screen = <WebhooksScreen />;
   else if (section === 'data-stores') screen = <DataStoresScreen />;
   else if (section === 'settings') screen = <SettingsScreen />;

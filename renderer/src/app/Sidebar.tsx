@@ -5,6 +5,7 @@ const ITEMS = [
   { to: '/sources', label: 'Sources' },
   { to: '/actions', label: 'Actions' },
   { to: '/workflows', label: 'Workflows' },
+  { to: '/stream', label: 'Stream' },
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/data-stores', label: 'Data stores' },
   { to: '/sync', label: 'Sync' },

@@ -14,19 +14,44 @@ export interface MorePage {
 /**
  * `error` (a failed read) over `items` as a windowed list (arrow keys, Home and End move the selection; `onSelect` gets the
  * selected row's id), or `empty` when there are none, then `more` when there is an older page;
- * `detail` is the pane beside it.
+ * `detail` is the pane beside it; `above` goes over the rows (a live list's "N new"), `onScrolled` and `toTop` as VirtualList's.
  */
-export function RowList<T extends { id: string }>(props: { label: string; items: T[]; rowHeight: number; selectedId: string | null; onSelect(id: string | null): void; renderRow(item: T): ReactNode; error: string | null; empty: string; more: MorePage | null; detail: ReactNode }) {
+export function RowList<T extends { id: string }>(props: {
+  label: string;
+  items: T[];
+  rowHeight: number;
+  selectedId: string | null;
+  onSelect(id: string | null): void;
+  renderRow(item: T): ReactNode;
+  error: string | null;
+  empty: string;
+  more: MorePage | null;
+  detail: ReactNode;
+  onScrolled?(atTop: boolean, nearEnd: boolean): void;
+  toTop?: number;
+  above?: ReactNode;
+}) {
   const { items, more } = props;
   return (
     <>
       <ErrorText text={props.error} />
       <div className="inspector-body">
         <div className="event-column">
+          {props.above}
           {items.length === 0 ? (
             <p className="empty">{props.empty}</p>
           ) : (
-            <VirtualList items={items} rowHeight={props.rowHeight} label={props.label} getKey={(item) => item.id} selectedIndex={items.findIndex((item) => item.id === props.selectedId)} onSelect={(i) => props.onSelect(items[i]?.id ?? null)} renderRow={props.renderRow} />
+            <VirtualList
+              items={items}
+              rowHeight={props.rowHeight}
+              label={props.label}
+              getKey={(item) => item.id}
+              selectedIndex={items.findIndex((item) => item.id === props.selectedId)}
+              onSelect={(i) => props.onSelect(items[i]?.id ?? null)}
+              renderRow={props.renderRow}
+              onScrolled={props.onScrolled}
+              toTop={props.toTop}
+            />
           )}
           {more && (
             <button type="button" className="small" disabled={more.loading} onClick={more.onMore}>

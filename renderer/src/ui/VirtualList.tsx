@@ -13,6 +13,8 @@ export function VirtualList<T>({
   onSelect,
   label,
   className,
+  onScrolled,
+  toTop,
 }: {
   items: T[];
   rowHeight: number;
@@ -22,6 +24,10 @@ export function VirtualList<T>({
   onSelect?(index: number): void;
   label: string;
   className?: string;
+  /** Told after each scroll whether the top row is in view and whether the end is near (a page away): a live list holds new rows while scrolled, and pages older ones in. */
+  onScrolled?(atTop: boolean, nearEnd: boolean): void;
+  /** A change of this number scrolls back to the top. */
+  toTop?: number;
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
@@ -34,6 +40,9 @@ export function VirtualList<T>({
     setHeight(el.clientHeight);
     return () => observer.disconnect();
   }, []);
+  useEffect(() => {
+    if (toTop !== undefined && ref.current) ref.current.scrollTop = 0;
+  }, [toTop]);
   const overscan = 8;
   const first = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan);
   const last = Math.min(items.length, Math.ceil((scrollTop + height) / rowHeight) + overscan);
@@ -75,7 +84,11 @@ export function VirtualList<T>({
       aria-label={label}
       tabIndex={0}
       aria-activedescendant={selectedIndex !== undefined && selectedIndex >= 0 && items[selectedIndex] ? `row-${getKey(items[selectedIndex])}` : undefined}
-      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+      onScroll={(e) => {
+        const el = e.currentTarget;
+        setScrollTop(el.scrollTop);
+        onScrolled?.(el.scrollTop < rowHeight / 2, el.scrollTop + 2 * el.clientHeight >= el.scrollHeight);
+      }}
       onKeyDown={keyDown}
     >
       <div style={{ height: items.length * rowHeight, position: 'relative' }}>

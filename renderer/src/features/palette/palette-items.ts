@@ -20,12 +20,13 @@ export interface PaletteContext {
 
 const enc = encodeURIComponent;
 
-/** The commands that make sense at `path`: new source and deploy always, run now on a source, replay on a run. */
+/** The commands that make sense at `path`: new source, the stream and deploy always, run now on a source, replay on a run. */
 function commands(ctx: PaletteContext): PaletteItem[] {
   const [section, id, tab, item] = segments(ctx.path);
   const source = section === 'sources' ? ctx.sources.find((s) => s.id === id) : undefined;
   const items: PaletteItem[] = [
     { id: 'cmd:new', kind: 'command', label: 'New source', detail: 'write or pick a component in the editor', to: '/sources/new' },
+    { id: 'cmd:stream', kind: 'command', label: 'Go to stream', detail: 'runs and events of every source, action and workflow, live', to: '/stream' },
     source ? { id: 'cmd:deploy', kind: 'command', label: `Deploy ${source.name}`, detail: 'open its code in the editor', to: `/sources/${enc(source.id)}` } : { id: 'cmd:deploy', kind: 'command', label: 'Deploy a source', detail: 'open the editor', to: '/sources/new' },
   ];
   if (source) items.push({ id: 'cmd:run', kind: 'command', label: `Run now: ${source.name}`, detail: 'run the source once', command: 'run-now', target: source.id });
