@@ -23,11 +23,11 @@ const recordPath = (key: string) => key.split('/').map(enc).join('/');
 const PAGE = 100;
 
 /** Every item of a list the UI shows whole (sources, webhooks, …): page after page to the end. */
-async function allPages<T>(path: string): Promise<T[]> {
+async function allPages<T>(path: string, query: Record<string, string> = {}): Promise<T[]> {
   const items: T[] = [];
   let before: string | undefined;
   for (;;) {
-    const page = await request<ListResponse<T>>('GET', path, undefined, { limit: PAGE, before });
+    const page = await request<ListResponse<T>>('GET', path, undefined, { ...query, limit: PAGE, before });
     items.push(...page.data);
     if (page.data.length < PAGE || !page.page_info.end_cursor) return items;
     before = page.page_info.end_cursor;
@@ -36,7 +36,8 @@ async function allPages<T>(path: string): Promise<T[]> {
 
 export const api = {
   // Sources
-  listSources: () => allPages<SourceView>('/v1/users/me/sources'),
+  /** Every source with its recent work (`activity`): the sources list's whole refresh, one request a page. */
+  listSources: () => allPages<SourceView>('/v1/users/me/sources', { expand: 'activity' }),
   getSource: (id: string) => request<{ data: SourceView }>('GET', `/v1/sources/${enc(id)}`).then((r) => r.data),
   deploySource: (body: SourceInput) => request<{ data: SourceView }>('POST', '/v1/sources', body).then((r) => r.data),
   updateSource: (id: string, body: SourceUpdate) => request<{ data: SourceView }>('PUT', `/v1/sources/${enc(id)}`, body).then((r) => r.data),

@@ -16,7 +16,7 @@ import { mcpSettingsSchema } from './mcp-settings-routes';
 import { payloadSchema } from './payload-routes';
 import { listSchema as registryList, searchSchema } from './registry-routes';
 import { runNowSchema } from './run-now';
-import { deleteEventsSchema, deploySchema, redeliverSchema, updateSchema as sourceUpdate, summariesSchema } from './source-routes';
+import { deleteEventsSchema, deploySchema, redeliverSchema, sourceListParams, updateSchema as sourceUpdate, summariesSchema } from './source-routes';
 import { filterParam, savedFiltersSchema, streamSchema } from './stream-routes';
 import { autoSchema, subscriptionSchema } from './subscription-routes';
 import { applySchema, linksQuery, planSchema, remoteSchema, statusQuery } from './sync-routes';
@@ -75,7 +75,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /v1/components/search': { summary: 'Search the registry', params: searchSchema },
 
   'POST /v1/sources': { summary: 'Deploy a source', params: deploySchema },
-  'GET /v1/users/me/sources': { summary: 'List sources, newest first', params: pageParams, list: true },
+  'GET /v1/users/me/sources': { summary: "List sources, newest first; expand=activity adds each one's last event time and recent error lines", params: sourceListParams, list: true },
   'GET /v1/sources/:id': { summary: 'Read a source (id or name slug), with the code it runs and its filename' },
   'GET /v1/sources/:id/secrets': { summary: "A source's secret props in clear (API key only, never a browser session; for sync --with-secrets)" },
   'PUT /v1/sources/:id': { summary: "Update a source's code, name, props, active state or timeout", params: sourceUpdate },
