@@ -5,7 +5,7 @@
 // costs the same however many are kept.
 import path from 'node:path';
 import type { PageQuery } from '../contract/page';
-import { AppendLog } from '../lib/append-log';
+import { AppendLog, type GenerationLimits } from '../lib/append-log';
 import type { ProblemSink } from '../lib/file-problems';
 import { LineArena, type LineSpan } from '../lib/line-arena';
 import { removeLogFiles } from '../lib/log-generations';
@@ -140,11 +140,21 @@ export class EventStore {
 
   constructor(
     private readonly dir: string,
-    private readonly retention: number,
+    private retention: number,
     /** Receives what was found damaged when a source's file is read. */
     private readonly report?: ProblemSink,
-    private readonly bytesKept = eventBytesKept(retention),
+    private bytesKept = eventBytesKept(retention),
+    /** When a source's file becomes the previous generation (the whole retention), shared by every source's log so that a change applies to each. */
+    private readonly generations: GenerationLimits = { lines: retention, bytes: bytesKept },
   ) {}
+
+  /** Changes the events kept per source (the settings): memory is trimmed to it now, files at their next generation. */
+  setRetention(retention: number): void {
+    this.retention = retention;
+    this.bytesKept = eventBytesKept(retention);
+    Object.assign(this.generations, { lines: retention, bytes: this.bytesKept });
+    for (const source of this.sources.values()) this.trimMemory(source, 0);
+  }
 
   /** Calls `hook` with the events already stored each time a source's log is opened. */
   onOpen(hook: OpenHook): void {
@@ -168,7 +178,7 @@ export class EventStore {
     const source: SourceEvents = { log: null as unknown as AppendLog<unknown>, arena: new LineArena(), events: [], bytes: 0, listeners: new Set() };
     ({ log: source.log } = await AppendLog.open<EventLine>(this.file(sourceId), {
       // A file holding the whole retention becomes the previous generation: the oldest events go with the one before.
-      generations: { lines: this.retention, bytes: this.bytesKept },
+      generations: this.generations,
       check: checkEventLine,
       report: this.report,
       onRecord: (line, _size, raw) => {

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { pageParams } from '../../lib/pagination';
 import { cassetteSchema } from '../../store/cassette-schema';
+import { settingsPatchSchema } from '../../store/service-settings';
 import { linkChangeSchema } from '../../sync/links';
 import { createSchema as accountCreate } from './account-routes';
 import { runSchema as actionRun } from './action-routes';
@@ -155,6 +156,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /v1/stream/filters': { summary: "The stream's saved filters" },
   'PUT /v1/stream/filters': { summary: "Replace the stream's saved filters (names 1-80 characters and unique; each filter must parse)", params: savedFiltersSchema },
   'GET /v1/settings': { summary: 'How the service runs (never the API key)' },
+  'PATCH /v1/settings': { summary: 'Change settings (retry schedule, delivery timeout, disable after, retention, run timeout, host parking): saved in the data dir and applied at once; a flag given at start wins for that run; null: back to the default', params: settingsPatchSchema },
   'POST /v1/settings/api-key/rotate': { summary: 'Replace the API key kept in the data dir' },
   'POST /v1/ui/sign-in-links': { summary: 'A new one-time link that signs one browser in to the UI (the API key only, never a browser session)' },
   'GET /v1/mcp/settings': { summary: "The MCP server's settings: hidden saved actions, registry apps, the account per app, network modes" },
