@@ -51,29 +51,18 @@ import { openMetadata } from './store/metadata';
 import { PayloadStore } from './store/payload-store';
 import { SavedFilterStore } from './store/saved-filters';
 import { type KeyWrapper, SecretBox } from './store/secrets';
-import { ServiceSettings } from './store/service-settings';
+import { ServiceSettings, type SettingOptions } from './store/service-settings';
 import { SourceDbs } from './store/source-dbs';
 import { RunLog } from './store/workflow-run-log';
 
-export interface ServiceOptions {
+/** Options of the service; those of SettingOptions (retries, retention, run timeout, parking) win over the saved settings when given. */
+export interface ServiceOptions extends SettingOptions {
   /** 0 picks a free port. Default 7620. */
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
   dataDir?: string;
   apiKey?: string;
-  /** Seconds between delivery attempts. */
-  retrySchedule?: readonly number[];
-  /** Webhook request timeout. Default 15 s. */
-  deliveryTimeoutMs?: number;
-  /** A webhook whose delivery attempts have all failed for this long is disabled; 0 never. Default 5 days. */
-  disableAfterMs?: number;
-  /** Events kept per source. Default 10 000. */
-  eventRetention?: number;
-  /** Invocations kept per source (and per action). Default 1000. */
-  invocationRetention?: number;
-  /** Per-run limit of component code. Default 60 s. */
-  runTimeoutMs?: number;
   /** Resident memory limit of one component host, MB. Default 512. */
   componentMemoryMb?: number;
   /** Limit of a source's own folders (its `dir` props' folder and its temp folder), MB. Default 2048. */
@@ -88,10 +77,6 @@ export interface ServiceOptions {
   secretKeyWrapper?: KeyWrapper;
   /** Node binary component hosts run with; default this process's (the desktop app gives the system's, its own cannot run as Node). */
   nodePath?: string;
-  /** A deployed source's host idle this long is stopped ("parked"), started again by its next work. Default 300 s. */
-  hostIdleSeconds?: number;
-  /** Most sources' hosts kept running; the least recently used idle ones park first. Default 8. */
-  warmHosts?: number;
   /** Lifetime of Connect OAuth access tokens, seconds (env SPOUT_CONNECT_TOKEN_TTL); default an hour. */
   connectTokenTtlSeconds?: number;
 }

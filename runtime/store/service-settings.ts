@@ -65,13 +65,21 @@ function parseSaved(text: string): Partial<EditableSettings> {
 
 /** The editable settings as `startService` takes them (its options): those given are the start's flags. */
 export interface SettingOptions {
+  /** Seconds between delivery attempts. */
   retrySchedule?: readonly number[];
+  /** Webhook request timeout. Default 15 s. */
   deliveryTimeoutMs?: number;
+  /** A webhook whose delivery attempts have all failed for this long is disabled; 0 never. Default 5 days. */
   disableAfterMs?: number;
+  /** Events kept per source. Default 10 000. */
   eventRetention?: number;
+  /** Invocations kept per source (and per action). Default 1000. */
   invocationRetention?: number;
+  /** Per-run limit of component code. Default 60 s. */
   runTimeoutMs?: number;
+  /** A deployed source's host idle this long is stopped ("parked"), started again by its next work. Default 300 s. */
   hostIdleSeconds?: number;
+  /** Most sources' hosts kept running; the least recently used idle ones park first. Default 8. */
   warmHosts?: number;
 }
 

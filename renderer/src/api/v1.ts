@@ -8,7 +8,7 @@ import type { McpSettings, McpSnippets, McpToolView } from '../../../runtime/con
 import type { Cassette } from '../../../runtime/contract/network-api';
 import type { ListResponse } from '../../../runtime/contract/page';
 import type { RunNowInput, RunRequest, RunRequestView, SavedPayload } from '../../../runtime/contract/run-request-api';
-import type { InstanceSettings } from '../../../runtime/contract/settings-api';
+import type { InstanceSettings, SettingsPatch } from '../../../runtime/contract/settings-api';
 import type { EventQuery, EventSummary, LogLineView, RunNowView, SourceInput, SourceUpdate, SourceView } from '../../../runtime/contract/source-api';
 import type { RemoteCheck, RemoteInput, RemoteView, SyncApplyRequest, SyncJobView, SyncPlan, SyncRequest } from '../../../runtime/contract/sync-api';
 import type { AttemptView, MessageView, SecretRotationView, SubscriptionView, WebhookInput, WebhookUpdate, WebhookView } from '../../../runtime/contract/webhook-api';
@@ -125,6 +125,8 @@ export const api = {
 
   // Settings
   getSettings: () => request<{ data: InstanceSettings }>('GET', '/v1/settings').then((r) => r.data),
+  /** Saves and applies settings; answers the settings in force. */
+  patchSettings: (patch: SettingsPatch) => request<{ data: InstanceSettings }>('PATCH', '/v1/settings', patch).then((r) => r.data),
   /** A new key in `DATA_DIR/api-key`; the answer renews this browser's session cookie (409 when the key comes from a flag or the environment). */
   rotateApiKey: () => request<{ data: { api_key: string } }>('POST', '/v1/settings/api-key/rotate').then((r) => r.data.api_key),
   /** The Connect project's base URL, project id and OAuth client credentials (docs/connect.md). */
