@@ -8,7 +8,7 @@ import { PackageCache } from './components/packages';
 import { platformReadPaths } from './components/platform-packages';
 import { ComponentRegistry } from './components/registry';
 import { DEFAULT_COMPONENT_MEMORY_MB } from './contract/limits';
-import { DEFAULT_DISABLE_AFTER_MS, DeliveryService } from './delivery/delivery-service';
+import { DeliveryService } from './delivery/delivery-service';
 import { disableWebhook, webhookTarget } from './delivery/webhook-targets';
 import { ConnectService } from './engine/connect/connect-service';
 import { HttpEndpoints } from './engine/endpoints/http-endpoints';
@@ -32,12 +32,12 @@ import { type StoreOpenings, storeWait } from './http/edge/store-wait';
 import { ENDPOINT_PREFIX, endpointHandler } from './http/ingress/endpoint-handler';
 import { RunNowRequests } from './http/ingress/run-now-requests';
 import { McpEndpoint } from './http/mcp/mcp-endpoint';
-import { DEFAULT_RETRY_SCHEDULE, resolveApiKey, resolveDataDir } from './lib/config';
+import { resolveApiKey, resolveDataDir } from './lib/config';
 import { describeProblem, type FileProblem, ProblemLog, type ProblemSink } from './lib/file-problems';
 import { isLoopbackHost } from './lib/loopback';
 import { bundledRegistryDir, cliScript, hostScript } from './lib/paths';
 import { writePrivateFileSync } from './lib/private-files';
-import { DEFAULT_HOST_IDLE_SECONDS, DEFAULT_WARM_HOSTS, HostParking } from './sandbox/host-parking';
+import { HostParking } from './sandbox/host-parking';
 import { HostPool } from './sandbox/host-pool';
 import { Sandbox } from './sandbox/sandbox';
 import { sweepTempFolders } from './sandbox/temp-folder';
@@ -51,28 +51,18 @@ import { openMetadata } from './store/metadata';
 import { PayloadStore } from './store/payload-store';
 import { SavedFilterStore } from './store/saved-filters';
 import { type KeyWrapper, SecretBox } from './store/secrets';
+import { ServiceSettings, type SettingOptions } from './store/service-settings';
 import { SourceDbs } from './store/source-dbs';
 import { RunLog } from './store/workflow-run-log';
 
-export interface ServiceOptions {
+/** Options of the service; those of SettingOptions (retries, retention, run timeout, parking) win over the saved settings when given. */
+export interface ServiceOptions extends SettingOptions {
   /** 0 picks a free port. Default 7620. */
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
   dataDir?: string;
   apiKey?: string;
-  /** Seconds between delivery attempts. */
-  retrySchedule?: readonly number[];
-  /** Webhook request timeout. Default 15 s. */
-  deliveryTimeoutMs?: number;
-  /** A webhook whose delivery attempts have all failed for this long is disabled; 0 never. Default 5 days. */
-  disableAfterMs?: number;
-  /** Events kept per source. Default 10 000. */
-  eventRetention?: number;
-  /** Invocations kept per source (and per action). Default 1000. */
-  invocationRetention?: number;
-  /** Per-run limit of component code. Default 60 s. */
-  runTimeoutMs?: number;
   /** Resident memory limit of one component host, MB. Default 512. */
   componentMemoryMb?: number;
   /** Limit of a source's own folders (its `dir` props' folder and its temp folder), MB. Default 2048. */
@@ -87,16 +77,9 @@ export interface ServiceOptions {
   secretKeyWrapper?: KeyWrapper;
   /** Node binary component hosts run with; default this process's (the desktop app gives the system's, its own cannot run as Node). */
   nodePath?: string;
-  /** A deployed source's host idle this long is stopped ("parked"), started again by its next work. Default 300 s. */
-  hostIdleSeconds?: number;
-  /** Most sources' hosts kept running; the least recently used idle ones park first. Default 8. */
-  warmHosts?: number;
   /** Lifetime of Connect OAuth access tokens, seconds (env SPOUT_CONNECT_TOKEN_TTL); default an hour. */
   connectTokenTtlSeconds?: number;
 }
-
-/** Invocations kept per source unless `--invocation-retention` says otherwise. */
-export const DEFAULT_INVOCATION_RETENTION = 1000;
 
 /**
  * SIGUSR1 opens Node's debugger in a running process, through which anything could run code in
@@ -162,16 +145,17 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const baseUrl = () => `http://${displayHost}:${port}`;
   const endpointUrl = (id: string) => `${baseUrl()}/e/${id}`;
 
-  const events = new EventStore(path.join(dataDir, 'events'), options.eventRetention ?? 10_000, report);
+  // Options given at start (flags) win over the settings saved from the UI, which win over the defaults.
+  const saved = ServiceSettings.open(dataDir, options, report);
+  const set = saved.current();
+  const events = new EventStore(path.join(dataDir, 'events'), set.event_retention, report);
   const logs = new LogStore(path.join(dataDir, 'logs'), report);
-  const invocations = new InvocationStore(path.join(dataDir, 'invocations'), options.invocationRetention ?? DEFAULT_INVOCATION_RETENTION, report);
+  const invocations = new InvocationStore(path.join(dataDir, 'invocations'), set.invocation_retention, report);
   // A line written during a run goes into that run's record too.
   logs.subscribeAll((_sourceId, line) => invocations.collect(line));
   const delivery = await DeliveryService.start({
     dataDir,
-    retrySchedule: options.retrySchedule ?? DEFAULT_RETRY_SCHEDULE,
-    timeoutMs: options.deliveryTimeoutMs ?? 15_000,
-    disableAfterMs: options.disableAfterMs,
+    ...saved.deliveryRules(),
     webhooks: () => metadata.data.webhooks.map((w) => webhookTarget(w, openSecret)),
     onDisable: (id, reason) => disableWebhook(metadata, id, reason),
     report,
@@ -206,8 +190,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     dataDir,
     execPath: options.nodePath,
   });
-  const limits = { hosts, timeoutMs: options.runTimeoutMs ?? 60_000, maxQueue: 1000 };
-  const parking = new HostParking({ idleMs: (options.hostIdleSeconds ?? DEFAULT_HOST_IDLE_SECONDS) * 1000, warmHosts: options.warmHosts ?? DEFAULT_WARM_HOSTS });
+  const limits = { hosts, timeoutMs: set.run_timeout_seconds * 1000, maxQueue: 1000 };
+  const parking = new HostParking(saved.parkingRules());
   // Saving a component (no source yet) loads it only to learn what it declares.
   const describeSandbox: SandboxFactory = (bundle) => Sandbox.load({ ...bundle, ...limits, label: bundle.filename, onLog: () => {}, onStrayEmits: () => {} });
   const registry = new ComponentRegistry({
@@ -234,6 +218,18 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     network,
     payloads,
   });
+  // A change made in the UI applies at once to the part that uses it (none waits for a restart).
+  saved.onChange((changed) => {
+    const now = saved.current();
+    if ('retry_schedule' in changed || 'delivery_timeout_seconds' in changed || 'disable_after_seconds' in changed) delivery.setRules(saved.deliveryRules());
+    if ('event_retention' in changed) events.setRetention(now.event_retention);
+    if ('invocation_retention' in changed) invocations.setRetention(now.invocation_retention);
+    if ('run_timeout_seconds' in changed) {
+      limits.timeoutMs = now.run_timeout_seconds * 1000;
+      sources.setRunTimeout(limits.timeoutMs);
+    }
+    if ('host_idle_seconds' in changed || 'warm_hosts' in changed) parking.setRules(saved.parkingRules());
+  });
   const sendLog = new SendLog();
   const sessions = new ComponentSessions({ metadata, secrets, limits, idleMs: 60_000, dataStores, sendLog, invocations, network, dataDir });
   const runs = new RunLog(path.join(dataDir, 'workflow-runs'), report);
@@ -251,15 +247,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     url: baseUrl(),
     data_dir: dataDir,
     api_key_source: options.apiKey ? ('option' as const) : process.env.SPOUT_API_KEY ? ('env' as const) : ('data_dir' as const),
-    retry_schedule: options.retrySchedule ?? DEFAULT_RETRY_SCHEDULE,
-    delivery_timeout_seconds: (options.deliveryTimeoutMs ?? 15_000) / 1000,
-    disable_after_seconds: (options.disableAfterMs ?? DEFAULT_DISABLE_AFTER_MS) / 1000,
-    event_retention: options.eventRetention ?? 10_000,
-    invocation_retention: options.invocationRetention ?? DEFAULT_INVOCATION_RETENTION,
-    run_timeout_seconds: limits.timeoutMs / 1000,
+    ...saved.current(),
+    editable: saved.states(),
     component_memory_mb: hosts.memoryMb,
-    host_idle_seconds: parking.rules.idleMs / 1000,
-    warm_hosts: parking.rules.warmHosts,
     npm_registry: options.npmRegistry ?? null,
     registry_dirs: (options.registryDirs ?? []).map((d) => path.resolve(d)),
   });
@@ -292,6 +282,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     auth,
     endpointUrl,
     settings,
+    savedSettings: saved,
     mcp: { settings: mcpSettings, catalog, stdio },
     payloads,
     runNow,

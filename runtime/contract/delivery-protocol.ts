@@ -162,7 +162,7 @@ export interface WebhookHealth {
 export type DeliveryAnswer = ListResponse<MessageSummary> | ListResponse<ListedAttempt> | MessageSummary | MessageSummary[] | { recovered: number } | Record<string, WebhookHealth> | null;
 
 /** Main thread → delivery thread. */
-export type ToDelivery = { type: 'webhooks'; webhooks: WebhookTarget[] } | { type: 'add'; seq: number; messages: NewMessageBatch } | { type: 'query'; seq: number; query: DeliveryQuery } | { type: 'stop' };
+export type ToDelivery = { type: 'webhooks'; webhooks: WebhookTarget[] } | ({ type: 'rules' } & DeliveryRules) | { type: 'add'; seq: number; messages: NewMessageBatch } | { type: 'query'; seq: number; query: DeliveryQuery } | { type: 'stop' };
 
 /** Delivery thread → main thread. */
 export type FromDelivery =
@@ -175,11 +175,15 @@ export type FromDelivery =
   /** A damaged part of the outbox file, set aside as it was opened (for the start's report). */
   | { type: 'problem'; problem: { file: string; line?: number; message: string } };
 
-export interface DeliveryWorkerData {
-  dataDir: string;
+/** The delivery rules the settings change while the thread runs (a `rules` message): each applies from the next attempt. */
+export interface DeliveryRules {
   retrySchedule: readonly number[];
   timeoutMs: number;
-  concurrencyPerWebhook: number;
   /** A webhook whose attempts have all failed for this long is disabled; 0 never. */
   disableAfterMs: number;
+}
+
+export interface DeliveryWorkerData extends DeliveryRules {
+  dataDir: string;
+  concurrencyPerWebhook: number;
 }

@@ -35,6 +35,8 @@ export interface SourceView extends VersionFields {
   missing_props?: string[];
   /** A Connect deployed trigger: the external user it runs for (docs/connect.md). */
   external_user_id?: string;
+  /** Its recent work, only in the list read with `expand=activity` (the UI's sources list). */
+  activity?: SourceActivity;
   created_at: number;
   updated_at: number;
   /** The code the source runs and its file name: only in the single read (`GET /v1/sources/{id}`). */
@@ -46,6 +48,14 @@ export interface SourceView extends VersionFields {
   entry_file?: string;
   /** True when `code` is a registry component's bundle kept without its files (deployed by an older Spout): editing it edits the bundle. */
   code_is_bundle?: boolean;
+}
+
+/** What the sources list shows of a source's recent work, read with the list so that its refresh is one request. */
+export interface SourceActivity {
+  /** When its newest event was stored (epoch ms); null when it has none. */
+  last_event_at: number | null;
+  /** Error lines among its newest 100 log lines. */
+  recent_errors: number;
 }
 
 export interface EventSummary {

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import type { DeliveryAnswer, DeliveryMark, DeliveryQuery, DeliveryWorkerData, FromDelivery, ListedAttempt, MessageFilter, MessageSummary, ToDelivery, WebhookHealth, WebhookTarget } from '../contract/delivery-protocol';
+import type { DeliveryAnswer, DeliveryMark, DeliveryQuery, DeliveryRules, DeliveryWorkerData, FromDelivery, ListedAttempt, MessageFilter, MessageSummary, ToDelivery, WebhookHealth, WebhookTarget } from '../contract/delivery-protocol';
 import type { PageQuery } from '../contract/page';
+import { SETTING_DEFAULTS } from '../contract/settings-api';
 import type { DeliveryPort } from '../engine/events/emission';
 import { type ProblemSink, printProblem } from '../lib/file-problems';
 import { newId } from '../lib/ids';
@@ -29,7 +30,7 @@ export interface DeliveryOptions {
 }
 
 /** Svix's: a webhook whose every attempt failed for 5 days is disabled. */
-export const DEFAULT_DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
+export const DEFAULT_DISABLE_AFTER_MS = SETTING_DEFAULTS.disable_after_seconds * 1000;
 
 /** What `deliver()` answers when there is nothing to deliver. */
 const DELIVERED = Promise.resolve();
@@ -182,6 +183,12 @@ export class DeliveryService implements DeliveryPort {
     const seq = this.seq++;
     this.adds.set(seq, done.waiter);
     this.send({ type: 'add', seq, messages });
+  }
+
+  /** Changes the retry schedule, request timeout and disable-after time of the running thread (the settings). */
+  setRules(rules: DeliveryRules): void {
+    Object.assign(this.options, rules);
+    this.send({ type: 'rules', ...rules });
   }
 
   private send(message: ToDelivery): void {

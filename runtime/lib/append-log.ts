@@ -87,8 +87,8 @@ export class AppendLog<T> {
     lines: number,
     bytes: number,
     private readonly unsyncedWithinMs: number,
-    /** The previous generation's file and when the newest is full, if the log keeps generations. */
-    private readonly generations: (GenerationLimits & { previous: string }) | null,
+    /** The previous generation's file and when the newest is full (read at each append: the owner may change it), if the log keeps generations. */
+    private readonly generations: { limits: GenerationLimits; previous: string } | null,
   ) {
     this.fd = fd;
     this.lines = lines;
@@ -114,7 +114,7 @@ export class AppendLog<T> {
         repair: true,
         report: options.report ?? printProblem,
       });
-    const generations = options.generations ? { ...options.generations, previous: previousFile(file) } : null;
+    const generations = options.generations ? { limits: options.generations, previous: previousFile(file) } : null;
     if (generations) {
       finishInterrupted(file);
       await scan(generations.previous);
@@ -189,7 +189,7 @@ export class AppendLog<T> {
   private enqueue(lines: string[], sync: boolean, resolve: () => void, reject: (err: Error) => void, onStaged?: OnStaged): void {
     if (lines.length === 0) return resolve();
     // Checked before a batch, never within it: one run's lines are never split across files.
-    if (this.generations && (this.lines >= this.generations.lines || this.bytes >= this.generations.bytes)) this.rotate();
+    if (this.generations && (this.lines >= this.generations.limits.lines || this.bytes >= this.generations.limits.bytes)) this.rotate();
     let bytes = 0;
     for (const line of lines) {
       const size = this.staged.add(line);

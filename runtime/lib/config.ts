@@ -4,9 +4,6 @@ import path from 'node:path';
 import { newToken } from './ids';
 import { keepPrivate } from './private-files';
 
-/** Default seconds between delivery attempts (Svix's schedule): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
-export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
-
 /** The platform's app-data folder for Spout (`~/.config/spout` on Linux). */
 export function defaultDataDir(): string {
   const home = os.homedir();

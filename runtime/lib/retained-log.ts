@@ -1,6 +1,6 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { AppendLog } from './append-log';
+import { AppendLog, type GenerationLimits } from './append-log';
 import type { ProblemSink } from './file-problems';
 import { ownerOfLogFile, removeLogFiles } from './log-generations';
 import { makePrivateDir } from './private-files';
@@ -51,12 +51,23 @@ export class RetainedLogs<T, K = T> {
   private readonly opening = new Map<string, Promise<Owned<T, K>>>();
   private readonly keep: (record: T, line: string | Buffer, owner: string) => K;
 
+  /** When an owner's file becomes the previous generation, shared by every owner's log so that a change applies to each. */
+  private readonly generations: GenerationLimits;
+
   constructor(
     private readonly dir: string,
     private readonly retention: Retention,
     private readonly options: RetainedLogsOptions<T, K> = {},
   ) {
     this.keep = options.keep ?? ((record) => record as unknown as K);
+    this.generations = { lines: retention.count, bytes: retention.bytes };
+  }
+
+  /** Changes the retention: memory is trimmed to it now, files at their next generation. */
+  setRetention(retention: Retention): void {
+    Object.assign(this.retention, retention);
+    Object.assign(this.generations, { lines: retention.count, bytes: retention.bytes });
+    for (const [owner, owned] of this.owners) this.trim(owner, owned, false);
   }
 
   /** The owners with a file in the folder. */
@@ -159,7 +170,7 @@ export class RetainedLogs<T, K = T> {
         makePrivateDir(this.dir);
         const owned: Owned<T, K> = { log: null as unknown as AppendLog<T>, records: [], sizes: [], bytes: 0 };
         ({ log: owned.log } = await AppendLog.open<T>(this.file(owner), {
-          generations: { lines: this.retention.count, bytes: this.retention.bytes },
+          generations: this.generations,
           check: this.options.check,
           report: this.options.report,
           onRecord: (record, size, raw) => {

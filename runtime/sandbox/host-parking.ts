@@ -16,11 +16,6 @@ export interface ParkingRules {
   warmHosts: number;
 }
 
-/** Default `--host-idle`, seconds. */
-export const DEFAULT_HOST_IDLE_SECONDS = 300;
-/** Default `--warm-hosts`. */
-export const DEFAULT_WARM_HOSTS = 8;
-
 /** Tracks running hosts by last use, parks idle ones after `idleMs`, and keeps at most `warmHosts` running. */
 export class HostParking {
   /** Sandboxes whose host runs, with when each was last used: a Map keeps insertion order, so the least recently used come first. */
@@ -45,6 +40,15 @@ export class HostParking {
     this.trim(sandbox);
   }
 
+  /** Changes when hosts park (the settings): idle ones are measured against the new time, and those over the new limit park, now. */
+  setRules(rules: ParkingRules): void {
+    Object.assign(this.rules, rules);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.sweep();
+    this.trim(null);
+  }
+
   /** Its host ended (parked, crashed, closed). */
   forget(sandbox: Parkable): void {
     this.warm.delete(sandbox);
@@ -57,7 +61,7 @@ export class HostParking {
   }
 
   /** Parks the least recently used idle hosts (never `except`, the one just used) while over the limit. */
-  private trim(except: Parkable): void {
+  private trim(except: Parkable | null): void {
     let over = this.warm.size - this.rules.warmHosts;
     for (const sandbox of this.warm.keys()) {
       if (over <= 0) return;

@@ -5,7 +5,7 @@
 // costs the same however many are kept.
 import path from 'node:path';
 import type { PageQuery } from '../contract/page';
-import { AppendLog } from '../lib/append-log';
+import { AppendLog, type GenerationLimits } from '../lib/append-log';
 import type { ProblemSink } from '../lib/file-problems';
 import { LineArena, type LineSpan } from '../lib/line-arena';
 import { removeLogFiles } from '../lib/log-generations';
@@ -140,11 +140,18 @@ export class EventStore {
 
   constructor(
     private readonly dir: string,
-    private readonly retention: number,
+    retention: number,
     /** Receives what was found damaged when a source's file is read. */
     private readonly report?: ProblemSink,
-    private readonly bytesKept = eventBytesKept(retention),
+    /** The retention (events and eventBytesKept), also when a file becomes the previous generation; shared by every source's log, so a change applies to each. */
+    private readonly limits: GenerationLimits = { lines: retention, bytes: eventBytesKept(retention) },
   ) {}
+
+  /** Changes the events kept per source (the settings): memory is trimmed now, files at their next generation. */
+  setRetention(retention: number): void {
+    Object.assign(this.limits, { lines: retention, bytes: eventBytesKept(retention) });
+    for (const source of this.sources.values()) this.trimMemory(source, 0);
+  }
 
   /** Calls `hook` with the events already stored each time a source's log is opened. */
   onOpen(hook: OpenHook): void {
@@ -167,13 +174,12 @@ export class EventStore {
     makePrivateDir(this.dir);
     const source: SourceEvents = { log: null as unknown as AppendLog<unknown>, arena: new LineArena(), events: [], bytes: 0, listeners: new Set() };
     ({ log: source.log } = await AppendLog.open<EventLine>(this.file(sourceId), {
-      // A file holding the whole retention becomes the previous generation: the oldest events go with the one before.
-      generations: { lines: this.retention, bytes: this.bytesKept },
+      generations: this.limits,
       check: checkEventLine,
       report: this.report,
       onRecord: (line, _size, raw) => {
         keep(source, line.id, line.meta.name ?? null, line.to !== undefined && line.to.length > 0, raw);
-        if (source.events.length > 2 * this.retention || source.bytes > 2 * this.bytesKept) this.trimMemory(source, 0);
+        if (source.events.length > 2 * this.limits.lines || source.bytes > 2 * this.limits.bytes) this.trimMemory(source, 0);
       },
     }));
     this.trimMemory(source, 0);
@@ -215,7 +221,7 @@ export class EventStore {
         }
       });
     // Trimming in batches of a tenth keeps the cost of each append constant.
-    this.trimMemory(source, Math.max(1, Math.floor(this.retention / 10)));
+    this.trimMemory(source, Math.max(1, Math.floor(this.limits.lines / 10)));
     return { stored, durable };
   }
 
@@ -342,13 +348,13 @@ export class EventStore {
 
   /** Drops the oldest events past the retention (count and bytes), once they are `slack` over it. */
   private trimMemory(source: SourceEvents, slack: number): void {
-    const byteSlack = slack > 0 ? this.bytesKept / 10 : 0;
-    if (source.events.length <= this.retention + slack && source.bytes <= this.bytesKept + byteSlack) return;
+    const byteSlack = slack > 0 ? this.limits.bytes / 10 : 0;
+    if (source.events.length <= this.limits.lines + slack && source.bytes <= this.limits.bytes + byteSlack) return;
     const size = (i: number) => (source.events[i] as KeptEvent).bytes + 1;
-    let drop = Math.max(0, source.events.length - this.retention);
+    let drop = Math.max(0, source.events.length - this.limits.lines);
     let left = source.bytes;
     for (let i = 0; i < drop; i++) left -= size(i);
-    while (left > this.bytesKept && drop < source.events.length - 1) left -= size(drop++);
+    while (left > this.limits.bytes && drop < source.events.length - 1) left -= size(drop++);
     const last = source.events[drop - 1];
     source.events.splice(0, drop);
     source.bytes = left;
@@ -371,11 +377,7 @@ function read(kept: KeptEvent): StoredEvent {
   return fromLine(JSON.parse(kept.arena.read(kept)) as EventLine);
 }
 
-/**
- * A test of whether an event matches a search: its data, or its summary and id, contain the
- * text, ignoring case. Most searches are plain text, which appears in the line as it is: lines
- * without it are passed over unread.
- */
+/** A test of whether an event matches a search: its data, or its summary and id, contain the text, ignoring case. Most searches are plain text, which appears in the line as it is: lines without it are passed over unread. */
 function textSearch(q: string): (e: KeptEvent) => boolean {
   const needle = q.toLowerCase();
   // Characters JSON escapes, and the space that joins summary and id, may look different in the line.

@@ -86,6 +86,11 @@ export class InvocationStore {
     );
   }
 
+  /** Changes the runs kept per owner (the settings): applies at once. */
+  setRetention(retention: number): void {
+    this.logs.setRetention({ count: retention, bytes: invocationBytesKept(retention) });
+  }
+
   /** Loads every owner's kept invocations (at start). */
   async openAll(): Promise<void> {
     for (const owner of await this.logs.ownersOnDisk()) await this.open(owner);

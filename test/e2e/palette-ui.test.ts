@@ -1,11 +1,12 @@
 // The keyboard alone in Chromium (issue 47, point 2): Ctrl+K opens the command palette, which finds
 // a source by name and a run by its id typed whole and runs "Run now"; `/` focuses the screen's
-// search box; `?` lists the shortcuts; j/k move in the sources list but not while typing.
+// search box; `?` lists the shortcuts; j/k move in the sources list but not while typing, and in a
+// source's Activity and Events rows.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { axe } from '../helpers/browser';
 import { browserSuite } from '../helpers/browser-suite';
-import { deploySource } from '../helpers/service';
+import { deploySource, ECHO_SOURCE } from '../helpers/service';
 
 const source = (name: string) => `export default {
   name: "${name}", version: "0.1.0", props: {},
@@ -93,4 +94,41 @@ describe('Keyboard: palette and shortcuts in Chromium', () => {
     await page.waitForURL(`**${order[0]}`);
     assert.deepEqual(new Set(order), new Set([`/sources/${alpha.id}`, `/sources/${beta.id}`]));
   });
+
+  it('moves through Activity and Events rows with j and k', async () => {
+    const { spout, page } = suite;
+    const echo = await deploySource(spout, ECHO_SOURCE);
+    for (const n of [1, 2, 3]) await fetch(echo.endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n }) });
+    const runs = (await spout.api('GET', `/v1/sources/${echo.id}/invocations?limit=3`)).json.data as Array<{ id: string }>;
+    const events = (await spout.api('GET', `/v1/sources/${echo.id}/event_summaries?limit=3`)).json.data as Array<{ id: string }>;
+    assert.equal(runs.length, 3);
+    assert.equal(events.length, 3);
+
+    // Each list's order is read from the screen, newest first; j from no selection picks the first.
+    for (const [tab, ids] of [
+      ['activity', runs],
+      ['events', events],
+    ] as const) {
+      await page.goto(`${spout.url}/sources/${echo.id}/${tab}`);
+      const rows = page.locator('[role="listbox"] [role="option"]');
+      await waitForCount(rows, 3);
+      const order = await rows.evaluateAll((els) => els.map((el) => el.id.replace(/^row-/, '')));
+      assert.deepEqual(new Set(order), new Set(ids.map((r) => r.id)), `${tab}: the rows are the source's`);
+      await page.locator('main h1').first().focus();
+      await page.keyboard.press('j');
+      await page.waitForURL(`**/${tab}/${order[0]}`);
+      await page.keyboard.press('j');
+      await page.waitForURL(`**/${tab}/${order[1]}`);
+      await page.keyboard.press('j');
+      await page.waitForURL(`**/${tab}/${order[2]}`);
+      await page.keyboard.press('k');
+      await page.waitForURL(`**/${tab}/${order[1]}`);
+      await page.locator(`#row-${order[1]}[aria-selected="true"]`).waitFor();
+    }
+  });
 });
+
+/** Waits until `locator` matches `n` elements. */
+async function waitForCount(locator: import('playwright-core').Locator, n: number): Promise<void> {
+  await locator.nth(n - 1).waitFor();
+}

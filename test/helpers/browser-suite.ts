@@ -4,11 +4,11 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, signedInPage } from './browser';
 import { type SpoutProcess, startSpout } from './service';
 
-/** Registers before/after hooks in the calling `describe`; read `spout` and `page` inside its tests. */
-export function browserSuite(): { readonly spout: SpoutProcess; readonly page: Page } {
+/** Registers before/after hooks in the calling `describe` (the service started with `options`); read `spout` and `page` inside its tests. */
+export function browserSuite(options: Parameters<typeof startSpout>[0] = {}): { readonly spout: SpoutProcess; readonly page: Page } {
   const held: { spout?: SpoutProcess; browser?: Browser; context?: BrowserContext; page?: Page } = {};
   before(async () => {
-    held.spout = await startSpout();
+    held.spout = await startSpout(options);
     held.browser = await launchBrowser();
     ({ context: held.context, page: held.page } = await signedInPage(held.browser, await held.spout.signInUrl()));
   });

@@ -8,7 +8,7 @@ import type { McpSettings, McpSnippets, McpToolView } from '../../../runtime/con
 import type { Cassette } from '../../../runtime/contract/network-api';
 import type { ListResponse } from '../../../runtime/contract/page';
 import type { RunNowInput, RunRequest, RunRequestView, SavedPayload } from '../../../runtime/contract/run-request-api';
-import type { InstanceSettings } from '../../../runtime/contract/settings-api';
+import type { InstanceSettings, SettingsPatch } from '../../../runtime/contract/settings-api';
 import type { EventQuery, EventSummary, LogLineView, RunNowView, SourceInput, SourceUpdate, SourceView } from '../../../runtime/contract/source-api';
 import type { SavedFilter, StreamRow } from '../../../runtime/contract/stream-api';
 import type { RemoteCheck, RemoteInput, RemoteView, SyncApplyRequest, SyncJobView, SyncPlan, SyncRequest } from '../../../runtime/contract/sync-api';
@@ -24,11 +24,11 @@ const recordPath = (key: string) => key.split('/').map(enc).join('/');
 const PAGE = 100;
 
 /** Every item of a list the UI shows whole (sources, webhooks, …): page after page to the end. */
-async function allPages<T>(path: string): Promise<T[]> {
+async function allPages<T>(path: string, query: Record<string, string> = {}): Promise<T[]> {
   const items: T[] = [];
   let before: string | undefined;
   for (;;) {
-    const page = await request<ListResponse<T>>('GET', path, undefined, { limit: PAGE, before });
+    const page = await request<ListResponse<T>>('GET', path, undefined, { ...query, limit: PAGE, before });
     items.push(...page.data);
     if (page.data.length < PAGE || !page.page_info.end_cursor) return items;
     before = page.page_info.end_cursor;
@@ -37,7 +37,8 @@ async function allPages<T>(path: string): Promise<T[]> {
 
 export const api = {
   // Sources
-  listSources: () => allPages<SourceView>('/v1/users/me/sources'),
+  /** Every source with its recent work (`activity`): the sources list's whole refresh, one request a page. */
+  listSources: () => allPages<SourceView>('/v1/users/me/sources', { expand: 'activity' }),
   getSource: (id: string) => request<{ data: SourceView }>('GET', `/v1/sources/${enc(id)}`).then((r) => r.data),
   deploySource: (body: SourceInput) => request<{ data: SourceView }>('POST', '/v1/sources', body).then((r) => r.data),
   updateSource: (id: string, body: SourceUpdate) => request<{ data: SourceView }>('PUT', `/v1/sources/${enc(id)}`, body).then((r) => r.data),
@@ -125,6 +126,8 @@ export const api = {
 
   // Settings
   getSettings: () => request<{ data: InstanceSettings }>('GET', '/v1/settings').then((r) => r.data),
+  /** Saves and applies settings; answers the settings in force. */
+  patchSettings: (patch: SettingsPatch) => request<{ data: InstanceSettings }>('PATCH', '/v1/settings', patch).then((r) => r.data),
   /** A new key in `DATA_DIR/api-key`; the answer renews this browser's session cookie (409 when the key comes from a flag or the environment). */
   rotateApiKey: () => request<{ data: { api_key: string } }>('POST', '/v1/settings/api-key/rotate').then((r) => r.data.api_key),
   /** The Connect project's base URL, project id and OAuth client credentials (docs/connect.md). */

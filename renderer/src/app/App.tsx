@@ -18,7 +18,7 @@ import { Toasts } from './Toasts';
 /** The app shell: sidebar, the screen for the URL, notices. */
 export function App() {
   const { path, navigate } = useRoute();
-  const { loadSources, loadStatus, loadWebhooks, loadWorkflows, error } = useApp();
+  const { loadSources, loadWebhooks, loadWorkflows, error } = useApp();
   const reachable = useConnection((c) => c.reachable);
   const editors = useEditorsShown((e) => e.count);
   const main = useRef<HTMLElement>(null);
@@ -29,19 +29,11 @@ export function App() {
   }, [navigate]);
 
   useEffect(() => {
-    let stopped = false;
-    const refresh = async () => {
-      await loadSources();
-      if (!stopped) await loadStatus();
-    };
-    void refresh();
-    // Sources deployed from the CLI or API appear without a reload.
-    const timer = setInterval(() => void refresh(), 4000);
-    return () => {
-      stopped = true;
-      clearInterval(timer);
-    };
-  }, [loadSources, loadStatus]);
+    void loadSources();
+    // Sources deployed from the CLI or API appear without a reload; their last event and errors come with them.
+    const timer = setInterval(() => void loadSources(), 4000);
+    return () => clearInterval(timer);
+  }, [loadSources]);
 
   // Back after being unreachable: reload what the screens list (they kept the old data meanwhile).
   const wasReachable = useRef(true);

@@ -6,12 +6,6 @@ import type { WorkflowView } from '../../../runtime/contract/workflow-api';
 import { messageOf, ServiceUnreachable } from '../api/client';
 import { api } from '../api/v1';
 
-/** Per-source status shown in the list: when it last emitted and how many error lines its recent logs have. */
-export interface SourceStatus {
-  lastEventAt: number | null;
-  errorCount: number;
-}
-
 interface Toast {
   id: number;
   kind: 'ok' | 'error';
@@ -21,7 +15,6 @@ interface Toast {
 interface AppState {
   sources: SourceView[];
   sourcesLoaded: boolean;
-  status: Record<string, SourceStatus>;
   webhooks: WebhookView[];
   webhooksLoaded: boolean;
   accounts: AccountView[];
@@ -33,7 +26,6 @@ interface AppState {
   error: string | null;
   toasts: Toast[];
   loadSources(): Promise<void>;
-  loadStatus(): Promise<void>;
   loadWebhooks(): Promise<void>;
   loadAccounts(): Promise<void>;
   loadDataStores(): Promise<void>;
@@ -58,7 +50,6 @@ const loadError = (err: unknown) => (err instanceof ServiceUnreachable ? null : 
 export const useApp = create<AppState>((set, get) => ({
   sources: [],
   sourcesLoaded: false,
-  status: {},
   webhooks: [],
   webhooksLoaded: false,
   accounts: [],
@@ -69,28 +60,13 @@ export const useApp = create<AppState>((set, get) => ({
   error: null,
   toasts: [],
 
+  /** Sources with their recent work (last event, errors): one request whatever their number. */
   async loadSources() {
     try {
       set({ sources: await api.listSources(), sourcesLoaded: true, error: null });
     } catch (err) {
       set({ error: loadError(err) });
     }
-  },
-
-  async loadStatus() {
-    const sources = get().sources.slice(0, 50);
-    const entries = await Promise.all(
-      sources.map(async (s): Promise<[string, SourceStatus] | null> => {
-        try {
-          const [events, logs] = await Promise.all([api.listEvents(s.id, { limit: 1 }), api.listLogs(s.id, 100)]);
-          const last = events.data[0];
-          return [s.id, { lastEventAt: last ? last.indexed_at_ms : null, errorCount: logs.data.filter((l) => l.level === 'error').length }];
-        } catch {
-          return null;
-        }
-      }),
-    );
-    set({ status: { ...get().status, ...Object.fromEntries(entries.filter((e): e is [string, SourceStatus] => e !== null)) } });
   },
 
   async loadWebhooks() {
@@ -145,7 +121,9 @@ export const useApp = create<AppState>((set, get) => ({
   upsertSource(source) {
     const rest = get().sources.filter((s) => s.id !== source.id);
     const index = get().sources.findIndex((s) => s.id === source.id);
-    set({ sources: index === -1 ? [source, ...rest] : get().sources.map((s) => (s.id === source.id ? source : s)) });
+    // A write's answer carries no activity: the list keeps what it read until its next refresh.
+    const kept = (s: SourceView): SourceView => ({ ...source, activity: source.activity ?? s.activity });
+    set({ sources: index === -1 ? [source, ...rest] : get().sources.map((s) => (s.id === source.id ? kept(s) : s)) });
   },
 
   removeSource(id) {

@@ -1,7 +1,8 @@
-// The row list of a source's Activity and Events: live rows with keyboard selection beside the
+// The row list of a source's Activity and Events: live rows with keyboard selection (j/k too) beside the
 // selected row's detail, what it says when empty, and the button that pages older rows in.
 import type { ReactNode } from 'react';
 import { ErrorText } from './ErrorText';
+import { useListKeys } from './use-list-keys';
 import { VirtualList } from './VirtualList';
 
 /** The button under the rows that loads the next page (`label`), disabled while it loads. */
@@ -12,7 +13,7 @@ export interface MorePage {
 }
 
 /**
- * `error` (a failed read) over `items` as a windowed list (arrow keys, Home and End move the selection; `onSelect` gets the
+ * `error` (a failed read) over `items` as a windowed list (arrow keys, Home and End, and j/k anywhere on the page, move the selection; `onSelect` gets the
  * selected row's id), or `empty` when there are none, then `more` when there is an older page;
  * `detail` is the pane beside it; `above` goes over the rows (a live list's "N new"), `onScrolled` and `toTop` as VirtualList's.
  */
@@ -32,6 +33,8 @@ export function RowList<T extends { id: string }>(props: {
   above?: ReactNode;
 }) {
   const { items, more } = props;
+  const selected = items.findIndex((item) => item.id === props.selectedId);
+  useListKeys(items.length, selected, (index) => props.onSelect(items[index]?.id ?? null));
   return (
     <>
       <ErrorText text={props.error} />
@@ -46,7 +49,7 @@ export function RowList<T extends { id: string }>(props: {
               rowHeight={props.rowHeight}
               label={props.label}
               getKey={(item) => item.id}
-              selectedIndex={items.findIndex((item) => item.id === props.selectedId)}
+              selectedIndex={selected}
               onSelect={(i) => props.onSelect(items[i]?.id ?? null)}
               renderRow={props.renderRow}
               onScrolled={props.onScrolled}

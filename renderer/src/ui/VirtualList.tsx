@@ -68,13 +68,17 @@ export function VirtualList<T>({
     if (next === null) return;
     e.preventDefault();
     onSelect(next);
-    const el = ref.current;
-    if (el) {
-      const top = next * rowHeight;
-      if (top < el.scrollTop) el.scrollTop = top;
-      else if (top + rowHeight > el.scrollTop + el.clientHeight) el.scrollTop = top + rowHeight - el.clientHeight;
-    }
   };
+
+  // A selection moved by keys (here or j/k on the page) scrolls into view; rows arriving above it do not move the view.
+  const selectedKey = selectedIndex !== undefined && items[selectedIndex] ? getKey(items[selectedIndex]) : null;
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || selectedIndex === undefined || selectedIndex < 0) return;
+    const top = selectedIndex * rowHeight;
+    if (top < el.scrollTop) el.scrollTop = top;
+    else if (top + rowHeight > el.scrollTop + el.clientHeight) el.scrollTop = top + rowHeight - el.clientHeight;
+  }, [selectedKey]);
 
   return (
     <div

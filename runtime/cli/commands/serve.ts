@@ -29,6 +29,8 @@ Options:
                        recorded runs (requests, answers, logs, errors) kept per source
                        (default 1000; fewer when they are large: they keep to 32 MB, or 1 KB a
                        run past 32768)
+  --run-timeout S      a run of component code (a source's or an action's) not done within S
+                       seconds is stopped, unless the source sets its own (default 60)
   --component-memory MB
                        resident memory (Buffers included) one component's host process may use
                        before it is stopped and restarted (env SPOUT_COMPONENT_MEMORY; default 512)
@@ -45,6 +47,11 @@ Options:
                        <name>.mjs, <app>/actions/…) whose components are indexed by key beside the
                        bundled ones; repeatable (env SPOUT_REGISTRY, folders separated by "${path.delimiter}")
   -h, --help           show this help
+
+The retry schedule, delivery timeout, disable-after time, retention, run timeout, host idle time
+and warm hosts can also be changed in the UI's Settings (PATCH /v1/settings), saved in the data dir
+and applied without a restart; a flag (or its environment variable) given here wins over the saved
+value for this run.
 `;
 
 /** `spout serve`: runs the service until SIGINT/SIGTERM/SIGHUP, or until the `npm start` that launched it ends. */
@@ -61,6 +68,7 @@ export async function serve(argv: string[]): Promise<void> {
       'disable-after': { type: 'string' },
       'event-retention': { type: 'string' },
       'invocation-retention': { type: 'string' },
+      'run-timeout': { type: 'string' },
       'component-memory': { type: 'string' },
       'component-disk': { type: 'string' },
       'host-idle': { type: 'string' },
@@ -124,6 +132,13 @@ export async function serve(argv: string[]): Promise<void> {
     throw new UsageError(`--invocation-retention: "${values['invocation-retention']}" is not a positive whole number`);
   }
 
+  let runTimeoutMs: number | undefined;
+  if (values['run-timeout'] !== undefined) {
+    const seconds = Number(values['run-timeout']);
+    if (!Number.isFinite(seconds) || seconds < 1 || seconds > 3600) throw new UsageError(`--run-timeout: "${values['run-timeout']}" is not a number of seconds from 1 to 3600`);
+    runTimeoutMs = Math.round(seconds * 1000);
+  }
+
   const memoryText = values['component-memory'] ?? process.env.SPOUT_COMPONENT_MEMORY;
   const componentMemoryMb = memoryText === undefined ? undefined : Number(memoryText);
   if (componentMemoryMb !== undefined && (!Number.isInteger(componentMemoryMb) || componentMemoryMb < 64)) {
@@ -167,6 +182,7 @@ export async function serve(argv: string[]): Promise<void> {
     disableAfterMs,
     eventRetention: retention,
     invocationRetention,
+    runTimeoutMs,
     componentMemoryMb,
     componentDiskMb,
     hostIdleSeconds,

@@ -104,7 +104,8 @@ async function main(): Promise<void> {
   // Webhooks this thread disabled that the main thread has not yet confirmed as inactive: a table
   // sent before it heard of the disable must not switch them back on.
   const disabling = new Set<string>();
-  const dispatcher = new Dispatcher(outbox, new HttpSender(options.timeoutMs), (id) => webhooks.get(id), {
+  const sender = new HttpSender(options.timeoutMs);
+  const dispatcher = new Dispatcher(outbox, sender, (id) => webhooks.get(id), {
     retrySchedule: options.retrySchedule,
     concurrencyPerWebhook: options.concurrencyPerWebhook,
     disableAfterMs: options.disableAfterMs,
@@ -145,6 +146,11 @@ async function main(): Promise<void> {
         }
         break;
       }
+      case 'rules':
+        // Changed in the settings: the next attempt scheduled, sent or judged uses them.
+        dispatcher.setRules(message);
+        sender.timeoutMs = message.timeoutMs;
+        break;
       case 'add':
         outbox.add(message.messages).then(
           (created) => {

@@ -106,6 +106,12 @@ export class Dispatcher {
     private readonly options: DispatcherOptions,
   ) {}
 
+  /** Changes the retry schedule and disable-after time: failures from now on are scheduled and judged by them. */
+  setRules(rules: { retrySchedule: readonly number[]; disableAfterMs: number }): void {
+    this.options.retrySchedule = rules.retrySchedule;
+    this.options.disableAfterMs = rules.disableAfterMs;
+  }
+
   /** Schedules every message the outbox still has to deliver (after a restart). */
   start(): void {
     this.restoreFailingSince();

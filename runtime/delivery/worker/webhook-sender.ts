@@ -23,7 +23,8 @@ export class HttpSender {
   private readonly sweeper: NodeJS.Timeout;
   private readonly headerRecords = new HeaderRecords();
 
-  constructor(private readonly timeoutMs: number) {
+  /** `timeoutMs` may change while it runs (the settings' delivery timeout): each request reads it. */
+  constructor(public timeoutMs: number) {
     this.sweeper = setInterval(() => this.sweep(), POOL_IDLE_MS);
     this.sweeper.unref();
   }

@@ -57,6 +57,8 @@ export interface SourceRooms {
   lifecycle: SourceLifecycle;
   calls: SourceCalls;
   data: SourceData;
+  /** The sandboxes' limits; the run timeout changes with the settings. */
+  limits: SandboxLimits;
 }
 
 /** Builds the sources' rooms over the stores, each given only what its job needs, and wires them to each other. */
@@ -76,13 +78,13 @@ export function createSources(deps: SourceManagerDeps): SourceManager {
     onHostExit: (sourceId, exit) => crashes.hostExited(sourceId, exit),
     onStrayEmits: (sourceId, emits): Promise<unknown> => runner.strayEmits(sourceId, emits),
   });
-  const props = new SourceProps({ metadata, secrets: deps.secrets, dataStores, dataDir, endpointUrl: deps.endpointUrl, runTimeoutMs: deps.limits.timeoutMs, calls });
+  const props = new SourceProps({ metadata, secrets: deps.secrets, dataStores, dataDir, endpointUrl: deps.endpointUrl, runTimeoutMs: () => deps.limits.timeoutMs, calls });
   const data = new SourceData({ events: deps.events, invocations, logs, network, dbs, dedupe, payloads: deps.payloads, dataDir });
   const runner = new SourceRunner({ records, hosts, emission, dedupe, logs, invocations, calls, channels, storesPending: (id) => data.pending(id) });
   const timers = new SourceTimers(records, runner, logs);
   const crashes = new CrashGuard(records, hosts, timers, logs);
   const lifecycle = new SourceLifecycle({ records, hosts, props, runner, timers, crashes, data, calls, logs });
-  return new SourceManager({ records, props, hosts, runner, timers, lifecycle, calls, data });
+  return new SourceManager({ records, props, hosts, runner, timers, lifecycle, calls, data, limits: deps.limits });
 }
 
 /** Deployed sources as the API and the endpoints see them: each call handed to the room that holds its job. */
@@ -153,6 +155,12 @@ export class SourceManager {
   reconfigure(source: SourceRecord): void {
     const live = this.rooms.hosts.get(source.id);
     if (live) this.rooms.props.configure(live.sandbox, source, live.component);
+  }
+
+  /** Changes the run timeout of sources that set none (the settings): runs that start from now on use it. */
+  setRunTimeout(ms: number): void {
+    this.rooms.limits.timeoutMs = ms;
+    for (const source of this.rooms.records.list()) this.rooms.hosts.get(source.id)?.sandbox.setRunTimeout(this.rooms.props.runTimeout(source));
   }
 
   /** Runs the source with an event; resolves once the run is recorded. */

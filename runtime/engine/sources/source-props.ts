@@ -26,8 +26,8 @@ export interface SourcePropsDeps {
   /** The data dir, which no source may be granted (its `dir` props' folders under it excepted). */
   dataDir: string;
   endpointUrl: (endpointId: string) => string;
-  /** The run timeout of a source that sets none. */
-  runTimeoutMs: number;
+  /** The run timeout of a source that sets none, now (the settings change it). */
+  runTimeoutMs: () => number;
   /** Told each source's credentials, to mask its calls. */
   calls: SourceCalls;
 }
@@ -93,10 +93,15 @@ export class SourceProps {
     return endpoints;
   }
 
+  /** A source's run timeout: its own, else the service's now. */
+  runTimeout(source: SourceRecord): number {
+    return source.timeout_seconds ? source.timeout_seconds * 1000 : this.deps.runTimeoutMs();
+  }
+
   /** Configures a source's sandbox: what `this` holds, its run timeout, and the credentials its calls must not show. */
   configure(sandbox: Sandbox, source: SourceRecord, component: ComponentRecord): void {
     sandbox.setLabel(`source ${source.id} (${source.name})`);
-    sandbox.setRunTimeout(source.timeout_seconds ? source.timeout_seconds * 1000 : this.deps.runTimeoutMs);
+    sandbox.setRunTimeout(this.runTimeout(source));
     const props = sourceProps(source, component);
     const context = this.context(source, props);
     sandbox.configure(context);

@@ -20,6 +20,7 @@ import type { Metadata } from '../../store/metadata';
 import type { PayloadStore } from '../../store/payload-store';
 import type { SavedFilterStore } from '../../store/saved-filters';
 import type { SecretBox } from '../../store/secrets';
+import type { ServiceSettings } from '../../store/service-settings';
 import type { AuthConfig } from '../edge/auth';
 import type { RunNowRequests } from '../ingress/run-now-requests';
 
@@ -36,6 +37,8 @@ export interface ApiContext {
   sessions: ComponentSessions;
   /** How the service was started (GET /v1/settings), without the key's hint. */
   settings: () => Omit<InstanceSettings, 'api_key_hint'>;
+  /** The settings `PATCH /v1/settings` saves and applies. */
+  savedSettings: ServiceSettings;
   workflows: WorkflowManager;
   /** What action steps sent with `$.send`. */
   sendLog: SendLog;

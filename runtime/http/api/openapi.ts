@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { pageParams } from '../../lib/pagination';
 import { cassetteSchema } from '../../store/cassette-schema';
+import { settingsPatchSchema } from '../../store/service-settings';
 import { linkChangeSchema } from '../../sync/links';
 import { createSchema as accountCreate } from './account-routes';
 import { runSchema as actionRun } from './action-routes';
@@ -16,7 +17,7 @@ import { mcpSettingsSchema } from './mcp-settings-routes';
 import { payloadSchema } from './payload-routes';
 import { listSchema as registryList, searchSchema } from './registry-routes';
 import { runNowSchema } from './run-now';
-import { deleteEventsSchema, deploySchema, redeliverSchema, updateSchema as sourceUpdate, summariesSchema } from './source-routes';
+import { deleteEventsSchema, deploySchema, redeliverSchema, sourceListParams, updateSchema as sourceUpdate, summariesSchema } from './source-routes';
 import { filterParam, savedFiltersSchema, streamSchema } from './stream-routes';
 import { autoSchema, subscriptionSchema } from './subscription-routes';
 import { applySchema, linksQuery, planSchema, remoteSchema, statusQuery } from './sync-routes';
@@ -75,7 +76,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /v1/components/search': { summary: 'Search the registry', params: searchSchema },
 
   'POST /v1/sources': { summary: 'Deploy a source', params: deploySchema },
-  'GET /v1/users/me/sources': { summary: 'List sources, newest first', params: pageParams, list: true },
+  'GET /v1/users/me/sources': { summary: "List sources, newest first; expand=activity adds each one's last event time and recent error lines", params: sourceListParams, list: true },
   'GET /v1/sources/:id': { summary: 'Read a source (id or name slug), with the code it runs and its filename' },
   'GET /v1/sources/:id/secrets': { summary: "A source's secret props in clear (API key only, never a browser session; for sync --with-secrets)" },
   'PUT /v1/sources/:id': { summary: "Update a source's code, name, props, active state or timeout", params: sourceUpdate },
@@ -155,6 +156,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /v1/stream/filters': { summary: "The stream's saved filters" },
   'PUT /v1/stream/filters': { summary: "Replace the stream's saved filters (names 1-80 characters and unique; each filter must parse)", params: savedFiltersSchema },
   'GET /v1/settings': { summary: 'How the service runs (never the API key)' },
+  'PATCH /v1/settings': { summary: 'Change settings (retry schedule, delivery timeout, disable after, retention, run timeout, host parking): saved in the data dir and applied at once; a flag given at start wins for that run; null: back to the default', params: settingsPatchSchema },
   'POST /v1/settings/api-key/rotate': { summary: 'Replace the API key kept in the data dir' },
   'POST /v1/ui/sign-in-links': { summary: 'A new one-time link that signs one browser in to the UI (the API key only, never a browser session)' },
   'GET /v1/mcp/settings': { summary: "The MCP server's settings: hidden saved actions, registry apps, the account per app, network modes" },

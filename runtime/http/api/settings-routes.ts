@@ -2,16 +2,24 @@ import path from 'node:path';
 import { Router } from 'express';
 import { newToken } from '../../lib/ids';
 import { writePrivateFileSync } from '../../lib/private-files';
+import { settingsPatchSchema } from '../../store/service-settings';
 import { setSessionCookie } from '../edge/auth';
 import { HttpError } from '../edge/error-statuses';
 import type { ApiContext } from './api-context';
 
-/** `GET /v1/settings` and `POST /v1/settings/api-key/rotate`. */
+/** `GET` and `PATCH /v1/settings`, and `POST /v1/settings/api-key/rotate`. */
 export function settingsRoutes(ctx: ApiContext): Router {
   const router = Router();
   const settings = ctx.settings;
 
   router.get('/settings', (_req, res) => {
+    res.json({ data: { ...settings(), api_key_hint: ctx.auth.apiKey.slice(-4) } });
+  });
+
+  // Saved in the data dir and applied at once; a value given by flag at start stays in force for this run.
+  router.patch('/settings', (req, res) => {
+    const patch = settingsPatchSchema.parse(req.body ?? {});
+    ctx.savedSettings.update(patch);
     res.json({ data: { ...settings(), api_key_hint: ctx.auth.apiKey.slice(-4) } });
   });
 

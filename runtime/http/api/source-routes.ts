@@ -96,6 +96,12 @@ export const deleteEventsSchema = z.object({
 
 export const redeliverSchema = z.object({ webhook_id: z.string().regex(/^wh_/, 'must be a webhook id (wh_…)') });
 
+/** The list's query: a page, and `expand=activity` for each source's recent work (the UI's sources list). */
+export const sourceListParams = pageParams.extend({ expand: z.enum(['activity'], { message: 'the only expansion is activity' }).optional() });
+
+/** Log lines whose errors the list's `activity.recent_errors` counts. */
+const RECENT_LOG_LINES = 100;
+
 /** Deployed sources: deploy, list, read, update, delete, run now, events and logs. */
 export function sourceRoutes(ctx: ApiContext): Router {
   const router = Router();
@@ -137,8 +143,20 @@ export function sourceRoutes(ctx: ApiContext): Router {
     res.json({ data: view(source), warnings: warningsOf(source) });
   });
 
-  router.get('/users/me/sources', (req, res) => {
-    res.json(paginate([...ctx.sources.list()].reverse(), parseParams(req, pageParams), view));
+  router.get('/users/me/sources', async (req, res) => {
+    const params = parseParams(req, sourceListParams);
+    const page = paginate([...ctx.sources.list()].reverse(), params, (s) => s);
+    if (params.expand !== 'activity') return void res.json({ ...page, data: page.data.map(view) });
+    // Stores open on first use: the page's sources' open now; one that cannot open goes without activity.
+    const opened = await Promise.allSettled(page.data.map((s) => ctx.sources.storesReady(s.id)));
+    const activity = (s: SourceRecord) => ({
+      last_event_at: ctx.events.latest(s.id, 1)[0]?.indexed_at_ms ?? null,
+      recent_errors: ctx.logs
+        .list(s.id)
+        .slice(0, RECENT_LOG_LINES)
+        .filter((l) => l.level === 'error').length,
+    });
+    res.json({ ...page, data: page.data.map((s, i) => (opened[i]?.status === 'fulfilled' ? { ...view(s), activity: activity(s) } : view(s))) });
   });
 
   router.get('/sources/:id', (req, res) => {

@@ -42,7 +42,7 @@ export function ServiceSettings({ settings }: { settings: InstanceSettings }) {
         </dd>
       </dl>
       <p className="muted small-note">
-        Set when the service starts: <code>spout serve --help</code> lists the options (<code>--data-dir</code>, <code>--retry-schedule</code>, <code>--registry</code>, …).
+        Set when the service starts: <code>spout serve --help</code> lists the options (<code>--data-dir</code>, <code>--registry</code>, …); retries, retention, the run timeout and host parking also change under Limits and retries.
       </p>
     </section>
   );

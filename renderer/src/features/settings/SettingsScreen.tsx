@@ -9,6 +9,7 @@ import { RemotesPanel } from '../sync/RemotesPanel';
 import { AccountsPanel } from './AccountsPanel';
 import { ApiKeyPanel } from './ApiKeyPanel';
 import { InstanceProfile } from './InstanceProfile';
+import { LimitsForm } from './LimitsForm';
 import { ServiceSettings } from './ServiceSettings';
 import { useSettings } from './settings-data';
 
@@ -43,7 +44,7 @@ export function SettingsScreen() {
 /** How this instance runs (`GET /v1/settings`), its API key, the retry policy, the instance profile, remotes, connected accounts. */
 function GeneralSettings() {
   const { webhooks, loadWebhooks } = useApp();
-  const { settings, error, reload: load } = useSettings();
+  const { settings, error, reload: load, set } = useSettings();
   useEffect(() => {
     void loadWebhooks();
   }, [loadWebhooks]);
@@ -61,6 +62,7 @@ function GeneralSettings() {
       ) : (
         <>
           <ServiceSettings settings={settings} />
+          <LimitsForm settings={settings} onSaved={set} />
           <ApiKeyPanel settings={settings} onRotated={() => void load()} />
           <section className="card" aria-labelledby="retry-h">
             <h2 id="retry-h">Retry policy</h2>
@@ -73,7 +75,7 @@ function GeneralSettings() {
               <dd>{settings.disable_after_seconds > 0 ? `${seconds(settings.disable_after_seconds)} of failing attempts` : 'never'}</dd>
             </dl>
             <p className="muted">
-              ±20% jitter; <code>Retry-After</code> honoured within bounds; a 410 disables the webhook. Set with <code>spout serve --retry-schedule 5,300,1800</code>; a webhook may have its own schedule.
+              ±20% jitter; <code>Retry-After</code> honoured within bounds; a 410 disables the webhook. Changed under Limits and retries, or with <code>spout serve --retry-schedule 5,300,1800</code>; a webhook may have its own schedule.
             </p>
             {custom.length > 0 && (
               <table className="table" aria-label="Webhooks with their own schedule">

@@ -14,12 +14,12 @@ const ago = (ms: number) => {
 
 /** The deployed sources with their status: active, last event, errors in recent logs. */
 export function SourceList({ selectedId }: { selectedId: string | null }) {
-  const { sources, status, sourcesLoaded } = useApp();
+  const { sources, sourcesLoaded } = useApp();
   const unsaved = useUnsaved((u) => u.keys);
   return (
     <ItemList label="Sources" items={sources} loaded={sourcesLoaded} empty="No sources yet." href={(s) => `/sources/${encodeURIComponent(s.id)}`} selectedId={selectedId}>
       {(s: SourceView) => {
-        const st = status[s.id];
+        const st = s.activity;
         const endpoint = endpointOf(s);
         return (
           <>
@@ -45,10 +45,10 @@ export function SourceList({ selectedId }: { selectedId: string | null }) {
             )}
             {endpoint && <span className="endpoint">{endpoint}</span>}
             <span className="stats">
-              {st ? (st.lastEventAt ? `last event ${ago(st.lastEventAt)}` : 'no events') : ' '}
-              {st && st.errorCount > 0 && (
+              {st ? (st.last_event_at ? `last event ${ago(st.last_event_at)}` : 'no events') : ' '}
+              {st && st.recent_errors > 0 && (
                 <span className="badge failed">
-                  {st.errorCount} error{st.errorCount === 1 ? '' : 's'}
+                  {st.recent_errors} error{st.recent_errors === 1 ? '' : 's'}
                 </span>
               )}
             </span>
