@@ -44,17 +44,7 @@ export function RowList<T extends { id: string }>(props: {
           {items.length === 0 ? (
             <p className="empty">{props.empty}</p>
           ) : (
-            <VirtualList
-              items={items}
-              rowHeight={props.rowHeight}
-              label={props.label}
-              getKey={(item) => item.id}
-              selectedIndex={selected}
-              onSelect={(i) => props.onSelect(items[i]?.id ?? null)}
-              renderRow={props.renderRow}
-              onScrolled={props.onScrolled}
-              toTop={props.toTop}
-            />
+            <VirtualList items={items} rowHeight={props.rowHeight} label={props.label} getKey={(item) => item.id} selectedIndex={selected} onSelect={(i) => props.onSelect(items[i]?.id ?? null)} renderRow={props.renderRow} onScrolled={props.onScrolled} toTop={props.toTop} />
           )}
           {more && (
             <button type="button" className="small" disabled={more.loading} onClick={more.onMore}>
