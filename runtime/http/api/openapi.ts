@@ -23,7 +23,7 @@ import { autoSchema, subscriptionSchema } from './subscription-routes';
 import { applySchema, linksQuery, planSchema, remoteSchema, statusQuery } from './sync-routes';
 import { messagesSchema, recoverSchema } from './webhook-delivery-routes';
 import { rotateSchema, createSchema as webhookCreate, updateSchema as webhookUpdate } from './webhook-routes';
-import { importSchema, runSchema as workflowRun, workflowSchema } from './workflow-routes';
+import { importSchema, stepTestSchema, runSchema as workflowRun, workflowSchema } from './workflow-routes';
 
 /** What the document says of one route: `params` is the zod schema its handler parses. */
 interface RouteDoc {
@@ -120,6 +120,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /v1/workflows/:id/run': { summary: 'Run a workflow now', params: workflowRun },
   'GET /v1/workflows/:id/runs': { summary: "A workflow's latest runs", params: pageParams, list: true },
   'POST /v1/workflows/:id/runs/:run/replay': { summary: 'Run a recorded run again with its trigger event' },
+  'POST /v1/workflows/:id/steps/:step/test': { summary: 'Test one step alone against an event, nothing recorded or delivered (docs/api.md)', params: stepTestSchema },
   'GET /v1/workflows/:id/event_summaries': { summary: "A workflow's emitted events", params: pageParams, list: true },
 
   'POST /v1/accounts': { summary: 'Connect an account (credentials sealed at rest)', params: accountCreate },
