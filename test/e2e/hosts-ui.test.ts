@@ -40,14 +40,14 @@ describe('UI: host states', () => {
     await page.getByRole('link', { name: /Busy/ }).getByTestId('host-state').filter({ hasText: 'running' }).waitFor();
     await page.getByRole('link', { name: /Busy/ }).click();
     await page.getByTestId('header-host-state').filter({ hasText: 'host running' }).waitFor();
+    // Off the source's page first: its poll would read the source deleted below (a 404 is a problem to the page).
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByTestId('host-parking').waitFor();
+    assert.match((await page.getByTestId('host-parking').textContent()) ?? '', /stops after 1 s idle.*at most 4 run at once/);
     // Deleting it stops the run at once.
     aborter.abort();
     await pending;
     assert.equal((await spout.api('DELETE', `/v1/sources/${busy.id}`)).status, 204);
-
-    await page.getByRole('link', { name: 'Settings' }).click();
-    await page.getByTestId('host-parking').waitFor();
-    assert.match((await page.getByTestId('host-parking').textContent()) ?? '', /stops after 1 s idle.*at most 4 run at once/);
     assert.deepEqual(problems, []);
     await context.close();
   });
