@@ -182,6 +182,8 @@ describe('the Stream screen in Chromium', () => {
   it('is reached from the sidebar and the palette, axe clean in light and dark at 1440 and 1024 px', async () => {
     const { spout, page } = suite;
     await page.goto(`${spout.url}/sources`);
+    // The app is up (its shortcuts listen) once the sidebar shows.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Stream' }).waitFor();
     await page.keyboard.press('Control+k');
     await page.getByRole('dialog', { name: 'Go to or run' }).waitFor();
     await page.keyboard.type('go to stream');
