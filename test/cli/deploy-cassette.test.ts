@@ -103,4 +103,43 @@ describe('spout deploy --cassette / --network discover --skeleton', () => {
       ],
     );
   });
+
+  it('spout run --skeleton writes a polling run’s discovered calls in one step, and a plain run names that command', async () => {
+    fs.writeFileSync(
+      path.join(dir, 'poll.mjs'),
+      `export default {
+  name: "Poll", version: "0.0.1", type: "source", props: { timer: { type: "$.interface.timer", default: { intervalSeconds: 60 } } },
+  async run() {
+    const page = await fetch("${API}/v4/items?page=1").then((r) => r.json());
+    this.$emit({ items: page.items ?? [] }, { id: String(Date.now()) });
+  },
+};
+`,
+    );
+    const source = (await cliJson(['deploy', 'poll.mjs', '--network', 'discover', '--no-follow'], env, { cwd: dir })) as { id: string };
+    const plain = await cli(['run', source.id], env);
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.match(plain.stderr, /1 call had no recording: "spout cassette skeleton inv_\S+ FILE" writes them as a cassette to fill in \(or run with --skeleton FILE\)/);
+    assert.ok(!fs.existsSync(path.join(dir, 'poll.cassette.json')));
+
+    const r = await cli(['run', source.id, '--skeleton', 'poll.cassette.json'], env, { cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /Added 1 call of inv_\S+ to .*poll\.cassette\.json:/);
+    assert.doesNotMatch(r.stderr, /had no recording/);
+    const written = JSON.parse(fs.readFileSync(path.join(dir, 'poll.cassette.json'), 'utf8')) as { entries: Array<{ request: { method: string; url: string }; response: { body: string } }> };
+    assert.deepEqual(
+      written.entries.map((e) => [e.request.method, e.request.url]),
+      [['GET', `${API}/v4/items?page=1`]],
+    );
+
+    // Filled in and imported, the next run replays it: no call is unanswered, so no hint.
+    written.entries[0]!.response.body = '{"items":[{"id":7}]}';
+    fs.writeFileSync(path.join(dir, 'poll.cassette.json'), JSON.stringify(written));
+    assert.equal((await cli(['cassette', 'import', source.id, 'poll.cassette.json'], env, { cwd: dir })).code, 0);
+    assert.equal((await cli(['update', source.id, '--network', 'replay'], env)).code, 0);
+    const replayed = await cli(['run', source.id], env);
+    assert.equal(replayed.code, 0, replayed.stderr);
+    assert.doesNotMatch(replayed.stderr, /had no recording/);
+    assert.match(replayed.stdout, /"id": ?7/);
+  });
 });

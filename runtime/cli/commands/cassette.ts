@@ -53,12 +53,16 @@ export async function run(argv: string[]): Promise<void> {
 async function writeSkeleton(client: ApiClient, invocation: string | undefined, file: string | undefined): Promise<void> {
   if (!invocation) throw new UsageError('missing the run (spout cassette skeleton INVOCATION [FILE]); "spout invocations SRC" lists runs');
   const { data: run } = await client.get<{ data: InvocationView }>(`/v1/invocations/${encodeURIComponent(invocation)}`);
+  if (unansweredCalls([run]).length === 0) throw new Error(`${run.id} made no call its cassette could not answer; run it in network mode "discover" to list every call`);
+  if (!file) return printJson(cassetteSkeleton(unansweredCalls([run]), undefined));
+  writeRunSkeleton(run, file);
+}
+
+/** Adds a run's unanswered calls to the cassette FILE (made when missing) as entries to fill in, and says which; `spout run --skeleton` writes with it too. */
+export function writeRunSkeleton(run: Pick<InvocationView, 'id' | 'calls'>, file: string): void {
   const calls = unansweredCalls([run]);
-  if (calls.length === 0) throw new Error(`${run.id} made no call its cassette could not answer; run it in network mode "discover" to list every call`);
-  const base = file && fs.existsSync(file) ? (readCassette(file) as Cassette) : undefined;
-  const skeleton = cassetteSkeleton(calls, base);
-  if (!file) return printJson(skeleton);
-  fs.writeFileSync(file, `${JSON.stringify(skeleton, null, 2)}\n`);
+  const base = fs.existsSync(file) ? (readCassette(file) as Cassette) : undefined;
+  fs.writeFileSync(file, `${JSON.stringify(cassetteSkeleton(calls, base), null, 2)}\n`);
   note(`Added ${calls.length} call${calls.length === 1 ? '' : 's'} of ${run.id} to ${displayPath(path.resolve(file))}:`);
   for (const line of callLines(calls)) note(line);
   note('Fill in each response, then "spout cassette import SRC FILE" (or spout deploy --cassette FILE).');

@@ -1,17 +1,21 @@
+import type { InvocationView } from '../../contract/invocation-api';
 import type { ListResponse } from '../../contract/page';
 import type { RunNowInput, RunRequestView, SavedPayload } from '../../contract/run-request-api';
 import type { EventSummary, LogLineView, RunNowView } from '../../contract/source-api';
+import { unansweredCalls } from '../../engine/network/cassette-skeleton';
 import type { ApiClient } from '../../remote/api-client';
 import { type Args, parse } from '../support/args';
-import { bold, dim, eventBlock, logLine, out, printJson, red, table } from '../support/output';
+import { bold, dim, eventBlock, logLine, note, out, printJson, red, table } from '../support/output';
 import { optionText } from '../support/prop-prompts';
 import { resolveSource } from '../support/resolve';
 import { UsageError } from '../support/usage';
+import { writeRunSkeleton } from './cassette';
 import { connect } from './common';
 
 export const HELP = `Usage: spout run SRC [--payload NAME | --sample] [--body TEXT|@file] [--method M] [--path /p?q=1] [--header "Name: value"]…
        spout run SRC --list-payloads
        spout send SRC [--sample] […]   (spout run with --http: always a request to the endpoint)
+       spout run SRC --skeleton FILE   (also write the run's unanswered calls as a cassette to fill in)
 
 Runs a deployed source now (as the UI's Run now does) and prints what the run logged and emitted.
 A source with an HTTP interface is sent a request to its endpoint, through the same path a real
@@ -30,6 +34,9 @@ Options:
   --header "N: v"      set a header over the request's own (repeatable)
   --http               send a request, on a source that has a timer too
   --timer              run with the timer's event, on a source that has an HTTP interface too
+  --skeleton FILE      add the calls of the run no recording answered (every call, in network
+                       mode "discover") to the cassette FILE as entries to fill in, as
+                       "spout cassette skeleton INVOCATION FILE" does
   --list-payloads      list the source's saved test payloads and exit
 `;
 
@@ -46,6 +53,7 @@ export async function run(argv: string[]): Promise<void> {
       http: { type: 'boolean' },
       timer: { type: 'boolean' },
       'list-payloads': { type: 'boolean' },
+      skeleton: { type: 'string' },
     },
     HELP,
   );
@@ -71,7 +79,20 @@ export async function run(argv: string[]): Promise<void> {
     const count = emitted.size + (result.emits_omitted?.stored ?? 0);
     out(result.error ? `${red('failed')} ${result.error.name}: ${result.error.message}` : `Ran ${bold(source.id)} (${source.name_slug}): ${count} event${count === 1 ? '' : 's'} emitted`);
   }
+  await reportUnanswered(client, result.invocation_id, args.string('skeleton'));
   if (result.error) process.exitCode = 1;
+}
+
+/** Writes the run's unanswered calls to the --skeleton file, or, when it made some, names the command that would. */
+async function reportUnanswered(client: ApiClient, invocationId: string, skeleton: string | undefined): Promise<void> {
+  const { data: run } = await client.get<{ data: InvocationView }>(`/v1/invocations/${encodeURIComponent(invocationId)}`);
+  const count = unansweredCalls([run]).length;
+  if (count === 0) {
+    if (skeleton) note(`${run.id} made no call its cassette could not answer: ${skeleton} is unchanged (network mode "discover" lists every call)`);
+    return;
+  }
+  if (skeleton) return writeRunSkeleton(run, skeleton);
+  note(dim(`${count} call${count === 1 ? '' : 's'} had no recording: "spout cassette skeleton ${run.id} FILE" writes them as a cassette to fill in (or run with --skeleton FILE)`));
 }
 
 /** What the options ask of `POST /v1/sources/{id}/run`; `--header`s are set over the request's own headers (the payload's, or the last request's). */
