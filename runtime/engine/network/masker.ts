@@ -3,6 +3,7 @@
 // headers, bodies), and the whole value of headers that carry credentials by nature. Other `$auth`
 // fields (a subdomain, a region, an account id) stay as they are, so a recording shows the real
 // host and a hand-written cassette entry with it matches.
+import type { SerializedError } from '../../contract/host-protocol';
 import type { CallRequest, CallResponse, OutgoingCall } from '../../contract/network-api';
 
 /** What replaces a credential. */
@@ -78,5 +79,15 @@ export class Masker {
 
   call(c: OutgoingCall): OutgoingCall {
     return { ...c, request: this.request(c.request), response: c.response && this.response(c.response), error: c.error && this.text(c.error) };
+  }
+
+  /** A run's result with its error's message and stacks masked: a thrown message may quote a key. */
+  result<R extends { error: SerializedError | null }>(r: R): R {
+    const e = r.error;
+    if (!e) return r;
+    const error: SerializedError = { ...e, message: this.text(e.message) };
+    if (e.stack !== undefined) error.stack = this.text(e.stack);
+    if (e.fullStack !== undefined) error.fullStack = this.text(e.fullStack);
+    return { ...r, error };
   }
 }

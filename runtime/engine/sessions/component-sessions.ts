@@ -152,7 +152,8 @@ export class ComponentSessions {
       const runId = newId('run');
       const started = Date.now();
       const target = { kind: 'action', stepsJson: JSON.stringify(steps), jit: options.jit, deadlineMs: started + this.deps.limits.timeoutMs, runId } as const;
-      const result = await session.sandbox.invoke(target, options.onRespond).finally(() => emptyTempFolder(session.temp.path));
+      // Its error is masked as its calls are: a thrown message may quote the account's key.
+      const result = session.masker.result(await session.sandbox.invoke(target, options.onRespond).finally(() => emptyTempFolder(session.temp.path)));
       const outcome = result.error ? null : (result.value as ActionResult);
       const sends = outcome ? await this.deps.sendLog.perform(runId, outcome.sends) : [];
       const os = takeLogs(session);
@@ -236,8 +237,9 @@ export class ComponentSessions {
       grants: dirGrants(NO_GRANTS, this.deps.dataDir, component.id),
       temp,
       label: `component ${component.id} (${component.name})`,
+      // Masked with the credentials of the call it is part of, as its calls are (a `debug: true` request prints its key).
       onLog: (log) => {
-        session.logs.push(log);
+        session.logs.push({ ...log, message: session.masker.text(log.message) });
         if (session.logs.length > MAX_LOGS) session.logs.shift();
       },
       // Options methods may read a data store the form already chose.

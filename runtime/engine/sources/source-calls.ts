@@ -1,7 +1,7 @@
 // Each source's outgoing-call state: the masker of its credentials and its network mode, as its
 // sandbox was last configured (deploy hooks included), for replay lookups and run records.
 
-import type { NetworkAnswer, SandboxContext } from '../../contract/host-protocol';
+import type { NetworkAnswer, SandboxContext, SerializedError } from '../../contract/host-protocol';
 import type { CallRequest, NetworkMode, OutgoingCall } from '../../contract/network-api';
 import type { Masker } from '../network/masker';
 import { maskerFor, type NetworkService } from '../network/network-service';
@@ -41,6 +41,11 @@ export class SourceCalls {
   /** A log line of the source's component with its credentials masked, as its calls are (a `debug: true` request prints its config, key and all). */
   maskText(sourceId: string, text: string): string {
     return this.of(sourceId).masker.text(text);
+  }
+
+  /** A run's result with the source's credentials masked in its error's message and stacks. */
+  maskResult<R extends { error: SerializedError | null }>(sourceId: string, result: R): R {
+    return this.of(sourceId).masker.result(result);
   }
 
   /** Masks the credentials in the hand-written entries of a source's cassette (a recorded entry is masked already) and saves it: the one write of a cassette only held till now. */

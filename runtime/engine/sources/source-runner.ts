@@ -76,7 +76,7 @@ export class SourceRunner {
     const exchange = trigger.kind === 'http' ? trigger.exchange : null;
     const started = Date.now();
     // What the host sent counts against the hosts' budget until its events are stored and its record made.
-    return live.sandbox.invokeThen({ kind: 'run', eventJson: JSON.stringify(event) }, (result) => this.completeRun(source, live, event, options, result, started), exchange ? (r) => exchange.respond(r) : undefined);
+    return live.sandbox.invokeThen({ kind: 'run', eventJson: JSON.stringify(event) }, (result) => this.completeRun(source, live, event, options, this.deps.calls.maskResult(source.id, result), started), exchange ? (r) => exchange.respond(r) : undefined);
   }
 
   /** Stores what a run emitted, answers its HTTP trigger, and records it. */
@@ -101,7 +101,7 @@ export class SourceRunner {
     const opening = this.deps.storesPending(sourceId);
     if (opening) await opening;
     const started = Date.now();
-    return live.sandbox.invokeThen({ kind: 'hook', name }, (result) => this.completeHook(sourceId, live, name, result, started));
+    return live.sandbox.invokeThen({ kind: 'hook', name }, (result) => this.completeHook(sourceId, live, name, this.deps.calls.maskResult(sourceId, result), started));
   }
 
   /** Stores what a hook emitted and records it; throws a HookError if it failed. */
