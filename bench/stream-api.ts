@@ -1,7 +1,8 @@
 // `npm run bench:stream`: the first page of GET /v1/stream with 100 000 stored runs (10 sources of
 // 10 000, each run with its event: 190 000 rows) beside the same with 100 runs, measured in the
 // same run: unfiltered, with a selective filter that reads every run's body (`body.amount>50
-// status:error`), and a second page. Data dirs are seeded by bench/stream-seed.ts.
+// status:error`), JSON-body filters alone (`body.amount>97`, a nested field on events; each
+// timed call after a first untimed one), and a second page. Data dirs are seeded by bench/stream-seed.ts.
 import { performance } from 'node:perf_hooks';
 import { BENCH_SOURCE, startSpout, stopChild } from './procs';
 import { median } from './stats';
@@ -56,6 +57,8 @@ async function main(): Promise<void> {
     const cases: Array<[string, (s: Spout) => Promise<string>]> = [
       ['no filter', async () => '/v1/stream?limit=50'],
       ['body.amount>50 status:error', async () => `/v1/stream?limit=50&filter=${filter}`],
+      ['body.amount>97', async () => `/v1/stream?limit=50&filter=${encodeURIComponent('body.amount>97')}`],
+      ['body.customer.tier:gold kind:event', async () => `/v1/stream?limit=50&filter=${encodeURIComponent('body.customer.tier:gold kind:event')}`],
       ['kind:run source:"shop 3"', async () => `/v1/stream?limit=50&filter=${encodeURIComponent('kind:run source:"shop 3"')}`],
       ['second page, no filter', async (s) => `/v1/stream?limit=50&before=${await cursor(s)}`],
     ];

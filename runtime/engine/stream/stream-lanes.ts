@@ -26,6 +26,8 @@ export function byStart<R extends { started_at: number; id: string }>(runs: read
 /** One store's records, newest first, as the subjects that pass a test. */
 export class Lane {
   private i: number;
+  /** How many subjects passed so far (the head included). */
+  private passed = 0;
   head: StreamSubject | null = null;
 
   constructor(
@@ -44,21 +46,21 @@ export class Lane {
       const s = this.at(this.i--);
       if (s && this.test(s)) {
         this.head = s;
+        this.passed++;
         return;
       }
     }
     this.head = null;
   }
 
-  /** How many of the subjects left (the head included) pass; the lane is spent. */
-  countRest(): number {
-    let n = this.head ? 1 : 0;
+  /** How many of all its subjects pass, those already read included; the lane is spent. */
+  countAll(): number {
     while (this.i >= 0) {
       const s = this.at(this.i--);
-      if (s && this.test(s)) n++;
+      if (s && this.test(s)) this.passed++;
     }
     this.head = null;
-    return n;
+    return this.passed;
   }
 }
 

@@ -1,6 +1,7 @@
 // Whether a row of the stream matches a filter. What is cheap (kind, target, status, trigger,
 // time) is held by the subject; the rest (request, body, text) is read only when a term asks.
 import type { StreamRow } from '../../contract/stream-api';
+import { fieldAt } from './stream-body-fields';
 import type { FilterClause, FilterTerm, StreamFilter } from './stream-filter';
 import type { DeliveryState, StreamTarget } from './stream-rows';
 
@@ -26,6 +27,10 @@ export interface StreamSubject {
   /** The stored line, when there is one: terms that need a word pass over lines without it unread. */
   line: (() => string) | null;
   detail: () => SubjectDetail;
+  /** The body value at a path, remembered across requests (stored records); absent: read through `detail`. */
+  field?: (path: readonly string[]) => unknown;
+  /** Whether `field` answers this path from memory (its line need not be read for the path's word). */
+  fieldKnown?: (path: readonly string[]) => boolean;
   /** Its delivery state, once looked up (events); null for runs. */
   delivery: DeliveryState | null;
 }
@@ -45,16 +50,6 @@ function compare(op: FilterClause['term'] & { op: string }, actual: number, want
     default:
       return actual === wanted;
   }
-}
-
-/** A JSON value at a field path (arrays by index). */
-function at(value: unknown, path: readonly string[]): unknown {
-  let v = value;
-  for (const key of path) {
-    if (typeof v !== 'object' || v === null) return undefined;
-    v = (v as Record<string, unknown>)[key];
-  }
-  return v;
 }
 
 /** body.FIELD OP VALUE: `:` equals (contains, ignoring case, for text), numbers compare as numbers; a list matches when an item does. */
@@ -114,7 +109,7 @@ function termHolds(term: FilterTerm, s: StreamSubject): boolean {
     case 'header':
       return headerMatches(term, s.detail().headers);
     case 'body':
-      return bodyMatches(term, at(s.detail().body(), term.path));
+      return bodyMatches(term, s.field ? s.field(term.path) : fieldAt(s.detail().body(), term.path));
     case 'text':
       return s.detail().text().includes(term.value);
   }
@@ -122,7 +117,8 @@ function termHolds(term: FilterTerm, s: StreamSubject): boolean {
 
 /** A word a line must hold for the term to match (a field name, plain text), or null. */
 function wordOf(term: FilterTerm): string | null {
-  if (term.key === 'body') return term.path[term.path.length - 1] as string;
+  // `!=` holds where the field is missing, so its name need not be in the line.
+  if (term.key === 'body') return term.op === '!=' ? null : (term.path[term.path.length - 1] as string);
   if (term.key === 'text' && /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(term.value)) return term.value;
   return null;
 }
@@ -135,7 +131,7 @@ export function compileFilter(filter: StreamFilter): (s: StreamSubject, withDeli
   const clauses = [...filter.clauses].sort((a, b) => COST[a.term.key] - COST[b.term.key]);
   const words = clauses.flatMap((c) => {
     const word = c.negate ? null : wordOf(c.term);
-    return word === null ? [] : [word];
+    return word === null ? [] : [{ word: word.toLowerCase(), path: c.term.key === 'body' ? c.term.path : null }];
   });
   const cheap = clauses.filter((c) => COST[c.term.key] === 0);
   const dear = clauses.filter((c) => COST[c.term.key] > 0);
@@ -149,9 +145,11 @@ export function compileFilter(filter: StreamFilter): (s: StreamSubject, withDeli
   // The subject's own fields first, then the words its line must hold, then what reads the record.
   return (s, withDelivery = true) => {
     if (!holds(cheap, s, withDelivery)) return false;
-    if (words.length > 0 && s.line) {
+    // A body field remembered needs no line: the word check only spares reading the record.
+    const needed = s.fieldKnown ? words.filter((w) => !(w.path && s.fieldKnown?.(w.path))) : words;
+    if (needed.length > 0 && s.line) {
       const line = s.line().toLowerCase();
-      if (words.some((w) => !line.includes(w.toLowerCase()))) return false;
+      if (needed.some((w) => !line.includes(w.word))) return false;
     }
     return holds(dear, s, withDelivery);
   };

@@ -10,6 +10,7 @@ import type { EventStore, KeptEvent, StoredEvent } from '../../store/event-store
 import { isSystemChannel } from '../../store/event-store';
 import type { InvocationStore, KeptRun } from '../../store/invocation-store';
 import type { RunLog } from '../../store/workflow-run-log';
+import { bodyField, fieldKnown } from './stream-body-fields';
 import { parseFilter, type StreamFilter, usesDelivery } from './stream-filter';
 import { byStart, Lane, mergeLanes, newestFirst } from './stream-lanes';
 import { compileFilter, laneMayMatch, type StreamSubject, type SubjectDetail } from './stream-match';
@@ -104,9 +105,10 @@ export class StreamReader {
   async page(filter: StreamFilter, page: PageQuery): Promise<ListResponse<StreamRow>> {
     if (!page.after && !usesDelivery(filter)) {
       // The usual call (a first page, or older ones): merged from the lanes, only up to the page read.
-      const test = compileFilter(filter);
-      const slice = mergeLanes(this.lanes(filter, test), page.limit, page.before ? parseCursor(page.before) : null);
-      const total = filter.clauses.length === 0 ? this.countAll() : this.lanes(filter, test).reduce((n, lane) => n + lane.countRest(), 0);
+      const lanes = this.lanes(filter, compileFilter(filter));
+      const slice = mergeLanes(lanes, page.limit, page.before ? parseCursor(page.before) : null);
+      // The count goes on from where the page stopped reading each lane, instead of reading it again.
+      const total = filter.clauses.length === 0 ? this.countAll() : lanes.reduce((n, lane) => n + lane.countAll(), 0);
       return this.answer(slice, total);
     }
     const matched = await this.matching(filter);
@@ -263,8 +265,8 @@ export class StreamReader {
       const body = once(() => (run.request ? jsonOf(text) : run.event));
       return { row, headers: lowerHeaders(run.request?.headers), body, text: once(() => `${row.summary ?? ''} ${row.path ?? ''} ${text ?? JSON.stringify(run.event) ?? ''}`.toLowerCase()) };
     });
-    const line = record ? null : () => kept.arena.read(kept);
-    return { kind: 'run', id: kept.id, ts: kept.started_at, target, status: kept.status === 'crashed' ? 'error' : kept.status, trigger: kept.trigger, line, detail, delivery: null };
+    const subject: StreamSubject = { kind: 'run', id: kept.id, ts: kept.started_at, target, status: kept.status === 'crashed' ? 'error' : kept.status, trigger: kept.trigger, line: null, detail, delivery: null };
+    return record ? subject : storedSubject(subject, kept, () => detail().body());
   }
 
   /** An event as the filter sees it; `runs` caches the runs that emitted events, read once a query. */
@@ -281,8 +283,9 @@ export class StreamReader {
       const row = eventRow(event, target, run, delivery ?? { state: 'none', attempts: 0 });
       return { row, headers: lowerHeaders(run?.request?.headers), body: once(() => jsonOf(event.json)), text: once(() => `${event.meta.summary ?? ''} ${event.json}`.toLowerCase()) };
     });
-    const line = stored ? null : () => kept.arena.read(kept);
-    return { kind: 'event', id: kept.id, ts: Number(kept.id.slice(0, kept.id.indexOf('-'))), target, status: null, trigger: null, line, detail, delivery, kept };
+    const subject: EventSubject = { kind: 'event', id: kept.id, ts: Number(kept.id.slice(0, kept.id.indexOf('-'))), target, status: null, trigger: null, line: null, detail, delivery, kept };
+    // An event's body is its own JSON: parsed from the line, without the run that emitted it.
+    return stored ? subject : storedSubject(subject, kept, () => jsonOf(read().json));
   }
 
   /** A workflow's run as the filter sees it. */
@@ -296,6 +299,14 @@ export class StreamReader {
     });
     return { kind: 'run', id: run.id, ts: run.started_at_ms, target, status: run.status === 'error' ? 'error' : 'ok', trigger, line: null, detail, delivery: null };
   }
+}
+
+/** A subject of a stored record: its line, and its body fields remembered across requests. */
+function storedSubject<S extends StreamSubject>(subject: S, kept: KeptRun | KeptEvent, body: () => unknown): S {
+  subject.line = () => kept.arena.read(kept);
+  subject.field = (path) => bodyField(kept, path, body);
+  subject.fieldKnown = (path) => fieldKnown(kept, path);
+  return subject;
 }
 
 /** An event subject, with what its store keeps of it. */
