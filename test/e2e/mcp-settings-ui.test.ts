@@ -214,6 +214,8 @@ describe('UI: Settings → MCP', () => {
     const folder = path.resolve('test-results');
     assert.equal(await page.getByTestId('mcp-dev-stdio-command').count(), 0, 'off unless asked');
     await page.getByRole('switch', { name: 'Let coding agents develop components' }).check();
+    // Saves run one at a time (useSave): the folder's waits for the switch's to be answered.
+    await toast('Developer toolset shown');
     await page.getByLabel('Folder agents may read and write').fill(folder);
     await page.getByLabel('Folder agents may read and write').blur();
     await toast(`Agents' folder: ${folder}`);
