@@ -50,11 +50,10 @@ async function typecheckAll() {
   return { ok: true, text: `type-check passed (service, renderer, Electron main) in ${Math.round((Date.now() - started) / 1000)} s` };
 }
 
-// Two files at a time: most tests wait on a service, a host or a browser, and one at a time took 18 of CI's 20 minutes.
 const started = Date.now();
 console.log(`Running ${selected.length} test files${typecheck ? ', type-checking beside them' : ''}…`);
 const checking = typecheck ? typecheckAll() : null;
-const tests = await run(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...selected.sort()], false, { ...process.env, TMPDIR: testTmp, SPOUT_TEST_CACHE: path.join(testTmp, 'spout-test-cache') });
+const tests = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...selected.sort()], false, { ...process.env, TMPDIR: testTmp, SPOUT_TEST_CACHE: path.join(testTmp, 'spout-test-cache') });
 let status = tests.code;
 if (checking) {
   const result = await checking;
