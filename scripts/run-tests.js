@@ -1,5 +1,8 @@
 // Runs the test files under test/ with Node's test runner (TypeScript through tsx); with arguments,
-// only the files whose path contains one of them. `--typecheck` (npm test) type-checks every part
+// only the files whose path contains one of them. Two lanes run side by side, each a file at a
+// time: the browser tests (test/e2e/, one Chromium each, timing-sensitive UIs such as Monaco's)
+// and all the others. One lane took 1077 s on the 2-core CI machine; node's own
+// `--test-concurrency=2` may pair two browser files, which starve each other's pages. `--typecheck` (npm test) type-checks every part
 // at the same time: tsc only reads the sources, so it cannot disturb the tests, and the tests'
 // output starts at once instead of after minutes of silent type-checking.
 import { spawn } from 'node:child_process';
@@ -7,6 +10,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 
 const args = process.argv.slice(2);
 const typecheck = args.includes('--typecheck');
@@ -39,6 +43,16 @@ function run(command, argv, capture, env = process.env) {
   });
 }
 
+/** Runs one lane of test files with node's runner, each line of its output shown as it comes, after the lane's name. */
+function runLane(name, laneFiles, env) {
+  return new Promise((resolve) => {
+    if (laneFiles.length === 0) return resolve(0);
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...laneFiles], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    for (const stream of [child.stdout, child.stderr]) readline.createInterface({ input: stream }).on('line', (line) => console.log(`${name} | ${line}`));
+    child.on('exit', (code) => resolve(code ?? 1));
+  });
+}
+
 /** The three TypeScript projects (service, renderer, Electron main), one after another. */
 async function typecheckAll() {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -53,8 +67,15 @@ async function typecheckAll() {
 const started = Date.now();
 console.log(`Running ${selected.length} test files${typecheck ? ', type-checking beside them' : ''}…`);
 const checking = typecheck ? typecheckAll() : null;
-const tests = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...selected.sort()], false, { ...process.env, TMPDIR: testTmp, SPOUT_TEST_CACHE: path.join(testTmp, 'spout-test-cache') });
-let status = tests.code;
+const env = { ...process.env, TMPDIR: testTmp, SPOUT_TEST_CACHE: path.join(testTmp, 'spout-test-cache') };
+const isBrowser = (f) => f.split(path.sep).includes('e2e');
+const lanes = [
+  ['browser', selected.filter(isBrowser).sort()],
+  ['other  ', selected.filter((f) => !isBrowser(f)).sort()],
+];
+const codes = await Promise.all(lanes.map(([name, laneFiles]) => runLane(name, laneFiles, env)));
+lanes.forEach(([name, laneFiles], i) => laneFiles.length && console.log(`${name.trim()} lane: ${laneFiles.length} files, ${codes[i] === 0 ? 'passed' : 'failures above (lines starting with its name)'}`));
+let status = codes.some((c) => c !== 0) ? 1 : 0;
 if (checking) {
   const result = await checking;
   console.log(result.text);

@@ -46,7 +46,10 @@ export async function axeWithHeadings(page: Page, screen: string): Promise<void>
 
 /** Runs axe and fails on the violations `fails` picks, naming each with its first elements. */
 async function axeFailing(page: Page, screen: string, fails: (v: { id: string; impact?: string | null }) => boolean): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze();
+  // Monaco fades code its TypeScript worker finds unused (as VS Code does), on purpose below the
+  // contrast ratio. The worker answers when it will, so whether axe sees the fade depended on the
+  // machine's load; it is the editor's convention, not a colour of ours, so it is left out.
+  const result = await new AxeBuilder({ page }).exclude('.squiggly-inline-unnecessary').analyze();
   const bad = result.violations.filter(fails);
   assert.deepEqual(
     bad.map(
