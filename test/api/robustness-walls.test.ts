@@ -32,6 +32,10 @@ export default { name: "Walls", version: "0.1.0", props: { http: "$.interface.ht
       if (wall === "v8") return v8.setFlagsFromString("--allow-natives-syntax");
       if (wall === "resolve") return createRequire("/").resolve(file);
       if (wall === "realpath") return fs.realpathSync(file);
+      if (wall === "exists") {
+        const found = await new Promise((resolve) => fs.exists(file, resolve));
+        throw new Error(JSON.stringify({ sync: fs.existsSync(file), callback: found, relative: fs.existsSync("config/settings.json") }));
+      }
       if (wall === "fd") return fs.writeSync(fd, "escaped\\n");
     };
     try {
@@ -101,6 +105,14 @@ describe('the walls around a component', () => {
         assert.equal(error, `${call}("${file}"): components may not look up files outside the folders granted to them (whether they exist included) (docs/security.md)`);
         assert.equal(code, 'ERR_ACCESS_DENIED');
       }
+    }
+  });
+
+  it('answers existsSync and exists outside the grants with false, never a throw, whether the file is there or not', async () => {
+    // Packages probe for optional files as they load (a cwd-relative `config/….json` among them), where Node promises no throw.
+    for (const file of [path.join(spout.dataDir, 'secret.key'), path.join(spout.dataDir, 'no-such.key')]) {
+      const { error } = await tryWall(spout, source, { wall: 'exists', file });
+      assert.deepEqual(JSON.parse(error ?? 'null'), { sync: false, callback: false, relative: false }, file);
     }
   });
 });

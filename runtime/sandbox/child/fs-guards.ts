@@ -46,6 +46,18 @@ export function guardProbes(): void {
   };
   // realpathSync.native goes through the permission model already.
   define(fs, 'realpathSync', keepProperties(guarded, realpathSync as unknown as AnyFn));
+  // Node 20's permission model makes existsSync throw for a path outside the grants, where Node
+  // promises it never throws: packages probe for optional config files this way as they load
+  // (a cwd-relative `config/….json`) and would fail there. Outside the grants it answers false,
+  // whether the file is there or not, so it tells nothing.
+  const existsSync = fs.existsSync;
+  const outside = (p: unknown) => (typeof p === 'string' || p instanceof URL || Buffer.isBuffer(p)) && !readable(realPath(path.resolve(p instanceof URL ? p.pathname : String(p))));
+  define(fs, 'existsSync', keepProperties(((p: unknown) => (outside(p) ? false : existsSync(p as fs.PathLike))) as AnyFn, existsSync as unknown as AnyFn));
+  const exists = fs.exists;
+  const guardedExists = (p: unknown, callback: (found: boolean) => void) => (outside(p) ? process.nextTick(callback, false) : exists(p as fs.PathLike, callback));
+  define(fs, 'exists', keepProperties(guardedExists as AnyFn, exists as unknown as AnyFn));
+  // ES modules importing these by name see the guarded ones too.
+  Module.syncBuiltinESMExports();
 }
 
 /** Calls that take a file descriptor as their first argument. */
