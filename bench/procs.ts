@@ -38,10 +38,16 @@ export function stopChild(child: ChildProcess): Promise<void> {
 /** The CLI a benchmark starts: this checkout's build, or another one's (`BENCH_CLI`, to measure an older build in the same way). */
 export const benchCli = process.env.BENCH_CLI ?? 'dist/cli.js';
 
+/** The data dirs made so far, removed when the benchmark's process exits (one listener, however many a bench makes). */
+const madeDirs: string[] = [];
+process.once('exit', () => {
+  for (const dir of madeDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 /** A fresh data dir for a benchmark, removed when the benchmark's process exits (a bench fills it with hundreds of MB). */
 function benchDataDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spout-bench-'));
-  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  madeDirs.push(dir);
   return dir;
 }
 
