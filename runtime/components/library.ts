@@ -69,10 +69,10 @@ export class ComponentLibrary {
 
   /**
    * Bundles, loads and validates module text; returns the component record (the saved one if
-   * the same code was saved before) and the sandbox it is loaded in. Nothing is saved. Packages
+   * the same code was saved before), the sandbox it is loaded in and what the module declared. Nothing is saved. Packages
    * the code imports are installed first if not cached; a package failure is a ComponentError.
    */
-  async load(code: string, filename: string, spawn: SandboxFactory, options: LoadOptions = {}): Promise<{ component: ComponentRecord; sandbox: Sandbox }> {
+  async load(code: string, filename: string, spawn: SandboxFactory, options: LoadOptions = {}): Promise<{ component: ComponentRecord; sandbox: Sandbox; description: ComponentDescription }> {
     const bundle = await bundleComponent(code, filename, { packages: this.packages, onProgress: options.onProgress });
     let loaded: Awaited<ReturnType<SandboxFactory>>;
     try {
@@ -107,7 +107,7 @@ export class ComponentLibrary {
         ...(sample !== undefined ? { sample_event: sample } : {}),
         created_at: Math.floor(Date.now() / 1000),
       };
-      return { component, sandbox: loaded.sandbox };
+      return { component, sandbox: loaded.sandbox, description: loaded.description };
     } catch (err) {
       await loaded.sandbox.close();
       throw err;

@@ -16,7 +16,7 @@ function previousOf(file: string): string {
   return `${file}.prev`;
 }
 
-/** The second copy of a state file's current version, written after it. */
+/** The second copy of a state file's current version, written with it. */
 function copyOf(file: string): string {
   return `${file}.copy`;
 }
@@ -28,30 +28,38 @@ export async function removeStateFile(file: string): Promise<void> {
 
 /**
  * Writes a state file whole or not at all (a temp file, synced, renamed over it), private to the
- * user (0600, its folder 0700), keeping the version it replaces as `<file>.prev`, then its copy:
- * once this resolves, the version is in two files.
+ * user (0600, its folder 0700), keeping the version it replaces as `<file>.prev`, and its copy:
+ * once this resolves, the version is in two files. Both are written and synced at the same time,
+ * so a change waits for one flush to disk, not two in a row (a save's answer waits for it).
  */
 export async function writeStateFile(file: string, text: string): Promise<void> {
   await fs.promises.mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_DIR });
-  await replaceFile(file, text, true);
-  await replaceFile(copyOf(file), text, false);
+  const copy = copyOf(file);
+  const temps = [tempOf(file), tempOf(copy)];
+  try {
+    await Promise.all(temps.map((temp) => writeSynced(temp, text)));
+    // Each rename puts a whole file in place: a crash between them leaves one version or the other in each.
+    keepPrevious(file);
+    await Promise.all([fs.promises.rename(temps[0] as string, file), fs.promises.rename(temps[1] as string, copy)]);
+  } catch (err) {
+    await Promise.all(temps.map((temp) => fs.promises.rm(temp, { force: true })));
+    throw err;
+  }
 }
 
-async function replaceFile(file: string, text: string, keepPrev: boolean): Promise<void> {
-  const temp = `${file}.${process.pid}.${seq++}.tmp`;
+/** A temp file beside `file`, unique to this write. */
+function tempOf(file: string): string {
+  return `${file}.${process.pid}.${seq++}.tmp`;
+}
+
+/** Writes `text` to a new private file and syncs it to disk. */
+async function writeSynced(temp: string, text: string): Promise<void> {
+  const handle = await fs.promises.open(temp, 'w', PRIVATE_FILE);
   try {
-    const handle = await fs.promises.open(temp, 'w', PRIVATE_FILE);
-    try {
-      await handle.writeFile(text);
-      await handle.datasync();
-    } finally {
-      await handle.close();
-    }
-    if (keepPrev) keepPrevious(file);
-    await fs.promises.rename(temp, file);
-  } catch (err) {
-    await fs.promises.rm(temp, { force: true });
-    throw err;
+    await handle.writeFile(text);
+    await handle.datasync();
+  } finally {
+    await handle.close();
   }
 }
 

@@ -1,5 +1,6 @@
 // `spout dev` (docs/cli.md): deploy, redeploy on save keeping the dc_ id and db, errors
-// reported while the last good version keeps serving (and a save back to it says the error is over), Ctrl-C leaves the source, --dc reattaches.
+// reported while the last good version keeps serving (and a save back to it says the error is over), Ctrl-C leaves the source, --dc reattaches,
+// saves in quick succession end with the last one serving.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -137,6 +138,31 @@ describe('spout dev', () => {
       assert.equal(await again.interrupt(), 0);
     } finally {
       again.child.kill('SIGKILL');
+    }
+  });
+
+  it('saves in quick succession: the last one saved is the one that serves', async () => {
+    const dir = tempDir('spout-dev-');
+    const file = path.join(dir, 'quick.mjs');
+    const version = (n: number) => SOURCE.replace('import { greeting } from "./lib/greeting.mjs";', `const greeting = "save${n}";`);
+    fs.writeFileSync(file, version(0));
+    const dev = startCli(['dev', 'quick.mjs', '--json'], env, { cwd: dir });
+    try {
+      const deployed = await dev.waitForLine((l) => l.type === 'deployed', 'the deployed line');
+      const endpoint = deployed.source.configured_props.http.endpoint_url as string;
+      assert.match(await answer(endpoint), /^save0 /);
+      // Each write a turn of the event loop after the last: some land while a redeploy is under way.
+      for (let n = 1; n <= 6; n++) {
+        fs.writeFileSync(file, version(n));
+        await new Promise((r) => setImmediate(r));
+      }
+      await waitFor(async () => (await answer(endpoint)).startsWith('save6 '), 10_000, 'the last save to be live');
+      // Once the last save is deployed, nothing older replaces it: the next save is deployed after it.
+      fs.writeFileSync(file, version(7));
+      await waitFor(async () => (await answer(endpoint)).startsWith('save7 '), 10_000, 'the save after it to be live');
+      assert.equal(await dev.interrupt(), 0);
+    } finally {
+      dev.child.kill('SIGKILL');
     }
   });
 });

@@ -44,8 +44,12 @@ With --json, prints one JSON object per line: {"type":"deployed"|"attached"|"upd
 "unchanged"|"event"|"log"|"replayed"|"cassette"|"changed"|"conflict"|"stopped", …}.
 `;
 
-/** Time without file-change notices before a redeploy starts (editors write files in bursts). */
-const DEBOUNCE_MS = 40;
+/**
+ * Time without file-change notices before a redeploy starts: an editor's save (a write, or a new
+ * file renamed over the old) notifies within a millisecond or two. A write still going on after it
+ * notifies again, and its end is deployed next (one more redeploy follows any change during one).
+ */
+const DEBOUNCE_MS = 10;
 
 export async function run(argv: string[]): Promise<void> {
   const args = parse(argv, { dc: { type: 'string' }, name: { type: 'string' }, props: { type: 'string' }, 'replay-last': { type: 'boolean' }, record: { type: 'boolean' }, replay: { type: 'boolean' } }, HELP);

@@ -4,6 +4,7 @@
 
 import type { ComponentLibrary } from '../../components/library';
 import type { ComponentFiles } from '../../contract/component-api';
+import type { ComponentDescription } from '../../contract/component-shape';
 import type { EmitPayload, HostGrants } from '../../contract/host-protocol';
 import type { HostState } from '../../contract/source-api';
 import { ComponentError } from '../../lib/error-kinds';
@@ -34,7 +35,15 @@ export interface SandboxLimits {
 export interface LiveSource {
   sandbox: Sandbox;
   component: ComponentRecord;
+  /** What its module declared when it was loaded (none for a source brought back parked): a hook or additionalProps it lacks is not sent to its host. */
+  declares?: Declared;
 }
+
+/** The parts of a module's description that say which calls its host would answer with nothing. */
+export type Declared = Pick<ComponentDescription, 'hooks' | 'hasAdditionalProps'>;
+
+/** How long after a code change the host for the next one boots: not while the save is answered and the new code first called (docs/runtime.md). */
+const NEXT_BOOT_DELAY_MS = 250;
 
 export interface SourceHostsDeps {
   library: ComponentLibrary;
@@ -59,6 +68,8 @@ export class SourceHosts {
   private readonly live = new Map<string, LiveSource>();
   /** The host booted for the next code update of the source whose code changed last (docs/runtime.md, "Save to live"). */
   private next: { sourceId: string; host: HostProcess } | null = null;
+  /** The boot of that host, waiting NEXT_BOOT_DELAY_MS. */
+  private booting: { sourceId: string; timer: NodeJS.Timeout } | null = null;
 
   constructor(private readonly deps: SourceHostsDeps) {}
 
@@ -103,7 +114,7 @@ export class SourceHosts {
       await loaded.sandbox.close();
       throw new ComponentError([{ path: 'type', message: 'this component is an action; actions are run, not deployed as sources' }]);
     }
-    return loaded;
+    return { sandbox: loaded.sandbox, component: loaded.component, declares: declared(loaded.description) };
   }
 
   /** Loads a saved source component, in a sandbox whose logs go to `sourceId`. */
@@ -111,8 +122,8 @@ export class SourceHosts {
     if (component.type !== 'source') {
       throw new ComponentError([{ path: 'component_id', message: `${component.id} is an action; actions are run, not deployed as sources` }]);
     }
-    const { sandbox } = await Sandbox.load(this.options(sourceId, component, grants));
-    return { sandbox, component };
+    const { sandbox, description } = await Sandbox.load(this.options(sourceId, component, grants));
+    return { sandbox, component, declares: declared(description) };
   }
 
   /** A saved source's sandbox with its host parked, started by its first work (after a restart: its type was checked when it was deployed). */
@@ -122,20 +133,33 @@ export class SourceHosts {
 
   /**
    * Boots the host a source's next code update will load in, so that a save does not wait for
-   * Node to start: a source whose code just changed is being edited. One such host at most; one
-   * booted for another source, or with grants the update no longer has, is ended.
+   * Node to start: a source just deployed or whose code just changed is being edited. It boots
+   * NEXT_BOOT_DELAY_MS later, off the path of the change's answer (a spawn holds the service's
+   * thread for a few ms, Node's start takes a core); a change in between moves it. One such host
+   * at most; one booted for another source, or with grants the update no longer has, is ended.
    */
   bootNext(sourceId: string, grants: HostGrants): void {
     this.dropNext();
-    const { dataDir, limits } = this.deps;
-    this.next = { sourceId, host: limits.hosts.startAhead(dirGrants(grants, dataDir, sourceId), makeTempFolder(dataDir, sourceId).path) };
+    const timer = setTimeout(() => {
+      this.booting = null;
+      const { dataDir, limits } = this.deps;
+      if (this.live.has(sourceId)) this.next = { sourceId, host: limits.hosts.startAhead(dirGrants(grants, dataDir, sourceId), makeTempFolder(dataDir, sourceId).path) };
+    }, NEXT_BOOT_DELAY_MS);
+    timer.unref();
+    this.booting = { sourceId, timer };
   }
 
-  /** Ends the host booted for a next update if no load took it. */
+  /** Ends the host booted (or about to boot) for a next update if no load took it; with `sourceId`, only that source's. */
   private dropNext(sourceId?: string): void {
-    if (!this.next || (sourceId !== undefined && this.next.sourceId !== sourceId)) return;
-    this.deps.limits.hosts.dropAhead(this.next.host);
-    this.next = null;
+    const mine = (held: { sourceId: string } | null) => held !== null && (sourceId === undefined || held.sourceId === sourceId);
+    if (this.booting && mine(this.booting)) {
+      clearTimeout(this.booting.timer);
+      this.booting = null;
+    }
+    if (this.next && mine(this.next)) {
+      this.deps.limits.hosts.dropAhead(this.next.host);
+      this.next = null;
+    }
   }
 
   /** Makes `next` the source's live sandbox, closing the one it replaces. */
@@ -184,4 +208,9 @@ export class SourceHosts {
       onStrayEmits: (emits) => deps.onStrayEmits(sourceId, emits),
     };
   }
+}
+
+/** The calls a loaded module answers. */
+function declared(description: ComponentDescription): Declared {
+  return { hooks: description.hooks, hasAdditionalProps: description.hasAdditionalProps };
 }

@@ -130,6 +130,8 @@ export class SourceLifecycle {
       await records.save();
       hosts.keep(id, live);
       timers.schedule(record);
+      // A source just deployed is often edited next (`spout dev`, the editor): its first save finds a host booted.
+      hosts.bootNext(id, grants);
       return record;
     } catch (err) {
       await live.sandbox.close();
@@ -160,7 +162,9 @@ export class SourceLifecycle {
   private async applyUpdate(source: SourceRecord, input: UpdateInput): Promise<SourceRecord> {
     const { records, hosts, timers, crashes, calls } = this.deps;
     // Woken now: a parked component that no longer loads is replaced by the update, as one that failed at start was.
-    const current = await hosts.ready(source.id);
+    // New code replacing a parked host whose module has no deactivate() needs nothing of it: it is not woken.
+    const idle = hosts.get(source.id);
+    const current = input.code !== undefined && idle?.declares && !idle.declares.hooks.includes('deactivate') ? idle : await hosts.ready(source.id);
     const permissions = input.permissions ? this.deps.props.permissions(input.permissions) : source.permissions;
     const replacement = await this.replacementFor(source, input, permissions);
     const component = replacement?.component ?? current?.component ?? records.component(source);
@@ -174,7 +178,7 @@ export class SourceLifecycle {
     }
     const sandbox = replacement?.sandbox ?? current?.sandbox;
     if (!sandbox) throw new Error(`the component of ${source.id} could not be loaded; update its code`);
-    await this.switchTo(source, next, { sandbox, component }, current, replacement);
+    await this.switchTo(source, next, replacement ?? { sandbox, component, declares: current?.declares }, current, replacement);
     if (replacement) hosts.keep(source.id, replacement);
     if (input.network_mode !== undefined && input.network_mode !== (source.network_mode ?? 'live')) calls.reset(source.id);
     if (next.active) crashes.forget(source.id);
@@ -213,7 +217,7 @@ export class SourceLifecycle {
     const name = input.name ?? live.component.name;
     const configured = input.configured_props ?? {};
     const active = input.active ?? true;
-    const { props: propSet, dynamic } = await props.propSet(id, live.sandbox, live.component, configured, input.network_mode);
+    const { props: propSet, dynamic } = await props.propSet(id, live, configured, input.network_mode);
     const checked = props.check(propSet, configured, {}, !active);
     return {
       id,
@@ -254,7 +258,7 @@ export class SourceLifecycle {
   private async revise(source: SourceRecord, input: UpdateInput, component: ComponentRecord, replacement: LiveSource | null, permissions: SourcePermissions | undefined): Promise<SourceRecord> {
     const { props, records } = this.deps;
     const configured = input.configured_props ?? props.configuredValues(source, records.component(source));
-    const { props: propSet, dynamic } = replacement ? await props.propSet(source.id, replacement.sandbox, component, configured, input.network_mode ?? source.network_mode) : { props: sourceProps(source, component), dynamic: source.dynamic_props ?? null };
+    const { props: propSet, dynamic } = replacement ? await props.propSet(source.id, replacement, configured, input.network_mode ?? source.network_mode) : { props: sourceProps(source, component), dynamic: source.dynamic_props ?? null };
     // New code is what a user tries after their source was stopped for crashing: it runs again.
     const restarted = Boolean(source.deactivated_reason) && input.code !== undefined;
     const active = input.active ?? (restarted || source.active);

@@ -16,6 +16,7 @@ import { additionalPropsOf, mergeProps, sourceProps } from './dynamic-props';
 import { sandboxContext } from './sandbox-context';
 import type { SourceCalls } from './source-calls';
 import { checkPermissions, type SourcePermissions } from './source-grants';
+import type { LiveSource } from './source-hosts';
 
 export interface SourcePropsDeps {
   /** Its connected accounts, opened into `$auth`. */
@@ -51,8 +52,11 @@ export class SourceProps {
    * The prop set for configured values: the component's props plus what `additionalProps` returns
    * when run with `this` holding the values given for the component's own props.
    */
-  async propSet(sourceId: string, sandbox: Sandbox, component: ComponentRecord, configured: Record<string, unknown>, network: NetworkMode = 'live'): Promise<{ props: ConfigurableProp[]; dynamic: ConfigurableProp[] | null }> {
+  async propSet(sourceId: string, live: LiveSource, configured: Record<string, unknown>, network: NetworkMode = 'live'): Promise<{ props: ConfigurableProp[]; dynamic: ConfigurableProp[] | null }> {
+    const { sandbox, component } = live;
     const own = component.configurable_props;
+    // A module without additionalProps() has its own props only: no call to its host.
+    if (live.declares?.hasAdditionalProps === false) return { props: own, dynamic: null };
     // Problems are reported by the full check once the prop set is known.
     const { values } = checkConfiguredProps(own, configured, this.accountLookup, this.storeExists);
     // additionalProps runs in the source's network mode: a replay makes no live call, a recording keeps its calls.

@@ -98,6 +98,8 @@ export class SourceRunner {
 
   /** Runs a lifecycle hook; throws a HookError if it failed. */
   async hook(sourceId: string, live: LiveSource, name: HookName): Promise<void> {
+    // A module without the hook would answer that nothing ran: no round trip to its host (a save waits for each).
+    if (live.declares && !live.declares.hooks.includes(name)) return;
     const opening = this.deps.storesPending(sourceId);
     if (opening) await opening;
     const started = Date.now();
