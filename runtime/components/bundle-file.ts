@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
-import type { BuildOptions, Plugin } from 'esbuild';
+import type { BuildContext, BuildOptions, BuildResult, Plugin } from 'esbuild';
 import semver from 'semver';
 import { ComponentError } from '../lib/error-kinds';
 import { asComponentError } from './bundle';
@@ -101,11 +101,76 @@ function confinePlugin(dir: string): Plugin {
  */
 export async function bundleFile(entry: string, bundleOptions: BundleFileOptions = {}): Promise<BundledFile> {
   const absolute = path.resolve(entry);
-  const own = treeOf(absolute);
-  const trees = [...new Set([...(own ? [own] : []), ...(bundleOptions.trees ?? []).map((t) => path.resolve(t))])];
   // Dependencies by folder, as the package.json files above the imports declare them.
   const manifests = new Map<string, Record<string, string>>();
-  const options: BuildOptions & { write: false; metafile: true } = {
+  const options = fileBuildOptions(absolute, bundleOptions, manifests);
+  try {
+    // Loaded when first needed (bundle.ts says why).
+    const { build } = await import('esbuild');
+    let result: BuildResult<FileBuildOptions> = await build({ ...options, format: 'esm' });
+    // ES module output would hide a CommonJS file's `require`s behind esbuild's helper.
+    if (entryFormat(result, absolute) === 'cjs') result = await build({ ...options, format: 'cjs' });
+    return bundledOf(result, entry, absolute, manifests);
+  } catch (err) {
+    throw asComponentError(err, entry);
+  }
+}
+
+/**
+ * Bundles one component file again on every save (`spout dev`), as `bundleFile` does, with
+ * esbuild's incremental rebuilds: a file that did not change since the last build is not read
+ * and parsed again. `dispose` ends its esbuild contexts.
+ */
+export class FileBundler {
+  private readonly absolute: string;
+  private readonly manifests = new Map<string, Record<string, string>>();
+  private readonly contexts = new Map<'esm' | 'cjs', Promise<BuildContext<FileBuildOptions>>>();
+
+  constructor(
+    private readonly entry: string,
+    private readonly options: BundleFileOptions = {},
+  ) {
+    this.absolute = path.resolve(entry);
+  }
+
+  /** The file bundled as it is now. */
+  async bundle(): Promise<BundledFile> {
+    // A package.json may have changed since the last save.
+    this.manifests.clear();
+    try {
+      let result = await this.rebuild('esm');
+      if (entryFormat(result, this.absolute) === 'cjs') result = await this.rebuild('cjs');
+      return bundledOf(result, this.entry, this.absolute, this.manifests);
+    } catch (err) {
+      throw asComponentError(err, this.entry);
+    }
+  }
+
+  /** Ends the esbuild contexts (they keep esbuild's process busy). */
+  async dispose(): Promise<void> {
+    const contexts = [...this.contexts.values()];
+    this.contexts.clear();
+    await Promise.all(contexts.map(async (c) => (await c.catch(() => null))?.dispose()));
+  }
+
+  private rebuild(format: 'esm' | 'cjs'): Promise<BuildResult<FileBuildOptions>> {
+    let context = this.contexts.get(format);
+    if (!context) {
+      const options = { ...fileBuildOptions(this.absolute, this.options, this.manifests), format };
+      context = import('esbuild').then((esbuild) => esbuild.context(options));
+      this.contexts.set(format, context);
+    }
+    return context.then((c) => c.rebuild());
+  }
+}
+
+type FileBuildOptions = BuildOptions & { write: false; metafile: true };
+
+/** esbuild's options for a component file but its format; `manifests` is filled with the package.json files read. */
+function fileBuildOptions(absolute: string, bundleOptions: BundleFileOptions, manifests: Map<string, Record<string, string>>): FileBuildOptions {
+  const own = treeOf(absolute);
+  const trees = [...new Set([...(own ? [own] : []), ...(bundleOptions.trees ?? []).map((t) => path.resolve(t))])];
+  return {
     entryPoints: [absolute],
     bundle: true,
     plugins: [...(bundleOptions.confine ? [confinePlugin(path.resolve(bundleOptions.confine))] : []), siblingAppsPlugin(trees), packageRangesPlugin(manifests)],
@@ -119,18 +184,17 @@ export async function bundleFile(entry: string, bundleOptions: BundleFileOptions
     logLevel: 'silent',
     absWorkingDir: path.dirname(absolute),
   };
-  try {
-    // Loaded when first needed (bundle.ts says why).
-    const { build } = await import('esbuild');
-    let result = await build({ ...options, format: 'esm' as BuildOptions['format'] });
-    const entryInput = Object.entries(result.metafile.inputs).find(([p]) => path.resolve(path.dirname(absolute), p) === absolute)?.[1];
-    // ES module output would hide a CommonJS file's `require`s behind esbuild's helper.
-    if (entryInput?.format === 'cjs') result = await build({ ...options, format: 'cjs' });
-    const out = result.outputFiles[0];
-    if (!out) throw new ComponentError([{ path: entry, message: 'the bundler produced no output' }]);
-    const inputs = Object.keys(result.metafile.inputs).map((p) => path.resolve(path.dirname(absolute), p));
-    return { code: out.text, filename: path.basename(absolute), inputs, manifests: [...manifests.keys()].map((dir) => path.join(dir, 'package.json')) };
-  } catch (err) {
-    throw asComponentError(err, entry);
-  }
+}
+
+/** The module format esbuild found the entry file in. */
+function entryFormat(result: BuildResult<FileBuildOptions>, absolute: string): string | undefined {
+  return Object.entries(result.metafile.inputs).find(([p]) => path.resolve(path.dirname(absolute), p) === absolute)?.[1].format;
+}
+
+/** What a build of the entry produced, with the files that went in. */
+function bundledOf(result: BuildResult<FileBuildOptions>, entry: string, absolute: string, manifests: Map<string, Record<string, string>>): BundledFile {
+  const out = result.outputFiles[0];
+  if (!out) throw new ComponentError([{ path: entry, message: 'the bundler produced no output' }]);
+  const inputs = Object.keys(result.metafile.inputs).map((p) => path.resolve(path.dirname(absolute), p));
+  return { code: out.text, filename: path.basename(absolute), inputs, manifests: [...manifests.keys()].map((dir) => path.join(dir, 'package.json')) };
 }

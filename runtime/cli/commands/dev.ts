@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { FileBundler } from '../../components/bundle-file';
 import type { VersionConflictView } from '../../contract/change-api';
 import type { ComponentView, Warning } from '../../contract/component-api';
 import type { InvocationView } from '../../contract/invocation-api';
@@ -9,7 +10,7 @@ import type { ListResponse } from '../../contract/page';
 import type { SourceView } from '../../contract/source-api';
 import { type ApiClient, ApiError, errorText } from '../../remote/api-client';
 import { parse } from '../support/args';
-import { BundleError, bundle } from '../support/component-file';
+import { BundleError, bundle, fileBundler } from '../support/component-file';
 import { follow, interruption } from '../support/follow';
 import { bold, clock, dim, displayPath, green, invocationLine, note, out, printJsonLine, printWarnings, red } from '../support/output';
 import { canPrompt, completeProps, keptValues, type Prop, parsePropsOption } from '../support/prop-prompts';
@@ -81,6 +82,8 @@ class DevSession {
   /** The warnings printed last, as JSON (printed again only when they change). */
   private lastWarnings = '[]';
   private watched = new Set<string>();
+  /** Rebuilds the file on each save (esbuild's incremental context). */
+  private bundler: FileBundler | null = null;
   private readonly watchers = new Map<string, fs.FSWatcher>();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
@@ -107,6 +110,7 @@ class DevSession {
   async start(): Promise<void> {
     const stopped = new Promise<void>((resolve) => this.stop.signal.addEventListener('abort', () => resolve(), { once: true }));
     this.watch([this.file]);
+    this.bundler = await fileBundler(this.file);
     await this.redeploy();
     if (!this.stop.signal.aborted) {
       // Until something is deployed there is no source to keep: say so instead of "stays deployed".
@@ -116,6 +120,7 @@ class DevSession {
     }
     for (const w of this.watchers.values()) w.close();
     if (this.timer) clearTimeout(this.timer);
+    await this.bundler?.dispose();
     this.stop.dispose();
     if (this.fatal) throw this.fatal;
     await this.saveCassette();
@@ -165,7 +170,7 @@ class DevSession {
     const started = Date.now();
     let bundled: Awaited<ReturnType<typeof bundle>>;
     try {
-      bundled = await bundle(this.file);
+      bundled = await bundle(this.file, this.bundler ?? undefined);
     } catch (err) {
       this.lastFailed = true;
       if (!(err instanceof BundleError)) return this.failed(err);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BundledFile } from '../../components/bundle-file';
+import type { BundledFile, FileBundler } from '../../components/bundle-file';
 import type { ComponentView } from '../../contract/component-api';
 import { ComponentError } from '../../lib/error-kinds';
 import type { ApiClient } from '../../remote/api-client';
@@ -29,11 +29,11 @@ export class BundleError extends Error {
   }
 }
 
-/** Bundles a component file with its relative imports (bare imports are left for the service). */
-export async function bundle(file: string): Promise<BundledFile> {
+/** Bundles a component file with its relative imports (bare imports are left for the service); with `bundler`, by its rebuild. */
+export async function bundle(file: string, bundler?: FileBundler): Promise<BundledFile> {
   const { bundleFile } = await import('../../components/bundle-file');
   try {
-    const bundled = await bundleFile(file);
+    const bundled = bundler ? await bundler.bundle() : await bundleFile(file);
     // Without relative imports the service needs nothing inlined: it keeps the file as written, so
     // the code every client opens (GET /v1/sources/{id}) is the user's own, not bundler output.
     return bundled.inputs.length === 1 ? { ...bundled, code: await fs.promises.readFile(path.resolve(file), 'utf8') } : bundled;
@@ -48,6 +48,12 @@ export async function bundle(file: string): Promise<BundledFile> {
       }),
     );
   }
+}
+
+/** A bundler of `file` for saves one after another (`spout dev`): each rebuild reads and parses only what changed. */
+export async function fileBundler(file: string): Promise<FileBundler> {
+  const { FileBundler } = await import('../../components/bundle-file');
+  return new FileBundler(file);
 }
 
 /** Saves a file's code as a component (validated by the service): its id and props. */

@@ -1,11 +1,12 @@
 // The CLI's bundler: relative imports inlined, the module format kept, bare imports left for the
-// service and pinned to the ranges of the nearest package.json (a registry app's).
+// service and pinned to the ranges of the nearest package.json (a registry app's); `spout dev`'s
+// rebuilds give what a fresh build gives.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { bundleFile } from '../../../runtime/components/bundle-file';
+import { bundleFile, FileBundler } from '../../../runtime/components/bundle-file';
 
 describe('bundleFile', () => {
   let root: string;
@@ -52,5 +53,30 @@ export default { app, got, get, pinned, local, other, axios, fs };
     const { code } = await bundleFile(file);
     assert.match(code, /require\("got@\^13\.0\.0"\)/);
     assert.doesNotMatch(code, /^import /m);
+  });
+
+  it('rebuilds a file on each save as bundleFile builds it: an edited import, a new package.json range, a file turned CommonJS', async () => {
+    const file = write('app/sources/c/c.mjs', 'import got from "got";\nimport { word } from "./word.mjs";\nexport default { got, word };\n');
+    write('app/sources/c/word.mjs', 'export const word = "first";\n');
+    const bundler = new FileBundler(file);
+    try {
+      const first = await bundler.bundle();
+      assert.equal(first.code, (await bundleFile(file)).code);
+      assert.match(first.code, /"first"/);
+      write('app/sources/c/word.mjs', 'export const word = "second";\n');
+      write('app/sources/c/package.json', JSON.stringify({ dependencies: { got: '^14.0.0' } }));
+      const second = await bundler.bundle();
+      assert.match(second.code, /"second"/);
+      assert.match(second.code, /from "got@\^14\.0\.0"/);
+      assert.equal(second.code, (await bundleFile(file)).code);
+      write('app/sources/c/c.mjs', 'const got = require("got");\nmodule.exports = { got };\n');
+      const third = await bundler.bundle();
+      assert.match(third.code, /require\("got@\^14\.0\.0"\)/);
+      assert.doesNotMatch(third.code, /^import /m);
+      write('app/sources/c/c.mjs', 'export default { = };\n');
+      await assert.rejects(bundler.bundle(), (err: Error & { problems?: Array<{ path: string }> }) => err.problems?.[0]?.path.includes('c.mjs:1:') === true);
+    } finally {
+      await bundler.dispose();
+    }
   });
 });
