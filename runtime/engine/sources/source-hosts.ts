@@ -149,6 +149,17 @@ export class SourceHosts {
     this.booting = { sourceId, timer };
   }
 
+  /**
+   * A code update of the source starts: a boot still waiting is dropped, since the update's load
+   * starts its own host if none is booted (two booting at once would each take longer on a busy
+   * machine), and its end schedules the next one.
+   */
+  holdNext(sourceId: string): void {
+    if (this.booting?.sourceId !== sourceId) return;
+    clearTimeout(this.booting.timer);
+    this.booting = null;
+  }
+
   /** Ends the host booted (or about to boot) for a next update if no load took it; with `sourceId`, only that source's. */
   private dropNext(sourceId?: string): void {
     const mine = (held: { sourceId: string } | null) => held !== null && (sourceId === undefined || held.sourceId === sourceId);

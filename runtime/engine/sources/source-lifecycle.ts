@@ -150,6 +150,7 @@ export class SourceLifecycle {
   update(source: SourceRecord, input: UpdateInput): Promise<SourceRecord> {
     return this.updates.run(source.id, async () => {
       requireBase('source', source, input.change);
+      if (input.code !== undefined) this.deps.hosts.holdNext(source.id);
       try {
         return await this.applyUpdate(source, input);
       } finally {
