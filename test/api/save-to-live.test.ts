@@ -125,6 +125,15 @@ ${versioned(n, hooks)}`;
     assert.match(await res.text(), /^v1:/);
   });
 
+  it('the host booted for the next save ends when no save comes within --host-idle', async () => {
+    const source = await deploySource(spout, versioned(0));
+    const deployed = childrenOf(spout);
+    const ahead = [...(await nextHostBooted(spout, deployed))].filter((pid) => !deployed.has(pid));
+    await waitFor(() => ahead.every((pid) => !childrenOf(spout).has(pid)), 30_000, 'the host booted for the next save to end');
+    const res = await fetch(source.endpoint, { method: 'POST', body: '{}' });
+    assert.match(await res.text(), /^v0:/);
+  });
+
   it('a parked host whose module has deactivate() is started to run it before the switch', async () => {
     const source = await deploySource(spout, counting(0, 'hooks: { async deactivate() {} },'));
     await parked(source.id);

@@ -67,7 +67,7 @@ export interface SourceHostsDeps {
 export class SourceHosts {
   private readonly live = new Map<string, LiveSource>();
   /** The host booted for the next code update of the source whose code changed last (docs/runtime.md, "Save to live"). */
-  private next: { sourceId: string; host: HostProcess } | null = null;
+  private next: { sourceId: string; host: HostProcess; expiry: NodeJS.Timeout | null } | null = null;
   /** The boot of that host, waiting NEXT_BOOT_DELAY_MS. */
   private booting: { sourceId: string; timer: NodeJS.Timeout } | null = null;
 
@@ -136,14 +136,20 @@ export class SourceHosts {
    * Node to start: a source just deployed or whose code just changed is being edited. It boots
    * NEXT_BOOT_DELAY_MS later, off the path of the change's answer (a spawn holds the service's
    * thread for a few ms, Node's start takes a core); a change in between moves it. One such host
-   * at most; one booted for another source, or with grants the update no longer has, is ended.
+   * at most; one booted for another source, or with grants the update no longer has, is ended, and
+   * so is one no save took within the hosts' idle time (`--host-idle`).
    */
   bootNext(sourceId: string, grants: HostGrants): void {
     this.dropNext();
     const timer = setTimeout(() => {
       this.booting = null;
       const { dataDir, limits } = this.deps;
-      if (this.live.has(sourceId)) this.next = { sourceId, host: limits.hosts.startAhead(dirGrants(grants, dataDir, sourceId), makeTempFolder(dataDir, sourceId).path) };
+      if (!this.live.has(sourceId)) return;
+      const host = limits.hosts.startAhead(dirGrants(grants, dataDir, sourceId), makeTempFolder(dataDir, sourceId).path);
+      // A source left unedited as long as an idle host parks gives this one back too.
+      const expiry = limits.parking ? setTimeout(() => this.dropNext(sourceId), limits.parking.rules.idleMs) : null;
+      expiry?.unref();
+      this.next = { sourceId, host, expiry };
     }, NEXT_BOOT_DELAY_MS);
     timer.unref();
     this.booting = { sourceId, timer };
@@ -168,6 +174,7 @@ export class SourceHosts {
       this.booting = null;
     }
     if (this.next && mine(this.next)) {
+      if (this.next.expiry) clearTimeout(this.next.expiry);
       this.deps.limits.hosts.dropAhead(this.next.host);
       this.next = null;
     }
