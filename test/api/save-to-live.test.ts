@@ -16,32 +16,25 @@ const versioned = (n: number, extra = '') => `export default {
   async run() { this.http.respond({ status: 200, body: "v${n}:" + process.pid }); },
 };`;
 
-/** The processes the service started (its component hosts). */
-const childrenOf = (spout: SpoutProcess) => {
-  const children = new Set<number>();
+/** The service's component hosts for source `id` (their grants name its folder, `dirs/<id>`). */
+const hostsOf = (spout: SpoutProcess, id: string) => {
+  const hosts = new Set<number>();
   for (const name of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
       // The parent pid is the field after the state, which follows the parenthesised name.
       const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === spout.child.pid) children.add(Number(name));
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent === spout.child.pid && fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(path.join('dirs', id))) hosts.add(Number(name));
     } catch {
       // ended meanwhile
     }
   }
-  return children;
+  return hosts;
 };
 
-/** Waits until the service has started a process that is not in `seen` (the host it boots for the next save); all its processes then. */
-const nextHostBooted = (spout: SpoutProcess, seen: Set<number>) =>
-  waitFor(
-    () => {
-      const now = childrenOf(spout);
-      return [...now].some((pid) => !seen.has(pid)) ? now : null;
-    },
-    20_000,
-    'the host booted for the next save',
-  );
+/** Waits until `id` has a host besides those that served it (`serving`): the one booted for its next save. */
+const nextHostOf = (spout: SpoutProcess, id: string, serving: number[]) => waitFor(() => [...hostsOf(spout, id)].find((pid) => !serving.includes(pid)), 20_000, `the host booted for ${id}'s next save`);
 
 describe('save to live', () => {
   let spout: SpoutProcess;
@@ -56,16 +49,17 @@ describe('save to live', () => {
 
   it('new code loads in a host booted before the save: after the deploy, and after each code update', async () => {
     const source = await deploySource(spout, versioned(0));
-    const running = await nextHostBooted(spout, childrenOf(spout));
+    const v0 = await answer(source.endpoint);
+    const ahead = await nextHostOf(spout, source.id, [v0.pid]);
     assert.equal((await spout.api('PUT', `/v1/sources/${source.id}`, { component_code: versioned(1) })).status, 200);
     const first = await answer(source.endpoint);
     assert.equal(first.version, 'v1');
-    assert.ok(running.has(first.pid), 'the first update loaded in a host started before it was sent');
-    const again = await nextHostBooted(spout, childrenOf(spout));
+    assert.equal(first.pid, ahead, 'the first update loaded in the host booted after the deploy');
+    const again = await nextHostOf(spout, source.id, [v0.pid, first.pid]);
     assert.equal((await spout.api('PUT', `/v1/sources/${source.id}`, { component_code: versioned(2) })).status, 200);
     const second = await answer(source.endpoint);
     assert.equal(second.version, 'v2');
-    assert.ok(again.has(second.pid), 'the second update loaded in a host started before it was sent');
+    assert.equal(second.pid, again, 'the second update loaded in the host booted after the first');
   });
 
   it('a failed update keeps the old code serving, and the next good save goes live', async () => {
@@ -127,11 +121,10 @@ ${versioned(n, hooks)}`;
 
   it('the host booted for the next save ends when no save comes within --host-idle', async () => {
     const source = await deploySource(spout, versioned(0));
-    const deployed = childrenOf(spout);
-    const ahead = [...(await nextHostBooted(spout, deployed))].filter((pid) => !deployed.has(pid));
-    await waitFor(() => ahead.every((pid) => !childrenOf(spout).has(pid)), 30_000, 'the host booted for the next save to end');
     const res = await fetch(source.endpoint, { method: 'POST', body: '{}' });
-    assert.match(await res.text(), /^v0:/);
+    const served = Number((await res.text()).split(':')[1]);
+    const ahead = await nextHostOf(spout, source.id, [served]);
+    await waitFor(() => !hostsOf(spout, source.id).has(ahead), 30_000, 'the host booted for the next save to end');
   });
 
   it('a parked host whose module has deactivate() is started to run it before the switch', async () => {
