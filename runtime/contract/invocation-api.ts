@@ -107,6 +107,16 @@ export interface InvocationView {
   replay_of: string | null;
   /** For `action`: the MCP tool call that ran it; null (or absent in older records) for test runs and workflow steps. */
   via?: InvocationVia | null;
+  /** For a workflow step: the workflow and its run (null for a step tested alone) and the step's name; absent otherwise and in records written before it. */
+  workflow_step?: WorkflowStepOf | null;
+}
+
+/** The workflow run a step's action run belongs to. */
+export interface WorkflowStepOf {
+  workflow_id: string;
+  /** Null for a step tested alone ("Test step"), which belongs to no run. */
+  run_id: string | null;
+  step: string;
 }
 
 /** A recorded run as read alone (`GET /v1/invocations/{id}`): with the delivery messages its events caused (times in epoch ms). */

@@ -1,3 +1,5 @@
+import type { ListResponse, PageInfo } from './page';
+
 /** One row of the stream: a recorded run or an emitted event, of any source, action or workflow. */
 export interface StreamRow {
   kind: 'run' | 'event';
@@ -15,6 +17,16 @@ export interface StreamRow {
   summary: string | null; // the event's summary, or the run's error message / title
   run_id: string | null; // for an event: the run that emitted it
 }
+/** A page of the stream (`GET /v1/stream`): `total_partial` when counting every match would have read too many records: `total_count` is then those counted, at least, and `GET /v1/stream/count` gives them all. */
+export interface StreamPage extends ListResponse<StreamRow> {
+  page_info: PageInfo & { total_partial?: true };
+}
+
+/** `GET /v1/stream/count?filter=`: every row matching the filter. */
+export interface StreamCount {
+  total_count: number;
+}
+
 export interface SavedFilter {
   name: string;
   filter: string;

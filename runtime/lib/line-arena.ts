@@ -65,6 +65,11 @@ export class LineArena {
     return out.toString('utf8');
   }
 
+  /** Whether the line at `span` can still be read (its buffer was not released). */
+  holds(span: LineSpan): boolean {
+    return span.at >= this.base;
+  }
+
   /** Lets go of the lines up to and including `span`: the buffers holding only those are freed. */
   releaseThrough(span: LineSpan): void {
     const position = span.at + span.bytes + 1;

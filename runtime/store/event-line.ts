@@ -27,3 +27,8 @@ export function eventLine(e: StoredEvent): string {
   const hops = e.hops ? `,"hops":${e.hops}` : '';
   return `{"id":${str(e.id)},"indexed_at_ms":${e.indexed_at_ms},"emitter_id":${str(e.emitter_id)},"meta":${metaJson(e.meta)}${to}${hops},"event":${e.json}}`;
 }
+
+/** The emitted JSON value an event's line holds (parsed, without building the stored event). */
+export function eventValueOf(line: string): unknown {
+  return (JSON.parse(line) as { event?: unknown }).event;
+}

@@ -52,6 +52,8 @@ export interface KeptRun extends LineSpan {
   trigger: InvocationTrigger;
   status: InvocationStatus;
   started_at: number;
+  /** A step of a workflow's run: the stream shows it in the workflow's row, not as a row of its own. */
+  in_workflow_run: boolean;
   /** The owner's lines. */
   arena: LineArena;
 }
@@ -75,7 +77,7 @@ export class InvocationStore {
         keep: (r, line, owner) => {
           let arena = this.arenas.get(owner);
           if (!arena) this.arenas.set(owner, (arena = new LineArena()));
-          return { id: r.id, trigger: r.trigger, status: r.status, started_at: r.started_at, arena, ...arena.append(line) };
+          return { id: r.id, trigger: r.trigger, status: r.status, started_at: r.started_at, in_workflow_run: typeof r.workflow_step?.run_id === 'string', arena, ...arena.append(line) };
         },
         onTrim: (owner, trimmed) => {
           for (const r of trimmed) this.byId.delete(r.id);
@@ -192,9 +194,9 @@ export class InvocationStore {
     return this.listeners.add(owner, listener);
   }
 
-  /** The record a kept run holds. */
-  read(kept: KeptRun): InvocationView {
-    return read(kept);
+  /** The record a kept run holds (from its line, when read already). */
+  read(kept: KeptRun, line?: string): InvocationView {
+    return line === undefined ? read(kept) : (JSON.parse(line) as InvocationView);
   }
 
   /** Deletes an owner's invocations. */

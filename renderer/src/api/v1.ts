@@ -10,7 +10,7 @@ import type { ListResponse } from '../../../runtime/contract/page';
 import type { RunNowInput, RunRequest, RunRequestView, SavedPayload } from '../../../runtime/contract/run-request-api';
 import type { InstanceSettings, SettingsPatch } from '../../../runtime/contract/settings-api';
 import type { EventQuery, EventSummary, LogLineView, RunNowView, SourceInput, SourceUpdate, SourceView } from '../../../runtime/contract/source-api';
-import type { SavedFilter, StreamRow } from '../../../runtime/contract/stream-api';
+import type { SavedFilter, StreamCount, StreamPage } from '../../../runtime/contract/stream-api';
 import type { RemoteCheck, RemoteInput, RemoteView, SyncApplyRequest, SyncJobView, SyncPlan, SyncRequest } from '../../../runtime/contract/sync-api';
 import type { AttemptView, MessageView, SecretRotationView, SubscriptionView, WebhookInput, WebhookUpdate, WebhookView } from '../../../runtime/contract/webhook-api';
 import type { StepRunView, StepTestRequest, WorkflowExport, WorkflowInput, WorkflowRunView, WorkflowView } from '../../../runtime/contract/workflow-api';
@@ -177,7 +177,9 @@ export const api = {
 
   // The stream across sources, actions and workflows
   /** A page of the stream, newest first, matching `filter` (the filter language of docs/api.md); a filter that does not parse is a 400. */
-  stream: (query: { filter?: string; limit?: number; before?: string }) => request<ListResponse<StreamRow>>('GET', '/v1/stream', undefined, { limit: 100, ...query }),
+  stream: (query: { filter?: string; limit?: number; before?: string }) => request<StreamPage>('GET', '/v1/stream', undefined, { limit: 100, ...query }),
+  /** Every row matching `filter`, counted (a page's `total_partial` count was cut short). */
+  streamCount: (filter: string | undefined) => request<StreamCount>('GET', '/v1/stream/count', undefined, { filter }).then((r) => r.total_count),
   streamFilters: () => request<{ data: SavedFilter[] }>('GET', '/v1/stream/filters').then((r) => r.data),
   /** Replaces the saved filters with `data`; answers them as saved. */
   putStreamFilters: (data: SavedFilter[]) => request<{ data: SavedFilter[] }>('PUT', '/v1/stream/filters', { data }).then((r) => r.data),

@@ -7,7 +7,7 @@ import type { ActionRunView, ConsoleLine } from '../../contract/action-api';
 import type { OptionsAnswer } from '../../contract/component-api';
 import type { ConfigurableProp } from '../../contract/component-shape';
 import type { ActionResult, HttpResponsePayload, OptionsResult } from '../../contract/host-protocol';
-import type { InvocationVia } from '../../contract/invocation-api';
+import type { InvocationVia, WorkflowStepOf } from '../../contract/invocation-api';
 import type { NetworkMode, OutgoingCall } from '../../contract/network-api';
 import { ComponentError, ConfigurationRequestError } from '../../lib/error-kinds';
 import { newId } from '../../lib/ids';
@@ -132,7 +132,12 @@ export class ComponentSessions {
    * Runs an action once (by hand, `$.context.JIT` true, or as a workflow step): its props (with what
    * `additionalProps` adds) are checked first, and its `$.send`s are carried out after it ends.
    */
-  runAction(component: ComponentRecord, configured: Record<string, unknown>, steps: Record<string, unknown>, options: { jit: boolean; onRespond?: (response: HttpResponsePayload) => void; network?: NetworkMode; via?: InvocationVia } = { jit: true }): Promise<ActionRunView> {
+  runAction(
+    component: ComponentRecord,
+    configured: Record<string, unknown>,
+    steps: Record<string, unknown>,
+    options: { jit: boolean; onRespond?: (response: HttpResponsePayload) => void; network?: NetworkMode; via?: InvocationVia; workflowStep?: WorkflowStepOf } = { jit: true },
+  ): Promise<ActionRunView> {
     if (component.type !== 'action') {
       throw new ComponentError([{ path: 'id', message: `${component.id} is a source; sources are deployed (POST /v1/sources), actions are run` }]);
     }
@@ -166,6 +171,7 @@ export class ComponentSessions {
         result: outcome ? { exports: outcome.exports, ret: outcome.ret, exit: outcome.exit } : null,
         calls: this.deps.network.record(component.id, network, session.masker, result.calls),
         via: options.via ?? null,
+        workflow_step: options.workflowStep ?? null,
       });
       // Recorded before the answer, so a client can read the record by the id it gets.
       await this.deps.invocations.add(record).catch((err: Error) => console.error(`recording ${record.id}: ${err.message}`));

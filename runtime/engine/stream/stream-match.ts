@@ -33,6 +33,8 @@ export interface StreamSubject {
   fieldKnown?: (path: readonly string[]) => boolean;
   /** Its delivery state, once looked up (events); null for runs. */
   delivery: DeliveryState | null;
+  /** Whether its record was trimmed since it was listed (stored records). */
+  gone?: () => boolean;
 }
 
 function compare(op: FilterClause['term'] & { op: string }, actual: number, wanted: number): boolean {

@@ -3,18 +3,18 @@
 // asks), matched against a filter, sorted together, and only the page's rows are built.
 import type { MessageSummary } from '../../contract/delivery-protocol';
 import type { InvocationView } from '../../contract/invocation-api';
-import type { ListResponse, PageQuery } from '../../contract/page';
-import type { StreamRow } from '../../contract/stream-api';
+import type { PageQuery } from '../../contract/page';
+import type { StreamPage, StreamRow } from '../../contract/stream-api';
 import type { WorkflowRunView } from '../../contract/workflow-api';
-import type { EventStore, KeptEvent, StoredEvent } from '../../store/event-store';
+import type { EventStore, KeptEvent } from '../../store/event-store';
 import { isSystemChannel } from '../../store/event-store';
 import type { InvocationStore, KeptRun } from '../../store/invocation-store';
 import type { RunLog } from '../../store/workflow-run-log';
-import { bodyField, fieldKnown } from './stream-body-fields';
 import { parseFilter, type StreamFilter, usesDelivery } from './stream-filter';
-import { byStart, Lane, mergeLanes, newestFirst } from './stream-lanes';
+import { byStart, Lane, mergeLanes, newestFirst, type RowKey } from './stream-lanes';
 import { compileFilter, laneMayMatch, type StreamSubject, type SubjectDetail } from './stream-match';
-import { type DeliveryState, deliveryState, eventRow, runRow, type StreamTarget, workflowRequest, workflowRunRow } from './stream-rows';
+import { deliveryState, type StreamTarget } from './stream-rows';
+import { type EventSubject, once, StreamSubjects } from './stream-subjects';
 
 /** What the stream reads, and how it names what it reads. */
 export interface StreamDeps {
@@ -32,6 +32,13 @@ export interface StreamDeps {
 
 /** Events whose delivery states are asked of the delivery thread at once. */
 const DELIVERY_BATCH = 1000;
+/** Records a page's count may read (parse) past the page before it answers a lower bound: a few tens of ms. */
+export const COUNT_READS = 5000;
+/** Rows, and records read, between two turns of the event loop while `count` counts. */
+const SLICE_ROWS = 20_000;
+const SLICE_READS = 2000;
+/** Counts a partial page starts in the background, at most, at once. */
+const BACKGROUND_COUNTS = 2;
 
 const NO_FILTER: StreamFilter = { expr: '', clauses: [] };
 
@@ -40,46 +47,25 @@ export function cursorOf(row: { ts: number; id: string }): string {
   return `${row.ts}:${row.id}`;
 }
 
+/** An event's place in the stream: its emit time (its id's first part) and id. */
+function eventKey(kept: KeptEvent): RowKey {
+  return { ts: Number(kept.id.slice(0, kept.id.indexOf('-'))), id: kept.id };
+}
+
 function parseCursor(cursor: string): { ts: number; id: string } {
   const i = cursor.indexOf(':');
   return { ts: Number(cursor.slice(0, i)), id: cursor.slice(i + 1) };
 }
 
-function lowerHeaders(headers: Record<string, unknown> | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(headers ?? {})) out[k.toLowerCase()] = v;
-  return out;
-}
-
-function jsonOf(text: string | undefined): unknown {
-  if (text === undefined) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A recorded request's body as text, when it is whole UTF-8. */
-function requestText(run: InvocationView | undefined): string | undefined {
-  const r = run?.request;
-  return r && r.body_encoding === 'utf8' && !r.body_truncated ? r.body : undefined;
-}
-
-function once<T>(make: () => T): () => T {
-  let made = false;
-  let value: T;
-  return () => {
-    if (!made) {
-      value = make();
-      made = true;
-    }
-    return value;
-  };
-}
-
 export class StreamReader {
-  constructor(private readonly deps: StreamDeps) {}
+  /** Runs and events as filters see them. */
+  readonly subjects: StreamSubjects;
+  /** Counts under way, by filter expression. */
+  private readonly counting = new Map<string, Promise<number>>();
+
+  constructor(private readonly deps: StreamDeps) {
+    this.subjects = new StreamSubjects(deps);
+  }
 
   /** The source, action or workflow behind an id. */
   target(id: string): StreamTarget {
@@ -101,15 +87,28 @@ export class StreamReader {
     return expr?.trim() ? parseFilter(expr, now) : NO_FILTER;
   }
 
-  /** One page of the rows matching the filter, newest first; cursors are `page_info`'s. */
-  async page(filter: StreamFilter, page: PageQuery): Promise<ListResponse<StreamRow>> {
+  /**
+   * One page of the rows matching the filter, newest first; cursors are `page_info`'s. Its count
+   * reads at most COUNT_READS records past the page: beyond, `total_count` is those counted so far
+   * and `total_partial` is set (`count` counts them all).
+   */
+  async page(filter: StreamFilter, page: PageQuery): Promise<StreamPage> {
     if (!page.after && !usesDelivery(filter)) {
       // The usual call (a first page, or older ones): merged from the lanes, only up to the page read.
       const lanes = this.lanes(filter, compileFilter(filter));
       const slice = mergeLanes(lanes, page.limit, page.before ? parseCursor(page.before) : null);
+      if (filter.clauses.length === 0) return this.answer(slice, this.countAll());
       // The count goes on from where the page stopped reading each lane, instead of reading it again.
-      const total = filter.clauses.length === 0 ? this.countAll() : lanes.reduce((n, lane) => n + lane.countAll(), 0);
-      return this.answer(slice, total);
+      const budget = this.subjects.reads + COUNT_READS;
+      let complete = true;
+      for (const lane of lanes) if (!lane.count(() => this.subjects.reads >= budget)) complete = false;
+      // Counted in the background (at most BACKGROUND_COUNTS at once): the body fields it reads are remembered for the next page.
+      if (!complete && this.counting.size < BACKGROUND_COUNTS) this.count(filter).catch((err: Error) => console.error(`counting the stream for ${filter.expr}: ${err.message}`));
+      return this.answer(
+        slice,
+        lanes.reduce((n, lane) => n + lane.passed, 0),
+        complete,
+      );
     }
     const matched = await this.matching(filter);
     let start = 0;
@@ -128,12 +127,41 @@ export class StreamReader {
   }
 
   /** The page of these subjects' rows. */
-  private async answer(slice: StreamSubject[], total: number): Promise<ListResponse<StreamRow>> {
+  private async answer(slice: StreamSubject[], total: number, complete = true): Promise<StreamPage> {
     const data = await this.rows(slice);
-    return {
-      page_info: { total_count: total, count: data.length, start_cursor: data[0] ? cursorOf(data[0]) : null, end_cursor: data.length ? cursorOf(data[data.length - 1] as StreamRow) : null },
-      data,
-    };
+    const info = { total_count: total, count: data.length, start_cursor: data[0] ? cursorOf(data[0]) : null, end_cursor: data.length ? cursorOf(data[data.length - 1] as StreamRow) : null };
+    return { page_info: complete ? info : { ...info, total_partial: true }, data };
+  }
+
+  /**
+   * How many rows match the filter, counted a slice at a time with the service's other work in
+   * between. Body fields it reads are remembered, so pages asked after it answer from memory. One
+   * count runs per filter: a second ask joins it.
+   */
+  count(filter: StreamFilter): Promise<number> {
+    let counting = this.counting.get(filter.expr);
+    if (!counting) {
+      counting = this.countSliced(filter).finally(() => this.counting.delete(filter.expr));
+      this.counting.set(filter.expr, counting);
+    }
+    return counting;
+  }
+
+  private async countSliced(filter: StreamFilter): Promise<number> {
+    if (filter.clauses.length === 0) return this.countAll();
+    if (usesDelivery(filter)) return (await this.matching(filter)).length;
+    const test = compileFilter(filter);
+    // Records may be trimmed between slices: a lane holds a copy of its list and skips those gone.
+    const lanes = this.lanes(filter, (s) => !s.gone?.() && test(s), true);
+    for (const lane of lanes) {
+      for (;;) {
+        let rows = 0;
+        const budget = this.subjects.reads + SLICE_READS;
+        if (lane.count(() => ++rows >= SLICE_ROWS || this.subjects.reads >= budget)) break;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    return lanes.reduce((n, lane) => n + lane.passed, 0);
   }
 
   /** Those of an owner's kept runs that match the filter (`GET …/invocations?filter=`). */
@@ -141,7 +169,7 @@ export class StreamReader {
     if (filter.clauses.length === 0) return [...kept];
     const test = compileFilter(filter);
     const target = this.deps.target(owner);
-    return kept.filter((k) => test(this.runSubject(k, target)));
+    return kept.filter((k) => test(this.subjects.runSubject(k, target)));
   }
 
   /** Those of an emitter's kept events that match the filter, delivery states looked up when it reads them (`GET …/event_summaries?filter=`). */
@@ -150,7 +178,7 @@ export class StreamReader {
     const test = compileFilter(filter);
     const target = this.deps.target(emitter);
     const runs = new Map<string, InvocationView | undefined>();
-    const subjects = kept.map((k) => this.eventSubject(k, target, runs)).filter((s) => test(s, false));
+    const subjects = kept.map((k) => this.subjects.eventSubject(k, target, runs)).filter((s) => test(s, false));
     if (!usesDelivery(filter)) return subjects.map((s) => s.kept);
     await this.lookUpDelivery(subjects);
     return subjects.filter((s) => test(s)).map((s) => s.kept);
@@ -166,7 +194,7 @@ export class StreamReader {
       const id = line.invocation_id;
       if (id && !runs.has(id)) runs.set(id, this.deps.invocations.get(id));
       const run = id ? runs.get(id) : undefined;
-      const base = run ? this.runSubject({ id: run.id, status: run.status, trigger: run.trigger, started_at: run.started_at } as KeptRun, target, run) : null;
+      const base = run ? this.subjects.runSubject({ id: run.id, status: run.status, trigger: run.trigger, started_at: run.started_at } as KeptRun, target, run) : null;
       const detail = once((): SubjectDetail => {
         const d = base?.detail();
         const row: StreamRow = d?.row ?? { kind: 'run', id: line.id, ts: line.ts, target, status: null, trigger: null, method: null, path: null, response_status: null, size: null, emits: null, delivery: null, summary: null, run_id: null };
@@ -176,30 +204,41 @@ export class StreamReader {
     });
   }
 
-  /** A lane for every store whose rows may match the filter, each passing `test`. */
-  private lanes(filter: StreamFilter, test: (s: StreamSubject) => boolean): Lane[] {
+  /** A lane for every store whose rows may match the filter, each passing `test`; `copy`: over copies of the stores' lists. */
+  private lanes(filter: StreamFilter, test: (s: StreamSubject) => boolean, copy = false): Lane[] {
     const lanes: Lane[] = [];
     const runCache = new Map<string, InvocationView | undefined>();
     const { invocations, events, runs } = this.deps;
+    const listed = <T>(list: readonly T[]) => (copy ? [...list] : list);
     for (const owner of invocations.owners()) {
       const target = this.deps.target(owner);
       if (!laneMayMatch(filter, 'run', target)) continue;
-      const kept = byStart(invocations.keptOf(owner));
-      lanes.push(new Lane(kept.length, (i) => this.runSubject(kept[i] as KeptRun, target), test));
+      const kept = byStart(listed(invocations.keptOf(owner)));
+      // A workflow step's run is shown in its workflow's row.
+      const at = (i: number) => ((kept[i] as KeptRun).in_workflow_run ? null : this.subjects.runSubject(kept[i] as KeptRun, target));
+      lanes.push(new Lane(kept.length, at, test, (i) => ({ ts: (kept[i] as KeptRun).started_at, id: (kept[i] as KeptRun).id })));
     }
     for (const emitter of events.emitters()) {
       const target = this.deps.target(emitter);
       if (!laneMayMatch(filter, 'event', target)) continue;
-      const kept = events.keptOf(emitter);
-      lanes.push(new Lane(kept.length, (i) => (isSystemChannel((kept[i] as KeptEvent).name) ? null : this.eventSubject(kept[i] as KeptEvent, target, runCache)), test));
+      const kept = listed(events.keptOf(emitter));
+      const at = (i: number) => (isSystemChannel((kept[i] as KeptEvent).name) ? null : this.subjects.eventSubject(kept[i] as KeptEvent, target, runCache));
+      lanes.push(new Lane(kept.length, at, test, (i) => eventKey(kept[i] as KeptEvent)));
     }
     for (const workflowId of runs.workflowIds()) {
       const target = this.deps.target(workflowId);
       if (!laneMayMatch(filter, 'run', target)) continue;
       const trigger = this.deps.workflowTrigger(workflowId);
       // Oldest first by start (lanes read from the end); a workflow keeps at most 100.
-      const list = runs.list(workflowId).sort((a, b) => a.started_at_ms - b.started_at_ms);
-      lanes.push(new Lane(list.length, (i) => this.workflowSubject(list[i] as WorkflowRunView, target, trigger), test));
+      const list = runs.list(workflowId).sort((a, b) => -newestFirst({ ts: a.started_at_ms, id: a.id }, { ts: b.started_at_ms, id: b.id }));
+      lanes.push(
+        new Lane(
+          list.length,
+          (i) => this.subjects.workflowSubject(list[i] as WorkflowRunView, target, trigger),
+          test,
+          (i) => ({ ts: (list[i] as WorkflowRunView).started_at_ms, id: (list[i] as WorkflowRunView).id }),
+        ),
+      );
     }
     return lanes;
   }
@@ -208,7 +247,7 @@ export class StreamReader {
   private countAll(): number {
     const { invocations, events, runs } = this.deps;
     let n = 0;
-    for (const owner of invocations.owners()) n += invocations.keptOf(owner).length;
+    for (const owner of invocations.owners()) for (const r of invocations.keptOf(owner)) if (!r.in_workflow_run) n++;
     for (const emitter of events.emitters()) for (const e of events.keptOf(emitter)) if (!isSystemChannel(e.name)) n++;
     for (const workflowId of runs.workflowIds()) n += runs.list(workflowId).length;
     return n;
@@ -219,7 +258,10 @@ export class StreamReader {
     const test = compileFilter(filter);
     const matched: StreamSubject[] = [];
     for (const lane of this.lanes(filter, (s) => test(s, false))) {
-      for (; lane.head; lane.advance()) matched.push(lane.head);
+      while (lane.next) {
+        const s = lane.take();
+        if (s) matched.push(s);
+      }
     }
     matched.sort(newestFirst);
     if (!usesDelivery(filter)) return matched;
@@ -254,63 +296,7 @@ export class StreamReader {
         );
     }
   }
-
-  /** A run as the filter sees it. */
-  runSubject(kept: KeptRun, target: StreamTarget, record?: InvocationView): StreamSubject {
-    const read = once(() => record ?? this.deps.invocations.read(kept));
-    const detail = once((): SubjectDetail => {
-      const run = read();
-      const row = runRow(run, target);
-      const text = requestText(run);
-      const body = once(() => (run.request ? jsonOf(text) : run.event));
-      return { row, headers: lowerHeaders(run.request?.headers), body, text: once(() => `${row.summary ?? ''} ${row.path ?? ''} ${text ?? JSON.stringify(run.event) ?? ''}`.toLowerCase()) };
-    });
-    const subject: StreamSubject = { kind: 'run', id: kept.id, ts: kept.started_at, target, status: kept.status === 'crashed' ? 'error' : kept.status, trigger: kept.trigger, line: null, detail, delivery: null };
-    return record ? subject : storedSubject(subject, kept, () => detail().body());
-  }
-
-  /** An event as the filter sees it; `runs` caches the runs that emitted events, read once a query. */
-  eventSubject(kept: KeptEvent, target: StreamTarget, runs: Map<string, InvocationView | undefined>, stored?: StoredEvent, delivery: DeliveryState | null = null): EventSubject {
-    const read = once(() => stored ?? this.deps.events.read(kept));
-    const detail = once((): SubjectDetail => {
-      const event = read();
-      const runId = event.meta.invocation_id;
-      let run: InvocationView | undefined;
-      if (runId) {
-        if (!runs.has(runId)) runs.set(runId, this.deps.invocations.get(runId));
-        run = runs.get(runId);
-      }
-      const row = eventRow(event, target, run, delivery ?? { state: 'none', attempts: 0 });
-      return { row, headers: lowerHeaders(run?.request?.headers), body: once(() => jsonOf(event.json)), text: once(() => `${event.meta.summary ?? ''} ${event.json}`.toLowerCase()) };
-    });
-    const subject: EventSubject = { kind: 'event', id: kept.id, ts: Number(kept.id.slice(0, kept.id.indexOf('-'))), target, status: null, trigger: null, line: null, detail, delivery, kept };
-    // An event's body is its own JSON: parsed from the line, without the run that emitted it.
-    return stored ? subject : storedSubject(subject, kept, () => jsonOf(read().json));
-  }
-
-  /** A workflow's run as the filter sees it. */
-  workflowSubject(run: WorkflowRunView, target: StreamTarget, trigger: string | null): StreamSubject {
-    const detail = once((): SubjectDetail => {
-      const row = workflowRunRow(run, target, trigger);
-      const request = workflowRequest(run);
-      const body = request ? request.body : run.event;
-      const text = typeof body === 'string' ? body : (JSON.stringify(body) ?? '');
-      return { row, headers: lowerHeaders(request?.headers), body: () => (typeof body === 'string' ? jsonOf(body) : body), text: once(() => `${row.summary ?? ''} ${row.path ?? ''} ${text}`.toLowerCase()) };
-    });
-    return { kind: 'run', id: run.id, ts: run.started_at_ms, target, status: run.status === 'error' ? 'error' : 'ok', trigger, line: null, detail, delivery: null };
-  }
 }
-
-/** A subject of a stored record: its line, and its body fields remembered across requests. */
-function storedSubject<S extends StreamSubject>(subject: S, kept: KeptRun | KeptEvent, body: () => unknown): S {
-  subject.line = () => kept.arena.read(kept);
-  subject.field = (path) => bodyField(kept, path, body);
-  subject.fieldKnown = (path) => fieldKnown(kept, path);
-  return subject;
-}
-
-/** An event subject, with what its store keeps of it. */
-export type EventSubject = StreamSubject & { kept: KeptEvent };
 
 /** The index of the first subject listed after the cursor (binary search over newest-first subjects). */
 function firstAfter(subjects: readonly StreamSubject[], cursor: { ts: number; id: string }): number {

@@ -138,7 +138,7 @@ export class WorkflowManager {
     const run: WorkflowRunRecord = { id: newId('wfr'), workflow_id: wf.id, event, replay_of: options.replayOf ?? null, status: 'success', started_at_ms: Date.now(), duration_ms: 0, steps: [] };
     const steps: Record<string, unknown> = { trigger: { event } };
     for (const step of wf.steps) {
-      const record = await this.runStep(wf, step, steps, options);
+      const record = await this.runStep(wf, step, steps, { ...options, runId: run.id });
       run.steps.push(record);
       steps[step.name] = { ...record.exports, $return_value: record.ret };
       if (record.error) run.status = 'error';
@@ -208,7 +208,7 @@ export class WorkflowManager {
     return out;
   }
 
-  private async runStep(wf: WorkflowRecord, step: WorkflowStep, steps: Record<string, unknown>, options: { onRespond?: (r: HttpResponsePayload) => void; depth?: number; hops?: number; test?: boolean }): Promise<StepRunRecord> {
+  private async runStep(wf: WorkflowRecord, step: WorkflowStep, steps: Record<string, unknown>, options: { onRespond?: (r: HttpResponsePayload) => void; depth?: number; hops?: number; test?: boolean; runId?: string }): Promise<StepRunRecord> {
     const started = Date.now();
     const record: StepRunRecord = { name: step.name, component_id: step.component_id, invocation_id: null, exports: {}, ret: null, logs: [], duration_ms: 0, error: null, exit: null };
     const component = this.deps.library.find(step.component_id);
@@ -216,7 +216,8 @@ export class WorkflowManager {
       if (!component) throw new Error(`step ${step.name}: component ${step.component_id} is missing`);
       const stored = openSecrets(component.configurable_props, step.configured_props, this.deps.secrets);
       const configured = resolveReferences(stored, { steps }, `steps.${step.name}.configured_props`) as Record<string, unknown>;
-      const answer = await this.deps.sessions.runAction(component, configured, steps, { jit: false, onRespond: options.onRespond });
+      const workflowStep = { workflow_id: wf.id, run_id: options.runId ?? null, step: step.name };
+      const answer = await this.deps.sessions.runAction(component, configured, steps, { jit: false, onRespond: options.onRespond, workflowStep });
       Object.assign(record, { invocation_id: answer.invocation_id, exports: answer.exports, ret: answer.ret, logs: answer.os, error: answer.error, exit: answer.exit });
       if (answer.emitted.length > 0 && !options.test) {
         await this.deps.emission.accept(

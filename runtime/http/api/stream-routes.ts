@@ -46,6 +46,11 @@ export function streamRoutes(ctx: ApiContext): Router {
     res.json(await ctx.stream.page(requestFilter(ctx, filter), page));
   });
 
+  router.get('/stream/count', async (req, res) => {
+    const { filter } = parseParams(req, filterParam);
+    res.json({ total_count: await ctx.stream.count(requestFilter(ctx, filter)) });
+  });
+
   router.get('/stream/filters', (_req, res) => {
     res.json({ data: ctx.savedFilters.list() });
   });
@@ -79,20 +84,20 @@ export function streamSseRoutes(ctx: ApiContext): Router {
     const lastId = req.headers['last-event-id'];
     const backlog = typeof lastId === 'string' && /^\d+:/.test(lastId) ? (await reader.page(filter, { limit: 100, after: lastId })).data.reverse().map(item) : [];
     stream(res, backlog, (send) => {
-      const offer = (subject: ReturnType<typeof reader.workflowSubject>) => {
+      const offer = (subject: ReturnType<typeof reader.subjects.workflowSubject>) => {
         if (test(subject)) send(item(subject.delivery ? { ...subject.detail().row, delivery: subject.delivery } : subject.detail().row));
       };
       const stops = [
         ctx.invocations.subscribeAll((r) => {
-          offer(reader.runSubject({ id: r.id, status: r.status, trigger: r.trigger, started_at: r.started_at } as KeptRun, ctx.stream.target(r.owner_id), r));
+          offer(reader.subjects.runSubject({ id: r.id, status: r.status, trigger: r.trigger, started_at: r.started_at } as KeptRun, ctx.stream.target(r.owner_id), r));
         }),
         ctx.events.subscribeAll((e: StoredEvent) => {
           if (isSystemChannel(e.meta.name)) return;
           const routed = (e.deliver_to?.length ?? 0) > 0;
           const kept = { id: e.id, name: e.meta.name, routed } as KeptEvent;
-          offer(reader.eventSubject(kept, ctx.stream.target(e.emitter_id), new Map(), e, { state: routed ? 'pending' : 'none', attempts: 0 }));
+          offer(reader.subjects.eventSubject(kept, ctx.stream.target(e.emitter_id), new Map(), e, { state: routed ? 'pending' : 'none', attempts: 0 }));
         }),
-        ctx.stream.subscribeWorkflowRuns((run: WorkflowRunRecord) => offer(reader.workflowSubject(run, ctx.stream.target(run.workflow_id), ctx.stream.workflowTrigger(run.workflow_id)))),
+        ctx.stream.subscribeWorkflowRuns((run: WorkflowRunRecord) => offer(reader.subjects.workflowSubject(run, ctx.stream.target(run.workflow_id), ctx.stream.workflowTrigger(run.workflow_id)))),
       ];
       return () => {
         for (const stop of stops) stop();

@@ -6,7 +6,13 @@ import { byStart, Lane, mergeLanes, newestFirst } from '../../../../runtime/engi
 import type { StreamSubject } from '../../../../runtime/engine/stream/stream-match';
 
 const subject = (id: string, ts: number) => ({ id, ts }) as StreamSubject;
-const lane = (items: StreamSubject[], test: (s: StreamSubject) => boolean = () => true) => new Lane(items.length, (i) => items[i] ?? null, test);
+const lane = (items: StreamSubject[], test: (s: StreamSubject) => boolean = () => true) =>
+  new Lane(
+    items.length,
+    (i) => items[i] ?? null,
+    test,
+    (i) => items[i] as StreamSubject,
+  );
 
 describe('stream lanes', () => {
   it('merges lanes newest first, and pages older than a cursor', () => {
@@ -26,10 +32,41 @@ describe('stream lanes', () => {
     );
     // A lane counts every subject that passes, those a page already read included.
     const counted = lane(b, (s) => s.ts % 2 === 0);
-    counted.advance();
-    assert.equal(counted.head?.id, 'b4');
-    assert.equal(counted.countAll(), 3);
-    assert.equal(counted.head, null);
+    assert.equal(counted.take()?.id, 'b6');
+    assert.equal(counted.next?.id, 'b4');
+    assert.equal(counted.count(), true);
+    assert.equal(counted.passed, 3);
+    assert.equal(counted.next, null);
+  });
+
+  it('reads a lane no further than the page needs, even when none of its rows match', () => {
+    const read: string[] = [];
+    const tested = (items: StreamSubject[], pass: boolean) => lane(items, (s) => (read.push(s.id), pass));
+    const none = Array.from({ length: 100 }, (_, i) => subject(`n${i}`, i * 2));
+    const some = Array.from({ length: 100 }, (_, i) => subject(`s${i}`, i * 2 + 1));
+    assert.deepEqual(
+      mergeLanes([tested(none, false), tested(some, true)], 3, null).map((s) => s.id),
+      ['s99', 's98', 's97'],
+    );
+    // Each lane was read down to the page's last row, not through its 100 rows.
+    assert.ok(read.length <= 6, `read ${read.length} rows`);
+  });
+
+  it('counts the rows a cursor passed over, and stops counting when told, to go on later', () => {
+    const items = Array.from({ length: 10 }, (_, i) => subject(`r${i}`, i));
+    const even = lane(items, (s) => s.ts % 2 === 0);
+    assert.deepEqual(
+      mergeLanes([even], 2, { id: 'r6', ts: 6 }).map((s) => s.id),
+      ['r4', 'r2'],
+    );
+    let asked = 0;
+    assert.equal(
+      even.count(() => ++asked >= 2),
+      false,
+    );
+    assert.equal(even.count(), true);
+    // r0, r2, r4 below the cursor; r6, r8 passed over by it.
+    assert.equal(even.passed, 5);
   });
 
   it('orders event ids of one millisecond by their sequence, not as text', () => {
