@@ -11,6 +11,7 @@ import { KeyedListeners } from '../lib/keyed-listeners';
 import { LineArena, type LineSpan } from '../lib/line-arena';
 import { type Page, paginate } from '../lib/pagination';
 import { RetainedLogs } from '../lib/retained-log';
+import { byStart } from '../lib/start-order';
 import type { LogLine } from './log-store';
 
 /** Filters of `GET /v1/sources/{id}/invocations`. */
@@ -150,7 +151,7 @@ export class InvocationStore {
     return this.logs.openOwners();
   }
 
-  /** An owner's kept runs, oldest first, unread (written to the owner's file first, see `add`). */
+  /** An owner's kept runs, in the order they ended (oldest first), unread (written to the owner's file first, see `add`). */
   keptOf(owner: string): readonly KeptRun[] {
     this.logs.writeQueued(owner);
     return this.logs.list(owner);
@@ -165,12 +166,12 @@ export class InvocationStore {
     return record;
   }
 
-  /** An owner's invocations matching the query, newest first, as kept (see `read`), written to the owner's file first (see `add`). */
+  /** An owner's invocations matching the query, newest started first, as kept (see `read`), written to the owner's file first (see `add`). */
   list(owner: string, query: InvocationQuery = {}): KeptRun[] {
     this.logs.writeQueued(owner);
     const needle = query.q?.toLowerCase();
     const out: KeptRun[] = [];
-    const all = this.logs.list(owner);
+    const all = byStart(this.logs.list(owner));
     for (let i = all.length - 1; i >= 0; i--) {
       const r = all[i] as KeptRun;
       if (query.status && r.status !== query.status) continue;

@@ -22,6 +22,9 @@ const ORDERS = `export default {
 
 const ACTION = `export default { key: "stream_greet", name: "Greet", version: "0.0.1", type: "action", props: {}, async run({ steps }) { return "hi"; } };`;
 
+/** A workflow's step: an action of its own. */
+const STEP = ACTION.replace('stream_greet', 'stream_step').replace('Greet', 'Step');
+
 interface Row {
   kind: string;
   id: string;
@@ -238,9 +241,11 @@ describe('stream', () => {
     source = { ...source, endpoint: `${spout.url}/e/${source.endpoint.split('/e/')[1]}` };
   });
 
-  it('streams new rows matching the filter over SSE, and not the others', async () => {
+  it('streams new rows matching the filter over SSE, and not the others; an event row as a page lists it', async () => {
     const controller = new AbortController();
-    const got = readSse(`${spout.url}/sse/stream?filter=${encodeURIComponent('kind:event body.amount>500')}`, spout.apiKey, 1, controller.signal);
+    // method: and path: are the run's: an event waits for its run's record, so they match live too.
+    const filter = 'kind:event method:POST path:/orders/huge body.amount>500';
+    const got = readSse(`${spout.url}/sse/stream?filter=${encodeURIComponent(filter)}`, spout.apiKey, 1, controller.signal);
     // The stream is open once a row sent after it arrives; send until one does.
     let n = 10;
     const sending = (async () => {
@@ -257,5 +262,50 @@ describe('stream', () => {
     assert.match(row!.data.summary, /^order \d+$/);
     assert.equal(Number(row!.data.summary.slice(6)) % 2, 1, 'only the huge orders (odd n) match');
     assert.equal(row!.id, `${row!.data.ts}:${row!.data.id}`);
+    // The live row is the row a page lists, but for its delivery (pending when sent; a page reads it now).
+    const paged = (await stream(filter)).data.find((r) => r.id === row!.data.id);
+    assert.ok(paged, 'the page lists the event');
+    assert.deepEqual({ ...row!.data, delivery: null }, { ...paged, delivery: null });
+    assert.deepEqual({ method: paged.method, path: paged.path, response_status: paged.response_status }, { method: 'POST', path: '/orders/huge', response_status: 202 });
+  });
+
+  it('counts every matching row (GET /v1/stream/count), as a page does', async () => {
+    for (const filter of ['', 'kind:event', 'body.amount>50', 'method:POST -status:error']) {
+      const res = await spout.api('GET', `/v1/stream/count?filter=${encodeURIComponent(filter)}`);
+      assert.equal(res.status, 200, JSON.stringify(res.json));
+      const page = await stream(filter);
+      assert.equal(page.page_info.total_count, page.data.length);
+      assert.deepEqual(res.json, { total_count: page.page_info.total_count }, filter);
+    }
+    const bad = await spout.api('GET', `/v1/stream/count?filter=${encodeURIComponent('body.amount>>5')}`);
+    assert.equal(bad.status, 400);
+    assert.match(JSON.stringify(bad.json), /body\.amount>>5/);
+  });
+
+  it('shows a workflow run once: its steps are in its row, not rows of their action', async () => {
+    const created = await spout.api('POST', '/v1/workflows', { name: 'Greeter', trigger: { type: 'manual' }, steps: [{ name: 'greet', component_code: STEP }] });
+    assert.equal(created.status, 200, JSON.stringify(created.json));
+    const wf = created.json.data as { id: string; steps: Array<{ component_id: string }> };
+    const ran = await spout.api('POST', `/v1/workflows/${wf.id}/run`, { event: { amount: 1 } });
+    assert.equal(ran.status, 200, JSON.stringify(ran.json));
+    const stepRun = (ran.json.data as { id: string; steps: Array<{ invocation_id: string }> }).steps[0]!.invocation_id;
+    const action = wf.steps[0]!.component_id;
+    // The step's run is recorded under its action, marked as the workflow run's step.
+    const listed = await spout.api('GET', `/v1/components/${action}/invocations`);
+    const record = (listed.json.data as Array<{ id: string; workflow_step: unknown }>).find((r) => r.id === stepRun);
+    assert.deepEqual(record?.workflow_step, { workflow_id: wf.id, run_id: (ran.json.data as { id: string }).id, step: 'greet' });
+    const { data, page_info } = await stream('');
+    assert.equal(data.filter((r) => r.target.id === wf.id).length, 1, 'one row for the workflow run');
+    assert.equal(
+      data.find((r) => r.id === stepRun),
+      undefined,
+      'no row for its step',
+    );
+    assert.equal(page_info.total_count, data.length);
+    assert.equal((await stream(`action:${action}`)).data.length, 0);
+    // A step run alone ("Test step") belongs to no workflow run: it is a row of its action.
+    const tested = await spout.api('POST', `/v1/workflows/${wf.id}/steps/greet/test`, {});
+    assert.equal(tested.status, 200, JSON.stringify(tested.json));
+    assert.equal((await stream(`action:${action}`)).data.length, 1);
   });
 });

@@ -1,26 +1,12 @@
 // The stream's merge: each store's records (a source's runs, an emitter's events, a workflow's
 // runs) is a lane read newest first; a page reads the newest unread record of all lanes in turn,
 // so only what precedes the page's last row is read, not every record kept.
+import { compareIds } from '../../lib/start-order';
 import type { StreamSubject } from './stream-match';
-
-/** Ids in order: a shorter one first (`<ms>-9` before `<ms>-10`), else as text. */
-function compareIds(a: string, b: string): number {
-  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
-}
 
 /** Newest first; the same time by id, descending. */
 export function newestFirst(a: { ts: number; id: string }, b: { ts: number; id: string }): number {
   return b.ts - a.ts || compareIds(b.id, a.id);
-}
-
-/**
- * Runs oldest first by start. A store keeps them in the order they ended, which differs when one
- * started before another ended: those few are sorted (the list is checked first, and is usually in order).
- */
-export function byStart<R extends { started_at: number; id: string }>(runs: readonly R[]): readonly R[] {
-  const before = (a: R, b: R) => a.started_at - b.started_at || compareIds(a.id, b.id);
-  for (let i = 1; i < runs.length; i++) if (before(runs[i - 1] as R, runs[i] as R) > 0) return [...runs].sort(before);
-  return runs;
 }
 
 /** Where a record is in the order rows are listed: its time and id. */

@@ -6,12 +6,13 @@ import type { InvocationView } from '../../contract/invocation-api';
 import type { PageQuery } from '../../contract/page';
 import type { StreamPage, StreamRow } from '../../contract/stream-api';
 import type { WorkflowRunView } from '../../contract/workflow-api';
+import { byStart } from '../../lib/start-order';
 import type { EventStore, KeptEvent } from '../../store/event-store';
 import { isSystemChannel } from '../../store/event-store';
 import type { InvocationStore, KeptRun } from '../../store/invocation-store';
 import type { RunLog } from '../../store/workflow-run-log';
 import { parseFilter, type StreamFilter, usesDelivery } from './stream-filter';
-import { byStart, Lane, mergeLanes, newestFirst, type RowKey } from './stream-lanes';
+import { Lane, mergeLanes, newestFirst, type RowKey } from './stream-lanes';
 import { compileFilter, laneMayMatch, type StreamSubject, type SubjectDetail } from './stream-match';
 import { deliveryState, type StreamTarget } from './stream-rows';
 import { type EventSubject, once, StreamSubjects } from './stream-subjects';
@@ -35,8 +36,8 @@ const DELIVERY_BATCH = 1000;
 /** Records a page's count may read (parse) past the page before it answers a lower bound: a few tens of ms. */
 export const COUNT_READS = 5000;
 /** Rows, and records read, between two turns of the event loop while `count` counts. */
-const SLICE_ROWS = 20_000;
-const SLICE_READS = 2000;
+const SLICE_ROWS = 5000;
+const SLICE_READS = 300;
 /** Counts a partial page starts in the background, at most, at once. */
 const BACKGROUND_COUNTS = 2;
 

@@ -40,8 +40,8 @@ export function sseRoutes(ctx: ApiContext): Router {
     const source = find(req.params.id);
     const item = (r: InvocationView): StreamItem => ({ id: r.id, data: r });
     const lastId = lastEventId(req);
-    // Resuming: the ones recorded after the last one the client saw, oldest first.
-    const recorded = lastId ? ctx.invocations.list(source.id) : [];
+    // Resuming: the ones recorded (ended) after the last one the client saw, oldest first.
+    const recorded = lastId ? [...ctx.invocations.keptOf(source.id)].reverse() : [];
     const seen = recorded.findIndex((r) => r.id === lastId);
     const backlog =
       seen > 0

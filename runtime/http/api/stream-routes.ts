@@ -1,5 +1,6 @@
 import { type Request, Router } from 'express';
 import { z } from 'zod';
+import type { InvocationView } from '../../contract/invocation-api';
 import type { StreamRow } from '../../contract/stream-api';
 import { FilterSyntaxError, type StreamFilter } from '../../engine/stream/stream-filter';
 import { compileFilter } from '../../engine/stream/stream-match';
@@ -13,6 +14,9 @@ import { HttpError } from '../edge/error-statuses';
 import type { ApiContext } from './api-context';
 import { parseParams } from './params';
 import { type StreamItem, stream } from './sse-stream';
+
+/** Runs whose events wait for their record on one SSE stream, at most. */
+const MAX_WAITING_RUNS = 1000;
 
 /** The `filter` parameter of the stream and of the lists that take it. */
 export const filterParam = z.object({ filter: z.string().max(2000).optional() });
@@ -87,15 +91,35 @@ export function streamSseRoutes(ctx: ApiContext): Router {
       const offer = (subject: ReturnType<typeof reader.subjects.workflowSubject>) => {
         if (test(subject)) send(item(subject.delivery ? { ...subject.detail().row, delivery: subject.delivery } : subject.detail().row));
       };
+      const offerEvent = (e: StoredEvent, run?: InvocationView) => {
+        const routed = (e.deliver_to?.length ?? 0) > 0;
+        const kept = { id: e.id, name: e.meta.name, routed } as KeptEvent;
+        const runs = new Map(run ? [[run.id, run]] : []);
+        offer(reader.subjects.eventSubject(kept, ctx.stream.target(e.emitter_id), runs, e, { state: routed ? 'pending' : 'none', attempts: 0 }));
+      };
+      // An event is stored before the run that emitted it ends: it waits for the run's record, so
+      // its row has the run's method, path and answer as a page lists it, and terms on them match.
+      const waiting = new Map<string, StoredEvent[]>();
       const stops = [
         ctx.invocations.subscribeAll((r) => {
-          offer(reader.subjects.runSubject({ id: r.id, status: r.status, trigger: r.trigger, started_at: r.started_at } as KeptRun, ctx.stream.target(r.owner_id), r));
+          if (!r.workflow_step?.run_id) offer(reader.subjects.runSubject({ id: r.id, status: r.status, trigger: r.trigger, started_at: r.started_at } as KeptRun, ctx.stream.target(r.owner_id), r));
+          const held = waiting.get(r.id);
+          waiting.delete(r.id);
+          for (const e of held ?? []) offerEvent(e, r);
         }),
         ctx.events.subscribeAll((e: StoredEvent) => {
           if (isSystemChannel(e.meta.name)) return;
-          const routed = (e.deliver_to?.length ?? 0) > 0;
-          const kept = { id: e.id, name: e.meta.name, routed } as KeptEvent;
-          offer(reader.subjects.eventSubject(kept, ctx.stream.target(e.emitter_id), new Map(), e, { state: routed ? 'pending' : 'none', attempts: 0 }));
+          const runId = e.meta.invocation_id;
+          if (!runId || ctx.invocations.get(runId)) return offerEvent(e);
+          const held = waiting.get(runId);
+          if (held) held.push(e);
+          else waiting.set(runId, [e]);
+          // Runs that never end (a host killed mid-run is recorded; this bounds the rest): the oldest go without.
+          if (waiting.size > MAX_WAITING_RUNS) {
+            const [oldest, events] = waiting.entries().next().value as [string, StoredEvent[]];
+            waiting.delete(oldest);
+            for (const x of events) offerEvent(x);
+          }
         }),
         ctx.stream.subscribeWorkflowRuns((run: WorkflowRunRecord) => offer(reader.subjects.workflowSubject(run, ctx.stream.target(run.workflow_id), ctx.stream.workflowTrigger(run.workflow_id)))),
       ];

@@ -44,6 +44,30 @@ describe('InvocationStore', () => {
     await reopened.close();
   });
 
+  it('lists runs newest started first, though it keeps them in the order they ended, and after a restart', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spout-runs-'));
+    const store = new InvocationStore(dir, 40);
+    // A long run (started at 1001) ends after two short ones that started later.
+    const ended = [record(2), record(3), record(1), record(4)];
+    for (const r of ended) await store.add(r);
+    const ids = (s: InvocationStore) => s.list('dc_a').map((k) => k.id);
+    assert.deepEqual(ids(store), ['inv_0004', 'inv_0003', 'inv_0002', 'inv_0001']);
+    assert.deepEqual(
+      store.page('dc_a', {}, { limit: 2, before: 'inv_0003' }).data.map((r) => r.id),
+      ['inv_0002', 'inv_0001'],
+    );
+    // What a follower resumes from stays the order they ended.
+    assert.deepEqual(
+      store.keptOf('dc_a').map((k) => k.id),
+      ['inv_0002', 'inv_0003', 'inv_0001', 'inv_0004'],
+    );
+    await store.close();
+    const reopened = new InvocationStore(dir, 40);
+    await reopened.openAll();
+    assert.deepEqual(ids(reopened), ['inv_0004', 'inv_0003', 'inv_0002', 'inv_0001']);
+    await reopened.close();
+  });
+
   it('writes a run to its file before a list, a lookup or a follower shows it (issue 42: a kill -9 then keeps it)', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spout-runs-'));
     const store = new InvocationStore(dir, 40);

@@ -46,6 +46,11 @@ function toRow(r: InvocationView): RunRow {
   };
 }
 
+/** Rows newest started first (a sort that keeps the order of rows that started at the same time). */
+function byStartDesc(rows: RunRow[]): RunRow[] {
+  return rows.sort((a, b) => b.started_at - a.started_at);
+}
+
 interface InvocationState {
   sourceId: string | null;
   filter: InvocationFilter;
@@ -111,7 +116,8 @@ export const useInvocations = create<InvocationState>((set, get) => {
       .filter((r) => !s.filter.status || r.status === s.filter.status)
       .reverse()
       .map(toRow);
-    if (fresh.length) set({ items: [...fresh, ...s.items].slice(0, KEPT), total: s.total + fresh.length });
+    // Runs arrive as they end; the list is newest started first, as the service lists them.
+    if (fresh.length) set({ items: byStartDesc([...fresh, ...s.items]).slice(0, KEPT), total: s.total + fresh.length });
   };
 
   return {

@@ -23,7 +23,7 @@ const streamUrl = (filter: string) => (filter ? `/stream?filter=${encodeURICompo
 export function StreamScreen() {
   const navigate = useRoute((s) => s.navigate);
   const filter = useRoute((s) => s.query.get('filter') ?? '');
-  const { items, held, total, loaded, live, olderCursor, loadingOlder, filterError, error, open, close, loadOlder, setAtTop, release } = useStream();
+  const { items, held, total, counting, loaded, live, olderCursor, loadingOlder, filterError, error, open, close, loadOlder, setAtTop, release } = useStream();
   const [text, setText] = useState(filter);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [toTop, setToTop] = useState(0);
@@ -59,7 +59,7 @@ export function StreamScreen() {
         <span className="grow" />
         <LiveBadge live={live} testId="stream-state" />
         <span className="muted" data-testid="stream-count">
-          {loaded && !filterError ? `${total} ${filter ? 'matching ' : ''}row${total === 1 ? '' : 's'}` : ''}
+          {loaded && !filterError ? `${total}${counting ? '+' : ''} ${filter ? 'matching ' : ''}row${total === 1 && !counting ? '' : 's'}${counting ? ' (counting…)' : ''}` : ''}
         </span>
       </header>
       <FilterBar text={text} onType={setText} filter={filter} apply={apply} problem={filterError} />

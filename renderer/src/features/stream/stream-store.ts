@@ -19,6 +19,8 @@ interface StreamState {
   /** Whether the top row is in view (new rows then join at once). */
   atTop: boolean;
   total: number;
+  /** Whether `total` is a lower bound still being counted (the page's count was cut short: GET /v1/stream/count counts the rest). */
+  counting: boolean;
   loaded: boolean;
   live: boolean;
   olderCursor: string | null;
@@ -40,6 +42,18 @@ let known = new Set<string>();
 /** Bumped by every open, so an answer that arrives after a newer request is dropped. */
 let generation = 0;
 
+/** Rows the live stream added since the full count was asked for (they are not in it). */
+let liveSinceCount = 0;
+
+/** Counts every matching row when a page's count was cut short, then shows it (with the rows live added since). */
+function countAll(filter: string, mine: number): void {
+  liveSinceCount = 0;
+  api.streamCount(filter || undefined).then(
+    (total) => mine === generation && useStream.setState({ total: total + liveSinceCount, counting: false }),
+    () => mine === generation && useStream.setState({ counting: false }),
+  );
+}
+
 /**
  * The stream: a page of `GET /v1/stream?filter=` (runs and events of every source, action and
  * workflow, newest first), new matching rows live from `/sse/stream?filter=` (the service filters
@@ -51,6 +65,7 @@ export const useStream = create<StreamState>((set, get) => ({
   held: [],
   atTop: true,
   total: 0,
+  counting: false,
   loaded: false,
   live: false,
   olderCursor: null,
@@ -63,12 +78,13 @@ export const useStream = create<StreamState>((set, get) => ({
     stop = null;
     const mine = ++generation;
     known = new Set();
-    set({ filter, held: [], loaded: false, live: false, olderCursor: null, loadingOlder: false, filterError: null, error: null });
+    set({ filter, held: [], counting: false, loaded: false, live: false, olderCursor: null, loadingOlder: false, filterError: null, error: null });
     try {
       const page = await api.stream({ filter: filter || undefined, limit: PAGE });
       if (mine !== generation) return;
       for (const r of page.data) known.add(r.id);
-      set({ items: page.data, total: page.page_info.total_count, loaded: true, olderCursor: page.data.length === PAGE ? (page.page_info.end_cursor ?? null) : null });
+      set({ items: page.data, total: page.page_info.total_count, counting: page.page_info.total_partial === true, loaded: true, olderCursor: page.data.length === PAGE ? (page.page_info.end_cursor ?? null) : null });
+      if (page.page_info.total_partial) countAll(filter, mine);
     } catch (err) {
       if (mine !== generation) return;
       const bad = err instanceof ApiError && err.status === 400;
@@ -82,6 +98,7 @@ export const useStream = create<StreamState>((set, get) => ({
         if (mine !== generation) return;
         const fresh = [...batch].reverse();
         const s = get();
+        liveSinceCount += fresh.length;
         if (s.atTop && s.held.length === 0) set({ items: [...fresh, ...s.items].slice(0, KEPT), total: s.total + fresh.length });
         else set({ held: [...fresh, ...s.held].slice(0, KEPT), total: s.total + fresh.length });
       },
@@ -94,7 +111,7 @@ export const useStream = create<StreamState>((set, get) => ({
     stop?.();
     stop = null;
     generation++;
-    set({ items: [], held: [], total: 0, loaded: false, live: false, olderCursor: null });
+    set({ items: [], held: [], total: 0, counting: false, loaded: false, live: false, olderCursor: null });
   },
 
   async loadOlder() {

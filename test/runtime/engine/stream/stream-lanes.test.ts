@@ -2,8 +2,9 @@
 // keeps in the order they ended are put in the order they started.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { byStart, Lane, mergeLanes, newestFirst } from '../../../../runtime/engine/stream/stream-lanes';
+import { Lane, mergeLanes, newestFirst } from '../../../../runtime/engine/stream/stream-lanes';
 import type { StreamSubject } from '../../../../runtime/engine/stream/stream-match';
+import { byStart } from '../../../../runtime/lib/start-order';
 
 const subject = (id: string, ts: number) => ({ id, ts }) as StreamSubject;
 const lane = (items: StreamSubject[], test: (s: StreamSubject) => boolean = () => true) =>
