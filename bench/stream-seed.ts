@@ -15,6 +15,17 @@ export interface SeedOptions {
   errorEvery?: number;
 }
 
+/** A source that emits each order it is sent, for data dirs seeded with its runs; written for Spout's benchmarks and tests. */
+export const SEED_SOURCE = `export default {
+  name: "Orders",
+  version: "0.1.0",
+  props: { http: { type: "$.interface.http" } },
+  async run(event) {
+    this.$emit(event.body, { summary: "order " + event.body.n });
+  },
+};
+`;
+
 /** Order `n` as the seeded runs send it: amounts 0..99, two customers' tiers. */
 export function seedOrder(n: number): { n: number; amount: number; customer: { tier: string } } {
   return { n, amount: n % 100, customer: { tier: n % 3 === 0 ? 'gold' : 'silver' } };

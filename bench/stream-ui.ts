@@ -9,23 +9,12 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser, signedInPage } from '../test/helpers/browser';
 import { deploySource, type SpoutProcess, startSpout, tempDir } from '../test/helpers/service';
-import { seedStream } from './stream-seed';
+import { SEED_SOURCE, seedStream } from './stream-seed';
 
 const BIG = Number(process.env.BENCH_RUNS ?? 100_000);
 const SMALL = 100;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 7);
 const SCREENS = process.env.BENCH_SCREENS ?? '/work/screens';
-
-/** Answers each order; written for this benchmark. */
-const ORDERS = `export default {
-  name: "Orders",
-  version: "0.1.0",
-  props: { http: { type: "$.interface.http" } },
-  async run(event) {
-    this.$emit(event.body, { summary: "order " + event.body.n });
-  },
-};
-`;
 
 /** The filters timed: a field of the run (cheap) and a JSON field of the body (parses each record). */
 const FILTERS = ['status:error', 'body.amount>97'];
@@ -34,7 +23,7 @@ const FILTERS = ['status:error', 'body.amount>97'];
 async function seed(runs: number): Promise<string> {
   const dataDir = tempDir('spout-bench-stream-');
   const spout = await startSpout({ dataDir, args: ['--invocation-retention', String(Math.max(runs, 1000))] });
-  const source = await deploySource(spout, ORDERS, { name: 'orders' });
+  const source = await deploySource(spout, SEED_SOURCE, { name: 'orders' });
   await spout.stop();
   await seedStream(dataDir, [source.id], runs);
   return dataDir;

@@ -3,51 +3,29 @@
 // count and shows every matching row's number, not the lower bound. Runs are seeded through the
 // store modules (bench/stream-seed.ts) before the service starts on the data dir.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { seedOrder, seedStream } from '../../bench/stream-seed';
+import { before, describe, it } from 'node:test';
+import { SEED_SOURCE, seedOrder, seedStream } from '../../bench/stream-seed';
 import { COUNT_READS } from '../../runtime/engine/stream/stream-reader';
-import { launchBrowser, signedInPage } from '../helpers/browser';
-import { deploySource, type SpoutProcess, startSpout, tempDir } from '../helpers/service';
-
-/** Answers each order; written for this test. */
-const ORDERS = `export default {
-  name: "Orders",
-  version: "0.1.0",
-  props: { http: { type: "$.interface.http" } },
-  async run(event) {
-    this.$emit(event.body, { summary: "order " + event.body.n });
-  },
-};
-`;
+import { browserSuite } from '../helpers/browser-suite';
+import { deploySource, startSpout, tempDir } from '../helpers/service';
 
 /** Runs (each with its event but every tenth): more records than a page's count reads. */
 const RUNS = COUNT_READS * 10;
 const FILTER = 'body.amount>97';
 
 describe('the Stream screen counts every match of a first body filter', () => {
-  let spout: SpoutProcess;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-
+  const dataDir = tempDir();
+  // The source is deployed by a first service, its runs seeded while none runs, then the suite's starts.
   before(async () => {
-    const dataDir = tempDir();
     const first = await startSpout({ dataDir });
-    const source = await deploySource(first, ORDERS, { name: 'orders' });
+    const source = await deploySource(first, SEED_SOURCE, { name: 'orders' });
     await first.stop();
     await seedStream(dataDir, [source.id], RUNS);
-    spout = await startSpout({ dataDir, args: ['--invocation-retention', String(RUNS)] });
-    browser = await launchBrowser();
-    ({ context, page } = await signedInPage(browser, await spout.signInUrl()));
   });
-  after(async () => {
-    await context?.close();
-    await browser?.close();
-    await spout?.stop();
-  });
+  const suite = browserSuite({ dataDir, args: ['--invocation-retention', String(RUNS)] });
 
   it('shows the full count, not the lower bound the first page answered', async () => {
+    const { spout, page } = suite;
     // A first answer on a path not read yet is a lower bound (another path: FILTER's stays unread for the page below).
     const res = await spout.api('GET', `/v1/stream?limit=100&filter=${encodeURIComponent('body.customer.tier:gold')}`);
     const info = (res.json as { page_info: { total_count: number; total_partial?: boolean } }).page_info;

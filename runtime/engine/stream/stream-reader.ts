@@ -42,7 +42,7 @@ export const COUNT_READS = 2000;
  */
 const SLICE_MS = 8;
 /** Counts a partial page starts in the background, at most, at once. */
-const BACKGROUND_COUNTS = 2;
+const BACKGROUND_COUNTS = 1;
 
 const NO_FILTER: StreamFilter = { expr: '', clauses: [] };
 
