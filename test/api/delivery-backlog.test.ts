@@ -1,6 +1,7 @@
 // Delivery under load and crashes (docs/delivery.md, issue 5): a hanging receiver does not hold
 // up other webhooks; a 1000-event backlog built while the receiver is down is delivered when it
-// comes back, also across a SIGKILL; resend and recover survive a SIGKILL.
+// comes back, also across a SIGKILL, and so is one past the window in memory (waiting on disk);
+// resend and recover survive a SIGKILL.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { type Receiver, startReceiver } from '../helpers/receiver';
@@ -15,8 +16,8 @@ describe('delivery backlog and isolation', () => {
   after(async () => {
     for (const step of cleanup.reverse()) await step();
   });
-  const spoutAt = async (dataDir: string) => {
-    const spout = await startSpout({ dataDir, args: ARGS });
+  const spoutAt = async (dataDir: string, env?: Record<string, string>) => {
+    const spout = await startSpout({ dataDir, args: ARGS, env });
     cleanup.push(() => spout.stop());
     return spout;
   };
@@ -107,6 +108,32 @@ describe('delivery backlog and isolation', () => {
       if (idOf.has(i)) assert.equal(x.headers['webhook-id'], idOf.get(i));
     }
     await waitFor(async () => (await messages(spout, hook.id, 'delivered')).total === 1000, 5000, 'all 1000 messages delivered');
+  });
+
+  it('lists a backlog past the delivery window with its statuses, and delivers it all across a SIGKILL', async () => {
+    // A window of 16 undelivered messages in memory: the other 284 wait on disk.
+    const env = { SPOUT_DELIVERY_WINDOW: '16' };
+    const dataDir = tempDir();
+    let spout = await spoutAt(dataDir, env);
+    const source = await deploySource(spout, BATCH_SOURCE);
+    const first = await startReceiver();
+    const port = first.port;
+    await first.close();
+    const hook = await createWebhook(spout, first.url);
+    await subscribe(spout, source.id, hook.id);
+    await emitMany(source.endpoint, 300);
+    await waitFor(async () => (await messages(spout, hook.id, 'failing')).total === 16, 15_000, 'a failed first attempt of the window');
+    assert.equal((await messages(spout, hook.id, 'pending')).total, 284, 'the messages on disk are listed, pending');
+    const page = await messages(spout, hook.id);
+    assert.equal(page.total, 300);
+    assert.equal(page.data[0]?.status, 'pending', 'the newest, on disk, first');
+
+    await spout.kill();
+    spout = await spoutAt(dataDir, env);
+    assert.equal((await messages(spout, hook.id)).total, 300, 'nothing lost to the kill');
+    const back = await receiverAt(port);
+    await waitFor(() => indexes(back).size === 300, 30_000, 'all 300 events once the receiver is back');
+    await waitFor(async () => (await messages(spout, hook.id, 'delivered')).total === 300, 5000, 'all 300 messages delivered');
   });
 
   it('makes a resend and a recover acknowledged before a SIGKILL after the restart', async () => {

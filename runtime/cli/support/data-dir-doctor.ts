@@ -4,7 +4,7 @@
 // a stale server.json, hosts still running from an earlier service).
 import fs from 'node:fs';
 import path from 'node:path';
-import { checkOutboxLine } from '../../delivery/worker/outbox';
+import { checkOutboxLine } from '../../delivery/worker/outbox-lines';
 import { parseDedupe } from '../../engine/events/dedupe';
 import type { FileProblem, ProblemSink } from '../../lib/file-problems';
 import { scanJsonLines } from '../../lib/jsonl-scan';

@@ -25,11 +25,24 @@ function summary(m: Message): MessageSummary {
   return { id, webhook_id, event_id, emitter_id, event_name, created_at, status, next_attempt_at, attempts: m.attempts.length };
 }
 
-/** A webhook's messages the filter takes, oldest first. */
+/**
+ * A webhook's messages the filter takes, oldest first: those in memory, then those waiting in its
+ * spill file (newer than any in memory but the ones taken early), read for the answer and let go.
+ */
 function matching(outbox: Outbox, webhookId: string, filter: MessageFilter): OutboxMessage[] {
   const paused = webhooks.get(webhookId)?.paused === true;
   const found: OutboxMessage[] = [];
   for (const m of outbox.messages.values()) if (m.webhook_id === webhookId && matchesFilter(m, listedStatus(m, paused), filter)) found.push(m);
+  outbox.scanSpilled(webhookId, (m) => (matchesFilter(m, listedStatus(m, paused), filter) && found.push(m), true));
+  return found;
+}
+
+/** A webhook's message by id, in memory or in its spill file. */
+function messageById(outbox: Outbox, webhookId: string, id: string): OutboxMessage | null {
+  const m = outbox.messages.get(id);
+  if (m) return m.webhook_id === webhookId ? m : null;
+  let found: OutboxMessage | null = null;
+  outbox.scanSpilled(webhookId, (s) => (s.id === id ? ((found = s), false) : true));
   return found;
 }
 
@@ -58,6 +71,11 @@ function health(outbox: Outbox): Record<string, WebhookHealth> {
       }
     }
   }
+  // Spilled messages are pending, with no attempt yet.
+  for (const id of outbox.spilledWebhooks()) {
+    const h = (out[id] ??= { last_success_at: null, last_failure_at: null, failing_since: null, pending: 0, failing: 0, failed: 0 });
+    h.pending += outbox.spilledCount(id);
+  }
   for (const [id, times] of failures) {
     const h = out[id] as WebhookHealth;
     const after = times.filter((t) => t > (h.last_success_at ?? -Infinity));
@@ -76,22 +94,25 @@ async function answer(outbox: Outbox, dispatcher: Dispatcher, query: DeliveryQue
       const wanted = new Set(query.eventIds);
       const found: MessageSummary[] = [];
       for (const m of outbox.messages.values()) if (wanted.has(m.event_id)) found.push(summary(m));
+      for (const id of outbox.spilledWebhooks()) outbox.scanSpilled(id, (m) => (wanted.has(m.event_id) && found.push(summary(m)), true));
       return found;
     }
     case 'attempts': {
-      const m = outbox.messages.get(query.messageId);
-      if (!m || m.webhook_id !== query.webhookId) return null;
+      const m = messageById(outbox, query.webhookId, query.messageId);
+      if (!m) return null;
       return paginate(m.attempts.map((a, i) => listedAttempt(m, a, i + 1)).reverse(), query.page, (a) => a);
     }
     case 'resend': {
-      const m = outbox.messages.get(query.messageId);
-      if (!m || m.webhook_id !== query.webhookId) return null;
+      const found = messageById(outbox, query.webhookId, query.messageId);
+      if (!found) return null;
+      // A spilled message is taken into memory for its manual attempt, ahead of its turn.
+      const m = outbox.takeSpilled(found);
       await outbox.requestManual([m]);
       dispatcher.sendManual([m]);
       return summary(m);
     }
     case 'recover': {
-      const failed = matching(outbox, query.webhookId, query.filter);
+      const failed = matching(outbox, query.webhookId, query.filter).map((m) => outbox.takeSpilled(m));
       await outbox.requestManual(failed);
       dispatcher.sendManual(failed);
       return { recovered: failed.length };
@@ -100,7 +121,9 @@ async function answer(outbox: Outbox, dispatcher: Dispatcher, query: DeliveryQue
 }
 
 async function main(): Promise<void> {
-  const outbox = await Outbox.open(path.join(options.dataDir, 'deliveries.jsonl'), (problem) => post({ type: 'problem', problem }));
+  // SPOUT_DELIVERY_WINDOW: a smaller window, for tests that make a backlog spill without thousands of events.
+  const window = Number(process.env.SPOUT_DELIVERY_WINDOW) || undefined;
+  const outbox = await Outbox.open(path.join(options.dataDir, 'deliveries.jsonl'), (problem) => post({ type: 'problem', problem }), window);
   // Webhooks this thread disabled that the main thread has not yet confirmed as inactive: a table
   // sent before it heard of the disable must not switch them back on.
   const disabling = new Set<string>();
@@ -132,7 +155,7 @@ async function main(): Promise<void> {
           webhooks.set(w.id, w);
         }
         for (const id of disabling) if (!webhooks.has(id)) disabling.delete(id);
-        for (const id of new Set([...outbox.messages.values()].map((m) => m.webhook_id))) if (!webhooks.has(id)) outbox.dropWebhook(id);
+        for (const id of new Set([...outbox.messages.values()].map((m) => m.webhook_id).concat(outbox.spilledWebhooks()))) if (!webhooks.has(id)) outbox.dropWebhook(id);
         if (!started) {
           started = true;
           dispatcher.start();

@@ -104,7 +104,10 @@ export class Dispatcher {
     private readonly sender: HttpSender,
     private readonly webhook: (id: string) => WebhookTarget | undefined,
     private readonly options: DispatcherOptions,
-  ) {}
+  ) {
+    // Messages read back from a webhook's spill file as its window drains go out like new ones.
+    outbox.onRefill = (messages) => this.enqueue(messages);
+  }
 
   /** Changes the retry schedule and disable-after time: failures from now on are scheduled and judged by them. */
   setRules(rules: { retrySchedule: readonly number[]; disableAfterMs: number }): void {

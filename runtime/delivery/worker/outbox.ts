@@ -1,39 +1,14 @@
-import type { Attempt, DeliveryMark, MessageStatus, NewMessage, NewMessageBatch } from '../../contract/delivery-protocol';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Attempt, DeliveryMark, MessageStatus, NewMessageBatch } from '../../contract/delivery-protocol';
 import { AppendLog } from '../../lib/append-log';
 import type { ProblemSink } from '../../lib/file-problems';
 import { LineArena, type LineSpan, type RawLines } from '../../lib/line-arena';
 import { compareEventIds } from '../../store/event-id';
+import { SpillFile } from './backlog-spill';
 import { Fifo } from './fifo';
-import { batchMessages, OutboxMessage } from './outbox-message';
-
-/** `hops` is left out at 1 (and was absent before deliveries carried it). */
-type MessageLine = Omit<NewMessage, 'body' | 'hops'> & { t: 'm'; body: unknown; hops?: number };
-/**
- * An attempt and the state it left its message in. Lines written before the request was kept by
- * its timestamp and signature carry `request_headers` instead (null, or absent, before that).
- */
-type AttemptLine = Partial<Pick<Attempt, 'timestamp' | 'signature'>> & Omit<Attempt, 'timestamp' | 'signature'> & { t: 'a'; message_id: string; status: MessageStatus; next_attempt_at: number | null; request_headers?: Record<string, string> | null };
-/** A manual attempt asked for (resend, recover) at `at`; made durable before the request is answered. */
-type ManualLine = { t: 'r'; message_id: string; at: number };
-/** An emitter's delivery mark, written by compaction so that it outlives the messages it was read from. */
-type MarkLine = { t: 'w' } & DeliveryMark;
-type Line = MessageLine | AttemptLine | ManualLine | MarkLine;
-
-const isString = (v: unknown) => typeof v === 'string';
-/** A field a later version added: absent or null in older lines. */
-const absentOr = (v: unknown, test: (v: unknown) => boolean) => v === undefined || v === null || test(v);
-
-/** What is wrong with a line of `deliveries.jsonl`, or null for one of its lines. */
-export function checkOutboxLine(value: unknown): string | null {
-  const r = value as Record<string, unknown> | null;
-  if (typeof r !== 'object' || r === null) return 'not a delivery line (a JSON object was expected)';
-  const ok =
-    (r.t === 'm' && isString(r.id) && isString(r.webhook_id) && isString(r.event_id) && isString(r.emitter_id) && typeof r.created_at === 'number' && absentOr(r.hops, Number.isInteger) && 'body' in r) ||
-    (r.t === 'a' && isString(r.message_id) && isString(r.status) && typeof r.created_at === 'number' && isString(r.trigger) && absentOr(r.timestamp, Number.isFinite) && absentOr(r.signature, isString)) ||
-    (r.t === 'r' && isString(r.message_id) && typeof r.at === 'number') ||
-    (r.t === 'w' && isString(r.emitter_id) && isString(r.event_id) && Array.isArray(r.webhook_ids));
-  return ok ? null : `not a delivery line (unknown kind or missing fields: ${JSON.stringify(r.t ?? null)})`;
-}
+import { attemptLine, attemptOf, checkOutboxLine, type Line, lineId, type MessageLine, manualLine, markLine, messageLine, messageOf, waiting } from './outbox-lines';
+import { batchMessages, type OutboxMessage } from './outbox-message';
 
 /** Delivered messages kept per webhook for the attempt log; older ones are forgotten. */
 const DELIVERED_KEPT_PER_WEBHOOK = 1000;
@@ -52,57 +27,13 @@ const COMPACT_BYTES = 32 * 1024 * 1024;
  */
 const ATTEMPTS_WRITTEN_WITHIN_MS = 5;
 
-const str = JSON.stringify;
-
-// Lines are assembled by hand: this runs for every message and attempt, and a generic
-// JSON.stringify of a fresh object costs several times more.
-function messageLine(m: NewMessage): string {
-  // The body is JSON made by JSON.stringify, a fixed point of parse-then-stringify: embedding it
-  // unescaped keeps lines small and it reads back byte-for-byte.
-  const hops = m.hops > 1 ? `,"hops":${m.hops}` : '';
-  return `{"t":"m","id":${str(m.id)},"webhook_id":${str(m.webhook_id)},"event_id":${str(m.event_id)},"emitter_id":${str(m.emitter_id)},"event_name":${str(m.event_name)},"created_at":${m.created_at}${hops},"body":${m.body}}`;
-}
-
-/** The last response headers serialised, and their JSON: the sender hands out one record while a receiver's headers repeat. */
-let lastHeaders: Attempt['response_headers'] = null;
-let lastHeadersJson = 'null';
-
-function headersJson(headers: Attempt['response_headers']): string {
-  if (headers !== lastHeaders) {
-    lastHeaders = headers;
-    lastHeadersJson = str(headers);
-  }
-  return lastHeadersJson;
-}
-
-function attemptLine(messageId: string, a: Attempt, status: MessageStatus, next: number | null): string {
-  return `{"t":"a","message_id":${str(messageId)},"timestamp":${a.timestamp},"signature":${str(a.signature)},"status_code":${a.status_code},"duration_ms":${a.duration_ms},"response_body":${str(a.response_body)},"response_headers":${headersJson(a.response_headers)},"error":${str(a.error)},"trigger":"${a.trigger}","created_at":${a.created_at},"status":"${status}","next_attempt_at":${next}}`;
-}
-
-/** The attempt a line records, whichever version wrote it. */
-function attemptOf(r: AttemptLine): Attempt {
-  const stamp = Number(r.request_headers?.['webhook-timestamp']);
-  return {
-    timestamp: r.timestamp ?? (Number.isFinite(stamp) ? stamp : null),
-    signature: r.signature ?? r.request_headers?.['webhook-signature'] ?? null,
-    status_code: r.status_code,
-    duration_ms: r.duration_ms,
-    response_body: r.response_body,
-    // Lines written before response headers were kept lack them.
-    response_headers: r.response_headers ?? null,
-    error: r.error,
-    trigger: r.trigger,
-    created_at: r.created_at,
-  };
-}
-
-function manualLine(messageId: string, at: number): string {
-  return `{"t":"r","message_id":${str(messageId)},"at":${at}}`;
-}
-
-function markLine(m: DeliveryMark): string {
-  return `{"t":"w","emitter_id":${str(m.emitter_id)},"event_id":${str(m.event_id)},"webhook_ids":${str(m.webhook_ids)}}`;
-}
+/**
+ * Undelivered messages (pending or failing) a webhook keeps in memory; those past it wait in its
+ * spill file (backlog-spill.ts) and are read back in order as these are delivered. Per webhook, so
+ * a dead receiver's backlog never takes the room another webhook delivers from: memory is bounded
+ * by this times the webhooks, whatever the backlog.
+ */
+export const BACKLOG_WINDOW = 2048;
 
 /**
  * The durable record of deliveries (`deliveries.jsonl`): a line when a message is created and a
@@ -122,29 +53,98 @@ export class Outbox {
 
   /** Set once the file is open (its lines are replayed as it is read). */
   private log!: AppendLog<Line>;
+  /** Per webhook, its undelivered messages in memory (at most about BACKLOG_WINDOW). */
+  private readonly inWindow = new Map<string, number>();
+  /** Per webhook, the messages past its window, once it had some. */
+  private readonly spills = new Map<string, SpillFile>();
+  /** Spill files made so far: the next one's name. */
+  private spillFiles = 0;
+  /** Set once the file is replayed: from then on the window is counted. */
+  private counting = false;
+  /** Receives messages read back from a spill file as the window drained (the dispatcher's enqueue). */
+  onRefill: (messages: OutboxMessage[]) => void = () => {};
 
-  private constructor() {}
+  private constructor(
+    private readonly spillDir: string,
+    private readonly window: number,
+  ) {}
 
-  /** Opens the outbox file and replays it, line by line (damaged lines are reported and set aside). */
-  static async open(file: string, report?: ProblemSink): Promise<Outbox> {
-    const outbox = new Outbox();
+  /**
+   * Opens the outbox file and replays it, line by line (damaged lines are reported and set aside);
+   * undelivered messages past a webhook's window go to its spill file, in `<file>.backlog/`.
+   */
+  static async open(file: string, report?: ProblemSink, window = BACKLOG_WINDOW): Promise<Outbox> {
+    const spillDir = `${file}.backlog`;
+    // Spill files are rebuilt from the durable record: what a previous run left is stale.
+    fs.rmSync(spillDir, { recursive: true, force: true });
+    fs.mkdirSync(spillDir, { recursive: true, mode: 0o700 });
+    const outbox = new Outbox(spillDir, window);
     ({ log: outbox.log } = await AppendLog.open<Line>(file, { check: checkOutboxLine, report, onRecord: (r) => outbox.replay(r), unsyncedWithinMs: ATTEMPTS_WRITTEN_WITHIN_MS }));
+    outbox.spillExcess();
     return outbox;
   }
 
-  /** Records a batch of new messages; resolves with them once they are durable. */
+  /** Undelivered messages of a webhook held in memory (its window), for tests and figures. */
+  heldInMemory(webhookId: string): number {
+    return this.inWindow.get(webhookId) ?? 0;
+  }
+
+  /** Messages of a webhook waiting in its spill file. */
+  spilledCount(webhookId: string): number {
+    return this.spills.get(webhookId)?.size ?? 0;
+  }
+
+  /**
+   * Records a batch of new messages; resolves, once they are durable, with those taken into their
+   * webhook's window (the others wait in its spill file).
+   */
   async add(batch: NewMessageBatch): Promise<OutboxMessage[]> {
     const created = batchMessages(batch);
     const lines: string[] = new Array(created.length);
+    const kept: OutboxMessage[] = [];
+    const spilled = new Map<string, string[]>();
     for (let i = 0; i < created.length; i++) {
       const m = created[i] as OutboxMessage;
-      this.messages.set(m.id, m);
-      lines[i] = messageLine(m);
+      const line = messageLine(m);
+      lines[i] = line;
       this.mark(m.emitter_id, m.event_id, m.webhook_id);
+      const count = this.inWindow.get(m.webhook_id) ?? 0;
+      // Once a webhook spills, its new messages queue behind the spilled ones, to keep their order.
+      if (count >= this.window || this.spilledCount(m.webhook_id) > 0 || spilled.has(m.webhook_id)) {
+        let list = spilled.get(m.webhook_id);
+        if (!list) spilled.set(m.webhook_id, (list = []));
+        list.push(line);
+        m.forget();
+        continue;
+      }
+      this.inWindow.set(m.webhook_id, count + 1);
+      this.messages.set(m.id, m);
+      kept.push(m);
     }
+    for (const [webhookId, list] of spilled) this.spillOf(webhookId).write(list);
     this.liveLines += created.length;
     await this.log.appendLines(lines);
-    return created;
+    return kept;
+  }
+
+  /** Calls `visit` with each message waiting in a webhook's spill file, oldest first, until it answers false. */
+  scanSpilled(webhookId: string, visit: (m: OutboxMessage) => boolean): void {
+    this.spills.get(webhookId)?.scan(lineId, (line) => visit(messageOf(JSON.parse(line) as MessageLine)));
+  }
+
+  /** The webhooks with messages in a spill file. */
+  spilledWebhooks(): string[] {
+    return [...this.spills].filter(([, spill]) => spill.size > 0).map(([id]) => id);
+  }
+
+  /** Takes a spilled message (from scanSpilled) into memory before its turn, for a resend or recover. */
+  takeSpilled(m: OutboxMessage): OutboxMessage {
+    const known = this.messages.get(m.id);
+    if (known) return known;
+    this.spills.get(m.webhook_id)?.take(m.id);
+    this.messages.set(m.id, m);
+    this.inWindow.set(m.webhook_id, this.heldInMemory(m.webhook_id) + 1);
+    return m;
   }
 
   /**
@@ -177,19 +177,72 @@ export class Outbox {
 
   /** Forgets every message of a deleted webhook. */
   dropWebhook(webhookId: string): void {
+    const spill = this.spills.get(webhookId);
+    if (spill) {
+      this.liveLines -= spill.size;
+      spill.remove();
+      this.spills.delete(webhookId);
+    }
     for (const m of this.messages.values()) if (m.webhook_id === webhookId) this.forget(m);
     this.delivered.delete(webhookId);
+    this.inWindow.delete(webhookId);
   }
 
   /** Flushes and closes the file. */
   close(): Promise<void> {
+    for (const spill of this.spills.values()) spill.remove();
+    this.spills.clear();
     return this.log.close();
+  }
+
+  private spillOf(webhookId: string): SpillFile {
+    let spill = this.spills.get(webhookId);
+    if (!spill) this.spills.set(webhookId, (spill = new SpillFile(path.join(this.spillDir, `${this.spillFiles++}.jsonl`))));
+    return spill;
+  }
+
+  /**
+   * After the replay: each webhook keeps its first `window` undelivered messages in memory, and
+   * those with attempts or a manual request owed; the other pending ones, untouched so far, go to
+   * its spill file in the order they were created.
+   */
+  private spillExcess(): void {
+    const spilled = new Map<string, string[]>();
+    for (const m of this.messages.values()) {
+      if (!waiting(m)) continue;
+      const count = this.heldInMemory(m.webhook_id);
+      const untouched = m.status === 'pending' && m.attempts.length === 0 && m.manual_at === null;
+      if (untouched && (count >= this.window || spilled.has(m.webhook_id))) {
+        let list = spilled.get(m.webhook_id);
+        if (!list) spilled.set(m.webhook_id, (list = []));
+        list.push(messageLine(m));
+        this.messages.delete(m.id);
+        m.forget();
+      } else this.inWindow.set(m.webhook_id, count + 1);
+    }
+    for (const [webhookId, list] of spilled) this.spillOf(webhookId).write(list);
+    this.counting = true;
+  }
+
+  /** Reads spilled messages back into a webhook's window once a quarter of it is free. */
+  private refill(webhookId: string): void {
+    const spill = this.spills.get(webhookId);
+    const count = this.heldInMemory(webhookId);
+    if (!spill || spill.size === 0 || this.window - count < Math.min(spill.size, Math.ceil(this.window / 4))) return;
+    const back: OutboxMessage[] = [];
+    for (const line of spill.read(this.window - count, lineId)) {
+      const m = messageOf(JSON.parse(line) as MessageLine);
+      this.messages.set(m.id, m);
+      back.push(m);
+    }
+    this.inWindow.set(webhookId, count + back.length);
+    if (back.length > 0) this.onRefill(back);
   }
 
   /** Applies one line of the file to the state in memory. */
   private replay(r: Line): void {
     if (r.t === 'm') {
-      this.messages.set(r.id, new OutboxMessage(r.id, r.webhook_id, r.event_id, r.emitter_id, r.event_name ?? null, JSON.stringify(r.body), r.created_at, r.hops ?? 1));
+      this.messages.set(r.id, messageOf(r));
       this.liveLines++;
       this.mark(r.emitter_id, r.event_id, r.webhook_id);
     } else if (r.t === 'w') {
@@ -222,6 +275,10 @@ export class Outbox {
     // A manual attempt answers every request made before it started.
     else if (m.manual_at !== null && m.manual_at <= attempt.created_at) m.manual_at = null;
     this.liveLines++;
+    if (this.counting && m.kept && waiting(m) === false && (was === 'pending' || was === 'failing')) {
+      this.inWindow.set(m.webhook_id, this.heldInMemory(m.webhook_id) - 1);
+      this.refill(m.webhook_id);
+    }
     if (status !== 'delivered' || was === 'delivered' || !m.kept) return;
     let done = this.delivered.get(m.webhook_id);
     if (!done) this.delivered.set(m.webhook_id, (done = new Fifo()));
@@ -231,6 +288,7 @@ export class Outbox {
 
   private forget(m: OutboxMessage): void {
     if (!m.kept) return;
+    if (this.counting && waiting(m)) this.inWindow.set(m.webhook_id, this.heldInMemory(m.webhook_id) - 1);
     m.forget();
     this.messages.delete(m.id);
     this.liveLines -= 1 + m.attempts.length;
@@ -260,6 +318,9 @@ export class Outbox {
       for (const a of m.attempts) add(attemptLine(m.id, a, m.status, m.next_attempt_at));
       if (m.manual_at !== null) add(manualLine(m.id, m.manual_at));
     }
+    // Spilled messages are in the record too: their lines are copied as they are (for the length
+    // of the compaction, the arena holds them).
+    for (const spill of this.spills.values()) spill.scan(lineId, (line) => (add(line), true));
     return arena.linesFrom(first, count);
   }
 }
