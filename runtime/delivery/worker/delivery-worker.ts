@@ -33,7 +33,8 @@ function matching(outbox: Outbox, webhookId: string, filter: MessageFilter): Out
   const paused = webhooks.get(webhookId)?.paused === true;
   const found: OutboxMessage[] = [];
   for (const m of outbox.messages.values()) if (m.webhook_id === webhookId && matchesFilter(m, listedStatus(m, paused), filter)) found.push(m);
-  outbox.scanSpilled(webhookId, (m) => (matchesFilter(m, listedStatus(m, paused), filter) && found.push(m), true));
+  // Spilled messages are all pending (listed paused while the webhook is): a filter for other statuses reads none.
+  if (!filter.statuses || filter.statuses.includes(paused ? 'paused' : 'pending')) outbox.scanSpilled(webhookId, (m) => (matchesFilter(m, listedStatus(m, paused), filter) && found.push(m), true));
   return found;
 }
 
@@ -42,7 +43,11 @@ function messageById(outbox: Outbox, webhookId: string, id: string): OutboxMessa
   const m = outbox.messages.get(id);
   if (m) return m.webhook_id === webhookId ? m : null;
   let found: OutboxMessage | null = null;
-  outbox.scanSpilled(webhookId, (s) => (s.id === id ? ((found = s), false) : true));
+  outbox.scanSpilled(
+    webhookId,
+    (s) => ((found = s), false),
+    (lineId) => lineId === id,
+  );
   return found;
 }
 
@@ -94,7 +99,13 @@ async function answer(outbox: Outbox, dispatcher: Dispatcher, query: DeliveryQue
       const wanted = new Set(query.eventIds);
       const found: MessageSummary[] = [];
       for (const m of outbox.messages.values()) if (wanted.has(m.event_id)) found.push(summary(m));
-      for (const id of outbox.spilledWebhooks()) outbox.scanSpilled(id, (m) => (wanted.has(m.event_id) && found.push(summary(m)), true));
+      for (const id of outbox.spilledWebhooks()) {
+        outbox.scanSpilled(
+          id,
+          (m) => (found.push(summary(m)), true),
+          (_id, eventId) => wanted.has(eventId),
+        );
+      }
       return found;
     }
     case 'attempts': {

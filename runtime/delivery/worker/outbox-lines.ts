@@ -35,6 +35,12 @@ const str = JSON.stringify;
 /** A message line's id (lines are written by messageLine: the id is the second field). */
 export const lineId = (line: string) => line.slice(15, line.indexOf('"', 15));
 
+/** A message line's event id, read without parsing the line (ids are written unescaped: letters, digits, `-`, `_`). */
+export function lineEventId(line: string): string {
+  const at = line.indexOf('"event_id":"') + 12;
+  return line.slice(at, line.indexOf('"', at));
+}
+
 /** The message a line of the file (or of a spill file) records. */
 export function messageOf(r: MessageLine): OutboxMessage {
   return new OutboxMessage(r.id, r.webhook_id, r.event_id, r.emitter_id, r.event_name ?? null, JSON.stringify(r.body), r.created_at, r.hops ?? 1);

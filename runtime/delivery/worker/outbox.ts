@@ -7,7 +7,7 @@ import { LineArena, type LineSpan, type RawLines } from '../../lib/line-arena';
 import { compareEventIds } from '../../store/event-id';
 import { SpillFile } from './backlog-spill';
 import { Fifo } from './fifo';
-import { attemptLine, attemptOf, checkOutboxLine, type Line, lineId, type MessageLine, manualLine, markLine, messageLine, messageOf, waiting } from './outbox-lines';
+import { attemptLine, attemptOf, checkOutboxLine, type Line, lineEventId, lineId, type MessageLine, manualLine, markLine, messageLine, messageOf, waiting } from './outbox-lines';
 import { batchMessages, type OutboxMessage } from './outbox-message';
 
 /** Delivered messages kept per webhook for the attempt log; older ones are forgotten. */
@@ -127,9 +127,12 @@ export class Outbox {
     return kept;
   }
 
-  /** Calls `visit` with each message waiting in a webhook's spill file, oldest first, until it answers false. */
-  scanSpilled(webhookId: string, visit: (m: OutboxMessage) => boolean): void {
-    this.spills.get(webhookId)?.scan(lineId, (line) => visit(messageOf(JSON.parse(line) as MessageLine)));
+  /**
+   * Calls `visit` with each message waiting in a webhook's spill file, oldest first, until it
+   * answers false; `want`, given a line's message id and event id, leaves others unread.
+   */
+  scanSpilled(webhookId: string, visit: (m: OutboxMessage) => boolean, want?: (id: string, eventId: string) => boolean): void {
+    this.spills.get(webhookId)?.scan(lineId, (line) => (want && !want(lineId(line), lineEventId(line))) || visit(messageOf(JSON.parse(line) as MessageLine)));
   }
 
   /** The webhooks with messages in a spill file. */
