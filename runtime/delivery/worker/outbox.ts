@@ -191,11 +191,11 @@ export class Outbox {
     this.inWindow.delete(webhookId);
   }
 
-  /** Flushes and closes the file. */
-  close(): Promise<void> {
+  /** Flushes and closes the file; then removes the spill files (a compaction under way still reads them). */
+  async close(): Promise<void> {
+    await this.log.close();
     for (const spill of this.spills.values()) spill.remove();
     this.spills.clear();
-    return this.log.close();
   }
 
   private spillOf(webhookId: string): SpillFile {
