@@ -7,7 +7,7 @@ import { LineArena, type LineSpan, type RawLines } from '../../lib/line-arena';
 import { compareEventIds } from '../../store/event-id';
 import { SpillFile } from './backlog-spill';
 import { Fifo } from './fifo';
-import { attemptLine, attemptOf, checkOutboxLine, type Line, lineEventId, lineId, type MessageLine, manualLine, markLine, messageLine, messageOf, waiting } from './outbox-lines';
+import { attemptLine, attemptOf, checkOutboxLine, type Line, lineEventId, lineId, manualLine, markLine, messageLine, messageOf, messageOfLine, waiting } from './outbox-lines';
 import { batchMessages, type OutboxMessage } from './outbox-message';
 
 /** Delivered messages kept per webhook for the attempt log; older ones are forgotten. */
@@ -132,7 +132,7 @@ export class Outbox {
    * answers false; `want`, given a line's message id and event id, leaves others unread.
    */
   scanSpilled(webhookId: string, visit: (m: OutboxMessage) => boolean, want?: (id: string, eventId: string) => boolean): void {
-    this.spills.get(webhookId)?.scan(lineId, (line) => (want && !want(lineId(line), lineEventId(line))) || visit(messageOf(JSON.parse(line) as MessageLine)));
+    this.spills.get(webhookId)?.scan(lineId, (line) => (want && !want(lineId(line), lineEventId(line))) || visit(messageOfLine(line)));
   }
 
   /** The webhooks with messages in a spill file. */
@@ -234,7 +234,7 @@ export class Outbox {
     if (!spill || spill.size === 0 || this.window - count < Math.min(spill.size, Math.ceil(this.window / 4))) return;
     const back: OutboxMessage[] = [];
     for (const line of spill.read(this.window - count, lineId)) {
-      const m = messageOf(JSON.parse(line) as MessageLine);
+      const m = messageOfLine(line);
       this.messages.set(m.id, m);
       back.push(m);
     }
