@@ -127,6 +127,9 @@ describe('delivery backlog and isolation', () => {
     const page = await messages(spout, hook.id);
     assert.equal(page.total, 300);
     assert.equal(page.data[0]?.status, 'pending', 'the newest, on disk, first');
+    // The stream reads an event's delivery from the spill file too: the newest 100 are pending.
+    const streamed = await spout.api('GET', `/v1/stream?limit=100&filter=${encodeURIComponent('kind:event delivery:pending')}`);
+    assert.equal(streamed.json.data.length, 100, JSON.stringify(streamed.json).slice(0, 300));
 
     await spout.kill();
     spout = await spoutAt(dataDir, env);
