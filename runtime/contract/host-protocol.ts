@@ -168,7 +168,9 @@ export type HostMessage =
   | { type: 'configure'; context: SandboxContext }
   /** `db` is sent when the host's copy of `this.db` is not the service's (first run, or written elsewhere). */
   | { type: 'invoke'; invocationId: string; target: InvocationTarget; db?: DbEntries }
-  | { type: 'call-result'; callId: number; value?: unknown; error?: SerializedError };
+  | { type: 'call-result'; callId: number; value?: unknown; error?: SerializedError }
+  /** The events of a `run-emits` batch are stored (or refused): the host may send another. */
+  | { type: 'emits-ack'; invocationId: string };
 
 /**
  * A message as the host reads it: a run's event is embedded in the frame as JSON (`event`), not
@@ -191,6 +193,12 @@ export type HostReply =
   | { type: 'done'; invocationId: string; error: SerializedError | null; emits: EmitPayload[]; value?: unknown; dbWrites: DbWrite[]; calls: OutgoingCall[]; clockMs?: number }
   | { type: 'respond'; invocationId: string; response: WireResponse }
   | { type: 'emits'; emits: EmitPayload[] }
+  /**
+   * A batch of a running invocation's emits, in emit order, sent when they are more than one batch
+   * (EMIT_BATCH_COUNT or EMIT_BATCH_CHARS): every batch but the last, which comes in `done`. The
+   * host sends the next once the service answers `emits-ack`, at most EMIT_BATCHES_UNACKED ahead.
+   */
+  | { type: 'run-emits'; invocationId: string; emits: EmitPayload[] }
   | { type: 'call'; callId: number; request: HostCall }
   | { type: 'log'; invocationId: string | null; level: LogLevel; message: string }
   /** A connection or lookup refused in replay (no cassette can answer it), said as it happens: a client retrying it may run into the timeout, which loses the run's record. */

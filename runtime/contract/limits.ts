@@ -39,10 +39,19 @@ export const MAX_DB_VALUE_BYTES = 1 * MB;
 export const MAX_DB_BYTES = 8 * MB;
 
 /**
- * Largest message a component host may send the service, in bytes: a run's result (its emits,
- * recorded calls and return value) travels in one. A host that sends a larger one is stopped.
+ * Largest message a component host may send the service, in bytes: a run's result (its last batch
+ * of emits, recorded calls and return value) travels in one. A host that sends a larger one is stopped.
  */
 export const MAX_HOST_MESSAGE_BYTES = 64 * MB;
+
+/** Most emits in one batch a host sends of a run (host-protocol.ts `run-emits`). */
+export const EMIT_BATCH_COUNT = 1000;
+
+/** A batch of a run's emits ends before its events' JSON passes this many characters (a larger event goes alone). */
+export const EMIT_BATCH_CHARS = 1 * MB;
+
+/** Batches of a run's emits a host sends ahead of the service's `emits-ack`: the next is on the way while one is stored. */
+export const EMIT_BATCHES_UNACKED = 2;
 
 /**
  * Bytes all component hosts together may have in flight to the service at once: messages read or

@@ -19,6 +19,7 @@ interface Waiter {
 /** Bytes in flight from every host to the service, held to a capacity. */
 export class HostBudget {
   private used = 0;
+  private highest = 0;
   private readonly waiting: Waiter[] = [];
   /** True while `give` lets messages in: a message let in may give back at once (a log line), which must not let in out of order. */
   private admitting = false;
@@ -30,13 +31,23 @@ export class HostBudget {
     return this.used;
   }
 
+  /** The most bytes taken at once since it started (or `resetPeak`): what the service held of what hosts sent. */
+  get peak(): number {
+    return this.highest;
+  }
+
+  /** Starts counting `peak` afresh from what is taken now. */
+  resetPeak(): void {
+    this.highest = this.used;
+  }
+
   /**
    * Takes `bytes` and answers true if they fit now and nothing waits ahead; else answers false
    * and calls `admit` once they are taken. A message larger than the capacity comes in alone.
    */
   take(bytes: number, admit: () => void): boolean {
     if (this.waiting.length === 0 && this.fits(bytes)) {
-      this.used += bytes;
+      this.add(bytes);
       return true;
     }
     this.waiting.push({ bytes, admit });
@@ -45,7 +56,12 @@ export class HostBudget {
 
   /** Counts `bytes` more for a message already in (what it costs beyond its size), even past the capacity: later ones wait. */
   charge(bytes: number): void {
+    this.add(bytes);
+  }
+
+  private add(bytes: number): void {
     this.used += bytes;
+    if (this.used > this.highest) this.highest = this.used;
   }
 
   /** Gives back what `take` and `charge` took, letting waiting messages in, in order. */
@@ -58,7 +74,7 @@ export class HostBudget {
         const next = this.waiting[0] as Waiter;
         if (!this.fits(next.bytes)) return;
         this.waiting.shift();
-        this.used += next.bytes;
+        this.add(next.bytes);
         next.admit();
       }
     } finally {

@@ -1,7 +1,7 @@
 // What the service answers a host's calls with: data store operations (only on the stores the
 // component is configured with) and recordings of outgoing calls in a replay mode.
 
-import type { DataStoreCall, HostCall, NetworkAnswer } from '../contract/host-protocol';
+import type { DataStoreCall, HostCall, HostMessage, NetworkAnswer } from '../contract/host-protocol';
 import type { CallRequest } from '../contract/network-api';
 
 /** What answering a host's calls needs: the component's handlers and the stores its context allows. */
@@ -25,4 +25,12 @@ export function answerHostCall(request: HostCall, handlers: HostCallHandlers): P
   if (!handler) return Promise.reject(new Error('data stores are not available while configuring a component'));
   if (!handlers.dataStores.includes(request.storeId)) return Promise.reject(new Error(`data store ${request.storeId} is not configured on any data_store prop of this component`));
   return handler(request.storeId, request.call);
+}
+
+/** Performs one host call and sends the host its result (or its error). */
+export function sendHostCallAnswer(host: { send(message: HostMessage): void }, callId: number, request: HostCall, handlers: HostCallHandlers): void {
+  answerHostCall(request, handlers).then(
+    (value) => host.send({ type: 'call-result', callId, value }),
+    (err: Error) => host.send({ type: 'call-result', callId, error: { name: err.name, message: err.message } }),
+  );
 }

@@ -71,6 +71,11 @@ export class HostPool {
     process.on('exit', this.killAll);
   }
 
+  /** What all its hosts may send the service at once, and have (host-budget.ts). */
+  get inFlight(): Pick<HostBudget, 'inFlight' | 'peak' | 'resetPeak'> {
+    return this.budget;
+  }
+
   /** The memory limit of one host, MB. */
   get memoryMb(): number {
     return this.options.memoryMb;

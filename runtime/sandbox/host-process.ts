@@ -85,7 +85,7 @@ export class HostProcess implements WatchedHost {
           this.budget?.give(bytes);
           return this.kill({ cause: 'protocol', message: 'the component host sent a message that is not one a host may send, and was stopped' });
         }
-        const events = reply.type === 'done' || reply.type === 'emits' ? reply.emits.length * EVENT_BYTES : 0;
+        const events = reply.type === 'done' || reply.type === 'emits' || reply.type === 'run-emits' ? reply.emits.length * EVENT_BYTES : 0;
         this.budget?.charge(events);
         // biome-ignore lint/complexity/noUselessUndefinedInitialization: the finally reads it when receive throws; TypeScript wants it assigned.
         let held: Promise<unknown> | void = undefined;

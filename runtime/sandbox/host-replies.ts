@@ -68,6 +68,7 @@ const reply = z.discriminatedUnion('type', [
     }),
   }),
   z.object({ type: z.literal('emits'), emits: z.array(emitPayload) }),
+  z.object({ type: z.literal('run-emits'), invocationId: z.string(), emits: z.array(emitPayload) }),
   z.object({
     type: z.literal('call'),
     callId: z.number().int(),

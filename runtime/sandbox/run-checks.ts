@@ -8,21 +8,30 @@ import { cutText } from '../lib/text-limits';
 
 /** Why a host's emits cannot be stored, or null when they can (long summaries are cut in place). */
 export function checkEmits(emits: EmitPayload[], limit = MAX_EMIT_BYTES_PER_RUN): string | null {
-  let total = 0;
-  for (const [i, e] of emits.entries()) {
+  return checkEmitBatch(emits, 0, 0, limit).problem;
+}
+
+/**
+ * Checks one batch of a run's emits, the run having sent `spent` bytes of events and `first`
+ * events before it: why it cannot be stored (null when it can), and its events' bytes.
+ */
+export function checkEmitBatch(emits: EmitPayload[], spent: number, first: number, limit = MAX_EMIT_BYTES_PER_RUN): { problem: string | null; bytes: number } {
+  let total = spent;
+  for (const [at, e] of emits.entries()) {
+    const i = first + at;
     const bytes = Buffer.byteLength(e.json);
-    if (bytes > MAX_EVENT_BYTES) return `event ${i} is ${bytes} bytes as JSON; the limit is ${MAX_EVENT_BYTES} bytes per event`;
+    if (bytes > MAX_EVENT_BYTES) return { problem: `event ${i} is ${bytes} bytes as JSON; the limit is ${MAX_EVENT_BYTES} bytes per event`, bytes: 0 };
     total += bytes;
-    if (total > limit) return `the events come to more than ${limit} bytes as JSON, the limit`;
+    if (total > limit) return { problem: `the events come to more than ${limit} bytes as JSON, the limit`, bytes: 0 };
     // Events are embedded in the lines of the event and delivery files as they are.
-    if (e.json.includes('\n') || !isJson(e.json)) return `event ${i} is not one JSON value on one line (a host sent what $emit cannot make)`;
+    if (e.json.includes('\n') || !isJson(e.json)) return { problem: `event ${i} is not one JSON value on one line (a host sent what $emit cannot make)`, bytes: 0 };
     for (const field of ['id', 'name'] as const) {
       const value = e.meta[field];
-      if (typeof value === 'string' && value.length > MAX_EMIT_ID_LENGTH) return `event ${i}: its ${field} is over ${MAX_EMIT_ID_LENGTH} characters`;
+      if (typeof value === 'string' && value.length > MAX_EMIT_ID_LENGTH) return { problem: `event ${i}: its ${field} is over ${MAX_EMIT_ID_LENGTH} characters`, bytes: 0 };
     }
     if (e.meta.summary !== undefined && e.meta.summary.length > MAX_SUMMARY_LENGTH) e.meta.summary = `${e.meta.summary.slice(0, MAX_SUMMARY_LENGTH - 1)}…`;
   }
-  return null;
+  return { problem: null, bytes: total - spent };
 }
 
 function isJson(text: string): boolean {

@@ -3,6 +3,7 @@
 import type { DataStoreCall, EmitPayload, HostGrants, HostMessage, HttpResponsePayload, LogLevel, NetworkAnswer, SerializedError } from '../contract/host-protocol';
 import type { CallRequest, OutgoingCall } from '../contract/network-api';
 import type { SourceDb } from '../store/source-dbs';
+import type { EmitIntake, EmitsHandler } from './emit-intake';
 import type { HostParking } from './host-parking';
 import type { HostPool } from './host-pool';
 import type { HostExit } from './host-process';
@@ -69,6 +70,10 @@ export interface PendingInvocation {
   message: (HostMessage & { type: 'invoke' }) | null;
   resolve: ((result: InvocationResult) => void) | null;
   onRespond?: (response: HttpResponsePayload) => void;
+  /** Takes a run's batches of emits as they come (see `invokeThen`). */
+  onEmits?: EmitsHandler;
+  /** Its batches of emits so far, once one came. */
+  intake?: EmitIntake;
   /** Settles once its result has been handled (`invokeThen`): until then its message counts against the hosts' budget. */
   handled: Promise<unknown>;
 }

@@ -5,11 +5,12 @@ import type { HostState } from '../contract/source-api';
 import { QueueFullError } from '../lib/error-kinds';
 import { newId } from '../lib/ids';
 import { settleWithin } from '../lib/settle-within';
-import { answerHostCall } from './host-call-answers';
+import { type EmitsHandler, resultEmits, takeRunEmits } from './emit-intake';
+import { sendHostCallAnswer } from './host-call-answers';
 import { NO_GRANTS } from './host-grants';
 import type { HostExit, HostProcess } from './host-process';
 import { responsePayload } from './host-replies';
-import { checkEmits, RunChecks } from './run-checks';
+import { RunChecks } from './run-checks';
 import type { InvocationResult, PendingInvocation as Pending, SandboxOptions } from './sandbox-options';
 
 /** Longest wait before restarting a host that keeps ending. */
@@ -114,14 +115,15 @@ export class Sandbox {
   /**
    * Queues an invocation and hands its result to `handle` (storing what it emitted, say): what
    * the host sent for it counts against the hosts' budget until `handle` settles (host-budget.ts).
+   * With `onEmits`, a run's emits past one batch go to it as they come (emit-intake.ts).
    */
-  invokeThen<T>(target: InvocationTarget, handle: (result: InvocationResult) => T | Promise<T>, onRespond?: (response: HttpResponsePayload) => void): Promise<T> {
+  invokeThen<T>(target: InvocationTarget, handle: (result: InvocationResult) => T | Promise<T>, onRespond?: (response: HttpResponsePayload) => void, onEmits?: EmitsHandler): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the source is being removed'));
     if (this.pending.size >= this.options.maxQueue) {
       return Promise.reject(new QueueFullError(`more than ${this.options.maxQueue} invocations are waiting; try again shortly`));
     }
     const invocationId = `${this.idPrefix}${(this.seq++).toString(36)}`;
-    const entry: Pending = { message: { type: 'invoke', invocationId, target }, resolve: null, onRespond, handled: Promise.resolve() };
+    const entry: Pending = { message: { type: 'invoke', invocationId, target }, resolve: null, onRespond, onEmits, handled: Promise.resolve() };
     const handled = new Promise<InvocationResult>((resolve) => (entry.resolve = resolve)).then(handle);
     entry.handled = handled;
     this.pending.set(invocationId, entry);
@@ -270,7 +272,7 @@ export class Sandbox {
 
   /** Stops the running invocation's host, unless the service is keeping that host waiting (host-budget.ts): the wait is not the run's. */
   private timedOut(): void {
-    if (this.host?.waiting) return void this.timer?.refresh();
+    if (this.host?.waiting || this.pending.get(this.timedId ?? '')?.intake?.handing) return void this.timer?.refresh();
     this.host?.kill({ cause: 'timeout', message: `timed out after ${Math.round(this.options.timeoutMs / 1000)} s; the run was stopped` });
   }
 
@@ -311,6 +313,8 @@ export class Sandbox {
     // held each ended run's whole HTTP exchange into the old generation (docs/performance.md).
     p.message = null;
     p.onRespond = undefined;
+    p.onEmits = undefined;
+    p.intake = undefined;
     p.resolve = null;
     if (clockMs !== undefined && this.options.clock) this.options.clock.nowMs = clockMs;
     resolve?.({ invocationId, error, emits, value, calls, ...(failure ? { failure } : {}), ...(clockMs !== undefined ? { clockMs } : {}) });
@@ -329,6 +333,8 @@ export class Sandbox {
         this.done(reply);
         return handled;
       }
+      case 'run-emits':
+        return takeRunEmits(host, reply, reply.invocationId === this.head() ? this.pending.get(reply.invocationId) : undefined, (refusal) => this.log(reply.invocationId, 'error', refusal));
       case 'respond':
         return this.pending.get(reply.invocationId)?.onRespond?.(responsePayload(reply.response));
       case 'emits': {
@@ -361,11 +367,10 @@ export class Sandbox {
     if (!this.pending.has(reply.invocationId)) return;
     this.failures = 0;
     const db = this.options.db;
-    // What the host reports is checked before anything is stored: emits over the limits are refused whole.
-    const emitProblem = checkEmits(reply.emits);
-    if (emitProblem) this.log(reply.invocationId, 'error', `nothing this run emitted was stored: ${emitProblem}`);
-    let error = reply.error ?? (emitProblem ? { name: 'RangeError', message: `nothing this run emitted was stored: ${emitProblem}` } : null);
-    const end = () => this.finish(reply.invocationId, error, emitProblem ? [] : reply.emits, reply.value, undefined, reply.calls, reply.clockMs);
+    // What the host reports is checked before anything is stored: emits over the limits are refused, from the first batch over them.
+    const taken = resultEmits(this.pending.get(reply.invocationId)?.intake, reply.emits, (refusal) => this.log(reply.invocationId, 'error', refusal));
+    let error = reply.error ?? (taken.refusal ? { name: 'RangeError', message: taken.refusal } : null);
+    const end = () => this.finish(reply.invocationId, error, taken.emits, reply.value, undefined, reply.calls, reply.clockMs);
     if (db && reply.dbWrites.length > 0) {
       const base = db.version;
       const stored = db.apply(reply.dbWrites).catch((err: Error) => {
@@ -387,13 +392,7 @@ export class Sandbox {
   /** Performs a host call (data stores only those this component is configured with) and sends its result back. */
   private answer(host: HostProcess, callId: number, request: HostCall): void {
     const { onDataStore, onNetworkMatch } = this.options;
-    const onMiss = (miss: string) => {
-      const head = this.head();
-      if (head) this.lastMiss = { invocationId: head, miss };
-    };
-    answerHostCall(request, { onDataStore, onNetworkMatch, dataStores: this.context?.dataStores ?? [], onMiss }).then(
-      (value) => host.send({ type: 'call-result', callId, value }),
-      (err: Error) => host.send({ type: 'call-result', callId, error: { name: err.name, message: err.message } }),
-    );
+    const onMiss = (miss: string) => void (this.pending.size > 0 && (this.lastMiss = { invocationId: this.head() as string, miss }));
+    sendHostCallAnswer(host, callId, request, { onDataStore, onNetworkMatch, dataStores: this.context?.dataStores ?? [], onMiss });
   }
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import querystring from 'node:querystring';
 import type { EmitPayload, HttpResponsePayload } from '../contract/host-protocol';
 import { Deduper } from '../engine/events/dedupe';
-import { inEmitOrder } from '../engine/events/emission';
+import { inEmitOrder } from '../lib/emit-order';
 import { parseRequestBody } from '../props/http-interface/request-body';
 import { timerEvent } from '../props/timer/timer-spec';
 import { EventIdClock } from '../store/event-id';

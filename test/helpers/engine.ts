@@ -97,9 +97,9 @@ export async function openEngineStores(delivery?: DeliveryPort): Promise<EngineS
 }
 
 /** Deployed sources over the stores, in real component hosts; `stop()` ends them and closes the stores. */
-export async function openSources(options: { runTimeoutMs?: number } = {}): Promise<{ stores: EngineStores; sources: SourceManager; stop(): Promise<void> }> {
+export async function openSources(options: { runTimeoutMs?: number; delivery?: DeliveryPort } = {}): Promise<{ stores: EngineStores; sources: SourceManager; hosts: HostPool; stop(): Promise<void> }> {
   if (!fs.existsSync(hostScript)) throw new Error(`${hostScript} is missing: run node scripts/build.js first`);
-  const stores = await openEngineStores();
+  const stores = await openEngineStores(options.delivery);
   const hosts = new HostPool({ script: hostScript, baseRead: [], memoryMb: 256, spare: false });
   const sources = createSources({
     ...stores,
@@ -111,6 +111,7 @@ export async function openSources(options: { runTimeoutMs?: number } = {}): Prom
   return {
     stores,
     sources,
+    hosts,
     stop: async () => {
       await sources.stop();
       hosts.stop();

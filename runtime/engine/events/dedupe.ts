@@ -24,6 +24,32 @@ export interface DedupeResult {
   warnings: string[];
 }
 
+/** Emits dedupe has judged, in emit order, and those of them it kept (a subsequence). */
+export interface Judged {
+  judged: readonly EmitPayload[];
+  kept: EmitPayload[];
+}
+
+/**
+ * One emission's dedupe, batch by batch (a run's emits come in batches: sandbox/emit-intake.ts).
+ * `next` judges a batch's emits, or holds them (`last`, until its cached id shows up); `end`
+ * judges what it still holds and gives the emission's warnings. Emits come out in emit order.
+ */
+export interface DedupeSession {
+  next(batch: readonly EmitPayload[]): Judged;
+  end(): Judged & { warnings: string[] };
+}
+
+/** How a strategy judges one emission batch by batch, updating the cache's ids as it goes. */
+interface Judge {
+  next(batch: readonly EmitPayload[]): Judged;
+  /** What it still holds; then the warnings. */
+  end(): Judged;
+  warnings(): string[];
+}
+
+const NOTHING: Judged = { judged: [], kept: [] };
+
 /** Per-source dedupe caches, persisted under one folder. */
 export class Deduper {
   private readonly states = new Map<string, DedupeState>();
@@ -41,11 +67,24 @@ export class Deduper {
    */
   filter(sourceId: string, strategy: DedupeStrategy | null, emits: readonly EmitPayload[]): DedupeResult {
     if (!strategy || emits.length === 0) return { kept: [...emits], warnings: [] };
+    const session = this.session(sourceId, strategy);
+    const first = session.next(emits);
+    const rest = session.end();
+    return { kept: first.kept.concat(rest.kept), warnings: rest.warnings };
+  }
+
+  /** Starts dedupe of one emission given batch by batch (see DedupeSession); the cache is saved as each batch changes it. */
+  session(sourceId: string, strategy: DedupeStrategy | null): DedupeSession {
+    if (!strategy) return { next: (batch) => ({ judged: batch, kept: [...batch] }), end: () => ({ ...NOTHING, warnings: [] }) };
     const state = this.state(sourceId, strategy);
-    const before = JSON.stringify(state.ids);
-    const result = STRATEGIES[strategy](state, emits);
-    if (JSON.stringify(state.ids) !== before) this.save(sourceId, state);
-    return result;
+    const judge = STRATEGIES[strategy](state);
+    const saving = (judging: () => Judged): Judged => {
+      const before = JSON.stringify(state.ids);
+      const judged = judging();
+      if (JSON.stringify(state.ids) !== before) this.save(sourceId, state);
+      return judged;
+    };
+    return { next: (batch) => saving(() => judge.next(batch)), end: () => ({ ...saving(() => judge.end()), warnings: judge.warnings() }) };
   }
 
   /** Forgets a removed source's cache. */
@@ -93,54 +132,92 @@ export function parseDedupe(text: string): DedupeState {
 const hasId = (e: EmitPayload) => typeof e.meta.id === 'string' || typeof e.meta.id === 'number';
 const missingId = (strategy: DedupeStrategy, count: number) => `dedupe "${strategy}": ${count} event(s) emitted without an id were kept; pass { id } as $emit's second argument`;
 
-const STRATEGIES: Record<DedupeStrategy, (state: DedupeState, emits: readonly EmitPayload[]) => DedupeResult> = {
-  unique(state, emits) {
+const STRATEGIES: Record<DedupeStrategy, (state: DedupeState) => Judge> = {
+  unique(state) {
+    // Every id of the emission, not only the cache's last 100: a repeat anywhere in it is dropped.
     const seen = new Set(state.ids.map(String));
-    const kept: EmitPayload[] = [];
     let unidentified = 0;
-    for (const e of emits) {
-      if (!hasId(e)) {
-        unidentified++;
-        kept.push(e);
-        continue;
-      }
-      const key = String(e.meta.id);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      state.ids.push(e.meta.id as string | number);
-      kept.push(e);
-    }
-    if (state.ids.length > UNIQUE_CACHE_SIZE) state.ids.splice(0, state.ids.length - UNIQUE_CACHE_SIZE);
-    return { kept, warnings: unidentified ? [missingId('unique', unidentified)] : [] };
+    return {
+      next(batch) {
+        const kept: EmitPayload[] = [];
+        for (const e of batch) {
+          if (!hasId(e)) {
+            unidentified++;
+            kept.push(e);
+            continue;
+          }
+          const key = String(e.meta.id);
+          if (seen.has(key)) continue;
+          seen.add(key);
+          state.ids.push(e.meta.id as string | number);
+          kept.push(e);
+        }
+        if (state.ids.length > UNIQUE_CACHE_SIZE) state.ids.splice(0, state.ids.length - UNIQUE_CACHE_SIZE);
+        return { judged: batch, kept };
+      },
+      end: () => NOTHING,
+      warnings: () => (unidentified ? [missingId('unique', unidentified)] : []),
+    };
   },
 
-  greatest(state, emits) {
-    const kept: EmitPayload[] = [];
+  greatest(state) {
     let unjudged = 0;
-    for (const e of emits) {
-      const n = typeof e.meta.id === 'number' ? e.meta.id : typeof e.meta.id === 'string' && e.meta.id.trim() !== '' ? Number(e.meta.id) : NaN;
-      if (!Number.isFinite(n)) {
-        unjudged++;
-        kept.push(e);
-        continue;
-      }
-      const largest = state.ids[0];
-      if (largest !== undefined && n <= Number(largest)) continue;
-      state.ids = [n];
-      kept.push(e);
-    }
-    const warning = `dedupe "greatest": ${unjudged} event(s) without a numeric id were kept; give each $emit a numeric { id }`;
-    return { kept, warnings: unjudged ? [warning] : [] };
+    return {
+      next(batch) {
+        const kept: EmitPayload[] = [];
+        for (const e of batch) {
+          const n = typeof e.meta.id === 'number' ? e.meta.id : typeof e.meta.id === 'string' && e.meta.id.trim() !== '' ? Number(e.meta.id) : NaN;
+          if (!Number.isFinite(n)) {
+            unjudged++;
+            kept.push(e);
+            continue;
+          }
+          const largest = state.ids[0];
+          if (largest !== undefined && n <= Number(largest)) continue;
+          state.ids = [n];
+          kept.push(e);
+        }
+        return { judged: batch, kept };
+      },
+      end: () => NOTHING,
+      warnings: () => (unjudged ? [`dedupe "greatest": ${unjudged} event(s) without a numeric id were kept; give each $emit a numeric { id }`] : []),
+    };
   },
 
-  last(state, emits) {
+  last(state) {
+    // Only what follows the last event emitted before; no match means all of it is new. Until the
+    // cached id shows up, what came is held: a later match drops it.
     const cached = state.ids[0];
-    const match = cached === undefined ? -1 : emits.findIndex((e) => hasId(e) && String(e.meta.id) === String(cached));
-    // Only what follows the last event emitted before; no match means all of it is new.
-    const kept = emits.slice(match + 1);
-    const newest = kept.findLast(hasId);
-    if (newest) state.ids = [newest.meta.id as string | number];
-    const unidentified = kept.filter((e) => !hasId(e)).length;
-    return { kept, warnings: unidentified ? [missingId('last', unidentified)] : [] };
+    let matched = cached === undefined;
+    let held: EmitPayload[] = [];
+    let unidentified = 0;
+    const keep = (kept: EmitPayload[]): EmitPayload[] => {
+      const newest = kept.findLast(hasId);
+      if (newest) state.ids = [newest.meta.id as string | number];
+      for (const e of kept) if (!hasId(e)) unidentified++;
+      return kept;
+    };
+    return {
+      next(batch) {
+        if (matched) return { judged: batch, kept: keep([...batch]) };
+        const match = batch.findIndex((e) => hasId(e) && String(e.meta.id) === String(cached));
+        if (match < 0) {
+          for (const e of batch) held.push(e);
+          return NOTHING;
+        }
+        matched = true;
+        const judged = held.concat(batch);
+        held = [];
+        return { judged, kept: keep(batch.slice(match + 1)) };
+      },
+      end() {
+        if (matched) return NOTHING;
+        matched = true;
+        const judged = held;
+        held = [];
+        return { judged, kept: keep([...judged]) };
+      },
+      warnings: () => (unidentified ? [missingId('last', unidentified)] : []),
+    };
   },
 };

@@ -54,7 +54,8 @@ export class Emission {
   }
 
   /**
-   * Stores and routes the emits of one run of `emitterId`, in emit order (see inEmitOrder): to
+   * Stores and routes the emits of one run of `emitterId`, in the order given (a run's come in
+   * emit order, lib/emit-order.ts): to
    * subscribed webhooks durably, then to subscribed sources and workflows. `depth` is how many
    * listener hops led to this run; `invocationId` is the run's, kept with each event; `hops` how
    * many webhook deliveries in a row did (kept with each event, see StoredEvent). Resolves each
@@ -67,7 +68,7 @@ export class Emission {
     const routes: Array<Omit<RoutedEvent, 'event'>> = [];
     // A run's events mostly share a channel: each channel's route is worked out once.
     const routeByChannel = new Map<string | null, Omit<RoutedEvent, 'event'>>();
-    const batch: NewEvent[] = inEmitOrder(emits).map((e) => {
+    const batch: NewEvent[] = emits.map((e) => {
       const name = e.meta.name ?? null;
       let route = routeByChannel.get(name);
       if (!route) {
@@ -95,9 +96,4 @@ export class Emission {
     for (const { event, listeners } of routed) for (const id of listeners) this.listen(id, event, depth + 1);
     return routed;
   }
-}
-
-/** With `ts` on every event, a run's events are emitted oldest first (docs/runtime.md); otherwise as emitted. */
-export function inEmitOrder(emits: readonly EmitPayload[]): readonly EmitPayload[] {
-  return emits.every((e) => typeof e.meta.ts === 'number') ? [...emits].sort((a, b) => (a.meta.ts as number) - (b.meta.ts as number)) : emits;
 }

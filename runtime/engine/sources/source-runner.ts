@@ -11,9 +11,10 @@ import type { InvocationStore } from '../../store/invocation-store';
 import type { LogStore } from '../../store/log-store';
 import type { ComponentRecord, SourceRecord } from '../../store/metadata';
 import type { Deduper } from '../events/dedupe';
-import { type Emission, inEmitOrder, MAX_LISTENER_HOPS } from '../events/emission';
+import { type Emission, MAX_LISTENER_HOPS } from '../events/emission';
 import { baseRecord, errorOf, statusOf } from '../invocations/invocation-record';
-import { RecordedEmits } from '../invocations/recorded-emits';
+import type { RecordedEmits } from '../invocations/recorded-emits';
+import { EmitStream } from './emit-stream';
 import type { SourceCalls } from './source-calls';
 import type { LiveSource, SourceHosts } from './source-hosts';
 import type { SourceRecords } from './source-records';
@@ -38,9 +39,6 @@ export interface InvokeOptions {
   /** The invocation this run replays (kept only if it is one of this source's). */
   replayOf?: string | null;
 }
-
-/** Events stored and delivered at a time from one run's emits (see emit). */
-const EMIT_SLICE = 1000;
 
 type HookName = Extract<InvocationTarget, { kind: 'hook' }>['name'];
 
@@ -75,15 +73,21 @@ export class SourceRunner {
     const { trigger } = options;
     const exchange = trigger.kind === 'http' ? trigger.exchange : null;
     const started = Date.now();
-    // What the host sent counts against the hosts' budget until its events are stored and its record made.
-    return live.sandbox.invokeThen({ kind: 'run', eventJson: JSON.stringify(event) }, (result) => this.completeRun(source, live, event, options, this.deps.calls.maskResult(source.id, result), started), exchange ? (r) => exchange.respond(r) : undefined);
+    // Its emits are stored as the host sends them; what the host sent counts against the hosts' budget until its events are stored and its record made.
+    const stream = this.stream(source.id, live.component, options.depth, options.hops);
+    return live.sandbox.invokeThen(
+      { kind: 'run', eventJson: JSON.stringify(event) },
+      (result) => this.completeRun(source, event, options, this.deps.calls.maskResult(source.id, result), started, stream),
+      exchange ? (r) => exchange.respond(r) : undefined,
+      (emits, invocationId) => stream.add(emits, invocationId),
+    );
   }
 
-  /** Stores what a run emitted, answers its HTTP trigger, and records it. */
-  private async completeRun(source: SourceRecord, live: LiveSource, event: unknown, options: InvokeOptions, result: InvocationResult, started: number): Promise<SourceRun> {
+  /** Stores the rest of what a run emitted, answers its HTTP trigger, and records it. */
+  private async completeRun(source: SourceRecord, event: unknown, options: InvokeOptions, result: InvocationResult, started: number, stream: EmitStream): Promise<SourceRun> {
     const { trigger } = options;
     if (result.error) this.deps.channels.runFailed(source.id, result);
-    const emits = await this.emit(source.id, live.component, result.emits, result.invocationId, options.depth, options.hops);
+    const emits = await stream.end(result.emits, result.invocationId);
     const record = this.recordOf(source.id, trigger.kind, result, started, emits);
     record.replay_of = options.replayOf && this.isRunOf(source, options.replayOf) ? options.replayOf : null;
     if (trigger.kind === 'http') {
@@ -103,12 +107,18 @@ export class SourceRunner {
     const opening = this.deps.storesPending(sourceId);
     if (opening) await opening;
     const started = Date.now();
-    return live.sandbox.invokeThen({ kind: 'hook', name }, (result) => this.completeHook(sourceId, live, name, this.deps.calls.maskResult(sourceId, result), started));
+    const stream = this.stream(sourceId, live.component);
+    return live.sandbox.invokeThen(
+      { kind: 'hook', name },
+      (result) => this.completeHook(sourceId, name, this.deps.calls.maskResult(sourceId, result), started, stream),
+      undefined,
+      (emits, invocationId) => stream.add(emits, invocationId),
+    );
   }
 
-  /** Stores what a hook emitted and records it; throws a HookError if it failed. */
-  private async completeHook(sourceId: string, live: LiveSource, name: HookName, result: InvocationResult, started: number): Promise<void> {
-    const emits = await this.emit(sourceId, live.component, result.emits, result.invocationId);
+  /** Stores the rest of what a hook emitted and records it; throws a HookError if it failed. */
+  private async completeHook(sourceId: string, name: HookName, result: InvocationResult, started: number, stream: EmitStream): Promise<void> {
+    const emits = await stream.end(result.emits, result.invocationId);
     if (result.error) this.deps.channels.runFailed(sourceId, result);
     // A component without the hook answers false: nothing ran, nothing is recorded.
     let record: InvocationView | undefined;
@@ -135,9 +145,11 @@ export class SourceRunner {
 
   /** Stores events a source emitted after the run that made them ended; resolves once they are stored (or failed, logged). */
   strayEmits(sourceId: string, emits: EmitPayload[]): Promise<unknown> {
-    return this.emit(sourceId, this.deps.hosts.get(sourceId)?.component, emits, null).catch((err: Error) => {
-      this.deps.logs.add(sourceId, { level: 'error', message: `storing emitted events failed: ${err.message}`, invocation_id: null });
-    });
+    return this.stream(sourceId, this.deps.hosts.get(sourceId)?.component)
+      .end(emits, null)
+      .catch((err: Error) => {
+        this.deps.logs.add(sourceId, { level: 'error', message: `storing emitted events failed: ${err.message}`, invocation_id: null });
+      });
   }
 
   /** True when `invocationId` is a recorded run of this source. */
@@ -150,32 +162,9 @@ export class SourceRunner {
     this.deps.invocations.add(record).catch((err: Error) => console.error(`recording ${record.id} of ${record.owner_id}: ${err.message}`));
   }
 
-  /**
-   * Dedupes (by the component's strategy) and stores one invocation's emits, EMIT_SLICE at a
-   * time, each slice durable before the next is built: what a run of 200 000 events holds at once
-   * besides its payloads is one slice, not a copy of the run. Its record lists the first emits and
-   * counts the rest (RecordedEmits), dropped ones marked.
-   */
-  private async emit(sourceId: string, component: ComponentRecord | undefined, payloads: EmitPayload[], invocationId: string | null, depth = 0, hops = 0): Promise<RecordedEmits> {
-    const ordered = inEmitOrder(payloads);
-    const { kept, warnings } = this.deps.dedupe.filter(sourceId, component?.dedupe ?? null, ordered);
-    for (const message of warnings) this.deps.logs.add(sourceId, { level: 'warn', message, invocation_id: invocationId });
-    const recorded = new RecordedEmits();
-    // Dedupe keeps a subsequence of the ordered emits: one walk over both finds the dropped ones.
-    let next = 0;
-    for (let from = 0; from < kept.length || next < ordered.length; from += EMIT_SLICE) {
-      const slice = kept.slice(from, from + EMIT_SLICE);
-      const routed = await this.deps.emission.accept(sourceId, slice, depth, invocationId, hops);
-      // The emits up to this slice's last kept one (all that remain after the last slice).
-      const until = from + EMIT_SLICE >= kept.length ? ordered.length : ordered.indexOf(slice[slice.length - 1] as EmitPayload, next) + 1;
-      for (let k = 0; next < until; next++) {
-        const payload = ordered[next] as EmitPayload;
-        const route = payload === slice[k] ? routed[k++] : undefined;
-        if (!recorded.listing) recorded.count(!route);
-        else recorded.add({ event_id: route?.event.id ?? null, dropped: !route, name: payload.meta.name ?? null, summary: payload.meta.summary ?? null, webhooks: route ? [...route.webhooks] : [] });
-      }
-    }
-    return recorded;
+  /** A stream of one invocation's emits into the source's events, deduped by its component's strategy. */
+  private stream(sourceId: string, component: ComponentRecord | undefined, depth = 0, hops = 0): EmitStream {
+    return new EmitStream(this.deps, sourceId, component?.dedupe ?? null, depth, hops);
   }
 
   /** The record of a finished run or hook, with its logs, emits and error. */

@@ -16,6 +16,7 @@ import { bindProp } from '../../props/prop-bindings';
 import { isRecord, propShape, resolveProp } from '../../props/shared/prop-shape';
 import { FrameChannel, FrameError } from '../frames';
 import { componentRequire } from './component-require';
+import { emitsAcked, sendEmits } from './emit-batches';
 import { guardDescriptors, guardProbes } from './fs-guards';
 import { connectHostCalls, hostCall, hostCallsPending, settleHostCall } from './host-calls';
 import { serializeError } from './host-errors';
@@ -274,14 +275,15 @@ async function invoke(def: Definition, message: WireHostMessage & { type: 'invok
   const { emits, calls } = current;
   current = null;
   endRun(invocationId);
-  // What a run stored is kept even when it then threw, as on the platform.
-  const done: HostReply = { type: 'done', invocationId, error, emits, value, dbWrites: db.takeWrites(), calls, ...(testClock ? { clockMs: testClock.now() } : {}) };
+  // What a run stored is kept even when it then threw, as on the platform. Its emits go first, in batches the service stores as they come.
+  const last = await sendEmits(invocationId, emits, post);
+  const done: HostReply = { type: 'done', invocationId, error, emits: last, value, dbWrites: db.takeWrites(), calls, ...(testClock ? { clockMs: testClock.now() } : {}) };
   try {
     post(done);
   } catch (err) {
     if (!(err instanceof FrameError)) throw err;
-    const message = `the run's result (its emits, recorded calls, return value and this.db changes) is too large to pass on: ${err.message} (docs/security.md); nothing it emitted or set was kept`;
-    post({ ...done, error: { name: 'RangeError', message }, emits: [], value: undefined, dbWrites: [], calls: [] });
+    const message = `the run's result (its recorded calls, return value and this.db changes) is too large to pass on: ${err.message} (docs/security.md); nothing it set was kept (its emits were)`;
+    post({ ...done, error: { name: 'RangeError', message }, value: undefined, dbWrites: [], calls: [] });
   }
 }
 
@@ -309,7 +311,7 @@ function serve(): void {
   let def: Definition | null = null;
   let loading = false;
   // A `configure` sent after an invocation applies only to the ones after it.
-  const queue: Array<Exclude<WireHostMessage, { type: 'call-result' | 'load' }>> = [];
+  const queue: Array<Exclude<WireHostMessage, { type: 'call-result' | 'emits-ack' | 'load' }>> = [];
   let busy = false;
   const drain = async (loaded: Definition) => {
     busy = true;
@@ -322,6 +324,7 @@ function serve(): void {
   const receive = (message: WireHostMessage) => {
     // An invocation waits on its call's answer: answers cannot queue behind it.
     if (message.type === 'call-result') return settleHostCall(message.callId, message.value, message.error);
+    if (message.type === 'emits-ack') return emitsAcked(message.invocationId);
     if (message.type === 'load') {
       if (def || loading) return;
       loading = true;

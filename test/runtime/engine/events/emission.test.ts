@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import type { EmitPayload } from '../../../../runtime/contract/host-protocol';
 import { type DeliveryPort, Emission } from '../../../../runtime/engine/events/emission';
+import { inEmitOrder } from '../../../../runtime/lib/emit-order';
 import { EventStore, type StoredEvent } from '../../../../runtime/store/event-store';
 import { type EngineStores, openEngineStores } from '../../../helpers/engine';
 
@@ -21,13 +22,15 @@ async function open(delivery?: DeliveryPort): Promise<EngineStores> {
 const subscribe = (s: EngineStores, emitter: string, listener: string, eventName: string | null = null) => s.metadata.data.subscriptions.push({ id: `sub_${s.metadata.data.subscriptions.length}`, emitter_id: emitter, listener_id: listener, event_name: eventName, created_at: 0 });
 
 describe('Emission', () => {
-  it('stores a run’s events oldest first when each has a ts, else in emit order', async () => {
+  it('stores a run’s events in the order given (inEmitOrder: oldest first when each has a ts, else as emitted)', async () => {
     const s = await open();
-    const sorted = await s.emission.accept('dc_a', [emit(3, { ts: 30 }), emit(1, { ts: 10 }), emit(2, { ts: 20 })]);
+    const sorted = await s.emission.accept('dc_a', inEmitOrder([emit(3, { ts: 30 }), emit(1, { ts: 10 }), emit(2, { ts: 20 })]));
     assert.deepEqual(numbers(sorted.map((r) => r.event)), [1, 2, 3]);
-    const asEmitted = await s.emission.accept('dc_a', [emit(6, { ts: 60 }), emit(4), emit(5, { ts: 50 })]);
+    const asEmitted = await s.emission.accept('dc_a', inEmitOrder([emit(6, { ts: 60 }), emit(4), emit(5, { ts: 50 })]));
     assert.deepEqual(numbers(asEmitted.map((r) => r.event)), [6, 4, 5]);
-    assert.deepEqual(numbers(s.events.list('dc_a')).reverse(), [1, 2, 3, 6, 4, 5]);
+    const given = await s.emission.accept('dc_a', [emit(8, { ts: 80 }), emit(7, { ts: 70 })]);
+    assert.deepEqual(numbers(given.map((r) => r.event)), [8, 7]);
+    assert.deepEqual(numbers(s.events.list('dc_a')).reverse(), [1, 2, 3, 6, 4, 5, 8, 7]);
     const ids = s.events
       .list('dc_a')
       .map((e) => e.id)
