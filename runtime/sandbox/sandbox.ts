@@ -241,9 +241,7 @@ export class Sandbox {
       host.send({ type: 'load', bundle: this.options.bundle, filename: this.options.filename, ...(temp ? { tmp: { dir: temp.path, real: [temp.dataDir] } } : {}), ...(clock ? { clock } : {}) });
     });
     this.starting = started;
-    const clear = () => {
-      if (this.starting === started) this.starting = null;
-    };
+    const clear = () => void (this.starting === started && (this.starting = null));
     started.then(clear, clear);
     return started;
   }
@@ -334,6 +332,8 @@ export class Sandbox {
         return handled;
       }
       case 'run-emits':
+        // Its code has ended: its timeout now bounds the wait for each batch (and not a batch being stored).
+        if (reply.invocationId === this.head()) this.timer?.refresh();
         return takeRunEmits(host, reply, reply.invocationId === this.head() ? this.pending.get(reply.invocationId) : undefined, (refusal) => this.log(reply.invocationId, 'error', refusal));
       case 'respond':
         return this.pending.get(reply.invocationId)?.onRespond?.(responsePayload(reply.response));
