@@ -8,7 +8,7 @@ import type { ComponentDescription } from '../../contract/component-shape';
 import type { EmitPayload, HostGrants } from '../../contract/host-protocol';
 import type { HostState } from '../../contract/source-api';
 import { ComponentError } from '../../lib/error-kinds';
-import { dirGrants } from '../../props/dir/dir-folders';
+import { dirGrants, dirsRoot } from '../../props/dir/dir-folders';
 import type { HostParking } from '../../sandbox/host-parking';
 import type { HostPool } from '../../sandbox/host-pool';
 import type { HostExit, HostProcess } from '../../sandbox/host-process';
@@ -216,6 +216,8 @@ export class SourceHosts {
       ...deps.limits,
       grants: dirGrants(grants, deps.dataDir, sourceId),
       temp: makeTempFolder(deps.dataDir, sourceId),
+      // A source granted folders of the user's cannot wake on the spare: its grants are fixed when a host starts (docs/runtime.md, "The spare host").
+      ...(grants.read.length + grants.write.length === 0 ? { own: dirsRoot(deps.dataDir, sourceId) } : {}),
       label: `source ${sourceId}`,
       db: deps.dbs.of(sourceId),
       keepWarm: true,
