@@ -108,7 +108,7 @@ async function post(url: string, body: unknown = {}): Promise<void> {
 }
 
 /** What runs 1..n found: the deploy hook's line, then each earlier count. */
-const before = (n: number) => `deployed;${Array.from({ length: n - 1 }, (_, i) => `${i + 1};`).join('')}`;
+const trailBefore = (n: number) => `deployed;${Array.from({ length: n - 1 }, (_, i) => `${i + 1};`).join('')}`;
 
 const started: SpoutProcess[] = [];
 after(async () => {
@@ -134,15 +134,15 @@ describe('the spare host', () => {
       const run = runs.at(-1)!;
       assert.equal(run.n, round);
       assert.equal(run.pid, spare, 'the host that answered is the spare started before the request');
-      assert.equal(run.trail, before(round), '/tmp as the last run left it');
-      assert.equal(run.notes, before(round), 'the dir prop folder as the last run left it');
+      assert.equal(run.trail, trailBefore(round), '/tmp as the last run left it');
+      assert.equal(run.notes, trailBefore(round), 'the dir prop folder as the last run left it');
       assert.equal(run.tmpdir, '/tmp');
       assert.equal(run.folder, path.join(own, 'folder'), 'its code sees its folder where it lives');
       assert.equal(run.real, run.folder, 'paths fs hands back too');
     }
     await waitParked(spout, id);
-    assert.equal(fs.readFileSync(path.join(own, '.tmp', 'trail.txt'), 'utf8'), `${before(3)}`);
-    assert.equal(fs.readFileSync(path.join(own, 'folder', 'notes.txt'), 'utf8'), `${before(3)}`);
+    assert.equal(fs.readFileSync(path.join(own, '.tmp', 'trail.txt'), 'utf8'), trailBefore(3));
+    assert.equal(fs.readFileSync(path.join(own, 'folder', 'notes.txt'), 'utf8'), trailBefore(3));
   });
 
   it('keeps a spare that took one source out of every other source folder', async () => {
@@ -186,8 +186,8 @@ describe('the spare host', () => {
       runs.map((r) => r.n),
       [1, 2],
     );
-    assert.equal(runs[1]!.trail, before(2));
-    assert.equal(runs[1]!.notes, before(2));
+    assert.equal(runs[1]!.trail, trailBefore(2));
+    assert.equal(runs[1]!.notes, trailBefore(2));
     const left = fs.readdirSync(path.join(dataDir, 'spares')).filter((name) => sparesBefore.includes(name));
     assert.deepEqual(left, [], 'the neutral folders of the killed service are gone');
   });
