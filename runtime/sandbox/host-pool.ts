@@ -156,6 +156,7 @@ export class HostPool {
     const host = this.takeSpare();
     if (!host) return null;
     try {
+      makePrivateDir(own);
       moveIn(folder, own);
     } catch (err) {
       console.error(`spout: could not move ${own} to a spare host (${(err as Error).message}); starting a host of its own`);
