@@ -10,7 +10,8 @@ const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[M
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ms = (n: number) => `${n.toFixed(0)} ms`;
 
-async function post(endpoint: string): Promise<number> {
+/** Posts to an endpoint; the time to its answer, ms. */
+export async function post(endpoint: string): Promise<number> {
   const started = performance.now();
   const res = await fetch(endpoint, { method: 'POST', body: '{}' });
   await res.arrayBuffer();

@@ -17,7 +17,7 @@ import { childPids } from './cpu';
 import { emitMemory } from './desktop-memory';
 import { saveRow } from './desktop-save';
 import { startWithStoredData } from './desktop-start';
-import { wakeRow } from './desktop-wake';
+import { post, wakeRow } from './desktop-wake';
 import { BENCH_SOURCE, startSpout, stopChild } from './procs';
 import { median } from './stats';
 
@@ -49,14 +49,6 @@ function hostCount(pid: number): number {
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function post(endpoint: string): Promise<number> {
-  const started = performance.now();
-  const res = await fetch(endpoint, { method: 'POST', body: '{}' });
-  await res.arrayBuffer();
-  if (res.status !== 200) throw new Error(`${endpoint} answered ${res.status}`);
-  return performance.now() - started;
-}
 
 /** Deploys `count` bench sources, five at a time; their endpoint URLs. */
 async function deployMany(spout: Spout, count: number): Promise<string[]> {

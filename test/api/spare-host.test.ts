@@ -5,8 +5,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
-import { deploySource, type SpoutProcess, startSpout, tempDir, waitFor } from '../helpers/service';
+import { describe, it } from 'node:test';
+import { hostPids, spoutsStoppedAfter, trailBefore, waitParked } from '../helpers/parked-hosts';
+import { deploySource, type SpoutProcess, tempDir, waitFor } from '../helpers/service';
 
 /** Counts runs in `this.db` and appends each count to a file in `/tmp` and one in its `dir` prop; emits what it found, and its host's pid. */
 const NOTES = `
@@ -65,20 +66,8 @@ interface Note {
   real: string;
 }
 
-/** Pids of the spare hosts (granted a neutral folder) `spout serve` runs now (Linux: /proc). */
-function sparePids(spout: SpoutProcess): number[] {
-  const pids: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (cmdline.includes('host.cjs') && cmdline.includes(path.join(spout.dataDir, 'spares'))) pids.push(Number(entry));
-    } catch {
-      // ended meanwhile
-    }
-  }
-  return pids;
-}
+/** Pids of the spare hosts (granted a neutral folder) a service runs now. */
+const sparePids = (spout: SpoutProcess) => hostPids(spout, path.join(spout.dataDir, 'spares'));
 
 /** The one spare host ready now (before the request that will wake a source on it). */
 async function readySpare(spout: SpoutProcess): Promise<number> {
@@ -92,10 +81,6 @@ async function readySpare(spout: SpoutProcess): Promise<number> {
   );
 }
 
-async function waitParked(spout: SpoutProcess, id: string): Promise<void> {
-  await waitFor(async () => (await spout.api('GET', `/v1/sources/${id}`)).json.data.host === 'parked', 30_000, `${id}'s host to park`);
-}
-
 async function eventsOf<T>(spout: SpoutProcess, id: string): Promise<T[]> {
   const data = (await spout.api('GET', `/v1/sources/${id}/event_summaries?limit=100`)).json.data as Array<{ event: T }>;
   return data.map((e) => e.event).reverse();
@@ -107,18 +92,7 @@ async function post(url: string, body: unknown = {}): Promise<void> {
   await res.arrayBuffer();
 }
 
-/** What runs 1..n found: the deploy hook's line, then each earlier count. */
-const trailBefore = (n: number) => `deployed;${Array.from({ length: n - 1 }, (_, i) => `${i + 1};`).join('')}`;
-
-const started: SpoutProcess[] = [];
-after(async () => {
-  await Promise.all(started.map((s) => s.stop()));
-});
-async function spoutWith(args: string[], dataDir?: string): Promise<SpoutProcess> {
-  const spout = await startSpout({ args, dataDir });
-  started.push(spout);
-  return spout;
-}
+const spoutWith = spoutsStoppedAfter();
 
 describe('the spare host', () => {
   it('wakes a parked source on the spare started before its request, with its db, /tmp and dir files as they were', async () => {
