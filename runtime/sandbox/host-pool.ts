@@ -50,6 +50,8 @@ export class HostPool {
   /** Hosts started ahead of the loads that will acquire them, by their grants and temp folder. */
   private readonly ahead = new Map<string, HostProcess[]>();
   private readonly live = new Set<HostProcess>();
+  /** Folders lent to spare hosts now. */
+  private readonly lentFolders = new Set<string>();
   private poller: NodeJS.Timeout | null = null;
   private polling = false;
   private stopped = false;
@@ -126,6 +128,11 @@ export class HostPool {
     }
   }
 
+  /** Whether a spare host has this folder now (it is not where it lives). */
+  isLent(folder: string): boolean {
+    return this.lentFolders.has(folder);
+  }
+
   /** Kills every host, the spare included. */
   stop(): void {
     this.stopped = true;
@@ -164,6 +171,11 @@ export class HostPool {
       return null;
     }
     host.lent = { from: own, to: folder.own };
+    this.lentFolders.add(own);
+    host.giveBackWith(() => {
+      moveBack(folder);
+      this.lentFolders.delete(own);
+    });
     return host;
   }
 

@@ -201,7 +201,7 @@ export class Sandbox {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = null;
     const { temp, bundle, filename, clock } = this.options;
-    const host = this.options.hosts.acquire(this.options.grants ?? NO_GRANTS, temp?.path, this.options.own);
+    const host = this.options.hosts.acquire(this.options.grants ?? NO_GRANTS, temp?.path, this.options.own?.());
     host.strayCpuLimitMs = this.options.timeoutMs;
     const started = new Promise<ComponentDescription>((resolve, reject) => {
       let loading = true;

@@ -137,6 +137,21 @@ describe('the spare host', () => {
     assert.notEqual(await readySpare(spout), spare);
   });
 
+  it('keeps the files of a source updated while its folder is in a spare place', async () => {
+    const spout = await spoutWith([]);
+    const { id, endpoint } = await deploySource(spout, NOTES);
+    await post(endpoint);
+    const own = path.join(spout.dataDir, 'dirs', id);
+    assert.equal(fs.existsSync(own), false, 'the folder is with the spare');
+    // The new version's host starts granted the folder where it lives; the old one ends after the switch.
+    const updated = await spout.api('PUT', `/v1/sources/${id}`, { component_code: NOTES.replace('"0.0.1"', '"0.0.2"') });
+    assert.equal(updated.status, 200, JSON.stringify(updated.json));
+    for (let n = 2; n <= 3; n++) await post(endpoint);
+    await spout.stop();
+    assert.equal(fs.readFileSync(path.join(own, '.tmp', 'trail.txt'), 'utf8'), trailBefore(4));
+    assert.equal(fs.readFileSync(path.join(own, 'folder', 'notes.txt'), 'utf8'), trailBefore(4));
+  });
+
   it('loses nothing when the service is killed (-9) while a source folder is in a spare place', async () => {
     const dataDir = tempDir();
     let spout = await spoutWith([], dataDir);

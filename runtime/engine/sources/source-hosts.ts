@@ -71,6 +71,9 @@ export class SourceHosts {
   /** The boot of that host, waiting NEXT_BOOT_DELAY_MS. */
   private booting: { sourceId: string; timer: NodeJS.Timeout } | null = null;
 
+  /** Sources being updated: two hosts may need their folder where it lives, so no spare takes it. */
+  private readonly updating = new Set<string>();
+
   constructor(private readonly deps: SourceHostsDeps) {}
 
   /** A source's component in its sandbox, whose host may be parked; none if it could not be loaded. */
@@ -101,6 +104,24 @@ export class SourceHosts {
       this.deps.logs.add(sourceId, { level: 'error', message: `could not load the component: ${(err as Error).message}`, invocation_id: null });
       return undefined;
     }
+  }
+
+  /**
+   * An update of the source begins: until `endUpdate`, its hosts start with its folder where it
+   * lives, and one that has it in a spare's place is parked once its runs end (within `graceMs`),
+   * so that the new version's host finds the folder; still busy, the folders are merged when it ends.
+   */
+  async beginUpdate(sourceId: string, graceMs: number): Promise<void> {
+    this.updating.add(sourceId);
+    const live = this.live.get(sourceId);
+    if (!live || !this.deps.limits.hosts.isLent(dirsRoot(this.deps.dataDir, sourceId))) return;
+    await live.sandbox.settle(graceMs);
+    live.sandbox.park();
+  }
+
+  /** The update has ended, saved or refused. */
+  endUpdate(sourceId: string): void {
+    this.updating.delete(sourceId);
   }
 
   /** Loads code as a source component, in a sandbox whose logs go to `sourceId`; `files`: the original files it was bundled from. */
@@ -217,7 +238,7 @@ export class SourceHosts {
       grants: dirGrants(grants, deps.dataDir, sourceId),
       temp: makeTempFolder(deps.dataDir, sourceId),
       // A source granted folders of the user's cannot wake on the spare: its grants are fixed when a host starts (docs/runtime.md, "The spare host").
-      ...(grants.read.length + grants.write.length === 0 ? { own: dirsRoot(deps.dataDir, sourceId) } : {}),
+      ...(grants.read.length + grants.write.length === 0 ? { own: () => (this.updating.has(sourceId) ? undefined : dirsRoot(deps.dataDir, sourceId)) } : {}),
       label: `source ${sourceId}`,
       db: deps.dbs.of(sourceId),
       keepWarm: true,
