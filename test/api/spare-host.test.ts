@@ -69,15 +69,15 @@ interface Note {
 /** Pids of the spare hosts (granted a neutral folder) a service runs now. */
 const sparePids = (spout: SpoutProcess) => hostPids(spout, path.join(spout.dataDir, 'spares'));
 
-/** The one spare host ready now (before the request that will wake a source on it). */
+/** The one spare host ready now (before the request that will wake a source on it), once it is the service's only host: a host booted for a next save has ended (after `--host-idle`). */
 async function readySpare(spout: SpoutProcess): Promise<number> {
   return waitFor(
     () => {
-      const pids = sparePids(spout);
-      return pids.length === 1 ? pids[0] : null;
+      const [spare, ...more] = sparePids(spout);
+      return spare && more.length === 0 && hostPids(spout).length === 1 ? spare : null;
     },
     30_000,
-    'one spare host',
+    'the spare host alone',
   );
 }
 

@@ -107,16 +107,13 @@ export class SourceHosts {
   }
 
   /**
-   * An update of the source begins: until `endUpdate`, its hosts start with its folder where it
-   * lives, and one that has it in a spare's place is parked once its runs end (within `graceMs`),
-   * so that the new version's host finds the folder; still busy, the folders are merged when it ends.
+   * An update of the source begins: until `endUpdate` its hosts start with its folder where it
+   * lives (the new version's host needs it there), none on the spare. A live host that has the
+   * folder in a spare's place keeps it, serving on; its files join the folder when it ends, right
+   * after the switch (sandbox/spare-folders.ts, docs/runtime.md "The spare host").
    */
-  async beginUpdate(sourceId: string, graceMs: number): Promise<void> {
+  beginUpdate(sourceId: string): void {
     this.updating.add(sourceId);
-    const live = this.live.get(sourceId);
-    if (!live || !this.deps.limits.hosts.isLent(dirsRoot(this.deps.dataDir, sourceId))) return;
-    await live.sandbox.settle(graceMs);
-    live.sandbox.park();
   }
 
   /** The update has ended, saved or refused. */

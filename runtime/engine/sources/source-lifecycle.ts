@@ -152,7 +152,7 @@ export class SourceLifecycle {
       requireBase('source', source, input.change);
       if (input.code !== undefined) this.deps.hosts.holdNext(source.id);
       try {
-        await this.deps.hosts.beginUpdate(source.id, SWITCH_GRACE_MS);
+        this.deps.hosts.beginUpdate(source.id);
         return await this.applyUpdate(source, input);
       } finally {
         this.deps.hosts.endUpdate(source.id);
