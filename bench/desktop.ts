@@ -17,6 +17,7 @@ import { childPids } from './cpu';
 import { emitMemory } from './desktop-memory';
 import { saveRow } from './desktop-save';
 import { startWithStoredData } from './desktop-start';
+import { post, wakeRow } from './desktop-wake';
 import { BENCH_SOURCE, startSpout, stopChild } from './procs';
 import { median } from './stats';
 
@@ -47,16 +48,7 @@ function hostCount(pid: number): number {
   return childPids(pid).length;
 }
 
-const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))] as number;
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function post(endpoint: string): Promise<number> {
-  const started = performance.now();
-  const res = await fetch(endpoint, { method: 'POST', body: '{}' });
-  await res.arrayBuffer();
-  if (res.status !== 200) throw new Error(`${endpoint} answered ${res.status}`);
-  return performance.now() - started;
-}
 
 /** Deploys `count` bench sources, five at a time; their endpoint URLs. */
 async function deployMany(spout: Spout, count: number): Promise<string[]> {
@@ -98,23 +90,6 @@ async function memory(cli: string, deployed: number): Promise<{ mb: number; host
   return result;
 }
 
-/** (b): a request to a parked source against one to the same source warm, SAMPLES times. */
-async function wake(cli: string): Promise<{ parked: number[]; warm: number[] } | null> {
-  const spout = await startSpout(['--host-idle', '1'], undefined, [], cli).catch(() => null);
-  if (!spout) return null; // a build without --host-idle
-  const source = await spout.api('POST', '/v1/sources', { component_code: BENCH_SOURCE });
-  const endpoint = source.configured_props.http.endpoint_url as string;
-  const parked: number[] = [];
-  const warm: number[] = [];
-  for (let i = 0; i < SAMPLES; i++) {
-    while ((await spout.api('GET', `/v1/sources/${source.id}`)).host !== 'parked') await pause(50);
-    parked.push(await post(endpoint));
-    warm.push(await post(endpoint));
-  }
-  await stopChild(spout.child);
-  return { parked, warm };
-}
-
 /** Starts `cli` on `dataDir` STARTS times; the times to a first answer, and the last service, left running. */
 async function restarts(cli: string, dataDir: string): Promise<{ starts: number[]; spout: Spout }> {
   const starts: number[] = [];
@@ -148,11 +123,7 @@ for (const { name, cli } of builds) {
   const fifty = await memory(cli, 50);
   const empty = await emptyStart(cli);
   console.log(`(a) memory, 5 of them receiving requests: 50 deployed ${fifty.mb.toFixed(0)} MB (${fifty.hosts} hosts) vs 5 deployed ${five.mb.toFixed(0)} MB (${five.hosts} hosts): ${(fifty.mb / five.mb).toFixed(2)}× (target ≤ 1.3×)`);
-  const woke = await wake(cli);
-  if (woke) {
-    const [p50, p95, w50, w95] = [pct(woke.parked, 50), pct(woke.parked, 95), pct(woke.warm, 50), pct(woke.warm, 95)];
-    console.log(`(b) first request to a parked source: p50 ${ms(p50)}, p95 ${ms(p95)} vs warm p50 ${ms(w50)}, p95 ${ms(w95)}: p50 ${ms(p50 - w50)} above warm (target ≤ 150 ms; ${SAMPLES} samples)`);
-  } else console.log('(b) no parked sources in this build (no --host-idle)');
+  await wakeRow(cli, SAMPLES);
   console.log(`(c) start to first /v1 answer (median of ${STARTS}): 50 sources ${ms(fifty.startMs)} (5 sources ${ms(five.startMs)}) vs empty data dir ${ms(empty)}`);
   await emitMemory(cli);
   await saveRow(cli, SAMPLES);

@@ -162,9 +162,10 @@ export type HostMessage =
   /**
    * `tmp`: the host's own temp folder (`dir`), which its code reaches as `/tmp`, and folders whose
    * paths stay real even under the machine's /tmp (`real`: the data dir); absent, it has none.
+   * `moved`: its owner's folder, moved for a spare host (`from` is where its code sees it, `to` where it is).
    */
   /** `clock`: a test's clock (sandbox/child/test-clock.ts), installed before the module loads. */
-  | { type: 'load'; bundle: string; filename: string; tmp?: { dir: string; real: string[] }; clock?: { nowMs: number } }
+  | { type: 'load'; bundle: string; filename: string; tmp?: { dir: string; real: string[]; moved?: { from: string; to: string } }; clock?: { nowMs: number } }
   | { type: 'configure'; context: SandboxContext }
   /** `db` is sent when the host's copy of `this.db` is not the service's (first run, or written elsewhere). */
   | { type: 'invoke'; invocationId: string; target: InvocationTarget; db?: DbEntries }

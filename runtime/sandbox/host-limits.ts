@@ -22,6 +22,8 @@ export interface WatchedHost {
   readonly ownFolders: readonly string[];
   /** Its temp folder (inside one of them), emptied when they go over the disk limit. */
   readonly tempFolder: string | null;
+  /** A source's own folder a spare host holds (spare-folders.ts): messages name it where it lives (`from`). */
+  readonly lent?: { from: string; to: string } | null;
   stopForLimit(message: string, cause?: 'memory' | 'limit'): void;
 }
 
@@ -138,7 +140,7 @@ export class HostLimits {
     }
     if (host.exited) return;
     const limit = this.options.diskBytes;
-    const where = host.ownFolders.join(', ');
+    const where = host.lent ? host.lent.from : host.ownFolders.join(', ');
     if (entries >= FOLDER_ENTRIES) {
       host.stopForLimit(`its own folders (${where}) hold more than ${FOLDER_ENTRIES} files; its host was stopped. Delete files there to go on`);
     } else if (bytes > limit) {

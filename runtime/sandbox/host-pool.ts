@@ -1,6 +1,7 @@
 // Starting component hosts: under Node's permission model with an empty environment, the
-// kernel's limits set first (host-grants.ts), a spare one kept ready so a deploy does not wait for
-// Node to boot. Each host's usage is read on a timer and held to its limits (host-limits.ts).
+// kernel's limits set first (host-grants.ts), a spare one kept ready so that a deploy or a parked
+// source's wake does not wait for Node to boot: it is granted a neutral folder of its own, into
+// which a source's own folder is moved when it takes one (spare-folders.ts), and it serves once. Each host's usage is read on a timer and held to its limits (host-limits.ts).
 // No host outlives the service: each ends itself when the service's end of its watchdog pipe
 // closes (child/host-guards.ts), the service kills them on its way out, and a start stops those an
 // earlier run of the same data dir left behind (host-records.ts).
@@ -10,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { HostGrants } from '../contract/host-protocol';
 import { DEFAULT_COMPONENT_DISK_MB, MAX_HOSTS_IN_FLIGHT_BYTES } from '../contract/limits';
+import { makePrivateDir } from '../lib/private-files';
 import { HostBudget } from './host-budget';
 import { hostArgs, hostEnv, hostLauncher, NO_GRANTS } from './host-grants';
 import { HostLimits } from './host-limits';
@@ -17,6 +19,7 @@ import { HostProcess } from './host-process';
 import { HostRecords } from './host-records';
 import { HostUsageReader } from './host-usage';
 import { inheritedFds } from './inherited-fds';
+import { makeSpareFolder, moveBack, moveIn, recoverSpareFolders, type SpareFolder } from './spare-folders';
 
 export interface HostPoolOptions {
   /** The host entry script (dist/host.cjs). */
@@ -42,9 +45,13 @@ export interface HostPoolOptions {
 /** Starts hosts, keeps a spare one ready, and stops any host over its limits. */
 export class HostPool {
   private spare: HostProcess | null = null;
+  /** The spare's neutral folder; null for a spare started without one (no data dir, Windows). */
+  private spareFolder: SpareFolder | null = null;
   /** Hosts started ahead of the loads that will acquire them, by their grants and temp folder. */
   private readonly ahead = new Map<string, HostProcess[]>();
   private readonly live = new Set<HostProcess>();
+  /** Folders lent to spare hosts now. */
+  private readonly lentFolders = new Set<string>();
   private poller: NodeJS.Timeout | null = null;
   private polling = false;
   private stopped = false;
@@ -68,7 +75,10 @@ export class HostPool {
     this.records = options.dataDir ? new HostRecords(options.dataDir) : null;
     const leftover = this.records?.stopLeftovers() ?? [];
     if (leftover.length > 0) console.error(`spout: stopped ${leftover.length} component host(s) an earlier run of this data dir left running (pid ${leftover.join(', ')})`);
+    const restored = options.dataDir ? recoverSpareFolders(options.dataDir) : [];
+    if (restored.length > 0) console.error(`spout: put back ${restored.length} source folder(s) that spare hosts held when the service last ended`);
     process.on('exit', this.killAll);
+    if (options.spare !== false) setImmediate(() => this.refillSpare());
   }
 
   /** What all its hosts may send the service at once, and have (host-budget.ts). */
@@ -89,18 +99,13 @@ export class HostPool {
   /**
    * A started host with these grants: one started ahead for them (`startAhead`), the spare when it
    * fits, else a new one. `temp` is its temp folder (temp-folder.ts: inside a folder it is granted
-   * to write), its code's `os.tmpdir()`.
+   * to write), its code's `os.tmpdir()`. `own`, when given, is the one folder `grants` name (a
+   * source's own, `temp` inside): the spare may take it, moved into its neutral folder (`lent`).
    */
-  acquire(grants: HostGrants = NO_GRANTS, temp?: string): HostProcess {
+  acquire(grants: HostGrants = NO_GRANTS, temp?: string, own?: string): HostProcess {
     if (this.stopped) throw new Error('the service is stopping');
     const plain = grants.read.length === 0 && grants.write.length === 0;
-    let host: HostProcess;
-    const early = this.takeAhead(grants, temp);
-    if (early) host = early;
-    else if (plain && !temp && this.spare && !this.spare.exited) {
-      host = this.spare;
-      this.spare = null;
-    } else host = this.start(grants, temp);
+    const host = this.takeAhead(grants, temp) ?? (own ? this.lendSpare(own) : plain && !temp ? this.takeSpare() : null) ?? this.start(grants, temp);
     if (this.options.spare !== false) setImmediate(() => this.refillSpare());
     return host;
   }
@@ -128,6 +133,11 @@ export class HostPool {
     }
   }
 
+  /** Whether a spare host has this folder now (it is not where it lives). */
+  isLent(folder: string): boolean {
+    return this.lentFolders.has(folder);
+  }
+
   /** Kills every host, the spare included. */
   stop(): void {
     this.stopped = true;
@@ -138,6 +148,40 @@ export class HostPool {
     if (this.poller) clearInterval(this.poller);
     this.poller = null;
     this.usage.close();
+  }
+
+  /** The spare, if one is ready; it is never given back (one spare serves one source, once). */
+  private takeSpare(): HostProcess | null {
+    const host = this.spare && !this.spare.exited ? this.spare : null;
+    this.spare = null;
+    this.spareFolder = null;
+    return host;
+  }
+
+  /**
+   * The spare with `own` (a source's own folder, its only grant) moved into its neutral folder;
+   * null when no spare with one is ready or the move failed (the caller starts a host of its own).
+   */
+  private lendSpare(own: string): HostProcess | null {
+    const folder = this.spareFolder;
+    if (!folder) return null;
+    const host = this.takeSpare();
+    if (!host) return null;
+    try {
+      makePrivateDir(own);
+      moveIn(folder, own);
+    } catch (err) {
+      console.error(`spout: could not move ${own} to a spare host (${(err as Error).message}); starting a host of its own`);
+      host.kill({ cause: 'stopped', message: 'not needed' });
+      return null;
+    }
+    host.lent = { from: own, to: folder.own };
+    this.lentFolders.add(own);
+    host.giveBackWith(() => {
+      moveBack(folder);
+      this.lentFolders.delete(own);
+    });
+    return host;
   }
 
   /** A live host started ahead for exactly these grants and temp folder, taken from the waiting ones. */
@@ -152,12 +196,19 @@ export class HostPool {
 
   private refillSpare(): void {
     if (this.stopped || (this.spare && !this.spare.exited)) return;
-    this.spare = this.start(NO_GRANTS);
+    // Windows refuses to rename a folder a process has files open in: its spares serve plain loads only.
+    const folder = this.options.dataDir && process.platform !== 'win32' ? makeSpareFolder(this.options.dataDir) : null;
+    this.spareFolder = folder;
+    this.spare = folder ? this.start({ read: [folder.folder], write: [folder.folder] }, folder.temp) : this.start(NO_GRANTS);
+    // Whatever it served, its neutral folder goes (and a source's folder in it back) as it ends.
+    if (folder) this.spare.giveBackWith(() => moveBack(folder));
   }
 
   private start(grants: HostGrants, temp?: string): HostProcess {
     const heapMb = this.options.memoryMb;
     const own = this.ownFolders(grants);
+    // Granted only if there when the host starts: a source's folder that a spare host held and has not given back yet (an update's new host) is made again.
+    for (const folder of own) makePrivateDir(folder);
     const scriptArgs = [...(this.records ? [this.records.marker] : []), ...(this.strayFds.length ? [`--close-fds=${this.strayFds.join(',')}`] : [])];
     const node = hostArgs({ script: this.options.script, baseRead: this.options.baseRead, grants, heapMb, scriptArgs });
     const launch = hostLauncher(this.options.execPath ?? process.execPath, node, this.diskMb * 1024 * 1024);

@@ -63,6 +63,10 @@ export class HostProcess implements WatchedHost {
   /** Set while its next message waits for room in the budget. */
   private waiter: (() => void) | null = null;
   readonly pid: number;
+  /** A source's own folder while this host (a spare that took it) has it: `from` is where it lives, `to` where it is now. */
+  lent: { from: string; to: string } | null = null;
+  /** Runs once as the host is killed or ends: puts back what it was lent (spare-folders.ts). */
+  private onGiveBack: (() => void) | null = null;
 
   constructor(
     private readonly child: ChildProcess,
@@ -125,6 +129,12 @@ export class HostProcess implements WatchedHost {
     return this.waiter !== null;
   }
 
+  /** Sets what puts its folders back once it is killed or ends (before anyone hears that it ended, so a new host may take them). */
+  giveBackWith(giveBack: () => void): void {
+    this.onGiveBack = giveBack;
+    if (this.ended) this.giveBack();
+  }
+
   /** Stops the host for going over a limit (host-limits.ts). */
   stopForLimit(message: string, cause: 'memory' | 'limit' = 'limit'): void {
     this.kill({ cause, message });
@@ -185,11 +195,20 @@ export class HostProcess implements WatchedHost {
     if (this.ended) return;
     this.stopReason ??= reason;
     this.child.kill('SIGKILL');
+    // A SIGKILL cannot be caught: what it may still do before it dies, it could do before.
+    this.giveBack();
+  }
+
+  private giveBack(): void {
+    const giveBack = this.onGiveBack;
+    this.onGiveBack = null;
+    giveBack?.();
   }
 
   private end(exit: HostExit): void {
     if (this.ended) return;
     this.ended = exit;
+    this.giveBack();
     // What it was sending will never arrive.
     if (this.waiter) this.budget?.cancel(this.waiter);
     this.waiter = null;

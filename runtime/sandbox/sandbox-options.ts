@@ -25,6 +25,12 @@ export interface SandboxOptions {
   grants?: HostGrants;
   /** The host's own temp folder (temp-folder.ts), which its code reaches as `/tmp`; it lies in a folder `grants` gives it to write. */
   temp?: TempFolder;
+  /**
+   * The owner's own folder (its `dir` props' and `temp`'s), when `grants` name nothing else and
+   * no other host of the owner needs it now: a spare host may take it (host-pool.ts), moved into
+   * its neutral folder while it runs. Asked at each host start.
+   */
+  own?: () => string | undefined;
   /** Names the component in messages, e.g. `source dc_… "Echo"`. */
   label: string;
   /** A run or hook longer than this is stopped and its host replaced. */

@@ -12,6 +12,7 @@ import type { HostExit, HostProcess } from './host-process';
 import { responsePayload } from './host-replies';
 import { RunChecks } from './run-checks';
 import type { InvocationResult, PendingInvocation as Pending, SandboxOptions } from './sandbox-options';
+import { loadTemp } from './temp-folder';
 
 /** Longest wait before restarting a host that keeps ending. */
 const MAX_RESTART_DELAY_MS = 5000;
@@ -201,8 +202,8 @@ export class Sandbox {
   private start(): Promise<ComponentDescription> {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = null;
-    const temp = this.options.temp;
-    const host = this.options.hosts.acquire(this.options.grants ?? NO_GRANTS, temp?.path);
+    const { temp, bundle, filename, clock } = this.options;
+    const host = this.options.hosts.acquire(this.options.grants ?? NO_GRANTS, temp?.path, this.options.own?.());
     host.strayCpuLimitMs = this.options.timeoutMs;
     const started = new Promise<ComponentDescription>((resolve, reject) => {
       let loading = true;
@@ -237,8 +238,7 @@ export class Sandbox {
           } else if (this.host === host) this.hostEnded(exit);
         },
       });
-      const clock = this.options.clock;
-      host.send({ type: 'load', bundle: this.options.bundle, filename: this.options.filename, ...(temp ? { tmp: { dir: temp.path, real: [temp.dataDir] } } : {}), ...(clock ? { clock } : {}) });
+      host.send({ type: 'load', bundle, filename, ...(temp ? { tmp: loadTemp(temp, host.lent) } : {}), ...(clock ? { clock } : {}) });
     });
     this.starting = started;
     const clear = () => void (this.starting === started && (this.starting = null));

@@ -25,6 +25,12 @@ export function makeTempFolder(dataDir: string, ownerId: string): TempFolder {
   return { path: folder, dataDir };
 }
 
+/** What a host's load is told of its temp folder (host-protocol.ts): where it is, moved with its owner's folder when a spare host took that (`lent`). */
+export function loadTemp(temp: TempFolder, lent: { from: string; to: string } | null): { dir: string; real: string[]; moved?: { from: string; to: string } } {
+  if (!lent) return { dir: temp.path, real: [temp.dataDir] };
+  return { dir: lent.to + temp.path.slice(lent.from.length), real: [temp.dataDir], moved: lent };
+}
+
 /** Removes everything in a temp folder, keeping the folder (its host is granted it). */
 export async function emptyTempFolder(folder: string): Promise<void> {
   const entries = await fs.readdir(folder).catch(() => [] as string[]);

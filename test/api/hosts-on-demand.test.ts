@@ -4,10 +4,10 @@
 // restart starts no host, so the service answers while many sources come up. No timings here: a
 // short `--host-idle`, then each test waits for the state it needs.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { cli, cliEnv } from '../helpers/cli';
-import { deploySource, ECHO_SOURCE, type SpoutProcess, spawnServeEarly, startSpout, tempDir, waitFor } from '../helpers/service';
+import { hostOf, hostPids, spoutsStoppedAfter, trailBefore, waitParked } from '../helpers/parked-hosts';
+import { deploySource, ECHO_SOURCE, type SpoutProcess, spawnServeEarly, tempDir, waitFor } from '../helpers/service';
 
 /**
  * A source (written for this test) whose every run counts in `this.db`, appends the count to a
@@ -51,19 +51,6 @@ async function runsOf(spout: SpoutProcess, id: string): Promise<{ runs: Run[]; o
   return { runs: events.filter((e) => !e.once), once: events.filter((e) => e.once).length };
 }
 
-async function hostOf(spout: SpoutProcess, id: string): Promise<string> {
-  return (await spout.api('GET', `/v1/sources/${id}`)).json.data.host as string;
-}
-
-async function waitParked(spout: SpoutProcess, id: string): Promise<void> {
-  await waitFor(async () => (await hostOf(spout, id)) === 'parked', 30_000, `${id}'s host to park`);
-}
-
-/** The trail a run finds after runs 1..n-1: what the deploy hook wrote, then each count. */
-function trailBefore(n: number): string {
-  return `deployed;${Array.from({ length: n - 1 }, (_, i) => `${i + 1};`).join('')}`;
-}
-
 /** Asserts runs 1..k each found the db and `/tmp` as the previous one left them. */
 function assertKept(runs: Run[]): void {
   assert.deepEqual(
@@ -73,30 +60,7 @@ function assertKept(runs: Run[]): void {
   for (const r of runs) assert.equal(r.trail, trailBefore(r.n), `run ${r.n} found /tmp as the runs before left it`);
 }
 
-/** Pids of the component hosts `spout serve` runs now (Linux: /proc). */
-function hostPids(spout: SpoutProcess): number[] {
-  const pids: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (cmdline.includes('host.cjs') && cmdline.includes(spout.dataDir)) pids.push(Number(entry));
-    } catch {
-      // ended meanwhile
-    }
-  }
-  return pids;
-}
-
-const started: SpoutProcess[] = [];
-after(async () => {
-  await Promise.all(started.map((s) => s.stop()));
-});
-async function spoutWith(args: string[], dataDir?: string): Promise<SpoutProcess> {
-  const spout = await startSpout({ args, dataDir });
-  started.push(spout);
-  return spout;
-}
+const spoutWith = spoutsStoppedAfter();
 
 describe('hosts on demand', () => {
   it('wakes a parked source for a request and a run, with its db, dedupe and /tmp as they were', async () => {

@@ -8,7 +8,7 @@ import type { ComponentDescription } from '../../contract/component-shape';
 import type { EmitPayload, HostGrants } from '../../contract/host-protocol';
 import type { HostState } from '../../contract/source-api';
 import { ComponentError } from '../../lib/error-kinds';
-import { dirGrants } from '../../props/dir/dir-folders';
+import { dirGrants, dirsRoot } from '../../props/dir/dir-folders';
 import type { HostParking } from '../../sandbox/host-parking';
 import type { HostPool } from '../../sandbox/host-pool';
 import type { HostExit, HostProcess } from '../../sandbox/host-process';
@@ -71,6 +71,9 @@ export class SourceHosts {
   /** The boot of that host, waiting NEXT_BOOT_DELAY_MS. */
   private booting: { sourceId: string; timer: NodeJS.Timeout } | null = null;
 
+  /** Sources being updated: two hosts may need their folder where it lives, so no spare takes it. */
+  private readonly updating = new Set<string>();
+
   constructor(private readonly deps: SourceHostsDeps) {}
 
   /** A source's component in its sandbox, whose host may be parked; none if it could not be loaded. */
@@ -101,6 +104,21 @@ export class SourceHosts {
       this.deps.logs.add(sourceId, { level: 'error', message: `could not load the component: ${(err as Error).message}`, invocation_id: null });
       return undefined;
     }
+  }
+
+  /**
+   * An update of the source begins: until `endUpdate` its hosts start with its folder where it
+   * lives (the new version's host needs it there), none on the spare. A live host that has the
+   * folder in a spare's place keeps it, serving on; its files join the folder when it ends, right
+   * after the switch (sandbox/spare-folders.ts, docs/runtime.md "The spare host").
+   */
+  beginUpdate(sourceId: string): void {
+    this.updating.add(sourceId);
+  }
+
+  /** The update has ended, saved or refused. */
+  endUpdate(sourceId: string): void {
+    this.updating.delete(sourceId);
   }
 
   /** Loads code as a source component, in a sandbox whose logs go to `sourceId`; `files`: the original files it was bundled from. */
@@ -216,6 +234,8 @@ export class SourceHosts {
       ...deps.limits,
       grants: dirGrants(grants, deps.dataDir, sourceId),
       temp: makeTempFolder(deps.dataDir, sourceId),
+      // A source granted folders of the user's cannot wake on the spare: its grants are fixed when a host starts (docs/runtime.md, "The spare host").
+      ...(grants.read.length + grants.write.length === 0 ? { own: () => (this.updating.has(sourceId) ? undefined : dirsRoot(deps.dataDir, sourceId)) } : {}),
       label: `source ${sourceId}`,
       db: deps.dbs.of(sourceId),
       keepWarm: true,

@@ -152,8 +152,10 @@ export class SourceLifecycle {
       requireBase('source', source, input.change);
       if (input.code !== undefined) this.deps.hosts.holdNext(source.id);
       try {
+        this.deps.hosts.beginUpdate(source.id);
         return await this.applyUpdate(source, input);
       } finally {
+        this.deps.hosts.endUpdate(source.id);
         // Saved or refused, new code is followed by more: the next save finds its host booted.
         if (input.code !== undefined && this.deps.records.find(source.id)) this.deps.hosts.bootNext(source.id, hostGrants(source.permissions));
       }

@@ -331,7 +331,7 @@ function serve(): void {
       // The service sends nothing else until the host says it loaded.
       void (async () => {
         try {
-          if (message.tmp) mapTmp(message.tmp.dir, message.tmp.real);
+          if (message.tmp) mapTmp(message.tmp.dir, message.tmp.real, message.tmp.moved);
           if (message.clock) {
             testClock = new TestClock(message.clock.nowMs);
             testClock.install();

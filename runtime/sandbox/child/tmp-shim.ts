@@ -4,7 +4,9 @@
 // `/tmp`: the `fs` functions that take paths read `/tmp/…` as that folder, `os.tmpdir()` says
 // `/tmp`, and the paths `fs` hands back (mkdtemp, realpath) are shown under `/tmp` again. This is
 // a convenience, not the boundary: Node's permission model still refuses anything outside the
-// granted folders, whatever path a component gives.
+// granted folders, whatever path a component gives. On a spare host that took a source, the
+// source's own folder (its `dir` props') is mapped the same way, from where its code knows it to
+// where the spare has it (sandbox/spare-folders.ts).
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import os from 'node:os';
@@ -20,6 +22,8 @@ const virtualRoot = path.resolve(VIRTUAL_TMP);
 let realRoot: string | null = null;
 /** Folders whose paths keep their real meaning under the machine's /tmp (the data dir, when it lies there). */
 let kept: string[] = [];
+/** The owner's own folder as its code knows it (`from`) and where it is while a spare host has it (`to`); null: where it lives. */
+let moved: { from: string; to: string } | null = null;
 
 type AnyFn = (...args: unknown[]) => unknown;
 
@@ -72,6 +76,7 @@ function granted(p: string): boolean {
 export function realPath(p: string): string {
   if (realRoot === null || !path.isAbsolute(p)) return p;
   const resolved = path.resolve(p);
+  if (moved && within(resolved, moved.from)) return moved.to + resolved.slice(moved.from.length);
   // Already real (a stream reopening the path its wrapper mapped, or a real path handed back).
   if (within(resolved, realRoot) || !within(resolved, virtualRoot) || kept.some((k) => within(resolved, k)) || granted(resolved)) return p;
   return realRoot + resolved.slice(virtualRoot.length);
@@ -81,7 +86,8 @@ export function realPath(p: string): string {
 export function virtualPath(p: string): string {
   if (realRoot === null) return p;
   const resolved = path.resolve(p);
-  return within(resolved, realRoot) ? VIRTUAL_TMP + resolved.slice(realRoot.length).split(path.sep).join('/') : p;
+  if (within(resolved, realRoot)) return VIRTUAL_TMP + resolved.slice(realRoot.length).split(path.sep).join('/');
+  return moved && within(resolved, moved.to) ? moved.from + resolved.slice(moved.to.length) : p;
 }
 
 /** A path argument in any form `fs` takes (string, file URL, Buffer) mapped to the real folder; other values as they are. */
@@ -112,9 +118,16 @@ function shownError(err: unknown): unknown {
   const e = err as NodeJS.ErrnoException & { dest?: unknown };
   if (typeof e.path === 'string') e.path = virtualPath(e.path);
   if (typeof e.dest === 'string') e.dest = virtualPath(e.dest);
-  if (e.message.includes(realRoot)) e.message = e.message.split(realRoot).join(VIRTUAL_TMP);
-  if (e.stack?.includes(realRoot)) e.stack = e.stack.split(realRoot).join(VIRTUAL_TMP);
+  e.message = shownText(e.message);
+  if (e.stack) e.stack = shownText(e.stack);
   return e;
+}
+
+/** Text with the real temp folder shown as `/tmp`, and a moved folder where its code knows it. */
+function shownText(text: string): string {
+  const root = realRoot as string;
+  const out = text.includes(root) ? text.split(root).join(VIRTUAL_TMP) : text;
+  return moved && out.includes(moved.to) ? out.split(moved.to).join(moved.from) : out;
 }
 
 /** Wraps `fn` so its first `paths` arguments are mapped (and, with `result`, its path result shown under `/tmp`; its errors always), keeping its own properties (`realpath.native`, `exists`'s promisified form). */
@@ -163,10 +176,14 @@ export function installTmpShim(): void {
   syncBuiltinESMExports();
 }
 
-/** Makes `/tmp` mean `folder` (the host's own temp folder) from now on, except under `real`; relative paths resolve there too. */
-export function mapTmp(folder: string, real: readonly string[] = []): void {
+/**
+ * Makes `/tmp` mean `folder` (the host's own temp folder) from now on, except under `real`;
+ * relative paths resolve there too. With `from`, the owner's folder is read where a spare host has it.
+ */
+export function mapTmp(folder: string, real: readonly string[] = [], from?: { from: string; to: string }): void {
   realRoot = path.resolve(folder);
   kept = real.map((r) => path.resolve(r));
+  moved = from ? { from: path.resolve(from.from), to: path.resolve(from.to) } : null;
   try {
     process.chdir(realRoot);
   } catch {
