@@ -26,6 +26,10 @@ const walk = (dir) => {
 };
 walk('test');
 const selected = filter.length ? files.filter((f) => filter.some((x) => f.includes(x))) : files;
+if (selected.length === 0) {
+  console.error(`No test file's path contains ${filter.map((x) => `"${x}"`).join(' or ')}: nothing was run. Give a word of a file's path under test/ (e.g. webhooks).`);
+  process.exit(1);
+}
 
 // The tests' temp folders (data dirs, config homes, logs) go in one folder of this run, removed at
 // the end: a run makes thousands, and they would pile up in the machine's temp folder.
