@@ -213,13 +213,31 @@ describe('UI: Settings → MCP', () => {
   it("shows the developer toolset's configuration once switched on, for a folder; its copied script lists the dev tools", async () => {
     const folder = path.resolve('test-results');
     assert.equal(await page.getByTestId('mcp-dev-stdio-command').count(), 0, 'off unless asked');
+    // The folder is typed while the switch's save is still on its way (its request held here until
+    // then): the folder's save waits for it and goes next, and both are kept.
+    let releaseSwitch = () => {};
+    const switchHeld = new Promise<void>((resolve) => (releaseSwitch = resolve));
+    let puts = 0;
+    await page.route('**/v1/mcp/settings', async (route) => {
+      if (route.request().method() === 'PUT' && puts++ === 0) await switchHeld;
+      await route.continue();
+    });
     await page.getByRole('switch', { name: 'Let coding agents develop components' }).check();
-    // Saves run one at a time (useSave): the folder's waits for the switch's to be answered.
-    await toast('Developer toolset shown');
+    await waitFor(() => puts === 1 || null, 5000, "the switch's save on its way");
     await page.getByLabel('Folder agents may read and write').fill(folder);
     await page.getByLabel('Folder agents may read and write').blur();
+    assert.equal(puts, 1, "the folder's save waits for the switch's");
+    releaseSwitch();
+    await toast('Developer toolset shown');
     await toast(`Agents' folder: ${folder}`);
+    await page.unroute('**/v1/mcp/settings');
+    assert.equal(puts, 2);
     assert.deepEqual([(await settings()).dev_toolset, (await settings()).dev_root], [true, folder]);
+    // Both edits are there after a reload.
+    await page.reload();
+    await page.getByRole('switch', { name: 'Let coding agents develop components' }).waitFor();
+    assert.equal(await page.getByRole('switch', { name: 'Let coding agents develop components' }).isChecked(), true);
+    assert.equal(await page.getByLabel('Folder agents may read and write').inputValue(), folder);
     await page
       .getByTestId('mcp-dev-stdio-command')
       .filter({ hasText: `--dev --root ${folder}` })
