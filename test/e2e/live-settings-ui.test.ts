@@ -3,7 +3,7 @@
 // shows the service's 400 for a value out of range, and says when a flag given at start overrides a value.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { axe } from '../helpers/browser';
+import { axe, holdFirstRequest } from '../helpers/browser';
 import { browserSuite } from '../helpers/browser-suite';
 import { waitFor } from '../helpers/service';
 
@@ -34,19 +34,13 @@ describe('UI: changing settings without a restart', () => {
 
     // A second Save pressed while the first is on its way (its request held here until then) is
     // queued, not dropped: both edits are saved, and shown so after a reload.
-    let releaseFirst = () => {};
-    const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
-    let patches = 0;
-    await page.route('**/v1/settings', async (route) => {
-      if (route.request().method() === 'PATCH' && patches++ === 0) await firstHeld;
-      await route.continue();
-    });
+    const patches = await holdFirstRequest(page, '**/v1/settings', 'PATCH');
     await form.getByLabel('Run timeout').fill('7');
     await form.getByRole('button', { name: 'Save' }).click();
-    await waitFor(() => patches === 1 || null, 5000, 'the first save on its way');
+    await waitFor(() => patches.sent() === 1 || null, 5000, 'the first save on its way');
     await form.getByLabel('Runs kept per source').fill('250');
     await form.getByRole('button', { name: 'Save' }).click();
-    releaseFirst();
+    patches.release();
     await waitFor(
       async () => {
         const now = (await spout.api('GET', '/v1/settings')).json.data;
@@ -55,7 +49,7 @@ describe('UI: changing settings without a restart', () => {
       10_000,
       'both edits saved',
     );
-    await page.unroute('**/v1/settings');
+    await patches.stop();
     await page.reload();
     await form.waitFor();
     assert.equal(await form.getByLabel('Run timeout').inputValue(), '7');

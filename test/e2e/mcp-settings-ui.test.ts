@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { McpSettings, McpSnippets, McpToolView } from '../../runtime/contract/mcp-api';
-import { axe, launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
+import { axe, holdFirstRequest, launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
 import { connectMcp, type McpConnection, saveComponent } from '../helpers/mcp';
 import { type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
@@ -215,23 +215,17 @@ describe('UI: Settings → MCP', () => {
     assert.equal(await page.getByTestId('mcp-dev-stdio-command').count(), 0, 'off unless asked');
     // The folder is typed while the switch's save is still on its way (its request held here until
     // then): the folder's save waits for it and goes next, and both are kept.
-    let releaseSwitch = () => {};
-    const switchHeld = new Promise<void>((resolve) => (releaseSwitch = resolve));
-    let puts = 0;
-    await page.route('**/v1/mcp/settings', async (route) => {
-      if (route.request().method() === 'PUT' && puts++ === 0) await switchHeld;
-      await route.continue();
-    });
+    const puts = await holdFirstRequest(page, '**/v1/mcp/settings', 'PUT');
     await page.getByRole('switch', { name: 'Let coding agents develop components' }).check();
-    await waitFor(() => puts === 1 || null, 5000, "the switch's save on its way");
+    await waitFor(() => puts.sent() === 1 || null, 5000, "the switch's save on its way");
     await page.getByLabel('Folder agents may read and write').fill(folder);
     await page.getByLabel('Folder agents may read and write').blur();
-    assert.equal(puts, 1, "the folder's save waits for the switch's");
-    releaseSwitch();
+    assert.equal(puts.sent(), 1, "the folder's save waits for the switch's");
+    puts.release();
     await toast('Developer toolset shown');
     await toast(`Agents' folder: ${folder}`);
-    await page.unroute('**/v1/mcp/settings');
-    assert.equal(puts, 2);
+    await puts.stop();
+    assert.equal(puts.sent(), 2);
     assert.deepEqual([(await settings()).dev_toolset, (await settings()).dev_root], [true, folder]);
     // Both edits are there after a reload.
     await page.reload();
