@@ -3,8 +3,9 @@
 // shows the service's 400 for a value out of range, and says when a flag given at start overrides a value.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { axe } from '../helpers/browser';
+import { axe, holdFirstRequest } from '../helpers/browser';
 import { browserSuite } from '../helpers/browser-suite';
+import { waitFor } from '../helpers/service';
 
 describe('UI: changing settings without a restart', () => {
   const suite = browserSuite({ args: ['--warm-hosts', '4'] });
@@ -31,9 +32,32 @@ describe('UI: changing settings without a restart', () => {
     // What the page shows elsewhere follows the answer.
     await page.getByText('5 s per run of component code').waitFor();
 
+    // A second Save pressed while the first is on its way (its request held here until then) is
+    // queued, not dropped: both edits are saved, and shown so after a reload.
+    const patches = await holdFirstRequest(page, '**/v1/settings', 'PATCH');
+    await form.getByLabel('Run timeout').fill('7');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await waitFor(() => patches.sent() === 1 || null, 5000, 'the first save on its way');
+    await form.getByLabel('Runs kept per source').fill('250');
+    await form.getByRole('button', { name: 'Save' }).click();
+    patches.release();
+    await waitFor(
+      async () => {
+        const now = (await spout.api('GET', '/v1/settings')).json.data;
+        return (now.run_timeout_seconds === 7 && now.invocation_retention === 250) || null;
+      },
+      10_000,
+      'both edits saved',
+    );
+    await patches.stop();
+    await page.reload();
+    await form.waitFor();
+    assert.equal(await form.getByLabel('Run timeout').inputValue(), '7');
+    assert.equal(await form.getByLabel('Runs kept per source').inputValue(), '250');
+
     await form.getByLabel('Run timeout').fill('0');
     await form.getByRole('button', { name: 'Save' }).click();
     await form.getByText(/run_timeout_seconds.*from 1 to 3600/).waitFor();
-    assert.equal((await spout.api('GET', '/v1/settings')).json.data.run_timeout_seconds, 5, 'the refused value was not saved');
+    assert.equal((await spout.api('GET', '/v1/settings')).json.data.run_timeout_seconds, 7, 'the refused value was not saved');
   });
 });

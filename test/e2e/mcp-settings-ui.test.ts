@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { McpSettings, McpSnippets, McpToolView } from '../../runtime/contract/mcp-api';
-import { axe, launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
+import { axe, holdFirstRequest, launchBrowser, SHOTS, signedInPage } from '../helpers/browser';
 import { connectMcp, type McpConnection, saveComponent } from '../helpers/mcp';
 import { type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
@@ -213,13 +213,25 @@ describe('UI: Settings → MCP', () => {
   it("shows the developer toolset's configuration once switched on, for a folder; its copied script lists the dev tools", async () => {
     const folder = path.resolve('test-results');
     assert.equal(await page.getByTestId('mcp-dev-stdio-command').count(), 0, 'off unless asked');
+    // The folder is typed while the switch's save is still on its way (its request held here until
+    // then): the folder's save waits for it and goes next, and both are kept.
+    const puts = await holdFirstRequest(page, '**/v1/mcp/settings', 'PUT');
     await page.getByRole('switch', { name: 'Let coding agents develop components' }).check();
-    // Saves run one at a time (useSave): the folder's waits for the switch's to be answered.
-    await toast('Developer toolset shown');
+    await waitFor(() => puts.sent() === 1 || null, 5000, "the switch's save on its way");
     await page.getByLabel('Folder agents may read and write').fill(folder);
     await page.getByLabel('Folder agents may read and write').blur();
+    assert.equal(puts.sent(), 1, "the folder's save waits for the switch's");
+    puts.release();
+    await toast('Developer toolset shown');
     await toast(`Agents' folder: ${folder}`);
+    await puts.stop();
+    assert.equal(puts.sent(), 2);
     assert.deepEqual([(await settings()).dev_toolset, (await settings()).dev_root], [true, folder]);
+    // Both edits are there after a reload.
+    await page.reload();
+    await page.getByRole('switch', { name: 'Let coding agents develop components' }).waitFor();
+    assert.equal(await page.getByRole('switch', { name: 'Let coding agents develop components' }).isChecked(), true);
+    assert.equal(await page.getByLabel('Folder agents may read and write').inputValue(), folder);
     await page
       .getByTestId('mcp-dev-stdio-command')
       .filter({ hasText: `--dev --root ${folder}` })

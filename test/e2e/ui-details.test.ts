@@ -180,19 +180,24 @@ describe('UI details of issue 23 (points 8–14) and axe on every screen', () =>
     await context.close();
   });
 
-  it('takes the recover time as 24-hour text and recovers from it', async () => {
+  it('takes a custom time range as 24-hour text and retries the failed messages in it', async () => {
     const wh = (await spout.api('GET', '/v1/users/me/webhooks')).json.data.find((w: { name: string }) => w.name === 'Shop hook') as { id: string };
     const { context, page } = await open(`/webhooks/${wh.id}`);
-    const since = page.getByLabel('Recover failed messages since');
+    await page.getByLabel('Created').selectOption('custom');
+    const since = page.getByLabel('Since', { exact: true });
     await since.waitFor();
     assert.equal(await since.getAttribute('type'), null, 'a text field, not the locale-bound datetime-local');
     assert.match(await since.inputValue(), /^\d{4}-\d\d-\d\d \d\d:\d\d$/);
-    assert.match((await page.locator('#recover-since-hint').textContent()) ?? '', /24-hour/);
+    assert.match((await page.locator('#msg-range-hint').textContent()) ?? '', /24-hour/);
+    await since.fill('2020-01-01 1:05');
+    await page.getByRole('alert').getByText('"2020-01-01 1:05" is not a time').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Retry failed…' }).isDisabled(), true, 'no retry over a range that cannot be read');
     await since.fill('2020-01-01 13:05');
-    await page.getByRole('button', { name: 'Recover', exact: true }).click();
+    await page.getByRole('button', { name: 'Retry failed…' }).click();
+    // Whether any failed message is left or not, the dialog says the range as typed.
     await page
-      .locator('.toast')
-      .getByText(/failed messages? sent again/)
+      .getByRole('dialog')
+      .getByText(/status:failed since 2020-01-01 13:05/)
       .waitFor();
     assert.doesNotMatch((await page.locator('main').textContent()) ?? '', /\b(AM|PM)\b/);
     await context.close();

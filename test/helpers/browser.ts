@@ -73,3 +73,19 @@ export async function editorText(page: Page): Promise<string> {
       .join('\n'),
   );
 }
+
+/**
+ * Holds the page's first `method` request to `url` (a glob) until `release()`, then lets it and
+ * every later one through to the service: a second edit made meanwhile is made while the first is
+ * on its way. `sent()` counts the requests the page made; `stop()` removes the route.
+ */
+export async function holdFirstRequest(page: Page, url: string, method: string): Promise<{ release(): void; sent(): number; stop(): Promise<void> }> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let sent = 0;
+  await page.route(url, async (route) => {
+    if (route.request().method() === method && sent++ === 0) await held;
+    await route.continue();
+  });
+  return { release, sent: () => sent, stop: () => page.unroute(url) };
+}

@@ -166,11 +166,13 @@ export const api = {
   webhookSecret: (id: string) => request<{ data: { signing_secret: string } }>('GET', `/v1/webhooks/${enc(id)}/secret`).then((r) => r.data.signing_secret),
   rotateSecret: (id: string, grace_seconds?: number) => request<{ data: SecretRotationView }>('POST', `/v1/webhooks/${enc(id)}/secret/rotate`, grace_seconds === undefined ? {} : { grace_seconds }).then((r) => r.data),
   /** A page of a webhook's messages, newest first; `before` the last id shown gives the next. */
-  listMessages: (id: string, query: { status?: string; source?: string; before?: string } = {}) => request<ListResponse<MessageView>>('GET', `/v1/webhooks/${enc(id)}/messages`, undefined, { limit: 100, ...query }),
+  /** A page of a webhook's messages, newest first, matching the filters (docs/api.md); `limit` up to 100. */
+  listMessages: (id: string, query: { status?: string; source?: string; event_id?: string; event_name?: string; since?: number; until?: number; before?: string; limit?: number } = {}) =>
+    request<ListResponse<MessageView>>('GET', `/v1/webhooks/${enc(id)}/messages`, undefined, { limit: 100, ...query }),
   listAttempts: (id: string, msg: string) => request<ListResponse<AttemptView>>('GET', `/v1/webhooks/${enc(id)}/messages/${enc(msg)}/attempts`, undefined, { limit: 100 }),
   resendMessage: (id: string, msg: string) => request<{ data: MessageView }>('POST', `/v1/webhooks/${enc(id)}/messages/${enc(msg)}/resend`).then((r) => r.data),
-  /** One more attempt of each failed message the filters take (created since `since`, epoch s). */
-  recover: (id: string, filters: { since: number; until?: number; source?: string }) => request<{ data: { recovered: number } }>('POST', `/v1/webhooks/${enc(id)}/recover`, filters).then((r) => r.data),
+  /** One more attempt of each failed (or failing) message the filters take (created since `since`, epoch s): the bulk retry. */
+  recover: (id: string, filters: { since: number; until?: number; status?: string; source?: string; event_id?: string; event_name?: string }) => request<{ data: { recovered: number } }>('POST', `/v1/webhooks/${enc(id)}/recover`, filters).then((r) => r.data),
   listSubscriptions: () => allPages<SubscriptionView>('/v1/users/me/subscriptions'),
   subscribe: (emitter_id: string, listener_id: string, event_name?: string) => request<{ data: SubscriptionView }>('POST', '/v1/subscriptions', { emitter_id, listener_id, ...(event_name ? { event_name } : {}) }).then((r) => r.data),
   unsubscribe: (emitter_id: string, listener_id: string, event_name?: string | null) => request<void>('DELETE', '/v1/subscriptions', { emitter_id, listener_id, ...(event_name ? { event_name } : {}) }),

@@ -3,22 +3,16 @@ import type { McpAccountBinding, McpSettings, McpToolView } from '../../../../ru
 import { messageOf } from '../../api/client';
 import { useApp } from '../../app/store';
 import { AccountPicker } from '../settings/AccountPicker';
-import { appsMatching, registryActionCount } from './mcp-data';
-
-/** Replaces the MCP settings given (the others stay). */
-export type Change = (next: Partial<McpSettings>) => Promise<void>;
+import { appsMatching, type Change, registryActionCount } from './mcp-data';
 
 /**
- * Runs a settings change, saying what it did (or why it failed). One at a time: the next is
- * computed from the settings the last one answered. Controls stay enabled meanwhile, so keyboard
- * focus stays where it was.
+ * Runs a settings change, saying what it did (or why it failed); answers whether it was saved.
+ * Never dropped: a change made while another is on its way is saved after it (useMcp's queue), so
+ * controls stay enabled and keyboard focus stays where it was.
  */
 export function useSave(change: Change) {
   const toast = useApp((s) => s.toast);
-  const [busy, setBusy] = useState(false);
-  const save = async (next: Partial<McpSettings>, done: string) => {
-    if (busy) return false;
-    setBusy(true);
+  return async (next: Parameters<Change>[0], done: string) => {
     try {
       await change(next);
       toast(done);
@@ -26,11 +20,8 @@ export function useSave(change: Change) {
     } catch (err) {
       toast(messageOf(err), 'error');
       return false;
-    } finally {
-      setBusy(false);
     }
   };
-  return save;
 }
 
 /** The registry apps whose actions are tools (`registry_apps`): each with its tools and a Remove button, and a field to add one. */
@@ -67,12 +58,12 @@ export function McpRegistryApps({ settings, tools, change }: { settings: McpSett
     } catch (err) {
       return setProblem(messageOf(err));
     }
-    if (await save({ registry_apps: [...settings.registry_apps, slug] }, `${slug}: its registry actions are tools`)) {
+    if (await save((saved) => ({ registry_apps: saved.registry_apps.includes(slug) ? saved.registry_apps : [...saved.registry_apps, slug] }), `${slug}: its registry actions are tools`)) {
       setApp('');
       setProblem(null);
     }
   };
-  const remove = (slug: string) => void save({ registry_apps: settings.registry_apps.filter((a) => a !== slug) }, `${slug}: its registry actions are no longer tools`);
+  const remove = (slug: string) => void save((saved) => ({ registry_apps: saved.registry_apps.filter((a) => a !== slug) }), `${slug}: its registry actions are no longer tools`);
 
   return (
     <section className="card" aria-labelledby="mcp-apps-h">
@@ -146,8 +137,11 @@ export function McpAccounts({ settings, tools, change }: { settings: McpSettings
   const apps = tools ? appsInUse(tools, settings) : null;
 
   const choose = (app: string, id: string) => {
-    const { [app]: _old, ...rest } = settings.accounts;
-    void save({ accounts: id ? { ...rest, [app]: id } : rest }, id ? `${app}: tools use account ${id}` : `${app}: the account is chosen automatically`);
+    const chosen = (saved: McpSettings) => {
+      const { [app]: _old, ...rest } = saved.accounts;
+      return { accounts: id ? { ...rest, [app]: id } : rest };
+    };
+    void save(chosen, id ? `${app}: tools use account ${id}` : `${app}: the account is chosen automatically`);
   };
 
   return (

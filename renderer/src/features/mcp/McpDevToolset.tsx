@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { McpSettings } from '../../../../runtime/contract/mcp-api';
 import { ErrorText } from '../../ui/ErrorText';
-import { type Change, useSave } from './McpApps';
+import { useSave } from './McpApps';
 import { McpClients } from './McpClients';
-import { useDevSnippets } from './mcp-data';
+import { type Change, useDevSnippets } from './mcp-data';
 
 /** An absolute folder path, POSIX or Windows. */
 const isAbsolute = (p: string) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p);

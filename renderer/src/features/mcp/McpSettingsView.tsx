@@ -27,7 +27,7 @@ export function McpSettingsView() {
       </section>
       {settings ? (
         <>
-          <McpTools tools={tools} settings={settings} change={change} />
+          <McpTools tools={tools} change={change} />
           <McpRegistryApps tools={tools} settings={settings} change={change} />
           <McpAccounts tools={tools} settings={settings} change={change} />
         </>

@@ -5,6 +5,7 @@ import { messageOf } from '../../api/client';
 import { useApp } from '../../app/store';
 import { CopyButton } from '../../ui/CopyButton';
 import { NETWORK_MODES } from '../network/network-data';
+import type { Change } from './mcp-data';
 
 /** How many tools make the list worth a filter field. */
 const FILTER_FROM = 8;
@@ -92,36 +93,46 @@ function ToolItem({ tool, onExpose, onMode }: { tool: McpToolView; onExpose(expo
  * kept in `hidden_actions`), each tool's network mode, how its app props get accounts, and its
  * input schema.
  */
-export function McpTools({ tools, settings, change }: { tools: McpToolView[] | null; settings: McpSettings; change(next: Partial<McpSettings>): Promise<void> }) {
+export function McpTools({ tools, change }: { tools: McpToolView[] | null; change: Change }) {
   const toast = useApp((s) => s.toast);
   // The change being saved, shown at once; the tools read again after it show what took effect.
-  const [pending, setPending] = useState<McpToolView | null>(null);
+  const [pending, setPending] = useState<Record<string, McpToolView>>({});
   const [filter, setFilter] = useState('');
 
-  const save = async (shown: McpToolView, next: Partial<McpSettings>, done: string) => {
-    // One change at a time: the next is computed from the settings the last one answered.
-    // (Controls stay enabled, so keyboard focus is not lost while saving.)
-    if (pending) return;
-    setPending(shown);
+  const save = async (shown: McpToolView, next: Parameters<Change>[0], done: string) => {
+    // Never dropped: a change made while another is saved goes after it (useMcp's queue), computed
+    // from the settings as saved by then. (Controls stay enabled, so keyboard focus is not lost.)
+    setPending((p) => ({ ...p, [shown.name]: shown }));
     try {
       await change(next);
       toast(done);
     } catch (err) {
       toast(messageOf(err), 'error');
     } finally {
-      setPending(null);
+      // A later change of the same tool stays shown until its own save is answered.
+      setPending((p) => {
+        if (p[shown.name] !== shown) return p;
+        const { [shown.name]: _mine, ...rest } = p;
+        return rest;
+      });
     }
   };
   const expose = (tool: McpToolView, exposed: boolean) => {
     // A saved action is hidden by its key (or its id when it has none); both are cleared to show it.
-    const others = settings.hidden_actions.filter((h) => h !== tool.ref && h !== tool.component_id);
-    void save({ ...tool, exposed }, { hidden_actions: exposed ? others : [...others, tool.ref] }, exposed ? `${tool.name}: exposed to MCP clients` : `${tool.name}: hidden from MCP clients`);
+    const hidden = (saved: McpSettings) => {
+      const others = saved.hidden_actions.filter((h) => h !== tool.ref && h !== tool.component_id);
+      return { hidden_actions: exposed ? others : [...others, tool.ref] };
+    };
+    void save({ ...tool, exposed }, hidden, exposed ? `${tool.name}: exposed to MCP clients` : `${tool.name}: hidden from MCP clients`);
   };
   const setMode = (tool: McpToolView, mode: NetworkMode) => {
-    const { [tool.ref]: _old, ...rest } = settings.network_modes;
     // Live is the default: it is not kept.
+    const modes = (saved: McpSettings) => {
+      const { [tool.ref]: _old, ...rest } = saved.network_modes;
+      return { network_modes: mode === 'live' ? rest : { ...rest, [tool.ref]: mode } };
+    };
     const label = NETWORK_MODES.find((m) => m.mode === mode)?.label ?? mode;
-    void save({ ...tool, network_mode: mode }, { network_modes: mode === 'live' ? rest : { ...rest, [tool.ref]: mode } }, `${tool.name}: network mode ${label}`);
+    void save({ ...tool, network_mode: mode }, modes, `${tool.name}: network mode ${label}`);
   };
 
   const exposed = tools?.filter((t) => t.exposed).length ?? 0;
@@ -159,7 +170,7 @@ export function McpTools({ tools, settings, change }: { tools: McpToolView[] | n
           )}
           <ul className="plain tool-list" aria-label="MCP tools">
             {shown.map((t) => (
-              <ToolItem key={t.name} tool={pending?.name === t.name ? pending : t} onExpose={(on) => expose(t, on)} onMode={(mode) => setMode(t, mode)} />
+              <ToolItem key={t.name} tool={pending[t.name] ?? t} onExpose={(on) => expose(t, on)} onMode={(mode) => setMode(t, mode)} />
             ))}
           </ul>
         </>

@@ -1,12 +1,17 @@
 // Settings → MCP's data (docs/mcp.md): the MCP settings, every candidate tool as an agent would see
 // it, the client snippets, and the registry's apps to choose from.
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { McpSettings, McpSnippets } from '../../../../runtime/contract/mcp-api';
+import type { SettingsChange } from '../../api/save-queue';
 import { usePoll } from '../../api/use-poll';
+import { useSaveQueue } from '../../api/use-save-queue';
 import { api } from '../../api/v1';
 
 /** How often the tool list is read again: actions saved from the CLI or an editor show up. */
 const TOOLS_EVERY_MS = 5000;
+
+/** Saves MCP settings given, or a function of the settings as last saved; resolves once saved. */
+export type Change = (next: SettingsChange<McpSettings, Partial<McpSettings>>) => Promise<void>;
 
 /** The MCP settings, the tools (read again every 5 s and after each change) and the snippets. */
 export function useMcp() {
@@ -15,13 +20,19 @@ export function useMcp() {
   const snippets = usePoll('mcp-snippets', () => api.getMcpSnippets());
   const { set: setSettings } = settings;
   const { reload: reloadTools } = tools;
-  /** Replaces the settings given (the others stay); the tools are read again, as agents now see them. */
-  const change = useCallback(
+  const current = settings.data;
+  /**
+   * Replaces the settings given (the others stay); the tools are read again, as agents now see
+   * them. Never dropped: a change made while another is saved goes in the next request.
+   */
+  const change: Change = useSaveQueue(
     async (next: Partial<McpSettings>) => {
-      setSettings(await api.putMcpSettings(next));
+      const saved = await api.putMcpSettings(next);
+      setSettings(saved);
       await reloadTools();
+      return saved;
     },
-    [setSettings, reloadTools],
+    () => current,
   );
   return { settings: settings.data, tools: tools.data, snippets: snippets.data, error: settings.error ?? tools.error ?? snippets.error, change };
 }

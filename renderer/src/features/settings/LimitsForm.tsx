@@ -4,6 +4,7 @@
 import { type FormEvent, Fragment, useState } from 'react';
 import type { EditableSettingName, InstanceSettings, SettingsPatch } from '../../../../runtime/contract/settings-api';
 import { messageOf } from '../../api/client';
+import { useSaveQueue } from '../../api/use-save-queue';
 import { useApp } from '../../app/store';
 import { ErrorText } from '../../ui/ErrorText';
 import { saveSettings } from './settings-data';
@@ -36,24 +37,38 @@ export function LimitsForm({ settings, onSaved }: { settings: InstanceSettings; 
   const toast = useApp((s) => s.toast);
   const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(FIELDS.map((f) => [f.name, shown(settings, f.name)])));
   const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  // Saves in flight: a Save pressed meanwhile is queued, never dropped (the last value typed wins).
+  const [saving, setSaving] = useState(0);
+  const save = useSaveQueue(
+    async (patch: SettingsPatch) => {
+      const next = await saveSettings(patch);
+      onSaved(next);
+      return next;
+    },
+    () => settings,
+  );
+
+  /** The fields typed differently from `from`, as the API takes them. */
+  const changed = (typed: Record<string, string>, from: InstanceSettings) => {
+    const patch: Record<string, unknown> = {};
+    for (const f of FIELDS) if (typed[f.name] !== shown(from, f.name)) patch[f.name] = parsed(f.name, typed[f.name] ?? '');
+    return patch as SettingsPatch;
+  };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const patch: Record<string, unknown> = {};
-    // A field is sent when changed from the value in force.
-    for (const f of FIELDS) if (values[f.name] !== shown(settings, f.name)) patch[f.name] = parsed(f.name, values[f.name] ?? '');
-    if (Object.keys(patch).length === 0) return;
-    setSaving(true);
+    const typed = values;
+    if (Object.keys(changed(typed, settings)).length === 0) return;
+    setSaving((n) => n + 1);
     try {
-      const next = await saveSettings(patch as SettingsPatch);
+      // Read against the settings as saved by then: a Save pressed while another is on its way sends what still differs.
+      await save((saved) => changed(typed, saved));
       setError(null);
       toast('Settings saved');
-      onSaved(next);
     } catch (err) {
       setError(messageOf(err));
     } finally {
-      setSaving(false);
+      setSaving((n) => n - 1);
     }
   };
 
@@ -87,9 +102,12 @@ export function LimitsForm({ settings, onSaved }: { settings: InstanceSettings; 
           })}
         </dl>
         <ErrorText text={error} />
-        <button type="submit" disabled={saving}>
-          {saving ? 'Saving…' : 'Save'}
-        </button>
+        <div className="row">
+          <button type="submit">Save</button>
+          <span className="muted" aria-live="polite">
+            {saving > 0 ? 'Saving…' : ''}
+          </span>
+        </div>
         <p className="muted small-note">
           Saved in the data dir and applied at once, without a restart. A flag given to <code>spout serve</code> at start wins over the saved value for that run.
         </p>

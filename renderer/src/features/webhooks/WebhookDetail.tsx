@@ -131,7 +131,7 @@ export function WebhookDetail({ id }: { id: string }) {
         <SubscribeForm webhookId={wh.id} onDone={() => void loadSubs()} />
       </section>
 
-      <WebhookMessages webhookId={wh.id} active={wh.active} />
+      <WebhookMessages webhookId={wh.id} active={wh.active} paused={wh.paused} />
 
       <WebhookSettings wh={wh} onSave={(body) => update(body, 'Webhook saved')} />
 

@@ -5,6 +5,7 @@ import type { MessageView, WebhookInput, WebhookUpdate, WebhookView } from '../.
 import { usePoll } from '../../api/use-poll';
 import { api } from '../../api/v1';
 import { useApp } from '../../app/store';
+import { type MessageFilters, type MessageQuery, messageQuery, retryStatus } from './message-filters';
 
 /** The webhooks list, loaded now and every 5 s (health changes as deliveries go). */
 export function useWebhookList(): { webhooks: WebhookView[]; loaded: boolean } {
@@ -35,25 +36,28 @@ export function useSubscriptions(webhookId: string) {
 }
 
 /**
- * A webhook's delivery messages, newest first: the first `pages` pages, asked for again every
- * 1.5 s, and how many there are in all; `more` loads the next page (until the end).
+ * A webhook's delivery messages matching `filters`, newest first: the first `pages` pages, asked for
+ * again every 1.5 s (a span back from now moves with it), and how many match in all; `more` loads
+ * the next page (until the end).
  */
-export function useMessages(webhookId: string, status: MessageView['status'] | '', source = '') {
+export function useMessages(webhookId: string, filters: MessageFilters) {
   const [pages, setPages] = useState(1);
+  const key = `${webhookId}:${JSON.stringify(filters)}`;
   // Loading the next page keeps the rows shown until it answers.
   const [last, setLast] = useState<{ messages: MessageView[]; total: number } | null>(null);
   useEffect(() => {
     setPages(1);
     setLast(null);
-  }, [webhookId, status, source]);
+  }, [key]);
   const read = usePoll(
-    `${webhookId}:${status}:${source}:${pages}`,
+    `${key}:${pages}`,
     async () => {
+      const query = messageQuery(filters, Math.floor(Date.now() / 1000));
       const messages: MessageView[] = [];
       let total = 0;
       let before: string | undefined;
       for (let i = 0; i < pages; i++) {
-        const page = await api.listMessages(webhookId, { status: status || undefined, source: source || undefined, before });
+        const page = await api.listMessages(webhookId, { ...query, before });
         messages.push(...page.data);
         total = page.page_info.total_count;
         before = page.page_info.end_cursor ?? undefined;
@@ -69,6 +73,27 @@ export function useMessages(webhookId: string, status: MessageView['status'] | '
   const data = read.data ?? last;
   return { messages: data?.messages ?? [], total: data?.total ?? 0, loaded: data !== null, error: read.error, reload: read.reload, more: () => setPages((p) => p + 1) };
 }
+
+/** A bulk retry about to be made: the filters as the API takes them, up to `until` (fixed when counted), and how many messages match. */
+export interface RetryPlan {
+  query: MessageQuery & { status: 'failed' | 'failing'; until: number };
+  count: number;
+}
+
+/** Counts the messages a bulk retry with `filters` would take now (failed ones, or failing ones when the list shows those); null when the list's status is never retried. */
+export async function planRetry(webhookId: string, filters: MessageFilters): Promise<RetryPlan | null> {
+  const status = retryStatus(filters);
+  if (!status) return null;
+  const nowS = Math.floor(Date.now() / 1000);
+  const base = messageQuery(filters, nowS);
+  // The count and the retry cover the same range: messages that fail after this are not retried unseen.
+  const query = { ...base, status, until: base.until ?? nowS };
+  const page = await api.listMessages(webhookId, { ...query, limit: 1 });
+  return { query, count: page.page_info.total_count };
+}
+
+/** Makes the bulk retry counted by `planRetry` (`POST …/recover`, as `spout webhooks recover` does); answers how many were queued. */
+export const retryPlanned = async (webhookId: string, plan: RetryPlan) => (await api.recover(webhookId, { ...plan.query, since: plan.query.since ?? 0 })).recovered;
 
 /** A message's attempts while `open`, asked for again every 1.5 s. */
 export function useAttempts(webhookId: string, messageId: string, open: boolean) {
@@ -97,8 +122,6 @@ export async function deleteWebhook(id: string): Promise<void> {
 export const subscribe = (emitterId: string, webhookId: string, channel?: string) => api.subscribe(emitterId, webhookId, channel);
 export const unsubscribe = (emitterId: string, webhookId: string, channel: string | null) => api.unsubscribe(emitterId, webhookId, channel);
 export const resendMessage = (webhookId: string, messageId: string) => api.resendMessage(webhookId, messageId);
-/** Sends every failed message since `since` (epoch s), of `source` if given, again; answers how many. */
-export const recoverFailed = async (webhookId: string, since: number, source?: string) => (await api.recover(webhookId, { since, ...(source ? { source } : {}) })).recovered;
 
 /** Holds or releases a webhook's queue; every view of the webhook shows the change once this resolves. */
 export async function setPaused(id: string, paused: boolean): Promise<WebhookView> {
