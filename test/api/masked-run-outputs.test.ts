@@ -2,9 +2,8 @@
 // recorded with its account's key masked — in its answer, its record, the outbox, a workflow's runs
 // and every file of the data dir — while the sends themselves and a workflow's next step get the key.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { filesHolding } from '../helpers/files-holding';
 import { type Receiver, startReceiver } from '../helpers/receiver';
 import { type SpoutProcess, startSpout, waitFor } from '../helpers/service';
 
@@ -45,17 +44,6 @@ const PICKER = `export default {
   },
   async run() { return this.project; },
 };`;
-
-/** Every file under dir whose bytes hold text. */
-function filesHolding(dir: string, text: string): string[] {
-  const found: string[] = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    if (fs.readFileSync(file).includes(text)) found.push(path.relative(dir, file));
-  }
-  return found;
-}
 
 /** The JSON of an answer, failing the test when it holds the key. */
 function clean(what: string, value: unknown): string {
