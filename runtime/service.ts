@@ -156,7 +156,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const delivery = await DeliveryService.start({
     dataDir,
     ...saved.deliveryRules(),
-    webhooks: () => metadata.data.webhooks.map((w) => webhookTarget(w, openSecret)),
+    webhooks: () => metadata.data.webhooks.map((w) => webhookTarget(w, openSecret, (id) => metadata.data.connect.projects.some((p) => p.id === id && p.allow_local_targets === true))),
+    servicePort: () => port,
     onDisable: (id, reason) => disableWebhook(metadata, id, reason),
     report,
   });
@@ -322,6 +323,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       server.once('error', reject);
       server.listen(port, host, () => {
         port = (server.address() as AddressInfo).port;
+        // The delivery thread checks each connection against the port now known.
+        delivery.syncWebhooks();
         resolve();
       });
     });

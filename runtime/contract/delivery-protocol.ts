@@ -129,6 +129,8 @@ export interface WebhookTarget {
   retry_schedule: readonly number[] | null;
   /** Failures before this time (ms) do not count toward disabling (set on re-enable and URL change). */
   failures_counted_from: number;
+  /** The Connect project whose end user set it, when that project keeps deliveries off this machine (each connection is checked); else absent or null. */
+  end_user_project?: string | null;
 }
 
 /** A message as listed: everything but its body and attempt details. */
@@ -162,7 +164,7 @@ export interface WebhookHealth {
 export type DeliveryAnswer = ListResponse<MessageSummary> | ListResponse<ListedAttempt> | MessageSummary | MessageSummary[] | { recovered: number } | Record<string, WebhookHealth> | null;
 
 /** Main thread → delivery thread. */
-export type ToDelivery = { type: 'webhooks'; webhooks: WebhookTarget[] } | ({ type: 'rules' } & DeliveryRules) | { type: 'add'; seq: number; messages: NewMessageBatch } | { type: 'query'; seq: number; query: DeliveryQuery } | { type: 'stop' };
+export type ToDelivery = { type: 'webhooks'; webhooks: WebhookTarget[]; servicePort: number } | ({ type: 'rules' } & DeliveryRules) | { type: 'add'; seq: number; messages: NewMessageBatch } | { type: 'query'; seq: number; query: DeliveryQuery } | { type: 'stop' };
 
 /** Delivery thread → main thread. */
 export type FromDelivery =

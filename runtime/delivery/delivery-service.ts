@@ -20,6 +20,8 @@ export interface DeliveryOptions {
   disableAfterMs?: number;
   /** The current webhooks, with their secrets in clear; read again on every `syncWebhooks()`. */
   webhooks: () => WebhookTarget[];
+  /** The port this service listens on, which no delivery connection may reach on this machine; sent with the webhooks. */
+  servicePort?: () => number;
   /**
    * Marks a webhook inactive, keeping `reason`, because delivery gave up on it (410 Gone, or failing
    * too long); the webhook table is sent to the thread again once it resolves.
@@ -119,7 +121,7 @@ export class DeliveryService implements DeliveryPort {
 
   /** Tells the thread the webhooks as they are now (after a create, update or delete). */
   syncWebhooks(): void {
-    this.send({ type: 'webhooks', webhooks: this.options.webhooks() });
+    this.send({ type: 'webhooks', webhooks: this.options.webhooks(), servicePort: this.options.servicePort?.() ?? 0 });
   }
 
   /** Every webhook's delivery health (webhooks without messages are absent). */

@@ -25,8 +25,11 @@ export function newWebhookRecord(input: { url: string; name?: string; descriptio
   return { record, secret };
 }
 
-/** A webhook record as the delivery thread needs it: secrets opened, expired rotated-out ones left out. */
-export function webhookTarget(w: WebhookRecord, openSecret: (sealed: string) => string, now = Date.now()): WebhookTarget {
+/**
+ * A webhook record as the delivery thread needs it: secrets opened, expired rotated-out ones left
+ * out; `allowsLocal` tells whether the Connect project whose end user set it lets it reach this machine.
+ */
+export function webhookTarget(w: WebhookRecord, openSecret: (sealed: string) => string, allowsLocal: (projectId: string) => boolean = () => false, now = Date.now()): WebhookTarget {
   return {
     id: w.id,
     url: w.url,
@@ -36,6 +39,7 @@ export function webhookTarget(w: WebhookRecord, openSecret: (sealed: string) => 
     previous_secrets: (w.previous_secrets ?? []).filter((p) => p.expires_at_ms > now).map((p) => ({ secret: openSecret(p.sealed_secret), expires_at_ms: p.expires_at_ms })),
     retry_schedule: w.retry_schedule ?? null,
     failures_counted_from: w.failures_counted_from ?? 0,
+    end_user_project: w.end_user_project && !allowsLocal(w.end_user_project) ? w.end_user_project : null,
   };
 }
 

@@ -28,6 +28,8 @@ export interface WebhookRecord extends Versioned {
   disabled_reason?: string | null;
   /** Failed attempts before this time (epoch ms) do not count toward disabling it; set on re-enable and URL change. */
   failures_counted_from?: number;
+  /** The Connect project whose end user (a Connect token) set its URL: unless the project allows local targets, each delivery connection is kept off this machine. */
+  end_user_project?: string;
   created_at: number;
   updated_at: number;
 }

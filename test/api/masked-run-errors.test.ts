@@ -1,9 +1,8 @@
 // Issue 45: an action's test run (and a source's run) that logs its account's key and throws an error
 // quoting it keeps the key out of its answer, its record, its logs and every file of the data dir.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { filesHolding } from '../helpers/files-holding';
 import { type SpoutProcess, startSpout } from '../helpers/service';
 
 const KEY = 'keyring-live-KEY-5521';
@@ -20,17 +19,6 @@ const ACTION = `export default {
 
 /** A polling source of the same app that does the same in its run. */
 const SOURCE = ACTION.replace('keyring-leaky-action', 'keyring-leaky-source').replace('type: "action"', 'type: "source"').replace('props: {', 'props: { timer: { type: "$.interface.timer", default: { intervalSeconds: 3600 } },').replace('async run({ $ })', 'async run()');
-
-/** Every file under dir whose bytes hold text. */
-function filesHolding(dir: string, text: string): string[] {
-  const found: string[] = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    if (fs.readFileSync(file).includes(text)) found.push(path.relative(dir, file));
-  }
-  return found;
-}
 
 describe('secrets in runs’ logs and errors are masked', () => {
   let spout: SpoutProcess;

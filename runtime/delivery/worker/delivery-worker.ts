@@ -158,6 +158,7 @@ async function main(): Promise<void> {
       case 'webhooks': {
         const previous = new Map(webhooks);
         webhooks.clear();
+        sender.servicePort = message.servicePort;
         for (const w of message.webhooks) {
           if (disabling.has(w.id)) {
             if (w.active) w.active = false;

@@ -261,7 +261,7 @@ export class Dispatcher {
       const timestamp = Math.floor(Date.now() / 1000);
       const signature = this.signature(target, m, timestamp);
       const created_at = Date.now();
-      const outcome: SendOutcome = await this.sender.post(target.url, requestHeaders(m, timestamp, signature), m.body);
+      const outcome: SendOutcome = await this.sender.post(target.url, requestHeaders(m, timestamp, signature), m.body, target.end_user_project ?? null);
       // A request cut short by shutdown is not an attempt: the message resumes after restart.
       if (this.stopped) return;
       // The webhook was deleted meanwhile: its messages are gone.

@@ -1,4 +1,7 @@
+import type { LookupFunction } from 'node:net';
 import { Pool } from 'undici';
+import { guardedConnector } from '../../lib/guarded-agent';
+import { refusedConnection } from './connection-rule';
 
 /** What one POST to a webhook URL came to. */
 export interface SendOutcome {
@@ -16,15 +19,26 @@ export const RESPONSE_BODY_LIMIT = 20 * 1024;
 /** Pools idle this long are closed; webhooks come and go. */
 const POOL_IDLE_MS = 60_000;
 
-/** Posts webhook messages over keep-alive connection pools, one per origin; redirects are never followed. */
+/**
+ * Posts webhook messages over keep-alive connection pools, one per origin (and per Connect project
+ * whose end users' webhooks stay off this machine); redirects are never followed. Each new
+ * connection is checked once, by the address it reached (connection-rule.ts): requests on a kept-alive
+ * connection cost nothing more.
+ */
 export class HttpSender {
+  /** This service's port, which no delivery connection may reach on this machine (0 while unknown). */
+  servicePort = 0;
   private readonly pools = new Map<string, { pool: Pool; used: number }>();
   private readonly targets = new Map<string, { origin: string; path: string }>();
   private readonly sweeper: NodeJS.Timeout;
   private readonly headerRecords = new HeaderRecords();
 
   /** `timeoutMs` may change while it runs (the settings' delivery timeout): each request reads it. */
-  constructor(public timeoutMs: number) {
+  constructor(
+    public timeoutMs: number,
+    /** How host names resolve (a test's own lookup; else the system's). */
+    private readonly lookup?: LookupFunction,
+  ) {
     this.sweeper = setInterval(() => this.sweep(), POOL_IDLE_MS);
     this.sweeper.unref();
   }
@@ -33,8 +47,10 @@ export class HttpSender {
    * POSTs `body` with `headers`; never throws, failures come back in `error`. Uses undici's
    * dispatch handler directly: no response stream is built, which is most of what a request costs
    * beyond the socket. A request not done within the timeout is aborted and reported as such.
+   * `endUserProject`: the Connect project whose end user set the webhook and which keeps such
+   * webhooks off this machine, else null.
    */
-  post(url: string, headers: Record<string, string>, body: string): Promise<SendOutcome> {
+  post(url: string, headers: Record<string, string>, body: string, endUserProject: string | null = null): Promise<SendOutcome> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     return new Promise<SendOutcome>((resolve) => {
@@ -60,7 +76,7 @@ export class HttpSender {
       }, this.timeoutMs);
       let target: { pool: Pool; path: string };
       try {
-        target = this.target(url);
+        target = this.target(url, endUserProject);
       } catch (err) {
         return fail(err as Error);
       }
@@ -104,7 +120,7 @@ export class HttpSender {
   }
 
   /** The pool and request path for a URL; URLs repeat (one per webhook), so parsing is cached. */
-  private target(url: string): { pool: Pool; path: string } {
+  private target(url: string, endUserProject: string | null): { pool: Pool; path: string } {
     let parsed = this.targets.get(url);
     if (!parsed) {
       const u = new URL(url);
@@ -112,10 +128,13 @@ export class HttpSender {
       if (this.targets.size > 1000) this.targets.clear();
       this.targets.set(url, parsed);
     }
-    let entry = this.pools.get(parsed.origin);
+    const key = endUserProject === null ? parsed.origin : `${endUserProject} ${parsed.origin}`;
+    let entry = this.pools.get(key);
     if (!entry) {
-      entry = { pool: new Pool(parsed.origin, { keepAliveTimeout: 10_000, connect: { timeout: 10_000 } }), used: 0 };
-      this.pools.set(parsed.origin, entry);
+      const rule = (address: string, port: number) => refusedConnection(address, port, { servicePort: this.servicePort, endUserProject });
+      const connect = guardedConnector(rule, { timeout: 10_000, ...(this.lookup ? { lookup: this.lookup } : {}) });
+      entry = { pool: new Pool(parsed.origin, { keepAliveTimeout: 10_000, connect }), used: 0 };
+      this.pools.set(key, entry);
     }
     entry.used = Date.now();
     return { pool: entry.pool, path: parsed.path };
@@ -123,9 +142,9 @@ export class HttpSender {
 
   private sweep(): void {
     const cutoff = Date.now() - POOL_IDLE_MS;
-    for (const [origin, entry] of this.pools) {
+    for (const [key, entry] of this.pools) {
       if (entry.used < cutoff) {
-        this.pools.delete(origin);
+        this.pools.delete(key);
         void entry.pool.close();
       }
     }

@@ -56,11 +56,33 @@ export class Masker {
     }
   }
 
+  /** A masker of this one's secrets and others' (a workflow step's outputs masked with earlier steps' credentials too). */
+  with(others: readonly Masker[]): Masker {
+    return others.length === 0 ? this : new Masker([this.secrets, ...others.map((o) => o.secrets)]);
+  }
+
   /** The text with every secret replaced. */
   text(value: string): string {
     let out = value;
     for (const secret of this.secrets) if (out.includes(secret)) out = out.split(secret).join(MASK);
     return out;
+  }
+
+  /**
+   * A JSON value (a run's return value, exports, `$.send` configs) with every secret masked in its
+   * strings and keys, and the whole value of a field named as a credential header (an echoed
+   * request config's `Authorization`).
+   */
+  value<T>(v: T): T {
+    return this.walk(v) as T;
+  }
+
+  private walk(v: unknown): unknown {
+    if (typeof v === 'string') return this.text(v);
+    if (typeof v === 'number') return this.secrets.includes(String(v)) ? MASK : v;
+    if (Array.isArray(v)) return v.map((item) => this.walk(item));
+    if (v === null || typeof v !== 'object' || !isPlain(v)) return v;
+    return Object.fromEntries(Object.entries(v).map(([name, item]) => [this.text(name), typeof item === 'string' && CREDENTIAL_HEADERS.has(name.toLowerCase()) ? MASK : this.walk(item)]));
   }
 
   headers(headers: Record<string, string>): Record<string, string> {
@@ -81,6 +103,16 @@ export class Masker {
     return { ...c, request: this.request(c.request), response: c.response && this.response(c.response), error: c.error && this.text(c.error) };
   }
 
+  /** A thrown error (a ComponentError's problems too) with its messages masked, in place: it is about to be answered. */
+  thrown<E>(err: E): E {
+    if (!(err instanceof Error)) return err;
+    err.message = this.text(err.message);
+    if (err.stack) err.stack = this.text(err.stack);
+    const { problems } = err as { problems?: unknown };
+    if (Array.isArray(problems)) for (const p of problems as { message?: unknown }[]) if (typeof p?.message === 'string') p.message = this.text(p.message);
+    return err;
+  }
+
   /** A run's result with its error's message and stacks masked: a thrown message may quote a key. */
   result<R extends { error: SerializedError | null }>(r: R): R {
     const e = r.error;
@@ -90,4 +122,10 @@ export class Masker {
     if (e.fullStack !== undefined) error.fullStack = this.text(e.fullStack);
     return { ...r, error };
   }
+}
+
+/** A plain object (JSON's kind): other objects (a Uint8Array body) are left as they are. */
+function isPlain(v: object): boolean {
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
 }

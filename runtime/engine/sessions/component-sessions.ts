@@ -66,6 +66,21 @@ interface Session {
   temp: TempFolder;
 }
 
+/** How an action is run; see `runAction`. */
+export interface RunActionOptions {
+  jit: boolean;
+  onRespond?: (response: HttpResponsePayload) => void;
+  network?: NetworkMode;
+  via?: InvocationVia;
+  workflowStep?: WorkflowStepOf;
+  /** Receives its exports and return value unmasked (a workflow hands them to its next steps), and the masker its record was masked with. */
+  onOutputs?: (outputs: { exports: Record<string, unknown>; ret: unknown }, masker: Masker) => void;
+  /** Maskers of other credentials its outputs may hold (a workflow's earlier steps'). */
+  maskAlso?: Masker[];
+  /** `steps` as its record shows them (a workflow's, masked with each earlier step's credentials); else `steps` masked with its own. */
+  shownSteps?: Record<string, unknown>;
+}
+
 /** Log lines kept for a session between calls; a chatty component cannot grow this without bound. */
 const MAX_LOGS = 200;
 
@@ -96,10 +111,15 @@ export class ComponentSessions {
   /** Loads one page of a prop's options with `this` holding the given values. */
   options(component: ComponentRecord, request: OptionsRequest, network: NetworkUse = { mode: 'live' }): Promise<OptionsAnswer> {
     return this.call(component, request.configured, network, async (session) => {
-      const result = await session.sandbox.invoke({ kind: 'options', prop: request.prop, page: request.page, prevContext: request.prevContext, query: request.query });
+      // Its error is masked (a failed call's message may quote a URL with `?api_key=`), and so are its
+      // options; its context is not: the component reads it back for the next page.
+      const result = session.masker.result(await session.sandbox.invoke({ kind: 'options', prop: request.prop, page: request.page, prevContext: request.prevContext, query: request.query }));
       this.keepCalls(session, network.mode, result.calls);
       const logs = takeLogs(session);
-      if (!result.error) return { ...(result.value as OptionsResult), errors: [], logs };
+      if (!result.error) {
+        const { options, context } = result.value as OptionsResult;
+        return { options: session.masker.value(options), context, errors: [], logs };
+      }
       if (result.error.name === 'RequestError') throw new ConfigurationRequestError(`${component.id}: ${result.error.message}`);
       return { options: [], context: null, errors: [result.error.message], logs };
     });
@@ -132,12 +152,7 @@ export class ComponentSessions {
    * Runs an action once (by hand, `$.context.JIT` true, or as a workflow step): its props (with what
    * `additionalProps` adds) are checked first, and its `$.send`s are carried out after it ends.
    */
-  runAction(
-    component: ComponentRecord,
-    configured: Record<string, unknown>,
-    steps: Record<string, unknown>,
-    options: { jit: boolean; onRespond?: (response: HttpResponsePayload) => void; network?: NetworkMode; via?: InvocationVia; workflowStep?: WorkflowStepOf } = { jit: true },
-  ): Promise<ActionRunView> {
+  runAction(component: ComponentRecord, configured: Record<string, unknown>, steps: Record<string, unknown>, options: RunActionOptions = { jit: true }): Promise<ActionRunView> {
     if (component.type !== 'action') {
       throw new ComponentError([{ path: 'id', message: `${component.id} is a source; sources are deployed (POST /v1/sources), actions are run` }]);
     }
@@ -158,18 +173,23 @@ export class ComponentSessions {
       const started = Date.now();
       const target = { kind: 'action', stepsJson: JSON.stringify(steps), jit: options.jit, deadlineMs: started + this.deps.limits.timeoutMs, runId } as const;
       // Its error is masked as its calls are: a thrown message may quote the account's key.
-      const result = session.masker.result(await session.sandbox.invoke(target, options.onRespond).finally(() => emptyTempFolder(session.temp.path)));
-      const outcome = result.error ? null : (result.value as ActionResult);
-      const sends = outcome ? await this.deps.sendLog.perform(runId, outcome.sends) : [];
-      const os = takeLogs(session);
+      const masker = session.masker.with(options.maskAlso ?? []);
+      const result = masker.result(await session.sandbox.invoke(target, options.onRespond).finally(() => emptyTempFolder(session.temp.path)));
+      const clear = result.error ? null : (result.value as ActionResult);
+      if (clear) options.onOutputs?.({ exports: clear.exports, ret: clear.ret }, masker);
+      // What it returned, exported and sent is shown and recorded masked, as its logs are; the
+      // sends themselves and `$.respond` (onRespond) carry the values as the component wrote them.
+      const outcome = clear && masker.value({ ...clear, sends: [] });
+      const sends = clear ? await this.deps.sendLog.perform(runId, clear.sends, (record) => masker.value(record)) : [];
+      const os = takeLogs(session).map((line) => ({ ...line, message: masker.text(line.message) }));
       const record = baseRecord(result.invocationId, component.id, 'action', started);
       Object.assign(record, {
         status: statusOf(result),
         error: errorOf(result),
-        event: steps,
+        event: options.shownSteps ?? masker.value(steps),
         logs: os.map((line) => ({ ts: started, ...line })),
         result: outcome ? { exports: outcome.exports, ret: outcome.ret, exit: outcome.exit } : null,
-        calls: this.deps.network.record(component.id, network, session.masker, result.calls),
+        calls: this.deps.network.record(component.id, network, masker, result.calls),
         via: options.via ?? null,
         workflow_step: options.workflowStep ?? null,
       });
@@ -183,7 +203,7 @@ export class ComponentSessions {
         ret: outcome?.ret ?? null,
         error: result.error ? { name: result.error.name, message: result.error.message, stack: result.error.stack ?? null } : null,
         exit: outcome?.exit ?? null,
-        response: outcome?.response ? { ...outcome.response, body: responseText(outcome.response.body) } : null,
+        response: outcome?.response ? masker.value({ ...outcome.response, body: responseText(outcome.response.body) }) : null,
         emitted: result.emits.map((e) => JSON.parse(e.json) as unknown),
         sends,
       };
@@ -208,10 +228,11 @@ export class ComponentSessions {
 
   private async call<T>(component: ComponentRecord, configured: Record<string, unknown>, network: NetworkUse, work: (session: Session) => Promise<T>): Promise<T> {
     const session = await this.session(component);
-    const run = session.queue.then(() => {
+    const run = session.queue.then(async () => {
       // Unchecked (options and additionalProps run with what the form holds so far), but read as the component reads them.
       this.configure(session, component, readConfigured(mergeProps(component.configurable_props, session.dynamic), configured), network);
-      return work(session);
+      // What it threw is masked with the credentials it ran with (an options() or additionalProps() error may quote a key).
+      return await work(session).catch((err: unknown) => Promise.reject(session.masker.thrown(err)));
     });
     session.queue = run.catch(() => undefined);
     try {

@@ -13,14 +13,15 @@ const HTTP_TIMEOUT_MS = 15_000;
 export class SendLog {
   private readonly records: SendView[] = [];
 
-  /** Carries out one step's sends, in order; answers their records. */
-  async perform(runId: string, sends: readonly StepSend[]): Promise<SendView[]> {
+  /** Carries out one step's sends, in order; answers their records, as `shown` makes them (masked: they are kept and answered). */
+  async perform(runId: string, sends: readonly StepSend[], shown: (record: SendView) => SendView = (record) => record): Promise<SendView[]> {
     const done: SendView[] = [];
     for (const send of sends) {
       const record: SendView = { id: newId('snd'), kind: send.kind, config: send.config, run_id: runId, created_at: Math.floor(Date.now() / 1000) };
       if (send.kind === 'http') record.result = await sendHttp(send.config);
-      this.records.push(record);
-      done.push(record);
+      const kept = shown(record);
+      this.records.push(kept);
+      done.push(kept);
     }
     if (this.records.length > KEPT) this.records.splice(0, this.records.length - KEPT);
     return done;

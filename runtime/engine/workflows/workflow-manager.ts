@@ -19,7 +19,8 @@ import type { Metadata, WorkflowRecord, WorkflowStep, WorkflowTrigger } from '..
 import type { SecretBox } from '../../store/secrets';
 import type { RunLog, StepRunRecord, WorkflowRunRecord } from '../../store/workflow-run-log';
 import { type Emission, MAX_LISTENER_HOPS } from '../events/emission';
-import type { ComponentSessions } from '../sessions/component-sessions';
+import type { Masker } from '../network/masker';
+import type { ComponentSessions, RunActionOptions } from '../sessions/component-sessions';
 import { resolveReferences } from './expressions';
 
 export interface WorkflowManagerDeps {
@@ -137,10 +138,19 @@ export class WorkflowManager {
   async run(wf: WorkflowRecord, event: unknown, options: { replayOf?: string; onRespond?: (r: HttpResponsePayload) => void; depth?: number; hops?: number } = {}): Promise<WorkflowRunRecord> {
     const run: WorkflowRunRecord = { id: newId('wfr'), workflow_id: wf.id, event, replay_of: options.replayOf ?? null, status: 'success', started_at_ms: Date.now(), duration_ms: 0, steps: [] };
     const steps: Record<string, unknown> = { trigger: { event } };
+    // Later steps read earlier ones' outputs as they were; records show them masked.
+    const shown: Record<string, unknown> = { trigger: { event } };
+    // Each step's record is masked with its own credentials and every earlier step's: a step may pass a key on.
+    let masker: Masker | undefined;
     for (const step of wf.steps) {
-      const record = await this.runStep(wf, step, steps, { ...options, runId: run.id });
+      const onOutputs: RunActionOptions['onOutputs'] = (out, used) => {
+        steps[step.name] = { ...out.exports, $return_value: out.ret };
+        masker = used;
+      };
+      const record = await this.runStep(wf, step, steps, { ...options, runId: run.id, shown, onOutputs, maskAlso: masker ? [masker] : [] });
       run.steps.push(record);
-      steps[step.name] = { ...record.exports, $return_value: record.ret };
+      shown[step.name] = { ...record.exports, $return_value: record.ret };
+      steps[step.name] ??= shown[step.name];
       if (record.error) run.status = 'error';
       else if (record.exit) run.status = 'exited';
       if (run.status !== 'success') break;
@@ -208,7 +218,12 @@ export class WorkflowManager {
     return out;
   }
 
-  private async runStep(wf: WorkflowRecord, step: WorkflowStep, steps: Record<string, unknown>, options: { onRespond?: (r: HttpResponsePayload) => void; depth?: number; hops?: number; test?: boolean; runId?: string }): Promise<StepRunRecord> {
+  private async runStep(
+    wf: WorkflowRecord,
+    step: WorkflowStep,
+    steps: Record<string, unknown>,
+    options: { onRespond?: (r: HttpResponsePayload) => void; depth?: number; hops?: number; test?: boolean; runId?: string } & Pick<RunActionOptions, 'onOutputs' | 'maskAlso'> & { shown?: Record<string, unknown> },
+  ): Promise<StepRunRecord> {
     const started = Date.now();
     const record: StepRunRecord = { name: step.name, component_id: step.component_id, invocation_id: null, exports: {}, ret: null, logs: [], duration_ms: 0, error: null, exit: null };
     const component = this.deps.library.find(step.component_id);
@@ -217,7 +232,7 @@ export class WorkflowManager {
       const stored = openSecrets(component.configurable_props, step.configured_props, this.deps.secrets);
       const configured = resolveReferences(stored, { steps }, `steps.${step.name}.configured_props`) as Record<string, unknown>;
       const workflowStep = { workflow_id: wf.id, run_id: options.runId ?? null, step: step.name };
-      const answer = await this.deps.sessions.runAction(component, configured, steps, { jit: false, onRespond: options.onRespond, workflowStep });
+      const answer = await this.deps.sessions.runAction(component, configured, steps, { jit: false, onRespond: options.onRespond, workflowStep, onOutputs: options.onOutputs, maskAlso: options.maskAlso, shownSteps: options.shown && { ...options.shown } });
       Object.assign(record, { invocation_id: answer.invocation_id, exports: answer.exports, ret: answer.ret, logs: answer.os, error: answer.error, exit: answer.exit });
       if (answer.emitted.length > 0 && !options.test) {
         await this.deps.emission.accept(

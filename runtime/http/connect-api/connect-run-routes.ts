@@ -12,7 +12,7 @@ import { callerOf } from './connect-auth';
 import { componentCall } from './connect-catalog-routes';
 import type { ConnectContext } from './connect-context';
 import { deployTriggerSchema, runActionSchema } from './connect-schemas';
-import { deliverDeployEvents, deliveryOf, requireTriggerTargets, setTriggerWebhooks, setTriggerWorkflows } from './connect-trigger-webhooks';
+import { deliverDeployEvents, deliveryOf, endUserProject, requireTriggerTargets, setTriggerWebhooks, setTriggerWorkflows } from './connect-trigger-webhooks';
 import { observations, triggerView } from './connect-views';
 
 /** A deployed trigger as Connect answers it. */
@@ -58,7 +58,7 @@ export function connectRunRoutes(ctx: ConnectContext): Router {
     source.connect = owner;
     const delivery = deliveryOf(ctx, source.id);
     delivery.emit_on_deploy = input.emit_on_deploy ?? true;
-    const made = setTriggerWebhooks(ctx, source, input.webhook_url ? [input.webhook_url] : []);
+    const made = setTriggerWebhooks(ctx, source, input.webhook_url ? [input.webhook_url] : [], endUserProject(res));
     if (projectWebhook) {
       ctx.metadata.data.subscriptions.push({ id: newId('sub'), emitter_id: source.id, listener_id: projectWebhook, event_name: null, created_at: source.created_at });
       made.push(...ctx.metadata.data.webhooks.filter((w) => w.id === projectWebhook));

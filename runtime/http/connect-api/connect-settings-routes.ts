@@ -29,6 +29,7 @@ export function connectSettingsRoutes(ctx: ConnectContext): Router {
     const input = parseParams(req, localTargetsSchema);
     Object.assign(project(), { allow_local_targets: input.allow_local_targets, updated_at: Math.floor(Date.now() / 1000) });
     await ctx.metadata.write();
+    ctx.delivery.syncWebhooks();
     res.json({ data: view(await ctx.connect.projects.credentials()) });
   });
 

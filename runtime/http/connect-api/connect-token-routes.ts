@@ -95,6 +95,8 @@ export function connectTokenRoutes(ctx: ConnectContext): Router {
       updated_at: Math.floor(Date.now() / 1000),
     });
     await ctx.metadata.write();
+    // Its end users' webhooks are checked by the project's current rule.
+    if (input.allow_local_targets !== undefined) ctx.delivery.syncWebhooks();
     res.json(projectView(p));
   });
 

@@ -12,7 +12,7 @@ import { checkAccounts } from './connect-catalog-routes';
 import { type ConnectContext, connectPage } from './connect-context';
 import { connectTrigger } from './connect-run-routes';
 import { deleteTriggerSchema, listEventsSchema, ownerQuerySchema, triggersListSchema, updateTriggerSchema, updateWebhooksSchema, updateWorkflowsSchema } from './connect-schemas';
-import { deliveryOf, dropTriggerDelivery, requireTriggerTargets, setTriggerWebhooks, setTriggerWorkflows, sweepGoneTriggers, triggerWebhooks } from './connect-trigger-webhooks';
+import { deliveryOf, dropTriggerDelivery, endUserProject, requireTriggerTargets, setTriggerWebhooks, setTriggerWorkflows, sweepGoneTriggers, triggerWebhooks } from './connect-trigger-webhooks';
 import { eventView } from './connect-views';
 
 /** A webhook as Connect shows it; its signing key only where asked for. */
@@ -110,7 +110,7 @@ export function connectTriggerRoutes(ctx: ConnectContext): Router {
     const input = parseParams(req, updateWebhooksSchema);
     const source = find(res, req.params.id, input.external_user_id);
     await requireTriggerTargets(ctx, res, 'webhook_urls', input.webhook_urls);
-    setTriggerWebhooks(ctx, source, input.webhook_urls);
+    setTriggerWebhooks(ctx, source, input.webhook_urls, endUserProject(res));
     await saved();
     res.json(webhooksOf(source));
   });

@@ -38,12 +38,19 @@ export async function requireTriggerTargets(ctx: ConnectContext, res: Response, 
   for (const url of urls) await requireDeliveryTarget(ctx, field, url, token !== null && project.allow_local_targets !== true);
 }
 
+/** The project whose end user makes this call (a Connect token), which delivery then holds to its local-target rule; null for server credentials. */
+export function endUserProject(res: Response): string | null {
+  const { project, token } = callerOf(res);
+  return token !== null ? project.id : null;
+}
+
 /**
  * Points a trigger at these URLs: webhooks for URLs it had stay (with their secrets and attempt
  * logs), new ones are made and subscribed, dropped ones go with their subscriptions. The caller
- * saves the metadata and syncs the delivery thread. Answers the webhooks made.
+ * saves the metadata and syncs the delivery thread. Answers the webhooks made; `setBy` is
+ * endUserProject() of the call.
  */
-export function setTriggerWebhooks(ctx: ConnectContext, source: SourceRecord, urls: readonly string[]): WebhookRecord[] {
+export function setTriggerWebhooks(ctx: ConnectContext, source: SourceRecord, urls: readonly string[], setBy: string | null): WebhookRecord[] {
   const data = ctx.metadata.data;
   const record = deliveryOf(ctx, source.id);
   const current = triggerWebhooks(ctx, source.id);
@@ -53,6 +60,7 @@ export function setTriggerWebhooks(ctx: ConnectContext, source: SourceRecord, ur
   for (const url of [...new Set(urls)]) {
     if (kept.some((w) => w.url === url)) continue;
     const { record: webhook } = newWebhookRecord({ url, name: `${source.name} → ${url}`, description: `Connect trigger ${source.id} of external user ${source.connect?.external_user_id ?? ''}` }, ctx.secrets, 'connect');
+    if (setBy !== null) webhook.end_user_project = setBy;
     data.webhooks.push(webhook);
     data.subscriptions.push({ id: newId('sub'), emitter_id: source.id, listener_id: webhook.id, event_name: null, created_at: now });
     made.push(webhook);
