@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type FakeRegistry, startNpmRegistry, writePackage } from '../helpers/npm-registry';
+import { sourceFolderNow } from '../helpers/parked-hosts';
 import { type SpoutProcess, startSpout, tempDir } from '../helpers/service';
 
 const TREE = path.resolve('test', 'fixtures', 'components', 'runtime');
@@ -191,11 +192,13 @@ export default { name: "Starts", version: "0.0.1", type: "action", props: {}, as
       (await events(b.id)).map((e) => e.event),
       [{ before: '', after: 'x', interval: 900 }],
     );
-    const folder = path.join(spout.dataDir, 'dirs', a.id, '.tmp');
+    // While its host runs on the spare, the source's folder is in the spare's place.
+    const folder = path.join(sourceFolderNow(spout.dataDir, a.id), '.tmp');
     assert.equal(fs.readFileSync(path.join(folder, 'pagely-report.txt'), 'utf8'), 'xx');
     assert.equal(fs.statSync(folder).mode & 0o777, 0o700);
     assert.equal((await spout.api('DELETE', `/v1/sources/${a.id}`)).status, 204);
     assert.ok(!fs.existsSync(folder), 'the temp folder is removed with the source');
+    assert.ok(!fs.existsSync(path.join(spout.dataDir, 'dirs', a.id)), 'and its own folder');
   });
 
   it('refuses another source’s temp folder and the data dir, named by their real paths', async () => {

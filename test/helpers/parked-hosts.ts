@@ -2,6 +2,7 @@
 // test/api/spare-host.test.ts): services stopped after the file's tests, host processes found in
 // /proc, and waiting for a source's host to park.
 import fs from 'node:fs';
+import path from 'node:path';
 import { after } from 'node:test';
 import { type SpoutProcess, startSpout, waitFor } from './service';
 
@@ -45,4 +46,17 @@ export async function waitParked(spout: SpoutProcess, id: string): Promise<void>
 /** The trail a run finds after runs 1..n-1: what the deploy hook wrote, then each count. */
 export function trailBefore(n: number): string {
   return `deployed;${Array.from({ length: n - 1 }, (_, i) => `${i + 1};`).join('')}`;
+}
+
+/** Where a source's own folder (`dirs/<id>`) is now: in place, or moved into a spare host's folder while that host holds the source (runtime/sandbox/spare-folders.ts). */
+export function sourceFolderNow(dataDir: string, id: string): string {
+  const home = path.join(dataDir, 'dirs', id);
+  const records = path.join(dataDir, 'spare-owners');
+  // A host booted ahead for the next save makes an empty folder in place meanwhile: the spare's record comes first.
+  if (!fs.existsSync(records)) return home;
+  for (const name of fs.readdirSync(records)) {
+    const { from } = JSON.parse(fs.readFileSync(path.join(records, name), 'utf8')) as { from: string };
+    if (from === home) return path.join(dataDir, 'spares', path.basename(name, '.json'), 'own');
+  }
+  return home;
 }

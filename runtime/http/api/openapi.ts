@@ -154,6 +154,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /v1/sync/links': { summary: 'Change the links kept for a remote (the CLI saves each applied step)', params: linkChangeSchema, status: 204 },
 
   'GET /v1/stream': { summary: 'Runs and events of every source, action and workflow, newest first, matching `filter` (docs/api.md "Filters")', params: streamSchema, list: true },
+  'GET /v1/stream/count': { summary: 'The exact number of stream rows matching `filter`, for a page whose `total_count` was a lower bound (`page_info.total_partial`)', params: filterParam },
   'GET /v1/stream/filters': { summary: "The stream's saved filters" },
   'PUT /v1/stream/filters': { summary: "Replace the stream's saved filters (names 1-80 characters and unique; each filter must parse)", params: savedFiltersSchema },
   'GET /v1/settings': { summary: 'How the service runs (never the API key)' },
