@@ -40,6 +40,9 @@ const DELIVERED = Promise.resolve();
 /** Most requests in flight to one webhook, so a slow receiver holds only its own slots. */
 const CONCURRENCY_PER_WEBHOOK = 16;
 
+/** The delivery thread's young generation, MB (V8's default is 3 × 16 MB semi-spaces). */
+const YOUNG_GENERATION_MB = 4;
+
 interface Waiter<T> {
   resolve: (value: T) => void;
   reject: (err: Error) => void;
@@ -208,7 +211,9 @@ export class DeliveryService implements DeliveryPort {
     // The service's flags (a loader, --input-type, …) are not the thread's business, but a profile
     // of the service (`--cpu-prof`, `--heap-prof`) covers the thread too.
     const execArgv = process.execArgv.filter((flag) => /^--(cpu|heap)-prof/.test(flag));
-    const worker = new Worker(deliveryWorkerScript, { workerData: data, execArgv });
+    // A small young generation: the thread's garbage is short-lived (a message's request and its
+    // lines), and V8's default lets it grow by tens of MB under a backlog (docs/performance.md).
+    const worker = new Worker(deliveryWorkerScript, { workerData: data, execArgv, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
     this.worker = worker;
     const ready = new Promise<void>((resolve, reject) => {
       worker.on('message', (message: FromDelivery) => {

@@ -5,6 +5,7 @@
 // the batch in hand is its dedupe session (`unique`: the emission's ids; `last`: the emits before
 // its cached id shows up) and the record's list, never the run's events.
 import type { EmitPayload } from '../../contract/host-protocol';
+import { BurstCollection } from '../../lib/burst-collection';
 import { inEmitOrder } from '../../lib/emit-order';
 import type { LogStore } from '../../store/log-store';
 import type { Deduper, DedupeSession, DedupeStrategy, Judged } from '../events/dedupe';
@@ -13,6 +14,10 @@ import { RecordedEmits } from '../invocations/recorded-emits';
 
 /** Events stored and delivered at a time. */
 const EMIT_SLICE = 1000;
+
+/** Events stored between two major garbage collections of the service's heap during a run (lib/burst-collection.ts). */
+const COLLECT_EVERY = 25_000;
+const collection = new BurstCollection(COLLECT_EVERY);
 
 /** What storing a stream of emits needs. */
 export interface EmitStreamDeps {
@@ -59,6 +64,7 @@ export class EmitStream {
       for (const message of warnings) this.deps.logs.add(this.sourceId, { level: 'warn', message, invocation_id: invocationId });
       await this.store(rest, invocationId);
     });
+    void collection.settle();
     if (this.failure) throw this.failure;
     return this.recorded;
   }
@@ -80,6 +86,7 @@ export class EmitStream {
     for (let from = 0; from < kept.length || next < judged.length; from += EMIT_SLICE) {
       const slice = kept.slice(from, from + EMIT_SLICE);
       const routed = await this.deps.emission.accept(this.sourceId, slice, this.depth, invocationId, this.hops);
+      collection.note(slice.length);
       // The emits up to this slice's last kept one (all that remain after the last slice).
       const until = from + EMIT_SLICE >= kept.length ? judged.length : judged.indexOf(slice[slice.length - 1] as EmitPayload, next) + 1;
       for (let k = 0; next < until; next++) {
