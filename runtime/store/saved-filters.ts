@@ -36,7 +36,28 @@ export class SavedFilterStore {
   /** Replaces the saved filters (checked by the caller) and writes them. */
   async put(filters: SavedFilter[]): Promise<void> {
     this.filters = filters;
-    const text = `${JSON.stringify(filters, null, 2)}\n`;
+    await this.write();
+  }
+
+  /** Saves one filter (checked by the caller): in its place when its name is saved, else last; the others stay as they are. */
+  async save(filter: SavedFilter): Promise<void> {
+    const at = this.filters.findIndex((f) => f.name === filter.name);
+    this.filters = at === -1 ? [...this.filters, filter] : this.filters.map((f, i) => (i === at ? filter : f));
+    await this.write();
+  }
+
+  /** Deletes the filter named `name`; answers whether there was one. */
+  async remove(name: string): Promise<boolean> {
+    const kept = this.filters.filter((f) => f.name !== name);
+    if (kept.length === this.filters.length) return false;
+    this.filters = kept;
+    await this.write();
+    return true;
+  }
+
+  /** Writes the filters as they are now, after any write under way (each change is applied in memory first, so none is lost). */
+  private async write(): Promise<void> {
+    const text = `${JSON.stringify(this.filters, null, 2)}\n`;
     const done = this.writing.then(() => writeStateFile(this.file, text));
     this.writing = done.catch(() => undefined);
     await done;

@@ -239,6 +239,27 @@ describe('stream', () => {
     spout = await startSpout({ dataDir });
     assert.deepEqual((await spout.api('GET', '/v1/stream/filters')).json.data, saved);
     source = { ...source, endpoint: `${spout.url}/e/${source.endpoint.split('/e/')[1]}` };
+
+    // One at a time: two windows saving and deleting at once keep each other's changes.
+    const name = (n: string) => `/v1/stream/filters/${encodeURIComponent(n)}`;
+    const answers = await Promise.all([spout.api('PUT', name('Slow / paths'), { filter: 'path:/slow' }), spout.api('PUT', name('Big orders'), { filter: 'body.amount>500' }), spout.api('DELETE', name('Failed Shopify')), spout.api('PUT', name('Errors'), { filter: 'status:error' })]);
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [200, 200, 200, 200],
+    );
+    const after = [
+      { name: 'Big orders', filter: 'body.amount>500' },
+      { name: 'Slow / paths', filter: 'path:/slow' },
+      { name: 'Errors', filter: 'status:error' },
+    ];
+    const sorted = (list: Array<{ name: string }>) => [...list].sort((a, b) => a.name.localeCompare(b.name));
+    assert.deepEqual(sorted((await spout.api('GET', '/v1/stream/filters')).json.data), sorted(after));
+    assert.equal((await spout.api('DELETE', name('Failed Shopify'))).status, 404);
+    const badOne = await spout.api('PUT', name('bad'), { filter: 'code>>5' });
+    assert.equal(badOne.status, 400);
+    assert.match(badOne.json.detail, /saved filter "bad": filter term `code>>5`/);
+    assert.equal((await spout.api('PUT', name('   '), { filter: '' })).status, 400);
+    assert.equal((await spout.api('PUT', name('x'), { filter: 'a', extra: 1 })).status, 400);
   });
 
   it('streams new rows matching the filter over SSE, and not the others; an event row as a page lists it', async () => {

@@ -135,9 +135,14 @@ describe('the Stream screen in Chromium', () => {
     await typeFilter(page, 'source:beta-shop');
     await page.getByRole('button', { name: 'Save this filter' }).click();
     await page.getByRole('textbox', { name: 'Name of the saved filter' }).fill('beta only');
+    // Another window saves one meanwhile: this page's save keeps it.
+    assert.equal((await spout.api('PUT', '/v1/stream/filters/elsewhere', { filter: 'status:error' })).status, 200);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByRole('button', { name: 'Delete “beta only”' }).waitFor();
-    assert.deepEqual((await spout.api('GET', '/v1/stream/filters')).json.data, [{ name: 'beta only', filter: 'source:beta-shop' }]);
+    assert.deepEqual((await spout.api('GET', '/v1/stream/filters')).json.data, [
+      { name: 'elsewhere', filter: 'status:error' },
+      { name: 'beta only', filter: 'source:beta-shop' },
+    ]);
 
     await page.goto(`${spout.url}/stream`);
     await waitFor(async () => (await rows(page).count()) >= 6, 10_000, 'every row');
@@ -147,7 +152,7 @@ describe('the Stream screen in Chromium', () => {
     await page.waitForURL((url) => url.searchParams.get('filter') === 'source:beta-shop');
     await waitFor(async () => (await shown(page)).join() === 'run POST /refund', 10_000, 'the beta row only');
     await page.getByRole('button', { name: 'Delete “beta only”' }).click();
-    await waitFor(async () => (await spout.api('GET', '/v1/stream/filters')).json.data.length === 0, 10_000, 'the saved filter deleted');
+    await waitFor(async () => (await spout.api('GET', '/v1/stream/filters')).json.data.length === 1, 10_000, "the saved filter deleted, the other window's kept");
   });
 
   it('adds a live row while open, and holds new rows while the list is scrolled', async () => {

@@ -184,5 +184,6 @@ export const api = {
   streamCount: (filter: string | undefined) => request<StreamCount>('GET', '/v1/stream/count', undefined, { filter }).then((r) => r.total_count),
   streamFilters: () => request<{ data: SavedFilter[] }>('GET', '/v1/stream/filters').then((r) => r.data),
   /** Replaces the saved filters with `data`; answers them as saved. */
-  putStreamFilters: (data: SavedFilter[]) => request<{ data: SavedFilter[] }>('PUT', '/v1/stream/filters', { data }).then((r) => r.data),
+  saveStreamFilter: (f: SavedFilter) => request<{ data: SavedFilter[] }>('PUT', `/v1/stream/filters/${encodeURIComponent(f.name)}`, { filter: f.filter }).then((r) => r.data),
+  deleteStreamFilter: (name: string) => request<{ data: SavedFilter[] }>('DELETE', `/v1/stream/filters/${encodeURIComponent(name)}`).then((r) => r.data),
 };

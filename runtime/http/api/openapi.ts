@@ -18,7 +18,7 @@ import { payloadSchema } from './payload-routes';
 import { listSchema as registryList, searchSchema } from './registry-routes';
 import { runNowSchema } from './run-now';
 import { deleteEventsSchema, deploySchema, redeliverSchema, sourceListParams, updateSchema as sourceUpdate, summariesSchema } from './source-routes';
-import { filterParam, savedFiltersSchema, streamSchema } from './stream-routes';
+import { filterParam, savedFilterSchema, savedFiltersSchema, streamSchema } from './stream-routes';
 import { autoSchema, subscriptionSchema } from './subscription-routes';
 import { applySchema, linksQuery, planSchema, remoteSchema, statusQuery } from './sync-routes';
 import { messagesSchema, recoverSchema } from './webhook-delivery-routes';
@@ -157,6 +157,8 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /v1/stream/count': { summary: 'The exact number of stream rows matching `filter`, for a page whose `total_count` was a lower bound (`page_info.total_partial`)', params: filterParam },
   'GET /v1/stream/filters': { summary: "The stream's saved filters" },
   'PUT /v1/stream/filters': { summary: "Replace the stream's saved filters (names 1-80 characters and unique; each filter must parse)", params: savedFiltersSchema },
+  'PUT /v1/stream/filters/{name}': { summary: 'Save one filter under a name (the same name replaces it, in its place; the filter must parse)', params: savedFilterSchema },
+  'DELETE /v1/stream/filters/{name}': { summary: 'Delete the saved filter of that name' },
   'GET /v1/settings': { summary: 'How the service runs (never the API key)' },
   'PATCH /v1/settings': { summary: 'Change settings (retry schedule, delivery timeout, disable after, retention, run timeout, host parking): saved in the data dir and applied at once; a flag given at start wins for that run; null: back to the default', params: settingsPatchSchema },
   'POST /v1/settings/api-key/rotate': { summary: 'Replace the API key kept in the data dir' },

@@ -1,7 +1,7 @@
 import { type Request, Router } from 'express';
 import { z } from 'zod';
 import type { InvocationView } from '../../contract/invocation-api';
-import type { StreamRow } from '../../contract/stream-api';
+import type { SavedFilter, StreamRow } from '../../contract/stream-api';
 import { FilterSyntaxError, type StreamFilter } from '../../engine/stream/stream-filter';
 import { compileFilter } from '../../engine/stream/stream-match';
 import { cursorOf } from '../../engine/stream/stream-reader';
@@ -10,7 +10,7 @@ import type { KeptEvent, StoredEvent } from '../../store/event-store';
 import { isSystemChannel } from '../../store/event-store';
 import type { KeptRun } from '../../store/invocation-store';
 import type { WorkflowRunRecord } from '../../store/workflow-run-log';
-import { HttpError } from '../edge/error-statuses';
+import { HttpError, notFound } from '../edge/error-statuses';
 import type { ApiContext } from './api-context';
 import { parseParams } from './params';
 import { type StreamItem, stream } from './sse-stream';
@@ -24,12 +24,37 @@ export const filterParam = z.object({ filter: z.string().max(2000).optional() })
 /** A page and a filter: the stream, and a source's logs. */
 export const streamSchema = pageParams.extend(filterParam.shape);
 
+/** Most filters saved. */
+const MAX_SAVED_FILTERS = 200;
+
+const savedFilterName = z.string().trim().min(1).max(80);
+
 export const savedFiltersSchema = z.object({
   data: z
-    .array(z.object({ name: z.string().trim().min(1).max(80), filter: z.string().max(2000) }).strict())
-    .max(200)
+    .array(z.object({ name: savedFilterName, filter: z.string().max(2000) }).strict())
+    .max(MAX_SAVED_FILTERS)
     .refine((list) => new Set(list.map((f) => f.name)).size === list.length, 'saved filter names must be unique'),
 });
+
+/** `PUT /v1/stream/filters/{name}`: the one filter saved under that name. */
+export const savedFilterSchema = z.object({ filter: z.string().max(2000) }).strict();
+
+/** A saved filter's name from the path, checked as a body's would be. */
+function filterName(raw: string): string {
+  const name = savedFilterName.safeParse(raw);
+  if (!name.success) throw new HttpError(400, 'saved filter name: 1 to 80 characters, not only spaces');
+  return name.data;
+}
+
+/** Checks that a saved filter parses; a 400 names it and the term. */
+function checkSaved(ctx: ApiContext, f: SavedFilter): void {
+  try {
+    ctx.stream.parse(f.filter);
+  } catch (err) {
+    if (err instanceof FilterSyntaxError) throw new HttpError(400, `saved filter "${f.name}": ${err.message}`);
+    throw err;
+  }
+}
 
 /** The filter of a request, parsed; one that does not parse is a 400 naming the term. */
 export function requestFilter(ctx: ApiContext, expr: string | undefined): StreamFilter {
@@ -61,15 +86,24 @@ export function streamRoutes(ctx: ApiContext): Router {
 
   router.put('/stream/filters', async (req, res) => {
     const { data } = parseParams(req, savedFiltersSchema);
-    for (const f of data) {
-      try {
-        ctx.stream.parse(f.filter);
-      } catch (err) {
-        if (err instanceof FilterSyntaxError) throw new HttpError(400, `saved filter "${f.name}": ${err.message}`);
-        throw err;
-      }
-    }
+    for (const f of data) checkSaved(ctx, f);
     await ctx.savedFilters.put(data);
+    res.json({ data: ctx.savedFilters.list() });
+  });
+
+  // One filter at a time, so that two windows saving or deleting at once never undo each other.
+  router.put('/stream/filters/:name', async (req, res) => {
+    const f = { name: filterName(req.params.name as string), filter: savedFilterSchema.parse(req.body ?? {}).filter };
+    checkSaved(ctx, f);
+    const list = ctx.savedFilters.list();
+    if (list.length >= MAX_SAVED_FILTERS && !list.some((s) => s.name === f.name)) throw new HttpError(400, `at most ${MAX_SAVED_FILTERS} saved filters: delete one first`);
+    await ctx.savedFilters.save(f);
+    res.json({ data: ctx.savedFilters.list() });
+  });
+
+  router.delete('/stream/filters/:name', async (req, res) => {
+    const name = filterName(req.params.name as string);
+    if (!(await ctx.savedFilters.remove(name))) throw notFound('saved filter', name);
     res.json({ data: ctx.savedFilters.list() });
   });
 

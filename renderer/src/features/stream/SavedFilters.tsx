@@ -8,7 +8,7 @@ import { useSavedFilters } from './saved-filters';
  */
 export function SavedFilters({ filter, apply }: { filter: string; apply(filter: string): void }) {
   const id = useId();
-  const { saved, error, put } = useSavedFilters();
+  const { saved, error, save: saveOne, remove } = useSavedFilters();
   const [naming, setNaming] = useState(false);
   const [name, setName] = useState('');
 
@@ -16,7 +16,7 @@ export function SavedFilters({ filter, apply }: { filter: string; apply(filter: 
   const save = async () => {
     const n = name.trim();
     if (!n || !saved) return;
-    if (await put([...saved.filter((f) => f.name !== n), { name: n, filter }])) {
+    if (await saveOne({ name: n, filter })) {
       setNaming(false);
       setName('');
     }
@@ -42,7 +42,7 @@ export function SavedFilters({ filter, apply }: { filter: string; apply(filter: 
         ))}
       </select>
       {picked && (
-        <button type="button" className="small" onClick={() => void put(saved?.filter((f) => f.name !== picked.name) ?? [])}>
+        <button type="button" className="small" onClick={() => void remove(picked.name)}>
           Delete “{picked.name}”
         </button>
       )}
