@@ -60,6 +60,21 @@ describe('retrying failed deliveries in bulk in Chromium', () => {
     assert.equal(await page.locator('tr[data-message-id]').count(), 3);
     assert.equal(await page.locator('tr[data-message-id]').filter({ hasText: 'refund' }).count(), 0, 'the other source is filtered out');
 
+    // j/k open the next and previous message's attempts, as in the other lists.
+    const rowIds = await page.locator('tr[data-message-id]').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-message-id')));
+    const opened = () => page.locator('tr[data-message-id].selected').getAttribute('data-message-id');
+    await page.locator('body').click({ position: { x: 1, y: 1 } });
+    await page.keyboard.press('j');
+    await page.getByRole('list', { name: `Attempts of ${rowIds[0]}` }).waitFor();
+    await page.keyboard.press('j');
+    await page.getByRole('list', { name: `Attempts of ${rowIds[1]}` }).waitFor();
+    assert.equal(await opened(), rowIds[1]);
+    await page.keyboard.press('k');
+    await page.getByRole('list', { name: `Attempts of ${rowIds[0]}` }).waitFor();
+    assert.equal(await page.locator('tr.attempts-row').count(), 1, 'one message open at a time');
+    await page.keyboard.press('k');
+    await waitFor(async () => (await opened()) === rowIds[0] || null, 5000, 'k at the top keeps the first open');
+
     // Axe-clean and on screen at both widths, light and dark; the lead's screenshots in light.
     fs.mkdirSync(SCREENS, { recursive: true });
     for (const width of [1440, 1024]) {

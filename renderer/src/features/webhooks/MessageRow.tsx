@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import type { MessageView } from '../../../../runtime/contract/webhook-api';
 import { when } from '../../ui/format';
 import { Link } from '../../ui/Link';
@@ -21,9 +22,14 @@ function HeaderBlock({ label, headers }: { label: string; headers: Record<string
 /** One delivery message, and its attempts when opened: each attempt's request (headers, signature, payload) and response. */
 export function MessageRow({ m, webhookId, open, active, onToggle, onResend }: { m: MessageView; webhookId: string; open: boolean; active: boolean; onToggle(): void; onResend(): void }) {
   const attempts = useAttempts(webhookId, m.id, open);
+  const row = useRef<HTMLTableRowElement>(null);
+  // Opened by j/k, the row comes into view.
+  useEffect(() => {
+    if (open) row.current?.scrollIntoView({ block: 'nearest' });
+  }, [open]);
   return (
     <>
-      <tr data-message-id={m.id} data-status={m.status}>
+      <tr ref={row} data-message-id={m.id} data-status={m.status} className={open ? 'selected' : undefined}>
         <td>
           <span className={`badge status-${m.status}`} title={m.status === 'paused' ? 'Held while the webhook is paused' : undefined}>
             {m.status}

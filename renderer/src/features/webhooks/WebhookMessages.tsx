@@ -3,13 +3,14 @@ import type { MessageView } from '../../../../runtime/contract/webhook-api';
 import { messageOf } from '../../api/client';
 import { useApp } from '../../app/store';
 import { TableHead } from '../../ui/TableHead';
+import { useListKeys } from '../../ui/use-list-keys';
 import { BulkRetry } from './BulkRetry';
 import { MessageFiltersBar } from './MessageFiltersBar';
 import { MessageRow } from './MessageRow';
 import { describeFilters, noFilters, rangeProblem, retryStatus } from './message-filters';
 import { resendMessage, useMessages } from './webhook-data';
 
-/** A webhook's deliveries, newest first and refreshed live: filters (status, source, event, channel, time), attempts, resend, and "Retry failed…" over what the filters take. */
+/** A webhook's deliveries, newest first and refreshed live: filters (status, source, event, channel, time), attempts (j/k open the next or previous), resend, and "Retry failed…" over what the filters take. */
 export function WebhookMessages({ webhookId, active, paused }: { webhookId: string; active: boolean; paused: boolean }) {
   const toast = useApp((s) => s.toast);
   const sources = useApp((s) => s.sources);
@@ -18,6 +19,12 @@ export function WebhookMessages({ webhookId, active, paused }: { webhookId: stri
 
   // Unreachable: the banner says so and the rows loaded before stay.
   const { messages, total, loaded, error, reload: load, more } = useMessages(webhookId, filters);
+  // j/k open the next or previous message's attempts, as they select a row in the other lists.
+  useListKeys(
+    messages.length,
+    messages.findIndex((m) => m.id === open),
+    (index) => setOpen(messages[index]?.id ?? null),
+  );
   useEffect(() => {
     if (error) toast(error, 'error');
   }, [error, toast]);
