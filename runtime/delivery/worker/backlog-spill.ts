@@ -3,6 +3,9 @@ import fs from 'node:fs';
 /** Bytes read from a spill file at a time. */
 const CHUNK_BYTES = 256 * 1024;
 
+/** Lines appended one at a time (a start's replay) are written this many at once. */
+const APPEND_LINES = 1024;
+
 const NEWLINE = 0x0a;
 
 /**
@@ -20,6 +23,8 @@ export class SpillFile {
   private lines = 0;
   /** Ids taken into memory before their turn (a resend, a recover): skipped when read back. */
   private readonly taken = new Set<string>();
+  /** Lines appended and not yet written (counted in `lines`). */
+  private appended: string[] = [];
 
   constructor(readonly file: string) {
     this.fd = fs.openSync(file, 'w+', 0o600);
@@ -30,9 +35,26 @@ export class SpillFile {
     return this.lines - this.taken.size;
   }
 
+  /** Appends a line after the last; written with the next APPEND_LINES, or before the file is read. */
+  append(line: string): void {
+    this.appended.push(line);
+    this.lines++;
+    if (this.appended.length >= APPEND_LINES) this.flush();
+  }
+
+  /** Writes the lines appended so far. */
+  flush(): void {
+    if (this.appended.length === 0) return;
+    const lines = this.appended;
+    this.appended = [];
+    this.lines -= lines.length;
+    this.write(lines);
+  }
+
   /** Appends lines after the last. */
   write(lines: readonly string[]): void {
     if (lines.length === 0) return;
+    this.flush();
     const bytes = Buffer.from(`${lines.join('\n')}\n`);
     let done = 0;
     while (done < bytes.length) done += fs.writeSync(this.fd, bytes, done, bytes.length - done, this.writeAt + done);
@@ -78,6 +100,7 @@ export class SpillFile {
 
   /** Reads lines from `readAt` in chunks; `visit` gets each with the offset past its newline. */
   private eachLine(visit: (line: string, end: number) => boolean): void {
+    this.flush();
     let at = this.readAt;
     let rest: Buffer = Buffer.alloc(0);
     const chunk = Buffer.allocUnsafe(CHUNK_BYTES);

@@ -59,8 +59,12 @@ export class Outbox {
   private readonly spills = new Map<string, SpillFile>();
   /** Spill files made so far: the next one's name. */
   private spillFiles = 0;
-  /** Set once the file is replayed: from then on the window is counted. */
-  private counting = false;
+  /**
+   * While the file is replayed: lines about messages not in memory, by message id. Such a message
+   * is in a spill file (the replay's window was fuller than the run's that wrote the line) or
+   * forgotten; its lines are applied once it is read back, and those left are dropped at the end.
+   */
+  private orphans: Map<string, Line[]> | null = new Map();
   /** Receives messages read back from a spill file as the window drained (the dispatcher's enqueue). */
   onRefill: (messages: OutboxMessage[]) => void = () => {};
 
@@ -71,7 +75,8 @@ export class Outbox {
 
   /**
    * Opens the outbox file and replays it, line by line (damaged lines are reported and set aside);
-   * undelivered messages past a webhook's window go to its spill file, in `<file>.backlog/`.
+   * undelivered messages past a webhook's window go to its spill file, in `<file>.backlog/`, as
+   * the replay meets them, so a start holds the window, not the backlog.
    */
   static async open(file: string, report?: ProblemSink, window = BACKLOG_WINDOW): Promise<Outbox> {
     const spillDir = `${file}.backlog`;
@@ -80,7 +85,7 @@ export class Outbox {
     fs.mkdirSync(spillDir, { recursive: true, mode: 0o700 });
     const outbox = new Outbox(spillDir, window);
     ({ log: outbox.log } = await AppendLog.open<Line>(file, { check: checkOutboxLine, report, onRecord: (r) => outbox.replay(r), unsyncedWithinMs: ATTEMPTS_WRITTEN_WITHIN_MS }));
-    outbox.spillExcess();
+    outbox.adoptOrphans();
     return outbox;
   }
 
@@ -102,26 +107,14 @@ export class Outbox {
     const created = batchMessages(batch);
     const lines: string[] = new Array(created.length);
     const kept: OutboxMessage[] = [];
-    const spilled = new Map<string, string[]>();
     for (let i = 0; i < created.length; i++) {
       const m = created[i] as OutboxMessage;
       const line = messageLine(m);
       lines[i] = line;
       this.mark(m.emitter_id, m.event_id, m.webhook_id);
-      const count = this.inWindow.get(m.webhook_id) ?? 0;
-      // Once a webhook spills, its new messages queue behind the spilled ones, to keep their order.
-      if (count >= this.window || this.spilledCount(m.webhook_id) > 0 || spilled.has(m.webhook_id)) {
-        let list = spilled.get(m.webhook_id);
-        if (!list) spilled.set(m.webhook_id, (list = []));
-        list.push(line);
-        m.forget();
-        continue;
-      }
-      this.inWindow.set(m.webhook_id, count + 1);
-      this.messages.set(m.id, m);
-      kept.push(m);
+      if (this.place(m, line)) kept.push(m);
     }
-    for (const [webhookId, list] of spilled) this.spillOf(webhookId).write(list);
+    for (const spill of this.spills.values()) spill.flush();
     this.liveLines += created.length;
     await this.log.appendLines(lines);
     return kept;
@@ -205,26 +198,48 @@ export class Outbox {
   }
 
   /**
-   * After the replay: each webhook keeps its first `window` undelivered messages in memory, and
-   * those with attempts or a manual request owed; the other pending ones, untouched so far, go to
-   * its spill file in the order they were created.
+   * Takes a new message into its webhook's window, or, past it, appends its line to the webhook's
+   * spill file (false). Once a webhook spills, its new messages queue behind the spilled ones, to
+   * keep their order.
    */
-  private spillExcess(): void {
-    const spilled = new Map<string, string[]>();
-    for (const m of this.messages.values()) {
-      if (!waiting(m)) continue;
-      const count = this.heldInMemory(m.webhook_id);
-      const untouched = m.status === 'pending' && m.attempts.length === 0 && m.manual_at === null;
-      if (untouched && (count >= this.window || spilled.has(m.webhook_id))) {
-        let list = spilled.get(m.webhook_id);
-        if (!list) spilled.set(m.webhook_id, (list = []));
-        list.push(messageLine(m));
-        this.messages.delete(m.id);
-        m.forget();
-      } else this.inWindow.set(m.webhook_id, count + 1);
+  private place(m: OutboxMessage, line: string): boolean {
+    const count = this.heldInMemory(m.webhook_id);
+    if (count >= this.window || this.spilledCount(m.webhook_id) > 0) {
+      this.spillOf(m.webhook_id).append(line);
+      m.forget();
+      return false;
     }
-    for (const [webhookId, list] of spilled) this.spillOf(webhookId).write(list);
-    this.counting = true;
+    this.inWindow.set(m.webhook_id, count + 1);
+    this.messages.set(m.id, m);
+    return true;
+  }
+
+  /**
+   * After the replay: messages in a spill file that later lines were about (attempts, a manual
+   * request) are taken into memory with those lines applied; lines about forgotten messages are dropped.
+   */
+  private adoptOrphans(): void {
+    const orphans = this.orphans as Map<string, Line[]>;
+    for (const spill of this.spills.values()) {
+      if (orphans.size === 0) break;
+      const found: OutboxMessage[] = [];
+      spill.scan(lineId, (line) => (orphans.has(lineId(line)) && found.push(messageOfLine(line)), true));
+      for (const m of found) spill.take(m.id);
+      for (const m of found) {
+        this.messages.set(m.id, m);
+        this.inWindow.set(m.webhook_id, this.heldInMemory(m.webhook_id) + 1);
+        this.adopt(m);
+      }
+    }
+    this.orphans = null;
+  }
+
+  /** Applies the lines the replay set aside for a message now in memory. */
+  private adopt(m: OutboxMessage): void {
+    const lines = this.orphans?.get(m.id);
+    if (!lines) return;
+    this.orphans!.delete(m.id);
+    for (const line of lines) this.applyLine(m, line);
   }
 
   /** Reads spilled messages back into a webhook's window once a quarter of it is free. */
@@ -239,25 +254,33 @@ export class Outbox {
       back.push(m);
     }
     this.inWindow.set(webhookId, count + back.length);
+    if (this.orphans) for (const m of back) this.adopt(m);
     if (back.length > 0) this.onRefill(back);
   }
 
   /** Applies one line of the file to the state in memory. */
   private replay(r: Line): void {
     if (r.t === 'm') {
-      this.messages.set(r.id, messageOf(r));
+      const m = messageOf(r);
       this.liveLines++;
       this.mark(r.emitter_id, r.event_id, r.webhook_id);
+      this.place(m, messageLine(m));
     } else if (r.t === 'w') {
       for (const id of r.webhook_ids) this.mark(r.emitter_id, r.event_id, id);
-    } else if (r.t === 'r') {
-      const m = this.messages.get(r.message_id);
-      if (m) m.manual_at = r.at;
     } else {
       const m = this.messages.get(r.message_id);
-      if (!m) return;
-      this.apply(m, attemptOf(r), r.status, r.next_attempt_at);
+      if (m) return this.applyLine(m, r);
+      const orphans = this.orphans as Map<string, Line[]>;
+      const lines = orphans.get(r.message_id);
+      if (lines) lines.push(r);
+      else orphans.set(r.message_id, [r]);
     }
+  }
+
+  /** Applies a line about a message (an attempt, a manual request) to it. */
+  private applyLine(m: OutboxMessage, r: Line): void {
+    if (r.t === 'r') m.manual_at = r.at;
+    else if (r.t === 'a') this.apply(m, attemptOf(r), r.status, r.next_attempt_at);
   }
 
   private mark(emitterId: string, eventId: string, webhookId: string): void {
@@ -278,7 +301,7 @@ export class Outbox {
     // A manual attempt answers every request made before it started.
     else if (m.manual_at !== null && m.manual_at <= attempt.created_at) m.manual_at = null;
     this.liveLines++;
-    if (this.counting && m.kept && waiting(m) === false && (was === 'pending' || was === 'failing')) {
+    if (m.kept && waiting(m) === false && (was === 'pending' || was === 'failing')) {
       this.inWindow.set(m.webhook_id, this.heldInMemory(m.webhook_id) - 1);
       this.refill(m.webhook_id);
     }
@@ -291,7 +314,7 @@ export class Outbox {
 
   private forget(m: OutboxMessage): void {
     if (!m.kept) return;
-    if (this.counting && waiting(m)) this.inWindow.set(m.webhook_id, this.heldInMemory(m.webhook_id) - 1);
+    if (waiting(m)) this.inWindow.set(m.webhook_id, this.heldInMemory(m.webhook_id) - 1);
     m.forget();
     this.messages.delete(m.id);
     this.liveLines -= 1 + m.attempts.length;
