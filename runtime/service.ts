@@ -153,7 +153,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const invocations = new InvocationStore(path.join(dataDir, 'invocations'), set.invocation_retention, report);
   // A line written during a run goes into that run's record too.
   logs.subscribeAll((_sourceId, line) => invocations.collect(line));
-  const delivery = await DeliveryService.start({
+  // The delivery thread replays its outbox while the rest starts: /v1 answers at once, and what
+  // needs the thread (deliveries, message lists, health) waits for it.
+  const { service: delivery, ready: startingDelivery } = DeliveryService.start({
     dataDir,
     ...saved.deliveryRules(),
     webhooks: () => metadata.data.webhooks.map((w) => webhookTarget(w, openSecret, (id) => metadata.data.connect.projects.some((p) => p.id === id && p.allow_local_targets === true))),
@@ -161,6 +163,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     onDisable: (id, reason) => disableWebhook(metadata, id, reason),
     report,
   });
+  // A thread that fails is reported by the delivery service, and started again.
+  const deliveryReady = startingDelivery.catch(() => undefined);
   // Emission runs the sources and workflows subscribed to an event: both are built below, after it.
   const emission = new Emission(
     events,
@@ -343,8 +347,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   sources.loadAll();
   await workflows.loadAll();
   gate.open();
-  // What the start found damaged is summed up once every store has been read.
-  void openings.allReady().then(
+  // What the start found damaged is summed up once every store has been read (the outbox too).
+  void Promise.all([openings.allReady(), deliveryReady]).then(
     () => {
       if (problems.count > 0) console.error(`spout: the start found ${problems.count} damaged part(s) of the data dir ${dataDir}, listed above; each was set aside beside its file (*.damaged) and everything else was loaded. \`spout doctor\` checks the data dir again.`);
     },

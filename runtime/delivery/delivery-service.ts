@@ -66,19 +66,28 @@ export class DeliveryService implements DeliveryPort {
   private stopping = false;
   /** Delivery marks of the outbox as the service started, by emitter, until deliverUnrecorded() used them. */
   private readonly marks = new Map<string, DeliveryMark>();
+  /**
+   * Until the thread first reports ready (its outbox replayed): the deliveries asked for, in order.
+   * They need the delivery marks the replay finds, and must reach the outbox in the order asked.
+   */
+  private beforeReady: Array<(lost?: Error) => void> | null = [];
 
   private constructor(private readonly options: DeliveryOptions) {}
 
-  /** Starts the delivery thread; resolves once it has resumed the deliveries left pending. */
-  static async start(options: DeliveryOptions): Promise<DeliveryService> {
+  /**
+   * Starts the delivery thread without waiting for it to replay its outbox (a big backlog takes
+   * seconds): what is asked of it meanwhile waits for it. `ready` settles once it has resumed the
+   * deliveries left pending.
+   */
+  static start(options: DeliveryOptions): { service: DeliveryService; ready: Promise<void> } {
     const service = new DeliveryService(options);
-    await service.spawn();
-    return service;
+    return { service, ready: service.spawn() };
   }
 
   /** Creates one message per webhook for the event; resolves once they are durable. */
   deliver(event: StoredEvent, webhookIds: readonly string[]): Promise<void> {
     if (webhookIds.length === 0) return DELIVERED;
+    if (this.beforeReady) return this.afterReady(() => this.deliver(event, webhookIds));
     const created_at = Date.now();
     const hops = (event.hops ?? 0) + 1;
     for (const webhook_id of webhookIds) {
@@ -101,6 +110,7 @@ export class DeliveryService implements DeliveryPort {
    * the events routed to webhooks are read.
    */
   async deliverUnrecorded(emitterId: string, events: readonly KeptEvent[], read: (kept: KeptEvent) => StoredEvent): Promise<number> {
+    if (this.beforeReady) return this.afterReady(() => this.deliverUnrecorded(emitterId, events, read));
     const mark = this.marks.get(emitterId);
     this.marks.delete(emitterId);
     let start = events.length;
@@ -165,6 +175,11 @@ export class DeliveryService implements DeliveryPort {
     return this.ask({ kind: 'attempts', webhookId, messageId, page }) as Promise<Page<ListedAttempt> | null>;
   }
 
+  /** Runs `work` once the thread is ready, after what was asked before it. */
+  private afterReady<T>(work: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => this.beforeReady!.push((lost) => (lost ? reject(lost) : void work().then(resolve, reject))));
+  }
+
   private ask(query: DeliveryQuery): Promise<DeliveryAnswer> {
     const seq = this.seq++;
     return new Promise((resolve, reject) => {
@@ -218,11 +233,15 @@ export class DeliveryService implements DeliveryPort {
     const ready = new Promise<void>((resolve, reject) => {
       worker.on('message', (message: FromDelivery) => {
         switch (message.type) {
-          case 'ready':
+          case 'ready': {
             this.marks.clear();
             for (const mark of message.marks) this.marks.set(mark.emitter_id, mark);
+            const waiting = this.beforeReady ?? [];
+            this.beforeReady = null;
+            for (const work of waiting) work();
             resolve();
             break;
+          }
           case 'added': {
             const waiter = this.adds.get(message.seq);
             this.adds.delete(message.seq);
@@ -259,6 +278,8 @@ export class DeliveryService implements DeliveryPort {
         for (const w of [...this.adds.values(), ...this.queries.values()]) w.reject(lost);
         this.adds.clear();
         this.queries.clear();
+        // Stopped before it was ready: what waited for it will not be done.
+        if (this.stopping) for (const work of this.beforeReady?.splice(0) ?? []) work(lost);
         if (!this.stopping) setTimeout(() => void this.spawn().catch(() => undefined), 1000).unref();
       });
     });
