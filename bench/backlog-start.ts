@@ -15,13 +15,12 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { messageLine } from '../runtime/delivery/worker/outbox-lines';
-import { BENCH_SOURCE, benchCli, startSpout, stopChild } from './procs';
+import { BENCH_SOURCE, benchCli, startSpout, stopChild, untilFirstV1 } from './procs';
 import { median } from './stats';
 
 const BACKLOG = Number(process.env.BACKLOG) || 200_000;
 const STARTS = Number(process.env.STARTS) || 3;
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const load = () =>
   execFileSync('uptime', { encoding: 'utf8' })
     .trim()
@@ -80,13 +79,7 @@ async function timedStart(cli: string, dataDir: string, emitPath: string | null)
   const delivered = new Promise<number>((resolve) => (firstDelivery = () => resolve(performance.now())));
   const started = performance.now();
   const spout = await startSpout([], copy, [], cli);
-  let v1 = 0;
-  while (!v1) {
-    const res = await fetch(`${spout.url}/v1/users/me/sources?limit=1`, { headers: { authorization: 'Bearer bench-key' } }).catch(() => null);
-    if (res?.status === 200) v1 = performance.now() - started;
-    else await pause(5);
-    await res?.arrayBuffer();
-  }
+  const v1 = await untilFirstV1(spout.url, started);
   if (emitPath) await (await fetch(spout.url + emitPath, { method: 'POST', body: '{}' })).arrayBuffer();
   const delivery = (await delivered) - started;
   const peakMb = Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${spout.child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;

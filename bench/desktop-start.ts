@@ -6,7 +6,7 @@
 // dir serves every build measured.
 import fs from 'node:fs';
 import path from 'node:path';
-import { BENCH_SOURCE, startSpout, stopChild } from './procs';
+import { BENCH_SOURCE, startSpout, stopChild, untilFirstV1 } from './procs';
 import { median } from './stats';
 
 const SOURCES = 50;
@@ -15,8 +15,6 @@ const RUNS = 1_000_000;
 const STARTS = 3;
 /** Events kept per source by default (`--event-retention`): a file holds this many before it becomes the previous generation. */
 const EVENT_GENERATION = 10_000;
-
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Writes `count` lines made by `line(i)` to `file`, a few thousand at a time. */
 function writeLines(file: string, count: number, line: (i: number) => string): void {
@@ -60,13 +58,7 @@ async function bigDataDir(cli: string): Promise<{ dataDir: string; endpointPath:
 async function timedStart(cli: string, dataDir: string, endpointPath: string | null): Promise<{ v1: number; e: number; rssMb: number }> {
   const started = performance.now();
   const spout = await startSpout([], dataDir, [], cli);
-  let v1 = 0;
-  while (!v1) {
-    const res = await fetch(`${spout.url}/v1/users/me/sources?limit=1`, { headers: { authorization: 'Bearer bench-key' } }).catch(() => null);
-    if (res?.status === 200) v1 = performance.now() - started;
-    else await pause(5);
-    await res?.arrayBuffer();
-  }
+  const v1 = await untilFirstV1(spout.url, started);
   let e = 0;
   if (endpointPath) {
     const res = await fetch(spout.url + endpointPath, { method: 'POST', body: '{}' });

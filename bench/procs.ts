@@ -69,6 +69,16 @@ export async function startSpout(extra: string[] = [], dataDir = benchDataDir(),
   return { child, url, api, dataDir };
 }
 
+/** Milliseconds from `started` (performance.now()) to the first 200 a service at `url` answers /v1 with (the bench key). */
+export async function untilFirstV1(url: string, started: number): Promise<number> {
+  for (;;) {
+    const res = await fetch(`${url}/v1/users/me/sources?limit=1`, { headers: { authorization: 'Bearer bench-key' } }).catch(() => null);
+    await res?.arrayBuffer();
+    if (res?.status === 200) return performance.now() - started;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 /** An HTTP source that emits `?n=` events per request (1 by default); written for the benchmarks. */
 export const BENCH_SOURCE = `
 export default {

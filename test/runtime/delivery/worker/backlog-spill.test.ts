@@ -7,9 +7,9 @@ import { describe, it } from 'node:test';
 import type { Attempt, NewMessage, WebhookTarget } from '../../../../runtime/contract/delivery-protocol';
 import { Dispatcher } from '../../../../runtime/delivery/worker/dispatcher';
 import { Outbox } from '../../../../runtime/delivery/worker/outbox';
-import type { OutboxMessage } from '../../../../runtime/delivery/worker/outbox-message';
 import type { HttpSender, SendOutcome } from '../../../../runtime/delivery/worker/webhook-sender';
 import { batchOf } from '../../../helpers/message-batch';
+import { everyMessage } from '../../../helpers/outbox-messages';
 import { tempFiles } from '../../../helpers/service';
 
 const tmpFile = tempFiles('spout-backlog-', 'deliveries.jsonl');
@@ -23,13 +23,6 @@ const until = async (check: () => boolean, what: string) => {
   for (let i = 0; i < 1_000_000 && !check(); i++) await new Promise((r) => setImmediate(r));
   assert.ok(check(), what);
 };
-
-/** Every message of a webhook the outbox knows, in memory or spilled, oldest first. */
-function everyMessage(outbox: Outbox, webhookId = 'wh_a'): OutboxMessage[] {
-  const all = [...outbox.messages.values()].filter((m) => m.webhook_id === webhookId);
-  outbox.scanSpilled(webhookId, (m) => (all.push(m), true));
-  return all;
-}
 
 describe('delivery backlog on disk', () => {
   it('delivers a backlog far past the window completely and in order once the receiver is back, never holding more than the window', async () => {

@@ -11,8 +11,8 @@ import type { Attempt, MessageStatus, NewMessage, WebhookTarget } from '../../..
 import { Dispatcher } from '../../../../runtime/delivery/worker/dispatcher';
 import { Outbox } from '../../../../runtime/delivery/worker/outbox';
 import { attemptLine, manualLine, messageLine } from '../../../../runtime/delivery/worker/outbox-lines';
-import type { OutboxMessage } from '../../../../runtime/delivery/worker/outbox-message';
 import type { HttpSender, SendOutcome } from '../../../../runtime/delivery/worker/webhook-sender';
+import { everyMessage } from '../../../helpers/outbox-messages';
 import { tempFiles, waitFor } from '../../../helpers/service';
 
 const tmpFile = tempFiles('spout-replay-', 'deliveries.jsonl');
@@ -23,13 +23,6 @@ const attempt = (status_code: number | null, trigger: Attempt['trigger'] = 'sche
 const tried = (n: number, code: number | null, status: MessageStatus, next: number | null) => attemptLine(`msg_wh_a_${n}`, attempt(code), status, next);
 const target = (id: string): WebhookTarget => ({ id, url: 'http://127.0.0.1:9/hook', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', previous_secrets: [], active: true, paused: false, retry_schedule: null, failures_counted_from: 0 });
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
-
-/** Every message of a webhook the outbox knows, in memory or spilled, in the order held. */
-function everyMessage(outbox: Outbox, webhookId = 'wh_a'): OutboxMessage[] {
-  const all = [...outbox.messages.values()].filter((m) => m.webhook_id === webhookId);
-  outbox.scanSpilled(webhookId, (m) => (all.push(m), true));
-  return all;
-}
 
 describe('Outbox replay at start', () => {
   it('holds about the window after the open and delivers the rest in order, applying lines that came after their message was spilled', async () => {
