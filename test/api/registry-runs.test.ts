@@ -153,6 +153,36 @@ export default { name: "Starts", version: "0.0.1", type: "action", props: {}, as
     assert.deepEqual(run.json.ret, { viaCallback: 'ERR_ACCESS_DENIED', viaFile: 'ERR_ACCESS_DENIED', viaEvent: 'ERR_ACCESS_DENIED', sync: 'ERR_ACCESS_DENIED' });
   });
 
+  it('rejects a promisified program start (promisify(exec)) as a failed start, naming the program, and starts nothing', async () => {
+    // As an audio action shells out (`promisify(exec)("mkdir -p /tmp/chunks")`), catching the
+    // failure of a start it can do without.
+    const code = `
+import { exec, execFile, execSync } from "child_process";
+import { promisify } from "util";
+const execAsync = promisify(exec);
+export default { name: "Shells out", version: "0.0.1", type: "action", props: {}, async run() {
+  let threw = null;
+  let pending;
+  try { pending = execAsync("mkdir -p /tmp/chunks"); } catch (err) { threw = err.message; }
+  const failed = await pending.then(() => "ran", (err) => ({ code: err.code, message: err.message, stdout: err.stdout }));
+  const viaFile = await promisify(execFile)("ffmpeg", ["-i", "/tmp/a.mp3"]).then(() => "ran", (err) => err.message);
+  let sync;
+  try { execSync("id"); sync = "ran"; } catch (err) { sync = err.message; }
+  return { threw, child: typeof pending.child, failed, viaFile, sync };
+} };`;
+    const run = await spout.api('POST', '/v1/actions/run', { component_code: code });
+    assert.equal(run.status, 200, JSON.stringify(run.json));
+    assert.equal(run.json.error, null, JSON.stringify(run.json.error));
+    assert.deepEqual(run.json.ret, {
+      threw: null,
+      child: 'object',
+      failed: { code: 'ERR_ACCESS_DENIED', message: 'exec("mkdir -p /tmp/chunks"): components may not start processes or run programs (docs/security.md)', stdout: '' },
+      viaFile: 'execFile("ffmpeg"): components may not start processes or run programs (docs/security.md)',
+      sync: 'execSync("id"): components may not start processes or run programs (docs/security.md)',
+    });
+    assert.ok(!fs.existsSync('/tmp/chunks'), 'no program ran');
+  });
+
   it('offers a global WebSocket, as Node 22 does (clients such as Supabase’s need one)', async () => {
     const code = 'export default { name: "Ws", version: "0.0.1", type: "action", props: {}, async run() { return typeof WebSocket; } };';
     const run = await spout.api('POST', '/v1/actions/run', { component_code: code });

@@ -13,7 +13,7 @@ export function serializeError(err: unknown): SerializedError {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ERR_ACCESS_DENIED' && !err.message.includes('components may not')) {
       const resource = (err as { resource?: unknown }).resource;
-      const message = `${err.message}${typeof resource === 'string' ? ` (${resource})` : ''}: ${DENIED_HINT}`;
+      const message = `${err.message}${typeof resource === 'string' && resource !== '' ? ` (${resource})` : ''}: ${DENIED_HINT}`;
       return { name: err.name, message, stack: err.stack?.replace(err.message, message) };
     }
     // Reading `stack` formats it (lazily, through the source map), which also keeps the full one.

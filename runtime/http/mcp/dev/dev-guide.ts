@@ -89,7 +89,7 @@ Outgoing calls are answered from NAME.cassette.json beside the component ({"entr
 - default on a required prop, a key not "<app>-<slug>", a version that is not semver: warnings; the component still runs.
 - An action without run(): error. A source's run that never ends: stopped at the run timeout (60 s) with an error.
 - respond() twice, or never with customResponse: the first answer wins; none gives the caller 502 with the reason.
-- Files and processes: a component may write only /tmp and folders granted to the source, and start no processes or threads; anything else fails with 'Error: Access to this API has been restricted (<path>): components may read only their own code, …' (the sandbox, Node's permission model).`,
+- Files and processes: a component may write only /tmp and folders granted to the source, and start no processes or threads; anything else fails with 'Error: Access to this API has been restricted (<path>): components may read only their own code, …' (the sandbox, Node's permission model); a program start (exec, spawn, promisify(exec)) fails as a program that cannot start, 'exec("<command>"): components may not start processes or run programs'.`,
   },
 ];
 
