@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Message } from 'esbuild';
+import type { Message, Metafile } from 'esbuild';
 import { ComponentError } from '../lib/error-kinds';
 import type { PackageCache, ProgressListener } from './packages';
 import { platformPlugin } from './platform-packages';
@@ -48,10 +48,12 @@ export async function bundleComponent(source: string, filename = 'component.mjs'
       write: false,
       logLevel: 'silent',
       sourcemap: 'inline',
+      metafile: true,
     });
     const out = result.outputFiles[0];
     if (!out) throw new ComponentError([{ path: '', message: 'the bundler produced no output' }]);
-    return { code: neutral === filename ? out.text : renameMapSource(out.text, neutral, filename), codeHash: createHash('sha256').update(source).digest('hex') };
+    const text = esModuleOnly(result.metafile, source) ? strictBundle(out.text) : out.text;
+    return { code: neutral === filename ? text : renameMapSource(text, neutral, filename), codeHash: createHash('sha256').update(source).digest('hex') };
   } catch (err) {
     const problem = asComponentError(err, filename);
     // Messages name the file as the user knows it.
@@ -60,6 +62,22 @@ export async function bundleComponent(source: string, filename = 'component.mjs'
     }
     throw problem;
   }
+}
+
+/**
+ * Whether the source is ES modules only: each input esbuild read is one, and none is CommonJS
+ * inlined into one by `bundleFile` (esbuild's `__commonJS` wrapper). ES modules are strict code,
+ * as Pipedream runs them (a loop over an undeclared name throws there), but the CommonJS bundle
+ * esbuild makes of them is not; CommonJS is left sloppy, as Node runs it.
+ */
+function esModuleOnly(metafile: Metafile | undefined, source: string): boolean {
+  const formats = Object.values(metafile?.inputs ?? {}).map((input) => input.format);
+  return formats.includes('esm') && !formats.includes('cjs') && !/\bvar __commonJS = /.test(source);
+}
+
+/** The bundle as strict code: the directive starts its first line, so the source map's lines stay as they are. */
+function strictBundle(code: string): string {
+  return `"use strict";${code}`;
 }
 
 /** Names the user's file (`x.mjs`) in the bundle's inline source map where esbuild was given its neutral name (`x.js`), so stacks point at it. */

@@ -183,6 +183,33 @@ export default { name: "Shells out", version: "0.0.1", type: "action", props: {}
     assert.ok(!fs.existsSync('/tmp/chunks'), 'no program ran');
   });
 
+  it('runs an ES module as strict code, as Pipedream does, and a CommonJS one as Node runs it', async () => {
+    // As an RSS action loops over an undeclared name (`for (url of this.feeds)`): an ES module
+    // throws there, where sloppy code would make a global and go on.
+    const esm = `
+const plain = function () { return this === undefined ? "undefined" : "global"; };
+export default { name: "Loops", version: "0.0.1", type: "action", props: {}, async run() {
+  if (plain() !== "undefined") return "sloppy this";
+  for (feedUrl of ["a", "b"]) {}
+  return "ran";
+} };`;
+    const run = await spout.api('POST', '/v1/actions/run', { component_code: esm, component_filename: 'loops.mjs' });
+    assert.equal(run.status, 200, JSON.stringify(run.json));
+    assert.equal(run.json.error?.name, 'ReferenceError', JSON.stringify(run.json));
+    assert.equal(run.json.error?.message, 'feedUrl is not defined');
+    assert.match(run.json.error?.stack ?? '', /loops\.mjs:5:/, 'the stack still points at the component’s own line');
+
+    const cjs = `
+module.exports = { name: "Loops", version: "0.0.1", type: "action", props: {}, async run() {
+  for (feedUrl of ["a", "b"]) {}
+  return typeof feedUrl;
+} };`;
+    const sloppy = await spout.api('POST', '/v1/actions/run', { component_code: cjs, component_filename: 'loops.js' });
+    assert.equal(sloppy.status, 200, JSON.stringify(sloppy.json));
+    assert.equal(sloppy.json.error, null, JSON.stringify(sloppy.json.error));
+    assert.equal(sloppy.json.ret, 'string');
+  });
+
   it('offers a global WebSocket, as Node 22 does (clients such as Supabase’s need one)', async () => {
     const code = 'export default { name: "Ws", version: "0.0.1", type: "action", props: {}, async run() { return typeof WebSocket; } };';
     const run = await spout.api('POST', '/v1/actions/run', { component_code: code });
