@@ -351,6 +351,39 @@ export default {
     assert.equal(api.seen.length, before + 2, 'live and record went out, replay did not');
   });
 
+  it('fails at once, in every network mode, a request the interception cannot read (a path without "/", an unknown method), instead of waiting forever', async () => {
+    // As an RSS client requests a feed "URL" that is not one: url.parse("feed") has no host and the path "feed".
+    const code = `
+import http from "http";
+import { parse } from "url";
+const get = (options) => new Promise((resolve) => {
+  const req = http.request(options, (res) => resolve(res.statusCode));
+  req.on("error", (err) => resolve(err.code + ": " + err.message));
+  req.end();
+});
+export default {
+  name: "Odd requests", version: "0.0.1", type: "action", props: { url: { type: "string" } },
+  async run() {
+    const { hostname, port } = new URL(this.url);
+    return {
+      path: await get({ ...parse("feed"), hostname, port }),
+      method: await get({ hostname, port, method: "FETCH", path: "/items" }),
+      plain: await get({ hostname, port, path: "/items" }),
+    };
+  },
+};`;
+    const saved = await spout.api('POST', '/v1/components', { component_code: code });
+    const before = api.seen.length;
+    for (const network_mode of ['live', 'replay']) {
+      const run = await spout.api('POST', '/v1/actions/run', { id: saved.json.data.id, configured_props: { url: api.url }, network_mode });
+      assert.equal(run.json.error, null, `${network_mode}: ${JSON.stringify(run.json.error)}`);
+      assert.equal(run.json.ret.path, `ERR_SPOUT_UNREADABLE_REQUEST: GET feed: Spout's HTTP interception cannot carry this request: its path "feed" does not start with "/"`, network_mode);
+      assert.equal(run.json.ret.method, `ERR_SPOUT_UNREADABLE_REQUEST: FETCH /items: Spout's HTTP interception cannot carry this request: its method "FETCH" is not one of Node's http.METHODS`, network_mode);
+      assert.equal(run.json.ret.plain, network_mode === 'live' ? 200 : 'ERR_SPOUT_NOT_RECORDED: ' + run.json.ret.plain.slice('ERR_SPOUT_NOT_RECORDED: '.length), network_mode);
+    }
+    assert.deepEqual(api.seen.slice(before), ['GET /items'], 'only the readable request went out, once, live');
+  });
+
   it('says which call had no recording when a client retrying it runs into the timeout', async () => {
     const code = `
 export default {

@@ -131,6 +131,36 @@ function guardRawNetwork(replaying: () => boolean, refused: (error: Error) => Er
   syncBuiltinESMExports();
 }
 
+/** Request targets the interception's HTTP parser reads: a path (`/…`), a full URL, or `*`. */
+const READABLE_TARGET = /^(\/|\*$|[a-z][a-z\d+.-]*:\/\/)/i;
+
+/**
+ * Why the interception could not read the request these `http.request` arguments make, which Node
+ * would send as it is, or null. Its socket parses each request to hand it on (to the cassette, or
+ * out), and a request its parser refuses would wait forever, in every network mode, or throw
+ * `Invalid URL` as it is made: a path without its leading `/` (`http.get({ path: "x" })`, what an
+ * RSS client makes of a feed URL that is not one; a server answers it 400) or a method outside
+ * `http.METHODS`. Such a request fails at once instead, on its `error` event, saying why; the
+ * arguments it is made with instead (and destroyed before anything is sent) are readable ones.
+ */
+function unreadable(args: unknown[]): { error: Error; readable: unknown[] } | null {
+  const at = args.findIndex((a) => typeof a === 'object' && a !== null && !(a instanceof URL));
+  if (at === -1) return null;
+  const options = args[at] as { method?: unknown; path?: unknown };
+  const method = typeof options.method === 'string' ? options.method.toUpperCase() : 'GET';
+  const path = typeof options.path === 'string' ? options.path : '/';
+  const badMethod = !http.METHODS.includes(method);
+  const badPath = !READABLE_TARGET.test(path);
+  if (!badMethod && !badPath) return null;
+  const problem = badMethod ? `its method ${JSON.stringify(method)} is not one of Node's http.METHODS` : `its path ${JSON.stringify(path)} does not start with "/"`;
+  const error = Object.assign(new Error(`${method} ${path}: Spout's HTTP interception cannot carry this request: ${problem}`), { code: 'ERR_SPOUT_UNREADABLE_REQUEST' });
+  const readable = [...args];
+  // Without `href` too, which the interception reads before the rest (url.parse() gives one).
+  const { href: _href, ...rest } = options as Record<string, unknown>;
+  readable[at] = { ...rest, method: 'GET', path: '/' };
+  return { error, readable };
+}
+
 /**
  * Some clients write a request only once its socket has connected (Stripe's SDK:
  * `socket.once('secureConnect', () => { req.write(body); req.end(); })`). The interceptors'
@@ -147,6 +177,8 @@ function connectEarly(): void {
     for (const name of ['request', 'get'] as const) {
       const original = module[name] as (...args: unknown[]) => http.ClientRequest;
       (module as unknown as Record<string, unknown>)[name] = withPropertiesOf(function (this: unknown, ...args: unknown[]) {
+        const refusal = unreadable(args);
+        if (refusal) return original.apply(this, refusal.readable).destroy(refusal.error);
         const req = original.apply(this, args);
         req.once('socket', (socket: net.Socket & { _handle?: unknown }) => {
           setImmediate(() => {
