@@ -1,9 +1,10 @@
 // How a component of the compat harness's run mode ended, and why: it completed, reached its
 // first HTTP call (replay with an empty cassette stops there), was stopped by a bug of the
-// registry's own (named), stopped on its own check of our placeholder input, or failed in Spout.
+// registry's own (named), stopped on its own check of our placeholder input, needed what Spout
+// refuses by design (starting a program: docs/security.md), or failed in Spout.
 
 /** What became of one component. */
-export type Result = 'completed' | 'reached-http' | 'registry-bug' | 'placeholder' | 'spout';
+export type Result = 'completed' | 'reached-http' | 'registry-bug' | 'placeholder' | 'by-design' | 'spout';
 
 export interface Outcome {
   rel: string;
@@ -35,6 +36,18 @@ function defines(code: string, name: string): boolean {
   return new RegExp(`(?:^|[\\s,{;(*])(?:async\\s+)?\\*?\\s*${n}\\s*\\([^)]*\\)\\s*\\{|[\\s,{]${n}\\s*:|\\b(?:function\\*?|const|let|var|class)\\s+${n}\\b|\\.${n}\\s*=`, 'm').test(code);
 }
 
+/**
+ * Whether a run's error is the component's own word on the connected account: every part of the
+ * message (`; ` joins a list of them) is a string literal of its code, and one speaks of the
+ * account or its credentials (pCloud's "Unable to retrieve your account's Location ID - try
+ * reconnecting your pCloud account").
+ */
+function ownAccountCheck(message: string, code: string): boolean {
+  const parts = message.split('; ');
+  const literal = (part: string) => ['"', "'", '`'].some((q) => code.includes(`${q}${part}${q}`));
+  return parts.every(literal) && parts.some((part) => /\baccount\b|credential|\$auth|api key|reconnect/i.test(part));
+}
+
 /** The class of a load failure (bundling or saving), as the load mode names them. */
 export function classifyLoad(stage: 'bundle' | 'service', message: string): Verdict {
   if (stage === 'bundle') {
@@ -62,6 +75,8 @@ export function classifyError(error: { name: string; message: string; stack?: st
   if (name === 'ConfigurationError' || /ConfigurationError/.test(message)) return { result: 'placeholder', why: 'its own check refused a placeholder value (ConfigurationError)', message };
   if (/placeholder/.test(message) && /ENOENT|not found|is not valid JSON/.test(message)) return { result: 'placeholder', why: 'a placeholder value is not a file in /tmp or not JSON', message };
   if (/^Invalid URL$/.test(message)) return { result: 'placeholder', why: 'a URL it builds from placeholder credentials or props does not parse', message };
+  if (/components may not start processes/.test(message)) return { result: 'by-design', why: 'starts a program, which hosts may not (docs/security.md)', message };
+  if (ownAccountCheck(message, code)) return { result: 'placeholder', why: 'its own check of the connected account refused the placeholder credentials', message };
   if (name === 'ReferenceError' || / is not defined$/.test(message)) return { result: 'registry-bug', why: 'uses a name it never defines (ReferenceError)', message };
   // esbuild names a package's namespace `import_<package>[_<pinned version>]`: the package, at the version the app's package.json asks for, lacks the name the code imports.
   const imported = /\bimport_([\w$]+)\.([\w$]+) is not a (constructor|function)/.exec(message);

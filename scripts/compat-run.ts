@@ -15,6 +15,8 @@ import { classifyError, classifyLoad, type Outcome, type Trigger } from './compa
 
 type Prop = Record<string, unknown> & { name: string; type: string };
 
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /** `$auth` fields registry apps read most (counted over the registry): every account has them. */
 const PLACEHOLDER_FIELDS = [
   'api_key',
@@ -93,16 +95,33 @@ function authValue(field: string): string {
   // Names go into URLs and connection strings (`user:pass@host`): a plain word, and a bare host name (of three labels: an SRV name needs them).
   if (/user(_?name)?$|login/.test(name)) return 'placeholder-user';
   if (/host(_?name)?$/.test(name)) return 'db.example.com';
-  if (/(^|_)id$|uid$|number$/.test(name)) return '1';
+  // `account_id`, and ids written as one word (`locationid`, which pCloud's actions check is "1" or "2").
+  if (/id$|number$/.test(name)) return '1';
   // A region is a hostname component wherever it goes (SDKs check it).
   if (/region/.test(name)) return 'us-east-1';
   return 'https://example.com';
 }
 
+/**
+ * The values the code compares a `$auth` field with (`this.$auth.plan === "pro"`, `"eu" ==
+ * this.app.$auth.region`): its own check of the account, which a placeholder should pass.
+ */
+function comparedValues(code: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const field = String.raw`\$auth(?:\.([A-Za-z_$][\w$]*)|\[["'\`]([^"'\`]+)["'\`]\])`;
+  const literal = String.raw`["'\`]([^"'\`$]*)["'\`]`;
+  for (const m of code.matchAll(new RegExp(`${field}\\s*[!=]==?\\s*${literal}|${literal}\\s*[!=]==?\\s*(?:[\\w$]+\\.)*${field}`, 'g'))) {
+    const name = m[1] ?? m[2] ?? m[5] ?? m[6];
+    const value = m[3] ?? m[4];
+    if (name && value !== undefined && !out.has(name)) out.set(name, value);
+  }
+  return out;
+}
+
 /** Placeholder credentials: the common fields, and every `$auth` field the component's code reads. */
 function placeholderAuth(code: string): Record<string, string> {
-  const credentials: Record<string, string> = {};
-  for (const field of PLACEHOLDER_FIELDS) credentials[field] = authValue(field);
+  const credentials: Record<string, string> = Object.fromEntries(comparedValues(code));
+  for (const field of PLACEHOLDER_FIELDS) credentials[field] ??= authValue(field);
   for (const [, dotted, quoted] of code.matchAll(/\$auth(?:\.([A-Za-z_$][\w$]*)|\[["'`]([^"'`]+)["'`]\])/g)) {
     const field = (dotted ?? quoted) as string;
     credentials[field] ??= authValue(field);
@@ -139,6 +158,8 @@ export function placeholder(prop: Prop): unknown {
     if (/url|link|website|webhook|endpoint/.test(name)) return 'https://example.com/placeholder';
     if (/date|time|since|until|after|before|deadline|_at\b/.test(name)) return ISO_DATE;
     if (/phone|mobile|number/.test(name)) return '+15555550100';
+    // A quantity typed as text (`numSeconds`, "Max Results"): code does arithmetic with it.
+    if (/seconds|minutes|hours|days|(?<!ac)count|amount|quantity|limit|size|\bnum|\bmax|\bmin\b|offset/.test(name)) return '1';
     if (/json|payload|body|data|metadata|attributes|fields/.test(name)) return '{}';
     if (/\bid\b|_id|ids\b|\bid\s/.test(name)) return '1';
     return 'placeholder';
@@ -188,6 +209,11 @@ async function fillProps(spout: SpoutProcess, props: Prop[], configured: Record<
     }
     if (prop.type === 'data_store') {
       out[prop.name] = { dataStore: await dataStore() };
+      continue;
+    }
+    // An http_request prop's default is the form's start (`{ method: "POST" }`): the user adds the URL.
+    if (prop.type === 'http_request' && isRecord(prop.default) && !prop.default.url && prop.disabled !== true) {
+      out[prop.name] = { ...prop.default, ...(placeholder(prop) as object), method: prop.default.method ?? 'GET' };
       continue;
     }
     if ((prop.optional === true && !optional) || prop.default !== undefined || prop.disabled === true || prop.hidden === true) continue;

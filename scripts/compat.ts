@@ -214,7 +214,7 @@ async function runMode(dir: string, files: Array<{ file: string; rel: string }>,
     await spout.stop();
   }
   console.log(`\nran ${outcomes.length} components in ${((Date.now() - started) / 1000).toFixed(0)} s, seed ${seed}`);
-  const order = ['spout', 'registry-bug', 'placeholder', 'reached-http', 'completed'];
+  const order = ['spout', 'by-design', 'registry-bug', 'placeholder', 'reached-http', 'completed'];
   const shown = outcomes.filter((o) => o.result !== 'completed' && o.result !== 'reached-http').sort((a, b) => order.indexOf(a.result) - order.indexOf(b.result) || (a.why ?? '').localeCompare(b.why ?? '') || a.rel.localeCompare(b.rel));
   if (shown.length) console.log('\nnot completed and not at HTTP:');
   for (const o of shown) console.log(`  [${o.result}${o.why ? `: ${o.why}` : ''}] ${o.stage} ${o.rel}: ${(o.message ?? '').replace(/\s+/g, ' ').slice(0, 300)}`);
@@ -229,7 +229,7 @@ async function runMode(dir: string, files: Array<{ file: string; rel: string }>,
     const good = count('completed') + count('reached-http');
     console.log(
       `${kind}s: ${of.length}; loaded ${loaded} (${pct(loaded, of.length)}); completed ${count('completed')}, reached HTTP ${count('reached-http')}, ` +
-        `stopped by the registry's own bug ${count('registry-bug')}, by their own check of a placeholder ${count('placeholder')}, failed in Spout ${count('spout')}; ` +
+        `stopped by the registry's own bug ${count('registry-bug')}, by their own check of a placeholder ${count('placeholder')}, by what Spout refuses by design ${count('by-design')}, failed in Spout ${count('spout')}; ` +
         `completed or reached HTTP: ${good}/${notBroken} not broken in the registry = ${pct(good, notBroken)}`,
     );
   }
