@@ -148,8 +148,10 @@ export function placeholder(prop: Prop): unknown {
     if (optionValue !== undefined && typeof optionValue !== 'object') return String(optionValue);
     if (/e-?mail/.test(name)) return 'user@example.com';
     if (/url|link/.test(name)) return 'https://example.com/placeholder.pdf';
-    // A file prop takes a path in /tmp on Pipedream (a file the harness puts there), or a URL.
-    if (/file|path|attachment|image|document|audio|video|photo/.test(name)) return '/tmp/placeholder.pdf';
+    // A file prop takes a path in /tmp on Pipedream (a file the harness puts there), or a URL; one
+    // described as the name of a file in /tmp, that file's name.
+    if (/\/tmp/.test(description) && /\bname\b/.test(name)) return 'placeholder.pdf';
+    if (/file|path|attachment|image|document|audio|video|photo/.test(name) || /\/tmp/.test(description)) return '/tmp/placeholder.pdf';
     if (/xml/.test(name)) return '<root/>';
     // A Google Cloud service account key, as its console downloads it.
     if (/service.?account|key.?json/.test(name)) return SERVICE_ACCOUNT_KEY;
@@ -385,5 +387,5 @@ async function deploySource(spout: SpoutProcess, ref: string, configured: Record
 
 /** Where the sources and actions of a sample are, by kind. */
 export function kindOf(rel: string): 'source' | 'action' {
-  return rel.split(path.sep).join('/').includes('/sources/') ? 'source' : 'action';
+  return `/${rel.split(path.sep).join('/')}`.includes('/sources/') ? 'source' : 'action';
 }
