@@ -33,9 +33,9 @@ function freePort(): Promise<number> {
 describe('compat harness command line', () => {
   const tree = tempDir('spout-compat-tree-');
   const runTree = tempDir('spout-compat-run-');
+  const brokenTree = tempDir('spout-compat-broken-');
   after(() => {
-    fs.rmSync(tree, { recursive: true, force: true });
-    fs.rmSync(runTree, { recursive: true, force: true });
+    for (const dir of [tree, runTree, brokenTree]) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('prints its usage for --help, options included, and exits 0', async () => {
@@ -65,6 +65,17 @@ describe('compat harness command line', () => {
     const refused = await compat([tree, '--port', 'eighty']);
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /--port eighty: give a port number from 0 to 65535/);
+  });
+
+  it('counts a load failure that is the registry’s own bug apart from Spout’s', async () => {
+    const file = path.join(brokenTree, 'zonely', 'sources', 'new-file', 'new-file.js');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    // As a registry source requiring its app one folder too shallow.
+    fs.writeFileSync(file, 'const zonely = require("../zonely.app.js");\nmodule.exports = { key: "zonely-new-file", name: "New File", version: "0.0.1", type: "source", props: { zonely }, async run() {} };\n');
+    const run = await compat([brokenTree]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /loaded 0\/1 \(0\.0%\).*failed by the registry's own bug 1, in Spout 0/);
+    assert.match(run.stdout, /\[registry-bug: imports a file that is not in the tree\] zonely\/sources\/new-file\/new-file\.js: /);
   });
 
   it('gives placeholders an app’s own checks pass (an id written as one word, a compared value, an http_request URL), classes a check no placeholder passes as the component’s own, and a program start as refused by design', async () => {
