@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { bundleComponent } from '../runtime/components/bundle';
 import { startSpout, stopChild } from './procs';
+import { percentile } from './stats';
 
 /** A source whose every answer names its version `n` (a custom response, so the poll sees it). */
 export function savedSource(n: number): string {
@@ -34,7 +35,7 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const SAVE_GAP_MS = 1000;
 
 /** Polls `endpoint` until it answers `want`; another answer (the old code's) is polled again. Throws after `limitMs`. */
-async function untilAnswer(endpoint: string, want: string, limitMs = 20_000): Promise<void> {
+export async function untilAnswer(endpoint: string, want: string, limitMs = 20_000): Promise<void> {
   const until = performance.now() + limitMs;
   for (;;) {
     if (performance.now() > until) throw new Error(`${endpoint} did not answer ${want} within ${limitMs} ms`);
@@ -113,7 +114,6 @@ export async function saveByDev(cli: string, samples: number, gapMs = SAVE_GAP_M
   }
 }
 
-const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))] as number;
 const ms = (n: number) => `${n.toFixed(0)} ms`;
 
 /** Prints the save-to-live row for `cli`: both paths beside esbuild alone, measured now. */
@@ -124,9 +124,9 @@ export async function saveRow(cli: string, samples: number): Promise<void> {
   // A save `spout dev` never takes live is a finding, not a reason to hang the whole bench.
   const dev = await saveByDev(cli, samples).catch((error: Error) => (console.log(`(d) spout dev: ${error.message}`), [Number.NaN]));
   const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  const a50 = pct(alone, 50);
+  const a50 = percentile(alone, 50);
   console.log(`(d) save to the new code answering (no npm packages), ${samples} samples, saves ${SAVE_GAP_MS} ms apart, load ${load}:`);
-  console.log(`    PUT /v1/sources: p50 ${ms(pct(put, 50))}, p95 ${ms(pct(put, 95))}; spout dev: p50 ${ms(pct(dev, 50))}, p95 ${ms(pct(dev, 95))}`);
-  console.log(`    vs esbuild bundling the same file alone p50 ${ms(a50)}, p95 ${ms(pct(alone, 95))}: PUT p50 ${ms(pct(put, 50) - a50)} above it, dev ${ms(pct(dev, 50) - a50)} (target ≤ 150 ms)`);
-  console.log(`    saves back to back (no time to boot the next save's host): PUT p50 ${ms(pct(burst, 50))}, p95 ${ms(pct(burst, 95))}`);
+  console.log(`    PUT /v1/sources: p50 ${ms(percentile(put, 50))}, p95 ${ms(percentile(put, 95))}; spout dev: p50 ${ms(percentile(dev, 50))}, p95 ${ms(percentile(dev, 95))}`);
+  console.log(`    vs esbuild bundling the same file alone p50 ${ms(a50)}, p95 ${ms(percentile(alone, 95))}: PUT p50 ${ms(percentile(put, 50) - a50)} above it, dev ${ms(percentile(dev, 50) - a50)} (target ≤ 150 ms)`);
+  console.log(`    saves back to back (no time to boot the next save's host): PUT p50 ${ms(percentile(burst, 50))}, p95 ${ms(percentile(burst, 95))}`);
 }

@@ -5,8 +5,8 @@
 // builds meet the same load; each round prints the load average.
 import os from 'node:os';
 import { BENCH_SOURCE, startSpout, stopChild } from './procs';
+import { percentile } from './stats';
 
-const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))] as number;
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ms = (n: number) => `${n.toFixed(0)} ms`;
 
@@ -40,7 +40,7 @@ async function wake(cli: string, samples: number): Promise<{ parked: number[]; w
 export async function wakeRow(cli: string, samples: number, label = ''): Promise<void> {
   const woke = await wake(cli, samples);
   if (!woke) return console.log(`${label}(b) no parked sources in this build (no --host-idle)`);
-  const [p50, p95, w50, w95] = [pct(woke.parked, 50), pct(woke.parked, 95), pct(woke.warm, 50), pct(woke.warm, 95)];
+  const [p50, p95, w50, w95] = [percentile(woke.parked, 50), percentile(woke.parked, 95), percentile(woke.warm, 50), percentile(woke.warm, 95)];
   console.log(`${label}(b) first request to a parked source: p50 ${ms(p50)}, p95 ${ms(p95)} vs warm p50 ${ms(w50)}, p95 ${ms(w95)}: p50 ${ms(p50 - w50)} above warm (target ≤ 150 ms; ${samples} samples)`);
 }
 
