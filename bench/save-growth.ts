@@ -98,7 +98,7 @@ async function main(): Promise<void> {
   const results: Array<{ cli: string; points: Point[] }> = [];
   for (const cli of clis) results.push({ cli, points: await measure(cli) });
   console.log(`\n  ${'build'.padEnd(30)} prior       p50       p95  metadata.json  components/  load (1, 5, 15 min)`);
-  for (const { cli, points } of results) for (const p of points) console.log(row(cli === benchCli ? 'this checkout' : cli, p));
+  for (const { cli, points } of results) for (const p of points) console.log(row(cli === 'dist/cli.js' ? 'this checkout' : cli, p));
 }
 
 await main();

@@ -42,6 +42,9 @@ export class QueueFullError extends Error {}
 /** A source cannot run: its component did not load (after a restart, say). */
 export class SourceUnavailable extends Error {}
 
+/** A component's code or bundle file is missing from the data dir (deleted by hand, say); the message names the file and the fix. */
+export class StoredContentMissing extends Error {}
+
 /** A failed data store call: `status` is what the API answers (400 bad input, 404 unknown store). */
 export class DataStoreError extends Error {
   override name = 'DataStoreError';

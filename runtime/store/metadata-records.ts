@@ -2,6 +2,7 @@
 // its own. A record the service could not use (edited by hand, or damaged in a way JSON still
 // parses) is left out and kept aside in `metadata.json.damaged`, instead of stopping a start.
 import fs from 'node:fs';
+import { isContentName } from '../lib/content-files';
 import type { ProblemSink } from '../lib/file-problems';
 import { PRIVATE_FILE } from '../lib/private-files';
 import type { MetadataShape } from './metadata';
@@ -9,6 +10,8 @@ import type { MetadataShape } from './metadata';
 type Fields = Record<string, unknown>;
 const isString = (v: unknown) => typeof v === 'string';
 const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A component's text kept inline (an older Spout's record) or named in `content` (a content file, component-content.ts). */
+const hasText = (r: Fields, text: string) => isString(r[text]) || (isObject(r.content) && isContentName((r.content as Fields)[text] as string));
 
 /** What each kind of record must have for the service to use it (older records lack optional fields). */
 const REQUIRED: Record<Exclude<keyof MetadataShape, 'connect'>, { kind: string; fields: string; ok: (r: Fields) => boolean }> = {
@@ -20,8 +23,8 @@ const REQUIRED: Record<Exclude<keyof MetadataShape, 'connect'>, { kind: string; 
   },
   components: {
     kind: 'component',
-    fields: 'id, name, type, code, bundle, filename and configurable_props',
-    ok: (r) => isString(r.id) && isString(r.name) && (r.type === 'source' || r.type === 'action') && isString(r.code) && isString(r.bundle) && isString(r.filename) && Array.isArray(r.configurable_props),
+    fields: 'id, name, type, code, bundle (each inline or named in content), filename and configurable_props',
+    ok: (r) => isString(r.id) && isString(r.name) && (r.type === 'source' || r.type === 'action') && hasText(r, 'code') && hasText(r, 'bundle') && isString(r.filename) && Array.isArray(r.configurable_props),
   },
   sources: {
     kind: 'source',

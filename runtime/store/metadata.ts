@@ -4,9 +4,11 @@ import type { ComponentFile, ComponentView } from '../contract/component-api';
 import type { ComponentProblem, ConfigurableProp } from '../contract/component-shape';
 import type { NetworkMode } from '../contract/network-api';
 import type { ProblemSink } from '../lib/file-problems';
+import { ContentFiles } from '../lib/content-files';
 import { keepPrivate } from '../lib/private-files';
 import type { Versioned } from '../lib/record-versions';
 import { readStateFile, writeStateFile } from '../lib/state-file';
+import { ComponentTexts } from './component-content';
 import { type ConnectOwner, type ConnectShape, connectShape } from './connect-records';
 import { parseMetadata, setAsideRecords } from './metadata-records';
 
@@ -157,12 +159,17 @@ export type Metadata = Low<MetadataShape>;
  * the other, each whole, synced, twice (the file and its copy), with the version before kept
  * (lib/state-file.ts); a damaged file keeps the whole document it starts with, or is restored from
  * its copy (else that earlier version), and records the service cannot use are left out (metadata-records.ts).
+ * Components' texts are kept in content files (component-content.ts), each written before the
+ * metadata.json that names it.
  */
 class PrivateJsonFile implements Adapter<MetadataShape> {
   private writing: Promise<void> = Promise.resolve();
+  /** The content files the last write named: one that names fewer is followed by a sweep. */
+  private named = new Set<string>();
 
   constructor(
     private readonly file: string,
+    private readonly texts: ComponentTexts,
     private readonly report?: ProblemSink,
   ) {}
 
@@ -177,17 +184,31 @@ class PrivateJsonFile implements Adapter<MetadataShape> {
       return null;
     }
     keepPrivate(this.file);
-    const { data, leftOut } = read.value;
-    if (leftOut.length > 0) {
-      setAsideRecords(this.file, leftOut, this.report);
-      await this.write(data as MetadataShape);
-    }
-    return data as MetadataShape;
+    const { leftOut } = read.value;
+    const data = read.value.data as MetadataShape;
+    // Texts an older Spout kept inline move to content files now, with nothing lost.
+    const inline = this.texts.attach(data.components ?? []);
+    if (leftOut.length > 0) setAsideRecords(this.file, leftOut, this.report);
+    if (leftOut.length > 0 || inline) await this.write(data);
+    const components = data.components ?? [];
+    for (const problem of this.texts.problems({ components, sources: data.sources ?? [] }, this.file, false)) this.report?.(problem);
+    // No write is under way yet: what a crash left (texts written, their record not) goes.
+    this.texts.sweep(components, this.file);
+    this.named = this.texts.names(components);
+    return data;
   }
 
   write(data: MetadataShape): Promise<void> {
-    const text = JSON.stringify(data, null, 2);
-    const done = this.writing.then(() => writeStateFile(this.file, text));
+    const { components, held } = this.texts.stored(data.components ?? []);
+    const text = JSON.stringify({ ...data, components }, null, 2);
+    const done = this.writing.then(async () => {
+      await this.texts.keep(held);
+      await writeStateFile(this.file, text);
+      // Removed components' texts go once no version of metadata.json names them (component-content.ts).
+      const names = this.texts.names(data.components ?? []);
+      if ([...this.named].some((name) => !names.has(name))) this.texts.sweep(data.components ?? [], this.file);
+      this.named = names;
+    });
     this.writing = done.catch(() => undefined);
     return done;
   }
@@ -195,7 +216,8 @@ class PrivateJsonFile implements Adapter<MetadataShape> {
 
 /** Opens the metadata file, creating it empty on first use; what was found damaged goes to `report`. */
 export async function openMetadata(dataDir: string, report?: ProblemSink): Promise<Metadata> {
-  const db = new Low<MetadataShape>(new PrivateJsonFile(path.join(dataDir, 'metadata.json'), report), {
+  const texts = new ComponentTexts(new ContentFiles(path.join(dataDir, 'components')));
+  const db = new Low<MetadataShape>(new PrivateJsonFile(path.join(dataDir, 'metadata.json'), texts, report), {
     webhooks: [],
     subscriptions: [],
     components: [],

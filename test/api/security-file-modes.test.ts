@@ -74,7 +74,7 @@ describe('data dir modes', () => {
     assert.equal(fs.statSync(dataDir).mode & 0o777, 0o755, "the user's own folder keeps its mode");
     const entries = walk(dataDir);
     const names = new Set(entries.map((e) => path.relative(dataDir, e.file).split(path.sep)[0]));
-    for (const expected of ['api-key', 'secret.key', 'metadata.json', 'deliveries.jsonl', 'events', 'db', 'dedupe', 'data_stores', 'workflow-runs', 'packages']) {
+    for (const expected of ['api-key', 'secret.key', 'metadata.json', 'components', 'deliveries.jsonl', 'events', 'db', 'dedupe', 'data_stores', 'workflow-runs', 'packages']) {
       assert.ok(names.has(expected), `${expected} was written (the test covers it)`);
     }
     // npm writes the package cache with its own modes; the cache folder keeps all of it private.

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { checkOutboxLine } from '../../delivery/worker/outbox-lines';
 import { parseDedupe } from '../../engine/events/dedupe';
 import type { FileProblem, ProblemSink } from '../../lib/file-problems';
+import { ContentFiles } from '../../lib/content-files';
 import { scanJsonLines } from '../../lib/jsonl-scan';
 import { inspectStateFile, readStateFile, type StateInspection, writeStateFileSync } from '../../lib/state-file';
 import { hostMarker, hostsFile, isHostOf, readPids } from '../../sandbox/host-records';
@@ -14,8 +15,10 @@ import { parseCassette } from '../../store/cassette-store';
 import { checkStoreLine } from '../../store/data-store-file';
 import { checkEventLine } from '../../store/event-store';
 import { checkInvocationLine } from '../../store/invocation-store';
+import { ComponentTexts } from '../../store/component-content';
 import { checkLogLine } from '../../store/log-store';
 import { parseSettings as parseMcpSettings } from '../../store/mcp-settings';
+import type { MetadataShape } from '../../store/metadata';
 import { parseMetadata, setAsideRecords } from '../../store/metadata-records';
 import { parsePayloads } from '../../store/payload-store';
 import { parseDb } from '../../store/source-dbs';
@@ -81,12 +84,14 @@ export function examine(dataDir: string, repair: boolean): DoctorReport {
   return report;
 }
 
-/** metadata.json as a whole (else its previous version), then record by record, as a start reads it. */
+/** metadata.json as a whole (else its previous version), then record by record, as a start reads it; then the content files its components name. */
 function checkMetadata(file: string, repair: boolean, found: ProblemSink, done: ProblemSink): void {
   if (!repair) {
     checkState(file, parseMetadata, false, found, done);
     try {
-      for (const l of parseMetadata(fs.readFileSync(file, 'utf8')).leftOut) found({ file, message: `${l.problem}; --repair (or the next start) leaves it out` });
+      const { data, leftOut } = parseMetadata(fs.readFileSync(file, 'utf8'));
+      for (const l of leftOut) found({ file, message: `${l.problem}; --repair (or the next start) leaves it out` });
+      checkContent(file, data, found);
     } catch {
       // reported as damaged above
     }
@@ -97,6 +102,16 @@ function checkMetadata(file: string, repair: boolean, found: ProblemSink, done: 
     setAsideRecords(file, read.value.leftOut, done);
     writeStateFileSync(file, JSON.stringify(read.value.data, null, 2));
   }
+  // Nothing can make a missing text up again: reported, with the fix, repairing or not.
+  if (read.value) checkContent(file, read.value.data, found);
+}
+
+/** Components naming a content file (`components/<sha256>.<kind>`) that is missing or whose content is not what its name says. */
+function checkContent(file: string, data: Partial<MetadataShape>, found: ProblemSink): void {
+  const components = data.components ?? [];
+  const texts = new ComponentTexts(new ContentFiles(path.join(path.dirname(file), 'components')));
+  texts.attach(components);
+  for (const problem of texts.problems({ components, sources: data.sources ?? [] }, file, true)) found(problem);
 }
 
 function checkState(file: string, parse: (text: string) => unknown, repair: boolean, found: ProblemSink, done: ProblemSink): void {

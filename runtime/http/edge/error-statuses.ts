@@ -7,7 +7,7 @@ import type { VersionConflictView } from '../../contract/change-api';
 import type { ComponentProblem } from '../../contract/component-shape';
 import type { InvocationView } from '../../contract/invocation-api';
 import type { Problem } from '../../contract/problem';
-import { ComponentError, ConfigurationRejected, ConfigurationRequestError, DataStoreError, FetchCodeError, HookError, QueueFullError, SourceUnavailable, VersionConflict } from '../../lib/error-kinds';
+import { ComponentError, ConfigurationRejected, ConfigurationRequestError, DataStoreError, FetchCodeError, HookError, QueueFullError, SourceUnavailable, StoredContentMissing, VersionConflict } from '../../lib/error-kinds';
 
 /** An error the API answers with its own status and message. */
 export class HttpError extends Error {
@@ -46,7 +46,7 @@ function answerOf(err: unknown): ErrorAnswer | null {
   if (err instanceof ConfigurationRejected || err instanceof ConfigurationRequestError || err instanceof FetchCodeError) return { status: 400, detail: err.message };
   if (err instanceof DataStoreError) return { status: err.status, detail: err.message };
   if (err instanceof QueueFullError) return { status: 429, detail: err.message };
-  if (err instanceof SourceUnavailable) return { status: 503, detail: err.message };
+  if (err instanceof SourceUnavailable || err instanceof StoredContentMissing) return { status: 503, detail: err.message };
   if (err instanceof VersionConflict) return { status: 409, detail: err.message, conflict: err.conflict };
   if (err instanceof z.ZodError) {
     const errors = err.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
