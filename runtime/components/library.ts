@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ComponentFiles, ComponentLint } from '../contract/component-api';
 import type { ComponentDescription } from '../contract/component-shape';
-import { ComponentError } from '../lib/error-kinds';
+import { ComponentError, StoredContentMissing } from '../lib/error-kinds';
 import { newId } from '../lib/ids';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { ComponentRecord, Metadata } from '../store/metadata';
@@ -36,6 +36,16 @@ export interface SaveOptions extends LoadOptions {
 /** A record's original files, when it keeps them. */
 export function filesOf(c: ComponentRecord): ComponentFiles | undefined {
   return c.files && c.entry_file !== undefined ? { files: c.files, entry_file: c.entry_file } : undefined;
+}
+
+/** Whether a record keeps these original files; one whose file list is missing from the data dir keeps none (saving again makes a new record). */
+function sameStoredFiles(c: ComponentRecord, files: ComponentFiles | undefined): boolean {
+  try {
+    return sameFiles(filesOf(c), files);
+  } catch (err) {
+    if (err instanceof StoredContentMissing) return false;
+    throw err;
+  }
 }
 
 /**
@@ -83,10 +93,12 @@ export class ComponentLibrary {
     try {
       const valid = validateComponent(loaded.description);
       // Files differing only in what a bundle drops (comments, formatting) are another record: each shows its own files.
-      const same = (c: ComponentRecord) => c.code_hash === bundle.codeHash && sameFiles(filesOf(c), options.files);
+      const same = (c: ComponentRecord) => c.code_hash === bundle.codeHash && sameStoredFiles(c, options.files);
       const existing = this.metadata.data.components.find(same) ?? [...this.checked.values()].find(same);
       // Records saved by an older Spout lack warnings, or have those of older rules.
       if (existing) existing.warnings = valid.warnings;
+      // The texts just made: a content file gone missing is mended by saving the same code again (written once, store/component-content.ts).
+      if (existing) Object.assign(existing, { code, bundle: bundle.code });
       const sample = loaded.description.sampleEvent;
       if (existing && sample !== undefined) existing.sample_event = sample;
       const component: ComponentRecord = existing ?? {
