@@ -21,7 +21,7 @@ export function sha256(text: string): string {
 
 /** Whether `name` has the shape of a content file's name (no folders, no dots beyond the kind). */
 export function isContentName(name: unknown): boolean {
-  return typeof name === "string" && NAME.test(name);
+  return typeof name === 'string' && NAME.test(name);
 }
 
 /** Every content file name a text mentions (a metadata file, say, however damaged). */

@@ -206,6 +206,9 @@ await metadata.write();
     assert.match(problems[0]?.message ?? '', /component sc_test1 keeps its bundle in components\/[0-9a-f]{64}\.js, which is missing: source dc_big \("Big one"\) cannot load until .*spout update dc_big --code FILE/);
     const [record] = reopened.data.components;
     assert.equal(record?.code, component(1).code, 'its other texts read as before');
-    assert.throws(() => record?.bundle, (err: unknown) => err instanceof StoredContentMissing && /is missing from the data dir; restore it from a backup, or save the code again/.test(err.message));
+    assert.throws(
+      () => record?.bundle,
+      (err: unknown) => err instanceof StoredContentMissing && /is missing from the data dir; restore it from a backup, or save the code again/.test(err.message),
+    );
   });
 });
