@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PRIVATE_DIR, PRIVATE_FILE } from './private-files';
+import { PRIVATE_DIR } from './private-files';
+import { writeSynced } from './state-file';
 
 /** A content file's name: 64 hex digits and a kind. */
 const NAME = /^[0-9a-f]{64}\.[a-z]+$/;
@@ -99,13 +100,7 @@ export class ContentFiles {
     const file = this.pathOf(name);
     const temp = `${file}.${process.pid}.${seq++}.tmp`;
     try {
-      const handle = await fs.promises.open(temp, 'w', PRIVATE_FILE);
-      try {
-        await handle.writeFile(text);
-        await handle.datasync();
-      } finally {
-        await handle.close();
-      }
+      await writeSynced(temp, text);
       await fs.promises.rename(temp, file);
     } catch (err) {
       await fs.promises.rm(temp, { force: true });

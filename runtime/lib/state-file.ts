@@ -53,7 +53,7 @@ function tempOf(file: string): string {
 }
 
 /** Writes `text` to a new private file and syncs it to disk. */
-async function writeSynced(temp: string, text: string): Promise<void> {
+export async function writeSynced(temp: string, text: string): Promise<void> {
   const handle = await fs.promises.open(temp, 'w', PRIVATE_FILE);
   try {
     await handle.writeFile(text);
