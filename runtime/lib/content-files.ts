@@ -14,6 +14,8 @@ const NAME = /^[0-9a-f]{64}\.[a-z]+$/;
 const NAMES = /[0-9a-f]{64}\.[a-z]+/g;
 
 let seq = 0;
+/** Content files written at the same time, at most (each holds a file open). */
+const PUT_AT_ONCE = 16;
 
 /** The sha256 of a text, in hex. */
 export function sha256(text: string): string {
@@ -52,8 +54,13 @@ export class ContentFiles {
   async put(texts: ReadonlyArray<{ name: string; text: string }>): Promise<void> {
     if (texts.length === 0) return;
     await fs.promises.mkdir(this.dir, { recursive: true, mode: PRIVATE_DIR });
-    const written = await Promise.all(texts.map(({ name, text }) => this.writeOnce(name, text)));
-    if (written.some(Boolean)) await syncDir(this.dir);
+    let written = false;
+    // A few at a time: an older data dir moves thousands of texts at its first start.
+    for (let i = 0; i < texts.length; i += PUT_AT_ONCE) {
+      const done = await Promise.all(texts.slice(i, i + PUT_AT_ONCE).map(({ name, text }) => this.writeOnce(name, text)));
+      written ||= done.some(Boolean);
+    }
+    if (written) await syncDir(this.dir);
   }
 
   /** Reads a content file; throws (ENOENT) when it is missing. */
