@@ -18,8 +18,11 @@ import { type StreamItem, stream } from './sse-stream';
 /** Runs whose events wait for their record on one SSE stream, at most. */
 const MAX_WAITING_RUNS = 1000;
 
+/** A filter's text, as the stream and saved filters take it. */
+const filterText = z.string().max(2000);
+
 /** The `filter` parameter of the stream and of the lists that take it. */
-export const filterParam = z.object({ filter: z.string().max(2000).optional() });
+export const filterParam = z.object({ filter: filterText.optional() });
 
 /** A page and a filter: the stream, and a source's logs. */
 export const streamSchema = pageParams.extend(filterParam.shape);
@@ -31,13 +34,13 @@ const savedFilterName = z.string().trim().min(1).max(80);
 
 export const savedFiltersSchema = z.object({
   data: z
-    .array(z.object({ name: savedFilterName, filter: z.string().max(2000) }).strict())
+    .array(z.object({ name: savedFilterName, filter: filterText }).strict())
     .max(MAX_SAVED_FILTERS)
     .refine((list) => new Set(list.map((f) => f.name)).size === list.length, 'saved filter names must be unique'),
 });
 
 /** `PUT /v1/stream/filters/{name}`: the one filter saved under that name. */
-export const savedFilterSchema = z.object({ filter: z.string().max(2000) }).strict();
+export const savedFilterSchema = z.object({ filter: filterText }).strict();
 
 /** A saved filter's name from the path, checked as a body's would be. */
 function filterName(raw: string): string {
